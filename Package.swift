@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+// SPDX-License-Identifier: GPL-2.0-or-later
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "curatord",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "curatord", targets: ["curatord"]),
+        .executable(name: "curatorctl", targets: ["curatorctl"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped once and thinly.
+        .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
+        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd"),
+        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        // What Glibc hides without _GNU_SOURCE: renameat2, ucred, statx, O_PATH, O_TMPFILE.
+        .target(name: "CLinux", path: "Sources/CLinux"),
+
+        .target(name: "CuratorSystem", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "CuratorProtocol", swiftSettings: strict),
+        .target(name: "CuratorStore", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(
+            name: "CuratorCore",
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CInotifyTools", "CExif", "CLinux"],
+            swiftSettings: strict),
+        .target(
+            name: "CuratorDaemon",
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CSystemd", "CLinux"],
+            swiftSettings: strict),
+        .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
+        .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem"], swiftSettings: strict),
+
+        .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "CuratorCoreTests",
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["CuratorSystem", "CuratorProtocol"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "CLinux.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+const int curator_O_PATH = O_PATH;
+const int curator_O_TMPFILE = O_TMPFILE;
+const int curator_O_NOFOLLOW = O_NOFOLLOW;
+const int curator_O_DIRECTORY = O_DIRECTORY;
+const int curator_O_CLOEXEC = O_CLOEXEC;
+const int curator_AT_EMPTY_PATH = AT_EMPTY_PATH;
+const int curator_AT_SYMLINK_NOFOLLOW = AT_SYMLINK_NOFOLLOW;
+const unsigned int curator_RENAME_NOREPLACE = RENAME_NOREPLACE;
+
+int curator_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags) {
+    return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int curator_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    *pid = cred.pid;
+    *uid = cred.uid;
+    *gid = cred.gid;
+    return 0;
+}
+
+int curator_accept4_cloexec(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+}
+
+int curator_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int curator_mount_id(int dirfd, const char *path, int flags, uint64_t *mnt_id) {
+#ifdef STATX_MNT_ID
+    struct statx sx;
+    if (statx(dirfd, path, flags, STATX_MNT_ID, &sx) != 0) return -1;
+    if (!(sx.stx_mask & STATX_MNT_ID)) { errno = ENOSYS; return -1; }
+    *mnt_id = sx.stx_mnt_id;
+    return 0;
+#else
+    (void)dirfd; (void)path; (void)flags; (void)mnt_id;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int curator_openat(int dirfd, const char *path, int flags, unsigned int mode) {
+    return openat(dirfd, path, flags, (mode_t)mode);
+}
+
+int curator_linkat_fd(int fd, int newdirfd, const char *newpath) {
+    char proc[64];
+    snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, proc, newdirfd, newpath, AT_SYMLINK_FOLLOW);
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Linux calls and constants that Swift's Glibc module hides because it is
+// built without _GNU_SOURCE. Each wrapper returns -1 and sets errno on failure.
+#ifndef CURATOR_CLINUX_H
+#define CURATOR_CLINUX_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+extern const int curator_O_PATH;
+extern const int curator_O_TMPFILE;
+extern const int curator_O_NOFOLLOW;
+extern const int curator_O_DIRECTORY;
+extern const int curator_O_CLOEXEC;
+extern const int curator_AT_EMPTY_PATH;
+extern const int curator_AT_SYMLINK_NOFOLLOW;
+extern const unsigned int curator_RENAME_NOREPLACE;
+
+int curator_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+
+/// SO_PEERCRED of a connected Unix socket.
+int curator_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+
+int curator_accept4_cloexec(int fd);
+
+int curator_eventfd(void);
+
+/// The mount id of a path (statx STATX_MNT_ID), or -1 with errno.
+int curator_mount_id(int dirfd, const char *path, int flags, uint64_t *mnt_id);
+
+/// open(2) without varargs, for Swift.
+int curator_openat(int dirfd, const char *path, int flags, unsigned int mode);
+
+int curator_linkat_fd(int fd, int newdirfd, const char *newpath);
+
+#endif

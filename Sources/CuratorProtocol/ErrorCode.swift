@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// A stable, machine-readable error code. A struct, not an enum, so that a
+/// client built against an older list still decodes codes added later.
+public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    // Framing and arguments
+    public static let badRequest = ErrorCode("bad_request")
+    public static let requestTooLarge = ErrorCode("request_too_large")
+    public static let unknownCommand = ErrorCode("unknown_command")
+    public static let invalidArgument = ErrorCode("invalid_argument")
+    public static let tooManyClients = ErrorCode("too_many_clients")
+    public static let internalError = ErrorCode("internal_error")
+    public static let shuttingDown = ErrorCode("shutting_down")
+
+    // Lookups
+    public static let noSuchRoot = ErrorCode("no_such_root")
+    public static let noSuchFolder = ErrorCode("no_such_folder")
+    public static let noSuchPhoto = ErrorCode("no_such_photo")
+    public static let noSuchPosition = ErrorCode("no_such_position")
+    public static let noSuchSession = ErrorCode("no_such_session")
+    public static let noSuchBatch = ErrorCode("no_such_batch")
+
+    // Sessions and selections
+    public static let notInSelectMode = ErrorCode("not_in_select_mode")
+    public static let selectionFull = ErrorCode("selection_full")
+    public static let protected = ErrorCode("protected")
+    public static let filterActive = ErrorCode("filter_active")
+    public static let rootOffline = ErrorCode("root_offline")
+
+    // Deletes
+    public static let emptySelection = ErrorCode("empty_selection")
+    public static let tokenExpired = ErrorCode("token_expired")
+    public static let tokenInvalid = ErrorCode("token_invalid")
+    public static let batchRunning = ErrorCode("batch_running")
+    public static let permissionDenied = ErrorCode("permission_denied")
+    public static let notUndoable = ErrorCode("not_undoable")
+}
+
+/// The `error` object of a failed response.
+public struct ProtocolError: Error, Codable, Hashable, Sendable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+    /// Photos the error is about (for `protected`, `no_such_photo`, ...).
+    public var photos: [Int64]?
+    /// Positions the error is about (for `no_such_position`).
+    public var positions: [Int]?
+    /// The argument at fault (for `invalid_argument`).
+    public var argument: String?
+
+    public init(_ code: ErrorCode, _ message: String, photos: [Int64]? = nil, positions: [Int]? = nil, argument: String? = nil) {
+        self.code = code
+        self.message = message
+        self.photos = photos
+        self.positions = positions
+        self.argument = argument
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// A pushed event: an object with an `event` key and no `id`.
+public enum EventKind: String, Codable, Sendable {
+    case added, removed, changed, moved
+    /// A root went offline (unmounted, gone) or came back.
+    case offline, online
+    /// A scan of a root started or finished.
+    case scan
+    /// The inotify queue overflowed; a rescan follows.
+    case overflow
+    /// A session's selection was renumbered by something other than its own request.
+    case selection
+    /// Progress of a running batch.
+    case batch
+    /// The subscriber fell too far behind; events were dropped and it should re-list.
+    case dropped
+}
+
+public struct Event: Codable, Sendable {
+    public var event: EventKind
+    public var root: String?
+    public var photo: PhotoSummary?
+    /// For `removed`: the id and former path; for `moved`: the former path.
+    public var id: Int64?
+    public var from: WirePath?
+    public var session: String?
+    public var items: [SelectionItem]?
+    public var state: String?
+    public var batch: Int64?
+    public var done: Int?
+    public var total: Int?
+    public var outcome: PhotoOutcome?
+    public var count: Int?
+    public var message: String?
+
+    public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, id: Int64? = nil, from: WirePath? = nil,
+                session: String? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
+                done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil) {
+        self.event = event
+        self.root = root
+        self.photo = photo
+        self.id = id
+        self.from = from
+        self.session = session
+        self.items = items
+        self.state = state
+        self.batch = batch
+        self.done = done
+        self.total = total
+        self.outcome = outcome
+        self.count = count
+        self.message = message
+    }
+}

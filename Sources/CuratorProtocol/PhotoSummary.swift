@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// A path on the wire. `path` is always text (invalid UTF-8 shown as U+FFFD);
+/// `path_raw` carries the exact bytes, base64, only when the name is not valid UTF-8.
+public struct WirePath: Codable, Hashable, Sendable {
+    public var path: String
+    public var pathRaw: String?
+    public init(path: String, pathRaw: String? = nil) {
+        self.path = path
+        self.pathRaw = pathRaw
+    }
+}
+
+/// One photo as clients see it.
+public struct PhotoSummary: Codable, Hashable, Sendable {
+    /// 1-based position in the view the listing came from; nil outside a view (events).
+    public var position: Int?
+    public var id: Int64
+    public var root: String
+    public var path: String
+    public var pathRaw: String?
+    public var size: Int64
+    public var mtimeNs: Int64
+    public var type: String
+    /// EXIF DateTimeOriginal as `YYYY-MM-DDTHH:MM:SS` (camera local time), when known.
+    public var captureTime: String?
+    public var `protected`: Bool?
+    public var offline: Bool?
+    /// This photo's number in the session's ordered selection, when selected.
+    public var selected: Int?
+
+    public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
+                mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,
+                offline: Bool? = nil, selected: Int? = nil) {
+        self.position = position
+        self.id = id
+        self.root = root
+        self.path = path
+        self.pathRaw = pathRaw
+        self.size = size
+        self.mtimeNs = mtimeNs
+        self.type = type
+        self.captureTime = captureTime
+        self.protected = `protected`
+        self.offline = offline
+        self.selected = selected
+    }
+}
+
+/// A folder section of a listing: the photos of one directory, with a count.
+public struct FolderSection: Codable, Hashable, Sendable {
+    public var root: String
+    public var path: String
+    public var pathRaw: String?
+    public var count: Int
+    /// Position of the section's first photo in the view.
+    public var firstPosition: Int
+    public init(root: String, path: String, pathRaw: String? = nil, count: Int, firstPosition: Int) {
+        self.root = root
+        self.path = path
+        self.pathRaw = pathRaw
+        self.count = count
+        self.firstPosition = firstPosition
+    }
+}

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// The wire protocol: newline-delimited JSON over a Unix stream socket.
+/// docs/PROTOCOL.md is the contract; these types are its single Swift statement,
+/// shared by the daemon and curatorctl. No I/O lives here.
+public enum ProtocolInfo {
+    public static let version = 1
+    public static let serverName = "curatord"
+    public static let serverVersion = "0.1.0"
+    /// A request line longer than this is refused with `request_too_large`.
+    public static let maxRequestBytes = 1 << 20
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+// One struct per command's arguments. The command name lives in `Command`.
+// Every request may carry `session` (default: the caller's "default" session).
+
+public struct HelloRequest: Codable, Sendable { public init() {} }
+
+public struct StatusRequest: Codable, Sendable { public init() {} }
+
+/// On the wire the view's fields sit beside `session`, `offset` and `limit`.
+public struct ListRequest: Codable, Sendable {
+    public var session: String?
+    /// When any view field is given, the listing uses it instead of the session's view.
+    public var view: ViewSpec?
+    public var offset: Int?
+    public var limit: Int?
+    public init(session: String? = nil, view: ViewSpec? = nil, offset: Int? = nil, limit: Int? = nil) {
+        self.session = session
+        self.view = view
+        self.offset = offset
+        self.limit = limit
+    }
+    private enum CodingKeys: String, CodingKey { case session, offset, limit }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
+        offset = try container.decodeIfPresent(Int.self, forKey: .offset)
+        limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        let spec = try ViewSpec(from: decoder)
+        view = spec == ViewSpec() ? nil : spec
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(session, forKey: .session)
+        try container.encodeIfPresent(offset, forKey: .offset)
+        try container.encodeIfPresent(limit, forKey: .limit)
+        try view?.encode(to: encoder)
+    }
+}
+
+public struct SubscribeRequest: Codable, Sendable {
+    /// Only events of these roots (all when nil).
+    public var roots: [String]?
+    public init(roots: [String]? = nil) { self.roots = roots }
+}
+
+public struct RescanRequest: Codable, Sendable {
+    /// One root by name, or all when nil.
+    public var root: String?
+    public init(root: String? = nil) { self.root = root }
+}
+
+/// A cookie: the client creates a file, and the daemon answers once it has seen
+/// that file's event, giving read-your-writes without sleeping.
+public struct SyncRequest: Codable, Sendable {
+    public var root: String?
+    public var timeoutMs: Int?
+    public init(root: String? = nil, timeoutMs: Int? = nil) {
+        self.root = root
+        self.timeoutMs = timeoutMs
+    }
+}
+
+public struct SessionRequest: Codable, Sendable {
+    public var session: String?
+    public init(session: String? = nil) { self.session = session }
+}
+
+/// On the wire the view's fields sit beside `session`.
+public struct ViewRequest: Codable, Sendable {
+    public var session: String?
+    public var view: ViewSpec
+    public init(session: String? = nil, view: ViewSpec) {
+        self.session = session
+        self.view = view
+    }
+    private enum CodingKeys: String, CodingKey { case session }
+    public init(from decoder: any Decoder) throws {
+        session = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .session)
+        view = try ViewSpec(from: decoder)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(session, forKey: .session)
+        try view.encode(to: encoder)
+    }
+}
+
+public enum SessionMode: String, Codable, Sendable { case view, select }
+
+public struct ModeRequest: Codable, Sendable {
+    public var session: String?
+    public var mode: SessionMode
+    /// Optional cap on the selection size for this session (select mode only).
+    public var cap: Int?
+    public init(session: String? = nil, mode: SessionMode, cap: Int? = nil) {
+        self.session = session
+        self.mode = mode
+        self.cap = cap
+    }
+}
+
+/// Which photos a select/deselect/toggle names: exactly one of these kinds.
+public struct PhotoSelector: Codable, Sendable, Hashable {
+    /// Positions in the session's view as a person types them: "3 5 9-12" (commas also work).
+    public var positions: String?
+    public var ids: [Int64]?
+    /// Everything in the session's view.
+    public var all: Bool?
+    /// Everything in this folder of the view's root (and below it).
+    public var folder: String?
+    /// Everything in the view whose path matches this glob.
+    public var glob: String?
+    /// Everything in the view captured within this range.
+    public var from: String?
+    public var to: String?
+
+    public init(positions: String? = nil, ids: [Int64]? = nil, all: Bool? = nil, folder: String? = nil,
+                glob: String? = nil, from: String? = nil, to: String? = nil) {
+        self.positions = positions
+        self.ids = ids
+        self.all = all
+        self.folder = folder
+        self.glob = glob
+        self.from = from
+        self.to = to
+    }
+}
+
+/// On the wire the selector's fields sit beside `session`, not in a nested object.
+public struct SelectRequest: Codable, Sendable {
+    public var session: String?
+    public var selector: PhotoSelector
+    public init(session: String? = nil, selector: PhotoSelector) {
+        self.session = session
+        self.selector = selector
+    }
+    private enum CodingKeys: String, CodingKey { case session }
+    public init(from decoder: any Decoder) throws {
+        session = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .session)
+        selector = try PhotoSelector(from: decoder)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(session, forKey: .session)
+        try selector.encode(to: encoder)
+    }
+}
+
+public struct ReorderRequest: Codable, Sendable {
+    public var session: String?
+    /// The photo to move, by position in the session's view or by id.
+    public var position: Int?
+    public var id: Int64?
+    /// The new 1-based position in the view.
+    public var to: Int
+    public init(session: String? = nil, position: Int? = nil, id: Int64? = nil, to: Int) {
+        self.session = session
+        self.position = position
+        self.id = id
+        self.to = to
+    }
+}
+
+public struct DeletePrepareRequest: Codable, Sendable {
+    public var session: String?
+    /// Delete these photos instead of the session's selection (a swipe-to-delete).
+    public var ids: [Int64]?
+    public init(session: String? = nil, ids: [Int64]? = nil) {
+        self.session = session
+        self.ids = ids
+    }
+}
+
+public struct DeleteConfirmRequest: Codable, Sendable {
+    public var session: String?
+    public var token: String
+    public init(session: String? = nil, token: String) {
+        self.session = session
+        self.token = token
+    }
+}
+
+public struct DeleteCancelRequest: Codable, Sendable {
+    public var session: String?
+    public var token: String?
+    public init(session: String? = nil, token: String? = nil) {
+        self.session = session
+        self.token = token
+    }
+}
+
+public struct UndoRequest: Codable, Sendable {
+    /// A batch id; the caller's latest undoable batch when nil.
+    public var batch: Int64?
+    public init(batch: Int64? = nil) { self.batch = batch }
+}
+
+public struct HistoryRequest: Codable, Sendable {
+    public var limit: Int?
+    public init(limit: Int? = nil) { self.limit = limit }
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+public struct HelloResult: Codable, Sendable {
+    public var server: String
+    public var version: String
+    public var protocolVersion: Int
+    public var uid: UInt32
+    public init(server: String, version: String, protocolVersion: Int, uid: UInt32) {
+        self.server = server
+        self.version = version
+        self.protocolVersion = protocolVersion
+        self.uid = uid
+    }
+}
+
+public enum WatchMethod: String, Codable, Sendable { case inotify, poll, auto }
+
+public struct RootStatus: Codable, Sendable {
+    public var name: String
+    public var path: String
+    /// As configured.
+    public var watch: WatchMethod
+    /// What is in force now: `inotify`, `poll`, or `inotify+poll`; `poll` after a watch limit was hit.
+    public var watching: String
+    public var online: Bool
+    public var photos: Int
+    public var bytes: Int64
+    public var watches: Int
+    public var scanning: Bool
+    /// Directories done / found so far, while scanning.
+    public var scanDirectories: Int
+    public var scanFiles: Int
+    /// Photos whose capture time is still being read in the background.
+    public var capturePending: Int
+    public var lastScanMs: Int?
+    public var overflows: Int
+    public var rescans: Int
+    /// Why the root is polled or offline, when it is.
+    public var note: String?
+    public init(name: String, path: String, watch: WatchMethod, watching: String, online: Bool, photos: Int, bytes: Int64,
+                watches: Int, scanning: Bool, scanDirectories: Int, scanFiles: Int, capturePending: Int,
+                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?) {
+        self.name = name
+        self.path = path
+        self.watch = watch
+        self.watching = watching
+        self.online = online
+        self.photos = photos
+        self.bytes = bytes
+        self.watches = watches
+        self.scanning = scanning
+        self.scanDirectories = scanDirectories
+        self.scanFiles = scanFiles
+        self.capturePending = capturePending
+        self.lastScanMs = lastScanMs
+        self.overflows = overflows
+        self.rescans = rescans
+        self.note = note
+    }
+}
+
+public struct StatusResult: Codable, Sendable {
+    public var version: String
+    public var pid: Int32
+    public var uptimeMs: Int64
+    public var roots: [RootStatus]
+    public var photos: Int
+    /// True while any root is scanning.
+    public var scanning: Bool
+    public var clients: Int
+    public var subscribers: Int
+    public var sessions: Int
+    public var overflows: Int
+    public var rescans: Int
+    public var batchRunning: Bool
+    public init(version: String, pid: Int32, uptimeMs: Int64, roots: [RootStatus], photos: Int, scanning: Bool,
+                clients: Int, subscribers: Int, sessions: Int, overflows: Int, rescans: Int, batchRunning: Bool) {
+        self.version = version
+        self.pid = pid
+        self.uptimeMs = uptimeMs
+        self.roots = roots
+        self.photos = photos
+        self.scanning = scanning
+        self.clients = clients
+        self.subscribers = subscribers
+        self.sessions = sessions
+        self.overflows = overflows
+        self.rescans = rescans
+        self.batchRunning = batchRunning
+    }
+}
+
+public struct ListResult: Codable, Sendable {
+    /// Photos in the whole view (before offset/limit).
+    public var total: Int
+    public var offset: Int
+    public var photos: [PhotoSummary]
+    /// Sections of the returned page, in view order.
+    public var folders: [FolderSection]
+    public var view: ViewSpec
+    public init(total: Int, offset: Int, photos: [PhotoSummary], folders: [FolderSection], view: ViewSpec) {
+        self.total = total
+        self.offset = offset
+        self.photos = photos
+        self.folders = folders
+        self.view = view
+    }
+}
+
+public struct SubscribeResult: Codable, Sendable {
+    public var subscribed: Bool
+    public init(subscribed: Bool = true) { self.subscribed = subscribed }
+}
+
+public struct RescanResult: Codable, Sendable {
+    public var roots: [String]
+    public init(roots: [String]) { self.roots = roots }
+}
+
+public struct SyncResult: Codable, Sendable {
+    public var synced: Bool
+    public var elapsedMs: Double
+    public init(synced: Bool, elapsedMs: Double) {
+        self.synced = synced
+        self.elapsedMs = elapsedMs
+    }
+}
+
+/// One entry of an ordered selection.
+public struct SelectionItem: Codable, Hashable, Sendable {
+    public var number: Int
+    public var id: Int64
+    public var root: String
+    public var path: String
+    public var pathRaw: String?
+    public var size: Int64
+    public var captureTime: String?
+    public init(number: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, captureTime: String? = nil) {
+        self.number = number
+        self.id = id
+        self.root = root
+        self.path = path
+        self.pathRaw = pathRaw
+        self.size = size
+        self.captureTime = captureTime
+    }
+}
+
+/// A session's state, returned by every session command.
+public struct SessionResult: Codable, Sendable {
+    public var session: String
+    public var mode: SessionMode
+    public var view: ViewSpec
+    public var cap: Int?
+    public var count: Int
+    public var bytes: Int64
+    /// What the request changed: photos added to / removed from the selection.
+    public var added: Int?
+    public var removed: Int?
+    public init(session: String, mode: SessionMode, view: ViewSpec, cap: Int?, count: Int, bytes: Int64, added: Int? = nil, removed: Int? = nil) {
+        self.session = session
+        self.mode = mode
+        self.view = view
+        self.cap = cap
+        self.count = count
+        self.bytes = bytes
+        self.added = added
+        self.removed = removed
+    }
+}
+
+public struct SelectionResult: Codable, Sendable {
+    public var session: String
+    public var mode: SessionMode
+    public var cap: Int?
+    public var items: [SelectionItem]
+    public var count: Int
+    public var bytes: Int64
+    public init(session: String, mode: SessionMode, cap: Int?, items: [SelectionItem], count: Int, bytes: Int64) {
+        self.session = session
+        self.mode = mode
+        self.cap = cap
+        self.items = items
+        self.count = count
+        self.bytes = bytes
+    }
+}
+
+public struct ReorderResult: Codable, Sendable {
+    public var id: Int64
+    public var from: Int
+    public var to: Int
+    public init(id: Int64, from: Int, to: Int) {
+        self.id = id
+        self.from = from
+        self.to = to
+    }
+}
+
+public struct PlanItem: Codable, Hashable, Sendable {
+    /// Order of trashing, 1-based.
+    public var step: Int
+    public var id: Int64
+    public var root: String
+    public var path: String
+    public var pathRaw: String?
+    public var size: Int64
+    /// The photo's position in the session's view when the plan was made (nil if not in it).
+    public var position: Int?
+    public init(step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, position: Int?) {
+        self.step = step
+        self.id = id
+        self.root = root
+        self.path = path
+        self.pathRaw = pathRaw
+        self.size = size
+        self.position = position
+    }
+}
+
+public struct DeletePlanResult: Codable, Sendable {
+    public var token: String
+    public var expiresInMs: Int
+    public var items: [PlanItem]
+    public var count: Int
+    public var bytes: Int64
+    public init(token: String, expiresInMs: Int, items: [PlanItem], count: Int, bytes: Int64) {
+        self.token = token
+        self.expiresInMs = expiresInMs
+        self.items = items
+        self.count = count
+        self.bytes = bytes
+    }
+}
+
+/// What happened to one photo of a batch (or of an undo).
+public enum PhotoOutcome: String, Codable, Sendable {
+    case pending, trashed, restored
+    case changed, vanished, permissionDenied = "permission_denied", `protected`, noTrash = "no_trash"
+    case conflict, missing, error
+}
+
+public struct BatchItemResult: Codable, Hashable, Sendable {
+    public var step: Int
+    public var id: Int64
+    public var root: String
+    public var path: String
+    public var pathRaw: String?
+    public var size: Int64
+    public var outcome: PhotoOutcome
+    /// For `error`: the errno name; for others a human detail.
+    public var detail: String?
+    public init(step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, outcome: PhotoOutcome, detail: String? = nil) {
+        self.step = step
+        self.id = id
+        self.root = root
+        self.path = path
+        self.pathRaw = pathRaw
+        self.size = size
+        self.outcome = outcome
+        self.detail = detail
+    }
+}
+
+public enum BatchState: String, Codable, Sendable {
+    case running, done, interrupted, undone, partlyUndone = "partly_undone"
+}
+
+public struct BatchResult: Codable, Sendable {
+    public var batch: Int64
+    public var state: BatchState
+    public var items: [BatchItemResult]
+    public var trashed: Int
+    public var skipped: Int
+    public var bytes: Int64
+    public init(batch: Int64, state: BatchState, items: [BatchItemResult], trashed: Int, skipped: Int, bytes: Int64) {
+        self.batch = batch
+        self.state = state
+        self.items = items
+        self.trashed = trashed
+        self.skipped = skipped
+        self.bytes = bytes
+    }
+}
+
+public struct UndoResult: Codable, Sendable {
+    public var batch: Int64
+    public var state: BatchState
+    public var items: [BatchItemResult]
+    public var restored: Int
+    public var conflicts: Int
+    public var missing: Int
+    public init(batch: Int64, state: BatchState, items: [BatchItemResult], restored: Int, conflicts: Int, missing: Int) {
+        self.batch = batch
+        self.state = state
+        self.items = items
+        self.restored = restored
+        self.conflicts = conflicts
+        self.missing = missing
+    }
+}
+
+public struct BatchSummary: Codable, Sendable {
+    public var batch: Int64
+    public var createdAt: String
+    public var state: BatchState
+    public var count: Int
+    public var trashed: Int
+    public var skipped: Int
+    public var restored: Int
+    public var bytes: Int64
+    public init(batch: Int64, createdAt: String, state: BatchState, count: Int, trashed: Int, skipped: Int, restored: Int, bytes: Int64) {
+        self.batch = batch
+        self.createdAt = createdAt
+        self.state = state
+        self.count = count
+        self.trashed = trashed
+        self.skipped = skipped
+        self.restored = restored
+        self.bytes = bytes
+    }
+}
+
+public struct HistoryResult: Codable, Sendable {
+    public var batches: [BatchSummary]
+    public init(batches: [BatchSummary]) { self.batches = batches }
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+public enum SortKey: String, Codable, Sendable, CaseIterable {
+    case capture, name, mtime, size, custom
+}
+
+public enum SortOrder: String, Codable, Sendable {
+    case asc, desc
+}
+
+/// Narrows a view: a glob on the path, photo types, a capture-date range (inclusive,
+/// `YYYY-MM-DD` or full `YYYY-MM-DDTHH:MM:SS`).
+public struct ViewFilter: Codable, Hashable, Sendable {
+    public var glob: String?
+    public var types: [String]?
+    public var from: String?
+    public var to: String?
+    public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil) {
+        self.glob = glob
+        self.types = types
+        self.from = from
+        self.to = to
+    }
+    public var isEmpty: Bool { glob == nil && (types ?? []).isEmpty && from == nil && to == nil }
+}
+
+/// What a session looks at: a root (or all roots), optionally one folder of it
+/// (with or without its sub-folders), a filter and a sort.
+public struct ViewSpec: Codable, Hashable, Sendable {
+    public var root: String?
+    public var folder: String?
+    public var folderRaw: String?
+    public var recursive: Bool?
+    public var filter: ViewFilter?
+    public var sort: SortKey?
+    public var order: SortOrder?
+
+    public init(root: String? = nil, folder: String? = nil, folderRaw: String? = nil, recursive: Bool? = nil,
+                filter: ViewFilter? = nil, sort: SortKey? = nil, order: SortOrder? = nil) {
+        self.root = root
+        self.folder = folder
+        self.folderRaw = folderRaw
+        self.recursive = recursive
+        self.filter = filter
+        self.sort = sort
+        self.order = order
+    }
+
+    public var hasFilter: Bool { !(filter?.isEmpty ?? true) }
+}

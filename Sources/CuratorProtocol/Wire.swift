@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+
+/// A decoded request line.
+public struct Request: Sendable {
+    public var id: RequestID?
+    public var command: Command
+    public init(id: RequestID?, command: Command) {
+        self.id = id
+        self.command = command
+    }
+}
+
+/// A response as it travels: `ok` with `result`, or not `ok` with `error`.
+public struct Response<Result: Codable>: Codable {
+    public var id: RequestID?
+    public var ok: Bool
+    public var result: Result?
+    public var error: ProtocolError?
+}
+
+/// Turns lines into requests and values into lines. All JSON of the protocol goes
+/// through here so that key style (snake_case) is decided once.
+public enum Wire {
+    private struct Envelope: Decodable {
+        var id: RequestID?
+        var cmd: String
+    }
+
+    private struct RequestBox: Decodable {
+        let command: Command
+        init(from decoder: any Decoder) throws {
+            let envelope = try Envelope(from: decoder)
+            guard let command = try Command.decode(name: envelope.cmd, from: decoder) else {
+                throw UnknownCommand(name: envelope.cmd)
+            }
+            self.command = command
+        }
+    }
+
+    private struct UnknownCommand: Error { let name: String }
+
+    private struct IDOnly: Decodable { var id: RequestID? }
+
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return encoder
+    }
+
+    /// Decodes one request line. On failure the error says what a client must fix,
+    /// and carries the request's id when it could be read.
+    public static func decodeRequest(_ line: Data) -> Swift.Result<Request, RequestFailure> {
+        let decoder = makeDecoder()
+        let id = (try? decoder.decode(IDOnly.self, from: line))?.id
+        do {
+            let envelope = try decoder.decode(Envelope.self, from: line)
+            let box = try decoder.decode(RequestBox.self, from: line)
+            return .success(Request(id: envelope.id, command: box.command))
+        } catch let error as UnknownCommand {
+            return .failure(RequestFailure(id: id, error: ProtocolError(
+                .unknownCommand, "unknown command \"\(error.name)\"; known: \(Command.names.joined(separator: ", "))")))
+        } catch let error as DecodingError {
+            return .failure(RequestFailure(id: id, error: describe(error)))
+        } catch {
+            return .failure(RequestFailure(id: id, error: ProtocolError(.badRequest, "\(error)")))
+        }
+    }
+
+    private struct SuccessLine<R: Encodable>: Encodable {
+        var id: RequestID?
+        var ok = true
+        var result: R
+    }
+
+    public struct RequestFailure: Error, Sendable {
+        public var id: RequestID?
+        public var error: ProtocolError
+    }
+
+    private static func keyPath(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func describe(_ error: DecodingError) -> ProtocolError {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return ProtocolError(.badRequest, "request is not a JSON object: \(context.debugDescription)")
+        case .dataCorrupted(let context):
+            let key = keyPath(context.codingPath)
+            return ProtocolError(.invalidArgument, "\(key): \(context.debugDescription)", argument: key)
+        case .keyNotFound(let key, let context):
+            let path = keyPath(context.codingPath + [key])
+            if path == "cmd" { return ProtocolError(.badRequest, "request has no \"cmd\"", argument: "cmd") }
+            return ProtocolError(.invalidArgument, "missing argument \"\(path)\"", argument: path)
+        case .typeMismatch(let type, let context):
+            let path = keyPath(context.codingPath)
+            if context.codingPath.isEmpty { return ProtocolError(.badRequest, "request must be a JSON object") }
+            return ProtocolError(.invalidArgument, "\(path) has the wrong type (expected \(type))", argument: path)
+        case .valueNotFound(let type, let context):
+            let path = keyPath(context.codingPath)
+            return ProtocolError(.invalidArgument, "\(path) must not be null (expected \(type))", argument: path)
+        @unknown default:
+            return ProtocolError(.badRequest, "\(error)")
+        }
+    }
+
+    /// Encodes a success line (with trailing newline).
+    public static func success<R: Encodable>(id: RequestID?, result: R, encoder: JSONEncoder = makeEncoder()) -> Data {
+        line(SuccessLine(id: id, result: result), encoder: encoder)
+    }
+
+    public static func failure(id: RequestID?, error: ProtocolError, encoder: JSONEncoder = makeEncoder()) -> Data {
+        struct Failure: Encodable {
+            var id: RequestID?
+            var ok = false
+            var error: ProtocolError
+        }
+        return line(Failure(id: id, error: error), encoder: encoder)
+    }
+
+    public static func event(_ event: Event, encoder: JSONEncoder = makeEncoder()) -> Data {
+        line(event, encoder: encoder)
+    }
+
+    /// A request line, for clients.
+    public static func request(id: RequestID?, command: Command, encoder: JSONEncoder = makeEncoder()) -> Data {
+        struct Line: Encodable {
+            var id: RequestID?
+            var cmd: String
+            var arguments: any Encodable
+            enum CodingKeys: String, CodingKey { case id, cmd }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(id, forKey: .id)
+                try container.encode(cmd, forKey: .cmd)
+                try arguments.encode(to: encoder)
+            }
+        }
+        return line(Line(id: id, cmd: command.name, arguments: command.arguments), encoder: encoder)
+    }
+
+    private static func line(_ value: some Encodable, encoder: JSONEncoder) -> Data {
+        do {
+            var data = try encoder.encode(value)
+            data.append(UInt8(ascii: "\n"))
+            return data
+        } catch {
+            // Our own values always encode; if one does not, say so on the wire instead of crashing.
+            var data = Data(#"{"ok":false,"error":{"code":"internal_error","message":"response could not be encoded"}}"#.utf8)
+            data.append(UInt8(ascii: "\n"))
+            return data
+        }
+    }
+}

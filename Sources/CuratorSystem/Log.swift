@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Synchronization
+
+/// Syslog priorities, the levels journald understands.
+public enum LogLevel: Int, Comparable, Sendable, CaseIterable, Codable {
+    case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+
+    public var word: String {
+        switch self {
+        case .error: "error"
+        case .warning: "warning"
+        case .notice: "notice"
+        case .info: "info"
+        case .debug: "debug"
+        }
+    }
+
+    public init?(word: String) {
+        guard let level = LogLevel.allCases.first(where: { $0.word == word.lowercased() }) else { return nil }
+        self = level
+    }
+}
+
+/// One line per event on stderr. Under journald (JOURNAL_STREAM set) each line
+/// carries a `<N>` priority prefix and no timestamp; otherwise a timestamp and level.
+/// Lines are written with one write(2) each, so they never interleave.
+public final class Logger: Sendable {
+    public static let shared = Logger()
+
+    private let minimum = Atomic<Int>(LogLevel.info.rawValue)
+    private let journald: Bool
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        journald = environment["JOURNAL_STREAM"] != nil
+    }
+
+    public var level: LogLevel {
+        get { LogLevel(rawValue: minimum.load(ordering: .relaxed)) ?? .info }
+        set { minimum.store(newValue.rawValue, ordering: .relaxed) }
+    }
+
+    public func isEnabled(_ level: LogLevel) -> Bool { level.rawValue <= minimum.load(ordering: .relaxed) }
+
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard isEnabled(level) else { return }
+        let text = message().replacingOccurrences(of: "\n", with: " ")
+        let line: String
+        if journald {
+            line = "<\(level.rawValue)>\(text)\n"
+        } else {
+            line = "\(Logger.timestamp()) \(level.word): \(text)\n"
+        }
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBytes { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = write(2, buf.baseAddress! + offset, buf.count - offset)
+                if n <= 0 { if n == -1 && errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+    }
+
+    public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
+    public func warning(_ m: @autoclosure () -> String) { log(.warning, m()) }
+    public func notice(_ m: @autoclosure () -> String) { log(.notice, m()) }
+    public func info(_ m: @autoclosure () -> String) { log(.info, m()) }
+    public func debug(_ m: @autoclosure () -> String) { log(.debug, m()) }
+
+    private static func timestamp() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var t = ts.tv_sec
+        var tm = tm()
+        localtime_r(&t, &tm)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%03d",
+                      tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                      Int(ts.tv_nsec / 1_000_000))
+    }
+}
+
+public let log = Logger.shared
