@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/fs.h>
+#include <sys/vfs.h>
 
 const int curator_O_PATH = O_PATH;
 const int curator_O_TMPFILE = O_TMPFILE;
@@ -65,4 +66,11 @@ int curator_linkat_fd(int fd, int newdirfd, const char *newpath) {
     char proc[64];
     snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
     return linkat(AT_FDCWD, proc, newdirfd, newpath, AT_SYMLINK_FOLLOW);
+}
+
+int curator_fs_type(const char *path, int64_t *type) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    *type = (int64_t)info.f_type;
+    return 0;
 }

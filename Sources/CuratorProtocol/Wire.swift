@@ -12,7 +12,7 @@ public struct Request: Sendable {
 }
 
 /// A response as it travels: `ok` with `result`, or not `ok` with `error`.
-public struct Response<Result: Codable>: Codable {
+public struct Response<Result: Decodable>: Decodable {
     public var id: RequestID?
     public var ok: Bool
     public var result: Result?

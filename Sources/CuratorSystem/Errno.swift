@@ -3,7 +3,7 @@ import Glibc
 
 /// A typed errno value. Failures from the environment throw `SystemError`,
 /// which carries the errno together with the call and the path it was about.
-public struct Errno: Hashable, Sendable, CustomStringConvertible {
+public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
     public init(_ rawValue: Int32) { self.rawValue = rawValue }
 

@@ -33,4 +33,7 @@ int curator_openat(int dirfd, const char *path, int flags, unsigned int mode);
 
 int curator_linkat_fd(int fd, int newdirfd, const char *newpath);
 
+/// statfs f_type of a path.
+int curator_fs_type(const char *path, int64_t *type);
+
 #endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import Foundation
+
+/// Reads a JSON5 configuration file (Foundation's `allowsJSON5`) and validates it
+/// into a `Configuration`. Every error names the file and the key; unknown keys
+/// are collected as warnings rather than refused.
+public struct ConfigLoader {
+    public var environment: Environment
+    public private(set) var warnings: [String] = []
+
+    public init(environment: Environment = Environment()) { self.environment = environment }
+
+    static let topLevelKeys: Set<String> = [
+        "roots", "socket", "socket_mode", "state_dir", "log_level", "selection_cap", "plan_ttl_seconds", "max_clients", "trash_dir",
+    ]
+    static let rootKeys: Set<String> = [
+        "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all",
+    ]
+
+    /// Loads `path`. Nothing is written, whatever happens.
+    public mutating func load(file path: String) throws(ConfigError) -> Configuration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            throw ConfigError(file: path, key: nil, "cannot read the configuration file: \(reason)")
+        }
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        let value: JSONValue
+        do {
+            value = try decoder.decode(JSONValue.self, from: data)
+        } catch {
+            throw ConfigError(file: path, key: nil, "not valid JSON5: \(Self.describe(error))")
+        }
+        return try parse(value, file: path)
+    }
+
+    /// Settings from the command line alone (`curatord --root DIR ...`).
+    public mutating func fromArguments(roots: [String], socket: String?, stateDirectory: String?) throws(ConfigError) -> Configuration {
+        var items: [JSONValue] = []
+        for root in roots {
+            items.append(.object(["path": .string(root)], order: ["path"]))
+        }
+        var object: [String: JSONValue] = ["roots": .array(items)]
+        if let socket { object["socket"] = .string(socket) }
+        if let stateDirectory { object["state_dir"] = .string(stateDirectory) }
+        return try parse(.object(object, order: Array(object.keys)), file: nil)
+    }
+
+    public mutating func parse(_ value: JSONValue, file: String?) throws(ConfigError) -> Configuration {
+        guard case .object(let top, let order) = value else {
+            throw ConfigError(file: file, key: nil, "the configuration must be an object, not \(value.typeName)")
+        }
+        for key in order where !Self.topLevelKeys.contains(key) {
+            warnings.append("\(file.map { "\($0): " } ?? "")\(key): unknown key, ignored")
+        }
+        func fail(_ key: String, _ message: String) -> ConfigError { ConfigError(file: file, key: key, message) }
+
+        func string(_ key: String, in object: [String: JSONValue], path: String) throws(ConfigError) -> String? {
+            guard let v = object[key], v != .null else { return nil }
+            guard case .string(let s) = v else { throw fail(path, "must be a string, not \(v.typeName)") }
+            return s
+        }
+        func number(_ key: String, in object: [String: JSONValue], path: String) throws(ConfigError) -> Double? {
+            guard let v = object[key], v != .null else { return nil }
+            guard case .number(let n) = v else { throw fail(path, "must be a number, not \(v.typeName)") }
+            return n
+        }
+        func bool(_ key: String, in object: [String: JSONValue], path: String) throws(ConfigError) -> Bool? {
+            guard let v = object[key], v != .null else { return nil }
+            guard case .bool(let b) = v else { throw fail(path, "must be true or false, not \(v.typeName)") }
+            return b
+        }
+        func strings(_ key: String, in object: [String: JSONValue], path: String) throws(ConfigError) -> [String]? {
+            guard let v = object[key], v != .null else { return nil }
+            guard case .array(let items) = v else { throw fail(path, "must be an array of strings, not \(v.typeName)") }
+            var result: [String] = []
+            for (i, item) in items.enumerated() {
+                guard case .string(let s) = item else { throw fail("\(path)[\(i)]", "must be a string, not \(item.typeName)") }
+                result.append(s)
+            }
+            return result
+        }
+        func absolute(_ raw: String, key: String) throws(ConfigError) -> String {
+            var p = raw
+            if p.hasPrefix("~/") { p = environment.home + p.dropFirst(1) }
+            if !p.hasPrefix("/") {
+                let cwd = FileManager.default.currentDirectoryPath
+                p = cwd + "/" + p
+            }
+            while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+            guard !p.contains("\0") else { throw fail(key, "must not contain a NUL byte") }
+            return p
+        }
+
+        // Roots
+        guard let rootsValue = top["roots"] else { throw fail("roots", "is missing: name at least one folder to watch") }
+        guard case .array(let rootItems) = rootsValue else { throw fail("roots", "must be an array, not \(rootsValue.typeName)") }
+        guard !rootItems.isEmpty else { throw fail("roots", "is empty: name at least one folder to watch") }
+        var roots: [RootConfig] = []
+        for (i, item) in rootItems.enumerated() {
+            let at = "roots[\(i)]"
+            let object: [String: JSONValue]
+            let keys: [String]
+            switch item {
+            case .string(let s): object = ["path": .string(s)]; keys = ["path"]
+            case .object(let o, let k): object = o; keys = k
+            default: throw fail(at, "must be an object or a path string, not \(item.typeName)")
+            }
+            for key in keys where !Self.rootKeys.contains(key) {
+                warnings.append("\(file.map { "\($0): " } ?? "")\(at).\(key): unknown key, ignored")
+            }
+            guard let rawPath = try string("path", in: object, path: "\(at).path"), !rawPath.isEmpty else {
+                throw fail("\(at).path", "is missing")
+            }
+            let path = try absolute(rawPath, key: "\(at).path")
+            let status: FileStatus
+            do {
+                status = try FileStatus.following(ByteString(path))
+            } catch {
+                throw fail("\(at).path", "\(path): \(error.errno.message)")
+            }
+            guard status.isDirectory else { throw fail("\(at).path", "\(path) is not a directory") }
+
+            var name = try string("name", in: object, path: "\(at).name") ?? ByteString(path).lastComponent.lossyString
+            if name.isEmpty { name = "root" }
+            guard name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), name.count <= 64 else {
+                throw fail("\(at).name", "\"\(name)\" must be 1-64 letters, digits, '-', '_' or '.'")
+            }
+            if roots.contains(where: { $0.name == name }) {
+                throw fail("\(at).name", "\"\(name)\" is used by another root; give each root its own name")
+            }
+            if let clash = roots.first(where: { ByteString(path).isWithin($0.path) || $0.path.isWithin(ByteString(path)) }) {
+                throw fail("\(at).path", "\(path) overlaps root \"\(clash.name)\" (\(clash.path)); roots must not nest")
+            }
+            var watch = WatchMethod.auto
+            if let w = try string("watch", in: object, path: "\(at).watch") {
+                guard let method = WatchMethod(rawValue: w) else {
+                    throw fail("\(at).watch", "must be \"inotify\", \"poll\" or \"auto\", not \"\(w)\"")
+                }
+                watch = method
+            }
+            let interval = try number("poll_interval_seconds", in: object, path: "\(at).poll_interval_seconds") ?? 300
+            guard interval >= 1 && interval <= 86400 else {
+                throw fail("\(at).poll_interval_seconds", "must be between 1 and 86400 seconds")
+            }
+            let exclude = try strings("exclude", in: object, path: "\(at).exclude") ?? []
+            let defaults = try bool("default_exclusions", in: object, path: "\(at).default_exclusions") ?? true
+            let types = try strings("types", in: object, path: "\(at).types")
+            if let types {
+                for (j, t) in types.enumerated() where PhotoType(wireName: t) == nil && PhotoType.detect(name: ByteString("x." + t)) == nil {
+                    throw fail("\(at).types[\(j)]", "\"\(t)\" is not a known photo type")
+                }
+            }
+            var protectAll = try bool("protect_all", in: object, path: "\(at).protect_all") ?? false
+            var protected: [String] = []
+            if let p = object["protected"] {
+                if case .bool(let b) = p {
+                    protectAll = protectAll || b
+                } else {
+                    protected = try strings("protected", in: object, path: "\(at).protected") ?? []
+                }
+            }
+            roots.append(RootConfig(name: name, path: ByteString(path), watch: watch, pollInterval: interval,
+                                    exclude: exclude, includeDefaultExclusions: defaults, types: types,
+                                    protected: protected, protectAll: protectAll))
+        }
+
+        let socket = try absolute(try string("socket", in: top, path: "socket") ?? environment.defaultSocketPath, key: "socket")
+        guard socket.utf8.count <= UnixSocket.maxPathLength else {
+            throw fail("socket", "\(socket) is longer than \(UnixSocket.maxPathLength) bytes, the limit for a Unix socket path")
+        }
+        var socketMode: UInt32 = 0o600
+        if let m = try string("socket_mode", in: top, path: "socket_mode") {
+            guard let mode = UInt32(m, radix: 8), mode & ~0o777 == 0, mode & 0o600 == 0o600 else {
+                throw fail("socket_mode", "must be an octal mode such as \"0600\" or \"0660\", including owner read/write")
+            }
+            socketMode = mode
+        }
+        let state = try absolute(try string("state_dir", in: top, path: "state_dir") ?? environment.defaultStateDirectory, key: "state_dir")
+        var level = LogLevel.info
+        if let l = try string("log_level", in: top, path: "log_level") {
+            guard let parsed = LogLevel(word: l) else {
+                throw fail("log_level", "must be one of error, warning, notice, info, debug, not \"\(l)\"")
+            }
+            level = parsed
+        }
+        var cap: Int?
+        if let c = try number("selection_cap", in: top, path: "selection_cap") {
+            guard c >= 1, c <= 1_000_000, c == c.rounded() else { throw fail("selection_cap", "must be a whole number from 1 to 1000000") }
+            cap = Int(c)
+        }
+        let ttl = try number("plan_ttl_seconds", in: top, path: "plan_ttl_seconds") ?? 300
+        guard ttl >= 1 && ttl <= 86400 else { throw fail("plan_ttl_seconds", "must be between 1 and 86400") }
+        let maxClients = try number("max_clients", in: top, path: "max_clients") ?? 64
+        guard maxClients >= 1 && maxClients <= 512 else { throw fail("max_clients", "must be between 1 and 512") }
+        let trash = try absolute(try string("trash_dir", in: top, path: "trash_dir") ?? environment.homeTrash, key: "trash_dir")
+
+        return Configuration(roots: roots, socketPath: ByteString(socket), socketMode: socketMode,
+                             stateDirectory: ByteString(state), logLevel: level, selectionCap: cap,
+                             planTTLSeconds: ttl, maxClients: Int(maxClients), homeTrash: ByteString(trash), source: file)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case .dataCorrupted(let context):
+                let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                return underlying ?? context.debugDescription
+            default:
+                return "\(decoding)"
+            }
+        }
+        return "\(error)"
+    }
+}

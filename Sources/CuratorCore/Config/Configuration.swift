@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import Foundation
+
+/// One watched folder, validated.
+public struct RootConfig: Sendable, Hashable {
+    public var name: String
+    public var path: ByteString
+    public var watch: WatchMethod
+    /// Seconds between rescans for `poll` roots (and remote `auto` roots).
+    public var pollInterval: Double
+    /// Extra directory-name globs to skip, beside the defaults.
+    public var exclude: [String]
+    public var includeDefaultExclusions: Bool
+    /// Wire names or extensions of the types that count; nil means all known types.
+    public var types: [String]?
+    /// Folders (relative paths or globs over them) whose photos cannot be selected or deleted.
+    public var protected: [String]
+    /// The whole root is protected.
+    public var protectAll: Bool
+
+    public init(name: String, path: ByteString, watch: WatchMethod = .auto, pollInterval: Double = 300,
+                exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
+                protected: [String] = [], protectAll: Bool = false) {
+        self.name = name
+        self.path = path
+        self.watch = watch
+        self.pollInterval = pollInterval
+        self.exclude = exclude
+        self.includeDefaultExclusions = includeDefaultExclusions
+        self.types = types
+        self.protected = protected
+        self.protectAll = protectAll
+    }
+}
+
+/// The daemon's settings, after defaults and validation.
+public struct Configuration: Sendable, Hashable {
+    public var roots: [RootConfig]
+    public var socketPath: ByteString
+    /// Permission bits of the socket file (0600 per user, 0660 for a group on a server).
+    public var socketMode: UInt32
+    public var stateDirectory: ByteString
+    public var logLevel: LogLevel
+    /// Default cap on a session's selection; nil for none.
+    public var selectionCap: Int?
+    /// How long a delete plan's token stays valid.
+    public var planTTLSeconds: Double
+    public var maxClients: Int
+    /// Where the home trash lives ($XDG_DATA_HOME/Trash).
+    public var homeTrash: ByteString
+    /// The file the settings came from, if any.
+    public var source: String?
+
+    public init(roots: [RootConfig], socketPath: ByteString, socketMode: UInt32 = 0o600, stateDirectory: ByteString,
+                logLevel: LogLevel = .info, selectionCap: Int? = nil, planTTLSeconds: Double = 300, maxClients: Int = 64,
+                homeTrash: ByteString, source: String? = nil) {
+        self.roots = roots
+        self.socketPath = socketPath
+        self.socketMode = socketMode
+        self.stateDirectory = stateDirectory
+        self.logLevel = logLevel
+        self.selectionCap = selectionCap
+        self.planTTLSeconds = planTTLSeconds
+        self.maxClients = maxClients
+        self.homeTrash = homeTrash
+        self.source = source
+    }
+
+    public func root(named name: String) -> RootConfig? { roots.first { $0.name == name } }
+}
+
+/// A configuration problem: the file, the key, and what is wrong, on one line.
+public struct ConfigError: Error, Sendable, CustomStringConvertible {
+    public var file: String?
+    public var key: String?
+    public var message: String
+
+    public init(file: String?, key: String?, _ message: String) {
+        self.file = file
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        var text = ""
+        if let file { text += "\(file): " }
+        if let key { text += "\(key): " }
+        return text + message
+    }
+}

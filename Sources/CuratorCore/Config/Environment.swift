@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Glibc
+
+/// The XDG locations a per-user daemon defaults to, and the system-wide ones.
+public struct Environment: Sendable {
+    public var variables: [String: String]
+    public var uid: UInt32
+    public var home: String
+
+    public init(variables: [String: String] = ProcessInfo.processInfo.environment, uid: UInt32 = getuid()) {
+        self.variables = variables
+        self.uid = uid
+        if let home = variables["HOME"], !home.isEmpty {
+            self.home = home
+        } else if let pw = getpwuid(uid), let dir = pw.pointee.pw_dir {
+            self.home = String(cString: dir)
+        } else {
+            self.home = "/"
+        }
+    }
+
+    private func xdg(_ name: String, default fallback: String) -> String {
+        if let value = variables[name], value.hasPrefix("/") { return value }
+        return fallback
+    }
+
+    /// System-wide when run as a system service (root, or RUNTIME_DIRECTORY from systemd without XDG_RUNTIME_DIR).
+    public var isSystemService: Bool { uid == 0 && variables["XDG_RUNTIME_DIR"] == nil }
+
+    public var runtimeDirectory: String {
+        if let dir = variables["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir }
+        return isSystemService ? "/run/curatord" : "/tmp/curatord-\(uid)"
+    }
+
+    public var stateHome: String { xdg("XDG_STATE_HOME", default: home + "/.local/state") }
+    public var configHome: String { xdg("XDG_CONFIG_HOME", default: home + "/.config") }
+    public var dataHome: String { xdg("XDG_DATA_HOME", default: home + "/.local/share") }
+
+    public var defaultSocketPath: String {
+        isSystemService ? "/run/curatord/curatord.sock" : runtimeDirectory + "/curatord.sock"
+    }
+
+    public var defaultStateDirectory: String {
+        if let dir = variables["STATE_DIRECTORY"], dir.hasPrefix("/") { return dir }
+        return isSystemService ? "/var/lib/curatord" : stateHome + "/curatord"
+    }
+
+    public var defaultConfigPath: String {
+        isSystemService ? "/etc/curatord/curatord.json5" : configHome + "/curatord/curatord.json5"
+    }
+
+    public var homeTrash: String { dataHome + "/Trash" }
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// What pins a file's identity: a plan trashes a photo only if these still match.
+public struct FileIdentity: Hashable, Sendable, Codable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var mtimeNs: Int64
+
+    public init(device: UInt64, inode: UInt64, size: Int64, mtimeNs: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.mtimeNs = mtimeNs
+    }
+
+    public init(_ status: FileStatus) {
+        self.init(device: status.device, inode: status.inode, size: status.size, mtimeNs: status.mtimeNanoseconds)
+    }
+}
+
+/// The capture time of a photo as the index keeps it.
+public enum CaptureState: Hashable, Sendable {
+    /// Not read yet (the background reader will get to it).
+    case pending
+    /// Read; the file has none.
+    case none
+    /// EXIF DateTimeOriginal, as seconds of a naive (zone-less) date, for sorting.
+    case known(Int64)
+
+    static let pendingRaw = Int64.min
+    static let noneRaw = Int64.min + 1
+
+    var raw: Int64 {
+        switch self {
+        case .pending: Self.pendingRaw
+        case .none: Self.noneRaw
+        case .known(let s): s
+        }
+    }
+
+    init(raw: Int64) {
+        switch raw {
+        case Self.pendingRaw: self = .pending
+        case Self.noneRaw: self = .none
+        default: self = .known(raw)
+        }
+    }
+
+    public var seconds: Int64? {
+        if case .known(let s) = self { return s }
+        return nil
+    }
+}
+
+/// One indexed file. Its id is stable across renames and moves inside its root.
+public struct Photo: Sendable, Hashable {
+    public var id: Int64
+    public var rootID: Int32
+    public var folderID: Int32
+    public var name: ByteString
+    public var identity: FileIdentity
+    public var type: PhotoType
+    public var capture: CaptureState
+    /// Position in its folder's custom order (article 001's reordering).
+    public var rank: Int64
+
+    public var size: Int64 { identity.size }
+}
+
+/// One directory of a root. The root's own directory has the empty path.
+public struct Folder: Sendable, Hashable {
+    public var id: Int32
+    public var rootID: Int32
+    public var path: ByteString
+}
+
+struct FolderKey: Hashable {
+    var rootID: Int32
+    var path: ByteString
+}
+
+struct EntryKey: Hashable {
+    var folderID: Int32
+    var name: ByteString
+}
+
+struct InodeKey: Hashable {
+    var device: UInt64
+    var inode: UInt64
+}

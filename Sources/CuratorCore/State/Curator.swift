@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import Foundation
+import Synchronization
+
+/// Who is asking: the peer's credentials from SO_PEERCRED.
+public struct ClientContext: Sendable {
+    public var uid: UInt32
+    public var gid: UInt32
+    public var pid: Int32
+    public init(uid: UInt32, gid: UInt32, pid: Int32) {
+        self.uid = uid
+        self.gid = gid
+        self.pid = pid
+    }
+}
+
+/// The daemon's state behind one lock, and the entry point for requests.
+/// `CuratorState` is the single owner of what changes; threads (watcher, capture
+/// reader, client connections) reach it only through `withState`.
+public final class Curator: Sendable {
+    private let lock = Mutex<Void>(())
+    /// Touched only inside `lock` (see `withState`): that is what makes sharing it safe.
+    private nonisolated(unsafe) let state: CuratorState
+    let inbox: WatcherInbox
+    let startedAt = MonotonicClock.nanoseconds()
+
+    /// Opens (or creates) the index in the configuration's state directory.
+    public init(config: Configuration) throws {
+        let store = try IndexStore(path: config.stateDirectory.appending("index.sqlite").lossyString)
+        let library = try PhotoLibrary(store: store)
+        state = try CuratorState(config: config, library: library)
+        inbox = try WatcherInbox()
+    }
+
+    func withState<R, E: Error>(_ body: (CuratorState) throws(E) -> R) throws(E) -> R {
+        try lock.withLock { (_) throws(E) -> R in try body(state) }
+    }
+
+    public var configuration: Configuration { withState { $0.config } }
+
+    /// Photos in the index (for logs and readiness status).
+    public var photoCount: Int { withState { $0.library.photos.count } }
+
+    public var isScanning: Bool { withState { s in s.roots.values.contains { $0.scanning } } }
+
+    // MARK: clients
+
+    public func clientConnected() { withState { $0.clients += 1 } }
+    public func clientDisconnected(_ sink: (any EventSink)?) {
+        withState { state in
+            state.clients -= 1
+            if let sink { state.subscribers[ObjectIdentifier(sink)] = nil }
+        }
+    }
+
+    // MARK: requests
+
+    /// Handles one decoded request and returns the response line. Runs on the
+    /// client's connection thread; the lock is held only while state is touched.
+    public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> Data {
+        do {
+            switch request.command {
+            case .hello:
+                return Wire.success(id: request.id, result: HelloResult(
+                    server: ProtocolInfo.serverName, version: ProtocolInfo.serverVersion,
+                    protocolVersion: ProtocolInfo.version, uid: client.uid))
+            case .status:
+                return Wire.success(id: request.id, result: status())
+            case .list(let args):
+                return try withState { state in
+                    Wire.success(id: request.id, result: try state.list(args, client: client), encoder: state.encoder)
+                }
+            case .subscribe(let args):
+                try withState { state in try state.subscribe(args, sink: sink, uid: client.uid) }
+                return Wire.success(id: request.id, result: SubscribeResult())
+            case .rescan(let args):
+                let ids = try withState { state throws(ProtocolError) -> [Int32] in
+                    if let name = args.root {
+                        guard let id = state.rootID(named: name) else {
+                            throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\".", argument: "root")
+                        }
+                        return [id]
+                    }
+                    return state.rootOrder
+                }
+                inbox.post(.rescan(ids))
+                let names = withState { state in ids.map(state.rootName) }
+                return Wire.success(id: request.id, result: RescanResult(roots: names))
+            case .sync(let args):
+                return Wire.success(id: request.id, result: try sync(args))
+            default:
+                throw ProtocolError(.unknownCommand, "\"\(request.command.name)\" is not available in this version of curatord.")
+            }
+        } catch let error as ProtocolError {
+            return Wire.failure(id: request.id, error: error)
+        } catch {
+            log.error("\(request.command.name) failed: \(error)")
+            return Wire.failure(id: request.id, error: ProtocolError(.internalError, "\(error)"))
+        }
+    }
+
+    func status() -> StatusResult {
+        withState { state in
+            let rootStatuses = state.rootOrder.compactMap { id -> RootStatus? in
+                guard let r = state.roots[id] else { return nil }
+                return RootStatus(
+                    name: r.config.name, path: r.config.path.lossyString, watch: r.config.watch, watching: r.watchingDescription,
+                    online: r.online, photos: state.library.countByRoot[id] ?? 0, bytes: state.library.bytesByRoot[id] ?? 0,
+                    watches: r.watches, scanning: r.scanning, scanDirectories: r.scanDirectories, scanFiles: r.scanFiles,
+                    capturePending: state.capturePendingCount(root: id), lastScanMs: r.lastScanMs, overflows: r.overflows,
+                    rescans: r.rescans, note: r.note)
+            }
+            return StatusResult(
+                version: ProtocolInfo.serverVersion, pid: getpid(),
+                uptimeMs: Int64((MonotonicClock.nanoseconds() - startedAt) / 1_000_000), roots: rootStatuses,
+                photos: state.library.photos.count, scanning: rootStatuses.contains { $0.scanning }, clients: state.clients,
+                subscribers: state.subscribers.count, sessions: state.sessionCount, overflows: state.totalOverflows,
+                rescans: state.totalRescans, batchRunning: false)
+        }
+    }
+
+    /// Read-your-writes: drop a cookie file in each root and wait until the watcher
+    /// has seen it, so every event before it has been applied.
+    func sync(_ args: SyncRequest) throws(ProtocolError) -> SyncResult {
+        let started = MonotonicClock.nanoseconds()
+        let targets = try withState { state throws(ProtocolError) -> [(ByteString, Bool)] in
+            var ids = state.rootOrder
+            if let name = args.root {
+                guard let id = state.rootID(named: name) else {
+                    throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\".", argument: "root")
+                }
+                ids = [id]
+            }
+            return ids.compactMap { id in
+                guard let r = state.roots[id], r.online else { return nil }
+                return (r.config.path, r.usesInotify)
+            }
+        }
+        let timeout = Double(min(max(args.timeoutMs ?? 10_000, 1), 120_000)) / 1000
+        var synced = true
+        for (path, viaInotify) in targets where viaInotify {
+            let name = inbox.makeCookieName()
+            let waiter = inbox.register(cookie: name)
+            let file = path.appending(name)
+            do {
+                let fd = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+                fd.close()
+            } catch {
+                inbox.unregister(cookie: name)
+                throw ProtocolError(.internalError, "cannot write a sync cookie in \(path): \(error)")
+            }
+            let seen = waiter.wait(seconds: timeout)
+            _ = file.withCString { unlink($0) }
+            if !seen {
+                inbox.unregister(cookie: name)
+                synced = false
+            }
+        }
+        // Roots being scanned or polled: wait until their scan is over.
+        let deadline = started + UInt64(timeout * 1e9)
+        while targets.contains(where: { !$0.1 }) && isScanning && MonotonicClock.nanoseconds() < deadline {
+            usleep(2000)
+        }
+        if isScanning && targets.contains(where: { !$0.1 }) { synced = false }
+        return SyncResult(synced: synced, elapsedMs: Double(MonotonicClock.nanoseconds() - started) / 1e6)
+    }
+}
+
+extension CuratorState {
+    var sessionCount: Int { 0 }
+
+    func capturePendingCount(root: Int32) -> Int {
+        capturePending.reduce(0) { n, id in n + (library.photo(id)?.rootID == root && library.photo(id)?.capture == .pending ? 1 : 0) }
+    }
+
+    func subscribe(_ args: SubscribeRequest, sink: any EventSink, uid: UInt32) throws(ProtocolError) {
+        var filter: Set<Int32>?
+        if let names = args.roots {
+            var ids = Set<Int32>()
+            for name in names {
+                guard let id = rootID(named: name) else {
+                    throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\".", argument: "roots")
+                }
+                ids.insert(id)
+            }
+            filter = ids
+        }
+        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: filter)
+    }
+
+    func list(_ args: ListRequest, client: ClientContext) throws(ProtocolError) -> ListResult {
+        let spec = args.view ?? ViewSpec()
+        let ids = try resolve(spec)
+        let offset = max(args.offset ?? 0, 0)
+        let limit = max(args.limit ?? Int.max, 0)
+        guard offset < ids.count else { return ListResult(total: ids.count, offset: offset, photos: [], folders: [], view: spec) }
+        let end = limit >= ids.count - offset ? ids.count : offset + limit
+        var photos: [PhotoSummary] = []
+        photos.reserveCapacity(end - offset)
+        var folders: [FolderSection] = []
+        var lastFolder: Int32 = -1
+        for index in offset..<end {
+            guard let photo = library.photo(ids[index]) else { continue }
+            if photo.folderID != lastFolder {
+                lastFolder = photo.folderID
+                let path = wirePath(library.folders[photo.folderID]?.path ?? .empty)
+                folders.append(FolderSection(root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw, count: 0,
+                                             firstPosition: index + 1))
+            }
+            folders[folders.count - 1].count += 1
+            photos.append(summary(photo, position: index + 1))
+        }
+        return ListResult(total: ids.count, offset: offset, photos: photos, folders: folders, view: spec)
+    }
+}
+
+extension Curator {
+    /// A one-line summary for systemd's STATUS=.
+    public func statusLine() -> String {
+        withState { state in
+            let scanning = state.rootOrder.compactMap { id -> String? in
+                guard let r = state.roots[id], r.scanning else { return nil }
+                return "\(r.config.name) \(r.scanFiles) files/\(r.scanDirectories) folders"
+            }
+            let offline = state.rootOrder.filter { state.roots[$0]?.online == false }.count
+            var text = "\(state.library.photos.count) photos in \(state.rootOrder.count) root(s)"
+            if !scanning.isEmpty { text += "; scanning " + scanning.joined(separator: ", ") }
+            if offline > 0 { text += "; \(offline) offline" }
+            text += "; \(state.clients) client(s)"
+            return text
+        }
+    }
+
+    /// Applies a new configuration (SIGHUP): roots added, removed or changed,
+    /// sessions and the index kept.
+    public func reconfigure(_ config: Configuration) throws {
+        try withState { state in
+            try state.registerRoots(config.roots)
+            state.config = config
+            state.viewCache.invalidate()
+        }
+        inbox.post(.reconfigure)
+    }
+
+    /// Flushes the index to its main file on a clean stop.
+    public func shutdown() {
+        withState { state in state.library.storeForRoots.database.checkpoint() }
+    }
+}

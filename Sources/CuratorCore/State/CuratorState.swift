@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import Foundation
+
+/// A file seen on disk by a scan or an event, ready to be reconciled with the index.
+struct ScannedFile: Sendable {
+    var name: ByteString
+    var status: FileStatus
+    var type: PhotoType
+}
+
+/// The one owner of the daemon's mutable state: the index, the roots' runtime
+/// state, sessions and subscribers. It lives inside `Curator`'s mutex; the watcher,
+/// the capture reader and the socket server reach it only through that lock, and
+/// nothing in here blocks for long (disk walks happen outside, results come in).
+final class CuratorState {
+    var config: Configuration
+    let library: PhotoLibrary
+    var roots: [Int32: RootRuntime] = [:]
+    /// Root ids in configuration order.
+    var rootOrder: [Int32] = []
+    var subscribers: [ObjectIdentifier: Subscriber] = [:]
+    var clients = 0
+    var totalOverflows = 0
+    var totalRescans = 0
+    let encoder = Wire.makeEncoder()
+    /// Photos whose capture time the background reader has still to read.
+    var capturePending: [Int64] = []
+    var viewCache = ViewCache()
+
+    init(config: Configuration, library: PhotoLibrary) throws {
+        self.config = config
+        self.library = library
+        try registerRoots(config.roots)
+        for photo in library.photos.values where photo.capture == .pending { capturePending.append(photo.id) }
+    }
+
+    // MARK: roots
+
+    /// Gives each configured root its stable id, reusing the stored one by name.
+    func registerRoots(_ configs: [RootConfig]) throws {
+        let store = library.storeForRoots
+        let known = try store.loadRoots()
+        var order: [Int32] = []
+        for config in configs {
+            let id: Int32
+            if let row = known.first(where: { $0.name == config.name }) {
+                id = row.id
+                if row.path != config.path {
+                    // The name now points elsewhere: its old photos are not this folder's.
+                    _ = try library.removeTree(root: id, path: .empty)
+                    try store.updateRoot(id: id, path: config.path, device: 0)
+                }
+                if var existing = roots[id] {
+                    existing.config = config
+                    roots[id] = existing
+                } else {
+                    roots[id] = RootRuntime(id: id, config: config, device: row.path == config.path ? row.device : 0)
+                }
+            } else {
+                id = try store.insertRoot(name: config.name, path: config.path)
+                roots[id] = RootRuntime(id: id, config: config)
+            }
+            order.append(id)
+        }
+        for id in roots.keys where !order.contains(id) { roots[id] = nil }
+        rootOrder = order
+    }
+
+    func rootID(named name: String) -> Int32? { rootOrder.first { roots[$0]?.config.name == name } }
+
+    func absolutePath(root: Int32, relative: ByteString) -> ByteString? {
+        roots[root].map { $0.config.path.appending(relative) }
+    }
+
+    // MARK: reconciling what the disk says
+
+    /// Brings one directory's photos in line with `files` (everything the disk has
+    /// there). `complete` means `files` is the whole directory, so indexed photos
+    /// missing from it are gone.
+    func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, seen: inout Set<Int64>) throws -> [LibraryChange] {
+        var changes: [LibraryChange] = []
+        try library.batch {
+            let folder = try library.ensureFolder(root: root, path: directory)
+            var present = Set<ByteString>()
+            for file in files {
+                present.insert(file.name)
+                let identity = FileIdentity(file.status)
+                if let id = library.photoID(folder: folder, name: file.name) {
+                    seen.insert(id)
+                    if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
+                        changes.append(change)
+                        if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id) }
+                    }
+                    continue
+                }
+                if let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
+                    if case .moved(let p, _, _) = moved { seen.insert(p.id) }
+                    changes.append(moved)
+                    continue
+                }
+                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
+                    if case .added(let p) = change {
+                        seen.insert(p.id)
+                        capturePending.append(p.id)
+                    }
+                    changes.append(change)
+                }
+            }
+            if complete {
+                for photo in library.photos.values where photo.folderID == folder && !present.contains(photo.name) {
+                    if let change = try library.remove(photo.id) { changes.append(change) }
+                }
+            }
+        }
+        publish(changes)
+        return changes
+    }
+
+    /// A file new at this path whose inode the index knows under a path that no
+    /// longer holds it: the same photo, renamed while we were not looking.
+    private func adoptRenamed(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity) throws -> LibraryChange? {
+        guard let id = library.photoID(device: identity.device, inode: identity.inode),
+              let old = library.photo(id), old.rootID == root,
+              let oldPath = absolutePath(root: root, relative: library.relativePath(of: old))
+        else { return nil }
+        if let there = try? FileStatus.ifExists(oldPath), there.inode == identity.inode, there.device == identity.device {
+            return nil  // still there too: a hard link, so a photo of its own
+        }
+        return try library.move(id, toFolder: folder, name: name, identity: identity)
+    }
+
+    /// One file appeared or was rewritten (an event); the watcher has stat'ed it.
+    func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws {
+        var seen = Set<Int64>()
+        _ = try reconcile(root: root, directory: directory, files: [file], complete: false, seen: &seen)
+    }
+
+    /// A file at this path is gone (deleted or moved out), as the disk confirms.
+    func fileVanished(root: Int32, relativePath: ByteString) throws {
+        guard let id = library.photoID(root: root, relativePath: relativePath) else { return }
+        if let change = try library.remove(id) { publish([change]) }
+    }
+
+    /// A file renamed inside a root (a paired move).
+    func fileMoved(root: Int32, from: ByteString, toRoot: Int32, to: ByteString, file: ScannedFile) throws {
+        guard toRoot == root, let id = library.photoID(root: root, relativePath: from) else {
+            try fileVanished(root: root, relativePath: from)
+            try fileAppeared(root: toRoot, directory: to.parent, file: file)
+            return
+        }
+        let change = try library.batch { () -> LibraryChange? in
+            let folder = try library.ensureFolder(root: root, path: to.parent)
+            return try library.move(id, toFolder: folder, name: to.lastComponent, identity: FileIdentity(file.status))
+        }
+        if let change { publish([change]) }
+    }
+
+    func folderMoved(root: Int32, from: ByteString, to: ByteString) throws {
+        try library.batch { try library.moveFolderTree(root: root, from: from, to: to) }
+        if !subscribers.isEmpty {
+            // Each photo below moved; tell subscribers so their paths stay right.
+            for folder in library.folders(root: root, within: to) {
+                let fromFolderPath = from.appending(folder.path.relative(to: to))
+                for photo in library.photos.values where photo.folderID == folder.id {
+                    let oldPath = fromFolderPath.appending(photo.name)
+                    send(Event(event: .moved, root: roots[root]?.config.name, photo: summary(photo), from: wirePath(oldPath)),
+                         root: root)
+                }
+            }
+        }
+    }
+
+    func folderVanished(root: Int32, path: ByteString) throws {
+        let changes = try library.batch { try library.removeTree(root: root, path: path) }
+        publish(changes)
+    }
+
+    /// The end of a full scan of a root: whatever was not seen is gone.
+    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>) throws {
+        var changes: [LibraryChange] = []
+        try library.batch {
+            for photo in library.photos.values where photo.rootID == root && !seen.contains(photo.id) {
+                if let change = try library.remove(photo.id) { changes.append(change) }
+            }
+            for folder in library.folders(root: root, within: .empty) where !seenFolders.contains(folder.path) {
+                _ = try library.removeTree(root: root, path: folder.path)
+            }
+        }
+        publish(changes)
+    }
+
+    // MARK: events
+
+    func publish(_ changes: [LibraryChange]) {
+        guard !changes.isEmpty else { return }
+        viewCache.invalidate()
+        guard !subscribers.isEmpty else { return }
+        for change in changes {
+            switch change {
+            case .added(let p):
+                send(Event(event: .added, root: rootName(p.rootID), photo: summary(p)), root: p.rootID)
+            case .changed(let p):
+                send(Event(event: .changed, root: rootName(p.rootID), photo: summary(p)), root: p.rootID)
+            case .moved(let p, let fromFolder, let fromName):
+                let folderPath = library.folders[fromFolder]?.path ?? .empty
+                send(Event(event: .moved, root: rootName(p.rootID), photo: summary(p), from: wirePath(folderPath.appending(fromName))),
+                     root: p.rootID)
+            case .removed(let p):
+                let path = wirePath(library.folders[p.folderID].map { $0.path.appending(p.name) } ?? p.name)
+                send(Event(event: .removed, root: rootName(p.rootID), id: p.id, from: path), root: p.rootID)
+            }
+        }
+    }
+
+    func send(_ event: Event, root: Int32?) {
+        guard !subscribers.isEmpty else { return }
+        let line = Wire.event(event, encoder: encoder)
+        for (key, subscriber) in subscribers {
+            if let root, let only = subscriber.roots, !only.contains(root) { continue }
+            if !subscriber.sink.deliver(line) { subscribers[key] = nil }
+        }
+    }
+
+    func rootName(_ id: Int32) -> String { roots[id]?.config.name ?? "?" }
+
+    // MARK: presentation
+
+    func wirePath(_ path: ByteString) -> WirePath {
+        if let text = path.utf8String { return WirePath(path: text) }
+        return WirePath(path: path.lossyString, pathRaw: path.base64)
+    }
+
+    func summary(_ photo: Photo, position: Int? = nil, selected: Int? = nil) -> PhotoSummary {
+        let path = wirePath(library.relativePath(of: photo))
+        return PhotoSummary(position: position, id: photo.id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
+                            size: photo.size, mtimeNs: photo.identity.mtimeNs, type: photo.type.wireName,
+                            captureTime: photo.capture.seconds.map(CaptureClock.wire), protected: isProtected(photo) ? true : nil,
+                            offline: (roots[photo.rootID]?.online ?? true) ? nil : true, selected: selected)
+    }
+
+    func isProtected(_ photo: Photo) -> Bool {
+        guard let root = roots[photo.rootID] else { return false }
+        if root.config.protectAll { return true }
+        if root.config.protected.isEmpty { return false }
+        let folder = library.folders[photo.folderID]?.path ?? .empty
+        return root.config.protected.contains { folder.isWithin(ByteString($0)) }
+    }
+}
+
+/// Capture times are naive calendar times (EXIF has no zone); we keep them as
+/// seconds computed as if UTC, which sorts and compares correctly.
+enum CaptureClock {
+    static func wire(_ seconds: Int64) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}

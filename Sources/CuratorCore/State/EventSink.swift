@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+
+/// Where pushed events go: a client connection that subscribed. `deliver` must not
+/// block (it queues); it returns false when the subscriber is gone or hopelessly behind.
+public protocol EventSink: AnyObject, Sendable {
+    func deliver(_ line: Data) -> Bool
+}
+
+struct Subscriber {
+    let sink: any EventSink
+    let uid: UInt32
+    /// Root ids to report; nil for all.
+    let roots: Set<Int32>?
+}

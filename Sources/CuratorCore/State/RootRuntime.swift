@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// What the daemon knows about one configured root right now.
+struct RootRuntime {
+    var id: Int32
+    var config: RootConfig
+    /// False while the folder is gone or another file system sits at its path (an unmounted share).
+    var online = true
+    /// The device the root was indexed on: a different one at its path means unmounted.
+    var device: UInt64 = 0
+    var inode: UInt64 = 0
+    /// What is in force: inotify, poll, or both.
+    var usesInotify = true
+    var polls = false
+    var note: String?
+    var scanning = false
+    var scanDirectories = 0
+    var scanFiles = 0
+    var lastScanMs: Int?
+    var overflows = 0
+    var rescans = 0
+    var watches = 0
+
+    var watchingDescription: String {
+        switch (usesInotify, polls) {
+        case (true, true): "inotify+poll"
+        case (true, false): "inotify"
+        case (false, _): "poll"
+        }
+    }
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CInotifyTools
+import CuratorProtocol
+import CuratorSystem
+import Foundation
+import Glibc
+
+/// The watcher thread: it alone calls libinotifytools, walks the roots, and feeds
+/// what it sees into `CuratorState`. inotify events are hints: each one names a
+/// path that is then stat'ed, and the disk is the authority.
+public final class Watcher: @unchecked Sendable {
+    // @unchecked: every stored property below is touched only by the watcher
+    // thread (`run`), except `curator` and `inbox`, which are Sendable.
+    let curator: Curator
+    let inbox: WatcherInbox
+    let tools: InotifyTools?
+    var table = WatchTable()
+    /// Scans waiting to run, oldest first.
+    var scans: [ScanJob] = []
+    /// Events read while a scan was running, handled when it ends.
+    var backlog: [InotifyEvent] = []
+    var backlogOverflowed = false
+    /// MOVED_FROM halves waiting for their MOVED_TO, by cookie.
+    var pendingMoves: [UInt32: PendingMove] = [:]
+    /// Files created but not yet closed after writing, with when we first saw them.
+    var pendingCreates: [WatchTable.Entry: UInt64] = [:]
+    var nextPoll: [Int32: UInt64] = [:]
+    var nextLivenessCheck: UInt64 = 0
+    var stopping = false
+
+    static let maxBacklog = 200_000
+    /// A created file that sees no close-after-write is indexed once it has been quiet this long.
+    static let createSettleNs: UInt64 = 2_000_000_000
+    static let livenessIntervalNs: UInt64 = 1_000_000_000
+
+    struct PendingMove {
+        var root: Int32
+        var path: ByteString
+        var isDirectory: Bool
+        var seenAt: UInt64
+    }
+
+    /// `tools` is nil when inotify could not be initialised: every root is then polled.
+    public init(curator: Curator, tools: InotifyToolsHandle?) {
+        self.curator = curator
+        self.inbox = curator.inbox
+        self.tools = tools?.tools
+    }
+
+    /// Starts the thread.
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "curatord-watcher"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    public func stop() { inbox.post(.stop) }
+
+    func run() {
+        startAllRoots()
+        while !stopping {
+            for command in inbox.takeCommands() { handle(command) }
+            if stopping { break }
+            if !scans.isEmpty {
+                runScanStep()
+                continue
+            }
+            if !backlog.isEmpty {
+                let events = backlog
+                backlog.removeAll()
+                process(events)
+                continue
+            }
+            waitForEvents(timeoutMs: millisecondsToNextDeadline())
+            runTimers()
+        }
+        inbox.releaseAllCookies()
+    }
+
+    func handle(_ command: WatcherCommand) {
+        switch command {
+        case .stop:
+            stopping = true
+        case .rescan(let ids):
+            for id in ids ?? curator.withState({ $0.rootOrder }) { scheduleFullScan(root: id, reason: "requested") }
+        case .reconfigure:
+            reconfigure()
+        }
+    }
+
+    // MARK: roots
+
+    func startAllRoots() {
+        let ids = curator.withState { $0.rootOrder }
+        for id in ids { startRoot(id) }
+    }
+
+    /// Decides how a root is watched and schedules its first scan.
+    func startRoot(_ id: Int32) {
+        let now = MonotonicClock.nanoseconds()
+        let (config, recordedDevice) = curator.withState { state in (state.roots[id]?.config, state.roots[id]?.device ?? 0) }
+        guard let config else { return }
+        guard let status = try? FileStatus.following(config.path), status.isDirectory,
+              recordedDevice == 0 || recordedDevice == status.device
+        else {
+            setOffline(id, reason: "the folder is not there (unmounted, or removed)")
+            return
+        }
+        let remote = RemoteFilesystem.kind(of: config.path)
+        curator.withState { state in
+            guard var r = state.roots[id] else { return }
+            r.online = true
+            r.device = status.device
+            r.inode = status.inode
+            switch config.watch {
+            case .inotify:
+                r.usesInotify = tools != nil
+                r.polls = tools == nil
+            case .poll:
+                r.usesInotify = false
+                r.polls = true
+            case .auto:
+                r.usesInotify = tools != nil
+                r.polls = remote != nil || tools == nil
+            }
+            r.note = nil
+            if tools == nil && config.watch != .poll { r.note = "inotify is unavailable; polling" }
+            if let remote, config.watch == .auto { r.note = "on a \(remote) share: inotify misses other hosts' changes, so it is also polled" }
+            state.roots[id] = r
+            try? state.library.storeForRoots.updateRoot(id: id, path: config.path, device: status.device)
+        }
+        if curator.withState({ $0.roots[id]?.polls ?? false }) {
+            nextPoll[id] = now + UInt64(config.pollInterval * 1e9)
+        }
+        scheduleFullScan(root: id, reason: nil)
+    }
+
+    func setOffline(_ id: Int32, reason: String) {
+        for (wd, _) in table.subtree(root: id, path: .empty) {
+            tools?.unwatch(wd)
+            table.remove(wd: wd)
+        }
+        scans.removeAll { $0.root == id }
+        let changed = curator.withState { state -> Bool in
+            guard var r = state.roots[id] else { return false }
+            let was = r.online
+            r.online = false
+            r.scanning = false
+            r.watches = 0
+            r.note = reason
+            state.roots[id] = r
+            state.viewCache.invalidate()
+            if was { state.send(Event(event: .offline, root: r.config.name, message: reason), root: id) }
+            return was
+        }
+        if changed {
+            let name = curator.withState { $0.rootName(id) }
+            log.warning("root \(name) is offline: \(reason); its photos stay indexed")
+        }
+    }
+
+    /// Checks that each root is still the folder it was: unmounts and deletions make
+    /// it offline (never empty); a root coming back is reconciled.
+    func checkLiveness() {
+        let roots = curator.withState { state in state.rootOrder.compactMap { state.roots[$0] } }
+        for root in roots {
+            let status = try? FileStatus.following(root.config.path)
+            let present = status.map { $0.isDirectory && (root.device == 0 || $0.device == root.device) } ?? false
+            if root.online && !present {
+                setOffline(root.id, reason: status == nil ? "the folder is gone" : "another file system is at its path (unmounted?)")
+            } else if root.online, let status, status.inode != root.inode, root.inode != 0 {
+                // Deleted and recreated: a new directory at the same path.
+                log.notice("root \(root.config.name) was recreated; rescanning")
+                for (wd, _) in table.subtree(root: root.id, path: .empty) {
+                    tools?.unwatch(wd)
+                    table.remove(wd: wd)
+                }
+                startRoot(root.id)
+            } else if !root.online && present {
+                log.notice("root \(root.config.name) is back; reconciling")
+                curator.withState { state in
+                    state.send(Event(event: .online, root: root.config.name), root: root.id)
+                }
+                startRoot(root.id)
+            }
+        }
+    }
+
+    func reconfigure() {
+        let (ids, known) = curator.withState { state in (state.rootOrder, Set(state.roots.keys)) }
+        // Drop watches of roots no longer configured.
+        for wd in table.byWD.keys where !known.contains(table.entry(wd)?.rootID ?? -1) {
+            tools?.unwatch(wd)
+            table.remove(wd: wd)
+        }
+        for id in ids where table.wd(root: id, path: .empty) == nil { startRoot(id) }
+    }
+
+    // MARK: timers
+
+    func millisecondsToNextDeadline() -> Int32 {
+        let now = MonotonicClock.nanoseconds()
+        var deadline = max(nextLivenessCheck, now)
+        for (_, at) in nextPoll { deadline = min(deadline, at) }
+        if !pendingCreates.isEmpty { deadline = min(deadline, now + 250_000_000) }
+        if !pendingMoves.isEmpty { deadline = min(deadline, now + 2_000_000) }
+        return Int32(clamping: (deadline > now ? deadline - now : 0) / 1_000_000 + 1)
+    }
+
+    func runTimers() {
+        let now = MonotonicClock.nanoseconds()
+        if now >= nextLivenessCheck {
+            nextLivenessCheck = now + Self.livenessIntervalNs
+            checkLiveness()
+        }
+        for (id, at) in nextPoll where now >= at {
+            let interval = curator.withState { $0.roots[id]?.config.pollInterval } ?? 300
+            nextPoll[id] = now + UInt64(interval * 1e9)
+            if curator.withState({ $0.roots[id]?.online ?? false }) { scheduleFullScan(root: id, reason: nil) }
+        }
+        settlePendingMoves(olderThan: now - 2_000_000)
+        settlePendingCreates(now: now)
+    }
+
+    // MARK: reading events
+
+    /// Waits for inotify (or a wake-up) and handles everything readable.
+    func waitForEvents(timeoutMs: Int32) {
+        var fds = [pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        if let tools { fds.append(pollfd(fd: tools.descriptor, events: Int16(POLLIN), revents: 0)) }
+        let n = poll(&fds, nfds_t(fds.count), timeoutMs)
+        if n <= 0 { return }
+        if fds[0].revents != 0 { inbox.drainWake() }
+        if fds.count > 1 && fds[1].revents != 0 {
+            process(readAvailableEvents())
+        }
+    }
+
+    /// Everything the kernel has queued, copied out event by event.
+    func readAvailableEvents() -> [InotifyEvent] {
+        guard let tools else { return [] }
+        var events: [InotifyEvent] = []
+        while let event = tools.nextEvent() {
+            events.append(event)
+            if events.count >= 65536 { break }
+        }
+        return events
+    }
+
+    /// While a scan runs, events are read (so the kernel queue does not overflow)
+    /// and kept for afterwards.
+    func bufferEvents() {
+        guard tools != nil else { return }
+        let events = readAvailableEvents()
+        // Cookies stay in order with the rest: a sync answers only once everything
+        // before its cookie is applied.
+        if !backlogOverflowed { backlog.append(contentsOf: events) }
+        if backlog.count > Self.maxBacklog {
+            backlog.removeAll()
+            backlogOverflowed = true
+        }
+    }
+}
+
+/// libinotifytools, initialised first thing in `main` and handed to the watcher.
+public final class InotifyToolsHandle: @unchecked Sendable {
+    // @unchecked: created on the main thread, then used by the watcher thread only.
+    let tools: InotifyTools
+    public init() throws(SystemError) { tools = try InotifyTools() }
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
+import CuratorSystem
+import Foundation
+import Glibc
+import Synchronization
+
+/// What other threads ask of the watcher thread.
+enum WatcherCommand: Sendable {
+    /// Rescan these roots from scratch (nil: all).
+    case rescan([Int32]?)
+    /// The configuration changed: start, stop or restart roots.
+    case reconfigure
+    case stop
+}
+
+/// The watcher thread's mailbox: commands, plus the cookies that `sync` waits on.
+/// Posting wakes the thread through an eventfd it polls beside inotify's descriptor.
+final class WatcherInbox: Sendable {
+    let wakeDescriptor: Int32
+    private let commands = Mutex<[WatcherCommand]>([])
+    private let cookies = Mutex<[ByteString: CookieWaiter]>([:])
+    private let cookieCounter = Atomic<Int>(0)
+
+    init() throws(SystemError) {
+        wakeDescriptor = try syscall("eventfd") { curator_eventfd() }
+    }
+
+    func post(_ command: WatcherCommand) {
+        commands.withLock { $0.append(command) }
+        wake()
+    }
+
+    func wake() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeDescriptor, &one, 8)
+    }
+
+    func drainWake() {
+        var value: UInt64 = 0
+        _ = Glibc.read(wakeDescriptor, &value, 8)
+    }
+
+    func takeCommands() -> [WatcherCommand] {
+        commands.withLock { list in
+            let taken = list
+            list.removeAll()
+            return taken
+        }
+    }
+
+    // MARK: cookies
+
+    static let cookiePrefix: [UInt8] = Array(".curatord-cookie-".utf8)
+
+    static func isCookie(_ name: ByteString) -> Bool { name.bytes.starts(with: cookiePrefix) }
+
+    func makeCookieName() -> ByteString {
+        let n = cookieCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        return ByteString(".curatord-cookie-\(getpid())-\(n)")
+    }
+
+    func register(cookie: ByteString) -> CookieWaiter {
+        let waiter = CookieWaiter()
+        cookies.withLock { $0[cookie] = waiter }
+        return waiter
+    }
+
+    func unregister(cookie: ByteString) {
+        _ = cookies.withLock { $0.removeValue(forKey: cookie) }
+    }
+
+    /// Called by the watcher thread when a cookie's event comes through.
+    func cookieSeen(_ name: ByteString) {
+        let waiter = cookies.withLock { $0.removeValue(forKey: name) }
+        waiter?.signal()
+    }
+
+    /// Wakes every waiter (poll-only roots, shutdown).
+    func releaseAllCookies() {
+        let all = cookies.withLock { map in
+            let values = Array(map.values)
+            map.removeAll()
+            return values
+        }
+        for waiter in all { waiter.signal() }
+    }
+}
+
+/// A one-shot signal a `sync` request waits on, with a deadline.
+final class CookieWaiter: Sendable {
+    private let condition = NSCondition()
+    private let fired = Atomic<Bool>(false)
+
+    func signal() {
+        condition.lock()
+        fired.store(true, ordering: .releasing)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// True when signalled before the deadline.
+    func wait(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !fired.load(ordering: .acquiring) {
+            if !condition.wait(until: deadline) { return fired.load(ordering: .acquiring) }
+        }
+        return true
+    }
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCore
+import CuratorSystem
+
+/// `curatord --check-config`: the settings in force, after defaults, as JSON5.
+enum EffectiveSettings {
+    static func describe(_ c: Configuration) -> String {
+        func q(_ s: String) -> String {
+            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var lines = ["// effective settings\(c.source.map { " from \($0)" } ?? " from the command line")", "{"]
+        lines.append("  socket: \(q(c.socketPath.lossyString)),")
+        lines.append("  socket_mode: \"0\(String(c.socketMode, radix: 8))\",")
+        lines.append("  state_dir: \(q(c.stateDirectory.lossyString)),")
+        lines.append("  trash_dir: \(q(c.homeTrash.lossyString)),")
+        lines.append("  log_level: \(q(c.logLevel.word)),")
+        lines.append("  selection_cap: \(c.selectionCap.map(String.init) ?? "null"),")
+        lines.append("  plan_ttl_seconds: \(Int(c.planTTLSeconds)),")
+        lines.append("  max_clients: \(c.maxClients),")
+        lines.append("  roots: [")
+        for r in c.roots {
+            lines.append("    {")
+            lines.append("      name: \(q(r.name)),")
+            lines.append("      path: \(q(r.path.lossyString)),")
+            lines.append("      watch: \(q(r.watch.rawValue)),")
+            lines.append("      poll_interval_seconds: \(Int(r.pollInterval)),")
+            lines.append("      default_exclusions: \(r.includeDefaultExclusions),")
+            lines.append("      exclude: [\(r.exclude.map(q).joined(separator: ", "))],")
+            lines.append("      types: \(r.types.map { "[" + $0.map(q).joined(separator: ", ") + "]" } ?? "null /* all photo types */"),")
+            lines.append("      protected: [\(r.protected.map(q).joined(separator: ", "))],")
+            lines.append("      protect_all: \(r.protectAll),")
+            lines.append("    },")
+        }
+        lines.append("  ],")
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+
+/// One subcommand: its name, a one-line abstract, how to parse it and run it.
+protocol CLICommand {
+    static var name: String { get }
+    static var abstract: String { get }
+    static var usage: String { get }
+    init(parsing arguments: inout ArgumentList) throws(CLIError)
+    func run(_ context: CLIContext) throws(CLIError)
+}
+
+/// What a running command has: the options, and a connection made on first use.
+final class CLIContext {
+    let options: GlobalOptions
+    private var client: Client?
+
+    init(options: GlobalOptions) { self.options = options }
+
+    func connection() throws(CLIError) -> Client {
+        if let client { return client }
+        let made = try Client(socketPath: options.socket)
+        client = made
+        return made
+    }
+
+    /// Sends a command: with --json prints the raw response and returns nil;
+    /// otherwise returns the decoded result for the command to print.
+    func call<R: Decodable>(_ command: Command, as type: R.Type) throws(CLIError) -> R? {
+        if options.json {
+            let raw = try connection().callRaw(command)
+            Format.writeRaw(raw)
+            if let failure = try? Wire.makeDecoder().decode(Response<R>.self, from: raw), !failure.ok, let error = failure.error {
+                throw CLIError.daemon(error)
+            }
+            return nil
+        }
+        return try connection().call(command, as: type)
+    }
+}

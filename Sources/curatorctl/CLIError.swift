@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// What can go wrong in curatorctl, each with the exit code it leaves.
+enum CLIError: Error {
+    case usage(String)
+    case daemonUnreachable(path: String, reason: SystemError)
+    case daemon(ProtocolError)
+    case connectionLost(String)
+    case protocolMismatch(String)
+    case cancelled
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage: 2
+        case .daemonUnreachable: 3
+        case .daemon: 1
+        case .connectionLost, .protocolMismatch: 4
+        case .cancelled: 5
+        }
+    }
+
+    /// A sentence for people.
+    var message: String {
+        switch self {
+        case .usage(let text):
+            return text
+        case .daemonUnreachable(let path, let reason):
+            let why = reason.errno == .noEntry ? "there is no socket at \(path)"
+                : reason.errno == .connectionRefused ? "nothing is listening on \(path)"
+                : "\(path): \(reason.errno.message)"
+            return """
+                curatord is not running (\(why)).
+                Start it with:  curatord --root ~/Pictures
+                or as a service: systemctl --user start curatord
+                or point curatorctl at its socket with --socket PATH (or $CURATORD_SOCKET).
+                """
+        case .daemon(let error):
+            return error.message
+        case .connectionLost(let text):
+            return "lost the connection to curatord: \(text)"
+        case .protocolMismatch(let text):
+            return "curatord answered something this curatorctl does not understand: \(text)"
+        case .cancelled:
+            return "Nothing was changed."
+        }
+    }
+}

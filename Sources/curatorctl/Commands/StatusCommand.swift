@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+
+struct StatusCommand: CLICommand {
+    static let name = "status"
+    static let abstract = "Show the roots, what is indexed, and whether scans are running."
+    static let usage = "status"
+
+    init(parsing arguments: inout ArgumentList) throws(CLIError) { try arguments.noMore() }
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        guard let s = try context.call(.status(StatusRequest()), as: StatusResult.self) else { return }
+        Format.write("curatord \(s.version), pid \(s.pid), up \(s.uptimeMs / 1000) s: \(Format.plural(s.photos, "photo")), "
+                     + "\(Format.plural(s.clients, "client")), \(Format.plural(s.sessions, "session"))"
+                     + (s.scanning ? ", scanning" : "") + (s.batchRunning ? ", a batch is running" : ""))
+        for r in s.roots {
+            var line = "  \(r.name)  \(r.path)  \(r.online ? "online" : "OFFLINE")  \(r.watching)  "
+                + "\(Format.plural(r.photos, "photo")) (\(Format.bytes(r.bytes))), \(Format.plural(r.watches, "watch"))"
+            if r.scanning { line += ", scanning (\(r.scanFiles) files in \(r.scanDirectories) folders so far)" }
+            if r.capturePending > 0 { line += ", \(r.capturePending) capture times to read" }
+            if r.overflows > 0 || r.rescans > 0 { line += ", \(r.overflows) overflows, \(r.rescans) rescans" }
+            Format.write(line)
+            if let note = r.note { Format.write("      \(note)") }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import Foundation
+
+struct WatchCommand: CLICommand {
+    static let name = "watch"
+    static let abstract = "Follow events as they happen (photos added, removed, changed, moved)."
+    static let usage = "watch [ROOT ...]"
+    var roots: [String]
+
+    init(parsing arguments: inout ArgumentList) throws(CLIError) { roots = try arguments.positionals() }
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        let client = try context.connection()
+        _ = try client.call(.subscribe(SubscribeRequest(roots: roots.isEmpty ? nil : roots)), as: SubscribeResult.self)
+        if !context.options.json && Format.isTerminal { Format.error("Watching; Ctrl-C stops.") }
+        let decoder = Wire.makeDecoder()
+        while true {
+            let line = try client.readLine()
+            if context.options.json {
+                Format.writeRaw(line)
+                continue
+            }
+            guard let event = try? decoder.decode(Event.self, from: line) else { continue }
+            Format.write(Self.describe(event))
+        }
+    }
+
+    static func describe(_ e: Event) -> String {
+        let root = e.root.map { "\($0): " } ?? ""
+        switch e.event {
+        case .added: return "+ \(root)\(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)"
+        case .removed: return "- \(root)\(e.from?.path ?? "?")  #\(e.id ?? 0)"
+        case .changed: return "~ \(root)\(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)"
+        case .moved: return "> \(root)\(e.from?.path ?? "?") -> \(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)"
+        case .offline: return "! \(root)offline: \(e.message ?? "")"
+        case .online: return "! \(root)online again"
+        case .scan: return "· \(root)scan \(e.state ?? "")\(e.count.map { ", \($0) photos" } ?? "")"
+        case .overflow: return "! the inotify queue overflowed; rescanning"
+        case .selection: return "· selection of \(e.session ?? "?") now has \(e.items?.count ?? 0) photos"
+        case .batch: return "· batch \(e.batch ?? 0): \(e.done ?? 0)/\(e.total ?? 0) \(e.state ?? "")"
+        case .dropped: return "! events were dropped (reading too slowly); list again"
+        }
+    }
+}
