@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+
+/// Bad input from a client gets an error, and the daemon keeps serving.
+@Suite(.serialized)
+struct ProtocolRobustnessTests {
+    @Test func malformedRequestsGetErrorsAndTheDaemonKeepsServing() throws {
+        let daemon = Daemon()
+        Files.write(daemon.root() + "/a.jpg")
+        try daemon.start()
+        let client = try daemon.client()
+
+        try client.sendLine("this is not json")
+        let garbage = try #require(try client.readObject(timeout: 5))
+        #expect(garbage["ok"] as? Bool == false)
+        #expect((garbage["error"] as? [String: Any])?["code"] as? String == "bad_request")
+
+        #expect(try client.errorCode(["cmd": "no-such-command"]) == "unknown_command")
+        #expect(try client.errorCode(["cmd": "list", "limit": "ten"]) == "invalid_argument")
+        #expect(try client.errorCode(["cmd": "list", "root": "nope"]) == "no_such_root")
+        #expect(try client.errorCode(["nocmd": true]) == "bad_request")
+
+        try client.sendLine("[1,2,3]")
+        let array = try #require(try client.readObject(timeout: 5))
+        #expect((array["error"] as? [String: Any])?["code"] as? String == "bad_request")
+
+        // The id comes back even when the arguments are wrong.
+        try client.sendLine(#"{"id":"abc","cmd":"list","offset":{}}"#)
+        let withID = try #require(try client.readObject(timeout: 5))
+        #expect(withID["id"] as? String == "abc")
+
+        // Same connection still works, and so does a new one.
+        #expect(try client.result(["cmd": "hello"])["server"] as? String == "curatord")
+        #expect(try daemon.client().result(["cmd": "status"])["photos"] as? Int == 1)
+    }
+
+    @Test func oversizedRequestIsRefusedAndTheConnectionSurvives() throws {
+        let daemon = Daemon()
+        try daemon.start()
+        let client = try daemon.client()
+        // 2 MiB without a newline, then the newline: one request_too_large, nothing else.
+        let big = String(repeating: "x", count: 2 << 20)
+        try client.sendLine(#"{"cmd":"hello","pad":""# + big + #""}"#)
+        let refusal = try #require(try client.readObject(timeout: 10))
+        #expect((refusal["error"] as? [String: Any])?["code"] as? String == "request_too_large")
+        #expect(try client.result(["cmd": "hello"])["protocol_version"] as? Int == 1)
+        #expect(daemon.process?.isRunning == true)
+    }
+
+    @Test func clientsThatHangUpMidRequestDoNotHurt() throws {
+        let daemon = Daemon()
+        try daemon.start()
+        for _ in 0..<20 {
+            let c = try daemon.client()
+            try c.sendLine(#"{"id":1,"cmd":"list"}"#)
+            // dropped without reading: the daemon must not die of SIGPIPE
+        }
+        let c = try daemon.client()
+        try c.sendLine(#"{"id":1,"cmd":"status""#)  // half a request, then hang up
+        #expect(try daemon.client().result(["cmd": "hello"])["server"] as? String == "curatord")
+    }
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Glibc
+
+/// The real `curatord` binary, started on private temporary folders, socket,
+/// state, trash and config. It logs to a file (never an unread pipe), is waited
+/// for by asking it, and is always stopped.
+final class Daemon {
+    let home: TestDirectory
+    let socket: String
+    let stateDir: String
+    let dataHome: String
+    let logPath: String
+    var roots: [String: String]
+    private(set) var process: Process?
+    var extraEnvironment: [String: String] = [:]
+    var configPath: String?
+
+    static var binDirectory: String {
+        if let dir = ProcessInfo.processInfo.environment["CURATORD_BIN_DIR"] { return dir }
+        // Tests/EndToEndTests/Support/Daemon.swift -> package root
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug").path
+    }
+
+    static var curatord: String { binDirectory + "/curatord" }
+    static var curatorctl: String { binDirectory + "/curatorctl" }
+
+    /// Makes the folders; `roots` are names of root folders created under the home.
+    init(roots: [String] = ["pics"]) {
+        home = TestDirectory("e2e")
+        socket = home.sub("curatord.sock")
+        stateDir = home.mkdir("state")
+        dataHome = home.mkdir("data")
+        logPath = home.sub("curatord.log")
+        var map: [String: String] = [:]
+        for name in roots { map[name] = home.mkdir(name) }
+        self.roots = map
+    }
+
+    deinit { stop() }
+
+    func root(_ name: String = "pics") -> String { roots[name] ?? home.sub(name) }
+
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_HOME"] = dataHome
+        env["XDG_STATE_HOME"] = home.sub("xdg-state")
+        env["XDG_CONFIG_HOME"] = home.sub("xdg-config")
+        env["XDG_RUNTIME_DIR"] = home.path
+        env["HOME"] = home.path
+        env["CURATORD_SOCKET"] = socket
+        env.removeValue(forKey: "NOTIFY_SOCKET")
+        env.removeValue(forKey: "JOURNAL_STREAM")
+        for (k, v) in extraEnvironment { env[k] = v }
+        return env
+    }
+
+    var arguments: [String] {
+        if let configPath { return ["--config", configPath, "--socket", socket, "--state-dir", stateDir, "--log-level", "debug"] }
+        var args: [String] = []
+        for name in roots.keys.sorted() { args += ["--root", roots[name]!] }
+        return args + ["--socket", socket, "--state-dir", stateDir, "--log-level", "debug"]
+    }
+
+    /// Starts the daemon and waits until it answers `hello`.
+    func start(waitForScan: Bool = true) throws {
+        precondition(process == nil, "already started")
+        guard FileManager.default.isExecutableFile(atPath: Self.curatord) else {
+            throw HarnessError("no curatord binary at \(Self.curatord): run `swift build` first")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.curatord)
+        p.arguments = arguments
+        p.environment = environment
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        p.standardOutput = log
+        p.standardError = log
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        process = p
+        try eventually(timeout: 15, "curatord to answer on \(socket)") {
+            if !p.isRunning { throw HarnessError("curatord exited with \(p.terminationStatus): \(logText)") }
+            guard let client = try? Client(socket) else { return false }
+            return (try? client.request(["cmd": "hello"])) != nil
+        }
+        if waitForScan { try waitForScanToFinish() }
+    }
+
+    func waitForScanToFinish(timeout: Double = 30) throws {
+        let client = try Client(socket)
+        try eventually(timeout: timeout, "the scan to finish") {
+            let status = try client.result(["cmd": "status"])
+            return (status["scanning"] as? Bool) == false
+        }
+    }
+
+    var pid: Int32 { process?.processIdentifier ?? 0 }
+
+    /// SIGTERM and wait (SIGKILL after a bound). Returns the exit status.
+    @discardableResult
+    func stop(timeout: Double = 10) -> Int32? {
+        guard let p = process else { return nil }
+        process = nil
+        if p.isRunning {
+            kill(p.processIdentifier, SIGTERM)
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while p.isRunning && Date() < deadline { usleep(10_000) }
+            if p.isRunning {
+                kill(p.processIdentifier, SIGKILL)
+                p.waitUntilExit()
+                return nil
+            }
+        }
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    /// A real crash: SIGKILL, no chance to clean up.
+    func kill9() {
+        guard let p = process else { return }
+        process = nil
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+    }
+
+    func signal(_ sig: Int32) { if let p = process { kill(p.processIdentifier, sig) } }
+
+    var logText: String { Files.read(logPath) ?? "" }
+
+    func client() throws -> Client { try Client(socket) }
+
+    /// Runs curatorctl with this daemon's socket; returns exit code and output.
+    func ctl(_ args: [String], asUID uid: UInt32? = nil, input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        var argv = args
+        if let uid {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            argv = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", Self.curatorctl, "--socket", socket] + args
+        } else {
+            p.executableURL = URL(fileURLWithPath: Self.curatorctl)
+            argv = ["--socket", socket] + args
+        }
+        p.arguments = argv
+        p.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let inPipe = Pipe()
+        p.standardInput = input == nil ? FileHandle.nullDevice : inPipe
+        try p.run()
+        if let input {
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try? inPipe.fileHandleForWriting.close()
+        }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}

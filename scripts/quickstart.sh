@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and starts curatord on a folder (a generated
+# sample folder when none is given), then shows how to talk to it.
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+echo "building (release)..." >&2
+swift build -c release 2>&1 | tail -n 3 >&2
+bin="$(swift build -c release --show-bin-path)"
+
+folder="${1:-}"
+if [ -z "$folder" ]; then
+  folder="${XDG_DATA_HOME:-$HOME/.local/share}/curatord-sample"
+  if [ ! -d "$folder" ]; then
+    echo "no folder given: generating sample photos in $folder" >&2
+    python3 scripts/make-sample-photos.py "$folder" >&2
+  fi
+fi
+folder="$(cd "$folder" && pwd)"
+
+runtime="${XDG_RUNTIME_DIR:-/tmp/curatord-$(id -u)}"
+mkdir -p "$runtime"
+socket="$runtime/curatord.sock"
+state="${XDG_STATE_HOME:-$HOME/.local/state}/curatord"
+log="$state/curatord.log"
+mkdir -p "$state"
+
+if "$bin/curatorctl" --socket "$socket" status >/dev/null 2>&1; then
+  echo "curatord is already running on $socket" >&2
+else
+  nohup "$bin/curatord" --root "$folder" --socket "$socket" --state-dir "$state" >>"$log" 2>&1 &
+  for _ in $(seq 1 100); do
+    "$bin/curatorctl" --socket "$socket" status >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+fi
+"$bin/curatorctl" --socket "$socket" status
+cat <<EOT
+
+curatord is watching $folder (log: $log).
+Try:
+  $bin/curatorctl --socket $socket ls
+  $bin/curatorctl --socket $socket watch          # then add or rename a photo in $folder
+  echo '{"id":1,"cmd":"status"}' | socat - UNIX-CONNECT:$socket
+Stop it with: pkill -TERM -x curatord
+EOT
