@@ -149,15 +149,16 @@ public struct SelectRequest: Codable, Sendable {
 
 public struct ReorderRequest: Codable, Sendable {
     public var session: String?
-    /// The photo to move, by position in the session's view or by id.
+    /// The photo to move, by position in the session's view or by photo id
+    /// (`photo`: the request's own `id` is the envelope's).
     public var position: Int?
-    public var id: Int64?
+    public var photo: Int64?
     /// The new 1-based position in the view.
     public var to: Int
-    public init(session: String? = nil, position: Int? = nil, id: Int64? = nil, to: Int) {
+    public init(session: String? = nil, position: Int? = nil, photo: Int64? = nil, to: Int) {
         self.session = session
         self.position = position
-        self.id = id
+        self.photo = photo
         self.to = to
     }
 }

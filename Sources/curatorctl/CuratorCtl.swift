@@ -6,6 +6,8 @@ import Foundation
 enum CuratorCtl {
     static var commands: [any CLICommand.Type] { [
         StatusCommand.self, ListCommand.self, WatchCommand.self, RescanCommand.self, SyncCommand.self,
+        ViewCommand.self, ModeCommand.self, SelectCommand.self, DeselectCommand.self, ToggleCommand.self, ClearCommand.self,
+        SelectionCommand.self, MoveCommand.self,
     ] }
 
     static func help() -> String {

@@ -90,6 +90,22 @@ public final class Curator: Sendable {
                 return Wire.success(id: request.id, result: RescanResult(roots: names))
             case .sync(let args):
                 return Wire.success(id: request.id, result: try sync(args))
+            case .view(let args):
+                return try session(request) { state throws(ProtocolError) in try state.setView(args, uid: client.uid) }
+            case .mode(let args):
+                return try session(request) { state throws(ProtocolError) in try state.setMode(args, uid: client.uid) }
+            case .select(let args):
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.select, args, uid: client.uid) }
+            case .deselect(let args):
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.deselect, args, uid: client.uid) }
+            case .toggle(let args):
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.toggle, args, uid: client.uid) }
+            case .clear(let args):
+                return try session(request) { state throws(ProtocolError) in try state.clearSelection(args, uid: client.uid) }
+            case .selection(let args):
+                return try session(request) { state throws(ProtocolError) in try state.selection(args, uid: client.uid) }
+            case .reorder(let args):
+                return try session(request) { state throws(ProtocolError) in try state.reorder(args, uid: client.uid) }
             default:
                 throw ProtocolError(.unknownCommand, "\"\(request.command.name)\" is not available in this version of curatord.")
             }
@@ -98,6 +114,13 @@ public final class Curator: Sendable {
         } catch {
             log.error("\(request.command.name) failed: \(error)")
             return Wire.failure(id: request.id, error: ProtocolError(.internalError, "\(error)"))
+        }
+    }
+
+    /// Runs a session command under the lock and encodes its result there.
+    private func session<R: Encodable>(_ request: Request, _ body: (CuratorState) throws(ProtocolError) -> R) throws(ProtocolError) -> Data {
+        try withState { (state) throws(ProtocolError) -> Data in
+            Wire.success(id: request.id, result: try body(state), encoder: state.encoder)
         }
     }
 
@@ -169,7 +192,6 @@ public final class Curator: Sendable {
 }
 
 extension CuratorState {
-    var sessionCount: Int { 0 }
 
     func capturePendingCount(root: Int32) -> Int {
         capturePending.reduce(0) { n, id in n + (library.photo(id)?.rootID == root && library.photo(id)?.capture == .pending ? 1 : 0) }
@@ -191,7 +213,9 @@ extension CuratorState {
     }
 
     func list(_ args: ListRequest, client: ClientContext) throws(ProtocolError) -> ListResult {
-        let spec = args.view ?? ViewSpec()
+        let key = try sessionKey(args.session, uid: client.uid)
+        let current = session(key)
+        let spec = args.view ?? current.view
         let ids = try resolve(spec)
         let offset = max(args.offset ?? 0, 0)
         let limit = max(args.limit ?? Int.max, 0)
@@ -210,7 +234,7 @@ extension CuratorState {
                                              firstPosition: index + 1))
             }
             folders[folders.count - 1].count += 1
-            photos.append(summary(photo, position: index + 1))
+            photos.append(summary(photo, position: index + 1, selected: current.selection.number(of: photo.id)))
         }
         return ListResult(total: ids.count, offset: offset, photos: photos, folders: folders, view: spec)
     }

@@ -28,12 +28,15 @@ final class CuratorState {
     /// Photos whose capture time the background reader has still to read.
     var capturePending: [Int64] = []
     var viewCache = ViewCache()
+    /// Every user's sessions, by owner uid and name; persisted in the index file.
+    var sessions: [SessionKey: SessionState] = [:]
 
     init(config: Configuration, library: PhotoLibrary) throws {
         self.config = config
         self.library = library
         try registerRoots(config.roots)
         for photo in library.photos.values where photo.capture == .pending { capturePending.append(photo.id) }
+        try loadSessions()
     }
 
     // MARK: roots
@@ -196,6 +199,8 @@ final class CuratorState {
     func publish(_ changes: [LibraryChange]) {
         guard !changes.isEmpty else { return }
         viewCache.invalidate()
+        let gone = changes.compactMap { change -> Int64? in if case .removed(let p) = change { return p.id } else { return nil } }
+        if !gone.isEmpty { photosLeft(gone) }
         guard !subscribers.isEmpty else { return }
         for change in changes {
             switch change {
