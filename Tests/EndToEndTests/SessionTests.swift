@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Glibc
+import Testing
+
+/// Sessions and selections against the real daemon (issue "Sessions and selections").
+@Suite(.serialized)
+struct SessionTests {
+    /// A daemon on one root with `count` photos named IMG_0001.JPG ... in 2024/05.
+    static func daemon(count: Int = 5, config: ((Daemon) -> String)? = nil) throws -> Daemon {
+        let d = Daemon()
+        let folder = d.root() + "/2024/05"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for i in 1...count { Files.write(folder + String(format: "/IMG_%04d.JPG", i), "photo \(i)") }
+        if let config {
+            let path = d.home.sub("curatord.json5")
+            try config(d).write(toFile: path, atomically: true, encoding: .utf8)
+            d.configPath = path
+        }
+        try d.start()
+        return d
+    }
+
+    static func selection(_ c: Client, session: String? = nil) throws -> [(number: Int, path: String, id: Int)] {
+        var body: [String: Any] = ["cmd": "selection"]
+        if let session { body["session"] = session }
+        let items = try c.result(body)["items"] as? [[String: Any]] ?? []
+        return items.map { ($0["number"] as? Int ?? 0, $0["path"] as? String ?? "", $0["id"] as? Int ?? 0) }
+    }
+
+    @Test func selectThreeDeselectOneLeavesExactlyTwoRenumbered() throws {
+        let d = try Self.daemon()
+        let c = try d.client()
+        #expect(try c.errorCode(["cmd": "select", "positions": "1"]) == "not_in_select_mode")
+        _ = try c.result(["cmd": "mode", "mode": "select"])
+        _ = try c.result(["cmd": "select", "positions": "4 2 5"])
+        _ = try c.result(["cmd": "deselect", "positions": "2"])
+        let sel = try Self.selection(c)
+        #expect(sel.map(\.number) == [1, 2])
+        #expect(sel.map(\.path) == ["2024/05/IMG_0004.JPG", "2024/05/IMG_0005.JPG"])
+        // list marks each selected photo with its number
+        let listed = try c.photos()
+        #expect(listed.compactMap { $0["selected"] as? Int } == [1, 2])
+        #expect(listed[3]["selected"] as? Int == 1)
+    }
+
+    @Test func positionsStayBoundToTheSamePhotosAfterFilesAreAddedBefore() throws {
+        let d = try Self.daemon()
+        let c = try d.client()
+        _ = try c.result(["cmd": "mode", "mode": "select"])
+        _ = try c.result(["cmd": "select", "positions": "2 3"])
+        let before = try Self.selection(c).map(\.id)
+        // New photos that sort before the selected ones shift every position.
+        Files.write(d.root() + "/2024/05/AAA_0001.JPG")
+        Files.write(d.root() + "/2024/05/AAA_0002.JPG")
+        try c.sync()
+        let after = try Self.selection(c)
+        #expect(after.map(\.id) == before)
+        #expect(after.map(\.path) == ["2024/05/IMG_0002.JPG", "2024/05/IMG_0003.JPG"])
+        let positions = try c.photos().filter { $0["selected"] != nil }.compactMap { $0["position"] as? Int }
+        #expect(positions == [4, 5])
+    }
+
+    @Test func leavingSelectModeAndChangingTheViewEachClearTheSelection() throws {
+        let d = try Self.daemon()
+        let c = try d.client()
+        _ = try c.result(["cmd": "mode", "mode": "select"])
+        _ = try c.result(["cmd": "select", "all": true])
+        #expect(try Self.selection(c).count == 5)
+        let left = try c.result(["cmd": "mode", "mode": "view"])
+        #expect(left["count"] as? Int == 0)
+        #expect(try Self.selection(c).isEmpty)
+
+        _ = try c.result(["cmd": "mode", "mode": "select"])
+        _ = try c.result(["cmd": "select", "positions": "1-3"])
+        let changed = try c.result(["cmd": "view", "sort": "size"])
+        #expect(changed["mode"] as? String == "view")
+        #expect(changed["removed"] as? Int == 3)
+        #expect(try Self.selection(c).isEmpty)
+    }
+
+    @Test func aFileDeletedOnDiskLeavesTheSelectionAndSubscribersHearTheNewNumbering() throws {
+        let d = try Self.daemon()
+        let c = try d.client()
+        let watcher = try d.client()
+        _ = try watcher.result(["cmd": "subscribe"])
+        _ = try c.result(["cmd": "mode", "mode": "select"])
+        _ = try c.result(["cmd": "select", "positions": "1 2 3"])
+        Files.remove(d.root() + "/2024/05/IMG_0001.JPG")
+        try c.sync()
+        let sel = try Self.selection(c)
+        #expect(sel.map(\.number) == [1, 2])
+        #expect(sel.map(\.path) == ["2024/05/IMG_0002.JPG", "2024/05/IMG_0003.JPG"])
+        var selectionEvent: [String: Any]?
+        while let e = try watcher.nextEvent(timeout: 5) {
+            if e["event"] as? String == "selection" { selectionEvent = e; break }
+        }
+        let items = try #require(selectionEvent?["items"] as? [[String: Any]])
+        #expect(items.compactMap { $0["number"] as? Int } == [1, 2])
+        #expect(items.compactMap { $0["path"] as? String } == ["2024/05/IMG_0002.JPG", "2024/05/IMG_0003.JPG"])
+    }
+
+    @Test func theCapRefusesARequestWholeAndAppliesNothing() throws {
+        let d = try Self.daemon(count: 10) { d in "{ roots: [{ path: \"\(d.root())\" }], selection_cap: 4 }" }
+        let c = try d.client()
+        let mode = try c.result(["cmd": "mode", "mode": "select"])
+        #expect(mode["cap"] as? Int == 4)
+        _ = try c.result(["cmd": "select", "positions": "1 2 3"])
+        #expect(try c.errorCode(["cmd": "select", "positions": "4 5"]) == "selection_full")
+        #expect(try Self.selection(c).map(\.path) == ["2024/05/IMG_0001.JPG", "2024/05/IMG_0002.JPG", "2024/05/IMG_0003.JPG"])
+        #expect(try c.errorCode(["cmd": "toggle", "positions": "6 7"]) == "selection_full")
+        #expect(try Self.selection(c).count == 3)
+        // A per-session cap overrides the default.
+        let other = try c.result(["cmd": "mode", "mode": "select", "session": "wide", "cap": 8])
+        #expect(other["cap"] as? Int == 8)
+        _ = try c.result(["cmd": "select", "positions": "1-8", "session": "wide"])
+        #expect(try Self.selection(c, session: "wide").count == 8)
+    }
+
+    @Test func protectedPhotosAreListedAsSuchAndRefused() throws {
+        let d = Daemon()
+        try FileManager.default.createDirectory(atPath: d.root() + "/Wedding", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: d.root() + "/Culls", withIntermediateDirectories: true)
+        Files.write(d.root() + "/Wedding/best.jpg")
+        Files.write(d.root() + "/Culls/blurry.jpg")
+        let config = d.home.sub("c.json5")
+        try "{ roots: [{ path: \"\(d.root())\", protected: [\"Wedding\"] }] }".write(toFile: config, atomically: true, encoding: .utf8)
+        d.configPath = config
+        try d.start()
+        let c = try d.client()
+        let listed = try c.photos()
+        #expect(listed.first { $0["path"] as? String == "Wedding/best.jpg" }?["protected"] as? Bool == true)
+        #expect(listed.first { $0["path"] as? String == "Culls/blurry.jpg" }?["protected"] == nil)
+        _ = try c.result(["cmd": "mode", "mode": "select"])
+        let refused = try c.request(["cmd": "select", "all": true])
+        let error = try #require(refused["error"] as? [String: Any])
+        #expect(error["code"] as? String == "protected")
+        let wedding = try #require(listed.first { $0["path"] as? String == "Wedding/best.jpg" }?["id"] as? Int)
+        #expect(error["photos"] as? [Int] == [wedding])
+        #expect(try Self.selection(c).isEmpty)
+        _ = try c.result(["cmd": "select", "folder": "Culls"])
+        #expect(try Self.selection(c).map(\.path) == ["Culls/blurry.jpg"])
+    }
+
+    @Test func reorderIsRefusedUnderAFilterAndPersistsAcrossARestart() throws {
+        let d = try Self.daemon()
+        let c = try d.client()
+        _ = try c.result(["cmd": "view", "sort": "custom", "filter": ["glob": "*.JPG"]])
+        #expect(try c.errorCode(["cmd": "reorder", "position": 1, "to": 3]) == "filter_active")
+        _ = try c.result(["cmd": "view", "sort": "custom"])
+        let before = try c.photos().compactMap { $0["path"] as? String }
+        _ = try c.result(["cmd": "reorder", "position": 1, "to": 3])
+        var expected = before
+        expected.insert(expected.removeFirst(), at: 2)
+        #expect(try c.photos().compactMap { $0["path"] as? String } == expected)
+        // New photos join the custom order at the end of their folder.
+        Files.write(d.root() + "/2024/05/AAA.JPG")
+        try c.sync()
+        #expect(try c.photos().compactMap { $0["path"] as? String } == expected + ["2024/05/AAA.JPG"])
+        d.stop()
+        try d.start()
+        #expect(try d.client().photos().compactMap { $0["path"] as? String } == expected + ["2024/05/AAA.JPG"])
+    }
+
+    @Test func aSelectionSurvivesADaemonRestart() throws {
+        let d = try Self.daemon()
+        let c = try d.client()
+        _ = try c.result(["cmd": "mode", "mode": "select", "session": "cull"])
+        _ = try c.result(["cmd": "select", "positions": "5 1 3", "session": "cull"])
+        let before = try Self.selection(c, session: "cull")
+        #expect(d.stop() == 0)
+        try d.start()
+        let after = try Self.selection(d.client(), session: "cull")
+        #expect(after.map(\.id) == before.map(\.id))
+        #expect(after.map(\.number) == [1, 2, 3])
+        #expect(try d.client().result(["cmd": "status"])["sessions"] as? Int ?? 0 >= 1)
+    }
+
+    @Test func twoUsersCannotSeeOrTouchEachOthersSessions() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: needs root and setpriv to run a client as another uid")
+            return
+        }
+        let d = try Self.daemon()
+        // The socket must be reachable by the other uid for this test.
+        chmod(d.home.path, 0o755)
+        chmod(d.socket, 0o666)
+        let c = try d.client()
+        _ = try c.result(["cmd": "mode", "mode": "select"])
+        _ = try c.result(["cmd": "select", "positions": "1 2"])
+
+        let other = try d.ctl(["--json", "selection"], asUID: 4242)
+        #expect(other.status == 0)
+        #expect(other.stdout.contains("\"count\":0"))
+        let selectAsOther = try d.ctl(["select", "3"], asUID: 4242)
+        #expect(selectAsOther.status == 0)
+        // uid 0's selection is untouched by the other user's request...
+        #expect(try Self.selection(c).map(\.path) == ["2024/05/IMG_0001.JPG", "2024/05/IMG_0002.JPG"])
+        // ...and the other user's own default session holds only what it selected.
+        let theirs = try d.ctl(["--json", "selection"], asUID: 4242)
+        #expect(theirs.stdout.contains("IMG_0003.JPG"))
+        #expect(!theirs.stdout.contains("IMG_0001.JPG"))
+        #expect(try d.client().result(["cmd": "status"])["sessions"] as? Int == 2)
+    }
+
+    @Test func curatorctlShowsNumberedBadgesAndSentences() throws {
+        let d = try Self.daemon()
+        let select = try d.ctl(["select", "3", "1"])
+        #expect(select.status == 0)
+        #expect(select.stdout.contains("Entered select mode."))
+        let ls = try d.ctl(["ls"])
+        #expect(ls.stdout.contains("[1]"))
+        #expect(ls.stdout.contains("[2]"))
+        let line3 = ls.stdout.split(separator: "\n").first { $0.contains("IMG_0003.JPG") } ?? ""
+        #expect(line3.contains("[1]"))
+        let bad = try d.ctl(["select", "99"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("no photo at position 99"))
+        #expect(!bad.stderr.contains("no_such_position"))
+    }
+}
