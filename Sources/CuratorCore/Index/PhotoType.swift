@@ -1,20 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// TEMPORARY stand-in; replaced by the full version from the exif branch.
 import CuratorSystem
 
-public enum PhotoType: String, Sendable, CaseIterable {
-    case jpeg, png, heic, webp, tiff, gif, avif, cr2, cr3, nef, arw, dng, orf, rw2, raf, mp4, mov
+/// A kind of file that counts as a photo, told by its extension. The raw value is
+/// the wire name: it is stored in the index and sent to clients, so it never changes.
+public enum PhotoType: String, CaseIterable, Hashable, Sendable, Codable {
+    case jpeg, png, heic, webp, tiff, gif, avif
+    case cr2, cr3, nef, arw, dng, orf, rw2, raf
+    case mp4, mov
+
+    public enum Family: String, Sendable, Codable {
+        case image, raw, video
+    }
 
     public var wireName: String { rawValue }
+
     public init?(wireName: String) { self.init(rawValue: wireName) }
 
-    public static func detect(name: ByteString) -> PhotoType? {
-        guard let ext = name.lowercasedExtension else { return nil }
-        switch ext {
-        case "jpg", "jpeg": return .jpeg
-        case "heif": return .heic
-        case "tif": return .tiff
-        default: return PhotoType(rawValue: ext)
+    public var family: Family {
+        switch self {
+        case .jpeg, .png, .heic, .webp, .tiff, .gif, .avif: .image
+        case .cr2, .cr3, .nef, .arw, .dng, .orf, .rw2, .raf: .raw
+        case .mp4, .mov: .video
         }
     }
+
+    /// The lowercase extensions that mean this type; the first is the usual one.
+    public var extensions: [String] {
+        switch self {
+        case .jpeg: ["jpg", "jpeg"]
+        case .heic: ["heic", "heif"]
+        case .tiff: ["tif", "tiff"]
+        default: [rawValue]
+        }
+    }
+
+    /// The type a file name stands for, or nil when it is not a photo. Only the bytes
+    /// after the last dot count, ASCII case folded; the name need not be UTF-8. A
+    /// dotfile with nothing before its dot (`.jpg`) has no extension.
+    public static func detect(name: ByteString) -> PhotoType? {
+        guard let ext = name.lowercasedExtension else { return nil }
+        return byExtension[ext]
+    }
+
+    /// A type by extension (`jpg`, `.JPG`) or wire name (`jpeg`), as configurations spell them.
+    public init?(configName: String) {
+        var name = Substring(configName)
+        if name.first == "." { name = name.dropFirst() }
+        let lower = String(name).lowercased()
+        guard let type = PhotoType(rawValue: lower) ?? PhotoType.byExtension[lower] else { return nil }
+        self = type
+    }
+
+    private static let byExtension: [String: PhotoType] = {
+        var table: [String: PhotoType] = [:]
+        for type in allCases {
+            for ext in type.extensions { table[ext] = type }
+        }
+        return table
+    }()
 }

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCore
+import CuratorSystem
+import Testing
+
+@Suite struct PhotoTypeTests {
+    static let expected: [(String, PhotoType)] = [
+        ("jpg", .jpeg), ("jpeg", .jpeg), ("png", .png), ("heic", .heic), ("heif", .heic),
+        ("webp", .webp), ("tif", .tiff), ("tiff", .tiff), ("gif", .gif), ("avif", .avif),
+        ("cr2", .cr2), ("cr3", .cr3), ("nef", .nef), ("arw", .arw), ("dng", .dng),
+        ("orf", .orf), ("rw2", .rw2), ("raf", .raf), ("mp4", .mp4), ("mov", .mov),
+    ]
+
+    @Test(arguments: expected.map { $0.0 })
+    func detectsEveryExtensionInAnyCase(ext: String) throws {
+        let type = try #require(Self.expected.first { $0.0 == ext }?.1)
+        let mixed = String(ext.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element })
+        for spelling in [ext, ext.uppercased(), mixed] {
+            #expect(PhotoType.detect(name: ByteString("IMG_0001.\(spelling)")) == type, "IMG_0001.\(spelling)")
+        }
+    }
+
+    @Test func wireNamesAreStable() {
+        // Stored in the index and sent to clients: changing one is a migration.
+        #expect(PhotoType.allCases.map(\.wireName) == [
+            "jpeg", "png", "heic", "webp", "tiff", "gif", "avif",
+            "cr2", "cr3", "nef", "arw", "dng", "orf", "rw2", "raf", "mp4", "mov",
+        ])
+        for type in PhotoType.allCases {
+            #expect(PhotoType(wireName: type.wireName) == type)
+        }
+        #expect(PhotoType(wireName: "jpg") == nil, "an extension is not a wire name")
+        #expect(PhotoType(wireName: "JPEG") == nil)
+        #expect(PhotoType(wireName: "") == nil)
+    }
+
+    @Test func familiesGroupTheTypes() {
+        #expect(PhotoType.jpeg.family == .image)
+        #expect(PhotoType.avif.family == .image)
+        #expect(PhotoType.allCases.filter { $0.family == .raw } == [.cr2, .cr3, .nef, .arw, .dng, .orf, .rw2, .raf])
+        #expect(PhotoType.allCases.filter { $0.family == .video } == [.mp4, .mov])
+    }
+
+    @Test func namesThatAreNotUTF8StillHaveTheirType() {
+        // "caf\xE9.JPG" in Latin-1: the stem is not UTF-8, the extension is ASCII.
+        let latin1 = ByteString([0x63, 0x61, 0x66, 0xE9, 0x2E, 0x4A, 0x50, 0x47])
+        #expect(latin1.utf8String == nil)
+        #expect(PhotoType.detect(name: latin1) == .jpeg)
+        #expect(PhotoType.detect(name: ByteString([0xFF, 0xFE, 0x2E, 0x6E, 0x65, 0x66])) == .nef)
+        // An extension that is itself not UTF-8 is no type.
+        #expect(PhotoType.detect(name: ByteString([0x61, 0x2E, 0x6A, 0x70, 0xE7])) == nil)
+        #expect(PhotoType.detect(name: ByteString("Été à Nice.jpg")) == .jpeg)
+    }
+
+    @Test(arguments: [
+        "IMG_0001", "README", ".jpg", ".JPG", "IMG_0001.", "photo.jpg.zip", "notes.xmp", "Thumbs.db",
+        ".DS_Store", "IMG_0001.jpgx", "IMG_0001.xjpg", "IMG_0001.jp", "movie.mkv", "",
+    ])
+    func otherNamesAreNotPhotos(name: String) {
+        #expect(PhotoType.detect(name: ByteString(name)) == nil)
+    }
+
+    @Test func onlyTheLastComponentCounts() {
+        #expect(PhotoType.detect(name: "2024/05-beach/DSC_1234.NEF") == .nef)
+        #expect(PhotoType.detect(name: "album.jpg/README") == nil)
+        #expect(PhotoType.detect(name: "archive.tar.JPG") == .jpeg)
+        // A hidden file's extension still says its type; hiding is Exclusions' job.
+        #expect(PhotoType.detect(name: "._IMG_1.JPG") == .jpeg)
+    }
+
+    @Test func configNamesAcceptWireNamesAndExtensions() {
+        #expect(PhotoType(configName: "jpeg") == .jpeg)
+        #expect(PhotoType(configName: "jpg") == .jpeg)
+        #expect(PhotoType(configName: ".JPG") == .jpeg)
+        #expect(PhotoType(configName: "HEIF") == .heic)
+        #expect(PhotoType(configName: "tif") == .tiff)
+        #expect(PhotoType(configName: "raw") == nil)
+        #expect(PhotoType(configName: "jp") == nil)
+        #expect(PhotoType(configName: ".") == nil)
+    }
+}
+
+@Suite struct PhotoTypeFilterTests {
+    @Test func aConfiguredSubsetAcceptsOnlyItsTypes() throws {
+        let filter = try PhotoTypeFilter(names: ["jpg", ".CR2", "video"])
+        #expect(filter.types == [.jpeg, .cr2, .mp4, .mov])
+        #expect(filter.detect(name: "IMG_1.JPG") == .jpeg)
+        #expect(filter.detect(name: "IMG_1.jpeg") == .jpeg, "an extension admits its whole type")
+        #expect(filter.detect(name: "IMG_1.CR2") == .cr2)
+        #expect(filter.detect(name: "clip.MOV") == .mov)
+        #expect(filter.detect(name: "IMG_1.png") == nil)
+        #expect(filter.detect(name: "IMG_1.NEF") == nil)
+        #expect(filter.detect(name: "README") == nil)
+        #expect(filter.wireNames == ["jpeg", "cr2", "mp4", "mov"])
+    }
+
+    @Test func familiesAndWireNamesMix() throws {
+        let filter = try PhotoTypeFilter(names: ["RAW", "heic", "png"])
+        #expect(filter.types == [.cr2, .cr3, .nef, .arw, .dng, .orf, .rw2, .raf, .heic, .png])
+        #expect(try PhotoTypeFilter(names: ["image"]).types == Set(PhotoType.allCases.filter { $0.family == .image }))
+    }
+
+    @Test func allAcceptsEveryType() {
+        for type in PhotoType.allCases {
+            #expect(PhotoTypeFilter.all.detect(name: ByteString("x.\(type.extensions[0])")) == type)
+        }
+    }
+
+    @Test func anUnknownNameIsAnErrorThatNamesIt() {
+        #expect(throws: UnknownPhotoTypeError(name: "jpgg")) {
+            try PhotoTypeFilter(names: ["jpeg", "jpgg", "png"])
+        }
+        let error = UnknownPhotoTypeError(name: "bmp")
+        #expect(error.description.contains("'bmp'"))
+        #expect(error.description.contains("jpeg"))
+    }
+}
