@@ -23,7 +23,7 @@ public struct Glob: Hashable, Sendable, CustomStringConvertible {
 
     public let pattern: String
     public let options: Options
-    private let tokens: [Token]
+    private let tokens: [GlobToken]
 
     public init(pattern: String, options: Options = []) {
         self.pattern = pattern
@@ -79,7 +79,7 @@ public struct Glob: Hashable, Sendable, CustomStringConvertible {
 
     public func matches(_ name: String) -> Bool { matches(ByteString(name)) }
 
-    private func accepts(_ token: Token, _ unit: UInt32, pathname: Bool) -> Bool {
+    private func accepts(_ token: GlobToken, _ unit: UInt32, pathname: Bool) -> Bool {
         if pathname && unit == GlobUnits.slash { return token == .literal(GlobUnits.slash) }
         switch token {
         case .literal(let scalar): return unit == scalar
@@ -95,10 +95,10 @@ public struct Glob: Hashable, Sendable, CustomStringConvertible {
 
 /// One step of a compiled pattern. Characters are Unicode scalar values; a byte
 /// that is not part of valid UTF-8 becomes a value above U+10FFFF (see `GlobUnits`).
-enum Token: Hashable, Sendable {
+enum GlobToken: Hashable, Sendable {
     case literal(UInt32)
     case anyOne
-    case set(ScalarSet)
+    case set(GlobScalarSet)
     /// `*`: any run, which stops at `/` in pathname mode.
     case star
     /// `**` in pathname mode: any run, slashes included.
@@ -108,7 +108,7 @@ enum Token: Hashable, Sendable {
 }
 
 /// The members of a `[...]` bracket expression.
-struct ScalarSet: Hashable, Sendable {
+struct GlobScalarSet: Hashable, Sendable {
     var ranges: [ClosedRange<UInt32>] = []
     var negated = false
 

@@ -5,14 +5,14 @@ struct GlobCompiler {
     private let scalars: [UInt32]
     private let options: Glob.Options
     private var index = 0
-    private var tokens: [Token] = []
+    private var tokens: [GlobToken] = []
 
     init(pattern: String, options: Glob.Options) {
         self.scalars = pattern.unicodeScalars.map(\.value)
         self.options = options
     }
 
-    consuming func compile() -> [Token] {
+    consuming func compile() -> [GlobToken] {
         while index < scalars.count {
             let scalar = scalars[index]
             index += 1
@@ -65,9 +65,9 @@ struct GlobCompiler {
     }
 
     /// Parses after a `[`; nil (and no input consumed) when it is never closed.
-    private mutating func bracketExpression() -> ScalarSet? {
+    private mutating func bracketExpression() -> GlobScalarSet? {
         var position = index
-        var set = ScalarSet()
+        var set = GlobScalarSet()
         if position < scalars.count && (scalars[position] == ascii("!") || scalars[position] == ascii("^")) {
             set.negated = true
             position += 1
@@ -104,4 +104,4 @@ struct GlobCompiler {
 }
 
 @inline(__always)
-func ascii(_ character: Unicode.Scalar) -> UInt32 { character.value }
+private func ascii(_ character: Unicode.Scalar) -> UInt32 { character.value }

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
+import CuratorSystem
+import Glibc
+
+/// Reads when a photo was taken from its EXIF: DateTimeOriginal, else
+/// DateTimeDigitized, else DateTime. A value that is not a real date (an unset
+/// camera clock writes zeros) counts as absent, and the next one is tried.
+///
+/// Reading is bounded: the file is opened without following a symlink, only a
+/// regular file is read, and at most `readBudget` bytes are read from it, by
+/// positioned reads that follow the container's offsets (see `ExifLocator`).
+/// Types that carry no EXIF (PNG, GIF, video) are answered from the name alone.
+/// Safe to call from any thread; it blocks on I/O, so keep it off the
+/// cooperative pool.
+public enum ExifReader {
+    public static let readBudget = 256 * 1024
+    /// Read at once: where a JPEG's EXIF segment and a TIFF's IFDs are.
+    static let headSize = 64 * 1024
+
+    /// The capture time, or nil when the file has none or cannot be read.
+    public static func captureTime(path: ByteString) -> CaptureTime? {
+        try? readCaptureTime(path: path)
+    }
+
+    /// Like `captureTime(path:)`, but a file that cannot be opened or read is an
+    /// error (a symlink gives ELOOP, a directory or device EINVAL).
+    public static func readCaptureTime(path: ByteString) throws(SystemError) -> CaptureTime? {
+        if let type = PhotoType.detect(name: path.lastComponent), !type.mayCarryExif { return nil }
+        // O_NONBLOCK: a FIFO named like a photo must not hang the scanner in open(2).
+        let descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW)
+        return try descriptor.closeAfter { (descriptor) throws(SystemError) -> CaptureTime? in
+            do throws(SystemError) {
+                let status = try FileStatus.of(descriptor: descriptor)
+                guard status.isRegularFile else { throw SystemError("read", errno: .invalid) }
+                var source = try ExifFileSource(descriptor: descriptor, size: status.size, budget: readBudget, headSize: headSize)
+                return try captureTime(from: &source)
+            } catch {
+                // The calls below know the descriptor, not the path: name it here.
+                throw SystemError(error.call, path: path.lossyString, errno: error.errno)
+            }
+        }
+    }
+
+    /// The capture time in a file's bytes, or a prefix of them.
+    public static func captureTime(in bytes: [UInt8]) -> CaptureTime? {
+        var source = ExifMemorySource(bytes: bytes)
+        return try? captureTime(from: &source)
+    }
+
+    static func captureTime(from source: inout some ExifByteSource) throws(SystemError) -> CaptureTime? {
+        guard let tiff = try ExifLocator.locate(in: &source), let tags = ExifTags(tiff: tiff) else { return nil }
+        return captureTime(in: tags)
+    }
+
+    static func captureTime(in tags: borrowing ExifTags) -> CaptureTime? {
+        // Each tag in the IFD the standard puts it in first, then in the other,
+        // where some writers (and CR3's CMT2 block) put it.
+        let order: [(ExifTags.Tag, ExifTags.IFD)] = [
+            (.dateTimeOriginal, .exif), (.dateTimeOriginal, .primary),
+            (.dateTimeDigitized, .exif), (.dateTimeDigitized, .primary),
+            (.dateTime, .primary), (.dateTime, .exif),
+        ]
+        for (tag, ifd) in order {
+            if let value = tags.value(tag, in: ifd), let time = CaptureTime(exif: value) { return time }
+        }
+        return nil
+    }
+}
+
+extension PhotoType {
+    /// False for types whose files never hold EXIF that we read, so that they are
+    /// not even opened. (PNG may have an eXIf chunk, rarely written by cameras.)
+    public var mayCarryExif: Bool {
+        switch self {
+        case .png, .gif, .mp4, .mov: false
+        default: true
+        }
+    }
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// EXIF in ISO base media files: HEIC/HEIF and AVIF keep it as an `Exif` item
+/// found through the `meta` box (`iinf` names the item, `iloc` says where its
+/// bytes are); Canon CR3 keeps it in a `CMT2` box inside Canon's `uuid` box in
+/// `moov`. Only box headers and those small tables are read.
+enum ISOBMFFExifLocator {
+    static let canonUUID: [UInt8] = [
+        0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+    ]
+    /// `iinf` and `iloc` are a few KiB even for a 48-tile iPhone photo.
+    static let maximumTableSize = 1 << 16
+
+    static func locate(in source: inout some ExifByteSource) throws(SystemError) -> [UInt8]? {
+        let ftyp = try source.read(at: 0, count: 12)
+        if ftyp.hasPrefix(asciiBytes("crx "), at: 8) {
+            return try tiffInCR3(&source)
+        }
+        return try tiffInHEIF(&source)
+    }
+
+    static func tiffInCR3(_ source: inout some ExifByteSource) throws(SystemError) -> [UInt8]? {
+        guard let moov = try ISOBox.find(asciiBytes("moov"), in: &source, from: 0, to: source.size),
+              let canon = try ISOBox.find(asciiBytes("uuid"), in: &source, from: moov.payload, to: moov.end, uuid: canonUUID),
+              let cmt2 = try ISOBox.find(asciiBytes("CMT2"), in: &source, from: canon.payload, to: canon.end)
+        else { return nil }
+        let tiff = try source.read(at: cmt2.payload, count: min(Int(cmt2.end - cmt2.payload), ExifLocator.maximumTIFFSize))
+        return ExifLocator.isTIFF(tiff) ? tiff : nil
+    }
+
+    static func tiffInHEIF(_ source: inout some ExifByteSource) throws(SystemError) -> [UInt8]? {
+        guard let meta = try ISOBox.find(asciiBytes("meta"), in: &source, from: 0, to: source.size) else { return nil }
+        // `meta` is a full box: a version and flags come before its children.
+        let children = try ISOBox.all(in: &source, from: meta.payload + 4, to: meta.end)
+        guard let iinf = children.first(where: { $0.type == asciiBytes("iinf") }),
+              let iloc = children.first(where: { $0.type == asciiBytes("iloc") })
+        else { return nil }
+        let iinfBytes = try source.read(at: iinf.payload, count: min(Int(iinf.end - iinf.payload), maximumTableSize))
+        guard let itemID = try exifItemID(iinf: iinfBytes) else { return nil }
+        let ilocBytes = try source.read(at: iloc.payload, count: min(Int(iloc.end - iloc.payload), maximumTableSize))
+        guard let extent = HEIFItemLocation.find(itemID: itemID, iloc: ilocBytes) else { return nil }
+
+        var itemStart = Int64(clamping: extent.offset)
+        if extent.constructionMethod == 1 {
+            // Offsets into the `idat` box of `meta`, not into the file.
+            guard let idat = children.first(where: { $0.type == asciiBytes("idat") }) else { return nil }
+            itemStart += idat.payload
+        } else if extent.constructionMethod != 0 {
+            return nil
+        }
+        let itemLength = extent.length == 0 ? source.size - itemStart : Int64(clamping: extent.length)
+        // The item starts with the offset of the TIFF header after these four bytes
+        // (usually 6, skipping an `Exif\0\0`).
+        guard itemLength > 4, let skip = try source.read(at: itemStart, count: 4).uint32(at: 0, bigEndian: true),
+              Int64(skip) < itemLength - 4
+        else { return nil }
+        let tiffStart = itemStart + 4 + Int64(skip)
+        let tiff = try source.read(at: tiffStart, count: Int(min(itemLength - 4 - Int64(skip), Int64(ExifLocator.maximumTIFFSize))))
+        return ExifLocator.isTIFF(tiff) ? tiff : nil
+    }
+
+    /// The id of the item whose type is `Exif`, from `iinf`'s `infe` entries
+    /// (versions 2 and 3 carry the item type).
+    static func exifItemID(iinf: [UInt8]) throws(SystemError) -> UInt32? {
+        guard let version = iinf.first else { return nil }
+        var entries = ExifMemorySource(bytes: iinf)
+        let first: Int64 = version == 0 ? 6 : 8
+        for infe in try ISOBox.all(in: &entries, from: first, to: entries.size) where infe.type == asciiBytes("infe") {
+            let start = Int(infe.payload)
+            guard start < iinf.count else { continue }
+            let infeVersion = iinf[start]
+            let id: UInt32?
+            let typeOffset: Int
+            switch infeVersion {
+            case 2:
+                id = iinf.uint16(at: start + 4, bigEndian: true).map(UInt32.init)
+                typeOffset = start + 8
+            case 3:
+                id = iinf.uint32(at: start + 4, bigEndian: true)
+                typeOffset = start + 10
+            default:
+                continue
+            }
+            if let id, iinf.hasPrefix(asciiBytes("Exif"), at: typeOffset) { return id }
+        }
+        return nil
+    }
+}
