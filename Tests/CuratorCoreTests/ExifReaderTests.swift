@@ -66,6 +66,10 @@ import Testing
         #expect(CaptureTime(wire: "2024:05:17 10:20:30") == nil, "the EXIF form is not the wire form")
         #expect(CaptureTime(wire: "2024-05-17T10:20") == nil)
         #expect(CaptureTime(seconds: 253_402_300_799).wire == "9999-12-31T23:59:59")
+        #expect(CaptureTime(seconds: -5_364_662_400).wire == "1800-01-01T00:00:00")
+        // Any stored value prints without trapping, even far outside real dates.
+        #expect(!CaptureTime(seconds: .min).wire.isEmpty)
+        #expect(!CaptureTime(seconds: .max).wire.isEmpty)
     }
 
     @Test func ordersByTime() throws {
@@ -310,6 +314,30 @@ import Testing
         #expect(wire(TestContainers.heic(tiff: tiff, ilocVersion: 1)) == "2015-05-15T15:15:15")
         #expect(wire(TestContainers.heic(tiff: tiff, infeVersion: 3)) == "2015-05-15T15:15:15")
         #expect(wire(TestContainers.heic(tiff: tiff, ilocVersion: 1, inIdat: true)) == "2015-05-15T15:15:15")
+    }
+
+    @Test func heifOffsetsOutsideTheFileAreRefused() {
+        let tiff = TestTIFF(dateTimeOriginal: "2015:05:15 15:15:15").bytes
+        for offset in [UInt64(Int64.max), UInt64.max, UInt64(Int64.max) - 3, 1 << 40] {
+            #expect(wire(TestContainers.heic(tiff: tiff, exifOffset: offset)) == nil, "offset \(offset)")
+            // Within idat the offset is added to the box's position: that must not overflow.
+            #expect(wire(TestContainers.heic(tiff: tiff, ilocVersion: 1, inIdat: true, exifOffset: offset)) == nil)
+        }
+        #expect(wire(TestContainers.heic(tiff: tiff, exifOffset: 0)) == nil, "the file's start is no EXIF item")
+        #expect(wire(TestContainers.heic(tiff: tiff, ilocVersion: 1, inIdat: true, exifOffset: 0)) == "2015-05-15T15:15:15")
+    }
+
+    @Test func aHostileItemTableIsWalkedQuickly() {
+        // Zero-sized offset and length fields with the most extents per item:
+        // stepping over extents one by one would take billions of steps.
+        var iloc: [UInt8] = [0, 0, 0, 0, 0x00, 0x00] + TestContainers.be16(10_000)
+        for id in 0..<10_000 { iloc += TestContainers.be16(UInt16(id + 2)) + [0, 0] + [0xFF, 0xFF] }
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            #expect(HEIFItemLocation.find(itemID: 1, iloc: iloc) == nil)
+        }
+        #expect(elapsed < .seconds(2))
+        #expect(HEIFItemLocation.find(itemID: 9_999, iloc: iloc) == HEIFItemLocation(constructionMethod: 0, offset: 0, length: 0))
     }
 
     @Test func canonCR3() {

@@ -23,8 +23,10 @@ public struct CaptureTime: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     public var fields: Fields {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
+        // Floor division, written so that no stored value can overflow.
+        let remainder = seconds % 86_400
+        let days = seconds / 86_400 - (remainder < 0 ? 1 : 0)
+        let secondOfDay = Int(remainder < 0 ? remainder + 86_400 : remainder)
         let (year, month, day) = CaptureTime.civil(daysSinceEpoch: days)
         return Fields(year: year, month: month, day: day,
                       hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)

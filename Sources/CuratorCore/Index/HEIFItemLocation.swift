@@ -33,19 +33,19 @@ struct HEIFItemLocation: Hashable {
             p += baseOffsetSize
             guard let extentCount = bytes.uint16(at: p, bigEndian: true) else { return nil }
             p += 2
-            var first: (offset: UInt64, length: UInt64)?
-            for _ in 0..<extentCount {
-                p += indexSize
-                guard let offset = bytes.uintBE(at: p, size: offsetSize),
-                      let length = bytes.uintBE(at: p + offsetSize, size: lengthSize)
+            // Only the first extent is used; the others are stepped over at once,
+            // so a table of zero-sized fields cannot make this loop long.
+            let extentSize = indexSize + offsetSize + lengthSize
+            if id == wanted {
+                guard extentCount > 0,
+                      let offset = bytes.uintBE(at: p + indexSize, size: offsetSize),
+                      let length = bytes.uintBE(at: p + indexSize + offsetSize, size: lengthSize)
                 else { return nil }
-                p += offsetSize + lengthSize
-                if first == nil { first = (offset, length) }
+                let (start, overflow) = base.addingReportingOverflow(offset)
+                return overflow ? nil : HEIFItemLocation(constructionMethod: method, offset: start, length: length)
             }
-            if id == wanted, let first {
-                let (offset, overflow) = base.addingReportingOverflow(first.offset)
-                return overflow ? nil : HEIFItemLocation(constructionMethod: method, offset: offset, length: first.length)
-            }
+            p += extentSize * Int(extentCount)
+            guard p <= bytes.count else { return nil }
         }
         return nil
     }

@@ -41,7 +41,9 @@ enum ISOBMFFExifLocator {
         let ilocBytes = try source.read(at: iloc.payload, count: min(Int(iloc.end - iloc.payload), maximumTableSize))
         guard let extent = HEIFItemLocation.find(itemID: itemID, iloc: ilocBytes) else { return nil }
 
-        var itemStart = Int64(clamping: extent.offset)
+        // Offsets come from the file: keep them inside it before any arithmetic.
+        guard extent.offset < UInt64(source.size) else { return nil }
+        var itemStart = Int64(extent.offset)
         if extent.constructionMethod == 1 {
             // Offsets into the `idat` box of `meta`, not into the file.
             guard let idat = children.first(where: { $0.type == asciiBytes("idat") }) else { return nil }
@@ -49,7 +51,8 @@ enum ISOBMFFExifLocator {
         } else if extent.constructionMethod != 0 {
             return nil
         }
-        let itemLength = extent.length == 0 ? source.size - itemStart : Int64(clamping: extent.length)
+        guard itemStart < source.size else { return nil }
+        let itemLength = extent.length == 0 ? source.size - itemStart : Int64(clamping: min(extent.length, UInt64(source.size)))
         // The item starts with the offset of the TIFF header after these four bytes
         // (usually 6, skipping an `Exif\0\0`).
         guard itemLength > 4, let skip = try source.read(at: itemStart, count: 4).uint32(at: 0, bigEndian: true),

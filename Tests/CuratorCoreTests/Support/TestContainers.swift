@@ -37,22 +37,29 @@ enum TestContainers {
     /// HEIC: ftyp, meta (iinf names item 1 `Exif`, iloc locates it), and mdat
     /// holding the image item first and the EXIF item after it. With `inIdat`,
     /// the EXIF item lives in meta's idat box instead (iloc version 1, method 1).
-    static func heic(tiff: [UInt8], ilocVersion: UInt8 = 0, infeVersion: UInt8 = 2, inIdat: Bool = false) -> [UInt8] {
+    /// `exifOffset` replaces the EXIF item's offset (then written with 8 bytes) to test hostile values.
+    static func heic(
+        tiff: [UInt8], ilocVersion: UInt8 = 0, infeVersion: UInt8 = 2, inIdat: Bool = false, exifOffset hostile: UInt64? = nil
+    ) -> [UInt8] {
         let exifItem = be32(6) + Array("Exif\0\0".utf8) + tiff
         let image = junk(5000)
         let ftyp = box("ftyp", Array("heic".utf8) + be32(0) + Array("mif1heic".utf8))
 
         func meta(imageOffset: UInt32, exifOffset: UInt32) -> [UInt8] {
+            let wide = hostile != nil
             let hdlr = fullBox("hdlr", 0, be32(0) + Array("pict".utf8) + be32(0) + be32(0) + be32(0) + [0])
             let pitm = fullBox("pitm", 0, be16(2))
             let iinf = fullBox("iinf", 0, be16(2) + infe(1, "Exif") + infe(2, "hvc1"))
             let exifMethod: UInt16 = inIdat ? 1 : 0
-            // 4-byte offsets and lengths, no base offset, no index.
-            var iloc: [UInt8] = [0x44, 0x00] + be16(2)
-            for (id, method, offset, length) in [(UInt16(2), UInt16(0), imageOffset, image.count), (1, exifMethod, exifOffset, exifItem.count)] {
+            // 4-byte (or 8-byte) offsets, 4-byte lengths, no base offset, no index.
+            var iloc: [UInt8] = [wide ? 0x84 : 0x44, 0x00] + be16(2)
+            for (id, method, offset, length) in [(UInt16(2), UInt16(0), UInt64(imageOffset), image.count),
+                                                 (1, exifMethod, hostile ?? UInt64(exifOffset), exifItem.count)] {
                 iloc += be16(id)
                 if ilocVersion == 1 { iloc += be16(method) }
-                iloc += be16(0) + be16(1) + be32(offset) + be32(UInt32(length))
+                iloc += be16(0) + be16(1)
+                iloc += wide ? be32(UInt32(offset >> 32)) + be32(UInt32(offset & 0xFFFF_FFFF)) : be32(UInt32(offset))
+                iloc += be32(UInt32(length))
             }
             var children = hdlr + pitm + iinf + fullBox("iloc", ilocVersion, iloc)
             if inIdat { children += box("idat", exifItem) }
