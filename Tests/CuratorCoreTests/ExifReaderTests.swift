@@ -242,6 +242,14 @@ import Testing
         }
     }
 
+    @Test func readsRelativeToADirectoryDescriptor() throws {
+        try scratch.write("2024/IMG_1.JPG", TestJPEG.make(dateTimeOriginal: "2024:05:17 10:20:30"))
+        let directory = try FileDescriptor.openDirectory(scratch.child("2024"))
+        defer { directory.close() }
+        #expect(ExifReader.captureTime(path: "IMG_1.JPG", relativeTo: directory)?.wire == "2024-05-17T10:20:30")
+        #expect(ExifReader.captureTime(path: "IMG_1.JPG") == nil, "not found from the working directory")
+    }
+
     @Test func directoriesAndFIFOsAreRefusedWithoutBlocking() throws {
         let directory = scratch.child("album.jpg")
         #expect(directory.withCString { mkdir($0, 0o755) } == 0)

@@ -19,16 +19,19 @@ public enum ExifReader {
     static let headSize = 64 * 1024
 
     /// The capture time, or nil when the file has none or cannot be read.
-    public static func captureTime(path: ByteString) -> CaptureTime? {
-        try? readCaptureTime(path: path)
+    public static func captureTime(path: ByteString, relativeTo directory: FileDescriptor = .currentDirectory) -> CaptureTime? {
+        try? readCaptureTime(path: path, relativeTo: directory)
     }
 
     /// Like `captureTime(path:)`, but a file that cannot be opened or read is an
-    /// error (a symlink gives ELOOP, a directory or device EINVAL).
-    public static func readCaptureTime(path: ByteString) throws(SystemError) -> CaptureTime? {
+    /// error (a symlink gives ELOOP, a directory or device EINVAL). With a
+    /// directory descriptor and a bare name, no symlink anywhere is followed.
+    public static func readCaptureTime(
+        path: ByteString, relativeTo directory: FileDescriptor = .currentDirectory
+    ) throws(SystemError) -> CaptureTime? {
         if let type = PhotoType.detect(name: path.lastComponent), !type.mayCarryExif { return nil }
         // O_NONBLOCK: a FIFO named like a photo must not hang the scanner in open(2).
-        let descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW)
+        let descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW, relativeTo: directory)
         return try descriptor.closeAfter { (descriptor) throws(SystemError) -> CaptureTime? in
             do throws(SystemError) {
                 let status = try FileStatus.of(descriptor: descriptor)
