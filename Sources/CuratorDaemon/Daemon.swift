@@ -115,6 +115,7 @@ public enum Daemon {
         let watcher = Watcher(curator: curator, tools: inotify)
         server.start()
         watcher.start()
+        CaptureReader(curator: curator).start()
         log.notice("curatord \(ProtocolInfo.serverVersion) serving \(config.socketPath) for \(config.roots.count) root(s): "
                    + config.roots.map { "\($0.name)=\($0.path)" }.joined(separator: ", "))
         SystemdNotifier.ready(status: "scanning \(config.roots.count) root(s); \(curator.photoCount) photos indexed")

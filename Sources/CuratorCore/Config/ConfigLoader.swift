@@ -149,11 +149,19 @@ public struct ConfigLoader {
                 throw fail("\(at).poll_interval_seconds", "must be between 1 and 86400 seconds")
             }
             let exclude = try strings("exclude", in: object, path: "\(at).exclude") ?? []
+            do {
+                try Exclusions.validate(patterns: exclude)
+            } catch {
+                throw fail("\(at).exclude", "\(error)")
+            }
             let defaults = try bool("default_exclusions", in: object, path: "\(at).default_exclusions") ?? true
             let types = try strings("types", in: object, path: "\(at).types")
             if let types {
-                for (j, t) in types.enumerated() where PhotoType(wireName: t) == nil && PhotoType.detect(name: ByteString("x." + t)) == nil {
-                    throw fail("\(at).types[\(j)]", "\"\(t)\" is not a known photo type")
+                if types.isEmpty { throw fail("\(at).types", "is empty: leave it out to accept every photo type") }
+                do {
+                    _ = try PhotoTypeFilter(names: types)
+                } catch {
+                    throw fail("\(at).types", "\(error)")
                 }
             }
             var protectAll = try bool("protect_all", in: object, path: "\(at).protect_all") ?? false

@@ -25,6 +25,10 @@ public final class Curator: Sendable {
     private nonisolated(unsafe) let state: CuratorState
     let inbox: WatcherInbox
     let startedAt = MonotonicClock.nanoseconds()
+    private let stopping = Atomic<Bool>(false)
+
+    /// Set once shutdown begins; background threads finish their step and stop.
+    public var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// Opens (or creates) the index in the configuration's state directory.
     public init(config: Configuration) throws {
@@ -194,7 +198,10 @@ public final class Curator: Sendable {
 extension CuratorState {
 
     func capturePendingCount(root: Int32) -> Int {
-        capturePending.reduce(0) { n, id in n + (library.photo(id)?.rootID == root && library.photo(id)?.capture == .pending ? 1 : 0) }
+        capturePending.reduce(0) { n, id in
+            guard let p = library.photo(id) else { return n }
+            return n + (p.rootID == root && p.capture == .pending ? 1 : 0)
+        }
     }
 
     func subscribe(_ args: SubscribeRequest, sink: any EventSink, uid: UInt32) throws(ProtocolError) {
@@ -270,6 +277,7 @@ extension Curator {
 
     /// Flushes the index to its main file on a clean stop.
     public func shutdown() {
+        stopping.store(true, ordering: .releasing)
         withState { state in state.library.storeForRoots.database.checkpoint() }
     }
 }

@@ -139,7 +139,7 @@ extension CuratorState {
             guard let photo = library.photo(id) else { continue }
             let path = wirePath(library.relativePath(of: photo))
             items.append(SelectionItem(number: index + 1, id: id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
-                                       size: photo.size, captureTime: photo.capture.seconds.map(CaptureClock.wire)))
+                                       size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire }))
         }
         return items
     }

@@ -241,27 +241,17 @@ final class CuratorState {
         let path = wirePath(library.relativePath(of: photo))
         return PhotoSummary(position: position, id: photo.id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
                             size: photo.size, mtimeNs: photo.identity.mtimeNs, type: photo.type.wireName,
-                            captureTime: photo.capture.seconds.map(CaptureClock.wire), protected: isProtected(photo) ? true : nil,
+                            captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire }, protected: isProtected(photo) ? true : nil,
                             offline: (roots[photo.rootID]?.online ?? true) ? nil : true, selected: selected)
     }
 
+    /// A photo is protected when its root is, or when a protected entry names its
+    /// folder (or a folder above it), or is a glob matching its folder or its path.
     func isProtected(_ photo: Photo) -> Bool {
         guard let root = roots[photo.rootID] else { return false }
         if root.config.protectAll { return true }
-        if root.config.protected.isEmpty { return false }
+        if root.protection.isEmpty { return false }
         let folder = library.folders[photo.folderID]?.path ?? .empty
-        return root.config.protected.contains { folder.isWithin(ByteString($0)) }
-    }
-}
-
-/// Capture times are naive calendar times (EXIF has no zone); we keep them as
-/// seconds computed as if UTC, which sorts and compares correctly.
-enum CaptureClock {
-    static func wire(_ seconds: Int64) -> String {
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return root.protection.covers(folder: folder, name: photo.name)
     }
 }

@@ -5,7 +5,10 @@ import CuratorSystem
 /// What the daemon knows about one configured root right now.
 struct RootRuntime {
     var id: Int32
-    var config: RootConfig
+    var config: RootConfig {
+        didSet { protection = ProtectionRules(config.protected) }
+    }
+    private(set) var protection: ProtectionRules
     /// False while the folder is gone or another file system sits at its path (an unmounted share).
     var online = true
     /// The device the root was indexed on: a different one at its path means unmounted.
@@ -22,6 +25,13 @@ struct RootRuntime {
     var overflows = 0
     var rescans = 0
     var watches = 0
+
+    init(id: Int32, config: RootConfig, device: UInt64 = 0) {
+        self.id = id
+        self.config = config
+        self.device = device
+        self.protection = ProtectionRules(config.protected)
+    }
 
     var watchingDescription: String {
         switch (usesInotify, polls) {

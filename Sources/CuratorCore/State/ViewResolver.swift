@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
-import Glibc
 
 /// The last views resolved, valid while the library has not changed. Listing a
 /// page at a time, and selecting by position, then cost no re-sort.
@@ -134,7 +133,7 @@ extension ByteString {
 
 /// A view's filter, checked once per photo.
 struct CompiledFilter {
-    var glob: [CChar]?
+    var glob: Glob?
     var globHasSlash = false
     var types: Set<PhotoType>?
     var from: Int64?
@@ -145,32 +144,25 @@ struct CompiledFilter {
     init(_ filter: ViewFilter?) throws(ProtocolError) {
         guard let filter else { return }
         if let g = filter.glob, !g.isEmpty {
-            glob = Array(g.utf8CString)
             globHasSlash = g.contains("/")
+            glob = Glob(pattern: g, options: globHasSlash ? [.pathname] : [])
         }
         if let list = filter.types, !list.isEmpty {
-            var set = Set<PhotoType>()
-            for name in list {
-                guard let t = PhotoType(wireName: name.lowercased()) ?? PhotoType.detect(name: ByteString("x." + name)) else {
-                    throw ProtocolError(.invalidArgument, "\"\(name)\" is not a photo type.", argument: "filter.types")
-                }
-                set.insert(t)
+            do {
+                types = try PhotoTypeFilter(names: list).types
+            } catch {
+                throw ProtocolError(.invalidArgument, "\(error)", argument: "filter.types")
             }
-            types = set
         }
-        if let f = filter.from {
-            guard let range = CaptureRange.parse(f) else {
-                throw ProtocolError(.invalidArgument, "\"\(f)\" is not a date (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS).",
-                                    argument: "filter.from")
-            }
-            from = range.start
-        }
-        if let t = filter.to {
-            guard let range = CaptureRange.parse(t) else {
-                throw ProtocolError(.invalidArgument, "\"\(t)\" is not a date (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS).",
-                                    argument: "filter.to")
-            }
-            to = range.end
+        if let f = filter.from { from = try Self.bound(f, argument: "filter.from").lowerBound.seconds }
+        if let t = filter.to { to = try Self.bound(t, argument: "filter.to").upperBound.seconds }
+    }
+
+    static func bound(_ text: String, argument: String) throws(ProtocolError) -> ClosedRange<CaptureTime> {
+        do {
+            return try CaptureTime.parse(userInput: text)
+        } catch {
+            throw ProtocolError(.invalidArgument, "\(error)", argument: argument)
         }
     }
 
@@ -181,48 +173,7 @@ struct CompiledFilter {
             if let from, t < from { return false }
             if let to, t > to { return false }
         }
-        if let glob {
-            let subject = globHasSlash ? folderPath.appending(photo.name) : photo.name
-            let matched = subject.withCString { s in glob.withUnsafeBufferPointer { fnmatch($0.baseAddress, s, 0) == 0 } }
-            if !matched { return false }
-        }
+        if let glob, !glob.matches(globHasSlash ? folderPath.appending(photo.name) : photo.name) { return false }
         return true
-    }
-}
-
-/// A capture-date bound as a person types it, as an inclusive range of naive seconds.
-enum CaptureRange {
-    static func parse(_ text: String) -> (start: Int64, end: Int64)? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        let digits = t.split(whereSeparator: { "-:T ".contains($0) }).map(String.init)
-        guard (1...6).contains(digits.count), digits.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else { return nil }
-        let n = digits.compactMap { Int($0) }
-        guard n.count == digits.count, digits[0].count == 4 else { return nil }
-        var lower = [n[0], 1, 1, 0, 0, 0]
-        for i in 1..<n.count { lower[i] = n[i] }
-        guard (1...12).contains(lower[1]), (1...31).contains(lower[2]), lower[3] < 24, lower[4] < 60, lower[5] < 61 else { return nil }
-        let start = seconds(lower)
-        var upper = lower
-        let end: Int64
-        switch n.count {
-        case 1: upper = [n[0] + 1, 1, 1, 0, 0, 0]; end = seconds(upper) - 1
-        case 2: upper = lower[1] == 12 ? [n[0] + 1, 1, 1, 0, 0, 0] : [n[0], lower[1] + 1, 1, 0, 0, 0]; end = seconds(upper) - 1
-        case 3: end = start + 86_399
-        case 4: end = start + 3_599
-        case 5: end = start + 59
-        default: end = start
-        }
-        return (start, end)
-    }
-
-    static func seconds(_ p: [Int]) -> Int64 {
-        var parts = tm()
-        parts.tm_year = Int32(p[0] - 1900)
-        parts.tm_mon = Int32(p[1] - 1)
-        parts.tm_mday = Int32(p[2])
-        parts.tm_hour = Int32(p[3])
-        parts.tm_min = Int32(p[4])
-        parts.tm_sec = Int32(p[5])
-        return Int64(timegm(&parts))
     }
 }

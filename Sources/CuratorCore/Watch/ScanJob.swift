@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
-import Glibc
 
 /// A walk of a root (full: whatever is not seen is gone) or of one new subtree.
 struct ScanJob {
@@ -25,40 +24,22 @@ struct ScanJob {
     }
 }
 
-/// Which directory and file names a root skips: the defaults (hidden directories,
-/// `@eaDir`, `.Trash*`, `#recycle`) and the configured globs.
+/// Which directory and file names a root skips, and which files are its photos.
 struct NameFilter {
-    var patterns: [[CChar]]
-    var defaults: Bool
-    var types: Set<PhotoType>?
+    let exclusions: Exclusions
+    let types: PhotoTypeFilter
 
     init(_ config: RootConfig) {
-        patterns = config.exclude.map { Array($0.utf8CString) }
-        defaults = config.includeDefaultExclusions
-        if let names = config.types {
-            types = Set(names.compactMap { PhotoType(wireName: $0.lowercased()) ?? PhotoType.detect(name: ByteString("x." + $0)) })
-        }
+        exclusions = Exclusions(patterns: config.exclude, includeDefaults: config.includeDefaultExclusions)
+        // The loader has validated the names; a root without `types` takes every type.
+        types = config.types.flatMap { try? PhotoTypeFilter(names: $0) } ?? .all
     }
 
-    func skipsDirectory(_ name: ByteString) -> Bool {
-        if defaults {
-            if name.bytes.first == UInt8(ascii: ".") { return true }
-            if name == "@eaDir" || name == "#recycle" { return true }
-        }
-        return matchesPattern(name)
-    }
+    func skipsDirectory(_ name: ByteString) -> Bool { exclusions.excludesDirectory(name: name) }
 
     /// The photo type of a file name, or nil when the file is not a photo we keep.
     func photoType(_ name: ByteString) -> PhotoType? {
-        if name.bytes.first == UInt8(ascii: ".") { return nil }
-        guard let type = PhotoType.detect(name: name) else { return nil }
-        if let types, !types.contains(type) { return nil }
-        if matchesPattern(name) { return nil }
-        return type
-    }
-
-    private func matchesPattern(_ name: ByteString) -> Bool {
-        guard !patterns.isEmpty else { return false }
-        return name.withCString { s in patterns.contains { p in p.withUnsafeBufferPointer { fnmatch($0.baseAddress, s, 0) == 0 } } }
+        if exclusions.excludesFile(name: name) { return nil }
+        return types.detect(name: name)
     }
 }

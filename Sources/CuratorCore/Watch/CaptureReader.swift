@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+import Foundation
+import Glibc
+
+/// Reads capture times (EXIF DateTimeOriginal) in the background, so that a scan
+/// only walks, stats and persists: files are opened here, outside the state lock,
+/// a batch at a time, and the results applied in one locked step per batch.
+public final class CaptureReader: Sendable {
+    let curator: Curator
+    static let batchSize = 256
+
+    public init(curator: Curator) { self.curator = curator }
+
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "curatord-capture"
+        thread.stackSize = 512 << 10
+        thread.start()
+    }
+
+    private func run() {
+        while !curator.isStopping {
+            let work = curator.withState { state in state.takeCaptureWork(limit: Self.batchSize) }
+            if work.isEmpty {
+                usleep(100_000)
+                continue
+            }
+            var results: [(Int64, CaptureState)] = []
+            results.reserveCapacity(work.count)
+            for (id, path) in work {
+                let time = ExifReader.captureTime(path: path)
+                results.append((id, time.map { .known($0.seconds) } ?? .none))
+            }
+            curator.withState { state in state.applyCaptureTimes(results) }
+        }
+    }
+}
+
+extension CuratorState {
+    /// The next photos whose capture time is pending, with their absolute paths.
+    func takeCaptureWork(limit: Int) -> [(Int64, ByteString)] {
+        var work: [(Int64, ByteString)] = []
+        while work.count < limit, let id = capturePending.popLast() {
+            guard let photo = library.photo(id), photo.capture == .pending, let root = roots[photo.rootID], root.online else { continue }
+            work.append((id, root.config.path.appending(library.relativePath(of: photo))))
+        }
+        return work
+    }
+
+    func applyCaptureTimes(_ results: [(Int64, CaptureState)]) {
+        do {
+            try library.batch {
+                for (id, capture) in results where library.photo(id)?.capture == .pending {
+                    try library.setCapture(id, capture)
+                }
+            }
+        } catch {
+            log.error("cannot record capture times: \(error)")
+        }
+        viewCache.invalidate()
+    }
+}
