@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// One photo of a confirmed plan, as the daemon pinned it when it showed the plan.
+public struct BatchPlanItem: Hashable, Sendable {
+    public var photoID: Int64
+    public var rootName: String
+    /// The root's absolute path (the configured one; it may be a symlink).
+    public var rootPath: ByteString
+    /// The photo's path below the root, as bytes.
+    public var relativePath: ByteString
+    public var identity: PhotoIdentity
+    /// Protected now (the daemon checks at confirm time): skipped as `protected`.
+    public var isProtected: Bool
+
+    public init(photoID: Int64, rootName: String, rootPath: ByteString, relativePath: ByteString,
+                identity: PhotoIdentity, isProtected: Bool = false) {
+        self.photoID = photoID
+        self.rootName = rootName
+        self.rootPath = rootPath
+        self.relativePath = relativePath
+        self.identity = identity
+        self.isProtected = isProtected
+    }
+}
+
+/// A confirmed plan: the photos in the order they are to be trashed (descending
+/// view position), and the session it came from.
+public struct BatchPlan: Hashable, Sendable {
+    public var session: String
+    public var items: [BatchPlanItem]
+
+    public init(session: String, items: [BatchPlanItem]) {
+        self.session = session
+        self.items = items
+    }
+}

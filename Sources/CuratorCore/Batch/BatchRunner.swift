@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorStore
+import CuratorSystem
+import Glibc
+
+/// The engine of confirmed deletes: runs a plan (photos to the freedesktop.org
+/// trash), undoes a batch, recovers after a crash, lists history; every step is
+/// journaled before it is taken (docs/JOURNAL.md).
+///
+/// One owner, one thread at a time: it holds the journal's SQLite connection and
+/// does blocking file system work, so call it from a dedicated thread or serial
+/// executor, never from the cooperative pool. Call `recover()` once at start-up,
+/// before serving anyone; `run` and `undo` refuse to start while a batch is still
+/// recorded as running.
+public final class BatchRunner {
+    private let journal: Journal
+    private let trashConfiguration: TrashConfiguration
+    private let failpoints: Failpoints
+    private let effectiveUID: UInt32
+
+    /// Opens (creating if needed) the journal at `journalPath`, a file of its own in
+    /// the state directory, never the index.
+    public init(journalPath: String, trash: TrashConfiguration, failpoints: Failpoints = .shared,
+                effectiveUID: UInt32 = geteuid()) throws(BatchError) {
+        do {
+            journal = try Journal(path: journalPath)
+        } catch {
+            throw BatchError(.journal, "cannot open the journal: \(error)")
+        }
+        trashConfiguration = trash
+        self.failpoints = failpoints
+        self.effectiveUID = effectiveUID
+    }
+
+    // MARK: recovery
+
+    /// Settles every batch (or undo) a crash left unfinished. Run before serving.
+    public func recover() throws(BatchError) -> RecoveryReport {
+        let recovery = BatchRecovery(journal: journal, failpoints: failpoints)
+        let batches = try recovery.recoverAll()
+        return RecoveryReport(batches: batches, restored: recovery.restored, repairs: recovery.repairs)
+    }
+
+    // MARK: running a batch
+
+    /// Moves the plan's photos to the trash in the plan's order. `progress` is called
+    /// once per photo, after its outcome is journaled.
+    public func run(plan: BatchPlan, requester: Requester, progress: (BatchItemResult) -> Void = { _ in }) throws(BatchError) -> BatchOutcome {
+        guard !plan.items.isEmpty else { throw BatchError(.invalidPlan, "the plan is empty") }
+        guard Set(plan.items.map(\.photoID)).count == plan.items.count else {
+            throw BatchError(.invalidPlan, "the plan names a photo twice")
+        }
+        try refuseWhileUnrecovered()
+        let id = try journaling { () throws(SQLiteError) in
+            try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(), items: plan.items)
+        }
+        try failpoints.reach(.batchJournaled)
+        log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
+
+        let resolver = TrashResolver(configuration: trashConfiguration, effectiveUID: effectiveUID)
+        let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, resolver: resolver, requester: requester,
+                                   effectiveUID: effectiveUID, batch: id)
+        let planned = try journaling { () throws(SQLiteError) in try journal.items(of: id) }
+        var done: [JournalItem] = []
+        for (item, planItem) in zip(planned, plan.items) {
+            let result = try trasher.trash(item, isProtected: planItem.isProtected)
+            done.append(result)
+            progress(result.result)
+        }
+        try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
+        try failpoints.reach(.batchFinished)
+        let outcome = BatchOutcome(result: Self.batchResult(id, .done, done))
+        log.info("batch \(id) done: \(outcome.result.trashed) trashed, \(outcome.result.skipped) skipped")
+        return outcome
+    }
+
+    // MARK: undo
+
+    /// Puts a batch's photos back, in ascending view order (the reverse of trashing).
+    /// `batch` nil means the requester's latest batch with photos still in the trash.
+    public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in }) throws(BatchError) -> UndoOutcome {
+        try refuseWhileUnrecovered()
+        let found = try journaling { () throws(SQLiteError) -> JournalBatch? in
+            if let batch { return try journal.batch(batch) }
+            return try journal.latestUndoable(uid: requester.uid)
+        }
+        guard let target = found else {
+            throw BatchError(.noSuchBatch, batch.map { "no batch \($0)" } ?? "no batch of uid \(requester.uid) to undo")
+        }
+        guard target.uid == requester.uid || requester.uid == 0 else {
+            throw BatchError(.notOwner, "batch \(target.id) belongs to uid \(target.uid)")
+        }
+
+        var items = try journaling { () throws(SQLiteError) in try journal.items(of: target.id) }
+        // Photos a crash caught mid-step are settled first, as recovery would.
+        if items.contains(where: { $0.state == .intent || $0.state == .restoring }) {
+            let recovery = BatchRecovery(journal: journal, failpoints: failpoints)
+            for index in items.indices { items[index] = try recovery.settle(items[index], in: target) }
+        }
+        let order = items.indices.filter { items[$0].state == .trashed }.sorted { items[$0].step > items[$1].step }
+        guard !order.isEmpty else { throw BatchError(.notUndoable, "nothing of batch \(target.id) is in the trash") }
+
+        try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, target.state, undoRunning: true) }
+        try failpoints.reach(.undoStarted)
+        log.info("undo of batch \(target.id): \(order.count) photos back for uid \(requester.uid)")
+        let restorer = PhotoRestorer(journal: journal, failpoints: failpoints, requester: requester,
+                                     effectiveUID: effectiveUID, batch: target.id)
+        var results: [BatchItemResult] = []
+        var restored: [RestoredPhoto] = []
+        for index in order {
+            let (item, photo) = try restorer.restore(items[index])
+            items[index] = item
+            if let photo { restored.append(photo) }
+            results.append(item.result)
+            progress(item.result)
+        }
+        let state = BatchRecovery.stateAfterUndo(previous: target.state, items)
+        try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }
+        try failpoints.reach(.undoFinished)
+        let result = UndoResult(batch: target.id, state: state, items: results,
+                                restored: results.count { $0.outcome == .restored },
+                                conflicts: results.count { $0.outcome == .conflict },
+                                missing: results.count { $0.outcome == .missing })
+        log.info("undo of batch \(target.id): \(result.restored) restored, \(result.conflicts) conflicts, \(result.missing) missing")
+        return UndoOutcome(result: result, restored: restored)
+    }
+
+    // MARK: reading
+
+    /// A user's batches (all users' when `uid` is nil), newest first.
+    public func history(uid: UInt32?, limit: Int = 50) throws(BatchError) -> [BatchSummary] {
+        try journaling { () throws(SQLiteError) in
+            try journal.recentBatches(uid: uid, limit: min(max(limit, 1), 10_000)).map { (batch) throws(SQLiteError) in
+                let counts = try journal.counts(of: batch.id)
+                return BatchSummary(batch: batch.id,
+                                    createdAt: LocalTime(epochSeconds: batch.createdNanoseconds / 1_000_000_000).rfc3339Text,
+                                    state: batch.state, count: counts.count, trashed: counts.trashed,
+                                    skipped: counts.count - counts.trashed, restored: counts.restored, bytes: counts.bytes)
+            }
+        }
+    }
+
+    /// A batch with the last recorded outcome of every photo.
+    public func result(of batch: Int64) throws(BatchError) -> BatchResult {
+        let found = try journaling { () throws(SQLiteError) in try journal.batch(batch) }
+        guard let found else { throw BatchError(.noSuchBatch, "no batch \(batch)") }
+        let items = try journaling { () throws(SQLiteError) in try journal.items(of: batch) }
+        return Self.batchResult(batch, found.state, items)
+    }
+
+    /// The owner of a batch, for the daemon's permission checks.
+    public func owner(of batch: Int64) throws(BatchError) -> UInt32? {
+        try journaling { () throws(SQLiteError) in try journal.batch(batch)?.uid }
+    }
+
+    // MARK: helpers
+
+    static func batchResult(_ id: Int64, _ state: BatchState, _ items: [JournalItem]) -> BatchResult {
+        let moved = items.filter { $0.outcome == .trashed }
+        return BatchResult(batch: id, state: state, items: items.map(\.result), trashed: moved.count,
+                           skipped: items.count - moved.count, bytes: moved.reduce(0) { $0 + $1.size })
+    }
+
+    private func refuseWhileUnrecovered() throws(BatchError) {
+        if try journaling({ () throws(SQLiteError) in try journal.hasRunningBatch() }) {
+            throw BatchError(.recoveryPending, "a batch is still recorded as running: recovery must run first")
+        }
+    }
+
+    private func journaling<R>(_ body: () throws(SQLiteError) -> R) throws(BatchError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw BatchError(.journal, "journal: \(error)")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// Looks at where a journaled photo stands on disk: at its original path, in the
+/// trash under its recorded name, and whether its `.trashinfo` is there and ours.
+/// Only looks; never changes anything.
+final class DiskObserver {
+    let roots = RootDirectories()
+    private var trashes: [ByteString: TrashDirectory?] = [:]
+
+    struct Observation {
+        var facts: DiskFacts
+        /// lstat of the original path, when something is there.
+        var original: FileStatus?
+        /// The recorded trash, when it still exists.
+        var trash: TrashDirectory?
+    }
+
+    /// The trash at `path`, or nil when it no longer exists (emptied away, say).
+    func trash(_ path: ByteString) throws(SystemError) -> TrashDirectory? {
+        if let known = trashes[path] { return known }
+        let trash: TrashDirectory?
+        do {
+            trash = try TrashDirectory.reopen(path)
+        } catch where error.errno == .noEntry {
+            trash = nil
+        }
+        trashes[path] = trash
+        return trash
+    }
+
+    /// Throws when something cannot be inspected (a root offline, EACCES, EIO):
+    /// then nothing can be decided about this photo yet.
+    func observe(_ item: JournalItem) throws(SystemError) -> Observation {
+        let original: FileStatus? = if let path = item.photoPath { try roots.statusAtOriginalPath(path) } else { nil }
+        var facts = DiskFacts(original: presence(original, item.identity), trashFile: .absent, info: .absent)
+        guard let directory = item.trashDirectory, let name = item.trashName, let trash = try trash(directory) else {
+            return Observation(facts: facts, original: original, trash: nil)
+        }
+        facts.trashFile = presence(try trash.files.status(of: name), item.identity)
+        do {
+            switch try trash.readInfo(name) {
+            case .absent: facts.info = .absent
+            case .unreadable: facts.info = .unreadable
+            case .present(let info): facts.info = info.path == item.infoPath ? .matching : .foreign
+            }
+        } catch where error.errno == .tooManyLinks || error.errno == .isDirectory {
+            facts.info = .foreign  // a symlink or directory under that name is not ours
+        }
+        return Observation(facts: facts, original: original, trash: trash)
+    }
+
+    private func presence(_ status: FileStatus?, _ identity: PhotoIdentity) -> Presence {
+        guard let status else { return .absent }
+        return identity.isSameFile(status) ? .same : .other
+    }
+}

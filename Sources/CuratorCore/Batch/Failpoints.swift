@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+import Foundation
+import Synchronization
+
+/// The named steps of the batch, undo and recovery protocols, each reached just
+/// *after* the step it names is done (and, for journal steps, committed).
+/// `CURATORD_FAILPOINT=<name>:<n>` kills the process with SIGKILL the n-th time
+/// the named step is reached, so that crash tests can stop it at every step.
+///
+///   batch.journaled      batch and plan committed, nothing moved yet
+///   item.intent          photo's trash and name committed, no .trashinfo yet
+///   item.info_written    .trashinfo created and synced, photo not moved yet
+///   item.renamed         photo renamed into the trash, directories not synced
+///   item.synced          directories synced, `trashed` not journaled yet
+///   item.journaled       photo's outcome committed (trashed or skipped)
+///   batch.finished       batch state `done` committed
+///   undo.started         undo flagged as running in the journal
+///   undo.intent          photo's `restoring` committed, nothing moved yet
+///   undo.renamed         photo back at its path, .trashinfo still there
+///   undo.info_removed    .trashinfo removed, `restored` not journaled yet
+///   undo.journaled       photo's undo outcome committed
+///   undo.finished        batch's state after undo committed
+///   recovery.repaired    one photo's repair done on disk, not journaled yet
+public enum Failpoint: String, CaseIterable, Sendable {
+    case batchJournaled = "batch.journaled"
+    case itemIntent = "item.intent"
+    case itemInfoWritten = "item.info_written"
+    case itemRenamed = "item.renamed"
+    case itemSynced = "item.synced"
+    case itemJournaled = "item.journaled"
+    case batchFinished = "batch.finished"
+    case undoStarted = "undo.started"
+    case undoIntent = "undo.intent"
+    case undoRenamed = "undo.renamed"
+    case undoInfoRemoved = "undo.info_removed"
+    case undoJournaled = "undo.journaled"
+    case undoFinished = "undo.finished"
+    case recoveryRepaired = "recovery.repaired"
+}
+
+/// The armed failpoint, if any. Thread-safe: the hit counter is atomic.
+public final class Failpoints: Sendable {
+    public enum Action: Sendable {
+        /// SIGKILL this process: what end-to-end crash tests use.
+        case kill
+        /// Throw `BatchError.failpoint` and unwind without any clean-up, leaving the
+        /// journal and the disk as a kill would: for in-process tests.
+        case throwError
+    }
+
+    public static let environmentVariable = "CURATORD_FAILPOINT"
+    public static let shared = Failpoints(environment: ProcessInfo.processInfo.environment)
+    public static let disarmed = Failpoints(point: nil)
+
+    public let point: Failpoint?
+    public let count: Int
+    private let action: Action
+    private let hits = Atomic<Int>(0)
+
+    public init(point: Failpoint?, count: Int = 1, action: Action = .kill) {
+        self.point = point
+        self.count = max(count, 1)
+        self.action = action
+    }
+
+    /// Reads `CURATORD_FAILPOINT`; a malformed value is logged and ignored.
+    public convenience init(environment: [String: String]) {
+        guard let spec = environment[Self.environmentVariable], !spec.isEmpty else {
+            self.init(point: nil)
+            return
+        }
+        guard let (point, count) = Self.parse(spec) else {
+            log.error("\(Self.environmentVariable)=\(spec) is not <step>:<n> with a known step; ignored")
+            self.init(point: nil)
+            return
+        }
+        log.warning("failpoint armed: the process will be killed at \(point.rawValue) hit \(count)")
+        self.init(point: point, count: count, action: .kill)
+    }
+
+    /// `<step>:<n>` or `<step>` (n = 1).
+    public static func parse(_ spec: String) -> (Failpoint, Int)? {
+        let parts = spec.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2, let point = Failpoint(rawValue: String(parts[0])) else { return nil }
+        if parts.count == 1 { return (point, 1) }
+        guard let count = Int(parts[1]), count >= 1 else { return nil }
+        return (point, count)
+    }
+
+    func reach(_ reached: Failpoint) throws(BatchError) {
+        guard let point, reached == point else { return }
+        let hit = hits.add(1, ordering: .relaxed).newValue
+        guard hit == count else { return }
+        switch action {
+        case .kill:
+            log.warning("failpoint \(point.rawValue):\(count) reached: killing the process")
+            kill(getpid(), SIGKILL)
+            _exit(137)
+        case .throwError:
+            throw BatchError(.failpoint, "failpoint \(point.rawValue):\(count) reached")
+        }
+    }
+}

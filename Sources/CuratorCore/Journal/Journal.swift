@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorStore
+import CuratorSystem
+
+/// The durable record of batches: a SQLite file of its own (never the index, which
+/// can be rebuilt; this cannot), WAL with synchronous=FULL, so that each record is
+/// on disk when its call returns. Every step is recorded *before* it is taken.
+/// One owner; not thread-safe. See docs/JOURNAL.md.
+final class Journal {
+    private let database: Database
+    static let schemaVersion = 1
+
+    init(path: String) throws(SQLiteError) {
+        database = try Database(path: path, durability: .full)
+        try migrate()
+        // The file's own directory entry must survive a power cut too.
+        let parent = ByteString(path).parent
+        do {
+            try syncDirectory(parent.isEmpty ? "." : parent)
+        } catch {
+            log.warning("journal: \(error)")
+        }
+    }
+
+    private func migrate() throws(SQLiteError) {
+        let version = try database.userVersion()
+        guard version < Self.schemaVersion else { return }
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS batches(
+                id INTEGER PRIMARY KEY,
+                uid INTEGER NOT NULL,
+                session TEXT NOT NULL,
+                created_ns INTEGER NOT NULL,
+                state TEXT NOT NULL,
+                undo_running INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX IF NOT EXISTS batches_uid ON batches(uid, id);
+            CREATE TABLE IF NOT EXISTS items(
+                batch INTEGER NOT NULL REFERENCES batches(id),
+                step INTEGER NOT NULL,
+                photo INTEGER NOT NULL,
+                root_name TEXT NOT NULL,
+                root_path BLOB NOT NULL,
+                rel_path BLOB NOT NULL,
+                dev INTEGER NOT NULL,
+                ino INTEGER NOT NULL,
+                size INTEGER NOT NULL,
+                mtime_ns INTEGER NOT NULL,
+                state TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                detail TEXT,
+                trash_dir BLOB,
+                trash_name BLOB,
+                info_path BLOB,
+                moved INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY(batch, step)
+            ) WITHOUT ROWID;
+            """)
+        try database.setUserVersion(Self.schemaVersion)
+    }
+
+    private func inTransaction<R>(_ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+        do {
+            return try database.transaction { try body() }
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw SQLiteError(code: -1, message: "\(error)", path: database.path)
+        }
+    }
+
+    // MARK: writing
+
+    /// Records the batch and its whole ordered plan, in one transaction, before the first move.
+    func createBatch(uid: UInt32, session: String, createdNanoseconds: Int64, items: [BatchPlanItem]) throws(SQLiteError) -> Int64 {
+        try inTransaction { () throws(SQLiteError) -> Int64 in
+            try database.prepare("INSERT INTO batches(uid, session, created_ns, state) VALUES(?, ?, ?, ?)")
+                .bind(.int(Int64(uid)), .text(session), .int(createdNanoseconds), .text(BatchState.running.rawValue)).run()
+            let id = database.lastInsertRowID
+            let insert = try database.prepare("""
+                INSERT INTO items(batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for (index, item) in items.enumerated() {
+                try insert.bind(.int(id), .int(Int64(index + 1)), .int(item.photoID), .text(item.rootName),
+                                .blob(item.rootPath.bytes), .blob(item.relativePath.bytes),
+                                .int(Int64(bitPattern: item.identity.device)), .int(Int64(bitPattern: item.identity.inode)),
+                                .int(item.identity.size), .int(item.identity.mtimeNanoseconds),
+                                .text(JournalItemState.planned.rawValue), .text(PhotoOutcome.pending.rawValue)).run()
+            }
+            return id
+        }
+    }
+
+    /// The trash and name chosen for a photo, recorded before its `.trashinfo` is written.
+    func recordIntent(batch: Int64, step: Int, trashDirectory: ByteString, trashName: ByteString, infoPath: ByteString) throws(SQLiteError) {
+        try database.prepare("""
+            UPDATE items SET state = ?, trash_dir = ?, trash_name = ?, info_path = ? WHERE batch = ? AND step = ?
+            """).bind(.text(JournalItemState.intent.rawValue), .blob(trashDirectory.bytes), .blob(trashName.bytes),
+                      .blob(infoPath.bytes), .int(batch), .int(Int64(step))).run()
+    }
+
+    /// A photo's new state and reported outcome. `moved` is only ever set, never cleared.
+    func recordItem(batch: Int64, step: Int, state: JournalItemState, outcome: PhotoOutcome, detail: String?, moved: Bool = false) throws(SQLiteError) {
+        try database.prepare("""
+            UPDATE items SET state = ?, outcome = ?, detail = ?, moved = (moved OR ?) WHERE batch = ? AND step = ?
+            """).bind(.text(state.rawValue), .text(outcome.rawValue), detail.map { .text($0) } ?? .null,
+                      .int(moved ? 1 : 0), .int(batch), .int(Int64(step))).run()
+    }
+
+    func setBatchState(_ batch: Int64, _ state: BatchState, undoRunning: Bool) throws(SQLiteError) {
+        try database.prepare("UPDATE batches SET state = ?, undo_running = ? WHERE id = ?")
+            .bind(.text(state.rawValue), .int(undoRunning ? 1 : 0), .int(batch)).run()
+    }
+
+    // MARK: reading
+
+    private static let batchColumns = "id, uid, session, created_ns, state, undo_running"
+
+    private func readBatch(_ s: Statement) -> JournalBatch {
+        JournalBatch(id: s.int64(0), uid: UInt32(truncatingIfNeeded: s.int64(1)), session: s.text(2), createdNanoseconds: s.int64(3),
+                     state: BatchState(rawValue: s.text(4)) ?? .interrupted, undoRunning: s.int64(5) != 0)
+    }
+
+    private func batches(_ sql: String, _ values: [Statement.Value]) throws(SQLiteError) -> [JournalBatch] {
+        let statement = try database.prepare(sql).bind(values)
+        var result: [JournalBatch] = []
+        while try statement.step() { result.append(readBatch(statement)) }
+        return result
+    }
+
+    func batch(_ id: Int64) throws(SQLiteError) -> JournalBatch? {
+        try batches("SELECT \(Self.batchColumns) FROM batches WHERE id = ?", [.int(id)]).first
+    }
+
+    /// Batches a crash left unfinished: running, undoing, or with a photo mid-step.
+    func batchesNeedingRecovery() throws(SQLiteError) -> [JournalBatch] {
+        try batches("""
+            SELECT \(Self.batchColumns) FROM batches
+            WHERE state = ? OR undo_running != 0
+               OR id IN (SELECT batch FROM items WHERE state IN (?, ?))
+            ORDER BY id
+            """, [.text(BatchState.running.rawValue), .text(JournalItemState.intent.rawValue), .text(JournalItemState.restoring.rawValue)])
+    }
+
+    /// The newest batch of `uid` that still has photos in the trash.
+    func latestUndoable(uid: UInt32) throws(SQLiteError) -> JournalBatch? {
+        try batches("""
+            SELECT \(Self.batchColumns) FROM batches
+            WHERE uid = ? AND state != ? AND id IN (SELECT batch FROM items WHERE state IN (?, ?))
+            ORDER BY id DESC LIMIT 1
+            """, [.int(Int64(uid)), .text(BatchState.running.rawValue), .text(JournalItemState.trashed.rawValue),
+                  .text(JournalItemState.intent.rawValue)]).first
+    }
+
+    /// Newest first; all users when `uid` is nil.
+    func recentBatches(uid: UInt32?, limit: Int) throws(SQLiteError) -> [JournalBatch] {
+        if let uid {
+            return try batches("SELECT \(Self.batchColumns) FROM batches WHERE uid = ? ORDER BY id DESC LIMIT ?",
+                               [.int(Int64(uid)), .int(Int64(limit))])
+        }
+        return try batches("SELECT \(Self.batchColumns) FROM batches ORDER BY id DESC LIMIT ?", [.int(Int64(limit))])
+    }
+
+    func counts(of batch: Int64) throws(SQLiteError) -> JournalBatchCounts {
+        let statement = try database.prepare("""
+            SELECT count(*), coalesce(sum(moved), 0), coalesce(sum(state = ?), 0), coalesce(sum(CASE WHEN moved THEN size ELSE 0 END), 0)
+            FROM items WHERE batch = ?
+            """).bind(.text(JournalItemState.restored.rawValue), .int(batch))
+        guard try statement.step() else { return JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0) }
+        return JournalBatchCounts(count: statement.int(0), trashed: statement.int(1), restored: statement.int(2), bytes: statement.int64(3))
+    }
+
+    /// The photos of a batch in plan order.
+    func items(of batch: Int64) throws(SQLiteError) -> [JournalItem] {
+        let statement = try database.prepare("""
+            SELECT batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, detail,
+                   trash_dir, trash_name, info_path, moved
+            FROM items WHERE batch = ? ORDER BY step
+            """).bind(.int(batch))
+        var result: [JournalItem] = []
+        while try statement.step() {
+            let s = statement
+            result.append(JournalItem(
+                batch: s.int64(0), step: s.int(1), photoID: s.int64(2), rootName: s.text(3),
+                rootPath: ByteString(s.blob(4)), relativePath: ByteString(s.blob(5)),
+                identity: PhotoIdentity(device: UInt64(bitPattern: s.int64(6)), inode: UInt64(bitPattern: s.int64(7)),
+                                        size: s.int64(8), mtimeNanoseconds: s.int64(9)),
+                state: JournalItemState(rawValue: s.text(10)) ?? .skipped,
+                outcome: PhotoOutcome(rawValue: s.text(11)) ?? .error,
+                detail: s.isNull(12) ? nil : s.text(12),
+                trashDirectory: s.isNull(13) ? nil : ByteString(s.blob(13)),
+                trashName: s.isNull(14) ? nil : ByteString(s.blob(14)),
+                infoPath: s.isNull(15) ? nil : ByteString(s.blob(15)),
+                moved: s.int64(16) != 0))
+        }
+        return result
+    }
+
+    /// True while some batch is recorded as running (recovery has not run since a crash).
+    func hasRunningBatch() throws(SQLiteError) -> Bool {
+        let statement = try database.prepare("SELECT 1 FROM batches WHERE state = ? OR undo_running != 0 LIMIT 1")
+            .bind(.text(BatchState.running.rawValue))
+        return try statement.step()
+    }
+
+    /// `journal_mode` and `synchronous` as SQLite reports them (for tests and `status`).
+    func durability() throws(SQLiteError) -> (journalMode: String, synchronous: Int) {
+        let mode = try database.prepare("PRAGMA journal_mode")
+        let journalMode = try mode.step() ? mode.text(0) : ""
+        let sync = try database.prepare("PRAGMA synchronous")
+        return (journalMode, try sync.step() ? sync.int(0) : -1)
+    }
+}

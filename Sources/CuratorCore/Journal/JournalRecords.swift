@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// Where one photo of a batch stands, as the journal last recorded it.
+enum JournalItemState: String, Sendable, CaseIterable {
+    /// In the plan, not yet touched.
+    case planned
+    /// Trash and name chosen; the `.trashinfo` may exist; the rename may have happened.
+    case intent
+    /// In the trash with its `.trashinfo`.
+    case trashed
+    /// Left at its path (changed, vanished, no trash, ...; `outcome` says which).
+    case skipped
+    /// Undo is moving it back; it may already be back.
+    case restoring
+    /// Back at its original path.
+    case restored
+    /// Trashed, then purged or moved by something else.
+    case gone
+}
+
+/// A batch row.
+struct JournalBatch: Hashable, Sendable {
+    var id: Int64
+    var uid: UInt32
+    var session: String
+    var createdNanoseconds: Int64
+    var state: BatchState
+    /// An undo of this batch was started and has not finished.
+    var undoRunning: Bool
+}
+
+/// One photo of a batch, with its plan and its progress.
+struct JournalItem: Hashable, Sendable {
+    var batch: Int64
+    var step: Int
+    var photoID: Int64
+    var rootName: String
+    var rootPath: ByteString
+    var relativePath: ByteString
+    var identity: PhotoIdentity
+    var state: JournalItemState
+    var outcome: PhotoOutcome
+    var detail: String?
+    /// The trash chosen (absolute path), the name in it, and the `Path=` written.
+    var trashDirectory: ByteString?
+    var trashName: ByteString?
+    var infoPath: ByteString?
+    /// True once the photo was moved into the trash by this batch (kept after undo, for history).
+    var moved: Bool
+
+    var size: Int64 { identity.size }
+    var photoPath: PhotoPath? { PhotoPath(root: rootPath, relative: relativePath) }
+}
+
+/// Counts for `history`.
+struct JournalBatchCounts: Hashable, Sendable {
+    var count: Int
+    var trashed: Int
+    var restored: Int
+    var bytes: Int64
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+import Glibc
+
+/// One line of /proc/self/mountinfo.
+struct MountEntry: Hashable, Sendable {
+    var id: UInt64
+    var parentID: UInt64
+    /// The mount point, as the process sees it.
+    var mountPoint: ByteString
+    var fsType: String
+}
+
+/// The mount table, read from /proc/self/mountinfo. The trash is chosen per mount
+/// (not per st_dev): two bind mounts of one file system share st_dev, yet a rename
+/// between them fails with EXDEV.
+enum MountTable {
+    static func load(from path: ByteString = "/proc/self/mountinfo") throws(SystemError) -> [MountEntry] {
+        let fd = try FileDescriptor.open(path, O_RDONLY)
+        let bytes = try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: 16 << 20) }
+        return parse(bytes)
+    }
+
+    /// Parses mountinfo text; malformed lines are skipped.
+    static func parse(_ bytes: [UInt8]) -> [MountEntry] {
+        var entries: [MountEntry] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+            // id parent major:minor root mountpoint options [optional...] - fstype source superoptions
+            guard fields.count >= 7,
+                  let id = UInt64(String(decoding: fields[0], as: UTF8.self)),
+                  let parent = UInt64(String(decoding: fields[1], as: UTF8.self)),
+                  let separator = fields[6...].firstIndex(where: { $0.elementsEqual("-".utf8) }),
+                  separator + 1 < fields.count
+            else { continue }
+            entries.append(MountEntry(id: id, parentID: parent, mountPoint: unescape(fields[4]),
+                                      fsType: String(decoding: fields[separator + 1], as: UTF8.self)))
+        }
+        return entries
+    }
+
+    /// Undoes the kernel's octal escapes (`\040` space, `\011` tab, `\012` newline, `\134` backslash).
+    static func unescape<S: Collection>(_ field: S) -> ByteString where S.Element == UInt8 {
+        let raw = Array(field)
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            if raw[i] == UInt8(ascii: "\\"), i + 4 <= raw.count, let value = octal(raw[(i + 1)..<(i + 4)]) {
+                out.append(value)
+                i += 4
+            } else {
+                out.append(raw[i])
+                i += 1
+            }
+        }
+        return ByteString(out)
+    }
+
+    private static func octal(_ digits: ArraySlice<UInt8>) -> UInt8? {
+        guard digits.count == 3 else { return nil }
+        var value = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "7") else { return nil }
+            value = value * 8 + Int(digit - UInt8(ascii: "0"))
+        }
+        return value <= 255 ? UInt8(value) : nil
+    }
+
+    static func entry(id: UInt64, in entries: [MountEntry]) -> MountEntry? {
+        entries.first { $0.id == id }
+    }
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+import Glibc
+
+/// An opened trash: its `files/` and `info/` directories. Names are reserved by
+/// creating the `.trashinfo` (complete, synced) before the file is moved in.
+final class TrashDirectory {
+    /// The trash directory's absolute path (`.../Trash`, `$topdir/.Trash-1000`, ...).
+    let path: ByteString
+    /// The volume's top directory for a volume trash; nil for the home trash or when
+    /// reopened from the journal (which already holds the info path).
+    let topdir: ByteString?
+    let files: DirectoryHandle
+    let info: DirectoryHandle
+    /// Per original name, the attempt number to start probing from: keeps a batch of
+    /// a thousand `IMG_0001.jpg` from re-probing the same taken names each time.
+    private var nextAttempt: [ByteString: Int] = [:]
+
+    init(path: ByteString, topdir: ByteString?, files: DirectoryHandle, info: DirectoryHandle) {
+        self.path = path
+        self.topdir = topdir
+        self.files = files
+        self.info = info
+    }
+
+    /// Opens an existing trash (undo, recovery). Throws ENOENT when it is gone.
+    static func reopen(_ path: ByteString) throws(SystemError) -> TrashDirectory {
+        let root = try DirectoryHandle.open(path, followingSymlinks: false)
+        return TrashDirectory(path: path, topdir: nil, files: try root.openDirectory("files"), info: try root.openDirectory("info"))
+    }
+
+    static func infoName(_ name: ByteString) -> ByteString {
+        ByteString(name.bytes + TrashInfo.fileSuffix.bytes)
+    }
+
+    /// The `Path=` value for a file at `absolute`: absolute in the home trash, relative
+    /// to `$topdir` in a volume trash; nil when the file is not under `$topdir`.
+    func infoPath(forOriginal absolute: ByteString) -> ByteString? {
+        guard let topdir else { return absolute }
+        if topdir == "/" {
+            guard absolute.bytes.first == UInt8(ascii: "/"), absolute.count > 1 else { return nil }
+            return ByteString(Array(absolute.bytes.dropFirst()))
+        }
+        guard absolute.isWithin(topdir), absolute != topdir else { return nil }
+        return absolute.relative(to: topdir)
+    }
+
+    /// A name free in both `files/` and `info/` for a file called `name`.
+    func freeName(for name: ByteString) throws(SystemError) -> ByteString {
+        var attempt = nextAttempt[name] ?? 1
+        while attempt < 1_000_000 {
+            let candidate = TrashNaming.candidate(for: name, attempt: attempt)
+            if try info.status(of: Self.infoName(candidate)) == nil, try files.status(of: candidate) == nil {
+                nextAttempt[name] = attempt
+                return candidate
+            }
+            attempt += 1
+        }
+        throw SystemError("choose a trash name", path: path.appending("files").appending(name).lossyString, errno: .exists)
+    }
+
+    /// Creates `info/<name>.trashinfo` complete and synced; false when the name is taken.
+    func createInfo(_ name: ByteString, _ trashInfo: TrashInfo) throws(SystemError) -> Bool {
+        guard try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600) else { return false }
+        try info.sync()
+        return true
+    }
+
+    /// Removes `info/<name>.trashinfo`; false when it was not there.
+    @discardableResult
+    func removeInfo(_ name: ByteString) throws(SystemError) -> Bool {
+        let removed = try info.remove(Self.infoName(name))
+        if removed { try info.sync() }
+        return removed
+    }
+
+    /// What `info/<name>.trashinfo` holds, if it exists.
+    func readInfo(_ name: ByteString) throws(SystemError) -> InfoFile {
+        guard let bytes = try info.readFile(Self.infoName(name), limit: 1 << 16) else { return .absent }
+        guard let parsed = TrashInfo.parse(bytes) else { return .unreadable }
+        return .present(parsed)
+    }
+
+    enum InfoFile: Equatable {
+        case absent
+        /// Empty or garbled: a half-written file of ours, or someone's garbage.
+        case unreadable
+        case present(TrashInfo)
+    }
+}

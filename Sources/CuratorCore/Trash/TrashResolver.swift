@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+import Glibc
+
+/// Picks the trash for a file the way the freedesktop.org Trash spec says, by the
+/// *mount* the file is on: the home trash when it is on the home trash's mount,
+/// else `$topdir/.Trash/$uid` when `$topdir/.Trash` is a sticky directory (not a
+/// symlink), else `$topdir/.Trash-$uid`. Directories it creates are 0700.
+/// Lives for one batch (it caches opened trashes); not Sendable.
+final class TrashResolver {
+    enum Choice {
+        case trash(TrashDirectory)
+        /// No trash can be used on that mount; the reason is for the user.
+        case unavailable(String)
+    }
+
+    private struct Key: Hashable {
+        var mountID: UInt64
+        var uid: UInt32
+    }
+
+    private let configuration: TrashConfiguration
+    private let effectiveUID: UInt32
+    private var mounts: [MountEntry]?
+    private var cache: [Key: Choice] = [:]
+
+    init(configuration: TrashConfiguration, effectiveUID: UInt32) {
+        self.configuration = configuration
+        self.effectiveUID = effectiveUID
+    }
+
+    /// The trash for files in `directory`, trashed on behalf of `uid`.
+    func trash(for directory: DirectoryHandle, uid: UInt32) -> Choice {
+        let mountID: UInt64
+        do {
+            mountID = try directory.mountID()
+        } catch {
+            return .unavailable("cannot tell which mount \(directory.path) is on: \(error)")
+        }
+        let key = Key(mountID: mountID, uid: uid)
+        if let cached = cache[key] { return cached }
+        let choice = resolve(mountID: mountID, uid: uid)
+        cache[key] = choice
+        return choice
+    }
+
+    private func resolve(mountID: UInt64, uid: UInt32) -> Choice {
+        if let home = configuration.homeTrash, uid == configuration.homeTrashOwner {
+            do throws(SystemError) {
+                if try Self.mountOfNearestAncestor(home) == mountID {
+                    let root = try Self.openCreating(home)
+                    let files = try ensureDirectory("files", in: root, uid: uid)
+                    let info = try ensureDirectory("info", in: root, uid: uid)
+                    return .trash(TrashDirectory(path: home, topdir: nil, files: files, info: info))
+                }
+            } catch {
+                return .unavailable("cannot use the home trash \(home): \(error)")
+            }
+        }
+        return volumeTrash(mountID: mountID, uid: uid)
+    }
+
+    private func volumeTrash(mountID: UInt64, uid: UInt32) -> Choice {
+        let entries: [MountEntry]
+        do {
+            if let mounts {
+                entries = mounts
+            } else {
+                entries = try MountTable.load()
+                mounts = entries
+            }
+        } catch {
+            return .unavailable("cannot read the mount table: \(error)")
+        }
+        guard let entry = MountTable.entry(id: mountID, in: entries) else {
+            return .unavailable("mount \(mountID) is not in /proc/self/mountinfo")
+        }
+        let topdir = entry.mountPoint
+        let top: DirectoryHandle
+        do {
+            top = try DirectoryHandle.open(topdir, followingSymlinks: false)
+            guard try top.mountID() == mountID else {
+                return .unavailable("the mount point \(topdir) is covered by another mount")
+            }
+        } catch {
+            return .unavailable("cannot open the mount point \(topdir): \(error)")
+        }
+
+        // Method 1: an administrator-made $topdir/.Trash, used only if it passes the spec's checks.
+        let shared = topdir.appending(".Trash")
+        do throws(SystemError) {
+            if let status = try top.status(of: ".Trash") {
+                if status.isDirectory, status.mode & S_ISVTX != 0 {
+                    let parent = try top.openDirectory(".Trash")
+                    let mine = ByteString("\(uid)")
+                    do throws(TrashRefusal) {
+                        return .trash(try openTrash(mine, in: parent, path: shared.appending(mine), topdir: topdir,
+                                                    mountID: mountID, uid: uid))
+                    } catch {
+                        log.notice("not using \(shared.appending(mine)): \(error.reason)")
+                    }
+                } else {
+                    log.notice("not using \(shared): \(status.isSymlink ? "it is a symlink" : status.isDirectory ? "its sticky bit is not set" : "not a directory")")
+                }
+            }
+        } catch {
+            log.notice("not using \(shared): \(error)")
+        }
+
+        // Method 2: $topdir/.Trash-$uid, created on demand.
+        let own = ByteString(".Trash-\(uid)")
+        do throws(TrashRefusal) {
+            return .trash(try openTrash(own, in: top, path: topdir.appending(own), topdir: topdir, mountID: mountID, uid: uid))
+        } catch {
+            return .unavailable("no usable trash on the mount at \(topdir): \(error.reason)")
+        }
+    }
+
+    private struct TrashRefusal: Error {
+        var reason: String
+    }
+
+    /// Opens or creates the trash directory `name` in `parent`, refusing a symlink,
+    /// a directory owned by someone else, or one on another mount.
+    private func openTrash(_ name: ByteString, in parent: DirectoryHandle, path: ByteString, topdir: ByteString,
+                           mountID: UInt64, uid: UInt32) throws(TrashRefusal) -> TrashDirectory {
+        func refusal(_ error: SystemError) -> TrashRefusal {
+            TrashRefusal(reason: error.errno == .tooManyLinks ? "\(path) is a symlink" : "\(error)")
+        }
+        let dir: DirectoryHandle
+        let status: FileStatus
+        let dirMount: UInt64
+        do throws(SystemError) {
+            dir = try ensureDirectory(name, in: parent, uid: uid)
+            status = try dir.status()
+            dirMount = try dir.mountID()
+        } catch {
+            throw refusal(error)
+        }
+        guard status.uid == uid || status.uid == effectiveUID else {
+            throw TrashRefusal(reason: "\(path) is owned by uid \(status.uid), not \(uid)")
+        }
+        guard dirMount == mountID else { throw TrashRefusal(reason: "\(path) is on another mount") }
+        do throws(SystemError) {
+            let files = try ensureDirectory("files", in: dir, uid: uid)
+            let info = try ensureDirectory("info", in: dir, uid: uid)
+            return TrashDirectory(path: path, topdir: topdir, files: files, info: info)
+        } catch {
+            throw refusal(error)
+        }
+    }
+
+    /// mkdir 0700 if missing (given to `uid` when we are root acting for someone
+    /// else), then open without following a symlink.
+    private func ensureDirectory(_ name: ByteString, in parent: DirectoryHandle, uid: UInt32) throws(SystemError) -> DirectoryHandle {
+        if try parent.makeDirectory(name, mode: 0o700), effectiveUID == 0, uid != 0 {
+            try parent.changeOwner(name, uid: uid, gid: UInt32.max)
+        }
+        return try parent.openDirectory(name)
+    }
+
+    /// The mount of `path`, or of its nearest existing ancestor when it does not exist yet.
+    static func mountOfNearestAncestor(_ path: ByteString) throws(SystemError) -> UInt64 {
+        var current = path
+        while true {
+            do {
+                return try DirectoryHandle.open(current, followingSymlinks: true).mountID()
+            } catch where error.errno == .noEntry && current.count > 1 {
+                current = current.parent.isEmpty ? "/" : current.parent
+            }
+        }
+    }
+
+    /// Opens `path`, creating missing components with mode 0700 (like `mkdir -p`).
+    static func openCreating(_ path: ByteString) throws(SystemError) -> DirectoryHandle {
+        var missing: [ByteString] = []
+        var current = path
+        var base: DirectoryHandle
+        while true {
+            do {
+                base = try DirectoryHandle.open(current, followingSymlinks: true)
+                break
+            } catch where error.errno == .noEntry && current.count > 1 {
+                missing.append(current.lastComponent)
+                current = current.parent.isEmpty ? "/" : current.parent
+            }
+        }
+        for name in missing.reversed() {
+            try base.makeDirectory(name, mode: 0o700)
+            base = try base.openDirectory(name)
+        }
+        return base
+    }
+}
