@@ -6,7 +6,7 @@ import CuratorSystem
 /// Only looks; never changes anything.
 final class DiskObserver {
     let roots = RootDirectories()
-    private var trashes: [ByteString: TrashDirectory?] = [:]
+    private var trashes: [ByteString: TrashDirectory] = [:]
 
     struct Observation {
         var facts: DiskFacts
@@ -16,15 +16,11 @@ final class DiskObserver {
         var trash: TrashDirectory?
     }
 
-    /// The trash at `path`, or nil when it no longer exists (emptied away, say).
-    func trash(_ path: ByteString) throws(SystemError) -> TrashDirectory? {
+    /// The trash at `path`. Its directory missing is not taken to mean "purged": it is
+    /// what an unmounted volume looks like, so that throws (ENOENT) and nothing is decided.
+    func trash(_ path: ByteString) throws(SystemError) -> TrashDirectory {
         if let known = trashes[path] { return known }
-        let trash: TrashDirectory?
-        do {
-            trash = try TrashDirectory.reopen(path)
-        } catch where error.errno == .noEntry {
-            trash = nil
-        }
+        let trash = try TrashDirectory.reopen(path)
         trashes[path] = trash
         return trash
     }
@@ -34,9 +30,10 @@ final class DiskObserver {
     func observe(_ item: JournalItem) throws(SystemError) -> Observation {
         let original: FileStatus? = if let path = item.photoPath { try roots.statusAtOriginalPath(path) } else { nil }
         var facts = DiskFacts(original: presence(original, item.identity), trashFile: .absent, info: .absent)
-        guard let directory = item.trashDirectory, let name = item.trashName, let trash = try trash(directory) else {
+        guard let directory = item.trashDirectory, let name = item.trashName else {
             return Observation(facts: facts, original: original, trash: nil)
         }
+        let trash = try trash(directory)
         facts.trashFile = presence(try trash.files.status(of: name), item.identity)
         do {
             switch try trash.readInfo(name) {
