@@ -9,8 +9,8 @@ import Testing
 struct JournalTests {
     func planItem(_ id: Int64, _ path: ByteString) -> BatchPlanItem {
         BatchPlanItem(photoID: id, rootName: "pics", rootPath: "/srv/photos", relativePath: path,
-                      identity: PhotoIdentity(device: UInt64.max - 1, inode: UInt64(1) << 63 + UInt64(id), size: 1000 + id,
-                                              mtimeNanoseconds: 1_700_000_000_123_456_789))
+                      identity: FileIdentity(device: UInt64.max - 1, inode: UInt64(1) << 63 + UInt64(id), size: 1000 + id,
+                                              mtimeNs: 1_700_000_000_123_456_789))
     }
 
     @Test func isWALWithFullSynchronousInAFileOfItsOwn() throws {

@@ -157,9 +157,9 @@ struct TrashBatchTests {
         var protectedItem = try box.item(1, "keep.jpg")
         protectedItem.isProtected = true
         let escaping = BatchPlanItem(photoID: 2, rootName: "pics", rootPath: box.root, relativePath: "../secret.jpg",
-                                     identity: PhotoIdentity(try FileStatus.of(outside)))
+                                     identity: FileIdentity(try FileStatus.of(outside)))
         let absolute = BatchPlanItem(photoID: 3, rootName: "pics", rootPath: box.root, relativePath: outside,
-                                     identity: PhotoIdentity(try FileStatus.of(outside)))
+                                     identity: FileIdentity(try FileStatus.of(outside)))
         let outcome = try box.runner().run(plan: BatchPlan(session: "s", items: [protectedItem, escaping, absolute]), requester: .me)
         #expect(outcome.result.items.map(\.outcome) == [.protected, .error, .error])
         #expect(Sandbox.exists(box.root.appending("keep.jpg")) && Sandbox.exists(outside))

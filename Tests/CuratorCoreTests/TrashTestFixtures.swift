@@ -72,11 +72,11 @@ final class Sandbox {
 
     /// Writes a photo below the root (creating its folders) and returns its identity.
     @discardableResult
-    func photo(_ relative: ByteString, _ contents: [UInt8]? = nil) throws -> PhotoIdentity {
+    func photo(_ relative: ByteString, _ contents: [UInt8]? = nil) throws -> FileIdentity {
         let path = root.appending(relative)
         try Sandbox.makeDirectories(path.parent)
         try Sandbox.write(path, contents ?? Sandbox.content(for: relative))
-        return PhotoIdentity(try FileStatus.of(path))
+        return FileIdentity(try FileStatus.of(path))
     }
 
     /// Distinct content per name, a few KB, so that mix-ups show.
@@ -91,9 +91,9 @@ final class Sandbox {
         return bytes
     }
 
-    func item(_ id: Int64, _ relative: ByteString, identity: PhotoIdentity? = nil, rootName: String = "pics") throws -> BatchPlanItem {
+    func item(_ id: Int64, _ relative: ByteString, identity: FileIdentity? = nil, rootName: String = "pics") throws -> BatchPlanItem {
         BatchPlanItem(photoID: id, rootName: rootName, rootPath: root, relativePath: relative,
-                      identity: try identity ?? PhotoIdentity(FileStatus.of(root.appending(relative))))
+                      identity: try identity ?? FileIdentity(FileStatus.of(root.appending(relative))))
     }
 
     func plan(_ relatives: [ByteString]) throws -> BatchPlan {

@@ -30,7 +30,7 @@ struct TrashVolumeTests {
             let path = root.appending(name)
             try Sandbox.makeDirectories(path.parent)
             try Sandbox.write(path, Sandbox.content(for: name))
-            return BatchPlanItem(photoID: 1, rootName: "vol", rootPath: root, relativePath: name, identity: PhotoIdentity(try FileStatus.of(path)))
+            return BatchPlanItem(photoID: 1, rootName: "vol", rootPath: root, relativePath: name, identity: FileIdentity(try FileStatus.of(path)))
         }
     }
 
@@ -162,7 +162,7 @@ struct TrashVolumeTests {
         #expect(try FileStatus.of(bound.appending("x.jpg")).device == FileStatus.of(box.homeTrash).device)
 
         let item = BatchPlanItem(photoID: 1, rootName: "b", rootPath: bound, relativePath: "x.jpg",
-                                 identity: PhotoIdentity(try FileStatus.of(bound.appending("x.jpg"))))
+                                 identity: FileIdentity(try FileStatus.of(bound.appending("x.jpg"))))
         let runner = try box.runner()
         let batch = try runner.run(plan: BatchPlan(session: "s", items: [item]), requester: .me)
         #expect(batch.result.items.first?.outcome == .trashed, "\(batch.result.items)")

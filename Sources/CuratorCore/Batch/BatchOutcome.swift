@@ -18,7 +18,7 @@ extension JournalItem {
     }
 
     func restoredPhoto(at status: FileStatus, byOtherTool: Bool, recreated: [ByteString]) -> RestoredPhoto {
-        RestoredPhoto(photoID: photoID, rootName: rootName, relativePath: relativePath, identity: PhotoIdentity(status),
+        RestoredPhoto(photoID: photoID, rootName: rootName, relativePath: relativePath, identity: FileIdentity(status),
                       sameInode: identity.isSameFile(status), byOtherTool: byOtherTool, recreatedDirectories: recreated)
     }
 }

@@ -9,12 +9,12 @@ public struct BatchPlanItem: Hashable, Sendable {
     public var rootPath: ByteString
     /// The photo's path below the root, as bytes.
     public var relativePath: ByteString
-    public var identity: PhotoIdentity
+    public var identity: FileIdentity
     /// Protected now (the daemon checks at confirm time): skipped as `protected`.
     public var isProtected: Bool
 
     public init(photoID: Int64, rootName: String, rootPath: ByteString, relativePath: ByteString,
-                identity: PhotoIdentity, isProtected: Bool = false) {
+                identity: FileIdentity, isProtected: Bool = false) {
         self.photoID = photoID
         self.rootName = rootName
         self.rootPath = rootPath

@@ -47,7 +47,7 @@ final class DiskObserver {
         return Observation(facts: facts, original: original, trash: trash)
     }
 
-    private func presence(_ status: FileStatus?, _ identity: PhotoIdentity) -> Presence {
+    private func presence(_ status: FileStatus?, _ identity: FileIdentity) -> Presence {
         guard let status else { return .absent }
         return identity.isSameFile(status) ? .same : .other
     }

@@ -198,7 +198,7 @@ final class PhotoTrasher {
         case failed(SystemError)
     }
 
-    private func lastLook(_ parent: DirectoryHandle, _ name: ByteString, _ identity: PhotoIdentity) -> LastLook {
+    private func lastLook(_ parent: DirectoryHandle, _ name: ByteString, _ identity: FileIdentity) -> LastLook {
         do throws(SystemError) {
             guard let now = try parent.status(of: name) else { return .vanished }
             return identity.mismatch(now).map { .changed($0) } ?? .same

@@ -7,7 +7,7 @@ public struct RestoredPhoto: Hashable, Sendable {
     public var rootName: String
     public var relativePath: ByteString
     /// Its identity now, for the index.
-    public var identity: PhotoIdentity
+    public var identity: FileIdentity
     /// Same device and inode as when it was planned: re-index it with its former id.
     public var sameInode: Bool
     /// Put back by another tool (e.g. trash-restore) before our undo got to it.

@@ -86,7 +86,7 @@ final class Journal {
                 try insert.bind(.int(id), .int(Int64(index + 1)), .int(item.photoID), .text(item.rootName),
                                 .blob(item.rootPath.bytes), .blob(item.relativePath.bytes),
                                 .int(Int64(bitPattern: item.identity.device)), .int(Int64(bitPattern: item.identity.inode)),
-                                .int(item.identity.size), .int(item.identity.mtimeNanoseconds),
+                                .int(item.identity.size), .int(item.identity.mtimeNs),
                                 .text(JournalItemState.planned.rawValue), .text(PhotoOutcome.pending.rawValue)).run()
             }
             return id
@@ -185,8 +185,8 @@ final class Journal {
             result.append(JournalItem(
                 batch: s.int64(0), step: s.int(1), photoID: s.int64(2), rootName: s.text(3),
                 rootPath: ByteString(s.blob(4)), relativePath: ByteString(s.blob(5)),
-                identity: PhotoIdentity(device: UInt64(bitPattern: s.int64(6)), inode: UInt64(bitPattern: s.int64(7)),
-                                        size: s.int64(8), mtimeNanoseconds: s.int64(9)),
+                identity: FileIdentity(device: UInt64(bitPattern: s.int64(6)), inode: UInt64(bitPattern: s.int64(7)),
+                                        size: s.int64(8), mtimeNs: s.int64(9)),
                 state: JournalItemState(rawValue: s.text(10)) ?? .skipped,
                 outcome: PhotoOutcome(rawValue: s.text(11)) ?? .error,
                 detail: s.isNull(12) ? nil : s.text(12),

@@ -39,7 +39,7 @@ struct JournalItem: Hashable, Sendable {
     var rootName: String
     var rootPath: ByteString
     var relativePath: ByteString
-    var identity: PhotoIdentity
+    var identity: FileIdentity
     var state: JournalItemState
     var outcome: PhotoOutcome
     var detail: String?
