@@ -21,6 +21,7 @@ struct RecoveryDiskTests {
         CrashPoint(point: .batchJournaled, hit: 1),
         CrashPoint(point: .itemIntent, hit: 1), CrashPoint(point: .itemIntent, hit: 3),
         CrashPoint(point: .itemInfoWritten, hit: 1), CrashPoint(point: .itemInfoWritten, hit: 2),
+        CrashPoint(point: .itemVerified, hit: 2),
         CrashPoint(point: .itemRenamed, hit: 1), CrashPoint(point: .itemRenamed, hit: 3),
         CrashPoint(point: .itemSynced, hit: 2),
         CrashPoint(point: .itemJournaled, hit: 1), CrashPoint(point: .itemJournaled, hit: 3),

@@ -136,6 +136,39 @@ struct TrashBatchTests {
         #expect(box.trashedFiles.isEmpty && box.infoFiles.isEmpty)
     }
 
+    /// Swaps `x.jpg` for another file (the photo itself is kept as `kept.jpg`) when `step` is reached.
+    func swapping(_ box: Sandbox, at step: Failpoint) -> Failpoints {
+        let path = box.root.appending("x.jpg")
+        let kept = box.root.appending("kept.jpg")
+        let impostor = box.root.appending("impostor.tmp")
+        return Failpoints(point: step, action: .run {
+            _ = try? Sandbox.write(impostor, Array("not in the plan".utf8))
+            _ = path.withCString { from in kept.withCString { rename(from, $0) } }
+            _ = impostor.withCString { from in path.withCString { rename(from, $0) } }
+        })
+    }
+
+    @Test func aPhotoSwappedAfterItsInfoWasWrittenIsCaughtByTheLastLook() throws {
+        let box = try Sandbox()
+        try box.photo("x.jpg")
+        let outcome = try box.runner(failpoints: swapping(box, at: .itemInfoWritten)).run(plan: try box.plan(["x.jpg"]), requester: .me)
+        #expect(outcome.result.items.first?.outcome == .changed)
+        #expect(Sandbox.read(box.root.appending("x.jpg")) == Array("not in the plan".utf8))
+        #expect(Sandbox.read(box.root.appending("kept.jpg")) == Sandbox.content(for: "x.jpg"))
+        #expect(box.trashedFiles.isEmpty && box.infoFiles.isEmpty)
+    }
+
+    @Test func aFileSwappedInAtTheLastInstantIsPutBackNotTrashed() throws {
+        let box = try Sandbox()
+        try box.photo("x.jpg")
+        let outcome = try box.runner(failpoints: swapping(box, at: .itemVerified)).run(plan: try box.plan(["x.jpg"]), requester: .me)
+        let item = try #require(outcome.result.items.first)
+        #expect(item.outcome == .changed)
+        #expect(item.detail == "replaced during the move; put back")
+        #expect(Sandbox.read(box.root.appending("x.jpg")) == Array("not in the plan".utf8), "the other file is back where it was")
+        #expect(box.trashedFiles.isEmpty && box.infoFiles.isEmpty)
+    }
+
     @Test func aVanishedPhotoIsReportedAndTheRestGoOn() throws {
         let box = try Sandbox()
         try box.photo("gone.jpg")

@@ -11,6 +11,7 @@ import Synchronization
 ///   batch.journaled      batch and plan committed, nothing moved yet
 ///   item.intent          photo's trash and name committed, no .trashinfo yet
 ///   item.info_written    .trashinfo created and synced, photo not moved yet
+///   item.verified        identity checked a last time, about to rename
 ///   item.renamed         photo renamed into the trash, directories not synced
 ///   item.synced          directories synced, `trashed` not journaled yet
 ///   item.journaled       photo's outcome committed (trashed or skipped)
@@ -26,6 +27,7 @@ public enum Failpoint: String, CaseIterable, Sendable {
     case batchJournaled = "batch.journaled"
     case itemIntent = "item.intent"
     case itemInfoWritten = "item.info_written"
+    case itemVerified = "item.verified"
     case itemRenamed = "item.renamed"
     case itemSynced = "item.synced"
     case itemJournaled = "item.journaled"
@@ -47,6 +49,8 @@ public final class Failpoints: Sendable {
         /// Throw `BatchError.failpoint` and unwind without any clean-up, leaving the
         /// journal and the disk as a kill would: for in-process tests.
         case throwError
+        /// Run this and go on: lets a test change the disk at an exact step (a race).
+        case run(@Sendable () -> Void)
     }
 
     public static let environmentVariable = "CURATORD_FAILPOINT"
@@ -99,6 +103,8 @@ public final class Failpoints: Sendable {
             _exit(137)
         case .throwError:
             throw BatchError(.failpoint, "failpoint \(point.rawValue):\(count) reached")
+        case .run(let body):
+            body()
         }
     }
 }

@@ -116,9 +116,9 @@ final class PhotoTrasher {
             do throws(SystemError) {
                 guard try trash.createInfo(name, info) else { continue }  // taken meanwhile: next name
             } catch {
-                // The O_EXCL fallback may have left a partial file: try to take it away.
-                _ = try? trash.removeInfo(name)
-                return try failed(error, "writing \(trash.path)/info/\(name).trashinfo")
+                // The O_EXCL fallback may have left a partial file: abandon takes it away.
+                log.error("batch \(batch) step \(item.step): writing \(trash.path)/info/\(name).trashinfo: \(error)")
+                return try abandon(name, .error, error.errno.name)
             }
             try failpoints.reach(.itemInfoWritten)
 
@@ -129,6 +129,7 @@ final class PhotoTrasher {
             case .changed(let why): return try abandon(name, .changed, why)
             case .failed(let error): return try abandon(name, .error, error.errno.name)
             }
+            try failpoints.reach(.itemVerified)
 
             do throws(SystemError) {
                 try moveIntoTrash(parent, path.name, trash, name)
@@ -153,8 +154,7 @@ final class PhotoTrasher {
 
             // What went into the trash must be the photo: a file swapped in between the
             // last look and the rename goes back where it was.
-            let moved = try? trash.files.status(of: name)
-            if moved.map({ !item.identity.isSameFile($0) }) ?? true {
+            if let moved = try? trash.files.status(of: name), !item.identity.isSameFile(moved) {
                 return try putBack(parent, path, trash, name, finish: finish, abandon: abandon)
             }
 
