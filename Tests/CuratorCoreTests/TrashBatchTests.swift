@@ -220,6 +220,9 @@ struct TrashBatchTests {
         #expect(throws: BatchError.self) { try runner.run(plan: BatchPlan(session: "s", items: []), requester: .me) }
         let item = try box.item(1, "a.jpg")
         #expect(throws: BatchError.self) { try runner.run(plan: BatchPlan(session: "s", items: [item, item]), requester: .me) }
+        var relative = item
+        relative.rootPath = "photos"
+        #expect(throws: BatchError.self) { try runner.run(plan: BatchPlan(session: "s", items: [relative]), requester: .me) }
         #expect(try runner.history(uid: nil).isEmpty)
     }
 

@@ -51,6 +51,9 @@ public final class BatchRunner {
         guard Set(plan.items.map(\.photoID)).count == plan.items.count else {
             throw BatchError(.invalidPlan, "the plan names a photo twice")
         }
+        guard plan.items.allSatisfy({ $0.rootPath.bytes.first == UInt8(ascii: "/") }) else {
+            throw BatchError(.invalidPlan, "root paths must be absolute")
+        }
         try refuseWhileUnrecovered()
         let id = try journaling { () throws(SQLiteError) in
             try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(), items: plan.items)
