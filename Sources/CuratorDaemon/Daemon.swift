@@ -99,6 +99,18 @@ public enum Daemon {
             log.error("cannot open the index in \(config.stateDirectory): \(error)")
             return 1
         }
+        // The journal is settled before anyone is served: a crash mid-batch is
+        // finished or reported first.
+        do {
+            let report = try curator.recoverJournal()
+            for batch in report.batches {
+                log.notice("recovered batch \(batch.batch): \(batch.state.rawValue), \(batch.trashed) in the trash, \(batch.skipped) not")
+            }
+            for repair in report.repairs { log.notice("journal recovery: \(repair)") }
+        } catch {
+            log.error("cannot recover the journal in \(config.stateDirectory): \(error)")
+            return 1
+        }
         let listener: FileDescriptor
         let ownsPath: ByteString?
         do {

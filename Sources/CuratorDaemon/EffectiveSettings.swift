@@ -12,7 +12,7 @@ enum EffectiveSettings {
         lines.append("  socket: \(q(c.socketPath.lossyString)),")
         lines.append("  socket_mode: \"0\(String(c.socketMode, radix: 8))\",")
         lines.append("  state_dir: \(q(c.stateDirectory.lossyString)),")
-        lines.append("  trash_dir: \(q(c.homeTrash.lossyString)),")
+        lines.append("  trash_dir: \(c.homeTrash.map { q($0.lossyString) } ?? "null /* no home trash: each volume's .Trash-$uid */"),")
         lines.append("  log_level: \(q(c.logLevel.word)),")
         lines.append("  selection_cap: \(c.selectionCap.map(String.init) ?? "null"),")
         lines.append("  plan_ttl_seconds: \(Int(c.planTTLSeconds)),")

@@ -233,6 +233,12 @@ public struct DeletePlanResult: Codable, Sendable {
     }
 }
 
+public struct DeleteCancelResult: Codable, Sendable {
+    /// Plans dropped (0 when the token was unknown or already used).
+    public var cancelled: Int
+    public init(cancelled: Int) { self.cancelled = cancelled }
+}
+
 /// What happened to one photo of a batch (or of an undo).
 public enum PhotoOutcome: String, Codable, Sendable {
     case pending, trashed, restored

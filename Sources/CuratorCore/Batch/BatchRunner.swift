@@ -152,6 +152,11 @@ public final class BatchRunner {
         return Self.batchResult(batch, found.state, items)
     }
 
+    /// Photos this daemon moved to the trash and that are still there (as journaled).
+    public func trashedPhotos() throws(BatchError) -> [(photoID: Int64, identity: FileIdentity)] {
+        try journaling { () throws(SQLiteError) in try journal.trashedPhotos() }
+    }
+
     /// The owner of a batch, for the daemon's permission checks.
     public func owner(of batch: Int64) throws(BatchError) -> UInt32? {
         try journaling { () throws(SQLiteError) in try journal.batch(batch)?.uid }

@@ -206,11 +206,16 @@ public struct ConfigLoader {
         guard ttl >= 1 && ttl <= 86400 else { throw fail("plan_ttl_seconds", "must be between 1 and 86400") }
         let maxClients = try number("max_clients", in: top, path: "max_clients") ?? 64
         guard maxClients >= 1 && maxClients <= 512 else { throw fail("max_clients", "must be between 1 and 512") }
-        let trash = try absolute(try string("trash_dir", in: top, path: "trash_dir") ?? environment.homeTrash, key: "trash_dir")
+        var trash: String?
+        if let configured = try string("trash_dir", in: top, path: "trash_dir") {
+            trash = try absolute(configured, key: "trash_dir")
+        } else if !environment.isSystemService {
+            trash = environment.homeTrash
+        }
 
         return Configuration(roots: roots, socketPath: ByteString(socket), socketMode: socketMode,
                              stateDirectory: ByteString(state), logLevel: level, selectionCap: cap,
-                             planTTLSeconds: ttl, maxClients: Int(maxClients), homeTrash: ByteString(trash), source: file)
+                             planTTLSeconds: ttl, maxClients: Int(maxClients), homeTrash: trash.map { ByteString($0) }, source: file)
     }
 
     static func describe(_ error: any Error) -> String {

@@ -48,14 +48,15 @@ public struct Configuration: Sendable, Hashable {
     /// How long a delete plan's token stays valid.
     public var planTTLSeconds: Double
     public var maxClients: Int
-    /// Where the home trash lives ($XDG_DATA_HOME/Trash).
-    public var homeTrash: ByteString
+    /// Where the home trash lives ($XDG_DATA_HOME/Trash); nil for a system service,
+    /// whose photos go to each volume's `.Trash-$uid`.
+    public var homeTrash: ByteString?
     /// The file the settings came from, if any.
     public var source: String?
 
     public init(roots: [RootConfig], socketPath: ByteString, socketMode: UInt32 = 0o600, stateDirectory: ByteString,
                 logLevel: LogLevel = .info, selectionCap: Int? = nil, planTTLSeconds: Double = 300, maxClients: Int = 64,
-                homeTrash: ByteString, source: String? = nil) {
+                homeTrash: ByteString?, source: String? = nil) {
         self.roots = roots
         self.socketPath = socketPath
         self.socketMode = socketMode

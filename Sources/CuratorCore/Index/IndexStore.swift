@@ -99,6 +99,15 @@ final class IndexStore {
             .run()
     }
 
+    func reservedPhotoID() throws -> Int64 {
+        let s = try database.prepare("SELECT value FROM meta WHERE key = 'reserved_photo_id'")
+        return try s.step() ? s.int64(0) : 0
+    }
+
+    func setReservedPhotoID(_ value: Int64) throws {
+        try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('reserved_photo_id', ?)").bind(.int(value)).run()
+    }
+
     func deletePhoto(id: Int64) throws {
         try database.prepare("DELETE FROM photos WHERE id = ?").bind(.int(id)).run()
     }

@@ -35,7 +35,21 @@ final class PhotoLibrary {
         try store.loadPhotos { photo in
             insertInMemory(photo)
         }
-        nextID = try store.maxPhotoID() + 1
+        nextID = max(try store.maxPhotoID() + 1, try store.reservedPhotoID())
+        reservedID = nextID
+    }
+
+    /// Ids are never reused, not even those of photos that left (a trashed photo
+    /// keeps its id for an undo): the store records how far ids have been handed out.
+    private var reservedID: Int64 = 0
+
+    private func takeID() throws -> Int64 {
+        if nextID >= reservedID {
+            reservedID = nextID + 4096
+            try store.setReservedPhotoID(reservedID)
+        }
+        defer { nextID += 1 }
+        return nextID
     }
 
     // MARK: transactions
@@ -98,7 +112,7 @@ final class PhotoLibrary {
 
     /// Inserts a new photo, or updates the one at that path. Returns the change.
     func upsert(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
-                capture: CaptureState = .pending) throws -> LibraryChange? {
+                capture: CaptureState = .pending, preferredID: Int64? = nil) throws -> LibraryChange? {
         if let id = photoID(folder: folder, name: name), var existing = photos[id] {
             if existing.identity == identity && existing.type == type { return nil }
             let sameFile = existing.identity.device == identity.device && existing.identity.inode == identity.inode
@@ -111,9 +125,14 @@ final class PhotoLibrary {
             try store.upsertPhoto(existing)
             return .changed(existing)
         }
-        let photo = Photo(id: nextID, rootID: root, folderID: folder, name: name, identity: identity, type: type,
+        let id: Int64
+        if let preferredID, photos[preferredID] == nil, preferredID < nextID {
+            id = preferredID  // a photo coming back from the trash keeps its former id
+        } else {
+            id = try takeID()
+        }
+        let photo = Photo(id: id, rootID: root, folderID: folder, name: name, identity: identity, type: type,
                           capture: capture, rank: takeRank(folder))
-        nextID += 1
         insertInMemory(photo)
         try store.upsertPhoto(photo)
         return .added(photo)

@@ -198,6 +198,20 @@ final class Journal {
         return result
     }
 
+    /// Photos now in the trash by our hand (photo id and pinned identity), so that
+    /// one restored by any means gets its former id back.
+    func trashedPhotos() throws(SQLiteError) -> [(photoID: Int64, identity: FileIdentity)] {
+        let statement = try database.prepare("SELECT photo, dev, ino, size, mtime_ns FROM items WHERE state = ?")
+            .bind(.text(JournalItemState.trashed.rawValue))
+        var result: [(Int64, FileIdentity)] = []
+        while try statement.step() {
+            let s = statement
+            result.append((s.int64(0), FileIdentity(device: UInt64(bitPattern: s.int64(1)), inode: UInt64(bitPattern: s.int64(2)),
+                                                    size: s.int64(3), mtimeNs: s.int64(4))))
+        }
+        return result
+    }
+
     /// True while some batch is recorded as running (recovery has not run since a crash).
     func hasRunningBatch() throws(SQLiteError) -> Bool {
         let statement = try database.prepare("SELECT 1 FROM batches WHERE state = ? OR undo_running != 0 LIMIT 1")

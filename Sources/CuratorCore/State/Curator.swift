@@ -24,6 +24,7 @@ public final class Curator: Sendable {
     /// Touched only inside `lock` (see `withState`): that is what makes sharing it safe.
     private nonisolated(unsafe) let state: CuratorState
     let inbox: WatcherInbox
+    let batches: BatchService
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
 
@@ -36,6 +37,25 @@ public final class Curator: Sendable {
         let library = try PhotoLibrary(store: store)
         state = try CuratorState(config: config, library: library)
         inbox = try WatcherInbox()
+        let trash = TrashConfiguration(homeTrash: config.homeTrash, homeTrashOwner: geteuid())
+        batches = BatchService(runner: try BatchRunner(journalPath: config.stateDirectory.appending("journal.sqlite").lossyString,
+                                                       trash: trash))
+    }
+
+    /// Settles whatever a crash left unfinished in the journal. Runs before the
+    /// socket accepts anyone; afterwards photos still in the trash are remembered
+    /// by inode, so that one restored by any means gets its former id.
+    public func recoverJournal() throws -> RecoveryReport {
+        let (report, trashed) = try batches.withRunner { (runner) throws(BatchError) in
+            (try runner.recover(), try runner.trashedPhotos())
+        }
+        withState { state in
+            for (id, identity) in trashed where state.library.photo(id) == nil {
+                state.tombstones[InodeKey(device: identity.device, inode: identity.inode)] = id
+            }
+            for restored in report.restored { state.photoRestored(restored) }
+        }
+        return report
     }
 
     func withState<R, E: Error>(_ body: (CuratorState) throws(E) -> R) throws(E) -> R {
@@ -110,11 +130,24 @@ public final class Curator: Sendable {
                 return try session(request) { state throws(ProtocolError) in try state.selection(args, uid: client.uid) }
             case .reorder(let args):
                 return try session(request) { state throws(ProtocolError) in try state.reorder(args, uid: client.uid) }
-            default:
-                throw ProtocolError(.unknownCommand, "\"\(request.command.name)\" is not available in this version of curatord.")
+            case .deletePrepare(let args):
+                return try session(request) { state throws(ProtocolError) in try state.prepareDelete(args, uid: client.uid) }
+            case .deleteCancel(let args):
+                return try session(request) { state throws(ProtocolError) in try state.cancelDelete(args, uid: client.uid) }
+            case .deleteConfirm(let args):
+                return Wire.success(id: request.id, result: try confirmDelete(args, client: client))
+            case .undo(let args):
+                return Wire.success(id: request.id, result: try undo(args, client: client))
+            case .history(let args):
+                let batches = try self.batches.withRunner { (runner) throws(BatchError) in
+                    try runner.history(uid: client.uid, limit: args.limit ?? 50)
+                }
+                return Wire.success(id: request.id, result: HistoryResult(batches: batches))
             }
         } catch let error as ProtocolError {
             return Wire.failure(id: request.id, error: error)
+        } catch let error as BatchError {
+            return Wire.failure(id: request.id, error: error.protocolError)
         } catch {
             log.error("\(request.command.name) failed: \(error)")
             return Wire.failure(id: request.id, error: ProtocolError(.internalError, "\(error)"))
@@ -144,8 +177,67 @@ public final class Curator: Sendable {
                 uptimeMs: Int64((MonotonicClock.nanoseconds() - startedAt) / 1_000_000), roots: rootStatuses,
                 photos: state.library.photos.count, scanning: rootStatuses.contains { $0.scanning }, clients: state.clients,
                 subscribers: state.subscribers.count, sessions: state.sessionCount, overflows: state.totalOverflows,
-                rescans: state.totalRescans, batchRunning: false)
+                rescans: state.totalRescans, batchRunning: state.batchRunning)
         }
+    }
+
+    /// Runs a confirmed plan: photos to the trash in the plan's order, each one
+    /// leaving the index as it goes, progress pushed to the owner's subscribers.
+    func confirmDelete(_ args: DeleteConfirmRequest, client: ClientContext) throws -> BatchResult {
+        let plan = try withState { state throws(ProtocolError) in try state.takePlan(args, uid: client.uid) }
+        var trashed: [Int64] = []
+        let total = plan.items.count
+        let requester = Requester.resolving(uid: client.uid, gid: client.gid)
+        do {
+            let outcome = try batches.withRunner { (runner) throws(BatchError) in
+                try runner.run(plan: BatchPlan(session: plan.key.name, items: plan.items), requester: requester) { item in
+                    if item.outcome == .trashed { trashed.append(item.id) }
+                    let done = item.step
+                    withState { state in
+                        if item.outcome == .trashed { state.photoTrashed(item.id) }
+                        state.sendBatchEvent(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: done, total: total,
+                                                   outcome: item.outcome), uid: client.uid)
+                    }
+                }
+            }
+            withState { state in
+                state.finishBatch(plan, trashed: trashed)
+                state.sendBatchEvent(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
+                                           done: total, total: total), uid: client.uid)
+            }
+            return outcome.result
+        } catch {
+            withState { state in state.finishBatch(plan, trashed: trashed) }
+            throw error
+        }
+    }
+
+    /// Puts a batch back (the caller's latest when none is named), then indexes
+    /// the photos again under their former ids.
+    func undo(_ args: UndoRequest, client: ClientContext) throws -> UndoResult {
+        let requester = Requester.resolving(uid: client.uid, gid: client.gid)
+        let running = withState { state -> Bool in
+            if state.batchRunning { return true }
+            state.batchRunning = true
+            return false
+        }
+        if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
+        defer { withState { $0.batchRunning = false } }
+        var total = 0
+        let outcome = try batches.withRunner { (runner) throws(BatchError) in
+            try runner.undo(batch: args.batch, requester: requester) { item in
+                total += 1
+                let done = total
+                withState { state in
+                    state.sendBatchEvent(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch, done: done,
+                                               outcome: item.outcome), uid: client.uid)
+                }
+            }
+        }
+        withState { state in
+            for restored in outcome.restored { state.photoRestored(restored) }
+        }
+        return outcome.result
     }
 
     /// Read-your-writes: drop a cookie file in each root and wait until the watcher

@@ -30,6 +30,12 @@ final class CuratorState {
     var viewCache = ViewCache()
     /// Every user's sessions, by owner uid and name; persisted in the index file.
     var sessions: [SessionKey: SessionState] = [:]
+    /// Delete plans shown and not yet confirmed, by token.
+    var plans: [String: DeletePlan] = [:]
+    /// Photos we moved to the trash, by inode: one that comes back (undo, or
+    /// trash-restore) gets its former id.
+    var tombstones: [InodeKey: Int64] = [:]
+    var batchRunning = false
 
     init(config: Configuration, library: PhotoLibrary) throws {
         self.config = config
@@ -103,7 +109,9 @@ final class CuratorState {
                     changes.append(moved)
                     continue
                 }
-                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
+                let former = tombstones.removeValue(forKey: InodeKey(device: identity.device, inode: identity.inode))
+                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
+                                                   preferredID: former) {
                     if case .added(let p) = change {
                         seen.insert(p.id)
                         capturePending.append(p.id)
@@ -198,9 +206,15 @@ final class CuratorState {
 
     func publish(_ changes: [LibraryChange]) {
         guard !changes.isEmpty else { return }
-        viewCache.invalidate()
         let gone = changes.compactMap { change -> Int64? in if case .removed(let p) = change { return p.id } else { return nil } }
         if !gone.isEmpty { photosLeft(gone) }
+        publishWithoutSelections(changes)
+    }
+
+    /// Events for subscribers only; selections are left to the caller.
+    func publishWithoutSelections(_ changes: [LibraryChange]) {
+        guard !changes.isEmpty else { return }
+        viewCache.invalidate()
         guard !subscribers.isEmpty else { return }
         for change in changes {
             switch change {

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// Delete plans (the "Delete?" alert of article 000): prepared from a session's
+/// selection or from explicit ids, ordered by descending view position, pinned to
+/// each photo's identity, voided by any change to the selection, and expiring.
+extension CuratorState {
+    func prepareDelete(_ args: DeletePrepareRequest, uid: UInt32) throws(ProtocolError) -> DeletePlanResult {
+        let key = try sessionKey(args.session, uid: uid)
+        let state = session(key)
+        dropExpiredPlans()
+        var ids: [Int64]
+        if let explicit = args.ids {
+            guard !explicit.isEmpty else { throw ProtocolError(.emptySelection, "No photos were named.", argument: "ids") }
+            let unknown = explicit.filter { library.photo($0) == nil }
+            if !unknown.isEmpty {
+                throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
+            }
+            ids = explicit.firstOccurrences()
+        } else {
+            ids = state.selection.items.filter { library.photo($0) != nil }
+            guard !ids.isEmpty else {
+                throw ProtocolError(.emptySelection, state.mode == .select ? "Nothing is selected." : "Nothing is selected: the session is in view mode.")
+            }
+        }
+        let refused = ids.filter { library.photo($0).map(isProtected) ?? false }
+        if !refused.isEmpty {
+            throw ProtocolError(.protected, "\(Self.count(refused.count)) in a protected folder and cannot be deleted.", photos: refused)
+        }
+        let offline = ids.filter { id in library.photo(id).map { roots[$0.rootID]?.online != true } ?? false }
+        if !offline.isEmpty {
+            throw ProtocolError(.rootOffline, "\(Self.count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
+        }
+        // Descending position in the session's view (article 000: highest index first);
+        // photos outside the view go last, newest id first.
+        let view = (try? resolve(state.view)) ?? []
+        var position: [Int64: Int] = [:]
+        position.reserveCapacity(view.count)
+        for (index, id) in view.enumerated() { position[id] = index + 1 }
+        ids.sort { a, b in
+            let pa = position[a] ?? 0
+            let pb = position[b] ?? 0
+            return pa != pb ? pa > pb : a > b
+        }
+        var items: [BatchPlanItem] = []
+        var shown: [PlanItem] = []
+        var bytes: Int64 = 0
+        for (index, id) in ids.enumerated() {
+            guard let photo = library.photo(id), let root = roots[photo.rootID] else { continue }
+            let relative = library.relativePath(of: photo)
+            items.append(BatchPlanItem(photoID: id, rootName: root.config.name, rootPath: root.config.path, relativePath: relative,
+                                       identity: photo.identity))
+            let wire = wirePath(relative)
+            shown.append(PlanItem(step: index + 1, id: id, root: root.config.name, path: wire.path, pathRaw: wire.pathRaw,
+                                  size: photo.size, position: position[id]))
+            bytes += photo.size
+        }
+        let ttl = config.planTTLSeconds
+        let plan = DeletePlan(token: DeletePlan.makeToken(), key: key, generation: args.ids == nil ? state.generation : nil,
+                              expiresAt: MonotonicClock.nanoseconds() + UInt64(ttl * 1e9), items: items)
+        plans[plan.token] = plan
+        return DeletePlanResult(token: plan.token, expiresInMs: Int(ttl * 1000), items: shown, count: shown.count, bytes: bytes)
+    }
+
+    static func count(_ n: Int) -> String { n == 1 ? "1 photo is" : "\(n) photos are" }
+
+    func cancelDelete(_ args: DeleteCancelRequest, uid: UInt32) throws(ProtocolError) -> DeleteCancelResult {
+        let key = try sessionKey(args.session, uid: uid)
+        let doomed = plans.values.filter { $0.key == key && (args.token == nil || $0.token == args.token) }.map(\.token)
+        for token in doomed { plans[token] = nil }
+        return DeleteCancelResult(cancelled: doomed.count)
+    }
+
+    /// Takes a plan for confirmation: checks owner, expiry, the selection it was
+    /// made from, and that no other batch runs; re-checks protection (a reload may
+    /// have protected a folder since).
+    func takePlan(_ args: DeleteConfirmRequest, uid: UInt32) throws(ProtocolError) -> DeletePlan {
+        let key = try sessionKey(args.session, uid: uid)
+        guard var plan = plans[args.token], plan.key.uid == uid else {
+            throw ProtocolError(.tokenInvalid, "This delete token is unknown, already used or cancelled; prepare the delete again.",
+                                argument: "token")
+        }
+        if args.session != nil && plan.key != key {
+            throw ProtocolError(.tokenInvalid, "This delete token belongs to another session.", argument: "token")
+        }
+        if MonotonicClock.nanoseconds() > plan.expiresAt {
+            plans[args.token] = nil
+            throw ProtocolError(.tokenExpired, "This delete plan has expired; prepare the delete again.", argument: "token")
+        }
+        if let generation = plan.generation, session(plan.key).generation != generation {
+            plans[args.token] = nil
+            throw ProtocolError(.tokenInvalid, "The selection changed since this plan was shown; prepare the delete again.",
+                                argument: "token")
+        }
+        if batchRunning {
+            throw ProtocolError(.batchRunning, "Another batch is being carried out; try again when it is done.")
+        }
+        plans[args.token] = nil
+        for index in plan.items.indices {
+            if let photo = library.photo(plan.items[index].photoID) { plan.items[index].isProtected = isProtected(photo) }
+        }
+        batchRunning = true
+        return plan
+    }
+
+    func dropExpiredPlans() {
+        let now = MonotonicClock.nanoseconds()
+        for (token, plan) in plans where plan.expiresAt < now { plans[token] = nil }
+    }
+
+    /// One photo of a running batch reached the trash: it leaves the index now
+    /// (selections are settled once, at the end of the batch).
+    func photoTrashed(_ id: Int64) {
+        guard let photo = library.photo(id) else { return }
+        tombstones[InodeKey(device: photo.identity.device, inode: photo.identity.inode)] = id
+        do {
+            if let change = try library.remove(id) { publishWithoutSelections([change]) }
+        } catch {
+            log.error("cannot unindex trashed photo \(id): \(error)")
+        }
+    }
+
+    /// The end of a batch: selections lose the trashed photos; the session the plan
+    /// came from leaves select mode with an empty selection (article 000).
+    func finishBatch(_ plan: DeletePlan, trashed: [Int64]) {
+        batchRunning = false
+        if !trashed.isEmpty { photosLeft(trashed) }
+        if plan.generation != nil {
+            let current = session(plan.key)
+            if let update = try? current.setMode(.view) {
+                do { try install(update.state, for: plan.key) } catch { log.error("cannot save session \(plan.key.name): \(error)") }
+            }
+        }
+    }
+
+    func sendBatchEvent(_ event: Event, uid: UInt32) {
+        guard subscribers.values.contains(where: { $0.uid == uid }) else { return }
+        let line = Wire.event(event, encoder: encoder)
+        for (id, subscriber) in subscribers where subscriber.uid == uid {
+            if !subscriber.sink.deliver(line) { subscribers[id] = nil }
+        }
+    }
+
+    /// A photo back from the trash: indexed again (with its former id: the tombstone
+    /// is keyed by its inode), whichever of the watcher and the undo sees it first.
+    func photoRestored(_ restored: RestoredPhoto) {
+        guard let rootID = rootID(named: restored.rootName), let root = roots[rootID] else { return }
+        if restored.sameInode {
+            tombstones[InodeKey(device: restored.identity.device, inode: restored.identity.inode)] = restored.photoID
+        }
+        let absolute = root.config.path.appending(restored.relativePath)
+        guard let type = NameFilter(root.config).photoType(restored.relativePath.lastComponent),
+              let status = try? FileStatus.ifExists(absolute), status.isRegularFile
+        else { return }
+        do {
+            try fileAppeared(root: rootID, directory: restored.relativePath.parent,
+                             file: ScannedFile(name: restored.relativePath.lastComponent, status: status, type: type))
+        } catch {
+            log.error("cannot index restored photo \(absolute.lossyString): \(error)")
+        }
+    }
+}
+
+extension Array where Element: Hashable {
+    /// Each element once, where it first occurs.
+    fileprivate func firstOccurrences() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}
