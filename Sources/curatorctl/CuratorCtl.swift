@@ -7,7 +7,7 @@ enum CuratorCtl {
     static var commands: [any CLICommand.Type] { [
         StatusCommand.self, ListCommand.self, WatchCommand.self, RescanCommand.self, SyncCommand.self,
         ViewCommand.self, ModeCommand.self, SelectCommand.self, DeselectCommand.self, ToggleCommand.self, ClearCommand.self,
-        SelectionCommand.self, MoveCommand.self,
+        SelectionCommand.self, MoveCommand.self, RemoveCommand.self, UndoCommand.self, HistoryCommand.self,
     ] }
 
     static func help() -> String {

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import Foundation
+import Glibc
+
+/// `rm`: prepare a plan, show it, ask like the article's alert, then confirm.
+struct RemoveCommand: CLICommand {
+    static let name = "rm"
+    static let abstract = "Move the selected photos (or one photo) to the trash, after showing the plan and asking."
+    static let usage = "rm [--yes] [--photo ID|PATH]"
+    var yes: Bool
+    var photo: String?
+
+    init(parsing arguments: inout ArgumentList) throws(CLIError) {
+        yes = arguments.flag("--yes", "-y")
+        photo = try arguments.option("--photo")
+        try arguments.noMore()
+    }
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        let session = context.options.session
+        var ids: [Int64]?
+        if let photo { ids = [try Self.resolvePhoto(photo, context)] }
+        let client = try context.connection()
+        let prepare = Command.deletePrepare(DeletePrepareRequest(session: session, ids: ids))
+        let plan: DeletePlanResult
+        if context.options.json {
+            let raw = try client.callRaw(prepare)
+            Format.writeRaw(raw)
+            guard let decoded = try? Wire.makeDecoder().decode(Response<DeletePlanResult>.self, from: raw), let result = decoded.result else {
+                throw CLIError.daemon((try? Wire.makeDecoder().decode(Response<DeletePlanResult>.self, from: raw))?.error
+                                      ?? ProtocolError(.internalError, "no plan"))
+            }
+            plan = result
+        } else {
+            plan = try client.call(prepare, as: DeletePlanResult.self)
+        }
+        if !context.options.json {
+            Format.write("Move \(Format.plural(plan.count, "photo")), \(Format.bytes(plan.bytes)), to the trash?")
+            for item in plan.items.prefix(5) { Format.write("  \(item.root)/\(item.path)  \(Format.bytes(item.size))") }
+            if plan.items.count > 5 { Format.write("  ... and \(plan.items.count - 5) more") }
+        }
+        if !yes {
+            // Asked on the terminal, or answered by a script on stdin; no answer is no.
+            FileHandle.standardError.write(Data("Delete? [y/N] ".utf8))
+            let answer = readLine(strippingNewline: true)?.lowercased() ?? ""
+            guard answer == "y" || answer == "yes" else {
+                _ = try? client.call(.deleteCancel(DeleteCancelRequest(session: session, token: plan.token)), as: DeleteCancelResult.self)
+                throw CLIError.cancelled
+            }
+        }
+        let showProgress = !context.options.json && isatty(2) != 0 && plan.count >= 20
+        if showProgress { _ = try client.call(.subscribe(SubscribeRequest()), as: SubscribeResult.self) }
+        let command = Command.deleteConfirm(DeleteConfirmRequest(session: session, token: plan.token))
+        let result: BatchResult
+        if showProgress {
+            result = try Self.confirmWithProgress(client, command, total: plan.count)
+        } else if context.options.json {
+            Format.writeRaw(try client.callRaw(command))
+            return
+        } else {
+            result = try client.call(command, as: BatchResult.self)
+        }
+        Format.write("Batch \(result.batch): \(Format.plural(result.trashed, "photo")) moved to the trash (\(Format.bytes(result.bytes)))"
+                     + (result.skipped > 0 ? ", \(result.skipped) skipped:" : "."))
+        for item in result.items where item.outcome != .trashed {
+            Format.write("  \(item.root)/\(item.path): \(Self.reason(item))")
+        }
+        Format.write("Undo with: curatorctl undo \(result.batch)")
+    }
+
+    static func reason(_ item: BatchItemResult) -> String {
+        let base: String = switch item.outcome {
+        case .changed: "changed since the plan was shown; left alone"
+        case .vanished: "no longer there"
+        case .permissionDenied: "you may not delete it"
+        case .protected: "in a protected folder"
+        case .noTrash: "no trash on its file system"
+        case .pending: "not reached (the batch was interrupted)"
+        default: item.outcome.rawValue
+        }
+        return item.detail.map { "\(base) (\($0))" } ?? base
+    }
+
+    /// Sends the confirmation and draws a progress bar from batch events until the response.
+    static func confirmWithProgress(_ client: Client, _ command: Command, total: Int) throws(CLIError) -> BatchResult {
+        try client.send(Wire.request(id: .string("confirm"), command: command))
+        let decoder = Wire.makeDecoder()
+        while true {
+            let line = try client.readLine()
+            if let event = try? decoder.decode(Event.self, from: line), event.event == .batch, let done = event.done {
+                let width = 30
+                let filled = total > 0 ? min(width, done * width / total) : width
+                let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+                FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+                continue
+            }
+            if let response = try? decoder.decode(Response<BatchResult>.self, from: line), response.id == .string("confirm") {
+                FileHandle.standardError.write(Data("\n".utf8))
+                if let result = response.result { return result }
+                throw CLIError.daemon(response.error ?? ProtocolError(.internalError, "no result"))
+            }
+        }
+    }
+
+    /// A photo named by id, or by path ("ROOT/PATH", or a path under a root).
+    static func resolvePhoto(_ text: String, _ context: CLIContext) throws(CLIError) -> Int64 {
+        if let id = Int64(text) { return id }
+        var spec = ViewSpec()
+        var relative = text
+        let status = try context.connection().call(.status(StatusRequest()), as: StatusResult.self)
+        let absolute = text.hasPrefix("/") ? text : FileManager.default.currentDirectoryPath + "/" + text
+        if let root = status.roots.first(where: { absolute.hasPrefix($0.path + "/") }) {
+            spec.root = root.name
+            relative = String(absolute.dropFirst(root.path.count + 1))
+        } else if let slash = text.firstIndex(of: "/"), status.roots.contains(where: { $0.name == String(text[..<slash]) }) {
+            spec.root = String(text[..<slash])
+            relative = String(text[text.index(after: slash)...])
+        }
+        let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
+        spec.folder = folder
+        spec.recursive = false
+        let listing = try context.connection().call(.list(ListRequest(view: spec)), as: ListResult.self)
+        guard let match = listing.photos.first(where: { $0.path == relative }) else {
+            throw CLIError.daemon(ProtocolError(.noSuchPhoto, "No indexed photo is at \(text)."))
+        }
+        return match.id
+    }
+}
+
+struct UndoCommand: CLICommand {
+    static let name = "undo"
+    static let abstract = "Put a batch's photos back where they were (your latest batch, or the one named)."
+    static let usage = "undo [BATCH]"
+    var batch: Int64?
+
+    init(parsing arguments: inout ArgumentList) throws(CLIError) {
+        let rest = try arguments.positionals()
+        guard rest.count <= 1 else { throw CLIError.usage("usage: curatorctl \(Self.usage)") }
+        if let text = rest.first {
+            guard let id = Int64(text) else { throw CLIError.usage("BATCH is a batch number, as `curatorctl history` shows") }
+            batch = id
+        }
+    }
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        guard let r = try context.call(.undo(UndoRequest(batch: batch)), as: UndoResult.self) else { return }
+        Format.write("Batch \(r.batch): \(Format.plural(r.restored, "photo")) put back"
+                     + (r.conflicts > 0 ? ", \(r.conflicts) left in the trash because a file now stands at their path" : "")
+                     + (r.missing > 0 ? ", \(r.missing) no longer in the trash" : "") + ".")
+        for item in r.items where item.outcome == .conflict || item.outcome == .missing {
+            Format.write("  \(item.root)/\(item.path): \(item.outcome == .conflict ? "a file is in the way; still in the trash" : "not in the trash any more")"
+                         + (item.detail.map { " (\($0))" } ?? ""))
+        }
+    }
+}
+
+struct HistoryCommand: CLICommand {
+    static let name = "history"
+    static let abstract = "List your batches: id, time, state, counts, bytes."
+    static let usage = "history [--limit N]"
+    var limit: Int?
+
+    init(parsing arguments: inout ArgumentList) throws(CLIError) {
+        limit = try arguments.intOption("--limit", "-n")
+        try arguments.noMore()
+    }
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        guard let r = try context.call(.history(HistoryRequest(limit: limit)), as: HistoryResult.self) else { return }
+        if r.batches.isEmpty {
+            Format.write("No batches yet.")
+            return
+        }
+        for b in r.batches {
+            Format.write("\(Format.pad(String(b.batch), 5, right: true))  \(b.createdAt)  \(Format.pad(b.state.rawValue, 13))  "
+                         + "\(b.trashed)/\(b.count) trashed, \(b.restored) restored, \(Format.bytes(b.bytes))")
+        }
+    }
+}
