@@ -84,10 +84,15 @@ public enum Daemon {
         return config
     }
 
+    /// How long shutdown waits for the watcher to finish the step it is in.
+    static let watcherStopSeconds = 20.0
+
     static func run(_ config: Configuration, arguments: DaemonArguments, inotify: InotifyToolsHandle?) -> Int32 {
+        let activated = SocketActivation.listener()
         do {
             try makeDirectory(config.stateDirectory, mode: 0o700)
-            try makeDirectory(config.socketPath.parent, mode: 0o700)
+            // Under socket activation the .socket unit made the socket's directory.
+            if activated == nil { try makeDirectory(config.socketPath.parent, mode: 0o700) }
         } catch {
             log.error("\(error)")
             return 1
@@ -99,51 +104,64 @@ public enum Daemon {
             log.error("cannot open the index in \(config.stateDirectory): \(error)")
             return 1
         }
-        // The journal is settled before anyone is served: a crash mid-batch is
-        // finished or reported first.
         do {
-            let report = try curator.recoverJournal()
-            for batch in report.batches {
-                log.notice("recovered batch \(batch.batch): \(batch.state.rawValue), \(batch.trashed) in the trash, \(batch.skipped) not")
-            }
-            for repair in report.repairs { log.notice("journal recovery: \(repair)") }
+            try StartupRecovery.recoverJournal(curator)
         } catch {
             log.error("cannot recover the journal in \(config.stateDirectory): \(error)")
             return 1
         }
         let listener: FileDescriptor
         let ownsPath: ByteString?
-        do {
-            (listener, ownsPath) = try openListener(config)
-        } catch {
-            if error.errno.rawValue == EADDRINUSE {
-                log.error("another curatord is already serving \(config.socketPath); stop it first")
-            } else {
-                log.error("cannot listen on \(config.socketPath): \(error)")
+        let served: ByteString
+        if let activated {
+            (listener, ownsPath, served) = (activated.descriptor, nil, activated.path ?? config.socketPath)
+        } else {
+            do {
+                listener = try UnixSocket.listen(at: config.socketPath, mode: mode_t(config.socketMode))
+            } catch {
+                if error.errno.rawValue == EADDRINUSE {
+                    log.error("another curatord is already serving \(config.socketPath); stop it first")
+                } else {
+                    log.error("cannot listen on \(config.socketPath): \(error)")
+                }
+                return 1
             }
+            (ownsPath, served) = (config.socketPath, config.socketPath)
+        }
+        let server: Server
+        do {
+            server = try Server(listener: listener, curator: curator, maxClients: config.maxClients, ownsPath: ownsPath)
+        } catch {
+            log.error("cannot start the socket server: \(error)")
             return 1
         }
-        let server = Server(listener: listener, curator: curator, maxClients: config.maxClients, ownsPath: ownsPath)
         let watcher = Watcher(curator: curator, tools: inotify)
         server.start()
         watcher.start()
         CaptureReader(curator: curator).start()
-        log.notice("curatord \(ProtocolInfo.serverVersion) serving \(config.socketPath) for \(config.roots.count) root(s): "
+        let how = activated == nil ? "listening on" : "serving the socket systemd passed,"
+        log.notice("curatord \(ProtocolInfo.serverVersion) \(how) \(served) for \(config.roots.count) root(s): "
                    + config.roots.map { "\($0.name)=\($0.path)" }.joined(separator: ", "))
-        SystemdNotifier.ready(status: "scanning \(config.roots.count) root(s); \(curator.photoCount) photos indexed")
-        waitForSignals(curator: curator, arguments: arguments)
-        SystemdNotifier.stopping()
-        log.notice("stopping")
-        server.stop()
-        watcher.stop()
-        curator.shutdown()
+        // The journal is recovered and the socket accepts: clients may talk during the first scan.
+        SystemdNotifier.ready(status: curator.statusLine())
+        var loop = MainLoop(curator: curator, arguments: arguments, watchdog: Watchdog.fromEnvironment())
+        if let period = loop.watchdog?.period { log.info("watchdog: pinging systemd every \(period / 1_000_000) ms") }
+        let signal = loop.run()
+        shutDown(server: server, watcher: watcher, curator: curator, signal: signal)
         return 0
     }
 
-    static func openListener(_ config: Configuration) throws(SystemError) -> (FileDescriptor, ByteString?) {
-        if let inherited = SocketActivation.listener() { return (inherited, nil) }
-        let fd = try UnixSocket.listen(at: config.socketPath, mode: mode_t(config.socketMode))
-        return (fd, config.socketPath)
+    /// SIGTERM: stop accepting, let the step in progress finish, close the index.
+    /// Every wait is bounded, well inside the unit's TimeoutStopSec=.
+    static func shutDown(server: Server, watcher: Watcher, curator: Curator, signal: Int32) {
+        SystemdNotifier.stopping(status: "stopping")
+        log.notice("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
+        server.stop()
+        if !watcher.stop(waitingUpTo: watcherStopSeconds) {
+            log.warning("the watcher did not finish its step within \(Int(watcherStopSeconds)) s; closing the index anyway")
+        }
+        curator.shutdown()
+        log.notice("stopped cleanly")
     }
 
     static func makeDirectory(_ path: ByteString, mode: mode_t) throws {
@@ -155,44 +173,5 @@ public enum Daemon {
         try makeDirectory(path.parent, mode: 0o755)
         let rc = path.withCString { mkdir($0, mode) }
         if rc != 0 && errno != EEXIST { throw SystemError("mkdir", path: path.lossyString, errno: .current) }
-    }
-
-    /// SIGHUP: read the configuration again; a broken one leaves the old in force.
-    static func reload(curator: Curator, arguments: DaemonArguments) {
-        SystemdNotifier.reloading()
-        defer { SystemdNotifier.send("READY=1") }
-        do {
-            let config = try loadConfiguration(arguments)
-            let old = curator.configuration
-            if config.socketPath != old.socketPath || config.stateDirectory != old.stateDirectory {
-                log.warning("reload: socket and state_dir changes take effect at the next restart")
-            }
-            try curator.reconfigure(config)
-            log.level = config.logLevel
-            log.notice("reloaded the configuration: \(config.roots.count) root(s)")
-        } catch {
-            log.error("reload refused, the previous configuration stays in force: \(error)")
-        }
-    }
-
-    /// The main thread's loop: signals, and periodic status for systemd.
-    static func waitForSignals(curator: Curator, arguments: DaemonArguments) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in handledSignals { sigaddset(&set, s) }
-        var lastStatus = ""
-        while true {
-            var timeout = timespec(tv_sec: 1, tv_nsec: 0)
-            let signal = sigtimedwait(&set, nil, &timeout)
-            if signal == SIGTERM || signal == SIGINT { return }
-            if signal == SIGHUP {
-                reload(curator: curator, arguments: arguments)
-            }
-            let status = curator.statusLine()
-            if status != lastStatus {
-                SystemdNotifier.status(status)
-                lastStatus = status
-            }
-        }
     }
 }

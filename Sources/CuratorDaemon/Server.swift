@@ -2,6 +2,7 @@
 import CuratorCore
 import CuratorProtocol
 import CuratorSystem
+import CLinux
 import Foundation
 import Glibc
 import Synchronization
@@ -15,38 +16,58 @@ final class Server: Sendable {
     let ownsPath: ByteString?
     private let active = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
+    /// Wakes the accept loop on `stop`. The listener itself is never shut down:
+    /// under socket activation it is systemd's socket too, and shutdown(2) would
+    /// make it refuse every later client instead of starting us again.
+    private let wake: Int32
+    private let acceptLoopExited = OneShotSignal()
 
-    init(listener: FileDescriptor, curator: Curator, maxClients: Int, ownsPath: ByteString?) {
+    init(listener: FileDescriptor, curator: Curator, maxClients: Int, ownsPath: ByteString?) throws(SystemError) {
         self.listener = listener
         self.curator = curator
         self.maxClients = maxClients
         self.ownsPath = ownsPath
+        wake = try syscall("eventfd") { curator_eventfd() }
     }
 
+    deinit { Glibc.close(wake) }
+
     func start() {
-        let thread = Thread { [self] in acceptLoop() }
+        let thread = Thread { [self] in
+            acceptLoop()
+            acceptLoopExited.signal()
+        }
         thread.name = "curatord-accept"
         thread.stackSize = 512 << 10
         thread.start()
     }
 
-    /// Stops accepting; connections already open finish their current request.
+    /// Stops accepting and waits (briefly) for the accept thread to leave, then
+    /// closes our descriptor. Connections already open finish their current
+    /// request. A socket we created is removed; systemd's stays with systemd,
+    /// which queues new clients and starts us again.
     func stop() {
         stopped.store(true, ordering: .releasing)
-        shutdown(listener.rawValue, Int32(SHUT_RDWR))
+        var one: UInt64 = 1
+        _ = Glibc.write(wake, &one, 8)
+        if !acceptLoopExited.wait(seconds: 5) { log.warning("the accept thread did not stop within 5 s") }
         if let path = ownsPath { _ = path.withCString { unlink($0) } }
+        listener.close()
     }
 
     private func acceptLoop() {
         while !stopped.load(ordering: .acquiring) {
-            var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)]
-            let n = poll(&fds, 1, 500)
-            if n <= 0 { continue }
+            var fds = [
+                pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            ]
+            let n = poll(&fds, 2, -1)
+            if n <= 0 || stopped.load(ordering: .acquiring) { continue }
+            if fds[0].revents == 0 { continue }
             let client: FileDescriptor?
             do {
                 client = try UnixSocket.accept(listener)
             } catch {
-                if stopped.load(ordering: .acquiring) { return }
                 log.warning("accept failed: \(error)")
                 // Out of descriptors: back off instead of spinning.
                 usleep(50_000)

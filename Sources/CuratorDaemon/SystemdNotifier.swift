@@ -1,26 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CSystemd
-import Foundation
+import CuratorSystem
 import Glibc
 
 /// Talks to systemd through libsystemd's sd_notify. Without NOTIFY_SOCKET every
 /// call is a no-op, so the daemon behaves the same when started by hand.
 enum SystemdNotifier {
-    static var isEnabled: Bool { ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] != nil }
-
     static func send(_ state: String) {
-        _ = sd_notify(0, state)
+        let rc = sd_notify(0, state)
+        if rc < 0 { log.debug("sd_notify(\(state.prefix(while: { $0 != "=" }))): \(Errno(-rc))") }
     }
 
     static func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
     static func status(_ text: String) { send("STATUS=\(text)") }
-    static func stopping() { send("STOPPING=1") }
+    static func watchdog() { send("WATCHDOG=1") }
+    static func stopping(status: String) { send("STOPPING=1\nSTATUS=\(status)") }
 
-    /// RELOADING=1 with the monotonic timestamp systemd expects alongside it.
+    /// RELOADING=1 with the monotonic timestamp newer systemd expects alongside it
+    /// (253+; 252 ignores it). READY=1 must follow when the reload is over.
     static func reloading() {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let usec = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+        let usec = MonotonicClock.nanoseconds() / 1000
         send("RELOADING=1\nMONOTONIC_USEC=\(usec)")
     }
 }

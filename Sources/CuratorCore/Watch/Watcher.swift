@@ -26,7 +26,12 @@ public final class Watcher: @unchecked Sendable {
     var pendingCreates: [WatchTable.Entry: UInt64] = [:]
     var nextPoll: [Int32: UInt64] = [:]
     var nextLivenessCheck: UInt64 = 0
+    /// The settings each root was started with, so that a reload restarts only the roots that changed.
+    var startedConfigs: [Int32: RootConfig] = [:]
     var stopping = false
+    /// Fired when the thread leaves its loop, so that shutdown can wait for the
+    /// scan step in progress to finish before the index is closed.
+    let exited = OneShotSignal()
 
     static let maxBacklog = 200_000
     /// A created file that sees no close-after-write is indexed once it has been quiet this long.
@@ -55,7 +60,13 @@ public final class Watcher: @unchecked Sendable {
         thread.start()
     }
 
-    public func stop() { inbox.post(.stop) }
+    /// Asks the thread to stop after the step in progress and waits for it, up
+    /// to `seconds`. False when it did not stop in time.
+    @discardableResult
+    public func stop(waitingUpTo seconds: Double) -> Bool {
+        inbox.post(.stop)
+        return exited.wait(seconds: seconds)
+    }
 
     func run() {
         startAllRoots()
@@ -76,6 +87,7 @@ public final class Watcher: @unchecked Sendable {
             runTimers()
         }
         inbox.releaseAllCookies()
+        exited.signal()
     }
 
     func handle(_ command: WatcherCommand) {
@@ -86,6 +98,8 @@ public final class Watcher: @unchecked Sendable {
             for id in ids ?? curator.withState({ $0.rootOrder }) { scheduleFullScan(root: id, reason: "requested") }
         case .reconfigure:
             reconfigure()
+        case .ping(let probe):
+            probe.signal()
         }
     }
 
@@ -101,6 +115,7 @@ public final class Watcher: @unchecked Sendable {
         let now = MonotonicClock.nanoseconds()
         let (config, recordedDevice) = curator.withState { state in (state.roots[id]?.config, state.roots[id]?.device ?? 0) }
         guard let config else { return }
+        startedConfigs[id] = config
         guard let status = try? FileStatus.following(config.path), status.isDirectory,
               recordedDevice == 0 || recordedDevice == status.device
         else {
@@ -187,14 +202,38 @@ public final class Watcher: @unchecked Sendable {
         }
     }
 
+    /// A reload: roots no longer configured are dropped (watches, scans, polls),
+    /// new ones started, and those whose settings changed started over, so a new
+    /// path, watch method or exclusion list takes effect without a restart.
     func reconfigure() {
-        let (ids, known) = curator.withState { state in (state.rootOrder, Set(state.roots.keys)) }
-        // Drop watches of roots no longer configured.
-        for wd in table.byWD.keys where !known.contains(table.entry(wd)?.rootID ?? -1) {
-            tools?.unwatch(wd)
-            table.remove(wd: wd)
+        let configs = curator.withState { state in
+            state.rootOrder.compactMap { id in state.roots[id].map { (id, $0.config) } }
         }
-        for id in ids where table.wd(root: id, path: .empty) == nil { startRoot(id) }
+        let current = Dictionary(configs, uniquingKeysWith: { first, _ in first })
+        let running = Set(startedConfigs.keys).union(table.byWD.values.map(\.rootID))
+        for id in running where current[id] == nil { stopRoot(id) }
+        for (id, config) in configs where startedConfigs[id] != config {
+            if let old = startedConfigs[id] {
+                stopRoot(id)
+                if old.path != config.path {
+                    // Another folder: the device and inode recorded for the old one would make it look unmounted.
+                    curator.withState { state in
+                        state.roots[id]?.device = 0
+                        state.roots[id]?.inode = 0
+                    }
+                }
+            }
+            startRoot(id)
+        }
+    }
+
+    /// Forgets everything the watcher holds for a root.
+    func stopRoot(_ id: Int32) {
+        for wd in table.removeRoot(id) { tools?.unwatch(wd) }
+        scans.removeAll { $0.root == id }
+        nextPoll[id] = nil
+        pendingCreates = pendingCreates.filter { $0.key.rootID != id }
+        startedConfigs[id] = nil
     }
 
     // MARK: timers

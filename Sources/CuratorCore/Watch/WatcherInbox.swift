@@ -11,6 +11,9 @@ enum WatcherCommand: Sendable {
     case rescan([Int32]?)
     /// The configuration changed: start, stop or restart roots.
     case reconfigure
+    /// Signal it from the watcher's loop: proof for the systemd watchdog that
+    /// the thread is still turning (see `Curator.startLivenessProbe`).
+    case ping(OneShotSignal)
     case stop
 }
 
