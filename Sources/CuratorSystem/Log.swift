@@ -34,7 +34,19 @@ public final class Logger: Sendable {
     private let journald: Bool
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        journald = environment["JOURNAL_STREAM"] != nil
+        journald = Self.stderrIsJournal(environment["JOURNAL_STREAM"])
+    }
+
+    /// JOURNAL_STREAM is "device:inode" of the stream systemd connected to
+    /// journald. It is inherited, so it counts only while stderr is still that
+    /// stream: `curatord 2>file` from a service's shell gets plain lines.
+    static func stderrIsJournal(_ value: String?) -> Bool {
+        guard let value else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var st = stat()
+        guard fstat(2, &st) == 0 else { return false }
+        return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
     }
 
     public var level: LogLevel {

@@ -25,8 +25,13 @@ public struct Environment: Sendable {
         return fallback
     }
 
-    /// System-wide when run as a system service (root, or RUNTIME_DIRECTORY from systemd without XDG_RUNTIME_DIR).
-    public var isSystemService: Bool { uid == 0 && variables["XDG_RUNTIME_DIR"] == nil }
+    /// System-wide: root, or a service of systemd's system manager (INVOCATION_ID
+    /// set and no XDG_RUNTIME_DIR, which only the per-user manager provides), so
+    /// that the dedicated `curatord` user gets /etc, /run and /var/lib defaults.
+    public var isSystemService: Bool {
+        guard variables["XDG_RUNTIME_DIR"] == nil else { return false }
+        return uid == 0 || variables["INVOCATION_ID"] != nil
+    }
 
     public var runtimeDirectory: String {
         if let dir = variables["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir }
@@ -47,7 +52,11 @@ public struct Environment: Sendable {
     }
 
     public var defaultConfigPath: String {
-        isSystemService ? "/etc/curatord/curatord.json5" : configHome + "/curatord/curatord.json5"
+        // systemd's ConfigurationDirectory= names ours, for system and user units alike.
+        if let dir = variables["CONFIGURATION_DIRECTORY"], dir.hasPrefix("/"), !dir.contains(":") {
+            return dir + "/curatord.json5"
+        }
+        return isSystemService ? "/etc/curatord/curatord.json5" : configHome + "/curatord/curatord.json5"
     }
 
     public var homeTrash: String { dataHome + "/Trash" }
