@@ -2,6 +2,7 @@
 import CuratorProtocol
 import CuratorSystem
 import Foundation
+import Glibc
 
 /// Reads a JSON5 configuration file (Foundation's `allowsJSON5`) and validates it
 /// into a `Configuration`. Every error names the file and the key; unknown keys
@@ -23,10 +24,11 @@ public struct ConfigLoader {
     public mutating func load(file path: String) throws(ConfigError) -> Configuration {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let fd = try FileDescriptor.open(ByteString(path), O_RDONLY)
+            // A configuration is small: a megabyte is plenty, and reading /dev/zero by mistake ends.
+            data = Data(try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: 1 << 20) })
         } catch {
-            let reason = (error as NSError).localizedDescription
-            throw ConfigError(file: path, key: nil, "cannot read the configuration file: \(reason)")
+            throw ConfigError(file: path, key: nil, "cannot read the configuration file: \(error.errno.message)")
         }
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
@@ -56,7 +58,7 @@ public struct ConfigLoader {
             throw ConfigError(file: file, key: nil, "the configuration must be an object, not \(value.typeName)")
         }
         for key in order where !Self.topLevelKeys.contains(key) {
-            warnings.append("\(file.map { "\($0): " } ?? "")\(key): unknown key, ignored")
+            warnings.append("\(file.map { "\($0): " } ?? "")\(key): unknown key, ignored\(Self.suggestion(key, among: Self.topLevelKeys))")
         }
         func fail(_ key: String, _ message: String) -> ConfigError { ConfigError(file: file, key: key, message) }
 
@@ -112,7 +114,7 @@ public struct ConfigLoader {
             default: throw fail(at, "must be an object or a path string, not \(item.typeName)")
             }
             for key in keys where !Self.rootKeys.contains(key) {
-                warnings.append("\(file.map { "\($0): " } ?? "")\(at).\(key): unknown key, ignored")
+                warnings.append("\(file.map { "\($0): " } ?? "")\(at).\(key): unknown key, ignored\(Self.suggestion(key, among: Self.rootKeys))")
             }
             guard let rawPath = try string("path", in: object, path: "\(at).path"), !rawPath.isEmpty else {
                 throw fail("\(at).path", "is missing")
@@ -216,6 +218,33 @@ public struct ConfigLoader {
         return Configuration(roots: roots, socketPath: ByteString(socket), socketMode: socketMode,
                              stateDirectory: ByteString(state), logLevel: level, selectionCap: cap,
                              planTTLSeconds: ttl, maxClients: Int(maxClients), homeTrash: trash.map { ByteString($0) }, source: file)
+    }
+
+    /// " (did you mean "socket"?)" for a key a typo or two away from a known one.
+    static func suggestion(_ key: String, among known: Set<String>) -> String {
+        let typed = Array(key.lowercased())
+        var best: (key: String, distance: Int)?
+        for candidate in known.sorted() {
+            let distance = editDistance(typed, Array(candidate))
+            if distance < (best?.distance ?? 3) { best = (candidate, distance) }
+        }
+        guard let best else { return "" }
+        return " (did you mean \"\(best.key)\"?)"
+    }
+
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                let substitution: Int = previous[j] + (x == y ? 0 : 1)
+                let deletion: Int = previous[j + 1] + 1
+                let insertion: Int = current[j] + 1
+                current.append(Swift.min(substitution, deletion, insertion))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     static func describe(_ error: any Error) -> String {
