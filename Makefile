@@ -1,8 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 PREFIX ?= /usr/local
 DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/curatord
+# systemd searches $(PREFIX)/lib/... for PREFIX=/usr/local and /usr alike.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+# Where `make release` leaves the binaries.
+BUILDDIR ?= .build/release
+INSTALL ?= install
 
-.PHONY: all build release test run clean
+# Every file `make install` writes, relative to $(DESTDIR); `make uninstall` removes exactly these.
+INSTALLED = \
+	$(BINDIR)/curatord \
+	$(BINDIR)/curatorctl \
+	$(SYSTEMDUNITDIR)/curatord.service \
+	$(SYSTEMDUNITDIR)/curatord.socket \
+	$(SYSTEMDUSERUNITDIR)/curatord.service \
+	$(SYSTEMDUSERUNITDIR)/curatord.socket \
+	$(SYSUSERSDIR)/curatord.conf \
+	$(MANDIR)/man8/curatord.8 \
+	$(MANDIR)/man1/curatorctl.1 \
+	$(DOCDIR)/curatord.json5 \
+	$(DOCDIR)/README.md
+
+.PHONY: all build release test run clean install uninstall
 
 all: build
 
@@ -20,3 +44,31 @@ run:
 
 clean:
 	rm -rf .build
+
+# The units name /usr/local/bin/curatord; another PREFIX or BINDIR is written into them here.
+install: release
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 0755 $(BUILDDIR)/curatord $(DESTDIR)$(BINDIR)/curatord
+	$(INSTALL) -m 0755 $(BUILDDIR)/curatorctl $(DESTDIR)$(BINDIR)/curatorctl
+	for unit in curatord.service curatord.socket; do \
+		sed 's|/usr/local/bin/curatord|$(BINDIR)/curatord|g' systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
+		sed 's|/usr/local/bin/curatord|$(BINDIR)/curatord|g' systemd/user/$$unit > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit || exit 1; \
+	done
+	$(INSTALL) -m 0644 systemd/curatord.sysusers $(DESTDIR)$(SYSUSERSDIR)/curatord.conf
+	$(INSTALL) -m 0644 docs/man/curatord.8 $(DESTDIR)$(MANDIR)/man8/curatord.8
+	$(INSTALL) -m 0644 docs/man/curatorctl.1 $(DESTDIR)$(MANDIR)/man1/curatorctl.1
+	$(INSTALL) -m 0644 config/curatord.json5 $(DESTDIR)$(DOCDIR)/curatord.json5
+	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	@echo
+	@echo "Installed. /etc is left alone; for the system service, as root:"
+	@echo "  systemd-sysusers && systemctl daemon-reload"
+	@echo "  install -D -m 0644 $(DOCDIR)/curatord.json5 /etc/curatord/curatord.json5   # then edit its roots"
+	@echo "  systemctl enable --now curatord.socket curatord.service"
+	@echo "For yourself: cp $(DOCDIR)/curatord.json5 ~/.config/curatord/ && systemctl --user enable --now curatord"
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
