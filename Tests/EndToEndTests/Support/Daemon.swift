@@ -15,6 +15,22 @@ final class Daemon {
     private(set) var process: Process?
     var extraEnvironment: [String: String] = [:]
     var configPath: String?
+    /// How the daemon is started: by hand, or by `systemd-socket-activate`
+    /// listening on `socket` and handing it over (the daemon's own --socket then
+    /// names `configuredSocket`, which must stay unused).
+    var launch = Launch.direct
+    /// Set to receive what the daemon tells systemd.
+    var notify: NotifyListener?
+    /// WATCHDOG_USEC for the daemon (as systemd sets it with WatchdogSec=).
+    var watchdogUsec: UInt64?
+    /// How the last `stop` ended: true when the process exited (not killed by a signal).
+    private(set) var exitedNormally = false
+
+    enum Launch { case direct, socketActivated }
+    /// --log-level given to the daemon; nil leaves the configuration's.
+    var commandLineLogLevel: String? = "debug"
+
+    var configuredSocket: String { launch == .direct ? socket : home.sub("configured.sock") }
 
     static var binDirectory: String {
         if let dir = ProcessInfo.processInfo.environment["CURATORD_BIN_DIR"] { return dir }
@@ -52,16 +68,42 @@ final class Daemon {
         env["HOME"] = home.path
         env["CURATORD_SOCKET"] = socket
         env.removeValue(forKey: "NOTIFY_SOCKET")
+        env.removeValue(forKey: "WATCHDOG_USEC")
+        env.removeValue(forKey: "WATCHDOG_PID")
         env.removeValue(forKey: "JOURNAL_STREAM")
+        env.removeValue(forKey: "INVOCATION_ID")
+        env.removeValue(forKey: "CONFIGURATION_DIRECTORY")
+        env.removeValue(forKey: "STATE_DIRECTORY")
+        if let notify { env["NOTIFY_SOCKET"] = notify.path }
+        if let watchdogUsec { env["WATCHDOG_USEC"] = String(watchdogUsec) }
         for (k, v) in extraEnvironment { env[k] = v }
         return env
     }
 
+    /// What the process is started as: curatord itself, or systemd-socket-activate
+    /// with the environment forwarded by -E (it passes a clean one otherwise).
+    var command: (executable: String, arguments: [String]) {
+        switch launch {
+        case .direct:
+            return (Self.curatord, arguments)
+        case .socketActivated:
+            let env = environment
+            var forwarded = ["PATH", "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR",
+                             "NOTIFY_SOCKET", "WATCHDOG_USEC"]
+            forwarded += extraEnvironment.keys.sorted()
+            var args = ["--listen=" + socket]
+            for key in forwarded { if let value = env[key] { args.append("--setenv=\(key)=\(value)") } }
+            return ("/usr/bin/systemd-socket-activate", args + [Self.curatord] + arguments)
+        }
+    }
+
     var arguments: [String] {
-        if let configPath { return ["--config", configPath, "--socket", socket, "--state-dir", stateDir, "--log-level", "debug"] }
+        var common = ["--socket", configuredSocket, "--state-dir", stateDir]
+        if let level = commandLineLogLevel { common += ["--log-level", level] }
+        if let configPath { return ["--config", configPath] + common }
         var args: [String] = []
-        for name in roots.keys.sorted() { args += ["--root", roots[name]!] }
-        return args + ["--socket", socket, "--state-dir", stateDir, "--log-level", "debug"]
+        for name in roots.keys.sorted() { args += ["--root", roots[name] ?? home.sub(name)] }
+        return args + common
     }
 
     /// Starts the daemon and waits until it answers `hello`.
@@ -71,10 +113,12 @@ final class Daemon {
             throw HarnessError("no curatord binary at \(Self.curatord): run `swift build` first")
         }
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.curatord)
-        p.arguments = arguments
+        let (executable, argv) = command
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = argv
         p.environment = environment
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        // Kept when it exists: a test may have named its inode (JOURNAL_STREAM), and restarts append.
+        if !Files.exists(logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
         p.standardOutput = log
@@ -112,10 +156,12 @@ final class Daemon {
             if p.isRunning {
                 kill(p.processIdentifier, SIGKILL)
                 p.waitUntilExit()
+                exitedNormally = false
                 return nil
             }
         }
         p.waitUntilExit()
+        exitedNormally = p.terminationReason == .exit
         return p.terminationStatus
     }
 
