@@ -88,7 +88,14 @@ public final class Database {
     }
 
     /// Forces the WAL into the main file (used on clean shutdown).
-    public func checkpoint() {
-        sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+    /// Throws when SQLite could not checkpoint (a statement still reading, say).
+    public func checkpoint() throws(SQLiteError) {
+        // A cached SELECT stepped only once (a MAX(), a lookup) still holds its read
+        // transaction, and a checkpoint cannot truncate under it: finish them all.
+        for statement in cache.values { statement.reset() }
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+        guard rc == SQLITE_OK else { throw error(rc, sql: "wal_checkpoint(TRUNCATE): \(checkpointed) of \(logFrames) frames") }
     }
 }

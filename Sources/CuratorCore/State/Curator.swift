@@ -370,6 +370,13 @@ extension Curator {
     /// Flushes the index to its main file on a clean stop.
     public func shutdown() {
         stopping.store(true, ordering: .releasing)
-        withState { state in state.library.storeForRoots.database.checkpoint() }
+        withState { state in
+            do {
+                try state.library.storeForRoots.database.checkpoint()
+            } catch {
+                // Not fatal: SQLite replays the WAL at the next open.
+                log.warning("could not checkpoint the index at shutdown: \(error)")
+            }
+        }
     }
 }
