@@ -232,19 +232,25 @@ public struct ConfigLoader {
         return " (did you mean \"\(best.key)\"?)"
     }
 
+    /// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`:
+    /// a swap counts once, so "wacth" is nearer "watch" than "path".
     static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                let substitution: Int = previous[j] + (x == y ? 0 : 1)
-                let deletion: Int = previous[j + 1] + 1
-                let insertion: Int = current[j] + 1
-                current.append(Swift.min(substitution, deletion, insertion))
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var best = Swift.min(d[i - 1][j] + 1, d[i][j - 1] + 1)
+                best = Swift.min(best, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    best = Swift.min(best, d[i - 2][j - 2] + 1)
+                }
+                d[i][j] = best
             }
-            previous = current
         }
-        return previous[b.count]
+        return d[a.count][b.count]
     }
 
     static func describe(_ error: any Error) -> String {

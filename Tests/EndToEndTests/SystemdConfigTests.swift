@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+
+/// `curatord --check-config`: validates without starting anything, prints the
+/// effective settings, warns about unknown keys, and names the file, the key
+/// and the problem of anything wrong. And the shipped example is complete.
+@Suite(.serialized)
+struct SystemdConfigTests {
+    static let example = Command.packageRoot + "/config/curatord.json5"
+
+    static func checkConfig(_ path: String, home: TestDirectory) throws -> Command {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "JOURNAL_STREAM", "INVOCATION_ID", "CONFIGURATION_DIRECTORY", "STATE_DIRECTORY"] {
+            env.removeValue(forKey: key)
+        }
+        env["HOME"] = home.path
+        env["XDG_RUNTIME_DIR"] = home.path
+        env["XDG_CONFIG_HOME"] = home.sub("config")
+        env["XDG_STATE_HOME"] = home.sub("state")
+        env["XDG_DATA_HOME"] = home.sub("data")
+        return try Command.run(Daemon.curatord, ["--check-config", "--config", path], environment: env)
+    }
+
+    /// The example with its /srv/photos roots moved under `home`.
+    static func runnableExample(_ home: TestDirectory) throws -> String {
+        home.mkdir("photos/family")
+        home.mkdir("photos/import")
+        let text = try String(contentsOfFile: example, encoding: .utf8)
+        let path = home.sub("example.json5")
+        Files.write(path, text.replacingOccurrences(of: "/srv/photos", with: home.sub("photos")))
+        return path
+    }
+
+    @Test func theExampleIsValidWarningFreeAndNamesEveryOption() throws {
+        let home = TestDirectory("config")
+        let result = try Self.checkConfig(try Self.runnableExample(home), home: home)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stderr.isEmpty, "warnings for the example: \(result.stderr)")
+        #expect(result.stdout.contains("name: \"family\""))
+        #expect(result.stdout.contains("path: \"\(home.sub("photos/family"))\""))
+        #expect(result.stdout.contains("protect_all: true"))
+        // Every setting --check-config reports is in the example, with a comment above it.
+        let exampleText = try String(contentsOfFile: Self.example, encoding: .utf8)
+        let exampleLines = exampleText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let keys = Set(result.stdout.split(separator: "\n").compactMap { line -> String? in
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard let colon = t.firstIndex(of: ":"), !t.hasPrefix("//") else { return nil }
+            let key = String(t[..<colon])
+            return key.allSatisfy { $0.isLetter || $0 == "_" } ? key : nil
+        })
+        #expect(keys.count >= 18, "\(keys.sorted())")
+        for key in keys.sorted() {
+            let index = exampleLines.firstIndex { $0.hasPrefix(key + ":") }
+            #expect(index != nil, "the example does not show \(key)")
+            if let index, index > 0 {
+                #expect(exampleLines[index - 1].hasPrefix("//") || key == "name" || key == "path" || key == "protect_all" || key == "roots",
+                        "\(key) has no comment above it in the example")
+            }
+        }
+    }
+
+    @Test func effectiveSettingsFillInDefaults() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let file = home.sub("c.json5")
+        Files.write(file, #"{ roots: ["\#(pics)"] }"#)
+        let result = try Self.checkConfig(file, home: home)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("// effective settings from \(file)"))
+        #expect(result.stdout.contains("socket: \"\(home.path)/curatord.sock\""))
+        #expect(result.stdout.contains("state_dir: \"\(home.sub("state"))/curatord\""))
+        #expect(result.stdout.contains("trash_dir: \"\(home.sub("data"))/Trash\""))
+        #expect(result.stdout.contains("name: \"pics\""))
+        #expect(result.stdout.contains("watch: \"auto\""))
+        #expect(result.stdout.contains("max_clients: 64"))
+        // Nothing was created: checking is read-only.
+        #expect(!Files.exists(home.sub("state")))
+    }
+
+    @Test func unknownKeysAreWarnedAboutNotRefused() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let file = home.sub("c.json5")
+        Files.write(file, #"{ roots: [{ path: "\#(pics)", wacth: "poll" }], sokcet_mode: "0600", colour: "blue" }"#)
+        let result = try Self.checkConfig(file, home: home)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("\(file): sokcet_mode: unknown key, ignored (did you mean \"socket_mode\"?)"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(file): roots[0].wacth: unknown key, ignored (did you mean \"watch\"?)"))
+        #expect(result.stderr.contains("\(file): colour: unknown key, ignored\n"), "\(result.stderr)")
+    }
+
+    @Test func errorsNameTheFileTheKeyAndTheProblem() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let file = home.sub("c.json5")
+        let cases: [(String, String)] = [
+            (#"{ roots: ["\#(pics)"], max_clients: "many" }"#, "\(file): max_clients: must be a number, not a string"),
+            (#"{ roots: ["\#(pics)"], socket_mode: "0400" }"#, "\(file): socket_mode: must be an octal mode"),
+            (#"{ roots: [{ path: "\#(pics)", watch: "sometimes" }] }"#, "\(file): roots[0].watch: must be \"inotify\", \"poll\" or \"auto\", not \"sometimes\""),
+            (#"{ roots: ["\#(home.sub("missing"))"] }"#, "\(file): roots[0].path: \(home.sub("missing")): No such file or directory"),
+            (#"{ roots: [] }"#, "\(file): roots: is empty"),
+            (#"{ roots: ["\#(pics)"], log_level: "loud" }"#, "\(file): log_level: must be one of error, warning, notice, info, debug, not \"loud\""),
+            ("{ roots: [ \"\(pics)\" ", "\(file): not valid JSON5"),
+        ]
+        for (text, expected) in cases {
+            Files.write(file, text)
+            let result = try Self.checkConfig(file, home: home)
+            #expect(result.status == 1, "\(text)")
+            #expect(result.stderr.contains(expected), "for \(text): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        let missing = try Self.checkConfig(home.sub("none.json5"), home: home)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("\(home.sub("none.json5")): cannot read the configuration file: No such file or directory"))
+    }
+
+    @Test func logLevelOnTheCommandLineIsChecked() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let result = try Command.run(Daemon.curatord, ["--check-config", "--root", pics, "--log-level", "loud"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--log-level: must be one of error, warning, notice, info, debug"))
+        let ok = try Command.run(Daemon.curatord, ["--check-config", "--root", pics, "--log-level", "debug"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("log_level: \"debug\""))
+    }
+}
