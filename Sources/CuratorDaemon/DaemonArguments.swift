@@ -27,8 +27,10 @@ struct DaemonArguments {
           --config FILE     read settings from FILE (JSON5). Default: $XDG_CONFIG_HOME/curatord/curatord.json5
                             for a user, /etc/curatord/curatord.json5 system-wide, when it exists.
           --root DIR        watch DIR (repeatable); with no --config, no file is read.
-          --socket PATH     listen on PATH (default $XDG_RUNTIME_DIR/curatord.sock)
-          --state-dir DIR   keep the index and the journal in DIR (default $XDG_STATE_HOME/curatord)
+          --socket PATH     listen on PATH (default $XDG_RUNTIME_DIR/curatord.sock; a socket
+                            passed by systemd socket activation wins)
+          --state-dir DIR   keep the index and the journal in DIR (default $STATE_DIRECTORY under
+                            systemd, else $XDG_STATE_HOME/curatord)
           --log-level LEVEL error, warning, notice, info (default) or debug
           --check-config    validate the configuration, print the effective settings, exit
           --help            show this help
@@ -37,6 +39,7 @@ struct DaemonArguments {
         Talk to it with curatorctl (curatorctl status, curatorctl ls) or any client that
         speaks the protocol in docs/PROTOCOL.md (newline-delimited JSON).
         Signals: SIGHUP reloads the configuration, SIGTERM stops cleanly.
+        Running it as a systemd service, and every setting: man curatord (docs/man/curatord.8).
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> DaemonArguments {
