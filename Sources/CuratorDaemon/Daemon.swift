@@ -138,7 +138,8 @@ public enum Daemon {
         let watcher = Watcher(curator: curator, tools: inotify)
         server.start()
         watcher.start()
-        CaptureReader(curator: curator).start()
+        let captureReader = CaptureReader(curator: curator)
+        captureReader.start()
         let how = activated == nil ? "listening on" : "serving the socket systemd passed,"
         log.notice("curatord \(ProtocolInfo.serverVersion) \(how) \(served) for \(config.roots.count) root(s): "
                    + config.roots.map { "\($0.name)=\($0.path)" }.joined(separator: ", "))
@@ -147,18 +148,21 @@ public enum Daemon {
         var loop = MainLoop(curator: curator, arguments: arguments, watchdog: Watchdog.fromEnvironment())
         if let period = loop.watchdog?.period { log.info("watchdog: pinging systemd every \(period / 1_000_000) ms") }
         let signal = loop.run()
-        shutDown(server: server, watcher: watcher, curator: curator, signal: signal)
+        shutDown(server: server, watcher: watcher, captureReader: captureReader, curator: curator, signal: signal)
         return 0
     }
 
     /// SIGTERM: stop accepting, let the step in progress finish, close the index.
     /// Every wait is bounded, well inside the unit's TimeoutStopSec=.
-    static func shutDown(server: Server, watcher: Watcher, curator: Curator, signal: Int32) {
+    static func shutDown(server: Server, watcher: Watcher, captureReader: CaptureReader, curator: Curator, signal: Int32) {
         SystemdNotifier.stopping(status: "stopping")
         log.notice("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
         server.stop()
         if !watcher.stop(waitingUpTo: watcherStopSeconds) {
             log.warning("the watcher did not finish its step within \(Int(watcherStopSeconds)) s; closing the index anyway")
+        }
+        if !captureReader.stop(waitingUpTo: watcherStopSeconds) {
+            log.warning("the capture-time reader did not finish its batch within \(Int(watcherStopSeconds)) s; closing the index anyway")
         }
         curator.shutdown()
         log.notice("stopped cleanly")

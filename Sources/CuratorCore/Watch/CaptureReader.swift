@@ -2,6 +2,7 @@
 import CuratorSystem
 import Foundation
 import Glibc
+import Synchronization
 
 /// Reads capture times (EXIF DateTimeOriginal) in the background, so that a scan
 /// only walks, stats and persists: files are opened here, outside the state lock,
@@ -9,18 +10,32 @@ import Glibc
 public final class CaptureReader: Sendable {
     let curator: Curator
     static let batchSize = 256
+    private let stopped = Atomic<Bool>(false)
+    /// Fired when the thread has left its loop: shutdown waits for the batch in
+    /// hand to be applied, so that nothing is written after the index is closed.
+    private let exited = OneShotSignal()
 
     public init(curator: Curator) { self.curator = curator }
 
     public func start() {
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            run()
+            exited.signal()
+        }
         thread.name = "curatord-capture"
         thread.stackSize = 512 << 10
         thread.start()
     }
 
+    /// Stops after the batch in hand and waits for that, up to `seconds`. False when it did not stop in time.
+    @discardableResult
+    public func stop(waitingUpTo seconds: Double) -> Bool {
+        stopped.store(true, ordering: .releasing)
+        return exited.wait(seconds: seconds)
+    }
+
     private func run() {
-        while !curator.isStopping {
+        while !curator.isStopping && !stopped.load(ordering: .acquiring) {
             let work = curator.withState { state in state.takeCaptureWork(limit: Self.batchSize) }
             if work.isEmpty {
                 usleep(100_000)
