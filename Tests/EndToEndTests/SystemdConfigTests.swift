@@ -115,6 +115,29 @@ struct SystemdConfigTests {
         #expect(missing.stderr.contains("\(home.sub("none.json5")): cannot read the configuration file: No such file or directory"))
     }
 
+    @Test func underTheSystemManagerTheDirectoriesSystemdGivesAreTheDefaults() throws {
+        // As the system unit runs it: user curatord (not root), INVOCATION_ID set,
+        // no XDG_RUNTIME_DIR, ConfigurationDirectory= and StateDirectory= exported.
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let etc = home.mkdir("etc-curatord")
+        let state = home.mkdir("var-lib-curatord")
+        Files.write(etc + "/curatord.json5", #"{ roots: ["\#(pics)"] }"#)
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "JOURNAL_STREAM", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] {
+            env.removeValue(forKey: key)
+        }
+        env["HOME"] = home.path
+        env["INVOCATION_ID"] = "0123456789abcdef0123456789abcdef"
+        env["CONFIGURATION_DIRECTORY"] = etc
+        env["STATE_DIRECTORY"] = state
+        let result = try Command.run(Daemon.curatord, ["--check-config"], environment: env)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout.contains("// effective settings from \(etc)/curatord.json5"))
+        #expect(result.stdout.contains("state_dir: \"\(state)\""))
+        #expect(result.stdout.contains("socket: \"/run/curatord/curatord.sock\""))
+    }
+
     @Test func logLevelOnTheCommandLineIsChecked() throws {
         let home = TestDirectory("config")
         let pics = home.mkdir("pics")
