@@ -46,12 +46,10 @@ struct SystemdReloadTests {
         let idsBefore = try client.idsByPath()
         #expect(idsBefore.count == 2)
 
-        // A session with a selection, where sessions exist in this build.
-        let mode = try client.request(["cmd": "mode", "session": "reload", "mode": "select"])
-        let sessionsExist = (mode["error"] as? [String: Any])?["code"] as? String != "unknown_command"
-        if sessionsExist {
-            _ = try client.result(["cmd": "select", "session": "reload", "ids": [try #require(idsBefore["a.jpg"])]])
-        }
+        // A session in select mode with one photo selected.
+        _ = try client.result(["cmd": "mode", "session": "reload", "mode": "select"])
+        let chosen = try #require(idsBefore["a.jpg"])
+        _ = try client.result(["cmd": "select", "session": "reload", "ids": [chosen]])
 
         Self.writeConfig(daemon, roots: ["pics", "more"])
         try Self.reload(daemon, expecting: "reloaded the configuration")
@@ -68,10 +66,11 @@ struct SystemdReloadTests {
 
         // The old root's photos keep their ids.
         #expect(try client.idsByPath(["root": "pics"]) == idsBefore)
-        if sessionsExist {
-            let selection = try client.result(["cmd": "selection", "session": "reload"])
-            #expect(selection["count"] as? Int == 1)
-        }
+        // The session kept its mode and its selection.
+        let selection = try client.result(["cmd": "selection", "session": "reload"])
+        #expect(selection["mode"] as? String == "select")
+        #expect(selection["count"] as? Int == 1)
+        #expect((selection["items"] as? [[String: Any]])?.first?["id"] as? Int == chosen)
         #expect(daemon.stop() == 0)
     }
 
