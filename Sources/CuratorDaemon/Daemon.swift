@@ -84,8 +84,10 @@ public enum Daemon {
         return config
     }
 
-    /// How long shutdown waits for the watcher to finish the step it is in.
-    static let watcherStopSeconds = 20.0
+    /// How long shutdown waits for the watcher's scan step and the capture
+    /// reader's batch: together well inside the units' TimeoutStopSec=30s.
+    static let watcherStopSeconds = 15.0
+    static let captureStopSeconds = 5.0
 
     static func run(_ config: Configuration, arguments: DaemonArguments, inotify: InotifyToolsHandle?) -> Int32 {
         let activated = SocketActivation.listener()
@@ -110,24 +112,7 @@ public enum Daemon {
             log.error("cannot recover the journal in \(config.stateDirectory): \(error)")
             return 1
         }
-        let listener: FileDescriptor
-        let ownsPath: ByteString?
-        let served: ByteString
-        if let activated {
-            (listener, ownsPath, served) = (activated.descriptor, nil, activated.path ?? config.socketPath)
-        } else {
-            do {
-                listener = try UnixSocket.listen(at: config.socketPath, mode: mode_t(config.socketMode))
-            } catch {
-                if error.errno.rawValue == EADDRINUSE {
-                    log.error("another curatord is already serving \(config.socketPath); stop it first")
-                } else {
-                    log.error("cannot listen on \(config.socketPath): \(error)")
-                }
-                return 1
-            }
-            (ownsPath, served) = (config.socketPath, config.socketPath)
-        }
+        guard let (listener, ownsPath, served) = openListener(config, activated: activated) else { return 1 }
         let server: Server
         do {
             server = try Server(listener: listener, curator: curator, maxClients: config.maxClients, ownsPath: ownsPath)
@@ -152,6 +137,25 @@ public enum Daemon {
         return 0
     }
 
+    /// The socket systemd passed, or one we make: (descriptor, the path to remove
+    /// on exit if it is ours, the path served). Nil after logging why not.
+    static func openListener(_ config: Configuration, activated: SocketActivation.Inherited?)
+        -> (FileDescriptor, ByteString?, ByteString)?
+    {
+        if let activated { return (activated.descriptor, nil, activated.path ?? config.socketPath) }
+        do {
+            let fd = try UnixSocket.listen(at: config.socketPath, mode: mode_t(config.socketMode))
+            return (fd, config.socketPath, config.socketPath)
+        } catch {
+            if error.errno.rawValue == EADDRINUSE {
+                log.error("another curatord is already serving \(config.socketPath); stop it first")
+            } else {
+                log.error("cannot listen on \(config.socketPath): \(error)")
+            }
+            return nil
+        }
+    }
+
     /// SIGTERM: stop accepting, let the step in progress finish, close the index.
     /// Every wait is bounded, well inside the unit's TimeoutStopSec=.
     static func shutDown(server: Server, watcher: Watcher, captureReader: CaptureReader, curator: Curator, signal: Int32) {
@@ -161,8 +165,8 @@ public enum Daemon {
         if !watcher.stop(waitingUpTo: watcherStopSeconds) {
             log.warning("the watcher did not finish its step within \(Int(watcherStopSeconds)) s; closing the index anyway")
         }
-        if !captureReader.stop(waitingUpTo: watcherStopSeconds) {
-            log.warning("the capture-time reader did not finish its batch within \(Int(watcherStopSeconds)) s; closing the index anyway")
+        if !captureReader.stop(waitingUpTo: captureStopSeconds) {
+            log.warning("the capture-time reader did not finish its batch within \(Int(captureStopSeconds)) s; closing the index anyway")
         }
         curator.shutdown()
         log.notice("stopped cleanly")
