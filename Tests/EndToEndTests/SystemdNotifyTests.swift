@@ -22,6 +22,8 @@ struct SystemdNotifyTests {
         Files.write(daemon.root() + "/a.jpg")
         Files.write(daemon.root() + "/b.jpg")
         try daemon.start()
+        // A client may be answered a moment before READY=1 is sent: wait for it.
+        try notify.waitFor("READY=1")
 
         let ready = notify.messages.first { $0.lines.contains("READY=1") }
         #expect(ready != nil, "READY=1 never arrived: \(notify.messages.map(\.text))")
@@ -45,6 +47,7 @@ struct SystemdNotifyTests {
         // WatchdogSec=1s: a ping every 500 ms.
         let (daemon, notify) = try Self.activatedDaemon(watchdogUsec: 1_000_000)
         try daemon.start()
+        try notify.waitFor("READY=1")
         let first = try #require(notify.lines(startingWith: "READY=1").first?.at)
         usleep(3_200_000)
         let pings = notify.lines(startingWith: "WATCHDOG=1").map(\.at).filter { $0 >= first }
@@ -68,6 +71,7 @@ struct SystemdNotifyTests {
     @Test func reloadIsAnnouncedWithReloadingAndReady() throws {
         let (daemon, notify) = try Self.activatedDaemon()
         try daemon.start()
+        try notify.waitFor("READY=1")
         let before = NotifyListener.now()
         daemon.signal(SIGHUP)
         let reloading = try notify.waitFor("RELOADING=1", after: before)
@@ -103,7 +107,9 @@ struct SystemdNotifyTests {
         #expect(daemon.stop() == 0)
         let lines = daemon.logText.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("<5>curatord ") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("<6>root pics: scanned") })
+        #expect(lines.contains { $0 == "<5>stopped cleanly" })
+        // Every line has a priority and no timestamp.
+        #expect(lines.allSatisfy { $0.count > 3 && $0.hasPrefix("<") && $0.dropFirst().first.map { "01234567".contains($0) } == true && $0.dropFirst(2).hasPrefix(">") })
         #expect(!lines.contains { $0.contains("notice:") })
     }
 

@@ -138,7 +138,11 @@ final class Daemon {
         let client = try Client(socket)
         try eventually(timeout: timeout, "the scan to finish") {
             let status = try client.result(["cmd": "status"])
-            return (status["scanning"] as? Bool) == false
+            // Right after start the watcher may not have begun: "not scanning" counts only
+            // once every online root has finished a scan (has a last_scan_ms).
+            let roots = status["roots"] as? [[String: Any]] ?? []
+            let scanned = roots.allSatisfy { $0["online"] as? Bool == false || $0["last_scan_ms"] != nil }
+            return (status["scanning"] as? Bool) == false && scanned
         }
     }
 
