@@ -84,10 +84,12 @@ public enum Daemon {
         return config
     }
 
-    /// How long shutdown waits for the watcher's scan step and the capture
-    /// reader's batch: together well inside the units' TimeoutStopSec=30s.
+    /// How long shutdown waits for a running batch to reach the end of a photo,
+    /// the watcher's scan step and the capture reader's batch: 25 s together,
+    /// inside the units' TimeoutStopSec=30s.
     static let watcherStopSeconds = 15.0
     static let captureStopSeconds = 5.0
+    static let batchStopSeconds = 5.0
 
     static func run(_ config: Configuration, arguments: DaemonArguments, inotify: InotifyToolsHandle?) -> Int32 {
         let activated = SocketActivation.listener()
@@ -156,12 +158,17 @@ public enum Daemon {
         }
     }
 
-    /// SIGTERM: stop accepting, let the step in progress finish, close the index.
+    /// SIGTERM: stop accepting, let the step in progress finish (a batch stops
+    /// between two photos and is left to recovery), close the index.
     /// Every wait is bounded, well inside the unit's TimeoutStopSec=.
     static func shutDown(server: Server, watcher: Watcher, captureReader: CaptureReader, curator: Curator, signal: Int32) {
         SystemdNotifier.stopping(status: "stopping")
         log.notice("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
         server.stop()
+        curator.beginStopping()
+        if !curator.waitForBatchStepBoundary(seconds: batchStopSeconds) {
+            log.warning("the running batch did not reach the end of a step within \(Int(batchStopSeconds)) s; its journal will settle it at the next start")
+        }
         if !watcher.stop(waitingUpTo: watcherStopSeconds) {
             log.warning("the watcher did not finish its step within \(Int(watcherStopSeconds)) s; closing the index anyway")
         }

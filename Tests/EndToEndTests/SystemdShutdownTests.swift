@@ -52,6 +52,50 @@ struct SystemdShutdownTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test func sigtermDuringABatchExitsZeroAndTheNextStartRecoversIt() throws {
+        let daemon = Daemon()
+        let count = 400
+        for i in 0..<count { Files.write(daemon.root() + "/p\(i).jpg", "photo \(i)") }
+        try daemon.start()
+        let client = try daemon.client()
+        _ = try client.result(["cmd": "mode", "session": "cull", "mode": "select"])
+        _ = try client.result(["cmd": "select", "session": "cull", "all": true])
+        let plan = try client.result(["cmd": "delete.prepare", "session": "cull"])
+        let token = try #require(plan["token"] as? String)
+        #expect(plan["count"] as? Int == count)
+
+        // Confirm on a connection of its own and, once some photos are in the trash, stop.
+        let confirming = try daemon.client()
+        try confirming.sendLine(#"{"id":1,"cmd":"delete.confirm","session":"cull","token":"\#(token)"}"#)
+        let trashFiles = daemon.dataHome + "/Trash/files"
+        try eventually(timeout: 20, "the batch to start trashing") {
+            ((try? FileManager.default.contentsOfDirectory(atPath: trashFiles))?.count ?? 0) >= 5
+        }
+        let started = Date()
+        #expect(daemon.stop(timeout: 25) == 0)
+        #expect(daemon.exitedNormally)
+        #expect(Date().timeIntervalSince(started) < 10)
+        // It stopped between two photos, not in the middle of one.
+        #expect(!daemon.logText.contains("did not reach the end of a step"))
+        let trashedAtStop = (try? FileManager.default.contentsOfDirectory(atPath: trashFiles))?.count ?? 0
+        #expect(trashedAtStop < count, "the batch finished before the stop: the test proves nothing")
+
+        // The next start recovers it: every photo is either in place or in the trash with its .trashinfo.
+        try daemon.start()
+        #expect(daemon.logText.contains("recovered batch"), "\(daemon.logText)")
+        let inTrash = Set((try? FileManager.default.contentsOfDirectory(atPath: trashFiles)) ?? [])
+        let infos = Set(((try? FileManager.default.contentsOfDirectory(atPath: daemon.dataHome + "/Trash/info")) ?? [])
+            .map { String($0.dropLast(".trashinfo".count)) })
+        #expect(infos == inTrash)
+        for i in 0..<count {
+            let name = "p\(i).jpg"
+            let inPlace = Files.exists(daemon.root() + "/" + name)
+            #expect(inPlace != inTrash.contains(name), "\(name): in place \(inPlace), in the trash \(inTrash.contains(name))")
+        }
+        #expect(try daemon.client().result(["cmd": "status"])["photos"] as? Int == count - inTrash.count)
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func stoppingLeavesAnInheritedSocketListeningForTheNextStart() throws {
         // As under a .socket unit: the socket outlives the service. A stop must not
         // shut it down, or every later client would be refused instead of queued.

@@ -27,9 +27,12 @@ public final class Curator: Sendable {
     let batches: BatchService
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
+    /// Fired when a running batch has stopped at a step boundary for shutdown.
+    let batchParked = OneShotSignal()
 
     /// Set once shutdown begins; background threads finish their step and stop.
     public var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    func markStopping() { stopping.store(true, ordering: .releasing) }
 
     /// Opens (or creates) the index in the configuration's state directory.
     public init(config: Configuration) throws {
@@ -198,6 +201,7 @@ public final class Curator: Sendable {
                         state.sendBatchEvent(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: done, total: total,
                                                    outcome: item.outcome), uid: client.uid)
                     }
+                    parkIfStopping()
                 }
             }
             withState { state in
@@ -232,6 +236,7 @@ public final class Curator: Sendable {
                     state.sendBatchEvent(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch, done: done,
                                                outcome: item.outcome), uid: client.uid)
                 }
+                parkIfStopping()
             }
         }
         withState { state in
