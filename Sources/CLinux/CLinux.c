@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <linux/fs.h>
 #include <sys/vfs.h>
+#include <malloc.h>
+#include <pthread.h>
 
 const int curator_O_PATH = O_PATH;
 const int curator_O_TMPFILE = O_TMPFILE;
@@ -73,4 +75,21 @@ int curator_fs_type(const char *path, int64_t *type) {
     if (statfs(path, &info) != 0) return -1;
     *type = (int64_t)info.f_type;
     return 0;
+}
+
+void curator_limit_malloc_arenas(int arenas) {
+    mallopt(M_ARENA_MAX, arenas);
+}
+
+void curator_trim_heap(void) {
+    malloc_trim(0);
+}
+
+int curator_mutex_init_adaptive(void *mutex) {
+    pthread_mutexattr_t attributes;
+    pthread_mutexattr_init(&attributes);
+    pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_ADAPTIVE_NP);
+    int rc = pthread_mutex_init((pthread_mutex_t *)mutex, &attributes);
+    pthread_mutexattr_destroy(&attributes);
+    return rc;
 }

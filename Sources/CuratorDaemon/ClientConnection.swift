@@ -25,6 +25,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     /// Pushed events beyond this are dropped and the subscriber is told to re-list;
     /// a client that stops reading cannot grow our memory.
     static let maxQueuedEventBytes = 16 << 20
+    static let largeResponseBytes = 4 << 20
 
     struct Outbox {
         var pending: [UInt8] = []
@@ -32,6 +33,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         var eventBytes = 0
         var droppedEvents = false
         var closed = false
+        var trimAfter = false
         var unsent: Int { pending.count - sent }
     }
 
@@ -190,11 +192,17 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 box.sent += sent
                 box.eventBytes = max(0, box.eventBytes - sent)
                 if box.sent == box.pending.count {
+                    if box.pending.capacity >= Self.largeResponseBytes { box.trimAfter = true }
                     box.pending.removeAll(keepingCapacity: box.pending.count < (1 << 20))
                     box.sent = 0
                     box.eventBytes = 0
                 }
                 return sent < slice.count
+            }
+            if outbox.withLock({ box in defer { box.trimAfter = false }; return box.trimAfter }) {
+                // A listing of every photo is tens of MB, freed at once: hand it back to
+                // the system rather than keep it as resident heap.
+                curator_trim_heap()
             }
             if done { return true }
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
 import CuratorCore
 import CuratorProtocol
 import CuratorSystem
@@ -14,6 +15,9 @@ public enum Daemon {
     /// Call first thing in `main`, before any thread exists.
     public static func prepareProcess() {
         signal(SIGPIPE, SIG_IGN)
+        // One malloc arena per thread would multiply the heap by the number of
+        // client threads; two are plenty for a daemon that mostly waits.
+        curator_limit_malloc_arenas(2)
         var set = sigset_t()
         sigemptyset(&set)
         for s in handledSignals { sigaddset(&set, s) }

@@ -20,7 +20,7 @@ public struct ClientContext: Sendable {
 /// `CuratorState` is the single owner of what changes; threads (watcher, capture
 /// reader, client connections) reach it only through `withState`.
 public final class Curator: Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = StateLock()
     /// Touched only inside `lock` (see `withState`): that is what makes sharing it safe.
     private nonisolated(unsafe) let state: CuratorState
     let inbox: WatcherInbox
@@ -62,7 +62,7 @@ public final class Curator: Sendable {
     }
 
     func withState<R, E: Error>(_ body: (CuratorState) throws(E) -> R) throws(E) -> R {
-        try lock.withLock { (_) throws(E) -> R in try body(state) }
+        try lock.withLock { () throws(E) -> R in try body(state) }
     }
 
     public var configuration: Configuration { withState { $0.config } }
@@ -96,9 +96,10 @@ public final class Curator: Sendable {
             case .status:
                 return Wire.success(id: request.id, result: status())
             case .list(let args):
-                return try withState { state in
-                    Wire.success(id: request.id, result: try state.list(args, client: client), encoder: state.encoder)
-                }
+                // Gathered under the lock, encoded outside it.
+                let result = try withState { state throws(ProtocolError) in try state.list(args, client: client) }
+                let view = (try? Wire.makeEncoder().encode(result.view)).map { [UInt8]($0) } ?? Array("{}".utf8)
+                return Data(Wire.listSuccess(id: request.id, result: result, view: view))
             case .subscribe(let args):
                 try withState { state in try state.subscribe(args, sink: sink, uid: client.uid) }
                 return Wire.success(id: request.id, result: SubscribeResult())

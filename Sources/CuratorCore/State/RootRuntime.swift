@@ -18,7 +18,9 @@ struct RootRuntime {
     var usesInotify = true
     var polls = false
     var note: String?
-    var scanning = false
+    /// True from the start until the first scan is over: a client asking early must
+    /// not read an empty index as complete.
+    var scanning = true
     var scanDirectories = 0
     var scanFiles = 0
     var lastScanMs: Int?

@@ -36,7 +36,11 @@ public final class CaptureReader: Sendable {
 
     private func run() {
         while !curator.isStopping && !stopped.load(ordering: .acquiring) {
-            let work = curator.withState { state in state.takeCaptureWork(limit: Self.batchSize) }
+            // While a root is being walked, the walk has the disk and the lock to itself:
+            // capture times are for after (a cold start reports "scan done" sooner).
+            let work = curator.withState { state in
+                state.roots.values.contains { $0.scanning } ? [] : state.takeCaptureWork(limit: Self.batchSize)
+            }
             if work.isEmpty {
                 usleep(100_000)
                 continue
