@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 echo "building (release)..." >&2
-swift build -c release 2>&1 | tail -n 3 >&2
-bin="$(swift build -c release --show-bin-path)"
+swift build -c release --static-swift-stdlib 2>&1 | tail -n 3 >&2
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 
 folder="${1:-}"
 if [ -z "$folder" ]; then
