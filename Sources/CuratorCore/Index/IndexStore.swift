@@ -9,6 +9,23 @@ import CuratorSystem
 final class IndexStore {
     let database: Database
     static let schemaVersion = 1
+    /// Photo rows inserted, updated or deleted since opening: a restart over an
+    /// unchanged tree must leave this at zero (reported in `status`).
+    private(set) var photoWrites = 0
+
+    // Prepared once: scans and events run these per file.
+    private lazy var upsertPhotoStatement = try? database.prepare(
+        "INSERT OR REPLACE INTO photos(id, folder, name, size, mtime, dev, ino, type, capture, rank) VALUES(?,?,?,?,?,?,?,?,?,?)")
+    private lazy var deletePhotoStatement = try? database.prepare("DELETE FROM photos WHERE id = ?")
+    private lazy var insertFolderStatement = try? database.prepare("INSERT INTO folders(root, path) VALUES(?, ?)")
+    private lazy var updateFolderStatement = try? database.prepare("UPDATE folders SET path = ? WHERE id = ?")
+    private lazy var deleteFolderStatement = try? database.prepare("DELETE FROM folders WHERE id = ?")
+
+    /// A cached statement, or a fresh one when preparing it once failed (the error then surfaces here).
+    private func statement(_ cached: Statement?, _ sql: String) throws -> Statement {
+        if let cached { return cached }
+        return try database.prepare(sql)
+    }
 
     init(path: String) throws {
         database = try Database(path: path, durability: .normal)
@@ -60,16 +77,18 @@ final class IndexStore {
     }
 
     func insertFolder(rootID: Int32, path: ByteString) throws -> Int32 {
-        try database.prepare("INSERT INTO folders(root, path) VALUES(?, ?)").bind(.int(Int64(rootID)), .blob(path.bytes)).run()
+        try statement(insertFolderStatement, "INSERT INTO folders(root, path) VALUES(?, ?)")
+            .bind(.int(Int64(rootID)), .blob(path.bytes)).run()
         return Int32(database.lastInsertRowID)
     }
 
     func updateFolder(_ folder: Folder) throws {
-        try database.prepare("UPDATE folders SET path = ? WHERE id = ?").bind(.blob(folder.path.bytes), .int(Int64(folder.id))).run()
+        try statement(updateFolderStatement, "UPDATE folders SET path = ? WHERE id = ?")
+            .bind(.blob(folder.path.bytes), .int(Int64(folder.id))).run()
     }
 
     func deleteFolder(id: Int32) throws {
-        try database.prepare("DELETE FROM folders WHERE id = ?").bind(.int(Int64(id))).run()
+        try statement(deleteFolderStatement, "DELETE FROM folders WHERE id = ?").bind(.int(Int64(id))).run()
     }
 
     // MARK: photos
@@ -92,7 +111,9 @@ final class IndexStore {
     }
 
     func upsertPhoto(_ p: Photo) throws {
-        try database.prepare("INSERT OR REPLACE INTO photos(id, folder, name, size, mtime, dev, ino, type, capture, rank) VALUES(?,?,?,?,?,?,?,?,?,?)")
+        photoWrites += 1
+        try statement(upsertPhotoStatement,
+                      "INSERT OR REPLACE INTO photos(id, folder, name, size, mtime, dev, ino, type, capture, rank) VALUES(?,?,?,?,?,?,?,?,?,?)")
             .bind(.int(p.id), .int(Int64(p.folderID)), .blob(p.name.bytes), .int(p.identity.size), .int(p.identity.mtimeNs),
                   .int(Int64(bitPattern: p.identity.device)), .int(Int64(bitPattern: p.identity.inode)),
                   .text(p.type.wireName), .int(p.capture.raw), .int(p.rank))
@@ -109,7 +130,8 @@ final class IndexStore {
     }
 
     func deletePhoto(id: Int64) throws {
-        try database.prepare("DELETE FROM photos WHERE id = ?").bind(.int(id)).run()
+        photoWrites += 1
+        try statement(deletePhotoStatement, "DELETE FROM photos WHERE id = ?").bind(.int(id)).run()
     }
 
     // MARK: sessions

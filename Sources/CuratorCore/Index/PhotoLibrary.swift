@@ -11,27 +11,40 @@ public enum LibraryChange: Sendable {
 
 /// The in-memory index of every photo, written through to `IndexStore`.
 /// Owned by `CuratorState`; never touched outside its lock.
+///
+/// Every per-event operation costs in proportion to the folder (or subtree) it
+/// touches, never to the whole index: photos are kept per folder, folders per
+/// root and per parent.
 final class PhotoLibrary {
     private let store: IndexStore
     private(set) var photos: [Int64: Photo] = [:]
-    private var byEntry: [EntryKey: Int64] = [:]
+    /// Each folder's photos by name: lookups by path, and a folder's members.
+    private var entries: [Int32: [ByteString: Int64]] = [:]
     private var byInode: [InodeKey: Int64] = [:]
     private(set) var folders: [Int32: Folder] = [:]
     private var folderByPath: [FolderKey: Int32] = [:]
+    /// Folder id -> the folders directly below it.
+    private var children: [Int32: Set<Int32>] = [:]
+    private var foldersByRoot: [Int32: Set<Int32>] = [:]
+    /// Paths of folders dropped recently, so that `removed` events published after
+    /// the batch that dropped them still carry the photo's full path.
+    private var droppedFolderPaths: [Int32: ByteString] = [:]
     private var nextID: Int64 = 1
     private var nextRank: [Int32: Int64] = [:]
     private(set) var countByRoot: [Int32: Int] = [:]
     private(set) var bytesByRoot: [Int32: Int64] = [:]
+    /// Photos per root whose capture time is still to be read.
+    private(set) var pendingCaptureByRoot: [Int32: Int] = [:]
     /// Bumped on every change, so that cached views know when to rebuild.
     private(set) var generation: UInt64 = 0
     private var inTransaction = false
 
     init(store: IndexStore) throws {
         self.store = store
-        for folder in try store.loadFolders() {
-            folders[folder.id] = folder
-            folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = folder.id
-        }
+        var loaded = try store.loadFolders()
+        // Parents first, so that every folder finds (or gets) its parent row.
+        loaded.sort { $0.path.count < $1.path.count }
+        for folder in loaded { try adoptLoadedFolder(folder) }
         try store.loadPhotos { photo in
             insertInMemory(photo)
         }
@@ -52,12 +65,26 @@ final class PhotoLibrary {
         return nextID
     }
 
+    /// A folder read from the store; an index written before folders were linked to
+    /// their parents may lack the intermediate rows, which are created here.
+    private func adoptLoadedFolder(_ folder: Folder) throws {
+        let key = FolderKey(rootID: folder.rootID, path: folder.path)
+        if folderByPath[key] != nil {
+            // A duplicate row (never written by this version): keep the first.
+            try store.deleteFolder(id: folder.id)
+            return
+        }
+        if !folder.path.isEmpty { try ensureFolder(root: folder.rootID, path: folder.path.parent) }
+        link(folder)
+    }
+
     // MARK: transactions
 
     /// Groups the writes of `body` into one SQLite transaction (the cache need not
     /// be durable per write, but one transaction per directory keeps scans fast).
     func batch<R>(_ body: () throws -> R) throws -> R {
         if inTransaction { return try body() }
+        droppedFolderPaths.removeAll(keepingCapacity: true)
         try store.begin()
         inTransaction = true
         defer { inTransaction = false }
@@ -71,13 +98,16 @@ final class PhotoLibrary {
         }
     }
 
+    /// Photo rows written to the store since it was opened.
+    var storeWrites: Int { store.photoWrites }
+
     // MARK: lookups
 
     func photo(_ id: Int64) -> Photo? { photos[id] }
 
     func folderID(root: Int32, path: ByteString) -> Int32? { folderByPath[FolderKey(rootID: root, path: path)] }
 
-    func photoID(folder: Int32, name: ByteString) -> Int64? { byEntry[EntryKey(folderID: folder, name: name)] }
+    func photoID(folder: Int32, name: ByteString) -> Int64? { entries[folder]?[name] }
 
     func photoID(root: Int32, relativePath: ByteString) -> Int64? {
         guard let folder = folderID(root: root, path: relativePath.parent) else { return nil }
@@ -86,27 +116,48 @@ final class PhotoLibrary {
 
     func photoID(device: UInt64, inode: UInt64) -> Int64? { byInode[InodeKey(device: device, inode: inode)] }
 
+    /// The path of a folder, also for one dropped in the current or last batch.
+    func folderPath(_ id: Int32) -> ByteString? { folders[id]?.path ?? droppedFolderPaths[id] }
+
     func relativePath(of photo: Photo) -> ByteString {
-        guard let folder = folders[photo.folderID] else { return photo.name }
-        return folder.path.appending(photo.name)
+        guard let folder = folderPath(photo.folderID) else { return photo.name }
+        return folder.appending(photo.name)
     }
 
-    func photos(inRoot root: Int32) -> [Photo] { photos.values.filter { $0.rootID == root } }
+    /// The ids of the photos directly in a folder.
+    func photoIDs(inFolder folder: Int32) -> [Int64] { entries[folder].map { Array($0.values) } ?? [] }
 
-    /// Folders of `root` at or below `path`.
+    /// The photos directly in a folder, by name.
+    func members(ofFolder folder: Int32) -> [ByteString: Int64] { entries[folder] ?? [:] }
+
+    func photos(inRoot root: Int32) -> [Photo] {
+        folderIDs(inRoot: root).flatMap { photoIDs(inFolder: $0).compactMap { photos[$0] } }
+    }
+
+    func folderIDs(inRoot root: Int32) -> Set<Int32> { foldersByRoot[root] ?? [] }
+
+    /// Folders of `root` at or below `path`, found by walking down from it.
     func folders(root: Int32, within path: ByteString) -> [Folder] {
-        folders.values.filter { $0.rootID == root && $0.path.isWithin(path) }
+        guard let top = folderID(root: root, path: path) else { return [] }
+        var result: [Folder] = []
+        var stack = [top]
+        while let id = stack.popLast() {
+            guard let folder = folders[id] else { continue }
+            result.append(folder)
+            if let below = children[id] { stack.append(contentsOf: below) }
+        }
+        return result
     }
 
     // MARK: mutations
 
+    /// The folder at `path`, created (with any missing parents) if needed.
     @discardableResult
     func ensureFolder(root: Int32, path: ByteString) throws -> Int32 {
         if let id = folderID(root: root, path: path) { return id }
+        if !path.isEmpty { try ensureFolder(root: root, path: path.parent) }
         let id = try store.insertFolder(rootID: root, path: path)
-        let folder = Folder(id: id, rootID: root, path: path)
-        folders[id] = folder
-        folderByPath[FolderKey(rootID: root, path: path)] = id
+        link(Folder(id: id, rootID: root, path: path))
         return id
     }
 
@@ -116,11 +167,12 @@ final class PhotoLibrary {
         if let id = photoID(folder: folder, name: name), var existing = photos[id] {
             if existing.identity == identity && existing.type == type { return nil }
             let sameFile = existing.identity.device == identity.device && existing.identity.inode == identity.inode
+            let sameContent = sameFile && existing.identity.mtimeNs == identity.mtimeNs && existing.identity.size == identity.size
             removeFromMemory(existing)
             existing.identity = identity
             existing.type = type
             // A rewritten file may carry another capture time: read it again.
-            existing.capture = sameFile && existing.identity.mtimeNs == identity.mtimeNs ? existing.capture : capture
+            existing.capture = sameContent ? existing.capture : capture
             insertInMemory(existing)
             try store.upsertPhoto(existing)
             return .changed(existing)
@@ -167,6 +219,8 @@ final class PhotoLibrary {
 
     func setCapture(_ id: Int64, _ capture: CaptureState) throws {
         guard var photo = photos[id], photo.capture != capture else { return }
+        if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] -= 1 }
+        if capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += 1 }
         photo.capture = capture
         photos[id] = photo
         generation &+= 1
@@ -182,44 +236,74 @@ final class PhotoLibrary {
     }
 
     /// A directory renamed or moved inside its root: its folder and those below
-    /// it change path; every photo keeps its id.
+    /// it change path; every photo keeps its id. Costs the size of the subtree.
     func moveFolderTree(root: Int32, from: ByteString, to: ByteString) throws {
         // rename(2) only replaces an empty directory: anything still indexed at the
         // destination is stale. (`from` and `to` never nest: the kernel refuses that.)
-        _ = try removeTree(root: root, path: to)
-        if let stale = folderID(root: root, path: to), let folder = folders[stale] { try dropFolder(folder) }
-        for var folder in folders(root: root, within: from) {
-            folderByPath[FolderKey(rootID: root, path: folder.path)] = nil
-            let suffix = folder.path.relative(to: from)
-            folder.path = to.appending(suffix)
-            folders[folder.id] = folder
-            folderByPath[FolderKey(rootID: root, path: folder.path)] = folder.id
+        _ = try removeTree(root: root, path: to, keepTop: false)
+        // Parents come before their children here, so each re-links under a parent already moved.
+        let moving = folders(root: root, within: from)
+        guard !moving.isEmpty else { return }
+        try ensureFolder(root: root, path: to.parent)
+        for folder in moving { unlink(folder) }
+        for var folder in moving {
+            folder.path = to.appending(folder.path.relative(to: from))
+            link(folder)
             try store.updateFolder(folder)
         }
         generation &+= 1
     }
 
-    /// Everything at or below `path` left the root (deleted, or moved out).
+    /// Everything at or below `path` left the root (deleted, or moved out). The
+    /// root's own folder (empty path) stays, emptied.
     func removeTree(root: Int32, path: ByteString) throws -> [LibraryChange] {
-        let doomed = Set(folders(root: root, within: path).map(\.id))
+        try removeTree(root: root, path: path, keepTop: path.isEmpty)
+    }
+
+    private func removeTree(root: Int32, path: ByteString, keepTop: Bool) throws -> [LibraryChange] {
         var changes: [LibraryChange] = []
-        for photo in photos.values where doomed.contains(photo.folderID) {
-            if let change = try remove(photo.id) { changes.append(change) }
-        }
-        for id in doomed where !(path.isEmpty && folders[id]?.path.isEmpty == true) {
-            if let folder = folders[id] { try dropFolder(folder) }
+        // Children before parents, so that each folder unlinks from a parent still there.
+        for folder in folders(root: root, within: path).reversed() {
+            for id in photoIDs(inFolder: folder.id) {
+                if let change = try remove(id) { changes.append(change) }
+            }
+            if keepTop && folder.path == path { continue }
+            try dropFolder(folder)
         }
         return changes
     }
 
-    private func dropFolder(_ folder: Folder) throws {
-        folders[folder.id] = nil
-        folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = nil
+    /// Drops one folder whose photos are gone (its sub-folders are dropped by the caller).
+    func dropFolder(_ folder: Folder) throws {
+        for id in photoIDs(inFolder: folder.id) { _ = try remove(id) }
+        unlink(folder)
+        children[folder.id] = nil
+        droppedFolderPaths[folder.id] = folder.path
         nextRank[folder.id] = nil
         try store.deleteFolder(id: folder.id)
     }
 
     // MARK: memory
+
+    private func link(_ folder: Folder) {
+        folders[folder.id] = folder
+        folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = folder.id
+        foldersByRoot[folder.rootID, default: []].insert(folder.id)
+        if !folder.path.isEmpty, let parent = folderID(root: folder.rootID, path: folder.path.parent) {
+            children[parent, default: []].insert(folder.id)
+        }
+    }
+
+    private func unlink(_ folder: Folder) {
+        folders[folder.id] = nil
+        let key = FolderKey(rootID: folder.rootID, path: folder.path)
+        if folderByPath[key] == folder.id { folderByPath[key] = nil }
+        foldersByRoot[folder.rootID]?.remove(folder.id)
+        if !folder.path.isEmpty, let parent = folderID(root: folder.rootID, path: folder.path.parent) {
+            children[parent]?.remove(folder.id)
+            if children[parent]?.isEmpty == true { children[parent] = nil }
+        }
+    }
 
     private func takeRank(_ folder: Int32) -> Int64 {
         let rank = nextRank[folder] ?? 1
@@ -229,22 +313,26 @@ final class PhotoLibrary {
 
     private func insertInMemory(_ photo: Photo) {
         photos[photo.id] = photo
-        byEntry[EntryKey(folderID: photo.folderID, name: photo.name)] = photo.id
+        entries[photo.folderID, default: [:]][photo.name] = photo.id
         byInode[InodeKey(device: photo.identity.device, inode: photo.identity.inode)] = photo.id
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
         countByRoot[photo.rootID, default: 0] += 1
         bytesByRoot[photo.rootID, default: 0] += photo.size
+        if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += 1 }
         generation &+= 1
     }
 
     private func removeFromMemory(_ photo: Photo) {
         photos[photo.id] = nil
-        let entry = EntryKey(folderID: photo.folderID, name: photo.name)
-        if byEntry[entry] == photo.id { byEntry[entry] = nil }
+        if entries[photo.folderID]?[photo.name] == photo.id {
+            entries[photo.folderID]?[photo.name] = nil
+            if entries[photo.folderID]?.isEmpty == true { entries[photo.folderID] = nil }
+        }
         let inode = InodeKey(device: photo.identity.device, inode: photo.identity.inode)
         if byInode[inode] == photo.id { byInode[inode] = nil }
         countByRoot[photo.rootID, default: 0] -= 1
         bytesByRoot[photo.rootID, default: 0] -= photo.size
+        if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] -= 1 }
         generation &+= 1
     }
 

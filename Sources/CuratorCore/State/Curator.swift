@@ -296,10 +296,7 @@ public final class Curator: Sendable {
 extension CuratorState {
 
     func capturePendingCount(root: Int32) -> Int {
-        capturePending.reduce(0) { n, id in
-            guard let p = library.photo(id) else { return n }
-            return n + (p.rootID == root && p.capture == .pending ? 1 : 0)
-        }
+        library.pendingCaptureByRoot[root] ?? 0
     }
 
     func subscribe(_ args: SubscribeRequest, sink: any EventSink, uid: UInt32) throws(ProtocolError) {

@@ -87,8 +87,11 @@ final class CuratorState {
 
     /// Brings one directory's photos in line with `files` (everything the disk has
     /// there). `complete` means `files` is the whole directory, so indexed photos
-    /// missing from it are gone.
-    func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, seen: inout Set<Int64>) throws -> [LibraryChange] {
+    /// missing from it are gone; with `deferRemovals` (a full scan) they are left
+    /// for `finishScan`, so that a photo renamed into a directory the scan has not
+    /// reached yet can still be recognised there by its inode.
+    func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool = false,
+                   seen: inout Set<Int64>) throws -> [LibraryChange] {
         var changes: [LibraryChange] = []
         try library.batch {
             let folder = try library.ensureFolder(root: root, path: directory)
@@ -119,9 +122,9 @@ final class CuratorState {
                     changes.append(change)
                 }
             }
-            if complete {
-                for photo in library.photos.values where photo.folderID == folder && !present.contains(photo.name) {
-                    if let change = try library.remove(photo.id) { changes.append(change) }
+            if complete && !deferRemovals {
+                for (name, id) in library.members(ofFolder: folder) where !present.contains(name) {
+                    if let change = try library.remove(id) { changes.append(change) }
                 }
             }
         }
@@ -130,10 +133,13 @@ final class CuratorState {
     }
 
     /// A file new at this path whose inode the index knows under a path that no
-    /// longer holds it: the same photo, renamed while we were not looking.
+    /// longer holds it: the same photo, renamed while we were not looking. Size and
+    /// mtime must match too (a rename changes neither): an inode number reused by
+    /// a new file after a deletion must not inherit the deleted photo's id.
     private func adoptRenamed(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity) throws -> LibraryChange? {
         guard let id = library.photoID(device: identity.device, inode: identity.inode),
               let old = library.photo(id), old.rootID == root,
+              old.identity.size == identity.size, old.identity.mtimeNs == identity.mtimeNs,
               let oldPath = absolutePath(root: root, relative: library.relativePath(of: old))
         else { return nil }
         if let there = try? FileStatus.ifExists(oldPath), there.inode == identity.inode, there.device == identity.device {
@@ -174,7 +180,8 @@ final class CuratorState {
             // Each photo below moved; tell subscribers so their paths stay right.
             for folder in library.folders(root: root, within: to) {
                 let fromFolderPath = from.appending(folder.path.relative(to: to))
-                for photo in library.photos.values where photo.folderID == folder.id {
+                for id in library.photoIDs(inFolder: folder.id) {
+                    guard let photo = library.photo(id) else { continue }
                     let oldPath = fromFolderPath.appending(photo.name)
                     send(Event(event: .moved, root: roots[root]?.config.name, photo: summary(photo), from: wirePath(oldPath)),
                          root: root)
@@ -188,16 +195,23 @@ final class CuratorState {
         publish(changes)
     }
 
-    /// The end of a full scan of a root: whatever was not seen is gone.
-    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>) throws {
+    /// The end of a full scan of a root: whatever was not seen is gone, except below
+    /// `unreadable` directories (a permission problem is not a deletion).
+    /// Costs the size of the root, not of the whole index.
+    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString] = []) throws {
         var changes: [LibraryChange] = []
         try library.batch {
-            for photo in library.photos.values where photo.rootID == root && !seen.contains(photo.id) {
-                if let change = try library.remove(photo.id) { changes.append(change) }
+            var unseenFolders: [Folder] = []
+            for folderID in library.folderIDs(inRoot: root) {
+                guard let folder = library.folders[folderID] else { continue }
+                if unreadable.contains(where: { folder.path.isWithin($0) }) { continue }
+                for (_, id) in library.members(ofFolder: folderID) where !seen.contains(id) {
+                    if let change = try library.remove(id) { changes.append(change) }
+                }
+                if !seenFolders.contains(folder.path) && !folder.path.isEmpty { unseenFolders.append(folder) }
             }
-            for folder in library.folders(root: root, within: .empty) where !seenFolders.contains(folder.path) {
-                _ = try library.removeTree(root: root, path: folder.path)
-            }
+            // Deepest first: each folder leaves a parent that is still linked.
+            for folder in unseenFolders.sorted(by: { $0.path.count > $1.path.count }) { try library.dropFolder(folder) }
         }
         publish(changes)
     }
@@ -223,11 +237,11 @@ final class CuratorState {
             case .changed(let p):
                 send(Event(event: .changed, root: rootName(p.rootID), photo: summary(p)), root: p.rootID)
             case .moved(let p, let fromFolder, let fromName):
-                let folderPath = library.folders[fromFolder]?.path ?? .empty
+                let folderPath = library.folderPath(fromFolder) ?? .empty
                 send(Event(event: .moved, root: rootName(p.rootID), photo: summary(p), from: wirePath(folderPath.appending(fromName))),
                      root: p.rootID)
             case .removed(let p):
-                let path = wirePath(library.folders[p.folderID].map { $0.path.appending(p.name) } ?? p.name)
+                let path = wirePath(library.relativePath(of: p))
                 send(Event(event: .removed, root: rootName(p.rootID), id: p.id, from: path), root: p.rootID)
             }
         }
