@@ -73,8 +73,14 @@ public struct StatusResult: Codable, Sendable {
     public var overflows: Int
     public var rescans: Int
     public var batchRunning: Bool
+    /// Photo rows the index wrote since the daemon started (a restart over
+    /// unchanged folders writes none).
+    public var indexWrites: Int?
+    /// The inotify instance itself; absent when every root is polled.
+    public var inotify: InotifyStatus?
     public init(version: String, pid: Int32, uptimeMs: Int64, roots: [RootStatus], photos: Int, scanning: Bool,
-                clients: Int, subscribers: Int, sessions: Int, overflows: Int, rescans: Int, batchRunning: Bool) {
+                clients: Int, subscribers: Int, sessions: Int, overflows: Int, rescans: Int, batchRunning: Bool,
+                indexWrites: Int? = nil, inotify: InotifyStatus? = nil) {
         self.version = version
         self.pid = pid
         self.uptimeMs = uptimeMs
@@ -87,6 +93,22 @@ public struct StatusResult: Codable, Sendable {
         self.overflows = overflows
         self.rescans = rescans
         self.batchRunning = batchRunning
+        self.indexWrites = indexWrites
+        self.inotify = inotify
+    }
+}
+
+public struct InotifyStatus: Codable, Sendable {
+    /// Live watches, all roots together.
+    public var watches: Int
+    /// Entries libinotifytools keeps for watches the kernel dropped; bounded.
+    public var staleEntries: Int
+    /// Times inotify was started afresh to shed them (every root is then rescanned).
+    public var restarts: Int
+    public init(watches: Int, staleEntries: Int, restarts: Int) {
+        self.watches = watches
+        self.staleEntries = staleEntries
+        self.restarts = restarts
     }
 }
 

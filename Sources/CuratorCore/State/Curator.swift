@@ -25,6 +25,7 @@ public final class Curator: Sendable {
     private nonisolated(unsafe) let state: CuratorState
     let inbox: WatcherInbox
     let batches: BatchService
+    let watcherReport = WatcherReport()
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
     /// Fired when a running batch has stopped at a step boundary for shutdown.
@@ -166,7 +167,8 @@ public final class Curator: Sendable {
     }
 
     func status() -> StatusResult {
-        withState { state in
+        let watcher = watcherReport.snapshot
+        return withState { state in
             let rootStatuses = state.rootOrder.compactMap { id -> RootStatus? in
                 guard let r = state.roots[id] else { return nil }
                 return RootStatus(
@@ -181,7 +183,9 @@ public final class Curator: Sendable {
                 uptimeMs: Int64((MonotonicClock.nanoseconds() - startedAt) / 1_000_000), roots: rootStatuses,
                 photos: state.library.photos.count, scanning: rootStatuses.contains { $0.scanning }, clients: state.clients,
                 subscribers: state.subscribers.count, sessions: state.sessionCount, overflows: state.totalOverflows,
-                rescans: state.totalRescans, batchRunning: state.batchRunning)
+                rescans: state.totalRescans, batchRunning: state.batchRunning, indexWrites: state.library.storeWrites,
+                inotify: state.roots.values.contains { $0.usesInotify } || watcher.restarts > 0
+                    ? InotifyStatus(watches: watcher.watches, staleEntries: watcher.staleEntries, restarts: watcher.restarts) : nil)
         }
     }
 

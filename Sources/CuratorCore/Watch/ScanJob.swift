@@ -6,17 +6,27 @@ struct ScanJob {
     enum Kind: Equatable { case full, subtree(ByteString) }
     var root: Int32
     var kind: Kind
+    /// Orders the job against sync cookies (see Watcher+Cookies).
+    var sequence: UInt64
     var pending: [ByteString]
     var seenPhotos = Set<Int64>()
     var seenFolders = Set<ByteString>()
+    /// Directories that could not be read: what is indexed below them is kept.
+    var unreadable: [ByteString] = []
+    /// Sync cookies in the root's listing, answered when a full scan is done.
+    var cookies: [ByteString] = []
+    /// The root directory when the scan began: if another one stands at the path
+    /// when it ends (unmounted meanwhile), what the scan did not see is not gone.
+    var rootDirectory: WatchTable.DirectoryKey?
     var startedAt: UInt64 = 0
     var started = false
     var directories = 0
     var files = 0
 
-    init(root: Int32, kind: Kind) {
+    init(root: Int32, kind: Kind, sequence: UInt64) {
         self.root = root
         self.kind = kind
+        self.sequence = sequence
         switch kind {
         case .full: pending = [.empty]
         case .subtree(let path): pending = [path]

@@ -8,31 +8,42 @@ extension Watcher {
     /// Handles a run of events in order. Moves are paired by cookie; a MOVED_FROM
     /// whose MOVED_TO has not come yet waits briefly (it may be in the next read).
     func process(_ events: [InotifyEvent]) {
-        for event in events { handle(event) }
-        if !pendingMoves.isEmpty {
+        // Everything queued before an overflow is moot: the rescan it triggers
+        // reads the disk afresh (and finds renamed photos by their inode).
+        var start = events.startIndex
+        if let last = events.lastIndex(where: { $0.has(IN_Q_OVERFLOW) }) {
+            eventsLost(reason: "inotify queue overflow")
+            start = last + 1
+        }
+        for event in events[start...] { handle(event) }
+        if !pendingMoves.isEmpty, let tools {
             // The other half is usually right behind: give the kernel a moment.
-            var fds = [pollfd(fd: tools?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
-            if tools != nil, poll(&fds, 1, 2) > 0 {
+            var fds = [pollfd(fd: tools.descriptor, events: Int16(POLLIN), revents: 0)]
+            if tools.mayHoldBufferedEvents || poll(&fds, 1, 2) > 0 {
                 for event in readAvailableEvents() { handle(event) }
             }
-            settlePendingMoves(olderThan: MonotonicClock.nanoseconds())
         }
+        let now = MonotonicClock.nanoseconds()
+        if now > Self.moveSettleNs { settlePendingMoves(olderThan: now - Self.moveSettleNs) }
+        releaseDeferredCookies()
+        publishWatcherReport()
     }
 
     func handle(_ event: InotifyEvent) {
         if event.has(IN_Q_OVERFLOW) {
-            overflowed()
+            eventsLost(reason: "inotify queue overflow")
+            return
+        }
+        if event.has(IN_IGNORED) {
+            // The kernel dropped the watch; the library cannot forget its entry.
+            tools?.forget(event.wd)
+            if let entry = table.remove(wd: event.wd), entry.path.isEmpty { checkLiveness(only: entry.rootID) }
             return
         }
         guard let entry = table.entry(event.wd) else { return }
-        if event.has(IN_IGNORED) {
-            table.remove(wd: event.wd)
-            tools?.forget(event.wd)
-            if entry.path.isEmpty { nextLivenessCheck = 0 }
-            return
-        }
         if event.has(IN_UNMOUNT) || (entry.path.isEmpty && (event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF))) {
-            nextLivenessCheck = 0
+            // At once, before any later event is applied as if the root were still there.
+            checkLiveness(only: entry.rootID)
             return
         }
         if event.name.isEmpty { return }
@@ -40,13 +51,13 @@ extension Watcher {
         let root = entry.rootID
 
         if !event.isDirectory && entry.path.isEmpty && WatcherInbox.isCookie(event.name) {
-            if event.has(IN_CREATE) { inbox.cookieSeen(event.name) }
+            if event.has(IN_CREATE) { cookieArrived(event.name) }
             return
         }
 
         if event.has(IN_MOVED_FROM) {
             pendingMoves[event.cookie] = PendingMove(root: root, path: path, isDirectory: event.isDirectory,
-                                                     seenAt: MonotonicClock.nanoseconds())
+                                                     seenAt: MonotonicClock.nanoseconds(), sequence: nextSequence())
             return
         }
         if event.has(IN_MOVED_TO) {
@@ -67,32 +78,36 @@ extension Watcher {
             }
             return
         }
+        let key = WatchTable.Entry(rootID: root, path: path)
         if event.has(IN_CREATE) {
             // Indexed once written (close-write), not half-way.
-            pendingCreates[WatchTable.Entry(rootID: root, path: path)] = MonotonicClock.nanoseconds()
+            createSeen(key)
         } else if event.has(IN_CLOSE_WRITE) {
-            pendingCreates[WatchTable.Entry(rootID: root, path: path)] = nil
+            pendingCreates[key] = nil
             fileChanged(root: root, path: path)
         } else if event.has(IN_ATTRIB) {
-            if pendingCreates[WatchTable.Entry(rootID: root, path: path)] == nil { fileChanged(root: root, path: path) }
+            if pendingCreates[key] == nil { fileChanged(root: root, path: path) }
         } else if event.has(IN_DELETE) {
-            pendingCreates[WatchTable.Entry(rootID: root, path: path)] = nil
+            pendingCreates[key] = nil
             fileChanged(root: root, path: path)
         }
     }
 
-    private func overflowed() {
+    /// Events were lost (the kernel queue overflowed, or our backlog did): every
+    /// inotify root is rescanned, and the index converges to what is on disk.
+    func eventsLost(reason: String) {
         let ids = curator.withState { state -> [Int32] in
             state.totalOverflows += 1
-            let ids = state.rootOrder.filter { state.roots[$0]?.usesInotify ?? false }
+            let ids = state.rootOrder.filter { (state.roots[$0]?.usesInotify ?? false) && (state.roots[$0]?.online ?? false) }
             for id in ids { state.roots[id]?.overflows += 1 }
-            state.send(Event(event: .overflow, message: "the inotify queue overflowed; rescanning"), root: nil)
+            state.send(Event(event: .overflow, message: "\(reason); rescanning"), root: nil)
             return ids
         }
-        log.warning("inotify queue overflow: rescanning \(ids.count) root(s)")
+        log.warning("\(reason): rescanning \(ids.count) root(s)")
+        // Unpaired halves are covered by the rescan, which finds renamed photos by inode.
         pendingMoves.removeAll()
         backlog.removeAll()
-        for id in ids { scheduleFullScan(root: id, reason: "inotify queue overflow") }
+        for id in ids { scheduleFullScan(root: id, reason: reason) }
     }
 
     // MARK: files
@@ -124,6 +139,7 @@ extension Watcher {
         if isDirectory {
             if from.root == toRoot {
                 table.move(root: toRoot, from: from.path, to: to)
+                movePendingCreates(root: toRoot, from: from.path, to: to)
                 curator.withState { state in
                     do { try state.folderMoved(root: toRoot, from: from.path, to: to) } catch { log.error("cannot record a folder move: \(error)") }
                 }
@@ -138,6 +154,13 @@ extension Watcher {
                 directoryGone(root: from.root, path: from.path, stillExists: true)
                 directoryArrived(root: toRoot, path: to)
             }
+            return
+        }
+        // A file still being written keeps waiting for its close-write, under its new name.
+        let fromKey = WatchTable.Entry(rootID: from.root, path: from.path)
+        if let pending = pendingCreates.removeValue(forKey: fromKey) {
+            pendingCreates[WatchTable.Entry(rootID: toRoot, path: to)] = pending
+            fileChanged(root: from.root, path: from.path)
             return
         }
         let (config, online) = curator.withState { state in (state.roots[toRoot]?.config, state.roots[toRoot]?.online ?? false) }
@@ -160,24 +183,50 @@ extension Watcher {
         }
     }
 
-    /// MOVED_FROM halves that found no partner: those files and folders left the roots.
+    /// MOVED_FROM halves that found no partner in time: those files and folders
+    /// left the roots (or went somewhere unwatched).
     func settlePendingMoves(olderThan limit: UInt64) {
-        for (cookie, move) in pendingMoves where move.seenAt <= limit {
+        guard !pendingMoves.isEmpty else { return }
+        for (cookie, move) in pendingMoves.sorted(by: { $0.value.sequence < $1.value.sequence }) where move.seenAt <= limit {
             pendingMoves[cookie] = nil
             if move.isDirectory {
                 directoryGone(root: move.root, path: move.path, stillExists: true)
             } else {
+                pendingCreates[WatchTable.Entry(rootID: move.root, path: move.path)] = nil
                 fileChanged(root: move.root, path: move.path)
             }
         }
     }
 
-    /// Files created that never saw a close-after-write (hard links, mknod): index
-    /// them once they have been quiet for a while.
+    /// A file was created: it is indexed at its close-after-write, or, when none
+    /// comes (hard links, mknod, a writer that never closes), once its size and
+    /// mtime have stayed the same for a while. A slow writer keeps changing them.
+    func createSeen(_ key: WatchTable.Entry) {
+        let absolute = curator.withState { $0.absolutePath(root: key.rootID, relative: key.path) }
+        let status = absolute.flatMap { try? FileStatus.ifExists($0) }
+        pendingCreates[key] = PendingCreate(quietSince: MonotonicClock.nanoseconds(), size: status?.size ?? -1,
+                                            mtimeNs: status?.mtimeNanoseconds ?? -1)
+    }
+
     func settlePendingCreates(now: UInt64) {
-        for (entry, seen) in pendingCreates where now - seen >= Self.createSettleNs {
-            pendingCreates[entry] = nil
-            fileChanged(root: entry.rootID, path: entry.path)
+        guard !pendingCreates.isEmpty else { return }
+        for (key, pending) in pendingCreates where now >= pending.quietSince + Self.createSettleNs {
+            let absolute = curator.withState { $0.absolutePath(root: key.rootID, relative: key.path) }
+            let status = absolute.flatMap { try? FileStatus.ifExists($0) }
+            if let status, status.size != pending.size || status.mtimeNanoseconds != pending.mtimeNs {
+                pendingCreates[key] = PendingCreate(quietSince: now, size: status.size, mtimeNs: status.mtimeNanoseconds)
+                continue
+            }
+            pendingCreates[key] = nil
+            fileChanged(root: key.rootID, path: key.path)
+        }
+    }
+
+    private func movePendingCreates(root: Int32, from: ByteString, to: ByteString) {
+        let moving = pendingCreates.filter { $0.key.rootID == root && $0.key.path.isWithin(from) }
+        for (key, pending) in moving {
+            pendingCreates[key] = nil
+            pendingCreates[WatchTable.Entry(rootID: root, path: to.appending(key.path.relative(to: from)))] = pending
         }
     }
 
@@ -195,11 +244,16 @@ extension Watcher {
     /// A directory deleted or moved out of its root: forget its watches and photos.
     func directoryGone(root: Int32, path: ByteString, stillExists: Bool) {
         for (wd, _) in table.subtree(root: root, path: path) {
-            // A directory moved out still exists and would keep reporting: drop its watch.
-            if stillExists { tools?.unwatch(wd) }
             table.remove(wd: wd)
+            // A directory moved out still exists and would keep reporting: drop its watch.
+            // (A deleted one's watch is dropped by the kernel: IN_IGNORED follows.)
+            if stillExists { tools?.unwatch(wd) }
         }
-        scans.removeAll { job in job.root == root && { if case .subtree(let p) = job.kind { return p.isWithin(path) } else { return false } }() }
+        if !pendingCreates.isEmpty { pendingCreates = pendingCreates.filter { !($0.key.rootID == root && $0.key.path.isWithin(path)) } }
+        scans.removeAll { job in
+            guard job.root == root, case .subtree(let p) = job.kind else { return false }
+            return p.isWithin(path)
+        }
         curator.withState { state in
             do { try state.folderVanished(root: root, path: path) } catch { log.error("cannot unindex \(path.lossyString): \(error)") }
         }

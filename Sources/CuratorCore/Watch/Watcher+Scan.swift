@@ -8,9 +8,13 @@ extension Watcher {
     /// Queues a full scan of a root, unless one is already waiting.
     func scheduleFullScan(root: Int32, reason: String?) {
         if scans.contains(where: { $0.root == root && $0.kind == .full && !$0.started }) { return }
-        // A running full scan of this root would miss what the reason is about: start over.
+        // A running full scan of this root would miss what the reason is about: start
+        // over. The new job takes the old one's place in the order, so that cookies
+        // waiting for the old one also wait for it.
+        var sequence = nextSequence()
+        for job in scans where job.root == root && job.kind == .full && job.started { sequence = min(sequence, job.sequence) }
         scans.removeAll { $0.root == root && $0.kind == .full && $0.started }
-        scans.append(ScanJob(root: root, kind: .full))
+        scans.append(ScanJob(root: root, kind: .full, sequence: sequence))
         curator.withState { state in
             guard var r = state.roots[root] else { return }
             if reason != nil {
@@ -28,7 +32,7 @@ extension Watcher {
 
     func scheduleSubtreeScan(root: Int32, path: ByteString) {
         if scans.contains(where: { $0.root == root && ($0.kind == .full || $0.kind == .subtree(path)) && !$0.started }) { return }
-        scans.append(ScanJob(root: root, kind: .subtree(path)))
+        scans.append(ScanJob(root: root, kind: .subtree(path), sequence: nextSequence()))
     }
 
     /// Scans directories of the oldest job for a few milliseconds, then returns so
@@ -46,6 +50,7 @@ extension Watcher {
             job.started = true
             job.startedAt = MonotonicClock.nanoseconds()
             if job.kind == .full {
+                job.rootDirectory = (try? FileStatus.following(config.path)).map { WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) }
                 curator.withState { state in
                     state.roots[job.root]?.scanDirectories = 0
                     state.roots[job.root]?.scanFiles = 0
@@ -55,10 +60,9 @@ extension Watcher {
         }
         let filter = NameFilter(config)
         let sliceEnd = MonotonicClock.nanoseconds() + 20_000_000
-        var watching = usesInotify
+        var watching = usesInotify && tools != nil
         while let directory = job.pending.popLast() {
-            if watching && !watchDirectory(root: job.root, path: directory, config: config) { watching = false }
-            scanDirectory(root: job.root, rootPath: config.path, relative: directory, filter: filter, job: &job)
+            scanDirectory(root: job.root, config: config, relative: directory, filter: filter, watching: &watching, job: &job)
             if MonotonicClock.nanoseconds() >= sliceEnd { break }
         }
         bufferEvents()
@@ -72,19 +76,34 @@ extension Watcher {
         }
         if !job.pending.isEmpty {
             scans[0] = job
-            return
+        } else {
+            scans.removeFirst()
+            finish(job, config: config)
         }
-        scans.removeFirst()
-        finish(job, name: config.name)
+        publishWatcherReport()
+        if backlogOverflowed {
+            backlogOverflowed = false
+            eventsLost(reason: "too many events during a scan")
+        }
     }
 
-    private func finish(_ job: ScanJob, name: String) {
+    private func finish(_ job: ScanJob, config: RootConfig) {
+        let name = config.name
         let elapsedMs = Int((MonotonicClock.nanoseconds() - job.startedAt) / 1_000_000)
         guard job.kind == .full else { return }
+        // An unmount during the scan made later directories look empty or gone:
+        // that is not a deletion. The liveness check takes the root offline.
+        let now = (try? FileStatus.following(config.path)).map { WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) }
+        guard let now, now == job.rootDirectory else {
+            log.warning("root \(name): its folder changed during the scan; nothing is removed")
+            curator.withState { state in state.roots[job.root]?.scanning = false }
+            checkLiveness(only: job.root)
+            return
+        }
         let stillQueued = scans.contains { $0.root == job.root && $0.kind == .full }
         curator.withState { state in
             do {
-                try state.finishScan(root: job.root, seen: job.seenPhotos, seenFolders: job.seenFolders)
+                try state.finishScan(root: job.root, seen: job.seenPhotos, seenFolders: job.seenFolders, unreadable: job.unreadable)
             } catch {
                 log.error("root \(name): cannot record the end of the scan: \(error)")
             }
@@ -96,20 +115,21 @@ extension Watcher {
             state.send(Event(event: .scan, root: name, state: "done", count: state.library.countByRoot[job.root] ?? 0), root: job.root)
         }
         log.info("root \(name): scanned \(job.files) photos in \(job.directories) folders in \(elapsedMs) ms")
-        if backlogOverflowed {
-            backlogOverflowed = false
-            for id in curator.withState({ $0.rootOrder }) { scheduleFullScan(root: id, reason: "too many events during a scan") }
-        }
+        // Cookies whose events were lost (overflow, a restarted inotify) are
+        // answered here: the scan read the whole root after they were made.
+        for cookie in job.cookies { cookieArrived(cookie) }
     }
 
-    /// Watches a directory before it is read, so nothing created meanwhile is missed.
-    /// Returns false when the root had to fall back to polling.
-    func watchDirectory(root: Int32, path: ByteString, config: RootConfig) -> Bool {
+    /// Watches a directory, open as `fd`, before it is read, so nothing created
+    /// meanwhile is missed. Returns false when the root had to fall back to polling.
+    func watchDirectory(root: Int32, path: ByteString, config: RootConfig, fd: FileDescriptor, status: FileStatus) -> Bool {
         guard let tools else { return false }
-        if table.wd(root: root, path: path) != nil { return true }
-        switch tools.watch(config.path.appending(path)) {
+        let key = WatchTable.DirectoryKey(device: status.device, inode: status.inode)
+        if let wd = table.wd(root: root, path: path), table.directory(wd) == key { return true }
+        switch tools.watch(fd) {
         case .success(let wd):
-            table.insert(wd: wd, root: root, path: path)
+            // Another watch at this path was for a directory since replaced.
+            if let superseded = table.insert(wd: wd, root: root, path: path, directory: key) { tools.unwatch(superseded) }
             return true
         case .failure(let errno) where errno == .noSpace:
             fallBackToPolling(root: root, config: config)
@@ -124,10 +144,7 @@ extension Watcher {
 
     /// Out of inotify watches (ENOSPC): this root is polled instead, and says so.
     func fallBackToPolling(root: Int32, config: RootConfig) {
-        for (wd, _) in table.subtree(root: root, path: .empty) {
-            tools?.unwatch(wd)
-            table.remove(wd: wd)
-        }
+        unwatchRoot(root)
         let limit = InotifyTools.maxUserWatches
         let note = "inotify watch limit reached (fs.inotify.max_user_watches = \(limit)); polling every \(Int(config.pollInterval)) s"
         curator.withState { state in
@@ -140,29 +157,41 @@ extension Watcher {
         log.warning("root \(config.name): \(note)")
     }
 
-    /// Reads one directory, stats its photos, queues its sub-directories and
-    /// reconciles the directory with the index in one locked step.
-    func scanDirectory(root: Int32, rootPath: ByteString, relative: ByteString, filter: NameFilter, job: inout ScanJob) {
-        let absolute = rootPath.appending(relative)
+    /// Opens one directory, watches it, lists it, stats its photos, queues its
+    /// sub-directories and reconciles it with the index in one locked step.
+    func scanDirectory(root: Int32, config: RootConfig, relative: ByteString, filter: NameFilter, watching: inout Bool,
+                       job: inout ScanJob) {
+        let absolute = config.path.appending(relative)
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.openDirectory(absolute)
+            // The root itself may be a symlink (followed); nothing below it is.
+            fd = relative.isEmpty ? try FileDescriptor.open(absolute, O_RDONLY | curator_O_DIRECTORY)
+                : try FileDescriptor.openDirectory(absolute)
         } catch {
-            if error.errno != .noEntry && error.errno != .notDirectory {
+            if error.errno != .noEntry && error.errno != .notDirectory && error.errno != .tooManyLinks {
                 log.warning("cannot read \(absolute.lossyString): \(error.errno)")
                 // Unreadable: keep what we knew of it rather than call it empty.
-                markSeen(root: root, below: relative, job: &job)
+                job.unreadable.append(relative)
             }
             return
         }
         defer { fd.close() }
+        let directoryStatus: FileStatus
+        do {
+            directoryStatus = try FileStatus.of(descriptor: fd)
+        } catch {
+            log.warning("cannot stat \(absolute.lossyString): \(error)")
+            job.unreadable.append(relative)
+            return
+        }
+        if watching && !watchDirectory(root: root, path: relative, config: config, fd: fd, status: directoryStatus) { watching = false }
         let listing: [DirectoryEntry]
         do {
             let dup = try FileDescriptor(rawValue: syscall("dup") { Glibc.dup(fd.rawValue) })
             listing = try DirectoryReader.entries(ofOpen: dup, path: absolute)
         } catch {
             log.warning("cannot list \(absolute.lossyString): \(error)")
-            markSeen(root: root, below: relative, job: &job)
+            job.unreadable.append(relative)
             return
         }
         job.directories += 1
@@ -179,6 +208,7 @@ extension Watcher {
             case .directory:
                 if !filter.skipsDirectory(entry.name) { job.pending.append(relative.appending(entry.name)) }
             case .file:
+                if relative.isEmpty && job.kind == .full && WatcherInbox.isCookie(entry.name) { job.cookies.append(entry.name) }
                 guard let type = filter.photoType(entry.name) else { continue }
                 guard let s = status ?? (try? FileStatus.of(entry.name, relativeTo: fd)), s.isRegularFile else { continue }
                 files.append(ScannedFile(name: entry.name, status: s, type: type))
@@ -189,9 +219,11 @@ extension Watcher {
         job.files += files.count
         var seen = job.seenPhotos
         job.seenPhotos = []  // keep the set uniquely referenced: no copy per directory
+        let deferRemovals = job.kind == .full
         curator.withState { state in
             do {
-                _ = try state.reconcile(root: root, directory: relative, files: files, complete: true, seen: &seen)
+                _ = try state.reconcile(root: root, directory: relative, files: files, complete: true, deferRemovals: deferRemovals,
+                                        seen: &seen)
             } catch {
                 log.error("cannot index \(absolute.lossyString): \(error)")
             }
@@ -199,14 +231,13 @@ extension Watcher {
         job.seenPhotos = seen
     }
 
-    /// Keeps the photos below an unreadable directory (a permission problem is not a deletion).
-    private func markSeen(root: Int32, below path: ByteString, job: inout ScanJob) {
-        let (ids, folders) = curator.withState { state -> ([Int64], [ByteString]) in
-            let folders = state.library.folders(root: root, within: path)
-            let folderIDs = Set(folders.map(\.id))
-            return (state.library.photos.values.filter { folderIDs.contains($0.folderID) }.map(\.id), folders.map(\.path))
+    /// Hands the inotify numbers to `status`.
+    func publishWatcherReport() {
+        let (stale, restarts, watches) = (tools?.staleEntries ?? 0, tools?.reinitializations ?? 0, table.count)
+        report.update { snapshot in
+            snapshot.staleEntries = stale
+            snapshot.restarts = max(snapshot.restarts, restarts)
+            snapshot.watches = watches
         }
-        job.seenPhotos.formUnion(ids)
-        job.seenFolders.formUnion(folders)
     }
 }

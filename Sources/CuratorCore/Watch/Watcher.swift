@@ -10,10 +10,12 @@ import Glibc
 /// path that is then stat'ed, and the disk is the authority.
 public final class Watcher: @unchecked Sendable {
     // @unchecked: every stored property below is touched only by the watcher
-    // thread (`run`), except `curator` and `inbox`, which are Sendable.
+    // thread (`run`), except `curator`, `inbox` and `report`, which are Sendable.
     let curator: Curator
     let inbox: WatcherInbox
-    let tools: InotifyTools?
+    let report: WatcherReport
+    /// Nil when inotify could not be initialised (or re-initialised): every root is then polled.
+    var tools: InotifyTools?
     var table = WatchTable()
     /// Scans waiting to run, oldest first.
     var scans: [ScanJob] = []
@@ -22,8 +24,13 @@ public final class Watcher: @unchecked Sendable {
     var backlogOverflowed = false
     /// MOVED_FROM halves waiting for their MOVED_TO, by cookie.
     var pendingMoves: [UInt32: PendingMove] = [:]
-    /// Files created but not yet closed after writing, with when we first saw them.
-    var pendingCreates: [WatchTable.Entry: UInt64] = [:]
+    /// Files created but not yet closed after writing.
+    var pendingCreates: [WatchTable.Entry: PendingCreate] = [:]
+    /// Sync cookies seen while earlier work (a scan, an unpaired move) was still
+    /// outstanding: answered once that work is done.
+    var deferredCookies: [(name: ByteString, sequence: UInt64)] = []
+    /// Orders work items (scans, pending moves) against sync cookies.
+    var sequence: UInt64 = 0
     var nextPoll: [Int32: UInt64] = [:]
     var nextLivenessCheck: UInt64 = 0
     /// The settings each root was started with, so that a reload restarts only the roots that changed.
@@ -32,24 +39,43 @@ public final class Watcher: @unchecked Sendable {
     /// Fired when the thread leaves its loop, so that shutdown can wait for the
     /// scan step in progress to finish before the index is closed.
     let exited = OneShotSignal()
+    /// Past this many stale library entries, libinotifytools is started afresh.
+    let staleEntryLimit: Int
 
     static let maxBacklog = 200_000
-    /// A created file that sees no close-after-write is indexed once it has been quiet this long.
+    /// A created file that sees no close-after-write is indexed once its size and
+    /// mtime have stayed the same this long.
     static let createSettleNs: UInt64 = 2_000_000_000
+    /// How long a MOVED_FROM waits for its MOVED_TO before it counts as a move out.
+    static let moveSettleNs: UInt64 = 2_000_000
     static let livenessIntervalNs: UInt64 = 1_000_000_000
+    static let defaultStaleEntryLimit = 10_000
+    /// Lowers the compaction bound, for tests that churn directories.
+    static let staleEntryLimitVariable = "CURATORD_STALE_WATCH_LIMIT"
 
     struct PendingMove {
         var root: Int32
         var path: ByteString
         var isDirectory: Bool
         var seenAt: UInt64
+        var sequence: UInt64
+    }
+
+    struct PendingCreate {
+        /// When size or mtime last changed (or the create was seen).
+        var quietSince: UInt64
+        var size: Int64
+        var mtimeNs: Int64
     }
 
     /// `tools` is nil when inotify could not be initialised: every root is then polled.
     public init(curator: Curator, tools: InotifyToolsHandle?) {
         self.curator = curator
         self.inbox = curator.inbox
+        self.report = curator.watcherReport
         self.tools = tools?.tools
+        let limit = ProcessInfo.processInfo.environment[Self.staleEntryLimitVariable].flatMap { Int($0) }
+        staleEntryLimit = max(limit ?? Self.defaultStaleEntryLimit, 1)
     }
 
     /// Starts the thread.
@@ -73,8 +99,14 @@ public final class Watcher: @unchecked Sendable {
         while !stopping {
             for command in inbox.takeCommands() { handle(command) }
             if stopping { break }
+            releaseDeferredCookies()
+            if let tools, tools.staleEntries >= staleEntryLimit {
+                compact()
+                continue
+            }
             if !scans.isEmpty {
                 runScanStep()
+                runTimers()
                 continue
             }
             if !backlog.isEmpty {
@@ -103,6 +135,11 @@ public final class Watcher: @unchecked Sendable {
         }
     }
 
+    func nextSequence() -> UInt64 {
+        sequence += 1
+        return sequence
+    }
+
     // MARK: roots
 
     func startAllRoots() {
@@ -116,13 +153,15 @@ public final class Watcher: @unchecked Sendable {
         let (config, recordedDevice) = curator.withState { state in (state.roots[id]?.config, state.roots[id]?.device ?? 0) }
         guard let config else { return }
         startedConfigs[id] = config
-        guard let status = try? FileStatus.following(config.path), status.isDirectory,
-              recordedDevice == 0 || recordedDevice == status.device
-        else {
-            setOffline(id, reason: "the folder is not there (unmounted, or removed)")
+        let status: FileStatus
+        switch RootPresence.check(config.path, recordedDevice: recordedDevice) {
+        case .present(let s): status = s
+        case .absent(let reason):
+            setOffline(id, reason: reason)
             return
         }
         let remote = RemoteFilesystem.kind(of: config.path)
+        let inotify = tools != nil
         curator.withState { state in
             guard var r = state.roots[id] else { return }
             r.online = true
@@ -130,32 +169,37 @@ public final class Watcher: @unchecked Sendable {
             r.inode = status.inode
             switch config.watch {
             case .inotify:
-                r.usesInotify = tools != nil
-                r.polls = tools == nil
+                r.usesInotify = inotify
+                r.polls = !inotify
             case .poll:
                 r.usesInotify = false
                 r.polls = true
             case .auto:
-                r.usesInotify = tools != nil
-                r.polls = remote != nil || tools == nil
+                r.usesInotify = inotify
+                r.polls = remote != nil || !inotify
             }
             r.note = nil
-            if tools == nil && config.watch != .poll { r.note = "inotify is unavailable; polling" }
+            if !inotify && config.watch != .poll { r.note = "inotify is unavailable; polling" }
             if let remote, config.watch == .auto { r.note = "on a \(remote) share: inotify misses other hosts' changes, so it is also polled" }
             state.roots[id] = r
             try? state.library.storeForRoots.updateRoot(id: id, path: config.path, device: status.device)
         }
         if curator.withState({ $0.roots[id]?.polls ?? false }) {
             nextPoll[id] = now + UInt64(config.pollInterval * 1e9)
+        } else {
+            nextPoll[id] = nil
         }
         scheduleFullScan(root: id, reason: nil)
     }
 
+    /// Drops every watch of a root (kept in the index: its photos stay).
+    func unwatchRoot(_ id: Int32) {
+        for wd in table.removeRoot(id) { tools?.unwatch(wd) }
+        pendingCreates = pendingCreates.filter { $0.key.rootID != id }
+    }
+
     func setOffline(_ id: Int32, reason: String) {
-        for (wd, _) in table.subtree(root: id, path: .empty) {
-            tools?.unwatch(wd)
-            table.remove(wd: wd)
-        }
+        unwatchRoot(id)
         scans.removeAll { $0.root == id }
         let changed = curator.withState { state -> Bool in
             guard var r = state.roots[id] else { return false }
@@ -175,29 +219,27 @@ public final class Watcher: @unchecked Sendable {
         }
     }
 
-    /// Checks that each root is still the folder it was: unmounts and deletions make
-    /// it offline (never empty); a root coming back is reconciled.
-    func checkLiveness() {
+    /// Checks that each root (or just `only`) is still the folder it was: unmounts
+    /// and deletions make it offline (never empty); a root coming back is reconciled.
+    func checkLiveness(only: Int32? = nil) {
         let roots = curator.withState { state in state.rootOrder.compactMap { state.roots[$0] } }
-        for root in roots {
-            let status = try? FileStatus.following(root.config.path)
-            let present = status.map { $0.isDirectory && (root.device == 0 || $0.device == root.device) } ?? false
-            if root.online && !present {
-                setOffline(root.id, reason: status == nil ? "the folder is gone" : "another file system is at its path (unmounted?)")
-            } else if root.online, let status, status.inode != root.inode, root.inode != 0 {
-                // Deleted and recreated: a new directory at the same path.
-                log.notice("root \(root.config.name) was recreated; rescanning")
-                for (wd, _) in table.subtree(root: root.id, path: .empty) {
-                    tools?.unwatch(wd)
-                    table.remove(wd: wd)
+        for root in roots where only == nil || root.id == only {
+            switch RootPresence.check(root.config.path, recordedDevice: root.device) {
+            case .absent(let reason):
+                if root.online { setOffline(root.id, reason: reason) }
+            case .present(let status):
+                if root.online && root.inode != 0 && (status.inode != root.inode || status.device != root.device) {
+                    // Deleted and recreated (or remounted): a new directory at the same path.
+                    log.notice("root \(root.config.name) was replaced at its path; rescanning")
+                    unwatchRoot(root.id)
+                    startRoot(root.id)
+                } else if !root.online {
+                    log.notice("root \(root.config.name) is back; reconciling")
+                    curator.withState { state in
+                        state.send(Event(event: .online, root: root.config.name), root: root.id)
+                    }
+                    startRoot(root.id)
                 }
-                startRoot(root.id)
-            } else if !root.online && present {
-                log.notice("root \(root.config.name) is back; reconciling")
-                curator.withState { state in
-                    state.send(Event(event: .online, root: root.config.name), root: root.id)
-                }
-                startRoot(root.id)
             }
         }
     }
@@ -229,10 +271,9 @@ public final class Watcher: @unchecked Sendable {
 
     /// Forgets everything the watcher holds for a root.
     func stopRoot(_ id: Int32) {
-        for wd in table.removeRoot(id) { tools?.unwatch(wd) }
+        unwatchRoot(id)
         scans.removeAll { $0.root == id }
         nextPoll[id] = nil
-        pendingCreates = pendingCreates.filter { $0.key.rootID != id }
         startedConfigs[id] = nil
     }
 
@@ -243,7 +284,7 @@ public final class Watcher: @unchecked Sendable {
         var deadline = max(nextLivenessCheck, now)
         for (_, at) in nextPoll { deadline = min(deadline, at) }
         if !pendingCreates.isEmpty { deadline = min(deadline, now + 250_000_000) }
-        if !pendingMoves.isEmpty { deadline = min(deadline, now + 2_000_000) }
+        if let oldest = pendingMoves.values.map(\.seenAt).min() { deadline = min(deadline, oldest + Self.moveSettleNs) }
         return Int32(clamping: (deadline > now ? deadline - now : 0) / 1_000_000 + 1)
     }
 
@@ -258,7 +299,7 @@ public final class Watcher: @unchecked Sendable {
             nextPoll[id] = now + UInt64(interval * 1e9)
             if curator.withState({ $0.roots[id]?.online ?? false }) { scheduleFullScan(root: id, reason: nil) }
         }
-        settlePendingMoves(olderThan: now - 2_000_000)
+        if now > Self.moveSettleNs { settlePendingMoves(olderThan: now - Self.moveSettleNs) }
         settlePendingCreates(now: now)
     }
 
@@ -266,6 +307,11 @@ public final class Watcher: @unchecked Sendable {
 
     /// Waits for inotify (or a wake-up) and handles everything readable.
     func waitForEvents(timeoutMs: Int32) {
+        // Events left in the library's own buffer do not make the descriptor readable.
+        if let tools, tools.mayHoldBufferedEvents {
+            process(readAvailableEvents())
+            return
+        }
         var fds = [pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         if let tools { fds.append(pollfd(fd: tools.descriptor, events: Int16(POLLIN), revents: 0)) }
         let n = poll(&fds, nfds_t(fds.count), timeoutMs)
@@ -276,7 +322,8 @@ public final class Watcher: @unchecked Sendable {
         }
     }
 
-    /// Everything the kernel has queued, copied out event by event.
+    /// What the kernel has queued, copied out event by event (a bounded number at
+    /// a time; `mayHoldBufferedEvents` says when more is left).
     func readAvailableEvents() -> [InotifyEvent] {
         guard let tools else { return [] }
         var events: [InotifyEvent] = []
@@ -296,6 +343,7 @@ public final class Watcher: @unchecked Sendable {
         // before its cookie is applied.
         if !backlogOverflowed { backlog.append(contentsOf: events) }
         if backlog.count > Self.maxBacklog {
+            // Handled like a kernel queue overflow once the scan step is over.
             backlog.removeAll()
             backlogOverflowed = true
         }

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// Whether a root's folder is there: what tells an unmounted share (offline, its
+/// photos kept) from a folder that is really there, perhaps empty.
+enum RootPresence {
+    case present(FileStatus)
+    case absent(reason: String)
+
+    /// `recordedDevice` is the device the root was indexed on (0: never indexed).
+    /// Another device at the path is either a share mounted anew (something is
+    /// mounted there: present, and reconciled) or the bare mount point left by an
+    /// unmount (on its parent's device: absent).
+    static func check(_ path: ByteString, recordedDevice: UInt64) -> RootPresence {
+        let status: FileStatus
+        do {
+            status = try FileStatus.following(path)
+        } catch {
+            return .absent(reason: error.errno == .noEntry ? "the folder is gone" : "the folder cannot be reached (\(error.errno))")
+        }
+        guard status.isDirectory else { return .absent(reason: "the path is no longer a folder") }
+        if recordedDevice == 0 || status.device == recordedDevice { return .present(status) }
+        let parentPath = path.parent.isEmpty ? ByteString("/") : path.parent
+        if let parent = try? FileStatus.following(parentPath), parent.device != status.device {
+            return .present(status)
+        }
+        return .absent(reason: "its file system is not mounted (another one is at its path)")
+    }
+}
