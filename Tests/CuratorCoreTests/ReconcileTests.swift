@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorSystem
+import Foundation
+import Glibc
+import Testing
+
+/// The decisions the scanner leaves to `CuratorState`, driven directly over a
+/// real folder and a real SQLite file: what is kept, moved, added or removed.
+@Suite struct ReconcileTests {
+    /// A root folder on disk and an index file, reopened at will (a restart).
+    final class Fixture {
+        let directory: String
+        var root: String { directory + "/root" }
+        var indexPath: String { directory + "/index.sqlite" }
+        let config: Configuration
+        private(set) var state: CuratorState
+        let rootID: Int32
+
+        init() throws {
+            var template = Array("/tmp/curatord-reconcile-XXXXXX".utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+            directory = made.map { String(cString: $0) } ?? "/tmp/curatord-reconcile-\(getpid())"
+            try FileManager.default.createDirectory(atPath: directory + "/root", withIntermediateDirectories: true)
+            config = Configuration(roots: [RootConfig(name: "pics", path: ByteString(directory + "/root"))],
+                                   socketPath: ByteString(directory + "/s"), stateDirectory: ByteString(directory),
+                                   homeTrash: ByteString(directory + "/trash"))
+            state = try CuratorState(config: config, library: PhotoLibrary(store: IndexStore(path: directory + "/index.sqlite")))
+            rootID = try #require(state.rootID(named: "pics"))
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+        /// A new process over the same index file.
+        func restart() throws {
+            state = try CuratorState(config: config, library: PhotoLibrary(store: IndexStore(path: indexPath)))
+        }
+
+        func write(_ relative: String, _ text: String = "photo") throws {
+            let url = URL(fileURLWithPath: root + "/" + relative)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+
+        func scanned(_ relative: String) throws -> ScannedFile {
+            let path = ByteString(relative)
+            let status = try FileStatus.of(ByteString(root + "/" + relative))
+            return ScannedFile(name: path.lastComponent, status: status, type: .jpeg)
+        }
+
+        /// What a scan step does for one directory: every photo file it holds.
+        @discardableResult
+        func reconcile(_ directory: String, _ names: [String], deferRemovals: Bool = false,
+                       seen: inout Set<Int64>) throws -> [LibraryChange] {
+            let files = try names.map { try scanned(directory.isEmpty ? $0 : directory + "/" + $0) }
+            return try state.reconcile(root: rootID, directory: ByteString(directory), files: files, complete: true,
+                                       deferRemovals: deferRemovals, seen: &seen)
+        }
+
+        @discardableResult
+        func reconcile(_ directory: String, _ names: [String]) throws -> [LibraryChange] {
+            var seen = Set<Int64>()
+            return try reconcile(directory, names, seen: &seen)
+        }
+
+        func id(_ relative: String) -> Int64? { state.library.photoID(root: rootID, relativePath: ByteString(relative)) }
+
+        var paths: Set<String> {
+            Set(state.library.photos.values.map { state.library.relativePath(of: $0).lossyString })
+        }
+
+        var writes: Int { state.library.storeWrites }
+    }
+
+    @Test func unchangedPhotosAreNeitherChangedNorRewritten() throws {
+        let f = try Fixture()
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { try f.write("album/" + name) }
+        let added = try f.reconcile("album", ["a.jpg", "b.jpg", "c.jpg"])
+        #expect(added.count == 3)
+        #expect(f.writes == 3)
+        let ids = [f.id("album/a.jpg"), f.id("album/b.jpg"), f.id("album/c.jpg")]
+
+        #expect(try f.reconcile("album", ["a.jpg", "b.jpg", "c.jpg"]).isEmpty)
+        #expect(f.writes == 3)
+
+        try f.restart()
+        #expect(f.writes == 0)
+        #expect(try f.reconcile("album", ["a.jpg", "b.jpg", "c.jpg"]).isEmpty)
+        #expect(f.writes == 0, "a restart over unchanged files must write no row")
+        #expect([f.id("album/a.jpg"), f.id("album/b.jpg"), f.id("album/c.jpg")] == ids)
+
+        // A rewritten file is a change of the same photo.
+        try f.write("album/b.jpg", "rewritten, longer")
+        let changed = try f.reconcile("album", ["a.jpg", "b.jpg", "c.jpg"])
+        #expect(changed.count == 1)
+        if case .changed(let p) = changed.first { #expect(p.id == ids[1] && p.size == 17) } else { Issue.record("\(changed)") }
+        #expect(f.writes == 1)
+    }
+
+    @Test func aPhotoRenamedWhileDownKeepsItsIDWhicheverFolderIsScannedFirst() throws {
+        for destinationFirst in [true, false] {
+            let f = try Fixture()
+            try f.write("a/x.jpg", "x")
+            try f.write("b/keep.jpg")
+            try f.reconcile("a", ["x.jpg"])
+            try f.reconcile("b", ["keep.jpg"])
+            let id = try #require(f.id("a/x.jpg"))
+            try f.restart()
+            try FileManager.default.moveItem(atPath: f.root + "/a/x.jpg", toPath: f.root + "/b/y.jpg")
+
+            // A full scan: removals wait for the end, so the order does not matter.
+            var seen = Set<Int64>()
+            try f.reconcile("", [], deferRemovals: true, seen: &seen)
+            if destinationFirst {
+                try f.reconcile("b", ["keep.jpg", "y.jpg"], deferRemovals: true, seen: &seen)
+                try f.reconcile("a", [], deferRemovals: true, seen: &seen)
+            } else {
+                try f.reconcile("a", [], deferRemovals: true, seen: &seen)
+                try f.reconcile("b", ["keep.jpg", "y.jpg"], deferRemovals: true, seen: &seen)
+            }
+            try f.state.finishScan(root: f.rootID, seen: seen, seenFolders: ["", "a", "b"])
+            #expect(f.id("b/y.jpg") == id)
+            #expect(f.paths == ["b/keep.jpg", "b/y.jpg"])
+            #expect(f.writes == 1, "one row moved, nothing else written")
+        }
+    }
+
+    @Test func aHardLinkIsAPhotoOfItsOwn() throws {
+        let f = try Fixture()
+        try f.write("a/x.jpg")
+        try f.reconcile("a", ["x.jpg"])
+        let id = try #require(f.id("a/x.jpg"))
+        try FileManager.default.createDirectory(atPath: f.root + "/b", withIntermediateDirectories: true)
+        #expect(link(f.root + "/a/x.jpg", f.root + "/b/link.jpg") == 0)
+        let changes = try f.reconcile("b", ["link.jpg"])
+        guard case .added(let p)? = changes.first else { Issue.record("\(changes)"); return }
+        #expect(p.id != id)
+        #expect(f.id("a/x.jpg") == id)
+        #expect(f.paths == ["a/x.jpg", "b/link.jpg"])
+    }
+
+    @Test func aReusedInodeNumberWithOtherContentIsANewPhoto() throws {
+        let f = try Fixture()
+        try f.write("old.jpg", "old")
+        try f.reconcile("", ["old.jpg"])
+        let oldID = try #require(f.id("old.jpg"))
+        // The old file is deleted, and a new one gets its inode number (as file systems do).
+        let reused = try f.scanned("old.jpg")
+        try FileManager.default.removeItem(atPath: f.root + "/old.jpg")
+        try f.write("new.jpg", "something else entirely")
+        var status = try f.scanned("new.jpg").status
+        status.device = reused.status.device
+        status.inode = reused.status.inode
+        var seen = Set<Int64>()
+        let changes = try f.state.reconcile(root: f.rootID, directory: .empty,
+                                            files: [ScannedFile(name: "new.jpg", status: status, type: .jpeg)],
+                                            complete: true, seen: &seen)
+        #expect(f.id("new.jpg") != oldID)
+        #expect(f.id("old.jpg") == nil)
+        #expect(changes.contains { if case .removed(let p) = $0 { p.id == oldID } else { false } })
+    }
+
+    @Test func whatVanishedIsRemovedWithItsFolders() throws {
+        let f = try Fixture()
+        try f.write("a/x.jpg")
+        try f.write("a/deep/y.jpg")
+        try f.write("b/z.jpg")
+        try f.reconcile("a", ["x.jpg"])
+        try f.reconcile("a/deep", ["y.jpg"])
+        try f.reconcile("b", ["z.jpg"])
+        let z = try #require(f.id("b/z.jpg"))
+
+        // A directory read whole: a photo missing from it is gone at once.
+        try FileManager.default.removeItem(atPath: f.root + "/a/x.jpg")
+        let removed = try f.reconcile("a", [])
+        #expect(removed.count == 1)
+        #expect(f.paths == ["a/deep/y.jpg", "b/z.jpg"])
+
+        // A full scan that did not see "a" at all: its folders and photos go, with their paths.
+        try FileManager.default.removeItem(atPath: f.root + "/a")
+        try f.state.finishScan(root: f.rootID, seen: [z], seenFolders: ["", "b"])
+        #expect(f.paths == ["b/z.jpg"])
+        #expect(f.state.library.folderID(root: f.rootID, path: "a") == nil)
+        #expect(f.state.library.folderID(root: f.rootID, path: "a/deep") == nil)
+        #expect(f.state.library.folders(root: f.rootID, within: .empty).map(\.path).sorted() == ["", "b"])
+    }
+
+    @Test func anUnreadableDirectoryIsNotTreatedAsEmpty() throws {
+        let f = try Fixture()
+        try f.write("private/x.jpg")
+        try f.write("private/deep/y.jpg")
+        try f.write("open/z.jpg")
+        try f.reconcile("private", ["x.jpg"])
+        try f.reconcile("private/deep", ["y.jpg"])
+        try f.reconcile("open", ["z.jpg"])
+        let z = try #require(f.id("open/z.jpg"))
+
+        // The scan could not open "private" (EACCES): it saw neither it nor below it.
+        try f.state.finishScan(root: f.rootID, seen: [z], seenFolders: ["", "open"], unreadable: ["private"])
+        #expect(f.paths == ["private/x.jpg", "private/deep/y.jpg", "open/z.jpg"])
+        #expect(f.writes == 3)
+    }
+
+    @Test func aFolderMovedKeepsItsPhotosAndIsPersisted() throws {
+        let f = try Fixture()
+        for relative in ["a/1.jpg", "a/b/2.jpg", "a/b/c/3.jpg", "other/4.jpg"] { try f.write(relative) }
+        for (dir, name) in [("a", "1.jpg"), ("a/b", "2.jpg"), ("a/b/c", "3.jpg"), ("other", "4.jpg")] { try f.reconcile(dir, [name]) }
+        let ids = ["a/1.jpg", "a/b/2.jpg", "a/b/c/3.jpg"].map { f.id($0) }
+
+        try f.state.folderMoved(root: f.rootID, from: "a", to: "other/moved")
+        #expect(["other/moved/1.jpg", "other/moved/b/2.jpg", "other/moved/b/c/3.jpg"].map { f.id($0) } == ids)
+        #expect(f.state.library.folders(root: f.rootID, within: "other").map(\.path.lossyString).sorted()
+                == ["other", "other/moved", "other/moved/b", "other/moved/b/c"])
+        #expect(f.state.library.folders(root: f.rootID, within: "a").isEmpty)
+
+        try f.restart()
+        #expect(["other/moved/1.jpg", "other/moved/b/2.jpg", "other/moved/b/c/3.jpg"].map { f.id($0) } == ids)
+        // The subtree hangs together after loading: removing it takes everything below.
+        _ = try f.state.library.batch { try f.state.library.removeTree(root: f.rootID, path: "other/moved") }
+        #expect(f.paths == ["other/4.jpg"])
+    }
+}
