@@ -219,4 +219,16 @@ import Testing
         _ = try f.state.library.batch { try f.state.library.removeTree(root: f.rootID, path: "other/moved") }
         #expect(f.paths == ["other/4.jpg"])
     }
+
+    @Test func pendingCaptureTimesOfARootThatCameBackAreQueuedAgain() throws {
+        let f = try Fixture()
+        try f.write("a.jpg")
+        try f.write("b.jpg")
+        try f.reconcile("", ["a.jpg", "b.jpg"])
+        #expect(f.state.library.pendingCaptureByRoot[f.rootID] == 2)
+        // The reader dropped them while the root was offline.
+        f.state.capturePending.removeAll()
+        f.state.requeuePendingCaptures(root: f.rootID)
+        #expect(Set(f.state.capturePending) == Set([f.id("a.jpg"), f.id("b.jpg")].compactMap { $0 }))
+    }
 }

@@ -237,6 +237,7 @@ public final class Watcher: @unchecked Sendable {
                     log.notice("root \(root.config.name) is back; reconciling")
                     curator.withState { state in
                         state.send(Event(event: .online, root: root.config.name), root: root.id)
+                        state.requeuePendingCaptures(root: root.id)
                     }
                     startRoot(root.id)
                 }
