@@ -200,5 +200,41 @@ extension Watch {
             #expect(after.count == 1)
             #expect(after[latin1Dir + [slash] + renamedName]?["id"] as? Int == id)
         }
+
+        /// Changes made while the first scan runs are buffered and applied after it,
+        /// in order; a sync answers only once they are.
+        @Test func changesDuringTheFirstScanAreAppliedBeforeSyncAnswers() throws {
+            let daemon = Daemon()
+            let root = daemon.root()
+            for d in 0..<40 {
+                Files.mkdir(root + "/d\(d)")
+                for i in 0..<100 { Files.write(root + "/d\(d)/\(i).jpg") }
+            }
+            try daemon.start(waitForScan: false)
+            let c = try daemon.client()
+            Files.write(root + "/d39/new.jpg")
+            Files.remove(root + "/d0/0.jpg")
+            Files.rename(root + "/d1/1.jpg", root + "/d38/renamed.jpg")
+            Files.mkdir(root + "/late")
+            Files.write(root + "/late/l.jpg")
+            _ = try c.result(["cmd": "sync", "timeout_ms": 60_000], timeout: 90)
+            let ids = try c.idsByPath()
+            #expect(ids.count == 4000 + 1 - 1 + 1)
+            #expect(ids["d39/new.jpg"] != nil && ids["late/l.jpg"] != nil && ids["d38/renamed.jpg"] != nil)
+            #expect(ids["d0/0.jpg"] == nil && ids["d1/1.jpg"] == nil)
+        }
+
+        /// A file that appears without a close-after-write (a hard link) is indexed
+        /// once it has been quiet for a while.
+        @Test func aFileCreatedWithoutCloseWriteIsIndexedOnceQuiet() throws {
+            let daemon = Daemon()
+            let outside = daemon.home.mkdir("outside")
+            Files.write(outside + "/original.jpg", "linked")
+            try daemon.start()
+            let c = try daemon.client()
+            try #require(link(outside + "/original.jpg", daemon.root() + "/link.jpg") == 0)
+            try eventually(timeout: 10, "the link to be indexed") { try c.idsByPath()["link.jpg"] != nil }
+            #expect(try c.photos().first?["size"] as? Int == 6)
+        }
     }
 }
