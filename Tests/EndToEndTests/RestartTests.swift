@@ -45,6 +45,14 @@ extension Watch {
             Files.setAccessTime(probe, seconds: old)
             _ = Files.read(probe)
             let atimesWork = Files.accessTime(probe) != old
+            // Sync cookies left by a daemon killed during a sync: an old one is
+            // cleaned up by the scan, a recent one (a live sync elsewhere) is not.
+            let abandoned = root + "/.curatord-cookie-999999-1"
+            let recent = root + "/.curatord-cookie-999999-2"
+            Files.write(abandoned, "")
+            Files.write(recent, "")
+            var times = [timespec(tv_sec: old, tv_nsec: 0), timespec(tv_sec: old, tv_nsec: 0)]
+            try #require(utimensat(AT_FDCWD, abandoned, &times, 0) == 0)
 
             try daemon.start()
             let c = try daemon.client()
@@ -63,6 +71,7 @@ extension Watch {
             if atimesWork {
                 for relative in unchanged { #expect(Files.accessTime(root + "/" + relative) == old, "\(relative) was read") }
             }
+            #expect(!Files.exists(abandoned) && Files.exists(recent))
             #expect(!daemon.logText.contains("error"), "\(daemon.logText)")
         }
     }

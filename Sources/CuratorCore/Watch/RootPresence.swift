@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
+import Glibc
 
 /// Whether a root's folder is there: what tells an unmounted share (offline, its
 /// photos kept) from a folder that is really there, perhaps empty.
@@ -20,10 +21,19 @@ enum RootPresence {
         }
         guard status.isDirectory else { return .absent(reason: "the path is no longer a folder") }
         if recordedDevice == 0 || status.device == recordedDevice { return .present(status) }
-        let parentPath = path.parent.isEmpty ? ByteString("/") : path.parent
+        // The mount point is the resolved directory: a root may be a symlink to it,
+        // sitting on yet another file system.
+        let resolved = canonical(path) ?? path
+        let parentPath = resolved.parent.isEmpty ? ByteString("/") : resolved.parent
         if let parent = try? FileStatus.following(parentPath), parent.device != status.device {
             return .present(status)
         }
         return .absent(reason: "its file system is not mounted (another one is at its path)")
+    }
+
+    private static func canonical(_ path: ByteString) -> ByteString? {
+        guard let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return ByteString(bytes: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 }

@@ -118,6 +118,21 @@ extension Watcher {
         // Cookies whose events were lost (overflow, a restarted inotify) are
         // answered here: the scan read the whole root after they were made.
         for cookie in job.cookies { cookieArrived(cookie) }
+        removeAbandonedCookies(job.cookies, in: config.path)
+    }
+
+    /// Cookie files of another process (a daemon killed during a sync), old enough
+    /// that no sync can still be waiting for them, are ours to clean up.
+    private func removeAbandonedCookies(_ names: [ByteString], in rootPath: ByteString) {
+        let ours = ByteString(".curatord-cookie-\(getpid())-")
+        let now = Int64(time(nil))
+        for name in names where !name.bytes.starts(with: ours.bytes) {
+            let path = rootPath.appending(name)
+            guard let status = try? FileStatus.ifExists(path), status.isRegularFile,
+                  now - status.mtimeNanoseconds / 1_000_000_000 > 600
+            else { continue }
+            if path.withCString({ unlink($0) }) == 0 { log.info("removed an abandoned sync cookie \(path)") }
+        }
     }
 
     /// Watches a directory, open as `fd`, before it is read, so nothing created
