@@ -27,6 +27,9 @@ final class Daemon {
     private(set) var exitedNormally = false
 
     enum Launch { case direct, socketActivated }
+    /// A command that runs curatord (given as its last arguments), for a direct launch:
+    /// for example `unshare` to start it in a namespace of its own.
+    var wrapper: [String] = []
     /// --log-level given to the daemon; nil leaves the configuration's.
     var commandLineLogLevel: String? = "debug"
 
@@ -85,6 +88,7 @@ final class Daemon {
     var command: (executable: String, arguments: [String]) {
         switch launch {
         case .direct:
+            if let first = wrapper.first { return (first, Array(wrapper.dropFirst()) + [Self.curatord] + arguments) }
             return (Self.curatord, arguments)
         case .socketActivated:
             let env = environment
