@@ -18,6 +18,8 @@ extension Watch {
             for i in 0..<100 { Files.write(root + "/d0/old\(i).jpg", "old \(i)") }
             try daemon.start()
             let c = try daemon.client()
+            let watcher = try daemon.client()
+            try watcher.subscribe()
             let before = try c.idsByPath()
 
             daemon.signal(SIGSTOP)
@@ -50,6 +52,12 @@ extension Watch {
             #expect((pics["overflows"] as? Int ?? 0) >= 1)
             #expect((pics["rescans"] as? Int ?? 0) >= 1)
             #expect(pics["photos"] as? Int == onDisk.count)
+            // Subscribers were told: an overflow, then a rescan of the root.
+            var seen: [[String: Any]] = []
+            let done = try watcher.waitForEvent(timeout: 30, seen: &seen) { $0["event"] as? String == "scan" && $0["state"] as? String == "done" }
+            #expect(done?["count"] as? Int == onDisk.count)
+            let kinds = seen.compactMap { $0["event"] as? String }.filter { ["overflow", "scan"].contains($0) }
+            #expect(kinds.first == "overflow" && kinds.contains("scan"), "\(kinds)")
         }
     }
 }

@@ -41,6 +41,8 @@ extension Watch {
             #expect(written?["size"] as? Int == 7000)
 
             let aID = try #require(try c.idsByPath()["a.jpg"])
+            Files.write(root + "/a.jpg", "rewritten")
+            try c.sync()
             Files.remove(root + "/a.jpg")
             try c.sync()
             #expect(try c.idsByPath() == ["slow.jpg": try #require(written?["id"] as? Int)])
@@ -53,6 +55,8 @@ extension Watch {
             let added = seen.filter { $0["event"] as? String == "added" }.compactMap { $0["photo"] as? [String: Any] }
             #expect(added.map { $0["path"] as? String } == ["a.jpg", "slow.jpg"])
             #expect(added.last?["size"] as? Int == 7000)
+            let changed = seen.filter { $0["event"] as? String == "changed" }.compactMap { $0["photo"] as? [String: Any] }
+            #expect(changed.count == 1 && changed.first?["id"] as? Int == aID && changed.first?["size"] as? Int == 9)
         }
 
         @Test func renameAndMoveInsideTheRootKeepTheID() throws {
@@ -62,6 +66,8 @@ extension Watch {
             Files.write(root + "/a.jpg")
             try daemon.start()
             let c = try daemon.client()
+            let watcher = try daemon.client()
+            try watcher.subscribe()
             let id = try #require(try c.idsByPath()["a.jpg"])
 
             Files.rename(root + "/a.jpg", root + "/b.jpg")
@@ -71,6 +77,13 @@ extension Watch {
             Files.rename(root + "/b.jpg", root + "/sub/c.jpg")
             try c.sync()
             #expect(try c.idsByPath() == ["sub/c.jpg": id])
+            // Subscribers see two moves of the same photo, each with its former path.
+            var seen: [[String: Any]] = []
+            _ = try watcher.waitForEvent(seen: &seen) { ($0["photo"] as? [String: Any])?["path"] as? String == "sub/c.jpg" }
+            let moves = seen.filter { $0["event"] as? String == "moved" }
+            #expect(moves.map { ($0["from"] as? [String: Any])?["path"] as? String } == ["a.jpg", "b.jpg"])
+            #expect(moves.allSatisfy { ($0["photo"] as? [String: Any])?["id"] as? Int == id })
+            #expect(!seen.contains { ["added", "removed"].contains($0["event"] as? String) }, "\(seen)")
 
             // Renamed over another photo: the survivor keeps its id, the replaced one is gone.
             Files.write(root + "/sub/d.jpg")
@@ -90,6 +103,8 @@ extension Watch {
             Files.write(root + "/album/deep/4.jpg")
             try daemon.start()
             let c = try daemon.client()
+            let watcher = try daemon.client()
+            try watcher.subscribe()
             let before = try c.idsByPath()
             #expect(before.count == 4)
 
@@ -97,6 +112,16 @@ extension Watch {
             try c.sync()
             let renamed = try c.idsByPath()
             #expect(renamed == Dictionary(uniqueKeysWithValues: before.map { ("trip" + $0.key.dropFirst("album".count), $0.value) }))
+            // One moved event per photo below, from its old path, nothing removed or added.
+            let events = try watcher.drainEvents()
+            let moves = events.filter { $0["event"] as? String == "moved" }
+            let movedFrom = Dictionary(uniqueKeysWithValues: moves.compactMap { e -> (String, Int)? in
+                guard let from = (e["from"] as? [String: Any])?["path"] as? String,
+                      let id = (e["photo"] as? [String: Any])?["id"] as? Int else { return nil }
+                return (from, id)
+            })
+            #expect(movedFrom == before)
+            #expect(moves.count == 4 && events.count == 4, "\(events)")
 
             // The watch map followed: new files in the renamed folders land under the new path...
             Files.write(root + "/trip/5.jpg")
