@@ -261,5 +261,21 @@ extension Watch {
             try eventually(timeout: 10, "the link to be indexed") { try c.idsByPath()["link.jpg"] != nil }
             #expect(try c.photos().first?["size"] as? Int == 6)
         }
+
+        /// A root may be a symlink to the folder (the folder is what is read and watched).
+        @Test func aRootGivenAsASymlinkIsReadAndWatched() throws {
+            let daemon = Daemon()
+            let real = daemon.home.mkdir("real-pictures")
+            Files.write(real + "/a.jpg")
+            let link = daemon.home.sub("pictures-link")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+            configure(daemon, "{ roots: [{ name: \"pics\", path: \"\(link)\" }] }")
+            try daemon.start()
+            let c = try daemon.client()
+            #expect(try c.idsByPath().keys.sorted() == ["a.jpg"])
+            Files.write(real + "/b.jpg")
+            try c.sync()
+            #expect(try c.idsByPath().keys.sorted() == ["a.jpg", "b.jpg"])
+        }
     }
 }
