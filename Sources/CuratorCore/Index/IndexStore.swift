@@ -29,6 +29,8 @@ final class IndexStore {
 
     init(path: String) throws {
         database = try Database(path: path, durability: .normal)
+        // Everything is read once into memory at start: a small page cache suffices.
+        try database.execute("PRAGMA cache_size=-512")
         let version = try database.userVersion()
         if version != Self.schemaVersion {
             if version != 0 {

@@ -62,9 +62,28 @@ public struct Photo: Sendable, Hashable {
     public var name: ByteString
     public var identity: FileIdentity
     public var type: PhotoType
-    public var capture: CaptureState
+    /// Kept as its raw number: an enum with a payload would pad `Photo` by 8 bytes,
+    /// 800 kB per 100 000 photos.
+    private var captureRaw: Int64
     /// Position in its folder's custom order (article 001's reordering).
     public var rank: Int64
+
+    public var capture: CaptureState {
+        get { CaptureState(raw: captureRaw) }
+        set { captureRaw = newValue.raw }
+    }
+
+    public init(id: Int64, rootID: Int32, folderID: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
+                capture: CaptureState, rank: Int64) {
+        self.id = id
+        self.rootID = rootID
+        self.folderID = folderID
+        self.name = name
+        self.identity = identity
+        self.type = type
+        self.captureRaw = capture.raw
+        self.rank = rank
+    }
 
     public var size: Int64 { identity.size }
 }

@@ -17,10 +17,14 @@ public enum LibraryChange: Sendable {
 /// root and per parent.
 final class PhotoLibrary {
     private let store: IndexStore
-    private(set) var photos: [Int64: Photo] = [:]
+    private(set) var photos = PhotoTable()
     /// Each folder's photos by name: lookups by path, and a folder's members.
     private var entries: [Int32: [ByteString: Int64]] = [:]
-    private var byInode: [InodeKey: Int64] = [:]
+    /// Photo id by a one-word digest of (device, inode): half the size of a
+    /// dictionary keyed by both. A digest shared by two files only makes one of them
+    /// unfindable by inode (a rename while down then gets a new id); lookups check
+    /// the photo's real device and inode, so a digest never names the wrong photo.
+    private var byInode: [UInt64: Int64] = [:]
     private(set) var folders: [Int32: Folder] = [:]
     private var folderByPath: [FolderKey: Int32] = [:]
     /// Folder id -> the folders directly below it.
@@ -114,7 +118,16 @@ final class PhotoLibrary {
         return photoID(folder: folder, name: relativePath.lastComponent)
     }
 
-    func photoID(device: UInt64, inode: UInt64) -> Int64? { byInode[InodeKey(device: device, inode: inode)] }
+    func photoID(device: UInt64, inode: UInt64) -> Int64? {
+        guard let id = byInode[Self.inodeDigest(device, inode)], let photo = photos[id],
+              photo.identity.device == device, photo.identity.inode == inode else { return nil }
+        return id
+    }
+
+    static func inodeDigest(_ device: UInt64, _ inode: UInt64) -> UInt64 {
+        // Inode numbers are small and dense; a multiply spreads the device's bits over them.
+        inode ^ (device &* 0x9E37_79B9_7F4A_7C15)
+    }
 
     /// The path of a folder, also for one dropped in the current or last batch.
     func folderPath(_ id: Int32) -> ByteString? { folders[id]?.path ?? droppedFolderPaths[id] }
@@ -314,7 +327,7 @@ final class PhotoLibrary {
     private func insertInMemory(_ photo: Photo) {
         photos[photo.id] = photo
         entries[photo.folderID, default: [:]][photo.name] = photo.id
-        byInode[InodeKey(device: photo.identity.device, inode: photo.identity.inode)] = photo.id
+        byInode[Self.inodeDigest(photo.identity.device, photo.identity.inode)] = photo.id
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
         countByRoot[photo.rootID, default: 0] += 1
         bytesByRoot[photo.rootID, default: 0] += photo.size
@@ -328,7 +341,7 @@ final class PhotoLibrary {
             entries[photo.folderID]?[photo.name] = nil
             if entries[photo.folderID]?.isEmpty == true { entries[photo.folderID] = nil }
         }
-        let inode = InodeKey(device: photo.identity.device, inode: photo.identity.inode)
+        let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         if byInode[inode] == photo.id { byInode[inode] = nil }
         countByRoot[photo.rootID, default: 0] -= 1
         bytesByRoot[photo.rootID, default: 0] -= photo.size

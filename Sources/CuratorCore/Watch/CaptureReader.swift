@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
 import CuratorSystem
 import Foundation
 import Glibc
@@ -35,6 +36,7 @@ public final class CaptureReader: Sendable {
     }
 
     private func run() {
+        var hadWork = false
         while !curator.isStopping && !stopped.load(ordering: .acquiring) {
             // While a root is being walked, the walk has the disk and the lock to itself:
             // capture times are for after (a cold start reports "scan done" sooner).
@@ -42,9 +44,14 @@ public final class CaptureReader: Sendable {
                 state.roots.values.contains { $0.scanning } ? [] : state.takeCaptureWork(limit: Self.batchSize)
             }
             if work.isEmpty {
+                if hadWork {
+                    hadWork = false
+                    curator_trim_heap()
+                }
                 usleep(100_000)
                 continue
             }
+            hadWork = true
             var results: [(Int64, CaptureState)] = []
             results.reserveCapacity(work.count)
             for (id, path) in work {

@@ -115,6 +115,8 @@ extension Watcher {
             state.send(Event(event: .scan, root: name, state: "done", count: state.library.countByRoot[job.root] ?? 0), root: job.root)
         }
         log.info("root \(name): scanned \(job.files) photos in \(job.directories) folders in \(elapsedMs) ms")
+        // A scan's listings and sets are freed all at once: return them to the system.
+        curator_trim_heap()
         // Cookies whose events were lost (overflow, a restarted inotify) are
         // answered here: the scan read the whole root after they were made.
         for cookie in job.cookies { cookieArrived(cookie) }
