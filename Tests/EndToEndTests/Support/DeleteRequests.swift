@@ -65,3 +65,16 @@ extension Daemon {
         configPath = path
     }
 }
+
+extension Daemon {
+    /// Runs `body`; an error it throws is rethrown with the end of the daemon's log,
+    /// which is where the reason for a failed crash test is.
+    func explainingFailures<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch {
+            let log = logText.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
+            throw HarnessError("\(error)\n--- end of curatord's log (\(logPath)):\n\(log)")
+        }
+    }
+}

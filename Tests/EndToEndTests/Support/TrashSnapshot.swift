@@ -92,3 +92,19 @@ enum JournalReader {
         }
     }
 }
+
+extension JournalReader {
+    /// Journal records that recovery must never leave behind: a batch still
+    /// `running` or undoing, a photo still mid-step (`intent`, `restoring`).
+    static func unsettled(stateDirectory: String) throws -> [String] {
+        let sql = """
+            SELECT 'batch ' || id || ' is ' || state || CASE WHEN undo_running != 0 THEN ' (undo running)' ELSE '' END
+              FROM batches WHERE state = 'running' OR undo_running != 0
+            UNION ALL
+            SELECT 'batch ' || batch || ' step ' || step || ' is ' || state FROM items WHERE state IN ('intent', 'restoring')
+            """
+        let out = try Tool.run("/usr/bin/sqlite3", ["-readonly", stateDirectory + "/journal.sqlite", sql])
+        guard out.status == 0 else { throw HarnessError("sqlite3 failed: \(out.stderr)") }
+        return out.stdout.split(separator: "\n").map(String.init)
+    }
+}
