@@ -61,6 +61,14 @@ public final class Curator: Sendable {
             }
             for restored in report.restored { state.photoRestored(restored) }
         }
+        // Photos back at their paths before the crash, but killed before the index had
+        // them: indexed now, under their former ids, before the scan would give new ones.
+        let back = try batches.withRunner { (runner) throws(BatchError) in
+            try runner.photosBackInPlace { ids in withState { state in Set(ids.filter { state.library.photo($0) == nil }) } }
+        }
+        withState { state in
+            for restored in back { state.photoRestored(restored) }
+        }
         return report
     }
 
