@@ -116,3 +116,25 @@ struct DeleteCLITests {
         #expect(try d.ctl(["undo", "99"]).status != 0)
     }
 }
+
+/// On a terminal, a long batch draws a progress bar from the batch events.
+@Suite(.serialized)
+struct DeleteProgressBarTests {
+    @Test func rmDrawsAProgressBarOnATerminal() throws {
+        guard Tool.exists("/usr/bin/script") else {
+            print("skipped: needs script(1) to give curatorctl a terminal")
+            return
+        }
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 30)
+        try d.start()
+        #expect(try d.ctl(["select", "1-30"]).status == 0)
+        let command = [Daemon.curatorctl, "--socket", d.socket, "rm", "--yes"].map { "'\($0)'" }.joined(separator: " ")
+        let run = try Tool.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: d.environment)
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("30/30"), "\(run.stdout)")
+        #expect(run.stdout.contains("[" + String(repeating: "#", count: 30) + "]"))
+        #expect(run.stdout.contains("30 photos moved to the trash"))
+        #expect(try photos.census(trash: d.trashDirectory).inTrash.count == 30)
+    }
+}

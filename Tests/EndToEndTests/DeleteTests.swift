@@ -90,10 +90,11 @@ struct DeleteTests {
         let (modified, replaced, symlinked, control, bystander) =
             ("2024/05/IMG_0001.JPG", "2024/05/IMG_0002.JPG", "2024/05/IMG_0003.JPG", "2024/05/IMG_0004.JPG", "2024/05/IMG_0005.JPG")
         let inFolder = "dir/IMG_DIR.JPG"
-        let planIDs = [modified, replaced, symlinked, control, inFolder].compactMap { ids[$0] }
-        #expect(planIDs.count == 5)
+        let vanished = bystander
+        let planIDs = [modified, replaced, symlinked, control, inFolder, vanished].compactMap { ids[$0] }
+        #expect(planIDs.count == 6)
         let plan = try c.prepare(["ids": planIDs])
-        #expect(plan["count"] as? Int == 5)
+        #expect(plan["count"] as? Int == 6)
 
         // Modified in place: same inode, new size and mtime.
         let handle = try #require(FileHandle(forWritingAtPath: photos.absolute(modified)))
@@ -112,6 +113,8 @@ struct DeleteTests {
         Files.rename(d.root() + "/dir", d.root() + "/dir-moved")
         #expect(symlink(outside, d.root() + "/dir") == 0)
         let outsideSums = try Checksum.sha256([outside + "/IMG_0003.JPG", outside + "/IMG_DIR.JPG"])
+        // Gone: deleted by someone else.
+        Files.remove(photos.absolute(vanished))
         try c.sync()
 
         let result = try c.confirm(plan)
@@ -120,9 +123,10 @@ struct DeleteTests {
         #expect(outcomes[replaced] == "changed")
         #expect(outcomes[symlinked] == "changed")
         #expect(outcomes[inFolder] == "changed")
+        #expect(outcomes[vanished] == "vanished")
         #expect(outcomes[control] == "trashed")
         #expect(result["trashed"] as? Int == 1)
-        #expect(result["skipped"] as? Int == 4)
+        #expect(result["skipped"] as? Int == 5)
 
         // Everything changed is exactly as the other party left it.
         #expect(try Checksum.sha256(photos.absolute(modified)) == modifiedSum)
@@ -136,7 +140,7 @@ struct DeleteTests {
         #expect(Files.read(d.root() + "/dir-moved/IMG_DIR.JPG") == "a photo whose folder will be swapped")
 
         // The trash holds the control photo and nothing else.
-        let census = try photos.census(trash: d.trashDirectory, only: [control, bystander])
+        let census = try photos.census(trash: d.trashDirectory, only: [control])
         #expect(census.problems.isEmpty, "\(census.problems)")
         #expect(Array(census.inTrash.keys) == [control])
         let trash = TrashSnapshot(d.trashDirectory)
@@ -162,5 +166,69 @@ struct DeleteTests {
         let census = try photos.census(trash: d.trashDirectory, only: ["2024/05/IMG_0001.JPG", "2024/05/IMG_0002.JPG"])
         #expect(census.problems.isEmpty, "\(census.problems)")
         #expect(Array(census.inTrash.keys) == ["2024/05/IMG_0001.JPG"])
+    }
+
+    /// The trashed photos leave every selection, not only the one that planned them:
+    /// another session's numbers shift down.
+    @Test func trashedPhotosLeaveEverySessionsSelection() throws {
+        let d = Daemon()
+        _ = try PhotoSet.make(in: d.root(), count: 4)
+        try d.start()
+        let c = try d.client()
+        try c.select("4 1 2", session: "other")
+        try c.select("1")
+        #expect(try c.deleteSelection()["trashed"] as? Int == 1)
+        let other = try c.result(["cmd": "selection", "session": "other"])
+        let items = other["items"] as? [[String: Any]] ?? []
+        #expect(items.compactMap { $0["path"] as? String } == ["2024/05/IMG_0004.JPG", "2024/05/IMG_0002.JPG"])
+        #expect(items.compactMap { $0["number"] as? Int } == [1, 2])
+        #expect(other["mode"] as? String == "select", "only the planning session leaves select mode")
+    }
+
+    /// A file name that is not UTF-8 is planned, trashed (Path= percent-encoded byte
+    /// by byte) and put back under exactly its bytes.
+    @Test func aNameThatIsNotUTF8IsTrashedAndPutBackByteForByte() throws {
+        let d = Daemon()
+        let name: [UInt8] = Array("bad-".utf8) + [0xFF, 0xFE] + Array(" x.JPG".utf8)
+        let path = Array((d.root() + "/").utf8) + name
+        Files.write(bytes: path, "not UTF-8")
+        try d.start()
+        let c = try d.client()
+        let listed = try #require(try c.photos().first)
+        #expect(listed["path_raw"] as? String == Data(name).base64EncodedString())
+        let id = try #require(listed["id"] as? Int)
+        let result = try c.deleteSelection(["ids": [id]])
+        #expect(result["trashed"] as? Int == 1)
+        #expect(Files.status(bytes: path) == nil)
+        let trash = TrashSnapshot(d.trashDirectory)
+        #expect(trash.entries.count == 1)
+        let info = try Tool.run("/bin/sh", ["-c", "cat \"$0\"/info/*.trashinfo", d.trashDirectory])
+        #expect(info.stdout.contains("Path=" + d.root() + "/bad-%FF%FE%20x.JPG"), "\(info.stdout)")
+
+        #expect(try c.undo()["restored"] as? Int == 1)
+        #expect(Files.status(bytes: path) != nil)
+        #expect(Files.read(bytes: path) == "not UTF-8")
+        try c.sync()
+        #expect(try c.photos().first?["id"] as? Int == id)
+    }
+
+    /// A client that hangs up right after confirming (a Ctrl-C) does not leave the
+    /// batch half-done: it is carried out to the end, and recorded as done.
+    @Test func aClientHangingUpDoesNotStopTheBatchHalfway() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 120)
+        try d.start()
+        do {
+            let c = try d.client()
+            try c.select("1-120")
+            let plan = try c.prepare()
+            try c.sendLine(#"{"id":1,"cmd":"delete.confirm","token":"\#(plan["token"] as? String ?? "")"}"#)
+        }  // the connection closes here
+        let watcher = try d.client()
+        try eventually(timeout: 30, "the batch to finish") { try watcher.history().first?["state"] as? String == "done" }
+        let census = try photos.census(trash: d.trashDirectory)
+        #expect(census.problems.isEmpty, "\(census.problems)")
+        #expect(census.inTrash.count == 120)
+        #expect(try watcher.result(["cmd": "selection"])["mode"] as? String == "view")
     }
 }
