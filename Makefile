@@ -75,3 +75,11 @@ install: release
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+
+# Hundreds of crashes: random kills of the daemon mid-batch and mid-undo, each
+# followed by a restart, the on-disk invariants and an undo (issue 4).
+CRASHES ?= 300
+.PHONY: crash-soak
+crash-soak:
+	swift build
+	CURATORD_CRASH_SOAK=$(CRASHES) swift test --filter 'CrashRandomTests|CrashMatrixTests'

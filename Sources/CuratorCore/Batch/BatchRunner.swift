@@ -157,6 +157,24 @@ public final class BatchRunner {
         try journaling { () throws(SQLiteError) in try journal.trashedPhotos() }
     }
 
+    /// Of the photos the journal records as back at their original paths, those
+    /// `unindexed` says the index lost and that stand there now as pinned (same
+    /// device, inode, size, mtime): a crash came between the move back and the
+    /// indexing. Blocking (one lstat each): call before serving, outside the state lock.
+    public func photosBackInPlace(unindexed: ([Int64]) -> Set<Int64>) throws(BatchError) -> [RestoredPhoto] {
+        let items = try journaling { () throws(SQLiteError) in try journal.itemsBackOrGone() }
+        let lost = unindexed(items.map(\.photoID))
+        let roots = RootDirectories()
+        var found: [Int64: RestoredPhoto] = [:]
+        for item in items where lost.contains(item.photoID) {
+            guard let path = item.photoPath, let status = try? roots.statusAtOriginalPath(path), status.isRegularFile,
+                  item.identity.mismatch(status) == nil
+            else { continue }
+            found[item.photoID] = item.restoredPhoto(at: status, byOtherTool: false, recreated: [])
+        }
+        return found.values.sorted { $0.photoID < $1.photoID }
+    }
+
     /// The owner of a batch, for the daemon's permission checks.
     public func owner(of batch: Int64) throws(BatchError) -> UInt32? {
         try journaling { () throws(SQLiteError) in try journal.batch(batch)?.uid }

@@ -172,13 +172,24 @@ final class Journal {
         return JournalBatchCounts(count: statement.int(0), trashed: statement.int(1), restored: statement.int(2), bytes: statement.int64(3))
     }
 
+    private static let itemColumns = """
+        batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, detail,
+        trash_dir, trash_name, info_path, moved
+        """
+
     /// The photos of a batch in plan order.
     func items(of batch: Int64) throws(SQLiteError) -> [JournalItem] {
-        let statement = try database.prepare("""
-            SELECT batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, detail,
-                   trash_dir, trash_name, info_path, moved
-            FROM items WHERE batch = ? ORDER BY step
-            """).bind(.int(batch))
+        try readItems(try database.prepare("SELECT \(Self.itemColumns) FROM items WHERE batch = ? ORDER BY step").bind(.int(batch)))
+    }
+
+    /// Photos of every batch that a batch's undo, recovery or another tool put back
+    /// at their original path (`restored`, and `gone` which covers that case too).
+    func itemsBackOrGone() throws(SQLiteError) -> [JournalItem] {
+        try readItems(try database.prepare("SELECT \(Self.itemColumns) FROM items WHERE state IN (?, ?) ORDER BY batch, step")
+            .bind(.text(JournalItemState.restored.rawValue), .text(JournalItemState.gone.rawValue)))
+    }
+
+    private func readItems(_ statement: Statement) throws(SQLiteError) -> [JournalItem] {
         var result: [JournalItem] = []
         while try statement.step() {
             let s = statement

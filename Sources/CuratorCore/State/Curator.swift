@@ -54,10 +54,20 @@ public final class Curator: Sendable {
             (try runner.recover(), try runner.trashedPhotos())
         }
         withState { state in
-            for (id, identity) in trashed where state.library.photo(id) == nil {
+            // Also for photos the index still holds (a crash came before they were
+            // unindexed): the scan drops them, and the tombstone brings the id back.
+            for (id, identity) in trashed {
                 state.tombstones[InodeKey(device: identity.device, inode: identity.inode)] = id
             }
             for restored in report.restored { state.photoRestored(restored) }
+        }
+        // Photos back at their paths before the crash, but killed before the index had
+        // them: indexed now, under their former ids, before the scan would give new ones.
+        let back = try batches.withRunner { (runner) throws(BatchError) in
+            try runner.photosBackInPlace { ids in withState { state in Set(ids.filter { state.library.photo($0) == nil }) } }
+        }
+        withState { state in
+            for restored in back { state.photoRestored(restored) }
         }
         return report
     }
@@ -196,13 +206,15 @@ public final class Curator: Sendable {
         var trashed: [Int64] = []
         let total = plan.items.count
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
+        var pinned: [Int64: FileIdentity] = [:]
+        for item in plan.items { pinned[item.photoID] = item.identity }
         do {
             let outcome = try batches.withRunner { (runner) throws(BatchError) in
                 try runner.run(plan: BatchPlan(session: plan.key.name, items: plan.items), requester: requester) { item in
                     if item.outcome == .trashed { trashed.append(item.id) }
                     let done = item.step
                     withState { state in
-                        if item.outcome == .trashed { state.photoTrashed(item.id) }
+                        if item.outcome == .trashed, let identity = pinned[item.id] { state.photoTrashed(item.id, identity: identity) }
                         state.sendBatchEvent(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: done, total: total,
                                                    outcome: item.outcome), uid: client.uid)
                     }

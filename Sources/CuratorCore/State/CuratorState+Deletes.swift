@@ -110,10 +110,12 @@ extension CuratorState {
     }
 
     /// One photo of a running batch reached the trash: it leaves the index now
-    /// (selections are settled once, at the end of the batch).
-    func photoTrashed(_ id: Int64) {
-        guard let photo = library.photo(id) else { return }
-        tombstones[InodeKey(device: photo.identity.device, inode: photo.identity.inode)] = id
+    /// (selections are settled once, at the end of the batch). The tombstone comes
+    /// from the plan's pinned identity, not the index: the watcher may have seen the
+    /// rename out of the root and unindexed the photo already.
+    func photoTrashed(_ id: Int64, identity: FileIdentity) {
+        tombstones[InodeKey(device: identity.device, inode: identity.inode)] = id
+        guard library.photo(id) != nil else { return }
         do {
             if let change = try library.remove(id) { publishWithoutSelections([change]) }
         } catch {

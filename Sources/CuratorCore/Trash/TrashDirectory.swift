@@ -60,8 +60,15 @@ final class TrashDirectory {
     }
 
     /// Creates `info/<name>.trashinfo` complete and synced; false when the name is taken.
+    /// Made by root in another user's trash, it is given to that user (the owner of
+    /// `info/`), like the trash itself: their own trash tools must be able to read it.
+    /// A crash before the chown leaves the photo at its path, and recovery removes it.
     func createInfo(_ name: ByteString, _ trashInfo: TrashInfo) throws(SystemError) -> Bool {
         guard try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600) else { return false }
+        if geteuid() == 0 {
+            let owner = try info.status().uid
+            if owner != 0 { try info.changeOwner(Self.infoName(name), uid: owner, gid: UInt32.max) }
+        }
         try info.sync()
         return true
     }

@@ -183,6 +183,17 @@ final class Daemon {
 
     func signal(_ sig: Int32) { if let p = process { kill(p.processIdentifier, sig) } }
 
+    /// Waits for a daemon that is to die on its own (a failpoint), then forgets it so
+    /// that it can be started again. Returns the signal that killed it (0 if it exited).
+    @discardableResult
+    func waitForExit(timeout: Double = 15) throws -> Int32 {
+        guard let p = process else { throw HarnessError("no daemon to wait for") }
+        try eventually(timeout: timeout, "curatord \(p.processIdentifier) to die") { !p.isRunning }
+        p.waitUntilExit()
+        process = nil
+        return p.terminationReason == .uncaughtSignal ? p.terminationStatus : 0
+    }
+
     var logText: String { Files.read(logPath) ?? "" }
 
     func client() throws -> Client { try Client(socket) }

@@ -48,6 +48,27 @@ enum Files {
         close(fd)
     }
 
+    /// lstat of a path given as bytes (a name that is not UTF-8).
+    static func status(bytes path: [UInt8]) -> stat? {
+        var st = stat()
+        let found = withCPath(path) { lstat($0, &st) == 0 }
+        return found ? st : nil
+    }
+
+    static func read(bytes path: [UInt8]) -> String? {
+        let fd = withCPath(path) { open($0, O_RDONLY) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func rename(_ from: String, _ to: String) {
         precondition(Glibc.rename(from, to) == 0, "rename \(from) -> \(to): \(String(cString: strerror(errno)))")
     }

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Glibc
+import Testing
+
+/// One crash: the daemon is SIGKILLed the `count`-th time it reaches `step`.
+struct Crash: CustomTestStringConvertible, Sendable {
+    var step: String
+    var count: Int
+    var spec: String { "\(step):\(count)" }
+    var testDescription: String { spec }
+}
+
+/// The crash matrix (issue 4 point 5): a SIGKILL at every step of the batch, undo
+/// and recovery protocols (`CURATORD_FAILPOINT`), a restart, the invariants checked
+/// on disk, then an undo that brings every photo back with identical content.
+/// `CURATORD_CRASH_SOAK` set (to anything) runs every count from 1 to 6.
+@Suite(.serialized)
+struct CrashMatrixTests {
+    /// Six photos in the plan; a seventh, not selected, must never move.
+    static let planned = 6
+    static var soak: Bool { ProcessInfo.processInfo.environment["CURATORD_CRASH_SOAK"] != nil }
+    static var counts: [Int] { soak ? Array(1...planned) : [1, 3, planned] }
+
+    static let batchCrashes: [Crash] =
+        [Crash(step: "batch.journaled", count: 1)]
+        + ["item.intent", "item.info_written", "item.verified", "item.renamed", "item.synced", "item.journaled"]
+            .flatMap { step in counts.map { Crash(step: step, count: $0) } }
+        + [Crash(step: "batch.finished", count: 1)]
+
+    static let undoCrashes: [Crash] =
+        [Crash(step: "undo.started", count: 1)]
+        + ["undo.intent", "undo.renamed", "undo.info_removed", "undo.journaled"]
+            .flatMap { step in (soak ? Array(1...planned) : [1, 4]).map { Crash(step: step, count: $0) } }
+        + [Crash(step: "undo.finished", count: 1)]
+
+    /// How many photos of the plan are in the trash after a crash at `crash`: the
+    /// photo being worked on counts once its rename happened.
+    static func trashed(after crash: Crash) -> Int {
+        switch crash.step {
+        case "batch.journaled": 0
+        case "item.intent", "item.info_written", "item.verified": crash.count - 1
+        case "item.renamed", "item.synced", "item.journaled": crash.count
+        default: planned
+        }
+    }
+
+    /// How many photos an undo crashed at `crash` had put back (it goes from the
+    /// last step of the plan to the first).
+    static func restored(after crash: Crash) -> Int {
+        switch crash.step {
+        case "undo.started": 0
+        case "undo.intent": crash.count - 1
+        case "undo.renamed", "undo.info_removed", "undo.journaled": crash.count
+        default: planned
+        }
+    }
+
+    /// A daemon on seven photos in two folders, armed with a failpoint, with the
+    /// first six selected and prepared.
+    struct Armed {
+        let d: Daemon
+        let photos: PhotoSet
+        let ids: [String: Int]
+        let c: Client
+        let plan: [String: Any]
+        /// The plan's paths in trashing order.
+        let order: [String]
+
+        init(_ failpoint: String) throws {
+            d = Daemon()
+            photos = try PhotoSet.make(in: d.root(), count: CrashMatrixTests.planned + 1, folders: ["2024/05", "2024/06"])
+            d.extraEnvironment["CURATORD_FAILPOINT"] = failpoint
+            try d.start()
+            c = try d.client()
+            ids = try c.idsByPath()
+            try c.select("1-\(CrashMatrixTests.planned)")
+            plan = try c.prepare()
+            order = PhotoOutcomes(plan).paths
+            #expect(order.count == CrashMatrixTests.planned)
+        }
+    }
+
+    /// The daemon died of the failpoint (not of anything else).
+    static func expectKilled(_ d: Daemon, at spec: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try d.waitForExit() == SIGKILL, "curatord was to be killed at \(spec)", sourceLocation: sourceLocation)
+        #expect(d.logText.contains("failpoint \(spec) reached"), "the failpoint \(spec) was not what stopped it",
+                sourceLocation: sourceLocation)
+    }
+
+    /// Starts the daemon again without a failpoint.
+    static func restart(_ d: Daemon) throws -> Client {
+        d.extraEnvironment = [:]
+        try d.start()
+        return try d.client()
+    }
+
+    @Test(arguments: batchCrashes)
+    func aCrashDuringABatch(_ crash: Crash) throws {
+        let a = try Armed(crash.spec)
+        try a.d.explainingFailures {
+            #expect(throws: (any Error).self, "the confirm loses its connection") { try a.c.confirm(a.plan) }
+            try Self.expectKilled(a.d, at: crash.spec)
+
+            let again = try Self.restart(a.d)
+            let census = try CrashCheck.invariants(a.d, a.photos, crash.spec)
+            let expected = Self.trashed(after: crash)
+            #expect(Set(census.inTrash.keys) == Set(a.order.prefix(expected)), "the first \(expected) of the plan are in the trash")
+            let batch = try #require(try again.history().first)
+            #expect(batch["state"] as? String == (crash.step == "batch.finished" ? "done" : "interrupted"))
+            #expect(batch["trashed"] as? Int == expected)
+            #expect(batch["count"] as? Int == Self.planned)
+            let journal = try JournalReader.items(stateDirectory: a.d.stateDir, batch: batch["batch"] as? Int ?? 0)
+            #expect(journal.map(\.relativePath) == a.order)
+            #expect(journal.map(\.state) == Array(repeating: "trashed", count: expected)
+                    + Array(repeating: "skipped", count: Self.planned - expected))
+            #expect(journal.dropFirst(expected).allSatisfy { $0.outcome == "pending" })
+
+            try CrashCheck.undoEverything(a.d, a.photos, ids: a.ids, crash.spec)
+        }
+    }
+
+    @Test(arguments: undoCrashes)
+    func aCrashDuringAnUndo(_ crash: Crash) throws {
+        let a = try Armed(crash.spec)
+        try a.d.explainingFailures {
+            #expect(try a.c.confirm(a.plan)["trashed"] as? Int == Self.planned)
+            #expect(throws: (any Error).self, "the undo loses its connection") { try a.c.undo() }
+            try Self.expectKilled(a.d, at: crash.spec)
+
+            let again = try Self.restart(a.d)
+            let census = try CrashCheck.invariants(a.d, a.photos, crash.spec)
+            let back = Self.restored(after: crash)
+            #expect(Set(census.inTrash.keys) == Set(a.order.dropLast(back)), "the last \(back) of the plan are back")
+            let batch = try #require(try again.history().first)
+            let state = back == 0 ? "done" : back == Self.planned ? "undone" : "partly_undone"
+            #expect(batch["state"] as? String == state)
+            #expect(batch["restored"] as? Int == back)
+            try CrashCheck.undoEverything(a.d, a.photos, ids: a.ids, crash.spec)
+        }
+    }
+
+    /// A crash during recovery itself (after its disk repair of one photo, before
+    /// the record): the next start recovers the same way.
+    @Test(arguments: [(Crash(step: "item.info_written", count: 3), Crash(step: "recovery.repaired", count: 3)),
+                      (Crash(step: "undo.renamed", count: 2), Crash(step: "recovery.repaired", count: 1))])
+    func aCrashDuringRecovery(_ first: Crash, _ second: Crash) throws {
+        let a = try Armed(first.spec)
+        let context = "\(first.spec) then \(second.spec)"
+        try a.d.explainingFailures {
+            let undoing = first.step.hasPrefix("undo.")
+            if undoing {
+                #expect(try a.c.confirm(a.plan)["trashed"] as? Int == Self.planned)
+                #expect(throws: (any Error).self) { try a.c.undo() }
+            } else {
+                #expect(throws: (any Error).self) { try a.c.confirm(a.plan) }
+            }
+            try Self.expectKilled(a.d, at: first.spec)
+
+            a.d.extraEnvironment = ["CURATORD_FAILPOINT": second.spec]
+            #expect(throws: HarnessError.self, "recovery runs before the socket opens, and dies") { try a.d.start() }
+            try Self.expectKilled(a.d, at: second.spec)
+
+            let again = try Self.restart(a.d)
+            let census = try CrashCheck.invariants(a.d, a.photos, context)
+            let expected = undoing ? Array(a.order.dropLast(Self.restored(after: first)))
+                : Array(a.order.prefix(Self.trashed(after: first)))
+            #expect(Set(census.inTrash.keys) == Set(expected))
+            #expect(try again.history().first?["state"] as? String == (undoing ? "partly_undone" : "interrupted"))
+            try CrashCheck.undoEverything(a.d, a.photos, ids: a.ids, context)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Glibc
+import Testing
+
+/// Undo (issue 4 point 6): after a normal batch, after a restart, after a crash,
+/// every photo comes back at its original path with identical content (SHA-256)
+/// and its former id; and undo never overwrites a file standing at a path.
+@Suite(.serialized)
+struct DeleteUndoTests {
+    /// Checks that every photo is back with its content, its former id, and the
+    /// trash holds nothing of ours.
+    static func expectAllBack(_ d: Daemon, _ photos: PhotoSet, ids: [String: Int], _ c: Client,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try photos.allBack().isEmpty, sourceLocation: sourceLocation)
+        let census = try photos.census(trash: d.trashDirectory)
+        #expect(census.problems.isEmpty, "\(census.problems)", sourceLocation: sourceLocation)
+        #expect(census.inTrash.isEmpty, sourceLocation: sourceLocation)
+        try c.sync()
+        #expect(try c.idsByPath() == ids, "every photo listed under its former id", sourceLocation: sourceLocation)
+    }
+
+    @Test func undoAfterABatchPutsEveryPhotoBackInAscendingOrder() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 6, folders: ["2024/05", "2024/06"])
+        try d.start()
+        let c = try d.client()
+        let ids = try c.idsByPath()
+        try c.select("5 1 3 6")
+        let batch = try #require(try c.deleteSelection()["batch"] as? Int)
+        #expect(try photos.census(trash: d.trashDirectory).inTrash.count == 4)
+
+        let undo = try c.undo()
+        #expect(undo["batch"] as? Int == batch)
+        #expect(undo["restored"] as? Int == 4)
+        #expect(undo["state"] as? String == "undone")
+        // Ascending view order: the reverse of the trashing order.
+        let order = PhotoOutcomes(undo).paths
+        let listed = try c.photos().compactMap { $0["path"] as? String }
+        #expect(order == [0, 2, 4, 5].map { listed[$0] })
+        #expect(PhotoOutcomes(undo).outcomes == Array(repeating: "restored", count: 4))
+        try Self.expectAllBack(d, photos, ids: ids, c)
+        let history = try c.history()
+        #expect(history.first?["state"] as? String == "undone")
+        #expect(history.first?["restored"] as? Int == 4)
+        // Nothing more to undo.
+        #expect(try c.errorCode(["cmd": "undo", "batch": batch]) == "not_undoable")
+    }
+
+    @Test func undoAfterARestart() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 5)
+        try d.start()
+        let ids = try d.client().idsByPath()
+        let c = try d.client()
+        try c.select("1-5")
+        let batch = try #require(try c.deleteSelection()["batch"] as? Int)
+        #expect(d.stop() == 0)
+        try d.start()
+        let again = try d.client()
+        #expect(try again.idsByPath().isEmpty)
+        #expect(try again.history().first?["state"] as? String == "done")
+        let undo = try again.undo(batch)
+        #expect(undo["restored"] as? Int == 5)
+        try Self.expectAllBack(d, photos, ids: ids, again)
+    }
+
+    /// A crash mid-batch (SIGKILL after the 3rd photo's rename), a restart, then undo.
+    @Test func undoAfterACrash() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 5)
+        d.extraEnvironment["CURATORD_FAILPOINT"] = "item.renamed:3"
+        try d.start()
+        let c = try d.client()
+        let ids = try c.idsByPath()
+        try c.select("1-5")
+        let plan = try c.prepare()
+        #expect(throws: (any Error).self, "the daemon dies mid-batch") { try c.confirm(plan) }
+        #expect(try d.waitForExit() == SIGKILL)
+        d.extraEnvironment = [:]
+        try d.start()
+        let again = try d.client()
+        let batch = try #require(try again.history().first)
+        #expect(batch["state"] as? String == "interrupted")
+        #expect(batch["trashed"] as? Int == 3)
+        let census = try photos.census(trash: d.trashDirectory)
+        #expect(census.problems.isEmpty, "\(census.problems)")
+        #expect(census.inTrash.count == 3)
+        let undo = try again.undo()
+        #expect(undo["restored"] as? Int == 3)
+        try Self.expectAllBack(d, photos, ids: ids, again)
+    }
+
+    /// A file now standing at a trashed photo's path is never overwritten: that
+    /// photo is a `conflict` and stays in the trash, undoable once the path is free.
+    @Test func undoNeverOverwritesAFileAtThePath() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 3)
+        try d.start()
+        let c = try d.client()
+        let ids = try c.idsByPath()
+        try c.select("1-3")
+        let batch = try #require(try c.deleteSelection()["batch"] as? Int)
+        let blocked = photos.relativePaths[1]
+        Files.write(photos.absolute(blocked), "a new file that took the name")
+        let newInode = Files.inode(photos.absolute(blocked))
+
+        let undo = try c.undo()
+        #expect(PhotoOutcomes(undo).byPath == [photos.relativePaths[0]: "restored", blocked: "conflict",
+                                               photos.relativePaths[2]: "restored"])
+        #expect(undo["conflicts"] as? Int == 1)
+        #expect(undo["state"] as? String == "partly_undone")
+        #expect(Files.read(photos.absolute(blocked)) == "a new file that took the name")
+        #expect(Files.inode(photos.absolute(blocked)) == newInode)
+        let others = [photos.relativePaths[0], photos.relativePaths[2]]
+        #expect(try photos.allBack(others).isEmpty)
+        // Still in the trash, with its .trashinfo, intact.
+        let trash = TrashSnapshot(d.trashDirectory)
+        let entry = try #require(trash.entries(for: photos.absolute(blocked)).first)
+        #expect(trash.files.contains(entry.name))
+        #expect(try Checksum.sha256(trash.filePath(entry.name)) == photos.digests[blocked])
+        #expect(trash.orphans.isEmpty)
+
+        // Once the path is free, the same batch can be undone the rest of the way.
+        Files.remove(photos.absolute(blocked))
+        let rest = try c.undo(batch)
+        #expect(PhotoOutcomes(rest).byPath == [blocked: "restored"])
+        #expect(rest["state"] as? String == "undone")
+        try Self.expectAllBack(d, photos, ids: ids, c)
+    }
+
+    /// A photo whose folder was removed after the batch comes back with the folder.
+    @Test func undoRecreatesAFolderThatWasRemoved() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 2, folders: ["2023/holiday"])
+        try d.start()
+        let c = try d.client()
+        let ids = try c.idsByPath()
+        try c.select("1 2")
+        _ = try c.deleteSelection()
+        try FileManager.default.removeItem(atPath: d.root() + "/2023/holiday")
+        try c.sync()
+        #expect(try c.undo()["restored"] as? Int == 2)
+        try Self.expectAllBack(d, photos, ids: ids, c)
+    }
+}

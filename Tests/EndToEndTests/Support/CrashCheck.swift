@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Glibc
+import Testing
+
+/// The promises of issue 4 point 5, checked on the disk after a crash and a
+/// restart, and the undo that must then bring everything back.
+enum CrashCheck {
+    /// After the restart: every photo at its original path or in the trash with a
+    /// matching `.trashinfo` (never both, never neither, content intact), no
+    /// orphan in the trash, nothing left mid-step in the journal. Returns where
+    /// the photos stand.
+    static func invariants(_ d: Daemon, _ photos: PhotoSet, _ context: String,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> PhotoSet.Census {
+        let census = try photos.census(trash: d.trashDirectory)
+        #expect(census.problems.isEmpty, "\(context): \(census.problems)", sourceLocation: sourceLocation)
+        let unsettled = try JournalReader.unsettled(stateDirectory: d.stateDir)
+        #expect(unsettled.isEmpty, "\(context): \(unsettled)", sourceLocation: sourceLocation)
+        return census
+    }
+
+    /// Undoes the caller's batches until nothing of theirs is in the trash, then
+    /// checks every photo is back with identical content and its former id.
+    static func undoEverything(_ d: Daemon, _ photos: PhotoSet, ids: [String: Int], _ context: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let c = try d.client()
+        for _ in 0..<10 {
+            let response = try c.request(["cmd": "undo"])
+            if response["ok"] as? Bool == true { continue }
+            let code = (response["error"] as? [String: Any])?["code"] as? String
+            #expect(code == "no_such_batch", "\(context): undo failed: \(response)", sourceLocation: sourceLocation)
+            break
+        }
+        #expect(try photos.allBack().isEmpty, "\(context): not every photo is back", sourceLocation: sourceLocation)
+        let census = try photos.census(trash: d.trashDirectory)
+        #expect(census.problems.isEmpty && census.inTrash.isEmpty, "\(context): \(census.problems) \(census.inTrash)",
+                sourceLocation: sourceLocation)
+        try c.sync()
+        let now = try c.idsByPath()
+        let lostIDs = ids.filter { now[$0.key] != $0.value }.map(\.key).sorted()
+        #expect(lostIDs.isEmpty, "\(context): back under another id: \(lostIDs.prefix(5)) (\(lostIDs.count))",
+                sourceLocation: sourceLocation)
+    }
+}
