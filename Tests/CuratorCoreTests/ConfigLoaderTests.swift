@@ -151,3 +151,23 @@ import Testing
         }
     }
 }
+
+/// Which home trash the daemon uses depends on how it was started.
+struct HomeTrashDefaultTests {
+    static func load(_ variables: [String: String], uid: UInt32) throws -> Configuration {
+        var loader = ConfigLoader(environment: Environment(variables: variables, uid: uid))
+        return try loader.fromArguments(roots: ["/tmp"], socket: "/tmp/x.sock", stateDirectory: "/tmp/state")
+    }
+
+    @Test func rootRunByHandUsesItsOwnHomeTrash() throws {
+        let config = try Self.load(["HOME": "/root"], uid: 0)
+        #expect(config.homeTrash == ByteString("/root/.local/share/Trash"))
+        let xdg = try Self.load(["HOME": "/root", "XDG_DATA_HOME": "/srv/data"], uid: 0)
+        #expect(xdg.homeTrash == ByteString("/srv/data/Trash"))
+    }
+
+    @Test func aSystemServiceHasNoHomeTrash() throws {
+        let config = try Self.load(["HOME": "/var/lib/curatord", "INVOCATION_ID": "abc"], uid: 990)
+        #expect(config.homeTrash == nil)
+    }
+}
