@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorCore
+import CuratorSystem
 import Foundation
 import Testing
 
