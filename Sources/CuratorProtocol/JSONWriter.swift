@@ -120,22 +120,61 @@ public struct JSONWriter {
     }
 }
 
+/// The keys of a photo a `list` may be limited to (`fields`).
+public struct PhotoFields: OptionSet, Sendable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let captureTime = PhotoFields(rawValue: 1 << 0)
+    public static let id = PhotoFields(rawValue: 1 << 1)
+    public static let mtimeNs = PhotoFields(rawValue: 1 << 2)
+    public static let offline = PhotoFields(rawValue: 1 << 3)
+    public static let path = PhotoFields(rawValue: 1 << 4)
+    public static let position = PhotoFields(rawValue: 1 << 5)
+    public static let protected = PhotoFields(rawValue: 1 << 6)
+    public static let root = PhotoFields(rawValue: 1 << 7)
+    public static let selected = PhotoFields(rawValue: 1 << 8)
+    public static let size = PhotoFields(rawValue: 1 << 9)
+    public static let type = PhotoFields(rawValue: 1 << 10)
+    public static let all = PhotoFields(rawValue: 0x7FF)
+
+    /// Wire names; `path` also brings `path_raw` (the same path, exactly).
+    public static let names: [String: PhotoFields] = [
+        "capture_time": .captureTime, "id": .id, "mtime_ns": .mtimeNs, "offline": .offline, "path": .path, "path_raw": .path,
+        "position": .position, "protected": .protected, "root": .root, "selected": .selected, "size": .size, "type": .type,
+    ]
+
+    /// Nil names the unknown field.
+    public init(names: [String]) throws(ProtocolError) {
+        var set: PhotoFields = []
+        for name in names {
+            guard let field = Self.names[name] else {
+                throw ProtocolError(.invalidArgument, "\"\(name)\" is not a photo field; fields are \(Self.names.keys.sorted().joined(separator: ", ")).",
+                                    argument: "fields")
+            }
+            set.insert(field)
+        }
+        self = set
+    }
+}
+
 extension PhotoSummary {
-    /// The same object the Codable encoder writes, keys in sorted order.
-    public func write(to w: inout JSONWriter) {
+    /// The same object the Codable encoder writes, keys in sorted order; with
+    /// `fields`, only those keys.
+    public func write(to w: inout JSONWriter, fields: PhotoFields = .all) {
         w.beginObject()
-        if let captureTime { w.key("capture_time"); w.string(captureTime) }
-        w.key("id"); w.int(id)
-        w.key("mtime_ns"); w.int(mtimeNs)
-        if let offline { w.key("offline"); w.bool(offline) }
-        w.key("path"); w.string(path)
-        if let pathRaw { w.key("path_raw"); w.string(pathRaw) }
-        if let position { w.key("position"); w.int(position) }
-        if let `protected` { w.key("protected"); w.bool(`protected`) }
-        w.key("root"); w.string(root)
-        if let selected { w.key("selected"); w.int(selected) }
-        w.key("size"); w.int(size)
-        w.key("type"); w.string(type)
+        if fields.contains(.captureTime), let captureTime { w.key("capture_time"); w.string(captureTime) }
+        if fields.contains(.id) { w.key("id"); w.int(id) }
+        if fields.contains(.mtimeNs) { w.key("mtime_ns"); w.int(mtimeNs) }
+        if fields.contains(.offline), let offline { w.key("offline"); w.bool(offline) }
+        if fields.contains(.path) { w.key("path"); w.string(path) }
+        if fields.contains(.path), let pathRaw { w.key("path_raw"); w.string(pathRaw) }
+        if fields.contains(.position), let position { w.key("position"); w.int(position) }
+        if fields.contains(.protected), let `protected` { w.key("protected"); w.bool(`protected`) }
+        if fields.contains(.root) { w.key("root"); w.string(root) }
+        if fields.contains(.selected), let selected { w.key("selected"); w.int(selected) }
+        if fields.contains(.size) { w.key("size"); w.int(size) }
+        if fields.contains(.type) { w.key("type"); w.string(type) }
         w.endObject()
     }
 }
@@ -155,7 +194,7 @@ extension FolderSection {
 extension Wire {
     /// A `list` response line, written without the Codable machinery: a listing of
     /// 100 000 photos is the daemon's largest answer.
-    public static func listSuccess(id: RequestID?, result: ListResult, view: [UInt8]) -> [UInt8] {
+    public static func listSuccess(id: RequestID?, result: ListResult, view: [UInt8], fields: PhotoFields = .all) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: 160 * result.photos.count + 256)
         w.beginObject()
         if let id {
@@ -173,7 +212,7 @@ extension Wire {
         w.endArray()
         w.key("offset"); w.int(result.offset)
         w.key("photos"); w.beginArray()
-        for photo in result.photos { photo.write(to: &w) }
+        for photo in result.photos { photo.write(to: &w, fields: fields) }
         w.endArray()
         w.key("total"); w.int(result.total)
         w.key("view"); w.raw(view)

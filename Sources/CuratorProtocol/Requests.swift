@@ -14,18 +14,22 @@ public struct ListRequest: Codable, Sendable {
     public var view: ViewSpec?
     public var offset: Int?
     public var limit: Int?
-    public init(session: String? = nil, view: ViewSpec? = nil, offset: Int? = nil, limit: Int? = nil) {
+    /// Only these keys of each photo (all when nil), for clients that need less.
+    public var fields: [String]?
+    public init(session: String? = nil, view: ViewSpec? = nil, offset: Int? = nil, limit: Int? = nil, fields: [String]? = nil) {
         self.session = session
         self.view = view
         self.offset = offset
         self.limit = limit
+        self.fields = fields
     }
-    private enum CodingKeys: String, CodingKey { case session, offset, limit }
+    private enum CodingKeys: String, CodingKey { case session, offset, limit, fields }
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         session = try container.decodeIfPresent(String.self, forKey: .session)
         offset = try container.decodeIfPresent(Int.self, forKey: .offset)
         limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        fields = try container.decodeIfPresent([String].self, forKey: .fields)
         let spec = try ViewSpec(from: decoder)
         view = spec == ViewSpec() ? nil : spec
     }
@@ -34,6 +38,7 @@ public struct ListRequest: Codable, Sendable {
         try container.encodeIfPresent(session, forKey: .session)
         try container.encodeIfPresent(offset, forKey: .offset)
         try container.encodeIfPresent(limit, forKey: .limit)
+        try container.encodeIfPresent(fields, forKey: .fields)
         try view?.encode(to: encoder)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorCore
+import CuratorSystem
 import Foundation
 import Testing
 
@@ -149,5 +150,25 @@ import Testing
             #expect(error.file == f.directory + "/absent.json5")
             #expect(error.message.contains("cannot read the configuration file"))
         }
+    }
+}
+
+/// Which home trash the daemon uses depends on how it was started.
+struct HomeTrashDefaultTests {
+    static func load(_ variables: [String: String], uid: UInt32) throws -> Configuration {
+        var loader = ConfigLoader(environment: Environment(variables: variables, uid: uid))
+        return try loader.fromArguments(roots: ["/tmp"], socket: "/tmp/x.sock", stateDirectory: "/tmp/state")
+    }
+
+    @Test func rootRunByHandUsesItsOwnHomeTrash() throws {
+        let config = try Self.load(["HOME": "/root"], uid: 0)
+        #expect(config.homeTrash == ByteString("/root/.local/share/Trash"))
+        let xdg = try Self.load(["HOME": "/root", "XDG_DATA_HOME": "/srv/data"], uid: 0)
+        #expect(xdg.homeTrash == ByteString("/srv/data/Trash"))
+    }
+
+    @Test func aSystemServiceHasNoHomeTrash() throws {
+        let config = try Self.load(["HOME": "/var/lib/curatord", "INVOCATION_ID": "abc"], uid: 990)
+        #expect(config.homeTrash == nil)
     }
 }

@@ -61,3 +61,22 @@ struct ProtocolRobustnessTests {
         #expect(try daemon.client().result(["cmd": "hello"])["server"] as? String == "curatord")
     }
 }
+
+/// `list` limited to some fields returns exactly those keys.
+@Suite(.serialized)
+struct ListFieldsTests {
+    @Test func onlyTheFieldsAskedForComeBack() throws {
+        let daemon = Daemon()
+        Files.write(daemon.root() + "/a.jpg")
+        Files.write(daemon.root() + "/b.jpg")
+        try daemon.start()
+        let client = try daemon.client()
+        let photos = try client.photos(["fields": ["id", "path"]])
+        #expect(photos.count == 2)
+        for photo in photos { #expect(Set(photo.keys) == ["id", "path"]) }
+        #expect(photos.compactMap { $0["path"] as? String } == ["a.jpg", "b.jpg"])
+        let all = try client.photos()
+        #expect(Set(all[0].keys).isSuperset(of: ["id", "path", "root", "size", "mtime_ns", "type", "position"]))
+        #expect(try client.errorCode(["cmd": "list", "fields": ["id", "nope"]]) == "invalid_argument")
+    }
+}

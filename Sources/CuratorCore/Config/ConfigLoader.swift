@@ -211,7 +211,9 @@ public struct ConfigLoader {
         var trash: String?
         if let configured = try string("trash_dir", in: top, path: "trash_dir") {
             trash = try absolute(configured, key: "trash_dir")
-        } else if !environment.isSystemService {
+        } else if !environment.isUnderSystemManager || environment.variables["XDG_DATA_HOME"] != nil {
+            // Run by hand (root included) the daemon has a home trash of its own; only a
+            // service of the system manager does not, and uses each volume's .Trash-$uid.
             trash = environment.homeTrash
         }
 

@@ -33,6 +33,11 @@ public struct Environment: Sendable {
         return uid == 0 || variables["INVOCATION_ID"] != nil
     }
 
+    /// Started by systemd's system manager (not by hand, not by a user manager).
+    public var isUnderSystemManager: Bool {
+        variables["XDG_RUNTIME_DIR"] == nil && variables["INVOCATION_ID"] != nil
+    }
+
     public var runtimeDirectory: String {
         if let dir = variables["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir }
         return isSystemService ? "/run/curatord" : "/tmp/curatord-\(uid)"

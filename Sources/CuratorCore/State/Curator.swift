@@ -108,9 +108,10 @@ public final class Curator: Sendable {
                 return Wire.success(id: request.id, result: status())
             case .list(let args):
                 // Gathered under the lock, encoded outside it.
-                let result = try withState { state throws(ProtocolError) in try state.list(args, client: client) }
+                let fields = try args.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
+                let result = try withState { state throws(ProtocolError) in try state.list(args, client: client, fields: fields) }
                 let view = (try? Wire.makeEncoder().encode(result.view)).map { [UInt8]($0) } ?? Array("{}".utf8)
-                return Data(Wire.listSuccess(id: request.id, result: result, view: view))
+                return Data(Wire.listSuccess(id: request.id, result: result, view: view, fields: fields))
             case .subscribe(let args):
                 try withState { state in try state.subscribe(args, sink: sink, uid: client.uid) }
                 return Wire.success(id: request.id, result: SubscribeResult())
@@ -330,7 +331,7 @@ extension CuratorState {
         subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: filter)
     }
 
-    func list(_ args: ListRequest, client: ClientContext) throws(ProtocolError) -> ListResult {
+    func list(_ args: ListRequest, client: ClientContext, fields: PhotoFields = .all) throws(ProtocolError) -> ListResult {
         let key = try sessionKey(args.session, uid: client.uid)
         let current = session(key)
         let spec = args.view ?? current.view
@@ -352,7 +353,7 @@ extension CuratorState {
                                              firstPosition: index + 1))
             }
             folders[folders.count - 1].count += 1
-            photos.append(summary(photo, position: index + 1, selected: current.selection.number(of: photo.id)))
+            photos.append(summary(photo, position: index + 1, selected: current.selection.number(of: photo.id), fields: fields))
         }
         return ListResult(total: ids.count, offset: offset, photos: photos, folders: folders, view: spec)
     }

@@ -265,11 +265,15 @@ final class CuratorState {
         return WirePath(path: path.lossyString, pathRaw: path.base64)
     }
 
-    func summary(_ photo: Photo, position: Int? = nil, selected: Int? = nil) -> PhotoSummary {
-        let path = wirePath(library.relativePath(of: photo))
-        return PhotoSummary(position: position, id: photo.id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
-                            size: photo.size, mtimeNs: photo.identity.mtimeNs, type: photo.type.wireName,
-                            captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire }, protected: isProtected(photo) ? true : nil,
+    /// A photo as clients see it; with `fields`, what is not asked for is left
+    /// empty and not computed (a listing of every photo by path is cheap).
+    func summary(_ photo: Photo, position: Int? = nil, selected: Int? = nil, fields: PhotoFields = .all) -> PhotoSummary {
+        let path = fields.contains(.path) ? wirePath(library.relativePath(of: photo)) : WirePath(path: "")
+        return PhotoSummary(position: position, id: photo.id, root: fields.contains(.root) ? rootName(photo.rootID) : "",
+                            path: path.path, pathRaw: path.pathRaw,
+                            size: photo.size, mtimeNs: photo.identity.mtimeNs, type: fields.contains(.type) ? photo.type.wireName : "",
+                            captureTime: fields.contains(.captureTime) ? photo.capture.seconds.map { CaptureTime(seconds: $0).wire } : nil,
+                            protected: fields.contains(.protected) && isProtected(photo) ? true : nil,
                             offline: (roots[photo.rootID]?.online ?? true) ? nil : true, selected: selected)
     }
 

@@ -20,7 +20,8 @@ struct ViewCache {
     }
 
     mutating func store(_ spec: ViewSpec, ids: [Int64]) {
-        if entries.count >= 16 { entries.removeAll(keepingCapacity: true) }
+        // A view of 100 000 photos is 800 kB of ids: keep a few, not every sort tried.
+        if entries.count >= 4 { entries.removeAll(keepingCapacity: false) }
         entries[spec] = ids
     }
 }
@@ -67,48 +68,70 @@ extension CuratorState {
                                 argument: "folder")
         }
 
-        var rows: [(id: Int64, photo: Photo, folder: ByteString)] = []
-        rows.reserveCapacity(library.photos.count)
-        for photo in library.photos.values {
-            guard let path = folderPaths[photo.folderID] else { continue }
-            if !filter.isEmpty && !filter.matches(photo, folderPath: path) { continue }
-            rows.append((photo.id, photo, path))
-        }
+        // Folders in path order (roots in configuration order) get a rank, so that
+        // the sort compares small integers and touches file names only within a folder.
         let rootRank = Dictionary(uniqueKeysWithValues: rootOrder.enumerated().map { ($1, $0) })
-        func pathLess(_ a: (id: Int64, photo: Photo, folder: ByteString), _ b: (id: Int64, photo: Photo, folder: ByteString)) -> Bool {
-            let ra = rootRank[a.photo.rootID] ?? 0
-            let rb = rootRank[b.photo.rootID] ?? 0
+        let orderedFolders = folderPaths.keys.sorted { a, b in
+            let ra = rootRank[library.folders[a]?.rootID ?? -1] ?? 0
+            let rb = rootRank[library.folders[b]?.rootID ?? -1] ?? 0
             if ra != rb { return ra < rb }
-            if a.folder != b.folder { return a.folder < b.folder }
-            if a.photo.name != b.photo.name { return a.photo.name < b.photo.name }
-            return a.id < b.id
+            return (folderPaths[a] ?? .empty) < (folderPaths[b] ?? .empty)
         }
-        switch spec.sort ?? .name {
-        case .name:
-            rows.sort(by: pathLess)
-        case .custom:
-            rows.sort { a, b in
-                if a.photo.folderID == b.photo.folderID { return a.photo.rank != b.photo.rank ? a.photo.rank < b.photo.rank : a.id < b.id }
-                return pathLess(a, b)
-            }
-        case .capture:
-            // Photos without a capture time go last, by path.
-            rows.sort { a, b in
-                let ca = a.photo.capture.seconds ?? .max
-                let cb = b.photo.capture.seconds ?? .max
-                return ca != cb ? ca < cb : pathLess(a, b)
-            }
-        case .mtime:
-            rows.sort { a, b in
-                a.photo.identity.mtimeNs != b.photo.identity.mtimeNs ? a.photo.identity.mtimeNs < b.photo.identity.mtimeNs : pathLess(a, b)
-            }
-        case .size:
-            rows.sort { a, b in a.photo.size != b.photo.size ? a.photo.size < b.photo.size : pathLess(a, b) }
+        var folderRank: [Int32: Int32] = [:]
+        for (rank, id) in orderedFolders.enumerated() { folderRank[id] = Int32(rank) }
+
+        let table = library.photos.values
+        var rows: ContiguousArray<ViewRow> = []
+        rows.reserveCapacity(table.count)
+        for index in table.indices {
+            let photo = table[index]
+            guard let rank = folderRank[photo.folderID] else { continue }
+            if !filter.isEmpty, let path = folderPaths[photo.folderID], !filter.matches(photo, folderPath: path) { continue }
+            rows.append(ViewRow(folder: rank, index: Int32(index), key: 0, tie: 0))
         }
-        var ids = rows.map(\.id)
+        // Name order first: it is the view for `name`, and the tie-break for the others.
+        table.withUnsafeBufferPointer { photos in
+            rows.sort { a, b in
+                if a.folder != b.folder { return a.folder < b.folder }
+                let pa = photos[Int(a.index)]
+                let pb = photos[Int(b.index)]
+                if pa.name != pb.name { return pa.name < pb.name }
+                return pa.id < pb.id
+            }
+        }
+        let sort = spec.sort ?? .name
+        if sort != .name {
+            for position in rows.indices {
+                let photo = table[Int(rows[position].index)]
+                rows[position].tie = Int64(position)
+                switch sort {
+                case .custom: rows[position].key = photo.rank
+                // Photos without a capture time go last, by path.
+                case .capture: rows[position].key = photo.capture.seconds ?? .max
+                case .mtime: rows[position].key = photo.identity.mtimeNs
+                case .size: rows[position].key = photo.size
+                case .name: break
+                }
+            }
+            if sort == .custom {
+                rows.sort { a, b in a.folder != b.folder ? a.folder < b.folder : a.key != b.key ? a.key < b.key : a.tie < b.tie }
+            } else {
+                rows.sort { a, b in a.key != b.key ? a.key < b.key : a.tie < b.tie }
+            }
+        }
+        var ids = rows.map { table[Int($0.index)].id }
         if spec.order == .desc { ids.reverse() }
         return ids
     }
+}
+
+/// One photo of a view being sorted: plain integers, so sorting copies no
+/// references (a profile of `list` showed retain/release dominating).
+struct ViewRow {
+    var folder: Int32
+    var index: Int32
+    var key: Int64
+    var tie: Int64
 }
 
 extension ViewSpec {

@@ -69,14 +69,6 @@ enum Files {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func withCPath<R>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
-        let cString = (path + [0]).map { CChar(bitPattern: $0) }
-        return cString.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { preconditionFailure("a NUL-terminated array is never empty") }
-            return body(base)
-        }
-    }
-
     static func rename(_ from: String, _ to: String) {
         precondition(Glibc.rename(from, to) == 0, "rename \(from) -> \(to): \(String(cString: strerror(errno)))")
     }
