@@ -120,7 +120,7 @@ struct JournalTests {
     @Test func aThrowingFailpointFiresOnlyOnTheNthHit() throws {
         let failpoints = Failpoints(point: .itemRenamed, count: 3, action: .throwError)
         try failpoints.reach(.itemRenamed)
-        try failpoints.reach(.itemIntent)
+        try failpoints.reach(.chunkIntent)
         try failpoints.reach(.itemRenamed)
         #expect(throws: BatchError.self) { try failpoints.reach(.itemRenamed) }
         try failpoints.reach(.itemRenamed)

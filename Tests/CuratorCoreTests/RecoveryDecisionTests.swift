@@ -49,6 +49,19 @@ struct RecoveryDecisionTests {
         (.restoring, .other, .same, .unreadable, [.replaceInfo], .trashed, .trashed),
         (.restoring, .absent, .absent, .matching, [.removeInfo], .gone, .missing),
         (.restoring, .other, .other, .foreign, [], .gone, .missing),
+        // Power cuts inside a chunk, before its sync: any prefix of its unsynced steps,
+        // or on a file system that reorders metadata, any subset, may have survived.
+        // A .trashinfo created but never synced may come back empty.
+        (.intent, .same, .absent, .unreadable, [.removeInfo], .skipped, .pending),
+        (.intent, .absent, .same, .unreadable, [.replaceInfo], .trashed, .trashed),
+        // The rename kept, its .trashinfo lost entirely.
+        (.intent, .absent, .same, .absent, [.writeInfo], .trashed, .trashed),
+        // An undo's .trashinfo removal kept, its rename back lost: still in the trash.
+        (.restoring, .absent, .same, .absent, [.writeInfo], .trashed, .trashed),
+        // The rename back kept, the removal lost.
+        (.restoring, .same, .absent, .matching, [.removeInfo], .restored, .restored),
+        // A chunk journaled trashed is synced; should its info still read empty, it is rewritten.
+        (.trashed, .absent, .same, .unreadable, [.replaceInfo], .trashed, .trashed),
     ]
 
     @Test(arguments: Self.table.indices)

@@ -17,23 +17,29 @@ struct CrashPoint: Sendable, CustomTestStringConvertible {
 struct RecoveryDiskTests {
     static let names: [ByteString] = ["2024/c.jpg", "2024/b.jpg", "a.jpg"]
 
+    /// Chunks of two photos: the three photos make two chunks, so every per-chunk
+    /// step is hit with a chunk done before it.
+    static let chunkSize = 2
+
     static let batchCrashes: [CrashPoint] = [
         CrashPoint(point: .batchJournaled, hit: 1),
-        CrashPoint(point: .itemIntent, hit: 1), CrashPoint(point: .itemIntent, hit: 3),
+        CrashPoint(point: .chunkIntent, hit: 1), CrashPoint(point: .chunkIntent, hit: 2),
         CrashPoint(point: .itemInfoWritten, hit: 1), CrashPoint(point: .itemInfoWritten, hit: 2),
+        CrashPoint(point: .itemInfoWritten, hit: 3),
         CrashPoint(point: .itemVerified, hit: 2),
-        CrashPoint(point: .itemRenamed, hit: 1), CrashPoint(point: .itemRenamed, hit: 3),
-        CrashPoint(point: .itemSynced, hit: 2),
-        CrashPoint(point: .itemJournaled, hit: 1), CrashPoint(point: .itemJournaled, hit: 3),
+        CrashPoint(point: .itemRenamed, hit: 1), CrashPoint(point: .itemRenamed, hit: 2), CrashPoint(point: .itemRenamed, hit: 3),
+        CrashPoint(point: .chunkSynced, hit: 1), CrashPoint(point: .chunkSynced, hit: 2),
+        CrashPoint(point: .chunkJournaled, hit: 1), CrashPoint(point: .chunkJournaled, hit: 2),
         CrashPoint(point: .batchFinished, hit: 1),
     ]
 
     static let undoCrashes: [CrashPoint] = [
         CrashPoint(point: .undoStarted, hit: 1),
-        CrashPoint(point: .undoIntent, hit: 1), CrashPoint(point: .undoIntent, hit: 2),
-        CrashPoint(point: .undoRenamed, hit: 1), CrashPoint(point: .undoRenamed, hit: 3),
-        CrashPoint(point: .undoInfoRemoved, hit: 2),
-        CrashPoint(point: .undoJournaled, hit: 1), CrashPoint(point: .undoJournaled, hit: 3),
+        CrashPoint(point: .undoChunkIntent, hit: 1), CrashPoint(point: .undoChunkIntent, hit: 2),
+        CrashPoint(point: .undoRenamed, hit: 1), CrashPoint(point: .undoRenamed, hit: 2), CrashPoint(point: .undoRenamed, hit: 3),
+        CrashPoint(point: .undoInfoRemoved, hit: 1), CrashPoint(point: .undoInfoRemoved, hit: 2),
+        CrashPoint(point: .undoChunkSynced, hit: 1), CrashPoint(point: .undoChunkSynced, hit: 2),
+        CrashPoint(point: .undoChunkJournaled, hit: 1), CrashPoint(point: .undoChunkJournaled, hit: 2),
         CrashPoint(point: .undoFinished, hit: 1),
     ]
 
@@ -43,7 +49,8 @@ struct RecoveryDiskTests {
 
     /// Runs `body` with a runner whose failpoint throws at `crash`; true if it fired.
     func crash(_ box: Sandbox, at crash: CrashPoint, _ body: (BatchRunner) throws -> Void) throws -> Bool {
-        let runner = try box.runner(failpoints: Failpoints(point: crash.point, count: crash.hit, action: .throwError))
+        let runner = try box.runner(failpoints: Failpoints(point: crash.point, count: crash.hit, action: .throwError),
+                                    chunkSize: Self.chunkSize)
         do {
             try body(runner)
         } catch let error as BatchError where error.code == .failpoint {
@@ -271,5 +278,45 @@ struct RecoveryDiskTests {
         #expect(report.batches.first?.items.first?.outcome == .trashed)
         #expect(box.info("a.jpg")?.path == box.root.appending("a.jpg"), "its missing info was written")
         #expect(try runner.undo(batch: id, requester: .me).result.restored == 1)
+    }
+
+    // MARK: names taken meanwhile
+
+    /// Another program takes the chosen name in `info/` after the chunk's intents are
+    /// committed: the photo gets the next name, journaled before its .trashinfo.
+    @Test func aNameTakenAfterTheIntentIsReplacedAndJournaled() throws {
+        let box = try Sandbox()
+        try box.photo("a.jpg")
+        try Sandbox.makeDirectories(box.homeTrash.appending("files"))
+        try Sandbox.makeDirectories(box.homeTrash.appending("info"))
+        let foreign = box.homeTrash.appending("info/a.jpg.trashinfo")
+        let other = TrashInfo(path: "/elsewhere/a.jpg", deletionDate: "2026-01-01T00:00:00").rendered()
+        let failpoints = Failpoints(point: .chunkIntent, count: 1, action: .run({ try? Sandbox.write(foreign, other) }))
+        let runner = try box.runner(failpoints: failpoints)
+        let outcome = try runner.run(plan: try box.plan(["a.jpg"]), requester: .me)
+        #expect(outcome.result.trashed == 1)
+        #expect(box.trashedFiles == ["a.2.jpg"])
+        #expect(box.info("a.2.jpg")?.path == box.root.appending("a.jpg"))
+        #expect(Sandbox.read(foreign) == other, "the other program's .trashinfo is untouched")
+        let journal = try Journal(path: box.journalPath)
+        #expect(try journal.items(of: outcome.result.batch).first?.trashName == "a.2.jpg")
+        #expect(try runner.undo(batch: outcome.result.batch, requester: .me).result.restored == 1)
+        #expect(Sandbox.read(foreign) == other)
+    }
+
+    /// The state a crash at `item.new_name` leaves: the journal names the new name,
+    /// nothing of ours exists yet, and the other program's .trashinfo holds the first
+    /// name. Recovery reports the photo at its path and touches nothing else.
+    @Test func aCrashAfterANewNameIsRecovered() throws {
+        let box = try Sandbox()
+        _ = try intentBatch(box, name: "a.2.jpg")
+        let foreign = box.homeTrash.appending("info/a.jpg.trashinfo")
+        let other = TrashInfo(path: "/elsewhere/a.jpg", deletionDate: "2026-01-01T00:00:00").rendered()
+        try Sandbox.write(foreign, other)
+        let report = try box.runner().recover()
+        #expect(report.batches.first?.items.first?.outcome == .pending)
+        #expect(report.repairs.isEmpty)
+        #expect(Sandbox.read(box.root.appending("a.jpg")) == Sandbox.content(for: "a.jpg"))
+        #expect(Sandbox.read(foreign) == other)
     }
 }

@@ -33,8 +33,9 @@ final class Sandbox {
 
     var configuration: TrashConfiguration { TrashConfiguration(homeTrash: homeTrash, homeTrashOwner: geteuid()) }
 
-    func runner(failpoints: Failpoints = .disarmed, effectiveUID: UInt32 = geteuid()) throws -> BatchRunner {
-        try BatchRunner(journalPath: journalPath, trash: configuration, failpoints: failpoints, effectiveUID: effectiveUID)
+    func runner(failpoints: Failpoints = .disarmed, effectiveUID: UInt32 = geteuid(), chunkSize: Int? = nil) throws -> BatchRunner {
+        try BatchRunner(journalPath: journalPath, trash: configuration, failpoints: failpoints, effectiveUID: effectiveUID,
+                        chunkSize: chunkSize)
     }
 
     /// The environment for trash-cli: this sandbox's home and data home only.

@@ -22,25 +22,37 @@ struct CrashMatrixTests {
     static var soak: Bool { ProcessInfo.processInfo.environment["CURATORD_CRASH_SOAK"] != nil }
     static var counts: [Int] { soak ? Array(1...planned) : [1, 3, planned] }
 
+    /// Chunks of two photos (`CURATORD_BATCH_CHUNK`): the six make three chunks, so
+    /// each per-chunk step is hit with chunks done before it and after it.
+    static let chunk = 2
+    static let chunks = planned / chunk
+    static var chunkCounts: [Int] { Array(1...chunks) }
+
     static let batchCrashes: [Crash] =
         [Crash(step: "batch.journaled", count: 1)]
-        + ["item.intent", "item.info_written", "item.verified", "item.renamed", "item.synced", "item.journaled"]
+        + ["chunk.intent", "chunk.synced", "chunk.journaled"].flatMap { step in chunkCounts.map { Crash(step: step, count: $0) } }
+        + ["item.info_written", "item.verified", "item.renamed"]
             .flatMap { step in counts.map { Crash(step: step, count: $0) } }
         + [Crash(step: "batch.finished", count: 1)]
 
     static let undoCrashes: [Crash] =
         [Crash(step: "undo.started", count: 1)]
-        + ["undo.intent", "undo.renamed", "undo.info_removed", "undo.journaled"]
+        + ["undo.chunk_intent", "undo.chunk_synced", "undo.chunk_journaled"]
+            .flatMap { step in chunkCounts.map { Crash(step: step, count: $0) } }
+        + ["undo.renamed", "undo.info_removed"]
             .flatMap { step in (soak ? Array(1...planned) : [1, 4]).map { Crash(step: step, count: $0) } }
         + [Crash(step: "undo.finished", count: 1)]
 
     /// How many photos of the plan are in the trash after a crash at `crash`: the
-    /// photo being worked on counts once its rename happened.
+    /// photo being worked on counts once its rename happened (a kill, unlike a power
+    /// cut, keeps what was not synced yet; recovery trusts the disk).
     static func trashed(after crash: Crash) -> Int {
         switch crash.step {
         case "batch.journaled": 0
-        case "item.intent", "item.info_written", "item.verified": crash.count - 1
-        case "item.renamed", "item.synced", "item.journaled": crash.count
+        case "chunk.intent": (crash.count - 1) * chunk
+        case "item.info_written", "item.verified": crash.count - 1
+        case "item.renamed": crash.count
+        case "chunk.synced", "chunk.journaled": crash.count * chunk
         default: planned
         }
     }
@@ -50,8 +62,9 @@ struct CrashMatrixTests {
     static func restored(after crash: Crash) -> Int {
         switch crash.step {
         case "undo.started": 0
-        case "undo.intent": crash.count - 1
-        case "undo.renamed", "undo.info_removed", "undo.journaled": crash.count
+        case "undo.chunk_intent": (crash.count - 1) * chunk
+        case "undo.renamed", "undo.info_removed": crash.count
+        case "undo.chunk_synced", "undo.chunk_journaled": crash.count * chunk
         default: planned
         }
     }
@@ -71,6 +84,7 @@ struct CrashMatrixTests {
             d = Daemon()
             photos = try PhotoSet.make(in: d.root(), count: CrashMatrixTests.planned + 1, folders: ["2024/05", "2024/06"])
             d.extraEnvironment["CURATORD_FAILPOINT"] = failpoint
+            d.extraEnvironment["CURATORD_BATCH_CHUNK"] = "\(CrashMatrixTests.chunk)"
             try d.start()
             c = try d.client()
             ids = try c.idsByPath()
@@ -157,7 +171,7 @@ struct CrashMatrixTests {
             }
             try Self.expectKilled(a.d, at: first.spec)
 
-            a.d.extraEnvironment = ["CURATORD_FAILPOINT": second.spec]
+            a.d.extraEnvironment["CURATORD_FAILPOINT"] = second.spec
             #expect(throws: HarnessError.self, "recovery runs before the socket opens, and dies") { try a.d.start() }
             try Self.expectKilled(a.d, at: second.spec)
 

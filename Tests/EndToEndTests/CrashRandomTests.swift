@@ -27,13 +27,18 @@ struct CrashRandomTests {
         case undoAfterDelay
     }
 
-    static let batchSteps = ["batch.journaled", "item.intent", "item.info_written", "item.verified", "item.renamed",
-                             "item.synced", "item.journaled", "batch.finished"]
+    static let batchSteps = ["batch.journaled", "chunk.intent", "item.info_written", "item.verified", "item.renamed",
+                             "chunk.synced", "chunk.journaled", "batch.finished"]
+    /// Chunks of 32 photos (`CURATORD_BATCH_CHUNK`): a batch is eight chunks, so kills
+    /// land before, inside and after chunk syncs and commits.
+    static let chunk = 32
+    static let environment = ["CURATORD_BATCH_CHUNK": "\(chunk)"]
 
     @Test func killsAtRandomMomentsLoseNothing() throws {
         let d = Daemon()
         let photos = try PhotoSet.make(in: d.root(), count: Self.photoCount,
                                        folders: ["2023/spring", "2023/summer", "2024/05 beach", "2024/06"])
+        d.extraEnvironment = Self.environment
         try d.start()
         try d.explainingFailures {
             let ids = try d.client().idsByPath()
@@ -73,10 +78,11 @@ struct CrashRandomTests {
                     d.kill9()
                 case .batchAtFailpoint:
                     let step = Self.batchSteps[Int(random.next() % UInt64(Self.batchSteps.count))]
-                    let count = step.hasPrefix("item.") ? 1 + Int(random.next() % UInt64(Self.photoCount)) : 1
+                    let count = step.hasPrefix("item.") ? 1 + Int(random.next() % UInt64(Self.photoCount))
+                        : step.hasPrefix("chunk.") ? 1 + Int(random.next() % UInt64(Self.photoCount / Self.chunk)) : 1
                     what = "failpoint \(step):\(count)"
                     d.stop()
-                    d.extraEnvironment = ["CURATORD_FAILPOINT": "\(step):\(count)"]
+                    d.extraEnvironment = Self.environment.merging(["CURATORD_FAILPOINT": "\(step):\(count)"]) { $1 }
                     try d.start()
                     let c = try d.client()
                     try Self.selectAll(c)
@@ -94,7 +100,7 @@ struct CrashRandomTests {
                     d.kill9()
                 }
                 let context = "crash \(i + 1) of \(Self.crashes), seed \(seed): \(what)"
-                d.extraEnvironment = [:]
+                d.extraEnvironment = Self.environment
                 try d.start()
                 let census = try CrashCheck.invariants(d, photos, context)
                 let again = try d.client()

@@ -18,11 +18,12 @@ public final class BatchRunner {
     private let trashConfiguration: TrashConfiguration
     private let failpoints: Failpoints
     private let effectiveUID: UInt32
+    private let chunking: ChunkPolicy
 
     /// Opens (creating if needed) the journal at `journalPath`, a file of its own in
     /// the state directory, never the index.
     public init(journalPath: String, trash: TrashConfiguration, failpoints: Failpoints = .shared,
-                effectiveUID: UInt32 = geteuid()) throws(BatchError) {
+                effectiveUID: UInt32 = geteuid(), chunkSize: Int? = nil) throws(BatchError) {
         do {
             journal = try Journal(path: journalPath)
         } catch {
@@ -31,6 +32,9 @@ public final class BatchRunner {
         trashConfiguration = trash
         self.failpoints = failpoints
         self.effectiveUID = effectiveUID
+        var chunking = ChunkPolicy.configured
+        if let chunkSize { chunking.maxPhotos = max(chunkSize, 1) }
+        self.chunking = chunking
     }
 
     // MARK: recovery
@@ -44,8 +48,9 @@ public final class BatchRunner {
 
     // MARK: running a batch
 
-    /// Moves the plan's photos to the trash in the plan's order. `progress` is called
-    /// once per photo, after its outcome is journaled.
+    /// Moves the plan's photos to the trash in the plan's order, a chunk at a time
+    /// (`PhotoTrasher`). `progress` is called once per photo, after its outcome is
+    /// journaled, so a chunk's photos are reported together once it is durable.
     public func run(plan: BatchPlan, requester: Requester, progress: (BatchItemResult) -> Void = { _ in }) throws(BatchError) -> BatchOutcome {
         guard !plan.items.isEmpty else { throw BatchError(.invalidPlan, "the plan is empty") }
         guard Set(plan.items.map(\.photoID)).count == plan.items.count else {
@@ -66,10 +71,11 @@ public final class BatchRunner {
                                    effectiveUID: effectiveUID, batch: id)
         let planned = try journaling { () throws(SQLiteError) in try journal.items(of: id) }
         var done: [JournalItem] = []
-        for (item, planItem) in zip(planned, plan.items) {
-            let result = try trasher.trash(item, isProtected: planItem.isProtected)
-            done.append(result)
-            progress(result.result)
+        let chunks = chunking.chunks(Array(planned.indices)) { planned[$0].rootPath.appending(planned[$0].relativePath).parent }
+        for chunk in chunks {
+            let results = try trasher.trash(chunk: chunk.map { (planned[$0], plan.items[$0].isProtected) })
+            done += results
+            for result in results { progress(result.result) }
         }
         try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
         try failpoints.reach(.batchFinished)
@@ -111,12 +117,15 @@ public final class BatchRunner {
                                      effectiveUID: effectiveUID, batch: target.id)
         var results: [BatchItemResult] = []
         var restored: [RestoredPhoto] = []
-        for index in order {
-            let (item, photo) = try restorer.restore(items[index])
-            items[index] = item
-            if let photo { restored.append(photo) }
-            results.append(item.result)
-            progress(item.result)
+        let chunks = chunking.chunks(order) { items[$0].rootPath.appending(items[$0].relativePath).parent }
+        for chunk in chunks {
+            let done = try restorer.restore(chunk: chunk.map { items[$0] })
+            for (index, (item, photo)) in zip(chunk, done) {
+                items[index] = item
+                if let photo { restored.append(photo) }
+                results.append(item.result)
+                progress(item.result)
+            }
         }
         let state = BatchRecovery.stateAfterUndo(previous: target.state, items)
         try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }

@@ -8,35 +8,39 @@ import Synchronization
 /// `CURATORD_FAILPOINT=<name>:<n>` kills the process with SIGKILL the n-th time
 /// the named step is reached, so that crash tests can stop it at every step.
 ///
-///   batch.journaled      batch and plan committed, nothing moved yet
-///   item.intent          photo's trash and name committed, no .trashinfo yet
-///   item.info_written    .trashinfo created and synced, photo not moved yet
-///   item.verified        identity checked a last time, about to rename
-///   item.renamed         photo renamed into the trash, directories not synced
-///   item.synced          directories synced, `trashed` not journaled yet
-///   item.journaled       photo's outcome committed (trashed or skipped)
-///   batch.finished       batch state `done` committed
-///   undo.started         undo flagged as running in the journal
-///   undo.intent          photo's `restoring` committed, nothing moved yet
-///   undo.renamed         photo back at its path, .trashinfo still there
-///   undo.info_removed    .trashinfo removed, `restored` not journaled yet
-///   undo.journaled       photo's undo outcome committed
-///   undo.finished        batch's state after undo committed
-///   recovery.repaired    one photo's repair done on disk, not journaled yet
+///   batch.journaled       batch and plan committed, nothing moved yet
+///   chunk.intent          a chunk's trashes and names (and the skips found) committed, nothing moved
+///   item.new_name         a photo's name was taken meanwhile: the next one committed, no .trashinfo yet
+///   item.info_written     .trashinfo created (not synced), photo not moved yet
+///   item.verified         identity checked a last time, about to rename
+///   item.renamed          photo renamed into the trash, nothing synced
+///   chunk.synced          the chunk's file systems synced, its outcomes not journaled yet
+///   chunk.journaled       the chunk's outcomes committed (trashed or skipped), about to report them
+///   batch.finished        batch state `done` committed
+///   undo.started          undo flagged as running in the journal
+///   undo.chunk_intent     a chunk's `restoring` committed, nothing moved yet
+///   undo.renamed          photo back at its path, .trashinfo still there
+///   undo.info_removed     .trashinfo removed (not synced)
+///   undo.chunk_synced     the chunk's file systems synced, its outcomes not journaled yet
+///   undo.chunk_journaled  the chunk's undo outcomes committed
+///   undo.finished         batch's state after undo committed
+///   recovery.repaired     one photo's repair done on disk, not journaled yet
 public enum Failpoint: String, CaseIterable, Sendable {
     case batchJournaled = "batch.journaled"
-    case itemIntent = "item.intent"
+    case chunkIntent = "chunk.intent"
+    case itemNewName = "item.new_name"
     case itemInfoWritten = "item.info_written"
     case itemVerified = "item.verified"
     case itemRenamed = "item.renamed"
-    case itemSynced = "item.synced"
-    case itemJournaled = "item.journaled"
+    case chunkSynced = "chunk.synced"
+    case chunkJournaled = "chunk.journaled"
     case batchFinished = "batch.finished"
     case undoStarted = "undo.started"
-    case undoIntent = "undo.intent"
+    case undoChunkIntent = "undo.chunk_intent"
     case undoRenamed = "undo.renamed"
     case undoInfoRemoved = "undo.info_removed"
-    case undoJournaled = "undo.journaled"
+    case undoChunkSynced = "undo.chunk_synced"
+    case undoChunkJournaled = "undo.chunk_journaled"
     case undoFinished = "undo.finished"
     case recoveryRepaired = "recovery.repaired"
 }

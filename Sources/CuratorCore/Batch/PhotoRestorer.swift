@@ -3,16 +3,19 @@ import CuratorProtocol
 import CuratorStore
 import CuratorSystem
 
-/// Puts the photos of one batch back at their original paths, recording each step
-/// before taking it:
+/// Puts the photos of one batch back at their original paths a chunk at a time,
+/// with one journal commit before and one after, and one sync per file system:
 ///
-///   journal `restoring` → renameat2(NOREPLACE) from files/ to the original path
-///   (link + unlink where the file system lacks NOREPLACE) → fsync both
-///   directories → remove the .trashinfo → journal `restored`.
+///   journal `restoring` for the chunk → per photo, nothing synced:
+///   renameat2(NOREPLACE) from files/ to the original path (link + unlink where the
+///   file system lacks NOREPLACE), then the .trashinfo removed → the chunk's file
+///   systems synced → the chunk's outcomes journaled.
 ///
 /// Nothing standing at a path is ever overwritten: that photo is a `conflict` and
 /// stays in the trash. The .trashinfo goes only once the file is back, so a crash
-/// leaves at worst a stale entry, never an unrestorable file. One per undo.
+/// leaves at worst a stale entry, never an unrestorable file; and until the chunk is
+/// synced and journaled, its photos are `restoring`, which recovery settles from the
+/// disk whichever of the two steps a power cut kept. One per undo.
 final class PhotoRestorer {
     private let journal: Journal
     private let failpoints: Failpoints
@@ -29,35 +32,74 @@ final class PhotoRestorer {
         self.batch = batch
     }
 
-    /// Restores one trashed photo or records why not.
-    func restore(_ item: JournalItem) throws(BatchError) -> (JournalItem, RestoredPhoto?) {
-        var item = item
-        func finish(_ state: JournalItemState, _ outcome: PhotoOutcome, _ detail: String?) throws(BatchError) -> JournalItem {
-            do {
-                try journal.recordItem(batch: batch, step: item.step, state: state, outcome: outcome, detail: detail)
-            } catch {
-                throw BatchError(.journal, "journal: \(error)")
-            }
-            try failpoints.reach(.undoJournaled)
-            item.state = state
-            item.outcome = outcome
-            item.detail = detail
-            return item
-        }
-        /// Stays in the trash, for a later undo.
-        func stays(_ outcome: PhotoOutcome, _ detail: String?) throws(BatchError) -> (JournalItem, RestoredPhoto?) {
-            (try finish(.trashed, outcome, detail), nil)
-        }
+    /// How one photo's undo ends, journaled at the chunk's commit.
+    private struct Ending {
+        var state: JournalItemState
+        var outcome: PhotoOutcome
+        var detail: String?
+        var photo: RestoredPhoto?
+    }
 
-        guard let path = item.photoPath, let name = item.trashName, item.trashDirectory != nil else {
-            return (try finish(.gone, .error, "the journal does not say where this photo went"), nil)
+    /// Restores one chunk of trashed photos (in undo order) or records why not;
+    /// returns them as now journaled, with the photos that came back.
+    func restore(chunk: [JournalItem]) throws(BatchError) -> [(JournalItem, RestoredPhoto?)] {
+        var items = chunk
+        let known = items.map { $0.photoPath != nil && $0.trashName != nil && $0.trashDirectory != nil }
+        try journaling { () throws(SQLiteError) in
+            try journal.transaction { () throws(SQLiteError) in
+                for (item, isKnown) in zip(items, known) {
+                    if isKnown {
+                        try journal.recordItem(batch: batch, step: item.step, state: .restoring, outcome: item.outcome, detail: item.detail)
+                    } else {
+                        try journal.recordItem(batch: batch, step: item.step, state: .gone, outcome: .error,
+                                               detail: "the journal does not say where this photo went")
+                    }
+                }
+            }
         }
-        do {
-            try journal.recordItem(batch: batch, step: item.step, state: .restoring, outcome: item.outcome, detail: item.detail)
-        } catch {
-            throw BatchError(.journal, "journal: \(error)")
+        try failpoints.reach(.undoChunkIntent)
+
+        let sync = ChunkSync()
+        let parents = RestoreParents(observer: observer, requester: requester, effectiveUID: effectiveUID)
+        var endings: [Ending?] = Array(repeating: nil, count: items.count)
+        for index in items.indices where known[index] {
+            items[index].state = .restoring
+            endings[index] = try restore(items[index], parents: parents, sync: sync)
         }
-        try failpoints.reach(.undoIntent)
+        for error in sync.sync() { log.warning("undo of batch \(batch): \(error)") }
+        try failpoints.reach(.undoChunkSynced)
+
+        try journaling { () throws(SQLiteError) in
+            try journal.transaction { () throws(SQLiteError) in
+                for (item, end) in zip(items, endings) {
+                    guard let end else { continue }
+                    try journal.recordItem(batch: batch, step: item.step, state: end.state, outcome: end.outcome, detail: end.detail)
+                }
+            }
+        }
+        try failpoints.reach(.undoChunkJournaled)
+        return items.indices.map { index in
+            var item = items[index]
+            guard known[index] else {
+                item.state = .gone
+                item.outcome = .error
+                item.detail = "the journal does not say where this photo went"
+                return (item, nil)
+            }
+            guard let end = endings[index] else { return (item, nil) }
+            item.state = end.state
+            item.outcome = end.outcome
+            item.detail = end.detail
+            return (item, end.photo)
+        }
+    }
+
+    /// One photo, its `restoring` committed; nothing synced.
+    private func restore(_ item: JournalItem, parents: RestoreParents, sync: ChunkSync) throws(BatchError) -> Ending {
+        func stays(_ outcome: PhotoOutcome, _ detail: String?) -> Ending {
+            Ending(state: .trashed, outcome: outcome, detail: detail)
+        }
+        guard let path = item.photoPath, let name = item.trashName else { return stays(.error, "no path") }
 
         // Still in the trash under its name?
         let look: DiskObserver.Observation
@@ -65,124 +107,66 @@ final class PhotoRestorer {
             look = try observer.observe(item)
         } catch {
             log.error("undo of batch \(batch) step \(item.step): \(error)")
-            return try stays(.error, error.errno.name)
+            return stays(.error, error.errno.name)
         }
         guard look.facts.trashFile == .same, let trash = look.trash else {
-            return try gone(item, look, finish: finish)
+            return gone(item, look, sync: sync)
         }
 
-        // Its directory, recreated below the root if it went away.
-        let root: DirectoryHandle
-        do throws(SystemError) {
-            root = try observer.roots.handle(path.root)
-        } catch {
-            return try stays(.error, "\(error.errno.name): the root \(path.root) cannot be opened")
-        }
-        var parent = root
-        var chain: [FileStatus] = []
-        var recreated: [ByteString] = []
-        var below = ByteString.empty
-        for component in path.directories {
-            below = below.appending(component)
-            switch openOrCreate(component, in: parent, chain: &chain) {
-            case .opened(let next): parent = next
-            case .created(let next):
-                parent = next
-                recreated.append(below)
-            case .refused(let why): return try stays(.permissionDenied, why)
-            case .blocked: return try stays(.conflict, "\(below.lossyString) is no longer a directory")
-            case .failed(let error): return try stays(.error, error.errno.name)
-            }
-        }
-        if requester.uid != effectiveUID {
-            let parentStatus = try? parent.status()
-            guard let parentStatus, AccessRule.maySearch(chain, requester), AccessRule.mayCreate(in: parentStatus, requester) else {
-                return try stays(.permissionDenied, "uid \(requester.uid) may not create files in \(path.absolute.parent)")
-            }
+        let parent: DirectoryHandle
+        let recreated: [ByteString]
+        switch parents.open(path) {
+        case .opened(let handle, let made, let changed):
+            (parent, recreated) = (handle, made)
+            for directory in changed { sync.touched(trash, directory: directory, info: nil) }
+        case .refused(let outcome, let why): return stays(outcome, why)
         }
 
         do throws(SystemError) {
             try moveBack(trash, name, parent, path.name)
         } catch {
             switch error.errno {
-            case .exists: return try stays(.conflict, "a file now stands at \(path.relative.lossyString)")
+            case .exists: return stays(.conflict, "a file now stands at \(path.relative.lossyString)")
             default:
                 log.error("undo of batch \(batch) step \(item.step): \(error)")
-                return try stays(.error, error.errno.name)
+                return stays(.error, error.errno.name)
             }
         }
+        sync.touched(trash, directory: parent, info: nil)
         try failpoints.reach(.undoRenamed)
-        do throws(SystemError) {
-            try parent.sync()
-            try trash.files.sync()
-        } catch {
-            log.warning("undo of batch \(batch) step \(item.step): \(error)")
-        }
 
         let back = (try? parent.status(of: path.name)) ?? nil
+        let photo = back.map { item.restoredPhoto(at: $0, byOtherTool: false, recreated: recreated) }
         let detail = recreated.isEmpty ? nil : "recreated \(recreated.map(\.lossyString).joined(separator: ", "))"
         do throws(SystemError) {
-            try trash.removeInfo(name)
+            try trash.removeInfo(name, synced: false)
         } catch {
             // Left `restoring`: recovery will see the photo back and remove the stale info.
             log.error("undo of batch \(batch) step \(item.step): \(error)")
-            _ = try finish(.restoring, .restored, detail)
-            return (item, back.map { item.restoredPhoto(at: $0, byOtherTool: false, recreated: recreated) })
+            return Ending(state: .restoring, outcome: .restored, detail: detail, photo: photo)
         }
+        sync.touched(trash, directory: nil, info: name)
         try failpoints.reach(.undoInfoRemoved)
-        let restored = try finish(.restored, .restored, detail)
-        return (restored, back.map { item.restoredPhoto(at: $0, byOtherTool: false, recreated: recreated) })
+        return Ending(state: .restored, outcome: .restored, detail: detail, photo: photo)
     }
 
     /// Not in the trash any more: restored by another tool, or purged.
-    private func gone(_ item: JournalItem, _ look: DiskObserver.Observation,
-                      finish: (JournalItemState, PhotoOutcome, String?) throws(BatchError) -> JournalItem) throws(BatchError) -> (JournalItem, RestoredPhoto?) {
+    private func gone(_ item: JournalItem, _ look: DiskObserver.Observation, sync: ChunkSync) -> Ending {
         if look.facts.trashFile == .absent, look.facts.info == .matching || look.facts.info == .unreadable,
            let trash = look.trash, let name = item.trashName {
             do throws(SystemError) {
-                try trash.removeInfo(name)
+                try trash.removeInfo(name, synced: false)
+                sync.touched(trash, directory: nil, info: name)
             } catch {
                 log.warning("undo of batch \(batch) step \(item.step): removing a stale .trashinfo: \(error)")
             }
         }
         if look.facts.original == .same, let status = look.original {
-            let done = try finish(.gone, .missing, "already back at its path (restored by another tool)")
-            return (done, item.restoredPhoto(at: status, byOtherTool: true, recreated: []))
+            return Ending(state: .gone, outcome: .missing, detail: "already back at its path (restored by another tool)",
+                          photo: item.restoredPhoto(at: status, byOtherTool: true, recreated: []))
         }
         let why = look.facts.trashFile == .other ? "another file holds its name in the trash" : "no longer in the trash (purged)"
-        return (try finish(.gone, .missing, why), nil)
-    }
-
-    private enum Step {
-        case opened(DirectoryHandle)
-        case created(DirectoryHandle)
-        case refused(String)
-        /// Something that is not a directory (or a symlink) stands there.
-        case blocked
-        case failed(SystemError)
-    }
-
-    /// Opens a directory component without following symlinks, recreating it when it
-    /// is missing (owned by the requester when we are root acting for someone else).
-    private func openOrCreate(_ name: ByteString, in parent: DirectoryHandle, chain: inout [FileStatus]) -> Step {
-        do throws(SystemError) {
-            let status = try parent.status()
-            chain.append(status)
-            do {
-                return .opened(try parent.openDirectory(name))
-            } catch where error.errno == .noEntry {
-                if requester.uid != effectiveUID, !AccessRule.mayCreate(in: status, requester) {
-                    return .refused("uid \(requester.uid) may not recreate \(parent.path.appending(name))")
-                }
-                try parent.makeDirectory(name, mode: 0o777)
-                if effectiveUID == 0, requester.uid != 0 {
-                    try parent.changeOwner(name, uid: requester.uid, gid: requester.gid)
-                }
-                return .created(try parent.openDirectory(name))
-            }
-        } catch {
-            return error.errno == .tooManyLinks || error.errno == .notDirectory ? .blocked : .failed(error)
-        }
+        return Ending(state: .gone, outcome: .missing, detail: why)
     }
 
     /// renameat2(NOREPLACE); on a file system without it (EINVAL), link + unlink,
@@ -199,6 +183,14 @@ final class PhotoRestorer {
                 _ = try? parent.remove(target)
                 throw error
             }
+        }
+    }
+
+    private func journaling(_ body: () throws(SQLiteError) -> Void) throws(BatchError) {
+        do {
+            try body()
+        } catch {
+            throw BatchError(.journal, "journal: \(error)")
         }
     }
 }

@@ -3,23 +3,28 @@ import CuratorProtocol
 import CuratorStore
 import CuratorSystem
 
-/// Moves the photos of one batch to the trash, one at a time, recording each step
-/// in the journal before taking it:
+/// Moves the photos of one batch to the trash a chunk at a time, with one journal
+/// commit and one file system sync per chunk rather than several per photo
+/// (docs/JOURNAL.md):
 ///
-///   check identity → journal `intent` (trash, name) → create .trashinfo →
-///   check identity again → renameat2(NOREPLACE) into files/ → fsync both
-///   directories → journal `trashed`.
+///   1. every photo of the chunk checked, its trash and a free name chosen, and the
+///      whole chunk's intents (and the skips found) committed at once;
+///   2. per photo, nothing synced: `.trashinfo` created (O_EXCL), identity checked
+///      again, renameat2(NOREPLACE) into `files/`;
+///   3. the file systems touched synced (`ChunkSync`), then the chunk's outcomes
+///      committed at once. Only then are its photos reported.
 ///
-/// A photo that is not exactly what the plan pinned is left alone and reported.
-/// One per batch; not Sendable.
+/// The journal still never claims more than the disk holds: a photo is `intent`
+/// (which recovery settles from the disk) until its move is synced. A photo that is
+/// not exactly what the plan pinned is left alone and reported. One per batch.
 final class PhotoTrasher {
-    private let journal: Journal
-    private let failpoints: Failpoints
-    private let resolver: TrashResolver
-    private let roots = RootDirectories()
-    private let requester: Requester
-    private let effectiveUID: UInt32
-    private let batch: Int64
+    let journal: Journal
+    let failpoints: Failpoints
+    let resolver: TrashResolver
+    let roots = RootDirectories()
+    let requester: Requester
+    let effectiveUID: UInt32
+    let batch: Int64
 
     init(journal: Journal, failpoints: Failpoints, resolver: TrashResolver, requester: Requester, effectiveUID: UInt32, batch: Int64) {
         self.journal = journal
@@ -30,212 +35,85 @@ final class PhotoTrasher {
         self.batch = batch
     }
 
-    /// Trashes one photo or records why not; returns the item as now journaled.
-    /// Throws only when the batch must stop (journal failure, failpoint).
-    func trash(_ item: JournalItem, isProtected: Bool) throws(BatchError) -> JournalItem {
-        var item = item
-        func finish(_ state: JournalItemState, _ outcome: PhotoOutcome, _ detail: String?, moved: Bool = false) throws(BatchError) -> JournalItem {
-            try journaling { () throws(SQLiteError) in
-                try journal.recordItem(batch: batch, step: item.step, state: state, outcome: outcome, detail: detail, moved: moved)
-            }
-            try failpoints.reach(.itemJournaled)
-            item.state = state
-            item.outcome = outcome
-            item.detail = detail
-            item.moved = item.moved || moved
-            return item
-        }
-        func failed(_ error: SystemError, _ doing: String) throws(BatchError) -> JournalItem {
-            log.error("batch \(batch) step \(item.step): \(doing): \(error)")
-            return try finish(.skipped, .error, error.errno.name)
-        }
+    /// How a photo's work ends, journaled at the chunk's commit.
+    struct Ending {
+        var state: JournalItemState
+        var outcome: PhotoOutcome
+        var detail: String?
+        var moved = false
+    }
 
-        if isProtected { return try finish(.skipped, .protected, "in a protected folder") }
-        guard let path = item.photoPath else { return try finish(.skipped, .error, "invalid relative path") }
+    /// Trashes one chunk (photos in plan order, with whether each is protected) and
+    /// returns the items as now journaled. Throws only when the batch must stop
+    /// (journal failure, failpoint); the journal then holds the truth up to that point.
+    func trash(chunk: [(item: JournalItem, isProtected: Bool)]) throws(BatchError) -> [JournalItem] {
+        var items = chunk.map(\.item)
+        let parents = ParentDirectories(roots: roots)
+        let prepared = chunk.map { prepare($0.item, isProtected: $0.isProtected, parents: parents) }
 
-        // Find the photo from its root, through directories only, and check it is the one planned.
-        let parent: DirectoryHandle
-        let chain: [FileStatus]
-        let status: FileStatus
-        switch locate(path) {
-        case .found(let p, let c, let s): (parent, chain, status) = (p, c, s)
-        case .vanished: return try finish(.skipped, .vanished, nil)
-        case .changed(let why): return try finish(.skipped, .changed, why)
-        case .failed(let error): return try failed(error, "locating \(path.absolute)")
-        }
-        if let mismatch = item.identity.mismatch(status) { return try finish(.skipped, .changed, mismatch) }
-
-        if requester.uid != effectiveUID {
-            guard let directory = chain.last, AccessRule.maySearch(chain, requester),
-                  AccessRule.mayRemove(status, from: directory, requester)
-            else {
-                return try finish(.skipped, .permissionDenied, "uid \(requester.uid) may not delete files in \(path.absolute.parent)")
-            }
-        }
-
-        let trash: TrashDirectory
-        switch resolver.trash(for: parent, uid: requester.uid) {
-        case .trash(let found): trash = found
-        case .unavailable(let reason): return try finish(.skipped, .noTrash, reason)
-        }
-        // Path= names the file where the kernel says it is (the root may be a symlink).
-        let original = parent.resolvedPath().map { $0.appending(path.name) } ?? path.absolute
-        guard let infoPath = trash.infoPath(forOriginal: original) else {
-            return try finish(.skipped, .noTrash, "\(original) is not below the top directory of \(trash.path)")
-        }
-        let info = TrashInfo(path: infoPath, deletionDate: LocalTime.now().trashInfoText)
-
-        /// Gives up on `name` after its .trashinfo was written. If the info cannot be
-        /// removed, the item stays `intent` so that recovery removes it later.
-        func abandon(_ name: ByteString, _ outcome: PhotoOutcome, _ detail: String?) throws(BatchError) -> JournalItem {
-            do throws(SystemError) {
-                try trash.removeInfo(name)
-            } catch {
-                log.error("batch \(batch) step \(item.step): removing \(trash.path)/info/\(name).trashinfo: \(error)")
-                return try finish(.intent, outcome, detail)
-            }
-            return try finish(.skipped, outcome, detail)
-        }
-
-        for _ in 0..<100 {
-            let name: ByteString
-            do throws(SystemError) {
-                name = try trash.freeName(for: path.name)
-            } catch {
-                return try failed(error, "choosing a name in \(trash.path)")
-            }
-            try journaling { () throws(SQLiteError) in
-                try journal.recordIntent(batch: batch, step: item.step, trashDirectory: trash.path, trashName: name, infoPath: infoPath)
-            }
-            item.state = .intent
-            item.trashDirectory = trash.path
-            item.trashName = name
-            item.infoPath = infoPath
-            try failpoints.reach(.itemIntent)
-
-            do throws(SystemError) {
-                guard try trash.createInfo(name, info) else { continue }  // taken meanwhile: next name
-            } catch {
-                // The O_EXCL fallback may have left a partial file: abandon takes it away.
-                log.error("batch \(batch) step \(item.step): writing \(trash.path)/info/\(name).trashinfo: \(error)")
-                return try abandon(name, .error, error.errno.name)
-            }
-            try failpoints.reach(.itemInfoWritten)
-
-            // Last look before the move, to keep the window for a swap small.
-            switch lastLook(parent, path.name, item.identity) {
-            case .same: break
-            case .vanished: return try abandon(name, .vanished, nil)
-            case .changed(let why): return try abandon(name, .changed, why)
-            case .failed(let error): return try abandon(name, .error, error.errno.name)
-            }
-            try failpoints.reach(.itemVerified)
-
-            do throws(SystemError) {
-                try moveIntoTrash(parent, path.name, trash, name)
-            } catch {
-                switch error.errno {
-                case .exists:
-                    // files/<name> appeared after we chose it: drop our info and choose again.
-                    do throws(SystemError) {
-                        try trash.removeInfo(name)
-                    } catch {
-                        return try abandon(name, .error, error.errno.name)
+        // 1. Intents and early skips, one commit, before anything on disk changes.
+        try journaling { () throws(SQLiteError) in
+            try journal.transaction { () throws(SQLiteError) in
+                for (item, step) in zip(items, prepared) {
+                    switch step {
+                    case .done(let end): try record(item, end)
+                    case .move(let move):
+                        try journal.recordIntent(batch: batch, step: item.step, trashDirectory: move.trash.path,
+                                                 trashName: move.name, infoPath: move.infoPath)
                     }
-                    continue
-                case .noEntry: return try abandon(name, .vanished, nil)
-                case .crossDevice: return try abandon(name, .noTrash, "\(trash.path) is on another mount than the photo")
-                default:
-                    log.error("batch \(batch) step \(item.step): moving \(path.absolute) to \(trash.path): \(error)")
-                    return try abandon(name, .error, error.errno.name)
                 }
             }
-            try failpoints.reach(.itemRenamed)
-
-            // What went into the trash must be the photo: a file swapped in between the
-            // last look and the rename goes back where it was.
-            if let moved = try? trash.files.status(of: name), !item.identity.isSameFile(moved) {
-                return try putBack(parent, path, trash, name, finish: finish, abandon: abandon)
-            }
-
-            do throws(SystemError) {
-                try parent.sync()
-                try trash.files.sync()
-            } catch {
-                log.warning("batch \(batch) step \(item.step): \(error)")
-            }
-            try failpoints.reach(.itemSynced)
-            return try finish(.trashed, .trashed, nil, moved: true)
         }
-        return try finish(.skipped, .error, "no free name in \(trash.path) after 100 attempts")
-    }
-
-    private enum Located {
-        case found(DirectoryHandle, [FileStatus], FileStatus)
-        case vanished
-        case changed(String)
-        case failed(SystemError)
-    }
-
-    private func locate(_ path: PhotoPath) -> Located {
-        do throws(SystemError) {
-            let (parent, chain) = try path.openParent(from: try roots.handle(path.root))
-            guard let status = try parent.status(of: path.name) else { return .vanished }
-            return .found(parent, chain, status)
-        } catch {
-            switch error.errno {
-            case .noEntry: return .vanished
-            case .tooManyLinks, .notDirectory: return .changed("a directory on its path was replaced")
-            default: return .failed(error)
+        var endings: [Ending?] = []
+        for index in items.indices {
+            switch prepared[index] {
+            case .done(let end): endings.append(end)
+            case .move(let move):
+                items[index].state = .intent
+                items[index].trashDirectory = move.trash.path
+                items[index].trashName = move.name
+                items[index].infoPath = move.infoPath
+                endings.append(nil)
             }
         }
-    }
+        try failpoints.reach(.chunkIntent)
 
-    private enum LastLook {
-        case same
-        case vanished
-        case changed(String)
-        case failed(SystemError)
-    }
-
-    private func lastLook(_ parent: DirectoryHandle, _ name: ByteString, _ identity: FileIdentity) -> LastLook {
-        do throws(SystemError) {
-            guard let now = try parent.status(of: name) else { return .vanished }
-            return identity.mismatch(now).map { .changed($0) } ?? .same
-        } catch {
-            return .failed(error)
+        // 2. The moves, unsynced.
+        let sync = ChunkSync()
+        for index in items.indices {
+            guard case .move(let move) = prepared[index] else { continue }
+            endings[index] = try self.move(&items[index], move, sync: sync)
         }
+
+        // 3. One sync per file system, then one commit for the chunk's outcomes.
+        for error in sync.sync() { log.warning("batch \(batch): \(error)") }
+        try failpoints.reach(.chunkSynced)
+        let moved = items.indices.filter { if case .move = prepared[$0] { true } else { false } }
+        try journaling { () throws(SQLiteError) in
+            try journal.transaction { () throws(SQLiteError) in
+                for index in moved {
+                    if let end = endings[index] { try record(items[index], end) }
+                }
+            }
+        }
+        try failpoints.reach(.chunkJournaled)
+        for index in items.indices {
+            guard let end = endings[index] else { continue }
+            items[index].state = end.state
+            items[index].outcome = end.outcome
+            items[index].detail = end.detail
+            items[index].moved = items[index].moved || end.moved
+        }
+        return items
     }
 
-    /// renameat2(NOREPLACE); where the file system lacks it (EINVAL), a plain rename
-    /// after checking the name is free: `files/` is the user's own 0700 directory.
-    private func moveIntoTrash(_ parent: DirectoryHandle, _ name: ByteString, _ trash: TrashDirectory, _ trashName: ByteString) throws(SystemError) {
+    private func record(_ item: JournalItem, _ end: Ending) throws(SQLiteError) {
+        try journal.recordItem(batch: batch, step: item.step, state: end.state, outcome: end.outcome, detail: end.detail, moved: end.moved)
+    }
+
+    func journaling<R>(_ body: () throws(SQLiteError) -> R) throws(BatchError) -> R {
         do {
-            try parent.rename(name, to: trash.files, as: trashName, noReplace: true)
-        } catch where error.errno == .invalid {
-            if try trash.files.status(of: trashName) != nil {
-                throw SystemError("rename", path: trash.path.appending("files").appending(trashName).lossyString, errno: .exists)
-            }
-            try parent.rename(name, to: trash.files, as: trashName, noReplace: false)
-        }
-    }
-
-    private func putBack(_ parent: DirectoryHandle, _ path: PhotoPath, _ trash: TrashDirectory, _ name: ByteString,
-                         finish: (JournalItemState, PhotoOutcome, String?, Bool) throws(BatchError) -> JournalItem,
-                         abandon: (ByteString, PhotoOutcome, String?) throws(BatchError) -> JournalItem) throws(BatchError) -> JournalItem {
-        do throws(SystemError) {
-            try trash.files.rename(name, to: parent, as: path.name, noReplace: true)
-        } catch {
-            // It stays in the trash with its .trashinfo, so any trash tool can restore it.
-            log.error("batch \(batch): a file not in the plan was moved to \(trash.path)/files/\(name) and cannot be put back: \(error)")
-            return try finish(.skipped, .changed, "replaced during the move; the other file is in the trash as \(name.lossyString)", false)
-        }
-        return try abandon(name, .changed, "replaced during the move; put back")
-    }
-
-    private func journaling(_ body: () throws(SQLiteError) -> Void) throws(BatchError) {
-        do {
-            try body()
+            return try body()
         } catch {
             throw BatchError(.journal, "journal: \(error)")
         }

@@ -70,6 +70,12 @@ final class Journal {
         }
     }
 
+    /// Runs several records as one transaction: one commit, one WAL sync, for a
+    /// whole chunk of photos.
+    func transaction<R>(_ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+        try inTransaction(body)
+    }
+
     // MARK: writing
 
     /// Records the batch and its whole ordered plan, in one transaction, before the first move.

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
+import CLinux
 import Glibc
 
 /// An opened trash: its `files/` and `info/` directories. Names are reserved by
-/// creating the `.trashinfo` (complete, synced) before the file is moved in.
+/// creating the `.trashinfo` before the file is moved in. A batch writes and removes
+/// them unsynced and makes a whole chunk durable at once (`FileSystemSync`); the
+/// synced variants are for recovery's one-off repairs.
 final class TrashDirectory {
     /// The trash directory's absolute path (`.../Trash`, `$topdir/.Trash-1000`, ...).
     let path: ByteString
@@ -15,6 +18,9 @@ final class TrashDirectory {
     /// Per original name, the attempt number to start probing from: keeps a batch of
     /// a thousand `IMG_0001.jpg` from re-probing the same taken names each time.
     private var nextAttempt: [ByteString: Int] = [:]
+    /// Names handed out by `freeName` in this batch: a chunk chooses all its names
+    /// before creating any `.trashinfo`, so two `IMG_0001.jpg` must not get the same one.
+    private var handedOut: Set<ByteString> = []
 
     init(path: ByteString, topdir: ByteString?, files: DirectoryHandle, info: DirectoryHandle) {
         self.path = path
@@ -45,13 +51,16 @@ final class TrashDirectory {
         return absolute.relative(to: topdir)
     }
 
-    /// A name free in both `files/` and `info/` for a file called `name`.
+    /// A name free in both `files/` and `info/` for a file called `name`, and not
+    /// handed out before by this object.
     func freeName(for name: ByteString) throws(SystemError) -> ByteString {
         var attempt = nextAttempt[name] ?? 1
         while attempt < 1_000_000 {
             let candidate = TrashNaming.candidate(for: name, attempt: attempt)
-            if try info.status(of: Self.infoName(candidate)) == nil, try files.status(of: candidate) == nil {
-                nextAttempt[name] = attempt
+            if !handedOut.contains(candidate), try info.status(of: Self.infoName(candidate)) == nil,
+               try files.status(of: candidate) == nil {
+                nextAttempt[name] = attempt + 1
+                handedOut.insert(candidate)
                 return candidate
             }
             attempt += 1
@@ -65,19 +74,45 @@ final class TrashDirectory {
     /// A crash before the chown leaves the photo at its path, and recovery removes it.
     func createInfo(_ name: ByteString, _ trashInfo: TrashInfo) throws(SystemError) -> Bool {
         guard try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600) else { return false }
-        if geteuid() == 0 {
-            let owner = try info.status().uid
-            if owner != 0 { try info.changeOwner(Self.infoName(name), uid: owner, gid: UInt32.max) }
-        }
+        try giveInfoToOwner(name)
         try info.sync()
         return true
     }
 
-    /// Removes `info/<name>.trashinfo`; false when it was not there.
+    /// Creates `info/<name>.trashinfo` with O_EXCL and writes it, syncing nothing:
+    /// the batch syncs the whole chunk's file system before it journals the photo as
+    /// trashed. A crash (or power cut) before that can leave it short or empty, which
+    /// recovery reads as `unreadable` and rewrites or removes. False when the name is taken.
+    func writeInfoUnsynced(_ name: ByteString, _ trashInfo: TrashInfo) throws(SystemError) -> Bool {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(Self.infoName(name), O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW,
+                                         mode: 0o600, relativeTo: info.descriptor)
+        } catch where error.errno == .exists {
+            return false
+        }
+        try fd.closeAfter { (fd) throws(SystemError) in try fd.writeAll(trashInfo.rendered()) }
+        try giveInfoToOwner(name)
+        return true
+    }
+
+    /// Made by root in another user's trash, a `.trashinfo` is given to that user (the
+    /// owner of `info/`), like the trash itself: their own trash tools must read it.
+    /// A crash before the chown leaves the photo at its path, and recovery removes it.
+    private func giveInfoToOwner(_ name: ByteString) throws(SystemError) {
+        guard geteuid() == 0 else { return }
+        if ownerOfInfo == nil { ownerOfInfo = try info.status().uid }
+        if let owner = ownerOfInfo, owner != 0 { try info.changeOwner(Self.infoName(name), uid: owner, gid: UInt32.max) }
+    }
+
+    private var ownerOfInfo: UInt32?
+
+    /// Removes `info/<name>.trashinfo`; false when it was not there. Unsynced, the
+    /// removal is made durable by the caller's chunk sync.
     @discardableResult
-    func removeInfo(_ name: ByteString) throws(SystemError) -> Bool {
+    func removeInfo(_ name: ByteString, synced: Bool = true) throws(SystemError) -> Bool {
         let removed = try info.remove(Self.infoName(name))
-        if removed { try info.sync() }
+        if removed, synced { try info.sync() }
         return removed
     }
 

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// The photos' directories opened for one chunk, each walked once from its root
+/// (O_NOFOLLOW per component) and shared by the chunk's photos in it: saves the
+/// walk per photo and bounds the descriptors a chunk holds (`ChunkPolicy` caps the
+/// directories per chunk). Dropped at the end of the chunk.
+final class ParentDirectories {
+    private let roots: RootDirectories
+    private var opened: [ByteString: (parent: DirectoryHandle, chain: [FileStatus])] = [:]
+
+    init(roots: RootDirectories) {
+        self.roots = roots
+    }
+
+    /// The photo's directory and the status of every directory from the root down.
+    func open(_ path: PhotoPath) throws(SystemError) -> (parent: DirectoryHandle, chain: [FileStatus]) {
+        let key = path.absolute.parent
+        if let known = opened[key] { return known }
+        let found = try path.openParent(from: try roots.handle(path.root))
+        opened[key] = found
+        return found
+    }
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// Step 1 of a chunk, per photo: find it from its root without following symlinks,
+/// check it is the photo planned and that the requester may delete it, choose its
+/// trash (by mount) and a free name. Changes nothing on disk.
+extension PhotoTrasher {
+    /// A photo ready to move.
+    struct PlannedMove {
+        let parent: DirectoryHandle
+        let path: PhotoPath
+        let trash: TrashDirectory
+        let name: ByteString
+        let info: TrashInfo
+        var infoPath: ByteString { info.path }
+    }
+
+    enum Prepared {
+        /// Nothing to move: the outcome is known already.
+        case done(Ending)
+        case move(PlannedMove)
+    }
+
+    func prepare(_ item: JournalItem, isProtected: Bool, parents: ParentDirectories) -> Prepared {
+        func skip(_ outcome: PhotoOutcome, _ detail: String?) -> Prepared {
+            .done(Ending(state: .skipped, outcome: outcome, detail: detail))
+        }
+        func failed(_ error: SystemError, _ doing: String) -> Prepared {
+            log.error("batch \(batch) step \(item.step): \(doing): \(error)")
+            return skip(.error, error.errno.name)
+        }
+
+        if isProtected { return skip(.protected, "in a protected folder") }
+        guard let path = item.photoPath else { return skip(.error, "invalid relative path") }
+
+        let parent: DirectoryHandle
+        let chain: [FileStatus]
+        let status: FileStatus
+        do throws(SystemError) {
+            (parent, chain) = try parents.open(path)
+            guard let found = try parent.status(of: path.name) else { return skip(.vanished, nil) }
+            status = found
+        } catch {
+            switch error.errno {
+            case .noEntry: return skip(.vanished, nil)
+            case .tooManyLinks, .notDirectory: return skip(.changed, "a directory on its path was replaced")
+            default: return failed(error, "locating \(path.absolute)")
+            }
+        }
+        if let mismatch = item.identity.mismatch(status) { return skip(.changed, mismatch) }
+
+        if requester.uid != effectiveUID {
+            guard let directory = chain.last, AccessRule.maySearch(chain, requester),
+                  AccessRule.mayRemove(status, from: directory, requester)
+            else {
+                return skip(.permissionDenied, "uid \(requester.uid) may not delete files in \(path.absolute.parent)")
+            }
+        }
+
+        let trash: TrashDirectory
+        switch resolver.trash(for: parent, uid: requester.uid) {
+        case .trash(let found): trash = found
+        case .unavailable(let reason): return skip(.noTrash, reason)
+        }
+        // Path= names the file where the kernel says it is (the root may be a symlink).
+        let original = parent.resolvedPath().map { $0.appending(path.name) } ?? path.absolute
+        guard let infoPath = trash.infoPath(forOriginal: original) else {
+            return skip(.noTrash, "\(original) is not below the top directory of \(trash.path)")
+        }
+        let name: ByteString
+        do throws(SystemError) {
+            name = try trash.freeName(for: path.name)
+        } catch {
+            return failed(error, "choosing a name in \(trash.path)")
+        }
+        return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name,
+                                 info: TrashInfo(path: infoPath, deletionDate: LocalTime.now().trashInfoText)))
+    }
+}
