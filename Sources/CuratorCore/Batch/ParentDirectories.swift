@@ -8,6 +8,14 @@ import CuratorSystem
 final class ParentDirectories {
     private let roots: RootDirectories
     private var opened: [ByteString: (parent: DirectoryHandle, chain: [FileStatus])] = [:]
+    private var placed: [ByteString: Placement] = [:]
+
+    /// Where a directory's photos go: the trash for its mount (one statx), and the
+    /// directory's path as the kernel resolves it (one readlink), for `Path=`.
+    struct Placement {
+        var trash: TrashResolver.Choice
+        var resolvedPath: ByteString?
+    }
 
     init(roots: RootDirectories) {
         self.roots = roots
@@ -19,6 +27,15 @@ final class ParentDirectories {
         if let known = opened[key] { return known }
         let found = try path.openParent(from: try roots.handle(path.root))
         opened[key] = found
+        return found
+    }
+
+    /// The placement of the directory `open(path)` returned, worked out once per chunk.
+    func placement(_ path: PhotoPath, _ parent: DirectoryHandle, _ compute: (DirectoryHandle) -> Placement) -> Placement {
+        let key = path.absolute.parent
+        if let known = placed[key] { return known }
+        let found = compute(parent)
+        placed[key] = found
         return found
     }
 }

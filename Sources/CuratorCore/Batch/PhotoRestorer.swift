@@ -101,16 +101,21 @@ final class PhotoRestorer {
         }
         guard let path = item.photoPath, let name = item.trashName else { return stays(.error, "no path") }
 
-        // Still in the trash under its name?
-        let look: DiskObserver.Observation
+        // Still in the trash under its name? The usual case needs one look at files/;
+        // anything else gets the full observation (original path, .trashinfo).
+        let trash: TrashDirectory
         do throws(SystemError) {
-            look = try observer.observe(item)
+            let quick = try item.trashDirectory.map { (directory) throws(SystemError) in try observer.trash(directory) }
+            if let quick, let status = try quick.files.status(of: name), item.identity.isSameFile(status) {
+                trash = quick
+            } else {
+                let look = try observer.observe(item)
+                guard look.facts.trashFile == .same, let found = look.trash else { return gone(item, look, sync: sync) }
+                trash = found
+            }
         } catch {
             log.error("undo of batch \(batch) step \(item.step): \(error)")
             return stays(.error, error.errno.name)
-        }
-        guard look.facts.trashFile == .same, let trash = look.trash else {
-            return gone(item, look, sync: sync)
         }
 
         let parent: DirectoryHandle

@@ -58,13 +58,16 @@ extension PhotoTrasher {
             }
         }
 
+        let placement = parents.placement(path, parent) { parent in
+            ParentDirectories.Placement(trash: resolver.trash(for: parent, uid: requester.uid), resolvedPath: parent.resolvedPath())
+        }
         let trash: TrashDirectory
-        switch resolver.trash(for: parent, uid: requester.uid) {
+        switch placement.trash {
         case .trash(let found): trash = found
         case .unavailable(let reason): return skip(.noTrash, reason)
         }
         // Path= names the file where the kernel says it is (the root may be a symlink).
-        let original = parent.resolvedPath().map { $0.appending(path.name) } ?? path.absolute
+        let original = placement.resolvedPath.map { $0.appending(path.name) } ?? path.absolute
         guard let infoPath = trash.infoPath(forOriginal: original) else {
             return skip(.noTrash, "\(original) is not below the top directory of \(trash.path)")
         }

@@ -100,12 +100,13 @@ final class TrashDirectory {
     /// owner of `info/`), like the trash itself: their own trash tools must read it.
     /// A crash before the chown leaves the photo at its path, and recovery removes it.
     private func giveInfoToOwner(_ name: ByteString) throws(SystemError) {
-        guard geteuid() == 0 else { return }
+        guard isRoot else { return }
         if ownerOfInfo == nil { ownerOfInfo = try info.status().uid }
         if let owner = ownerOfInfo, owner != 0 { try info.changeOwner(Self.infoName(name), uid: owner, gid: UInt32.max) }
     }
 
     private var ownerOfInfo: UInt32?
+    private let isRoot = geteuid() == 0
 
     /// Removes `info/<name>.trashinfo`; false when it was not there. Unsynced, the
     /// removal is made durable by the caller's chunk sync.
