@@ -211,6 +211,18 @@ struct RecoveryDiskTests {
         #expect(box.infoFiles.isEmpty)
     }
 
+    /// A power cut before the chunk's sync kept the rename and the `.trashinfo`'s
+    /// name but not its contents: the empty info is rewritten and the photo is trashed.
+    @Test func aPowerCutLeavesAnEmptyInfoBesideTheMovedPhoto() throws {
+        let box = try Sandbox()
+        _ = try intentBatch(box)
+        try Sandbox.write(box.homeTrash.appending("info/a.jpg.trashinfo"), [])
+        move(box, to: "a.jpg")
+        let report = try box.runner().recover()
+        #expect(report.batches.first?.items.first?.outcome == .trashed)
+        #expect(box.info("a.jpg")?.path == box.root.appending("a.jpg"))
+    }
+
     @Test func bothPresentIsTrashedAsIs() throws {
         let box = try Sandbox()
         _ = try intentBatch(box, name: "a.2.jpg")
