@@ -5,16 +5,7 @@ import Foundation
 import Synchronization
 
 /// Who is asking: the peer's credentials from SO_PEERCRED.
-public struct ClientContext: Sendable {
-    public var uid: UInt32
-    public var gid: UInt32
-    public var pid: Int32
-    public init(uid: UInt32, gid: UInt32, pid: Int32) {
-        self.uid = uid
-        self.gid = gid
-        self.pid = pid
-    }
-}
+public typealias ClientContext = PeerCredentials
 
 /// The daemon's state behind one lock, and the entry point for requests.
 /// `CuratorState` is the single owner of what changes; threads (watcher, capture
