@@ -81,7 +81,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             curator.clientDisconnected(self)
             descriptor.close()
         }
-        let client = ClientContext(uid: peer.uid, gid: peer.gid, pid: peer.pid)
+        let client = peer
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let wantsWrite = outbox.withLock { $0.unsent > 0 }

@@ -19,7 +19,7 @@ final class PhotoLibrary {
     private let store: IndexStore
     private(set) var photos = PhotoTable()
     /// Each folder's photos by name: lookups by path, and a folder's members.
-    private var entries: [Int32: [ByteString: Int64]] = [:]
+    private var entries: [Int32: FolderEntries] = [:]
     /// Photo id by a one-word digest of (device, inode): half the size of a
     /// dictionary keyed by both. A digest shared by two files only makes one of them
     /// unfindable by inode (a rename while down then gets a new id); lookups check
@@ -138,10 +138,10 @@ final class PhotoLibrary {
     }
 
     /// The ids of the photos directly in a folder.
-    func photoIDs(inFolder folder: Int32) -> [Int64] { entries[folder].map { Array($0.values) } ?? [] }
+    func photoIDs(inFolder folder: Int32) -> [Int64] { entries[folder]?.values ?? [] }
 
     /// The photos directly in a folder, by name.
-    func members(ofFolder folder: Int32) -> [ByteString: Int64] { entries[folder] ?? [:] }
+    func members(ofFolder folder: Int32) -> [(name: ByteString, id: Int64)] { entries[folder]?.pairs ?? [] }
 
     func photos(inRoot root: Int32) -> [Photo] {
         folderIDs(inRoot: root).flatMap { photoIDs(inFolder: $0).compactMap { photos[$0] } }
@@ -326,7 +326,7 @@ final class PhotoLibrary {
 
     private func insertInMemory(_ photo: Photo) {
         photos[photo.id] = photo
-        entries[photo.folderID, default: [:]][photo.name] = photo.id
+        entries[photo.folderID, default: FolderEntries()][photo.name] = photo.id
         byInode[Self.inodeDigest(photo.identity.device, photo.identity.inode)] = photo.id
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
         countByRoot[photo.rootID, default: 0] += 1

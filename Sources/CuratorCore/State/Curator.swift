@@ -5,16 +5,7 @@ import Foundation
 import Synchronization
 
 /// Who is asking: the peer's credentials from SO_PEERCRED.
-public struct ClientContext: Sendable {
-    public var uid: UInt32
-    public var gid: UInt32
-    public var pid: Int32
-    public init(uid: UInt32, gid: UInt32, pid: Int32) {
-        self.uid = uid
-        self.gid = gid
-        self.pid = pid
-    }
-}
+public typealias ClientContext = PeerCredentials
 
 /// The daemon's state behind one lock, and the entry point for requests.
 /// `CuratorState` is the single owner of what changes; threads (watcher, capture
@@ -335,7 +326,10 @@ extension CuratorState {
         let key = try sessionKey(args.session, uid: client.uid)
         let current = session(key)
         let spec = args.view ?? current.view
-        let ids = try resolve(spec)
+        let view = try resolveView(spec)
+        let ids = view.ids
+        let table = library.photos.values
+        let hasSelection = !current.selection.isEmpty
         let offset = max(args.offset ?? 0, 0)
         let limit = max(args.limit ?? Int.max, 0)
         guard offset < ids.count else { return ListResult(total: ids.count, offset: offset, photos: [], folders: [], view: spec) }
@@ -345,7 +339,7 @@ extension CuratorState {
         var folders: [FolderSection] = []
         var lastFolder: Int32 = -1
         for index in offset..<end {
-            guard let photo = library.photo(ids[index]) else { continue }
+            let photo = table[Int(view.slots[index])]
             if photo.folderID != lastFolder {
                 lastFolder = photo.folderID
                 let path = wirePath(library.folders[photo.folderID]?.path ?? .empty)
@@ -353,7 +347,8 @@ extension CuratorState {
                                              firstPosition: index + 1))
             }
             folders[folders.count - 1].count += 1
-            photos.append(summary(photo, position: index + 1, selected: current.selection.number(of: photo.id), fields: fields))
+            photos.append(summary(photo, position: index + 1, selected: hasSelection ? current.selection.number(of: photo.id) : nil,
+                                  fields: fields))
         }
         return ListResult(total: ids.count, offset: offset, photos: photos, folders: folders, view: spec)
     }

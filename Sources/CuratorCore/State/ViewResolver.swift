@@ -6,11 +6,11 @@ import CuratorSystem
 /// page at a time, and selecting by position, then cost no re-sort.
 struct ViewCache {
     private var generation: UInt64 = .max
-    private var entries: [ViewSpec: [Int64]] = [:]
+    private var entries: [ViewSpec: ResolvedView] = [:]
 
     mutating func invalidate() { entries.removeAll(keepingCapacity: true) }
 
-    mutating func lookup(_ spec: ViewSpec, generation: UInt64) -> [Int64]? {
+    mutating func lookup(_ spec: ViewSpec, generation: UInt64) -> ResolvedView? {
         if generation != self.generation {
             entries.removeAll(keepingCapacity: true)
             self.generation = generation
@@ -19,23 +19,35 @@ struct ViewCache {
         return entries[spec]
     }
 
-    mutating func store(_ spec: ViewSpec, ids: [Int64]) {
-        // A view of 100 000 photos is 800 kB of ids: keep a few, not every sort tried.
+    mutating func store(_ spec: ViewSpec, view: ResolvedView) {
+        // A view of 100 000 photos is 1.2 MB: keep a few, not every sort tried.
         if entries.count >= 4 { entries.removeAll(keepingCapacity: false) }
-        entries[spec] = ids
+        entries[spec] = view
     }
+}
+
+/// A view's photos in order: their ids, and their slots in the photo table, valid
+/// while the library's generation is the one the view was computed at (a listing
+/// then reads photos without hashing an id each).
+struct ResolvedView {
+    var ids: [Int64]
+    var slots: [Int32]
 }
 
 extension CuratorState {
     /// The photos of a view, in its order: position N is element N-1.
     func resolve(_ spec: ViewSpec) throws(ProtocolError) -> [Int64] {
-        if let cached = viewCache.lookup(spec, generation: library.generation) { return cached }
-        let ids = try computeView(spec)
-        viewCache.store(spec, ids: ids)
-        return ids
+        try resolveView(spec).ids
     }
 
-    private func computeView(_ spec: ViewSpec) throws(ProtocolError) -> [Int64] {
+    func resolveView(_ spec: ViewSpec) throws(ProtocolError) -> ResolvedView {
+        if let cached = viewCache.lookup(spec, generation: library.generation) { return cached }
+        let view = try computeView(spec)
+        viewCache.store(spec, view: view)
+        return view
+    }
+
+    private func computeView(_ spec: ViewSpec) throws(ProtocolError) -> ResolvedView {
         var rootFilter: Int32?
         if let name = spec.root {
             guard let id = rootID(named: name) else {
@@ -119,9 +131,9 @@ extension CuratorState {
                 rows.sort { a, b in a.key != b.key ? a.key < b.key : a.tie < b.tie }
             }
         }
-        var ids = rows.map { table[Int($0.index)].id }
-        if spec.order == .desc { ids.reverse() }
-        return ids
+        var slots = rows.map(\.index)
+        if spec.order == .desc { slots.reverse() }
+        return ResolvedView(ids: slots.map { table[Int($0)].id }, slots: slots)
     }
 }
 

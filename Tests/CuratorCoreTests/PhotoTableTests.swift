@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorSystem
+import Testing
+
+/// The dense photo table against a plain dictionary, through random changes.
+struct PhotoTableTests {
+    static func photo(_ id: Int64, size: Int64 = 1) -> Photo {
+        Photo(id: id, rootID: 1, folderID: 1, name: ByteString("p\(id).jpg"),
+              identity: FileIdentity(device: 1, inode: UInt64(bitPattern: id), size: size, mtimeNs: 0), type: .jpeg, capture: .pending, rank: 1)
+    }
+
+    @Test func behavesLikeADictionary() {
+        var table = PhotoTable()
+        var model: [Int64: Photo] = [:]
+        var generator = SplitMix64(seed: 42)
+        let ids: [Int64] = Array(1...500) + [Int64(PhotoTable.flatLimitForTests) + 7, 0, -3]
+        for step in 0..<20_000 {
+            let id = ids[Int(generator.next() % UInt64(ids.count))]
+            if generator.next() % 3 == 0 {
+                table[id] = nil
+                model[id] = nil
+            } else {
+                let p = Self.photo(id, size: Int64(step))
+                table[id] = p
+                model[id] = p
+            }
+            if step % 997 == 0 {
+                #expect(table.count == model.count)
+                for candidate in ids { #expect(table[candidate] == model[candidate]) }
+            }
+        }
+        #expect(Set(table.values.map(\.id)) == Set(model.keys))
+    }
+}
+
+extension PhotoTable {
+    static var flatLimitForTests: Int64 { SlotIndex.flatLimit }
+}
