@@ -5,7 +5,7 @@ import Glibc
 
 /// An opened trash: its `files/` and `info/` directories. Names are reserved by
 /// creating the `.trashinfo` before the file is moved in. A batch writes and removes
-/// them unsynced and makes a whole chunk durable at once (`FileSystemSync`); the
+/// them unsynced and makes a whole chunk durable at once (`ChunkSync`); the
 /// synced variants are for recovery's one-off repairs.
 final class TrashDirectory {
     /// The trash directory's absolute path (`.../Trash`, `$topdir/.Trash-1000`, ...).
