@@ -32,7 +32,8 @@ extension CuratorState {
     }
 
     func session(_ key: SessionKey) -> SessionState {
-        sessions[key] ?? SessionState(view: defaultView)
+        flushSelections()
+        return sessions[key] ?? SessionState(view: defaultView)
     }
 
     var defaultView: ViewSpec { ViewSpec() }
@@ -251,16 +252,31 @@ extension CuratorState {
     /// Photos gone from disk (or trashed) leave every selection; each affected
     /// session's owner hears the new numbering.
     func photosLeft(_ ids: [Int64]) {
-        let gone = Set(ids)
-        for (key, state) in sessions where state.selection.items.contains(where: gone.contains) {
-            let update = state.removingVanished(ids)
+        for (key, state) in sessions where ids.contains(where: state.selection.contains) {
+            // Applied now in memory; saved and announced once per burst of removals
+            // (`flushSelections`): a batch of 10 000 would otherwise re-save and
+            // re-send a 10 000-photo selection for every photo. A crash before the
+            // save loses nothing: vanished ids are dropped again when sessions load.
+            sessions[key] = state.removingVanished(ids).state
+            dirtySessions.insert(key)
+        }
+    }
+
+    /// Saves the sessions that photos left since the last call, and tells their
+    /// owners the new numbering. Called at the end of each burst of file events,
+    /// scan step and batch, and before any session request.
+    func flushSelections() {
+        guard !dirtySessions.isEmpty else { return }
+        let keys = dirtySessions
+        dirtySessions.removeAll()
+        for key in keys {
+            guard let state = sessions[key] else { continue }
             do {
-                try install(update.state, for: key)
+                try install(state, for: key)
             } catch {
-                sessions[key] = update.state
                 log.error("session \(key.name) of uid \(key.uid) could not be saved: \(error)")
             }
-            sendSelectionEvent(key, update.state)
+            sendSelectionEvent(key, state)
         }
     }
 

@@ -97,6 +97,9 @@ public final class Watcher: @unchecked Sendable {
     func run() {
         startAllRoots()
         while !stopping {
+            // Selections that photos left during the last burst are saved and
+            // announced once, here, not once per photo.
+            curator.withState { $0.flushSelections() }
             for command in inbox.takeCommands() { handle(command) }
             if stopping { break }
             releaseDeferredCookies()
