@@ -252,31 +252,31 @@ extension CuratorState {
     /// Photos gone from disk (or trashed) leave every selection; each affected
     /// session's owner hears the new numbering.
     func photosLeft(_ ids: [Int64]) {
-        for (key, state) in sessions where ids.contains(where: state.selection.contains) {
-            // Applied now in memory; saved and announced once per burst of removals
-            // (`flushSelections`): a batch of 10 000 would otherwise re-save and
-            // re-send a 10 000-photo selection for every photo. A crash before the
-            // save loses nothing: vanished ids are dropped again when sessions load.
-            sessions[key] = state.removingVanished(ids).state
-            dirtySessions.insert(key)
-        }
+        // Collected here, applied to the sessions once per burst of removals
+        // (`flushSelections`): a batch of 10 000 photos would otherwise copy, save and
+        // re-send a 10 000-photo selection for every photo. A crash before the save
+        // loses nothing: vanished ids are dropped again when sessions load.
+        leftSelections.formUnion(ids)
     }
 
-    /// Saves the sessions that photos left since the last call, and tells their
-    /// owners the new numbering. Called at the end of each burst of file events,
-    /// scan step and batch, and before any session request.
+    /// Takes photos that left out of every selection, saves the sessions changed,
+    /// and tells their owners the new numbering. Called at the end of each burst of
+    /// file events, scan step and batch, and before any session is read.
     func flushSelections() {
-        guard !dirtySessions.isEmpty else { return }
-        let keys = dirtySessions
-        dirtySessions.removeAll()
-        for key in keys {
-            guard let state = sessions[key] else { continue }
+        guard !leftSelections.isEmpty else { return }
+        let gone = leftSelections
+        leftSelections.removeAll()
+        for (key, state) in sessions {
+            let leaving = Array(gone.filter(state.selection.contains))
+            guard !leaving.isEmpty else { continue }
+            let updated = state.removingVanished(leaving).state
             do {
-                try install(state, for: key)
+                try install(updated, for: key)
             } catch {
+                sessions[key] = updated
                 log.error("session \(key.name) of uid \(key.uid) could not be saved: \(error)")
             }
-            sendSelectionEvent(key, state)
+            sendSelectionEvent(key, updated)
         }
     }
 

@@ -30,8 +30,9 @@ final class CuratorState {
     var viewCache = ViewCache()
     /// Every user's sessions, by owner uid and name; persisted in the index file.
     var sessions: [SessionKey: SessionState] = [:]
-    /// Sessions changed by photos leaving, not yet saved and announced.
-    var dirtySessions: Set<SessionKey> = []
+    /// Photos that left the disk (or were trashed) and are still to be taken out
+    /// of the selections that hold them.
+    var leftSelections: Set<Int64> = []
     /// Delete plans shown and not yet confirmed, by token.
     var plans: [String: DeletePlan] = [:]
     /// Photos we moved to the trash, by inode: one that comes back (undo, or
