@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Generates a realistic, deterministic photo tree for the benchmarks.
+
+Layout: `YYYY/MM-event/` folders of 20-200 files (a few with a `Selects/` sub-folder),
+camera and phone names (`IMG_0001.JPG`, `DSC_1234.NEF` + `.JPG` pairs with `.xmp`
+sidecars, `PXL_20210714_093005123.mp4`), names with spaces and non-ASCII (and a rare
+name that is not valid UTF-8, as old Samba shares have), junk (`.DS_Store`,
+`Thumbs.db`), small random-content files, and about one JPEG in ten a real JPEG
+with EXIF DateTimeOriginal. N counts *photos* (what curatord indexes); sidecars and
+junk come on top, and the manifest says how many.
+
+    gen_tree.py DIR --n 10000 [--seed 1]
+"""
+import argparse
+import json
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jpeg_exif import jpeg_with_exif  # noqa: E402
+
+# Mirrors the daemon's photo types (Sources/CuratorCore/Index/PhotoType.swift), so the
+# manifest can say how many photos the index must end up with.
+PHOTO_EXTENSIONS = {
+    "jpg", "jpeg", "png", "heic", "heif", "webp", "tif", "tiff", "gif", "avif",
+    "cr2", "cr3", "nef", "arw", "dng", "orf", "rw2", "raf", "mp4", "mov",
+}
+
+EVENTS = [
+    "Birthday party", "Summer at Åre", "Noël chez mamie", "Kyoto 京都", "Wedding",
+    "Hike", "Beach day", "São Paulo", "Zürich trip", "School play", "Garden",
+    "Ski week", "Family dinner", "Concert", "Zoo", "Road trip", "Misc",
+]
+STYLES = ["iphone", "nikon_pair", "pixel", "canon", "named"]
+FIRST_YEAR = 2012
+
+
+def is_photo(name: bytes) -> bool:
+    dot = name.rfind(b".")
+    return dot > 0 and name[dot + 1:].decode("latin-1").lower() in PHOTO_EXTENSIONS
+
+
+class Counters:
+    """Per-camera file counters that wrap at 9999 like real cameras do."""
+
+    def __init__(self):
+        self.values = {}
+
+    def next(self, camera: str) -> int:
+        v = self.values.get(camera, 0) % 9999 + 1
+        self.values[camera] = v
+        return v
+
+
+class TreeWriter:
+    def __init__(self, root: bytes, rng: random.Random):
+        self.root = root
+        self.rng = rng
+        self.photos = 0
+        self.others = 0
+        self.bytes = 0
+        self.exif = 0
+        self.non_utf8 = 0
+        self.directories = 0
+        self.folders = []
+
+    def mkdir(self, rel: bytes):
+        os.makedirs(os.path.join(self.root, rel), exist_ok=True)
+        self.directories += 1
+        self.folders.append(rel)
+
+    def write(self, rel_dir: bytes, name: bytes, data: bytes, mtime_ns: int):
+        path = os.path.join(self.root, rel_dir, name)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        # mtime = shooting time: what a camera import leaves behind.
+        os.utime(path, ns=(mtime_ns, mtime_ns))
+        self.bytes += len(data)
+        if is_photo(name):
+            self.photos += 1
+        else:
+            self.others += 1
+
+    def content(self, name: bytes, when) -> bytes:
+        lower = name.lower()
+        if (lower.endswith(b".jpg") or lower.endswith(b".jpeg")) and self.rng.random() < 0.1:
+            self.exif += 1
+            return jpeg_with_exif(*when)
+        # Small files: the index cares about names and stat, not bytes.
+        return self.rng.randbytes(self.rng.choice((0, 64, 300, 800, 1500, 2048)))
+
+
+def _when(rng, year, month):
+    return (year, month, rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59))
+
+
+def _epoch_ns(when) -> int:
+    import calendar
+    return calendar.timegm((when[0], when[1], when[2], when[3], when[4], when[5], 0, 0, 0)) * 1_000_000_000
+
+
+def _names_for(style: str, count: int, rng, counters: Counters, when, photos_left: int):
+    """Yields (name, is_photo) for one folder of `style`, photos first-class, extras after."""
+    out = []
+    photos = 0
+    i = 0
+    while photos < min(count, photos_left) and i < 10 * count:
+        i += 1
+        if style == "iphone":
+            c = counters.next("iphone")
+            ext = rng.choices(["JPG", "HEIC", "MOV", "PNG"], [70, 20, 5, 5])[0]
+            out.append(("IMG_%04d.%s" % (c, ext)).encode())
+            photos += 1
+        elif style == "nikon_pair":
+            c = counters.next("nikon")
+            out.append(b"DSC_%04d.NEF" % c)
+            photos += 1
+            if photos < min(count, photos_left):
+                out.append(b"DSC_%04d.JPG" % c)
+                photos += 1
+            if rng.random() < 0.5:
+                out.append(b"DSC_%04d.NEF.xmp" % c)
+        elif style == "pixel":
+            stamp = "%04d%02d%02d_%02d%02d%02d%03d" % (when[0], when[1], when[2], rng.randint(0, 23),
+                                                     rng.randint(0, 59), rng.randint(0, 59), i % 1000)
+            ext = "mp4" if rng.random() < 0.1 else "jpg"
+            out.append(("PXL_%s.%s" % (stamp, ext)).encode())
+            photos += 1
+        elif style == "canon":
+            c = counters.next("canon")
+            out.append(b"IMG_%04d.CR2" % c)
+            photos += 1
+            if rng.random() < 0.3:
+                out.append(b"IMG_%04d.xmp" % c)
+        else:
+            pattern = rng.choice(["Grand-mère à la plage %d.jpg", "photo %d (copy).jpeg", "Ölmühle %d.png",
+                                  "Screenshot 2020-01-%02d at 10.00.00.png", "scan %d.tif", "かぞく %d.jpg"])
+            out.append((pattern % i).encode())
+            photos += 1
+            if rng.random() < 0.02:
+                # Latin-1 from an old share: not valid UTF-8, must still be indexed.
+                out.append(b"caf\xe9 %d.jpg" % i)
+                photos += 1
+    return out
+
+
+def generate(root: str, n_photos: int, seed: int = 1) -> dict:
+    """Writes the tree under `root` (created if needed) and returns its manifest."""
+    rng = random.Random(seed)
+    counters = Counters()
+    root_b = os.fsencode(root)
+    os.makedirs(root_b, exist_ok=True)
+    w = TreeWriter(root_b, rng)
+    year, month = FIRST_YEAR, 1
+    used = set()
+    guard = 0
+    while w.photos < n_photos and guard < n_photos + 1000:
+        guard += 1
+        event = rng.choice(EVENTS)
+        rel = ("%04d/%02d-%s" % (year, month, event)).encode()
+        k = 2
+        while rel in used:
+            rel = ("%04d/%02d-%s %d" % (year, month, event, k)).encode()
+            k += 1
+        used.add(rel)
+        if rng.random() < 0.4:
+            month += 1
+            if month > 12:
+                month, year = 1, year + 1
+        w.mkdir(rel)
+        style = rng.choice(STYLES)
+        when = _when(rng, year, month)
+        size = rng.randint(20, 200)
+        _fill(w, rel, _names_for(style, size, rng, counters, when, n_photos - w.photos), when)
+        if rng.random() < 0.08 and w.photos < n_photos:
+            sub = rel + b"/Selects"
+            w.mkdir(sub)
+            names = _names_for("iphone", rng.randint(20, 40), rng, counters, when, n_photos - w.photos)
+            _fill(w, sub, names, when)
+        # Junk the file managers of other systems leave behind.
+        if rng.random() < 0.3:
+            w.write(rel, b".DS_Store", rng.randbytes(6148 // 8), _epoch_ns(when))
+        if rng.random() < 0.1:
+            w.write(rel, b"Thumbs.db", rng.randbytes(512), _epoch_ns(when))
+    return {
+        "root": root,
+        "seed": seed,
+        "photos": w.photos,
+        "other_files": w.others,
+        "directories": w.directories,
+        "bytes": w.bytes,
+        "exif_jpegs": w.exif,
+        "non_utf8_names": w.non_utf8,
+        "folders": [f.decode("utf-8", "surrogateescape") for f in w.folders],
+    }
+
+
+def _fill(w: TreeWriter, rel: bytes, names, when):
+    base = _epoch_ns(when)
+    for i, name in enumerate(names):
+        try:
+            name.decode("utf-8")
+        except UnicodeDecodeError:
+            w.non_utf8 += 1
+        w.write(rel, name, w.content(name, when), base + i * 2_000_000_000)
+
+
+def make_batch(directory: str, count: int, seed: int = 7, per_folder: int = 100) -> list:
+    """`count` photos in folders of `per_folder`, for trash workloads.
+
+    Names are unique across the batch and fixed-width, so that moving them into one
+    folder never collides and no name is a prefix of another (trash-restore matches
+    original paths by prefix).
+    """
+    rng = random.Random(seed)
+    paths = []
+    directory_b = os.fsencode(directory)
+    for start in range(0, count, per_folder):
+        folder = os.path.join(directory_b, b"part-%03d" % (start // per_folder))
+        os.makedirs(folder, exist_ok=True)
+        for i in range(start, min(start + per_folder, count)):
+            path = os.path.join(folder, b"IMG_%06d.JPG" % i)
+            with open(path, "wb") as f:
+                if i % 10 == 0:
+                    f.write(jpeg_with_exif(2023, 5, 1 + i % 28, 12, i % 60, 0))
+                else:
+                    f.write(rng.randbytes(800))
+            paths.append(path)
+    return paths
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dir")
+    p.add_argument("--n", type=int, default=10000, help="number of photos")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    manifest = generate(args.dir, args.n, args.seed)
+    manifest.pop("folders")
+    json.dump(manifest, sys.stdout, ensure_ascii=False, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
