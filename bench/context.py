@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What every workload shares: the scratch filesystem, the tree of the current N, a
+private environment, and the long-lived subjects (curatord, watchman servers).
+
+Subjects that watch the tree are run one at a time (`curatord_live`,
+`watchman_live`): on 2 cores a second watcher handling the same inotify events
+would take CPU from the one being measured.
+"""
+import os
+import shutil
+import sys
+import time
+
+import gen_tree
+import procs
+from curatord_client import Daemon
+from peers.watchman import WatchmanServer
+
+
+class Context:
+    def __init__(self, args, scratch, binary: str, results):
+        self.args = args
+        self.quick = args.quick
+        self.reps = args.reps
+        self.binary = binary
+        self.scratch = scratch
+        self.results = results
+        self.run_dir = scratch.path("run")
+        self.home = scratch.path("home")
+        for d in (self.run_dir, self.home):
+            os.makedirs(d, exist_ok=True)
+        # Every program gets a private HOME and XDG tree on the scratch filesystem:
+        # the real home trash and user config are never touched, and the trash is on
+        # the same filesystem as the photos for every peer (a rename, not a copy).
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "LANG": "C.UTF-8",
+            "HOME": self.home,
+            "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
+            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
+            "XDG_STATE_HOME": os.path.join(self.home, ".local", "state"),
+            "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
+            "XDG_RUNTIME_DIR": os.path.join(self.run_dir, "xdg-runtime"),
+        }
+        for key in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
+            os.makedirs(self.env[key], mode=0o700, exist_ok=True)
+        self.n = None
+        self.tree = None
+        self.manifest = None
+        self.daemon = None
+        self.watchmen = {}
+
+    # MARK: sizes that --quick shrinks
+
+    @property
+    def trials(self) -> int:
+        return 50 if self.quick else 200
+
+    @property
+    def batch_size(self) -> int:
+        return min(10000, self.n)
+
+    @property
+    def burst_size(self) -> int:
+        return 1000
+
+    @property
+    def restore_cap(self) -> int:
+        return 5 if self.quick else 20
+
+    # MARK: the tree
+
+    def set_tree(self, n: int):
+        """Generates the tree of `n` photos (after removing the previous one)."""
+        self.stop_all()
+        if self.tree and os.path.isdir(self.tree):
+            shutil.rmtree(self.tree, ignore_errors=True)
+        self.n = n
+        self.tree = self.scratch.path("tree-%d" % n)
+        self.state_dir = None
+        t0 = time.monotonic()
+        self.manifest = gen_tree.generate(self.tree, n, seed=1)
+        os.makedirs(self.events_dir, exist_ok=True)
+        self.log("generated %d photos + %d other files in %d folders in %.1f s" % (
+            self.manifest["photos"], self.manifest["other_files"], self.manifest["directories"], time.monotonic() - t0))
+        sync_disks()
+
+    @property
+    def events_dir(self) -> str:
+        """An existing folder of the tree where event workloads write their files."""
+        return os.path.join(self.tree, "zz-events")
+
+    @property
+    def expected_photos(self) -> int:
+        return self.manifest["photos"]
+
+    # MARK: subjects
+
+    def new_daemon(self, name: str = "curatord") -> Daemon:
+        return Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name)
+
+    def curatord_live(self) -> Daemon:
+        """A curatord that has indexed the tree, with no other watcher running."""
+        self.stop_watchmen()
+        if self.daemon and self.daemon.alive():
+            return self.daemon
+        self.daemon = self.new_daemon().start()
+        client = self.daemon.connect()
+        try:
+            self.daemon.wait_scanned(client, self.expected_photos)
+        finally:
+            client.close()
+        return self.daemon
+
+    def stop_curatord(self):
+        if self.daemon:
+            self.daemon.stop()
+            self.daemon = None
+
+    def watchman_live(self, settle_ms=None) -> WatchmanServer:
+        """A watchman server (default settle, or the given one) watching the tree, alone."""
+        self.stop_curatord()
+        for key in [k for k in self.watchmen if k != settle_ms]:
+            self.watchmen.pop(key).stop()
+        server = self.watchmen.get(settle_ms)
+        if server is None:
+            name = "watchman" if settle_ms is None else "watchman-settle-%g" % settle_ms
+            server = WatchmanServer(self.run_dir, self.env, name=name, settle_ms=settle_ms).start()
+            server.watch_and_crawl(self.tree)
+            self.watchmen[settle_ms] = server
+        return server
+
+    def stop_watchmen(self):
+        for key in list(self.watchmen):
+            self.watchmen.pop(key).stop()
+
+    def stop_all(self):
+        self.stop_curatord()
+        self.stop_watchmen()
+
+    # MARK: output
+
+    def log(self, text: str):
+        stamp = time.strftime("%H:%M:%S")
+        n = "" if self.n is None else " N=%d" % self.n
+        print("[%s%s] %s" % (stamp, n, text), file=sys.stderr, flush=True)
+
+
+def sync_disks():
+    """Flushes dirty pages so that one workload's writeback does not land in the next's timing."""
+    os.sync()
+
+
+def write_file(path, data: bytes = b"\xff\xd8" + b"\x00" * 510):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Speaks curatord's protocol (newline-delimited JSON on a Unix socket) and runs the daemon.
+
+Only what the benchmarks need: one request at a time per connection, pushed event
+lines kept aside for whoever waits for them, and a daemon process with its own
+socket, state directory and log file (never an unread pipe: a full pipe blocks it).
+"""
+import collections
+import json
+import os
+import select
+import socket
+import time
+
+import procs
+
+
+class ProtocolFailure(Exception):
+    """The daemon answered `ok: false`."""
+
+    def __init__(self, cmd, error):
+        self.cmd = cmd
+        self.code = (error or {}).get("code", "?")
+        self.message = (error or {}).get("message", "")
+        super().__init__("%s: %s: %s" % (cmd, self.code, self.message))
+
+
+class NotAvailable(ProtocolFailure):
+    """`unknown_command`: this build does not have the feature yet."""
+
+
+class LineSocket:
+    """A connected Unix stream socket read line by line, with deadlines on every read."""
+
+    def __init__(self, path: str, timeout: float = 5.0):
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(timeout)
+        self.sock.connect(path)
+        self.sock.setblocking(False)
+        self.buffer = bytearray()
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def send(self, data: bytes, timeout: float = 30.0):
+        view = memoryview(data)
+        deadline = time.monotonic() + timeout
+        while view:
+            try:
+                n = self.sock.send(view)
+                view = view[n:]
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("send to %s timed out" % self.path)
+                select.select([], [self.sock], [], left)
+
+    def read_line(self, timeout: float):
+        """The next line without its newline, or None when `timeout` passes first."""
+        deadline = time.monotonic() + timeout
+        while True:
+            at = self.buffer.find(b"\n")
+            if at >= 0:
+                line = bytes(self.buffer[:at])
+                del self.buffer[:at + 1]
+                return line
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.sock], [], [], left)
+            if not ready:
+                return None
+            chunk = self.sock.recv(1 << 20)
+            if not chunk:
+                raise ConnectionError("%s closed the connection" % self.path)
+            self.buffer += chunk
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class CuratordClient(LineSocket):
+    """Requests with ids; event lines that arrive meanwhile are queued for `next_event`."""
+
+    def __init__(self, path: str, timeout: float = 5.0):
+        super().__init__(path, timeout)
+        self.next_id = 0
+        self.events = collections.deque()
+
+    def request_line(self, cmd: str, **args) -> bytes:
+        self.next_id += 1
+        body = {"id": self.next_id, "cmd": cmd}
+        body.update(args)
+        return json.dumps(body, separators=(",", ":")).encode() + b"\n"
+
+    def raw_response(self, timeout: float):
+        """The next response line (events set aside), undecoded: for timing big answers."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.read_line(max(0.0, deadline - time.monotonic()))
+            if line is None:
+                raise TimeoutError("no response from curatord within %.1f s" % timeout)
+            # Events are small; a big line is the answer being waited for (and is
+            # returned undecoded so that decoding stays out of the timing).
+            if len(line) < 65536:
+                message = json.loads(line)
+                if "event" in message and "ok" not in message:
+                    self.events.append(message)
+                    continue
+            return line
+
+    def request(self, cmd: str, timeout: float = 60.0, **args):
+        self.send(self.request_line(cmd, **args))
+        response = json.loads(self.raw_response(timeout))
+        if not response.get("ok"):
+            error = response.get("error") or {}
+            kind = NotAvailable if error.get("code") == "unknown_command" else ProtocolFailure
+            raise kind(cmd, error)
+        return response.get("result")
+
+    def next_event(self, timeout: float):
+        if self.events:
+            return self.events.popleft()
+        line = self.read_line(timeout)
+        if line is None:
+            return None
+        message = json.loads(line)
+        if "event" not in message:
+            raise RuntimeError("unexpected response while waiting for events: %r" % line[:200])
+        return message
+
+
+class Daemon:
+    """One curatord process on the benchmark's roots, with its own socket and state."""
+
+    def __init__(self, binary: str, roots, run_dir: str, env: dict, name: str = "curatord"):
+        self.binary = binary
+        self.roots = list(roots)
+        self.socket_path = os.path.join(run_dir, name + ".sock")
+        self.state_dir = os.path.join(run_dir, name + "-state")
+        self.log_path = os.path.join(run_dir, name + ".log")
+        self.env = env
+        self.process = None
+        self.started_at = None
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def start(self):
+        cmd = [self.binary]
+        for r in self.roots:
+            cmd += ["--root", r]
+        cmd += ["--socket", self.socket_path, "--state-dir", self.state_dir]
+        log = open(self.log_path, "ab")
+        try:
+            self.started_at = time.monotonic()
+            self.process = procs.spawn(cmd, env=self.env, stdout=log, stderr=log)
+        finally:
+            log.close()
+        return self
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def connect(self, timeout: float = 30.0) -> CuratordClient:
+        """Connects once the socket answers; raises with the log's tail if the daemon died."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if not self.alive():
+                raise RuntimeError("curatord exited with %s; log tail:\n%s" % (self.process.returncode, self.log_tail()))
+            try:
+                return CuratordClient(self.socket_path)
+            except (FileNotFoundError, ConnectionRefusedError):
+                if time.monotonic() >= deadline:
+                    raise TimeoutError("curatord did not open %s within %.0f s" % (self.socket_path, timeout))
+                time.sleep(0.002)
+
+    def wait_scanned(self, client: CuratordClient, expected_photos=None, timeout: float = 600.0, interval: float = 0.01):
+        """Polls `status` until every root has finished a scan (and, when given, holds the
+        expected number of photos). Returns the final status."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = client.request("status", timeout=30)
+            roots = status.get("roots") or []
+            done = roots and not status.get("scanning") and all(
+                r.get("last_scan_ms") is not None and not r.get("scanning") for r in roots)
+            if done:
+                if expected_photos is None or status.get("photos") == expected_photos:
+                    return status
+            if time.monotonic() >= deadline:
+                raise TimeoutError("scan not done after %.0f s (photos %s, expected %s)" % (
+                    timeout, status.get("photos"), expected_photos))
+            if not self.alive():
+                raise RuntimeError("curatord died during the scan; log tail:\n%s" % self.log_tail())
+            time.sleep(interval)
+
+    def wait_capture_done(self, client: CuratordClient, timeout: float = 600.0, interval: float = 0.02):
+        deadline = time.monotonic() + timeout
+        while True:
+            status = client.request("status", timeout=30)
+            if all((r.get("capture_pending") or 0) == 0 for r in status.get("roots") or []):
+                return status
+            if time.monotonic() >= deadline:
+                raise TimeoutError("capture times still pending after %.0f s" % timeout)
+            time.sleep(interval)
+
+    def stop(self, timeout: float = 30.0) -> int:
+        if self.process is None:
+            return 0
+        rc = procs.stop(self.process, timeout=timeout)
+        return rc
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            with open(self.log_path, "rb") as f:
+                return b"\n".join(f.read().splitlines()[-lines:]).decode("utf-8", "replace")
+        except OSError:
+            return "(no log)"

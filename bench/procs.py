@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Child processes the harness starts, so that every one of them is stopped on exit.
+
+Children run in their own session: a Ctrl-C reaches only the harness, which then
+stops them in order (daemon first, then unmount) instead of racing them.
+"""
+import os
+import signal
+import subprocess
+import time
+
+_children = []
+
+
+def spawn(cmd, env=None, stdout=None, stderr=None, stdin=subprocess.DEVNULL, cwd=None) -> subprocess.Popen:
+    p = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=stderr, stdin=stdin, cwd=cwd,
+                         start_new_session=True)
+    _children.append(p)
+    return p
+
+
+def stop(p: subprocess.Popen, sig=signal.SIGTERM, timeout: float = 10.0) -> int:
+    """Signals one child, waits with a bound, then kills it. Returns its exit status."""
+    if p.poll() is None:
+        try:
+            p.send_signal(sig)
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(timeout=10)
+        except ProcessLookupError:
+            pass
+    if p in _children:
+        _children.remove(p)
+    return p.returncode
+
+
+def stop_all():
+    """Stops whatever is still running, newest first (clients before servers)."""
+    for p in list(reversed(_children)):
+        stop(p, timeout=5.0)
+
+
+def install_signal_handlers():
+    # SIGTERM (e.g. from CI's timeout) takes the same clean-up path as Ctrl-C.
+    def on_term(signum, frame):
+        raise KeyboardInterrupt("signal %d" % signum)
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGHUP, on_term)
+
+
+def status_kb(pid: int, field: str) -> int:
+    """A `kB` field of /proc/PID/status (VmRSS, VmHWM)."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise KeyError(field)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads) so far."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.005, what: str = "condition"):
+    """Polls `predicate` until true; raises TimeoutError naming `what` after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise TimeoutError("timed out after %.1f s waiting for %s" % (timeout, what))
+        time.sleep(interval)

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Order statistics over samples (no numpy: the harness is stdlib only)."""
+
+
+def percentile(samples, p: float) -> float:
+    """Linear interpolation between closest ranks; p in [0, 100]."""
+    if not samples:
+        raise ValueError("no samples")
+    s = sorted(samples)
+    if len(s) == 1:
+        return s[0]
+    rank = (len(s) - 1) * p / 100.0
+    lo = int(rank)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (rank - lo)
+
+
+def median(samples) -> float:
+    return percentile(samples, 50)
+
+
+def summary(samples):
+    """(median, min, max) of a non-empty list."""
+    return median(samples), min(samples), max(samples)
