@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""16 clients at once, each on its own connection with one small request in flight.
+
+Clients are 16 processes (not threads: Python's lock would serialize them) running a
+closed loop for a fixed time; the figure is total answers per second. The daemon's
+own CPU time over the run is read from /proc, so the report can say how much of the
+2 cores the clients took.
+"""
+import multiprocessing
+import resource
+import socket
+import time
+
+import procs
+from peers import bser
+
+KEY = "concurrent"
+TITLE = "16 clients at once, small requests"
+CLIENTS = 16
+
+
+def _client(path, request, framing, start_at, end_at, queue):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect(path)
+    buf = bytearray()
+
+    def one():
+        s.sendall(request)
+        while True:
+            if framing == "line":
+                at = buf.find(b"\n")
+                if at >= 0:
+                    del buf[:at + 1]
+                    return
+            else:
+                size = bser.pdu_length(buf)
+                if 0 <= size <= len(buf):
+                    del buf[:size]
+                    return
+            chunk = s.recv(65536)
+            if not chunk:
+                raise ConnectionError("server closed")
+            buf.extend(chunk)
+
+    one()
+    while time.monotonic() < start_at:
+        time.sleep(0.001)
+    count = 0
+    while time.monotonic() < end_at:
+        one()
+        count += 1
+    s.close()
+    queue.put(count)
+
+
+def _load(path, request, framing, pid, seconds):
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    start_at = time.monotonic() + 0.5
+    end_at = start_at + seconds
+    workers = [ctx.Process(target=_client, args=(path, request, framing, start_at, end_at, queue))
+               for _ in range(CLIENTS)]
+    for w in workers:
+        w.start()
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu0 = procs.cpu_seconds(pid)
+    total = sum(queue.get(timeout=seconds + 60) for _ in workers)
+    cpu1 = procs.cpu_seconds(pid)
+    for w in workers:
+        w.join(timeout=10)
+        if w.is_alive():
+            w.kill()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The clients' CPU (joined children only), spread over the measured interval.
+    clients = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / seconds
+    return total / seconds, (cpu1 - cpu0) / seconds, clients
+
+
+def run(ctx):
+    r, n = ctx.results, ctx.n
+    seconds = 1.0 if ctx.quick else 3.0
+    daemon = ctx.curatord_live()
+    request = b'{"id":1,"cmd":"hello"}\n'
+    cur = [_load(daemon.socket_path, request, "line", daemon.pid, seconds) for _ in range(ctx.reps)]
+    server = ctx.watchman_live(None)
+    wm = [_load(server.sockname, bser.dumps(["version"]), "bser", server.pid, seconds) for _ in range(ctx.reps)]
+    r.add(KEY, n, "curatord", "requests/s, 16 clients", "req/s", [x for x, _, _ in cur], higher_is_better=True)
+    r.add(KEY, n, "watchman (BSER)", "requests/s, 16 clients", "req/s", [x for x, _, _ in wm], higher_is_better=True)
+    r.add(KEY, n, "curatord", "server CPU (cores busy)", "cores", [c for _, c, _ in cur])
+    r.add(KEY, n, "watchman (BSER)", "server CPU (cores busy)", "cores", [c for _, c, _ in wm])
+    r.add(KEY, n, "curatord", "16 Python clients' CPU (cores busy)", "cores", [k for _, _, k in cur])
+    r.add(KEY, n, "watchman (BSER)", "16 Python clients' CPU (cores busy)", "cores", [k for _, _, k in wm])
+    r.note(KEY, n, "the clients are Python and share the 2 cores with the server: the rates are what the server "
+                   "delivers while its clients take the CPU shown, a lower bound of its capacity")
+    rate = r.find(KEY, n, "curatord", "requests/s, 16 clients").median
+    r.verdict(KEY, n, ">= 20 000 requests/s in total", rate >= 20000, "%.0f req/s" % rate)

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A small request on an open connection: round-trip p50 and p99.
+
+curatord: `hello`; watchman: `version`. One request in flight; the client is Python,
+whose own share of each round trip (a few tens of microseconds) is in both figures.
+"""
+import time
+
+import stats
+
+KEY = "small"
+TITLE = "small request round trip on an open connection"
+WARMUP = 200
+
+
+def _round_trips(send, receive, count):
+    out = []
+    for _ in range(count):
+        t0 = time.perf_counter()
+        send()
+        receive()
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def run(ctx):
+    r, n = ctx.results, ctx.n
+    count = 500 if ctx.quick else 2000
+    subjects = []
+    daemon = ctx.curatord_live()
+    c = daemon.connect()
+    line = c.request_line("hello")
+    try:
+        _round_trips(lambda: c.send(line), lambda: c.raw_response(5), WARMUP)
+        subjects.append(("curatord", [_round_trips(lambda: c.send(line), lambda: c.raw_response(5), count)
+                                      for _ in range(ctx.reps)]))
+    finally:
+        c.close()
+    server = ctx.watchman_live(None)
+    w = server.client()
+    try:
+        _round_trips(lambda: w.send(["version"]), lambda: w.raw_response(5), WARMUP)
+        subjects.append(("watchman (BSER)", [_round_trips(lambda: w.send(["version"]), lambda: w.raw_response(5), count)
+                                             for _ in range(ctx.reps)]))
+    finally:
+        w.close()
+    for name, reps in subjects:
+        r.add(KEY, n, name, "round trip p50", "ms", [stats.percentile(x, 50) for x in reps])
+        r.add(KEY, n, name, "round trip p99", "ms", [stats.percentile(x, 99) for x in reps])
+    p50 = r.find(KEY, n, "curatord", "round trip p50").median
+    r.verdict(KEY, n, "p50 <= 0.2 ms", p50 <= 0.2, "p50 %.3f ms" % p50)
