@@ -83,3 +83,16 @@ CRASHES ?= 300
 crash-soak:
 	swift build
 	CURATORD_CRASH_SOAK=$(CRASHES) swift test --filter 'CrashRandomTests|CrashMatrixTests'
+
+# Benchmarks (issue 6, docs/BENCHMARKS.md). Root is needed to loop-mount the scratch ext4 image.
+# bench: the full run, N = 10 000 and 100 000, rewriting the doc's results table.
+# bench-quick: N = 1000, one repetition, on the debug build the tests already made; CI runs it
+# so the harness cannot rot (it fails only when a workload breaks, never on a timing).
+BENCH_ARGS ?= --n 10000,100000 --reps 3
+.PHONY: bench bench-quick
+bench: release
+	python3 bench/run.py $(BENCH_ARGS) --write-doc
+
+bench-quick:
+	swift build
+	python3 bench/run.py --quick --binary .build/debug/curatord
