@@ -119,7 +119,8 @@ def environment(fs_description: str, command: str) -> list:
         pass
     return [
         "- Machine: %s, %d CPUs (nproc), %s RAM, Linux %s" % (model, os.cpu_count() or 0, mem, platform.release()),
-        "- Date: %s" % time.strftime("%Y-%m-%d %H:%M %Z"),
+        "- Date: %s; load average at the end %s (the 2 cores are shared with other work, so expect noise)" % (
+            time.strftime("%Y-%m-%d %H:%M %Z"), " ".join("%.2f" % x for x in os.getloadavg())),
         "- Filesystem: %s" % fs_description,
         "- Command: `%s`" % command,
         "- curatord: %s" % _git_describe(),
