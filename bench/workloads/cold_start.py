@@ -27,7 +27,7 @@ def cold_start_once(ctx, record_capture: bool = False):
     try:
         client = daemon.connect()
         try:
-            daemon.wait_scanned(client, ctx.expected_photos, interval=0.005)
+            daemon.wait_scanned(client, ctx.expected_photos)
             scanned = time.monotonic() - daemon.started_at
             capture = None
             if record_capture:

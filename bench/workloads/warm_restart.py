@@ -25,7 +25,7 @@ def run(ctx):
         try:
             client = daemon.connect()
             try:
-                daemon.wait_scanned(client, ctx.expected_photos, interval=0.005)
+                daemon.wait_scanned(client, ctx.expected_photos)
                 times.append(time.monotonic() - daemon.started_at)
             finally:
                 client.close()
