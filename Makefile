@@ -88,7 +88,7 @@ crash-soak:
 # bench: the full run, N = 10 000 and 100 000, rewriting the doc's results table.
 # bench-quick: N = 1000, one repetition, on the debug build the tests already made; CI runs it
 # so the harness cannot rot (it fails only when a workload breaks, never on a timing).
-BENCH_ARGS ?= --n 10000,100000 --reps 3
+BENCH_ARGS ?= --n 10000,100000 --reps 5 --trash-reps 2
 .PHONY: bench bench-quick
 bench: release
 	python3 bench/run.py $(BENCH_ARGS) --write-doc

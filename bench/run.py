@@ -48,6 +48,9 @@ def parse(argv):
     p.add_argument("--quick", action="store_true", help="N=1000, 1 repetition, smaller samples: the CI smoke run")
     p.add_argument("--workloads", default="all",
                    help="comma-separated subset of: %s (default all)" % ", ".join(ORDER))
+    p.add_argument("--trash-reps", type=int, default=None,
+                   help="repetitions of the trash/undo workload (default --reps; each curatord batch fsyncs per photo "
+                        "and can take minutes)")
     p.add_argument("--write-doc", action="store_true", help="rewrite the results block of docs/BENCHMARKS.md")
     p.add_argument("--doc", default=os.path.join(REPO, "docs", "BENCHMARKS.md"))
     p.add_argument("--fs", choices=KINDS, default="loop-ext4", help="scratch filesystem (default loop-ext4)")
@@ -58,8 +61,10 @@ def parse(argv):
     args = p.parse_args(argv)
     if args.quick:
         args.n, args.reps = "1000", 1
+    if args.trash_reps is None:
+        args.trash_reps = args.reps
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
-    if args.reps < 1 or not args.ns or min(args.ns) < 100:
+    if args.reps < 1 or args.trash_reps < 1 or not args.ns or min(args.ns) < 100:
         p.error("need --reps >= 1 and every N >= 100")
     if args.workloads == "all":
         args.selected = list(WORKLOADS)

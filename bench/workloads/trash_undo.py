@@ -38,7 +38,7 @@ def _curatord(ctx):
     totals, confirms, undos = [], [], []
     try:
         root_name = client.request("status")["roots"][0]["name"]
-        for rep in range(ctx.reps):
+        for rep in range(ctx.args.trash_reps):
             rel = "zz-batch-%d" % rep
             folder = os.path.join(ctx.tree, rel)
             gen_tree.make_batch(folder, size, seed=rep)
@@ -104,7 +104,7 @@ def _peers(ctx):
     base = ctx.scratch.path("peer-batch")
     put, gio, mv, back, restore_runs = [], [], [], [], []
     try:
-        for rep in range(ctx.reps):
+        for rep in range(ctx.args.trash_reps):
             # trash-put, then trash-restore on a capped number of its files
             paths = gen_tree.make_batch(os.path.join(base, "trash-put-%d" % rep), size, seed=rep)
             t, runs = trash_tools.trash_put(paths, ctx.env)
