@@ -48,6 +48,7 @@ class Context:
         self.tree = None
         self.manifest = None
         self.daemon = None
+        self.daemons = []  # every daemon started for the current workload attempt
         self.watchmen = {}
 
     # MARK: sizes that --quick shrinks
@@ -97,7 +98,12 @@ class Context:
     # MARK: subjects
 
     def new_daemon(self, name: str = "curatord") -> Daemon:
-        return Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name)
+        daemon = Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name)
+        self.daemons.append(daemon)
+        return daemon
+
+    def curatord_stopped_from_outside(self) -> bool:
+        return any(d.stopped_from_outside() for d in self.daemons)
 
     def curatord_live(self) -> Daemon:
         """A curatord that has indexed the tree, with no other watcher running."""

@@ -147,6 +147,7 @@ class Daemon:
         self.process = None
         self.started_at = None
         self.log_offset = 0
+        self.stop_requested = False
 
     @property
     def pid(self) -> int:
@@ -165,6 +166,18 @@ class Daemon:
         finally:
             log.close()
         return self
+
+    def stopped_from_outside(self) -> bool:
+        """Exited after a SIGTERM/SIGINT that the harness did not send (its log says "stopping").
+        Other engineers' test clean-ups on a shared machine have been seen to do that."""
+        if self.process is None or self.stop_requested:
+            return False
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(self.log_offset)
+                return b"notice: stopping" in f.read()
+        except OSError:
+            return False
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -234,6 +247,7 @@ class Daemon:
     def stop(self, timeout: float = 30.0) -> int:
         if self.process is None:
             return 0
+        self.stop_requested = True
         rc = procs.stop(self.process, timeout=timeout)
         return rc
 

@@ -72,6 +72,16 @@ class Results:
     def note(self, workload, n, text):
         self.notes.append((workload, n, text))
 
+    def mark(self):
+        """A point to roll back to when a workload is run again."""
+        return len(self.series), len(self.verdicts), len(self.skips), len(self.notes)
+
+    def rollback(self, mark):
+        del self.series[mark[0]:]
+        del self.verdicts[mark[1]:]
+        del self.skips[mark[2]:]
+        del self.notes[mark[3]:]
+
     def find(self, workload, n, subject, metric):
         for s in self.series:
             if (s.workload, s.n, s.subject, s.metric) == (workload, n, subject, metric):

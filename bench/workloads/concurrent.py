@@ -20,6 +20,14 @@ CLIENTS = 16
 
 
 def _client(path, request, framing, start_at, end_at, queue):
+    """One closed-loop client; always reports (a count, or the error that stopped it)."""
+    try:
+        queue.put(_closed_loop(path, request, framing, start_at, end_at))
+    except Exception as e:  # reported to the parent, which fails the workload
+        queue.put("%s: %s" % (type(e).__name__, e))
+
+
+def _closed_loop(path, request, framing, start_at, end_at):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(10)
     s.connect(path)
@@ -40,7 +48,7 @@ def _client(path, request, framing, start_at, end_at, queue):
                     return
             chunk = s.recv(65536)
             if not chunk:
-                raise ConnectionError("server closed")
+                raise ConnectionError("server closed the connection")
             buf.extend(chunk)
 
     one()
@@ -51,7 +59,7 @@ def _client(path, request, framing, start_at, end_at, queue):
         one()
         count += 1
     s.close()
-    queue.put(count)
+    return count
 
 
 def _load(path, request, framing, pid, seconds):
@@ -66,13 +74,18 @@ def _load(path, request, framing, pid, seconds):
     time.sleep(max(0.0, start_at - time.monotonic()))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu0 = procs.cpu_seconds(pid)
-    total = sum(queue.get(timeout=seconds + 60) for _ in workers)
+    deadline = end_at + 30
+    answers = [queue.get(timeout=max(0.1, deadline - time.monotonic())) for _ in workers]
     cpu1 = procs.cpu_seconds(pid)
     for w in workers:
         w.join(timeout=10)
         if w.is_alive():
             w.kill()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    errors = [a for a in answers if isinstance(a, str)]
+    if errors:
+        raise RuntimeError("%d of %d clients failed: %s" % (len(errors), CLIENTS, errors[0]))
+    total = sum(answers)
     # The clients' CPU (joined children only), spread over the measured interval.
     clients = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / seconds
     return total / seconds, (cpu1 - cpu0) / seconds, clients
