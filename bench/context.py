@@ -78,7 +78,9 @@ class Context:
             shutil.rmtree(self.tree, ignore_errors=True)
         self.n = n
         self.tree = self.scratch.path("tree-%d" % n)
-        self.state_dir = None
+        # A new tree gets a new index: the previous tree's root would otherwise stay in
+        # it (a root that goes away is kept, offline) and count in `status`.
+        shutil.rmtree(self.new_daemon().state_dir, ignore_errors=True)
         t0 = time.monotonic()
         self.manifest = gen_tree.generate(self.tree, n, seed=1)
         os.makedirs(self.events_dir, exist_ok=True)

@@ -216,7 +216,8 @@ class Daemon:
                 roots = status.get("roots") or []
                 done = roots and not status.get("scanning") and all(
                     r.get("last_scan_ms") is not None and not r.get("scanning") for r in roots)
-                if done and (expected_photos is None or status.get("photos") == expected_photos):
+                # Per root, not the top-level total: that also counts roots no longer configured.
+                if done and (expected_photos is None or sum(r.get("photos", 0) for r in roots) == expected_photos):
                     return status
                 next_status = time.monotonic() + interval
                 if time.monotonic() >= deadline:

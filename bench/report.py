@@ -98,7 +98,7 @@ def _metrics(series):
     return seen
 
 
-def environment(fs_description: str, command: str) -> list:
+def environment(fs_description: str, commands) -> list:
     """Lines describing the machine and the run."""
     model = "unknown CPU"
     try:
@@ -122,7 +122,8 @@ def environment(fs_description: str, command: str) -> list:
         "- Date: %s; load average at the end %s (the 2 cores are shared with other work, so expect noise)" % (
             time.strftime("%Y-%m-%d %H:%M %Z"), " ".join("%.2f" % x for x in os.getloadavg())),
         "- Filesystem: %s" % fs_description,
-        "- Command: `%s`" % command,
+        "- Command%s: %s" % ("s (later ones redo some workloads, merged with --merge)" if len(commands) > 1 else "",
+                             "; ".join("`%s`" % c for c in commands)),
         "- curatord: %s" % _git_describe(),
         "- Peers: %s" % "; ".join(_versions()),
     ]

@@ -88,6 +88,33 @@ class Results:
                 return s
         return None
 
+    @classmethod
+    def from_json(cls, d):
+        r = cls()
+        r.series = [Series(**s) for s in d.get("series", [])]
+        r.verdicts = [Verdict(**v) for v in d.get("verdicts", [])]
+        r.skips = [Skip(**s) for s in d.get("skips", [])]
+        r.notes = [tuple(x) for x in d.get("notes", [])]
+        r.broken = [tuple(x) for x in d.get("broken", [])]
+        return r
+
+    def keys(self):
+        """The (workload, n) pairs this run has anything for."""
+        found = {(s.workload, s.n) for s in self.series} | {(v.workload, v.n) for v in self.verdicts}
+        found |= {(s.workload, s.n) for s in self.skips} | {(w, n) for w, n, _ in self.notes}
+        return found | {(w, n) for w, n, _ in self.broken}
+
+    def merged_into(self, older: "Results") -> "Results":
+        """`older` with every (workload, n) that this run measured replaced by this run's."""
+        mine = self.keys()
+        out = Results()
+        out.series = [s for s in older.series if (s.workload, s.n) not in mine] + self.series
+        out.verdicts = [v for v in older.verdicts if (v.workload, v.n) not in mine] + self.verdicts
+        out.skips = [s for s in older.skips if (s.workload, s.n) not in mine] + self.skips
+        out.notes = [x for x in older.notes if (x[0], x[1]) not in mine] + self.notes
+        out.broken = [x for x in older.broken if (x[0], x[1]) not in mine] + self.broken
+        return out
+
     def to_json(self):
         return {
             "series": [asdict(s) for s in self.series],

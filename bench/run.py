@@ -25,6 +25,7 @@ import procs  # noqa: E402
 import report  # noqa: E402
 from context import Context  # noqa: E402
 from peers import install  # noqa: E402
+from peers.watchman import WatchmanError  # noqa: E402
 from results import Results  # noqa: E402
 from scratch_fs import KINDS, ScratchFS  # noqa: E402
 from workloads import (burst, camera_import, cold_start, concurrent, index_size, latency, list_all,  # noqa: E402
@@ -57,6 +58,9 @@ def parse(argv):
     p.add_argument("--image-gb", type=int, default=None, help="size of the loop image / tmpfs (default 2 quick, 6)")
     p.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "curatord"))
     p.add_argument("--json-out", default=os.path.join(HERE, "results", "last.json"))
+    p.add_argument("--merge", metavar="JSON",
+                   help="a previous run's --json-out: keep its results except the workloads this run measures "
+                        "(to redo one workload without redoing all)")
     p.add_argument("--no-install", action="store_true", help="do not apt-get install missing peers")
     args = p.parse_args(argv)
     if args.quick:
@@ -121,6 +125,14 @@ def main(argv=None) -> int:
                     except Exception as e:  # a broken workload is reported and the others still run
                         from_outside = ctx.curatord_stopped_from_outside()
                         ctx.stop_all()
+                        if attempt == 1 and isinstance(e, WatchmanError):
+                            # watchman poisons itself when the machine-wide inotify watch limit is
+                            # hit, which other users' watchers on a shared machine can cause.
+                            results.rollback(mark)
+                            results.note(w.KEY, n, "watchman failed once (%s); the workload was run again" %
+                                         str(e).splitlines()[0][:120])
+                            ctx.log("watchman failed (%s); running %s again" % (str(e).splitlines()[0], w.KEY))
+                            continue
                         if attempt == 1 and from_outside:
                             # Not curatord's fault nor ours: something else on this shared
                             # machine signalled it. Try once more, and say so.
@@ -140,12 +152,18 @@ def main(argv=None) -> int:
     finally:
         procs.stop_all()
         scratch.close()
+    commands = [command]
+    if args.merge and not interrupted:
+        with open(args.merge) as f:
+            previous = json.load(f)
+        results = results.merged_into(Results.from_json(previous["results"]))
+        commands = previous.get("commands", [previous.get("command", "?")]) + [command]
     print(report.console(results, TITLES, ORDER))
     os.makedirs(os.path.dirname(args.json_out), exist_ok=True)
     with open(args.json_out, "w") as f:
-        json.dump({"command": command, "filesystem": scratch.description, "results": results.to_json()}, f, indent=1)
+        json.dump({"commands": commands, "filesystem": scratch.description, "results": results.to_json()}, f, indent=1)
     if args.write_doc and not interrupted:
-        env_lines = report.environment(scratch.description, command)
+        env_lines = report.environment(scratch.description, commands)
         report.write_doc(args.doc, report.markdown(results, TITLES, ORDER, env_lines))
         log("wrote %s" % args.doc)
     if interrupted:

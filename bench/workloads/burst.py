@@ -42,7 +42,8 @@ def run(ctx):
         r.add(KEY, n, source.name, "files not reported", "files", missed)
         if key == "curatord" and not tails:
             raise RuntimeError("curatord reported none of the burst")
-    tail = r.find(KEY, n, "curatord", "last event after last write").median
+    tails = r.find(KEY, n, "curatord", "last event after last write")
     lost = max(r.find(KEY, n, "curatord", "files not reported").samples)
-    r.verdict(KEY, n, "all reported within 50 ms after the last write", lost == 0 and tail <= 50,
-              "%.1f ms, %d not reported" % (tail, lost))
+    # Judged on the median like every timing here; the worst repetition is shown beside it.
+    r.verdict(KEY, n, "all reported within 50 ms after the last write", lost == 0 and tails.median <= 50,
+              "median %.1f ms (worst %.1f ms), %d not reported" % (tails.median, tails.high, lost))
