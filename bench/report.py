@@ -130,9 +130,14 @@ def environment(fs_description: str, commands) -> list:
 
 
 def _git_describe() -> str:
+    """The commit that last changed the daemon's sources, and the harness's commit."""
     here = os.path.dirname(os.path.abspath(__file__))
-    r = subprocess.run(["git", "-C", here, "log", "-1", "--format=%h %s"], capture_output=True, text=True)
-    return ("commit " + r.stdout.strip()) if r.returncode == 0 else "unknown commit"
+
+    def last(*paths):
+        r = subprocess.run(["git", "-C", os.path.dirname(here), "log", "-1", "--format=%h %s", "--"] + list(paths),
+                           capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "unknown"
+    return "sources at %s; harness at %s" % (last("Sources", "Package.swift"), last("bench"))
 
 
 def _versions():

@@ -169,7 +169,8 @@ def run(ctx):
     m = r.find(KEY, n, "mv -t (rename floor)", "batch time").median
     r.verdict(KEY, n, "faster than gio trash, >= 5x faster than trash-put, within 2.5x of mv",
               c < g and c * 5 <= p and c <= 2.5 * m,
-              "%.3f s vs gio %.3f s, trash-put %.3f s (x%.1f faster), mv %.3f s (x%.2f)" % (c, g, p, p / c, m, c / m))
+              "%.2f s; x%.2f gio trash's time (%.2f s), x%.2f trash-put's (%.2f s), x%.1f mv's (%.3f s)" % (
+                  c, c / g, g, c / p, p, c / m, m))
     u = r.find(UNDO_KEY, n, "curatord", "undo whole batch")
     if u is None:
         r.verdict(UNDO_KEY, n, "the whole batch in under 1 s", None, "undo not available in this build")
