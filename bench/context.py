@@ -116,6 +116,10 @@ class Context:
         client = self.daemon.connect()
         try:
             self.daemon.wait_scanned(client, self.expected_photos)
+            # Measure an idle daemon: the background capture-time reader (resumed at every
+            # start) would otherwise still be busy, and each batch it applies voids the
+            # sorted views a listing reuses.
+            self.daemon.wait_capture_done(client, timeout=300)
         finally:
             client.close()
         return self.daemon
