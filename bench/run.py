@@ -57,7 +57,8 @@ def parse(argv):
     p.add_argument("--fs", choices=KINDS, default="loop-ext4", help="scratch filesystem (default loop-ext4)")
     p.add_argument("--image-gb", type=int, default=None, help="size of the loop image / tmpfs (default 2 quick, 6)")
     p.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "curatord"))
-    p.add_argument("--json-out", default=os.path.join(HERE, "results", "last.json"))
+    p.add_argument("--json-out", default=None,
+                   help="where to keep the raw results (default bench/results/run-DATE.json, plus last.json)")
     p.add_argument("--merge", metavar="JSON",
                    help="a previous run's --json-out: keep its results except the workloads this run measures "
                         "(to redo one workload without redoing all)")
@@ -159,9 +160,14 @@ def main(argv=None) -> int:
         results = results.merged_into(Results.from_json(previous["results"]))
         commands = previous.get("commands", [previous.get("command", "?")]) + [command]
     print(report.console(results, TITLES, ORDER))
-    os.makedirs(os.path.dirname(args.json_out), exist_ok=True)
-    with open(args.json_out, "w") as f:
-        json.dump({"commands": commands, "filesystem": scratch.description, "results": results.to_json()}, f, indent=1)
+    # Every run keeps its own file (a later --quick must not overwrite the input of a --merge).
+    outputs = [args.json_out] if args.json_out else [
+        os.path.join(HERE, "results", time.strftime("run-%Y%m%d-%H%M%S.json")), os.path.join(HERE, "results", "last.json")]
+    for path in outputs:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            json.dump({"commands": commands, "filesystem": scratch.description, "results": results.to_json()}, f,
+                      indent=1)
     if args.write_doc and not interrupted:
         env_lines = report.environment(scratch.description, commands)
         report.write_doc(args.doc, report.markdown(results, TITLES, ORDER, env_lines))
