@@ -330,6 +330,7 @@ extension CuratorState {
         let ids = view.ids
         let table = library.photos.values
         let hasSelection = !current.selection.isEmpty
+        let facts = RootFacts(self)
         let offset = max(args.offset ?? 0, 0)
         let limit = max(args.limit ?? Int.max, 0)
         guard offset < ids.count else { return ListResult(total: ids.count, offset: offset, photos: [], folders: [], view: spec) }
@@ -348,7 +349,7 @@ extension CuratorState {
             }
             folders[folders.count - 1].count += 1
             photos.append(summary(photo, position: index + 1, selected: hasSelection ? current.selection.number(of: photo.id) : nil,
-                                  fields: fields))
+                                  fields: fields, facts: facts))
         }
         return ListResult(total: ids.count, offset: offset, photos: photos, folders: folders, view: spec)
     }

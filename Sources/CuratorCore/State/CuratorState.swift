@@ -20,6 +20,8 @@ final class CuratorState {
     var roots: [Int32: RootRuntime] = [:]
     /// Root ids in configuration order.
     var rootOrder: [Int32] = []
+    /// Each root's name by id, kept with `roots` in `registerRoots`.
+    var rootNames: [Int32: String] = [:]
     var subscribers: [ObjectIdentifier: Subscriber] = [:]
     var clients = 0
     var totalOverflows = 0
@@ -78,6 +80,7 @@ final class CuratorState {
         }
         for id in roots.keys where !order.contains(id) { roots[id] = nil }
         rootOrder = order
+        rootNames = roots.mapValues { $0.config.name }
     }
 
     func rootID(named name: String) -> Int32? { rootOrder.first { roots[$0]?.config.name == name } }
@@ -259,7 +262,9 @@ final class CuratorState {
         }
     }
 
-    func rootName(_ id: Int32) -> String { roots[id]?.config.name ?? "?" }
+    /// Looked up per photo in a listing: reading `roots[id]` would copy a whole
+    /// `RootRuntime` (its configuration's arrays included) each time.
+    func rootName(_ id: Int32) -> String { rootNames[id] ?? "?" }
 
     // MARK: presentation
 
@@ -270,14 +275,17 @@ final class CuratorState {
 
     /// A photo as clients see it; with `fields`, what is not asked for is left
     /// empty and not computed (a listing of every photo by path is cheap).
-    func summary(_ photo: Photo, position: Int? = nil, selected: Int? = nil, fields: PhotoFields = .all) -> PhotoSummary {
+    func summary(_ photo: Photo, position: Int? = nil, selected: Int? = nil, fields: PhotoFields = .all,
+                 facts: RootFacts? = nil) -> PhotoSummary {
+        let facts = facts ?? RootFacts(self)
         let path = fields.contains(.path) ? wirePath(library.relativePath(of: photo)) : WirePath(path: "")
+        let offline = facts.offline.contains(photo.rootID)
+        let protected = fields.contains(.protected) && facts.mayProtect.contains(photo.rootID) && isProtected(photo)
         return PhotoSummary(position: position, id: photo.id, root: fields.contains(.root) ? rootName(photo.rootID) : "",
                             path: path.path, pathRaw: path.pathRaw,
                             size: photo.size, mtimeNs: photo.identity.mtimeNs, type: fields.contains(.type) ? photo.type.wireName : "",
                             captureTime: fields.contains(.captureTime) ? photo.capture.seconds.map { CaptureTime(seconds: $0).wire } : nil,
-                            protected: fields.contains(.protected) && isProtected(photo) ? true : nil,
-                            offline: (roots[photo.rootID]?.online ?? true) ? nil : true, selected: selected)
+                            protected: protected ? true : nil, offline: offline ? true : nil, selected: selected)
     }
 
     /// A photo is protected when its root is, or when a protected entry names its
@@ -288,5 +296,20 @@ final class CuratorState {
         if root.protection.isEmpty { return false }
         let folder = library.folders[photo.folderID]?.path ?? .empty
         return root.protection.covers(folder: folder, name: photo.name)
+    }
+}
+
+/// What a listing needs to know of every root, gathered once per listing rather
+/// than read from `roots` per photo (each read copies a `RootRuntime`).
+struct RootFacts {
+    var offline: Set<Int32> = []
+    /// Roots where some photo may be protected.
+    var mayProtect: Set<Int32> = []
+
+    init(_ state: CuratorState) {
+        for (id, root) in state.roots {
+            if !root.online { offline.insert(id) }
+            if root.config.protectAll || !root.protection.isEmpty { mayProtect.insert(id) }
+        }
     }
 }
