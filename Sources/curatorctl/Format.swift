@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import Glibc
 
 enum Format {
     /// 12.4 MB, as people read sizes (powers of 1000, like file managers).
@@ -31,16 +32,40 @@ enum Format {
     static var isTerminal: Bool { isatty(1) != 0 }
 
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        emit(Array((text + "\n").utf8), to: 1)
     }
 
     static func writeRaw(_ data: Data) {
         var d = data
         if d.last != UInt8(ascii: "\n") { d.append(UInt8(ascii: "\n")) }
-        FileHandle.standardOutput.write(d)
+        emit([UInt8](d), to: 1)
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        emit(Array((text + "\n").utf8), to: 2)
+    }
+
+    /// Text on stderr without a newline (prompts, the progress bar).
+    static func prompt(_ text: String) {
+        emit(Array(text.utf8), to: 2)
+    }
+
+    /// Writes everything with write(2). A reader that went away (`curatorctl ls |
+    /// head`) ends the program quietly, as it does for any Unix tool, instead of
+    /// Foundation's FileHandle trapping on EPIPE.
+    static func emit(_ bytes: [UInt8], to fd: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(fd, base + offset, buffer.count - offset)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { exit(0) }
+                return
+            }
+            offset += n
+        }
     }
 }

@@ -42,7 +42,7 @@ struct RemoveCommand: CLICommand {
         }
         if !yes {
             // Asked on the terminal, or answered by a script on stdin; no answer is no.
-            FileHandle.standardError.write(Data("Delete? [y/N] ".utf8))
+            Format.prompt("Delete? [y/N] ")
             let answer = readLine(strippingNewline: true)?.lowercased() ?? ""
             guard answer == "y" || answer == "yes" else {
                 _ = try? client.call(.deleteCancel(DeleteCancelRequest(session: session, token: plan.token)), as: DeleteCancelResult.self)
@@ -92,11 +92,11 @@ struct RemoveCommand: CLICommand {
                 let width = 30
                 let filled = total > 0 ? min(width, done * width / total) : width
                 let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-                FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+                Format.prompt("\r[\(bar)] \(done)/\(total)")
                 continue
             }
             if let response = try? decoder.decode(Response<BatchResult>.self, from: line), response.id == .string("confirm") {
-                FileHandle.standardError.write(Data("\n".utf8))
+                Format.prompt("\n")
                 if let result = response.result { return result }
                 throw CLIError.daemon(response.error ?? ProtocolError(.internalError, "no result"))
             }
