@@ -57,7 +57,9 @@ public enum Daemon {
     }
 
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        // write(2), not FileHandle: a closed stderr must not trap the daemon.
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { buffer in Glibc.write(2, buffer.baseAddress, buffer.count) }
     }
 
     static func loadConfiguration(_ args: DaemonArguments) throws -> Configuration {
