@@ -207,16 +207,16 @@ public final class Curator: Sendable {
                     let done = item.step
                     withState { state in
                         if item.outcome == .trashed, let identity = pinned[item.id] { state.photoTrashed(item.id, identity: identity) }
-                        state.sendBatchEvent(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: done, total: total,
-                                                   outcome: item.outcome), uid: client.uid)
+                        state.send(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: done, total: total,
+                                                   outcome: item.outcome), toUID: client.uid)
                     }
                     parkIfStopping()
                 }
             }
             withState { state in
                 state.finishBatch(plan, trashed: trashed)
-                state.sendBatchEvent(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
-                                           done: total, total: total), uid: client.uid)
+                state.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
+                                           done: total, total: total), toUID: client.uid)
             }
             return outcome.result
         } catch {
@@ -242,8 +242,8 @@ public final class Curator: Sendable {
                 total += 1
                 let done = total
                 withState { state in
-                    state.sendBatchEvent(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch, done: done,
-                                               outcome: item.outcome), uid: client.uid)
+                    state.send(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch, done: done,
+                                               outcome: item.outcome), toUID: client.uid)
                 }
                 parkIfStopping()
             }

@@ -136,14 +136,6 @@ extension CuratorState {
         }
     }
 
-    func sendBatchEvent(_ event: Event, uid: UInt32) {
-        guard subscribers.values.contains(where: { $0.uid == uid }) else { return }
-        let line = Wire.event(event, encoder: encoder)
-        for (id, subscriber) in subscribers where subscriber.uid == uid {
-            if !subscriber.sink.deliver(line) { subscribers[id] = nil }
-        }
-    }
-
     /// A photo back from the trash: indexed again (with its former id: the tombstone
     /// is keyed by its inode), whichever of the watcher and the undo sees it first.
     func photoRestored(_ restored: RestoredPhoto) {

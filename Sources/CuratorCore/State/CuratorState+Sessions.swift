@@ -281,11 +281,6 @@ extension CuratorState {
     }
 
     func sendSelectionEvent(_ key: SessionKey, _ state: SessionState) {
-        guard subscribers.values.contains(where: { $0.uid == key.uid }) else { return }
-        let line = Wire.event(Event(event: .selection, session: key.name, items: selectionItems(state), count: state.selection.count),
-                              encoder: encoder)
-        for (id, subscriber) in subscribers where subscriber.uid == key.uid {
-            if !subscriber.sink.deliver(line) { subscribers[id] = nil }
-        }
+        send(Event(event: .selection, session: key.name, items: selectionItems(state), count: state.selection.count), toUID: key.uid)
     }
 }

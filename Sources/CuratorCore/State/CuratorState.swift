@@ -262,6 +262,16 @@ final class CuratorState {
         }
     }
 
+    /// An event for one user's subscribers only (their sessions, their batches).
+    /// The event is built only when someone will receive it.
+    func send(_ event: @autoclosure () -> Event, toUID uid: UInt32) {
+        guard subscribers.values.contains(where: { $0.uid == uid }) else { return }
+        let line = Wire.event(event(), encoder: encoder)
+        for (id, subscriber) in subscribers where subscriber.uid == uid {
+            if !subscriber.sink.deliver(line) { subscribers[id] = nil }
+        }
+    }
+
     /// Looked up per photo in a listing: reading `roots[id]` would copy a whole
     /// `RootRuntime` (its configuration's arrays included) each time.
     func rootName(_ id: Int32) -> String { rootNames[id] ?? "?" }
