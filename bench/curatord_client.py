@@ -12,6 +12,7 @@ import select
 import socket
 import time
 
+import framing
 import procs
 
 
@@ -58,23 +59,7 @@ class LineSocket:
 
     def read_line(self, timeout: float):
         """The next line without its newline, or None when `timeout` passes first."""
-        deadline = time.monotonic() + timeout
-        while True:
-            at = self.buffer.find(b"\n")
-            if at >= 0:
-                line = bytes(self.buffer[:at])
-                del self.buffer[:at + 1]
-                return line
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            ready, _, _ = select.select([self.sock], [], [], left)
-            if not ready:
-                return None
-            chunk = self.sock.recv(1 << 20)
-            if not chunk:
-                raise ConnectionError("%s closed the connection" % self.path)
-            self.buffer += chunk
+        return framing.read_frame(self.sock, self.buffer, _split_line, timeout, self.path)
 
     def close(self):
         try:
@@ -258,3 +243,8 @@ class Daemon:
                 return b"\n".join(f.read().splitlines()[-lines:]).decode("utf-8", "replace")
         except OSError:
             return "(no log)"
+
+
+def _split_line(buffer: bytearray):
+    at = buffer.find(b"\n")
+    return (at, at + 1) if at >= 0 else None

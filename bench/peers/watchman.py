@@ -12,6 +12,7 @@ import select
 import socket
 import time
 
+import framing
 import procs
 from peers import bser
 
@@ -42,23 +43,7 @@ class WatchmanClient:
 
     def read_pdu(self, timeout: float):
         """The next whole PDU (bytes), or None after `timeout`."""
-        deadline = time.monotonic() + timeout
-        while True:
-            n = bser.pdu_length(self.buffer)
-            if 0 <= n <= len(self.buffer):
-                pdu = bytes(self.buffer[:n])
-                del self.buffer[:n]
-                return pdu
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            ready, _, _ = select.select([self.sock], [], [], left)
-            if not ready:
-                return None
-            chunk = self.sock.recv(1 << 20)
-            if not chunk:
-                raise ConnectionError("watchman closed the connection")
-            self.buffer += chunk
+        return framing.read_frame(self.sock, self.buffer, _split_pdu, timeout, "watchman")
 
     def raw_response(self, timeout: float) -> bytes:
         """The next non-unilateral PDU, undecoded (decoding stays out of timings)."""
@@ -186,3 +171,8 @@ class WatchmanServer:
                 return b"\n".join(f.read().splitlines()[-lines:]).decode("utf-8", "replace")
         except OSError:
             return "(no log)"
+
+
+def _split_pdu(buffer: bytearray):
+    n = bser.pdu_length(buffer)
+    return (n, n) if 0 <= n <= len(buffer) else None
