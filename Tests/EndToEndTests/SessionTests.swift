@@ -182,9 +182,7 @@ struct SessionTests {
             return
         }
         let d = try Self.daemon()
-        // The socket must be reachable by the other uid for this test.
-        chmod(d.home.path, 0o755)
-        chmod(d.socket, 0o666)
+        d.letOtherUsersConnect()
         let c = try d.client()
         _ = try c.result(["cmd": "mode", "mode": "select"])
         _ = try c.result(["cmd": "select", "positions": "1 2"])

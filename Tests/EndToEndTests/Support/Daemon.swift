@@ -198,6 +198,13 @@ final class Daemon {
 
     func client() throws -> Client { try Client(socket) }
 
+    /// Lets a client running as another uid (`ctl(asUID:)`) reach the socket, which
+    /// the daemon creates 0600 inside a private directory.
+    func letOtherUsersConnect() {
+        chmod(home.path, 0o755)
+        chmod(socket, 0o666)
+    }
+
     /// Runs curatorctl with this daemon's socket; returns exit code and output.
     func ctl(_ args: [String], asUID uid: UInt32? = nil, input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
