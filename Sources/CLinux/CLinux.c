@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -77,8 +78,9 @@ int curator_fs_type(const char *path, int64_t *type) {
     return 0;
 }
 
-void curator_limit_malloc_arenas(int arenas) {
+void curator_tune_malloc(int arenas, int mmap_threshold) {
     mallopt(M_ARENA_MAX, arenas);
+    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
 }
 
 void curator_trim_heap(void) {
@@ -92,4 +94,8 @@ int curator_mutex_init_adaptive(void *mutex) {
     int rc = pthread_mutex_init((pthread_mutex_t *)mutex, &attributes);
     pthread_mutexattr_destroy(&attributes);
     return rc;
+}
+
+void curator_name_thread(const char *name) {
+    prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }

@@ -3,7 +3,7 @@ import CLinux
 import CuratorCore
 import CuratorProtocol
 import CuratorSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Wires the pieces together: configuration, the index, the watcher, the socket
@@ -16,8 +16,11 @@ public enum Daemon {
     public static func prepareProcess() {
         signal(SIGPIPE, SIG_IGN)
         // One malloc arena per thread would multiply the heap by the number of
-        // client threads; two are plenty for a daemon that mostly waits.
-        curator_limit_malloc_arenas(2)
+        // client threads; two are plenty for a daemon that mostly waits. A fixed
+        // mmap threshold stops glibc from raising it after a large free (a 15 MB
+        // listing), which would put later large buffers in the arenas, where
+        // their freed pages stay resident.
+        curator_tune_malloc(2, 256 << 10)
         var set = sigset_t()
         sigemptyset(&set)
         for s in handledSignals { sigaddset(&set, s) }
@@ -129,10 +132,15 @@ public enum Daemon {
             return 1
         }
         let watcher = Watcher(curator: curator, tools: inotify)
-        server.start()
-        watcher.start()
         let captureReader = CaptureReader(curator: curator)
-        captureReader.start()
+        do {
+            try server.start()
+            try watcher.start()
+            try captureReader.start()
+        } catch {
+            log.error("cannot start the daemon's threads: \(error)")
+            return 1
+        }
         let how = activated == nil ? "listening on" : "serving the socket systemd passed,"
         log.notice("curatord \(ProtocolInfo.serverVersion) \(how) \(served) for \(config.roots.count) root(s): "
                    + config.roots.map { "\($0.name)=\($0.path)" }.joined(separator: ", "))

@@ -6,7 +6,7 @@ import CuratorSystem
 enum EffectiveSettings {
     static func describe(_ c: Configuration) -> String {
         func q(_ s: String) -> String {
-            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            "\"" + String(s.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] }) + "\""
         }
         var lines = ["// effective settings\(c.source.map { " from \($0)" } ?? " from the command line")", "{"]
         lines.append("  socket: \(q(c.socketPath.lossyString)),")

@@ -3,7 +3,7 @@ import CuratorCore
 import CuratorProtocol
 import CuratorSystem
 import CLinux
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -32,14 +32,11 @@ final class Server: Sendable {
 
     deinit { Glibc.close(wake) }
 
-    func start() {
-        let thread = Thread { [self] in
+    func start() throws(SystemError) {
+        try SystemThread.detach(name: "curatord-accept", stackSize: 512 << 10) { [self] in
             acceptLoop()
             acceptLoopExited.signal()
         }
-        thread.name = "curatord-accept"
-        thread.stackSize = 512 << 10
-        thread.start()
     }
 
     /// Stops accepting and waits (briefly) for the accept thread to leave, then
@@ -104,12 +101,16 @@ final class Server: Sendable {
         }
         active.add(1, ordering: .relaxed)
         curator.clientConnected()
-        let thread = Thread { [self] in
-            connection.run()
+        do throws(SystemError) {
+            try SystemThread.detach(name: "curatord-client", stackSize: 1 << 20) { [self] in
+                connection.run()
+                active.subtract(1, ordering: .relaxed)
+            }
+        } catch {
+            // The connection owns the descriptor: letting it go closes it.
+            log.warning("cannot serve a client (uid \(peer.uid)): \(error)")
             active.subtract(1, ordering: .relaxed)
+            curator.clientDisconnected(nil)
         }
-        thread.name = "curatord-client"
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A decoded request line.
 public struct Request: Sendable {

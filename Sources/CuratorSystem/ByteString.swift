@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A file name or path as the kernel sees it: bytes, not necessarily UTF-8.
 /// Every path in the index, the journal and the trash is one of these; text

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Syslog priorities, the levels journald understands.
@@ -58,7 +59,7 @@ public final class Logger: Sendable {
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
-        let text = message().replacingOccurrences(of: "\n", with: " ")
+        let text = String(message().map { $0 == "\n" ? " " : $0 })
         let line: String
         if journald {
             line = "<\(level.rawValue)>\(text)\n"
@@ -88,9 +89,15 @@ public final class Logger: Sendable {
         var t = ts.tv_sec
         var tm = tm()
         localtime_r(&t, &tm)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%03d",
-                      tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                      Int(ts.tv_nsec / 1_000_000))
+        return digits(Int(tm.tm_year) + 1900, 4) + "-" + digits(Int(tm.tm_mon) + 1, 2) + "-" + digits(Int(tm.tm_mday), 2) + " "
+            + digits(Int(tm.tm_hour), 2) + ":" + digits(Int(tm.tm_min), 2) + ":" + digits(Int(tm.tm_sec), 2) + "."
+            + digits(ts.tv_nsec / 1_000_000, 3)
+    }
+
+    /// `value` in decimal, zero-padded to `width`.
+    private static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }
 

@@ -32,6 +32,19 @@ struct PhotoTableTests {
         }
         #expect(Set(table.values.map(\.id)) == Set(model.keys))
     }
+
+    /// 100 000 photos live in this table: 72 bytes each, and room for at most an
+    /// eighth more (doubling would leave up to half the array empty).
+    @Test func staysCompact() {
+        #expect(MemoryLayout<Photo>.stride == 72)
+        var table = PhotoTable()
+        for id in 1...100_000 { table[Int64(id)] = Self.photo(Int64(id)) }
+        #expect(table.count == 100_000)
+        #expect(table.values.capacity <= 100_000 + 100_000 / 8 + 1024)
+        let rank = Photo(id: 1, rootID: 1, folderID: 1, name: ByteString("x"), identity: FileIdentity(device: 1, inode: 1, size: 1, mtimeNs: 0),
+                         type: .jpeg, capture: .pending, rank: Int64(Int32.max) + 5).rank
+        #expect(rank == Int64(Int32.max), "a rank past 32 bits saturates")
+    }
 }
 
 extension PhotoTable {

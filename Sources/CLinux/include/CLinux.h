@@ -36,8 +36,9 @@ int curator_linkat_fd(int fd, int newdirfd, const char *newpath);
 /// statfs f_type of a path.
 int curator_fs_type(const char *path, int64_t *type);
 
-/// Limits glibc's malloc arenas (M_ARENA_MAX).
-void curator_limit_malloc_arenas(int arenas);
+/// Limits glibc's malloc arenas (M_ARENA_MAX) and fixes the size from which
+/// blocks get their own mapping (M_MMAP_THRESHOLD).
+void curator_tune_malloc(int arenas, int mmap_threshold);
 
 /// Returns free heap memory to the system (malloc_trim).
 void curator_trim_heap(void);
@@ -45,5 +46,8 @@ void curator_trim_heap(void);
 /// Initialises an adaptive (briefly spinning) mutex: the state lock is held for
 /// microseconds, so a short spin beats sleeping in the kernel.
 int curator_mutex_init_adaptive(void *mutex);
+
+/// Names the calling thread for ps/top (at most 15 bytes are kept).
+void curator_name_thread(const char *name);
 
 #endif

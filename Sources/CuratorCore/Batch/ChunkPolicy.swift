@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How many photos a batch or an undo handles between two syncs and commits.
 /// Bigger chunks mean fewer syncs; smaller ones mean earlier progress reports and

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The named steps of the batch, undo and recovery protocols, each reached just

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Reads a JSON5 configuration file (Foundation's `allowsJSON5`) and validates it
@@ -259,8 +259,8 @@ public struct ConfigLoader {
         if let decoding = error as? DecodingError {
             switch decoding {
             case .dataCorrupted(let context):
-                let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                return underlying ?? context.debugDescription
+                // The parser's own error says what it found and where (line, column).
+                return context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
             default:
                 return "\(decoding)"
             }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One watched folder, validated.
 public struct RootConfig: Sendable, Hashable {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The XDG locations a per-user daemon defaults to, and the system-wide ones.

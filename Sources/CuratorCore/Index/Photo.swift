@@ -55,22 +55,31 @@ public enum CaptureState: Hashable, Sendable {
 }
 
 /// One indexed file. Its id is stable across renames and moves inside its root.
+/// 100 000 of these sit in one array, so the field order is chosen for a 72-byte
+/// stride (Swift lays fields out in declaration order): the one-byte type last.
 public struct Photo: Sendable, Hashable {
     public var id: Int64
     public var rootID: Int32
     public var folderID: Int32
     public var name: ByteString
     public var identity: FileIdentity
-    public var type: PhotoType
     /// Kept as its raw number: an enum with a payload would pad `Photo` by 8 bytes,
     /// 800 kB per 100 000 photos.
     private var captureRaw: Int64
-    /// Position in its folder's custom order (article 001's reordering).
-    public var rank: Int64
+    /// Ranks count the photos a folder ever received, so 32 bits is plenty; a
+    /// corrupt index's larger value saturates (the order stays total per folder).
+    private var rankRaw: Int32
+    public var type: PhotoType
 
     public var capture: CaptureState {
         get { CaptureState(raw: captureRaw) }
         set { captureRaw = newValue.raw }
+    }
+
+    /// Position in its folder's custom order (article 001's reordering).
+    public var rank: Int64 {
+        get { Int64(rankRaw) }
+        set { rankRaw = Int32(clamping: newValue) }
     }
 
     public init(id: Int64, rootID: Int32, folderID: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
@@ -80,9 +89,9 @@ public struct Photo: Sendable, Hashable {
         self.folderID = folderID
         self.name = name
         self.identity = identity
-        self.type = type
         self.captureRaw = capture.raw
-        self.rank = rank
+        self.rankRaw = Int32(clamping: rank)
+        self.type = type
     }
 
     public var size: Int64 { identity.size }

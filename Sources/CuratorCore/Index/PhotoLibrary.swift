@@ -24,7 +24,7 @@ final class PhotoLibrary {
     /// dictionary keyed by both. A digest shared by two files only makes one of them
     /// unfindable by inode (a rename while down then gets a new id); lookups check
     /// the photo's real device and inode, so a digest never names the wrong photo.
-    private var byInode: [UInt64: Int64] = [:]
+    private var byInode = InodeIndex()
     private(set) var folders: [Int32: Folder] = [:]
     private var folderByPath: [FolderKey: Int32] = [:]
     /// Folder id -> the folders directly below it.

@@ -21,6 +21,9 @@ struct PhotoTable {
                 if let slot = slotByID[id] {
                     values[Int(slot)] = photo
                 } else {
+                    // Grow by an eighth, not by doubling: at 100 000 photos a doubled
+                    // array would hold 5 MB of empty slots for good.
+                    if values.count == values.capacity { values.reserveCapacity(values.count + max(values.count / 8, 1024)) }
                     slotByID[id] = Int32(values.count)
                     values.append(photo)
                 }

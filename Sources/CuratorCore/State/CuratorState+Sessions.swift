@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Sessions and selections (articles 000-003): requests resolve positions and
 /// filters against the session's view into photo ids, apply the `SessionState`

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A file seen on disk by a scan or an event, ready to be reconciled with the index.
 struct ScannedFile: Sendable {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A delete plan shown to a client and waiting for its confirmation: the photos
 /// in trashing order with their identities pinned, the session generation it was
@@ -18,6 +19,7 @@ struct DeletePlan {
         var bytes = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
-        return bytes.map { String(format: "%02x", $0) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] }, as: UTF8.self)
     }
 }

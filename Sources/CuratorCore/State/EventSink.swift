@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where pushed events go: a client connection that subscribed. `deliver` must not
 /// block (it queues); it returns false when the subscriber is gone or hopelessly behind.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CLinux
 import CuratorSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -18,14 +18,11 @@ public final class CaptureReader: Sendable {
 
     public init(curator: Curator) { self.curator = curator }
 
-    public func start() {
-        let thread = Thread { [self] in
+    public func start() throws(SystemError) {
+        try SystemThread.detach(name: "curatord-exif", stackSize: 512 << 10) { [self] in
             run()
             exited.signal()
         }
-        thread.name = "curatord-capture"
-        thread.stackSize = 512 << 10
-        thread.start()
     }
 
     /// Stops after the batch in hand and waits for that, up to `seconds`. False when it did not stop in time.
@@ -71,6 +68,8 @@ extension CuratorState {
             guard let photo = library.photo(id), photo.capture == .pending, let root = roots[photo.rootID], root.online else { continue }
             work.append((id, root.config.path.appending(library.relativePath(of: photo))))
         }
+        // A cold scan queues every photo (800 kB at 100 000); popLast keeps that capacity.
+        if capturePending.isEmpty { capturePending = [] }
         return work
     }
 

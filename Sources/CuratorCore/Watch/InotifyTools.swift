@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CInotifyTools
 import CuratorSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// One inotify event, copied out of libinotifytools' static buffer at once.
@@ -149,6 +149,6 @@ final class InotifyTools {
 
     static var maxUserWatches: Int {
         guard let text = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8) else { return 0 }
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        return Int(text.filter { !$0.isWhitespace }) ?? 0
     }
 }

@@ -2,7 +2,7 @@
 import CInotifyTools
 import CuratorProtocol
 import CuratorSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The watcher thread: it alone calls libinotifytools, walks the roots, and feeds
@@ -79,11 +79,8 @@ public final class Watcher: @unchecked Sendable {
     }
 
     /// Starts the thread.
-    public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "curatord-watcher"
-        thread.stackSize = 1 << 20
-        thread.start()
+    public func start() throws(SystemError) {
+        try SystemThread.detach(name: "curatord-watch", stackSize: 1 << 20) { [self] in run() }
     }
 
     /// Asks the thread to stop after the step in progress and waits for it, up

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CLinux
 import CuratorSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -22,7 +22,7 @@ enum WatcherCommand: Sendable {
 final class WatcherInbox: Sendable {
     let wakeDescriptor: Int32
     private let commands = Mutex<[WatcherCommand]>([])
-    private let cookies = Mutex<[ByteString: CookieWaiter]>([:])
+    private let cookies = Mutex<[ByteString: OneShotSignal]>([:])
     private let cookieCounter = Atomic<Int>(0)
 
     init() throws(SystemError) {
@@ -63,8 +63,8 @@ final class WatcherInbox: Sendable {
         return ByteString(".curatord-cookie-\(getpid())-\(n)")
     }
 
-    func register(cookie: ByteString) -> CookieWaiter {
-        let waiter = CookieWaiter()
+    func register(cookie: ByteString) -> OneShotSignal {
+        let waiter = OneShotSignal()
         cookies.withLock { $0[cookie] = waiter }
         return waiter
     }
@@ -87,29 +87,5 @@ final class WatcherInbox: Sendable {
             return values
         }
         for waiter in all { waiter.signal() }
-    }
-}
-
-/// A one-shot signal a `sync` request waits on, with a deadline.
-final class CookieWaiter: Sendable {
-    private let condition = NSCondition()
-    private let fired = Atomic<Bool>(false)
-
-    func signal() {
-        condition.lock()
-        fired.store(true, ordering: .releasing)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// True when signalled before the deadline.
-    func wait(seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while !fired.load(ordering: .acquiring) {
-            if !condition.wait(until: deadline) { return fired.load(ordering: .acquiring) }
-        }
-        return true
     }
 }
