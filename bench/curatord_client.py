@@ -245,6 +245,6 @@ class Daemon:
             return "(no log)"
 
 
-def _split_line(buffer: bytearray):
-    at = buffer.find(b"\n")
+def _split_line(buffer: bytearray, start: int = 0):
+    at = buffer.find(b"\n", start)
     return (at, at + 1) if at >= 0 else None

@@ -173,6 +173,6 @@ class WatchmanServer:
             return "(no log)"
 
 
-def _split_pdu(buffer: bytearray):
+def _split_pdu(buffer: bytearray, start: int = 0):
     n = bser.pdu_length(buffer)
     return (n, n) if 0 <= n <= len(buffer) else None
