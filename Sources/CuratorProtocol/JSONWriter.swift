@@ -1,224 +1,263 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import Glibc
 
-/// Writes JSON straight into bytes, for the responses that can be large (a listing
-/// of every photo) or frequent (events). It produces exactly what `Wire`'s Codable
-/// encoder produces for the same values (snake_case keys, sorted, no escaped
-/// slashes); a test holds the two to that.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
-    private var needsComma = false
+/// Writes JSON straight into bytes, for the daemon's largest answer: a listing of
+/// every photo (15 MB at 100 000 photos). It produces exactly what `Wire`'s
+/// Codable encoder produces for the same values (snake_case keys, sorted, no
+/// escaped slashes); tests hold the two to that.
+///
+/// It writes into one buffer of its own, checking room once per value rather
+/// than per byte, and its methods are `@inlinable`: a listing calls them a
+/// million times, and through an `Array` and across the module boundary each
+/// call cost more than the bytes it wrote. Non-copyable: the buffer has one owner.
+public struct JSONWriter: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
+    @usableFromInline var needsComma = false
+    /// False while writing into the memory of the array `write(capacity:_:)` makes.
+    @usableFromInline var owned = true
 
-    public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
-
-    public mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
+    public init(reservingCapacity capacity: Int = 256) {
+        self.capacity = max(capacity, 64)
+        base = Self.allocate(self.capacity)
     }
 
-    public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
+    init(borrowing buffer: UnsafeMutableBufferPointer<UInt8>) {
+        // A capacity of 0 still has a base address: the array's, or a spill at once.
+        base = buffer.baseAddress ?? Self.allocate(64)
+        capacity = buffer.baseAddress == nil ? 64 : buffer.count
+        owned = buffer.baseAddress == nil
     }
 
-    public mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma = false
+    deinit { if owned { free(base) } }
+
+    /// Runs `body` on a writer whose bytes become the returned array without a
+    /// copy, as long as they fit in `capacity` (an estimate: past it, the writer
+    /// moves to memory of its own and the result is copied once at the end). A
+    /// listing is 15 MB; a copy of it cost as much as a fifth of its writing.
+    public static func write(capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var spilled: [UInt8]?
+        let inPlace = [UInt8](unsafeUninitializedCapacity: max(capacity, 0)) { buffer, initialized in
+            var writer = JSONWriter(borrowing: buffer)
+            body(&writer)
+            if writer.owned {
+                spilled = writer.bytes
+                initialized = 0
+            } else {
+                initialized = writer.count
+            }
+        }
+        return spilled ?? inPlace
     }
 
-    public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
-        needsComma = true
-    }
+    /// What was written so far.
+    public var bytes: [UInt8] { [UInt8](UnsafeBufferPointer(start: base, count: count)) }
+
+    // MARK: values
+
+    @inlinable public mutating func beginObject() { opening(UInt8(ascii: "{")) }
+    @inlinable public mutating func endObject() { closing(UInt8(ascii: "}")) }
+    @inlinable public mutating func beginArray() { opening(UInt8(ascii: "[")) }
+    @inlinable public mutating func endArray() { closing(UInt8(ascii: "]")) }
 
     /// A key; the value written next belongs to it.
-    public mutating func key(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+    @inlinable public mutating func key(_ name: StaticString) {
+        name.withUTF8Buffer { name in
+            reserve(name.count + 4)
+            if needsComma { put(UInt8(ascii: ",")) }
+            put(UInt8(ascii: "\""))
+            put(name)
+            put(UInt8(ascii: "\""))
+            put(UInt8(ascii: ":"))
+        }
         needsComma = false
     }
 
-    public mutating func string(_ value: String) {
-        separate()
+    @inlinable public mutating func string(_ value: String) {
         var copy = value
-        copy.withUTF8 { appendEscaped($0) }
+        copy.withUTF8 { string(escapedPrefix: UnsafeBufferPointer(start: nil, count: 0), $0) }
+    }
+
+    /// A string of `escapedPrefix` (made by `escaped(_:)`, reused across many
+    /// strings: a folder's path) followed by `text`, escaped here. `text` must be
+    /// valid UTF-8.
+    @inlinable public mutating func string(escapedPrefix: UnsafeBufferPointer<UInt8>, _ text: UnsafeBufferPointer<UInt8>) {
+        // Room for the worst case: every byte of `text` a six-byte \u00XX escape.
+        reserve(escapedPrefix.count + 6 * text.count + 3)
+        separate()
+        put(UInt8(ascii: "\""))
+        put(escapedPrefix)
+        putEscaped(text)
+        put(UInt8(ascii: "\""))
         needsComma = true
     }
 
-    public mutating func int<T: BinaryInteger>(_ value: T) {
+    /// A string already escaped by `escaped(_:)`.
+    @inlinable public mutating func string(escaped: [UInt8]) {
+        escaped.withUnsafeBufferPointer { string(escapedPrefix: $0, UnsafeBufferPointer(start: nil, count: 0)) }
+    }
+
+    /// A string of at most `maxCount` bytes that `body` writes, which need no
+    /// escaping (digits, letters, `-`, `:`...), such as a date.
+    @inlinable public mutating func plainString(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maxCount + 3)
         separate()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
-        // Digits right to left into a small stack buffer, then copied once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var index = 20
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index..<20]))
+        put(UInt8(ascii: "\""))
+        count += body(base + count)
+        precondition(count < capacity, "plainString wrote past its room")
+        put(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    @inlinable public mutating func int(_ value: Int) { int(Int64(value)) }
+
+    @inlinable public mutating func int(_ value: Int64) {
+        reserve(21)
+        separate()
+        if value < 0 { put(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20 && magnitude >= scale {
+            digits += 1
+            scale = scale &* 10
+        }
+        // Right to left, straight into place.
+        var at = count + digits
+        count = at
+        repeat {
+            at -= 1
+            base[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        needsComma = true
+    }
+
+    @inlinable public mutating func bool(_ value: Bool) { word(value ? "true" : "false") }
+
+    @inlinable public mutating func null() { word("null") }
+
+    /// Bytes already encoded as one JSON value.
+    @inlinable public mutating func raw(_ json: [UInt8]) {
+        json.withUnsafeBufferPointer { json in
+            reserve(json.count + 1)
+            separate()
+            put(json)
         }
         needsComma = true
     }
 
-    public mutating func bool(_ value: Bool) {
+    @inlinable public mutating func newline() {
+        reserve(1)
+        put(UInt8(ascii: "\n"))
+    }
+
+    /// The inside of a JSON string for valid UTF-8 `text`, quotes left out.
+    public static func escaped(_ text: some Collection<UInt8>) -> [UInt8] {
+        let text = Array(text)
+        var writer = JSONWriter(reservingCapacity: 6 * text.count)
+        text.withUnsafeBufferPointer { writer.putEscaped($0) }
+        return writer.bytes
+    }
+
+    // MARK: the buffer
+
+    @inlinable mutating func opening(_ bracket: UInt8) {
+        reserve(2)
         separate()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        put(bracket)
+        needsComma = false
+    }
+
+    @inlinable mutating func closing(_ bracket: UInt8) {
+        reserve(1)
+        put(bracket)
         needsComma = true
     }
 
-    public mutating func null() {
-        separate()
-        bytes.append(contentsOf: Array("null".utf8))
+    @inlinable mutating func word(_ text: StaticString) {
+        text.withUTF8Buffer { text in
+            reserve(text.count + 1)
+            separate()
+            put(text)
+        }
         needsComma = true
     }
 
-    /// Bytes already encoded as one JSON value.
-    public mutating func raw(_ json: [UInt8]) {
-        separate()
-        bytes.append(contentsOf: json)
-        needsComma = true
+    /// Room for `more` bytes; every `put` below is covered by one of these.
+    @inlinable mutating func reserve(_ more: Int) {
+        if capacity - count < more { grow(more) }
     }
 
-    public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+    @usableFromInline mutating func grow(_ more: Int) {
+        let wanted = max(capacity * 2, count + more)
+        if !owned {
+            // Out of the borrowed array: on to memory of our own.
+            let moved = Self.allocate(wanted)
+            moved.update(from: base, count: count)
+            base = moved
+            owned = true
+        } else {
+            guard let moved = realloc(base, wanted) else { fatalError("out of memory growing a JSON answer to \(wanted) bytes") }
+            base = moved.assumingMemoryBound(to: UInt8.self)
+        }
+        capacity = wanted
+    }
 
-    private mutating func separate() {
+    @usableFromInline static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let raw = malloc(capacity) else { fatalError("out of memory for a JSON answer of \(capacity) bytes") }
+        return raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    @inlinable mutating func separate() {
         if needsComma {
-            bytes.append(UInt8(ascii: ","))
+            put(UInt8(ascii: ","))
             needsComma = false
         }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    @inlinable mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
 
-    private mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
+    @inlinable mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    @usableFromInline static let hex: StaticString = "0123456789abcdef"
+
+    /// Escapes as the Codable encoder does: `"` and `\`, the short forms of
+    /// \n \r \t \b \f, \u00XX for other control bytes; everything else as is.
+    @inlinable mutating func putEscaped(_ text: UnsafeBufferPointer<UInt8>) {
         var start = 0
-        for (i, byte) in text.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            if start < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<i])) }
+        for i in 0..<text.count {
+            let byte = text[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            put(UnsafeBufferPointer(rebasing: text[start..<i]))
             start = i + 1
-            bytes.append(UInt8(ascii: "\\"))
+            put(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            case UInt8(ascii: "\""): put(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): put(UInt8(ascii: "\\"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            case 0x09: put(UInt8(ascii: "t"))
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x0C: put(UInt8(ascii: "f"))
             default:
-                bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
+                put(UInt8(ascii: "u"))
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "0"))
+                Self.hex.withUTF8Buffer { hex in
+                    put(hex[Int(byte >> 4)])
+                    put(hex[Int(byte & 0xF)])
+                }
             }
         }
-        if start < text.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...])) }
-        bytes.append(UInt8(ascii: "\""))
-    }
-}
-
-/// The keys of a photo a `list` may be limited to (`fields`).
-public struct PhotoFields: OptionSet, Sendable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
-
-    public static let captureTime = PhotoFields(rawValue: 1 << 0)
-    public static let id = PhotoFields(rawValue: 1 << 1)
-    public static let mtimeNs = PhotoFields(rawValue: 1 << 2)
-    public static let offline = PhotoFields(rawValue: 1 << 3)
-    public static let path = PhotoFields(rawValue: 1 << 4)
-    public static let position = PhotoFields(rawValue: 1 << 5)
-    public static let protected = PhotoFields(rawValue: 1 << 6)
-    public static let root = PhotoFields(rawValue: 1 << 7)
-    public static let selected = PhotoFields(rawValue: 1 << 8)
-    public static let size = PhotoFields(rawValue: 1 << 9)
-    public static let type = PhotoFields(rawValue: 1 << 10)
-    public static let all = PhotoFields(rawValue: 0x7FF)
-
-    /// Wire names; `path` also brings `path_raw` (the same path, exactly).
-    public static let names: [String: PhotoFields] = [
-        "capture_time": .captureTime, "id": .id, "mtime_ns": .mtimeNs, "offline": .offline, "path": .path, "path_raw": .path,
-        "position": .position, "protected": .protected, "root": .root, "selected": .selected, "size": .size, "type": .type,
-    ]
-
-    /// Nil names the unknown field.
-    public init(names: [String]) throws(ProtocolError) {
-        var set: PhotoFields = []
-        for name in names {
-            guard let field = Self.names[name] else {
-                throw ProtocolError(.invalidArgument, "\"\(name)\" is not a photo field; fields are \(Self.names.keys.sorted().joined(separator: ", ")).",
-                                    argument: "fields")
-            }
-            set.insert(field)
-        }
-        self = set
-    }
-}
-
-extension PhotoSummary {
-    /// The same object the Codable encoder writes, keys in sorted order; with
-    /// `fields`, only those keys.
-    public func write(to w: inout JSONWriter, fields: PhotoFields = .all) {
-        w.beginObject()
-        if fields.contains(.captureTime), let captureTime { w.key("capture_time"); w.string(captureTime) }
-        if fields.contains(.id) { w.key("id"); w.int(id) }
-        if fields.contains(.mtimeNs) { w.key("mtime_ns"); w.int(mtimeNs) }
-        if fields.contains(.offline), let offline { w.key("offline"); w.bool(offline) }
-        if fields.contains(.path) { w.key("path"); w.string(path) }
-        if fields.contains(.path), let pathRaw { w.key("path_raw"); w.string(pathRaw) }
-        if fields.contains(.position), let position { w.key("position"); w.int(position) }
-        if fields.contains(.protected), let `protected` { w.key("protected"); w.bool(`protected`) }
-        if fields.contains(.root) { w.key("root"); w.string(root) }
-        if fields.contains(.selected), let selected { w.key("selected"); w.int(selected) }
-        if fields.contains(.size) { w.key("size"); w.int(size) }
-        if fields.contains(.type) { w.key("type"); w.string(type) }
-        w.endObject()
-    }
-}
-
-extension FolderSection {
-    public func write(to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("count"); w.int(count)
-        w.key("first_position"); w.int(firstPosition)
-        w.key("path"); w.string(path)
-        if let pathRaw { w.key("path_raw"); w.string(pathRaw) }
-        w.key("root"); w.string(root)
-        w.endObject()
-    }
-}
-
-extension Wire {
-    /// A `list` response line, written without the Codable machinery: a listing of
-    /// 100 000 photos is the daemon's largest answer.
-    public static func listSuccess(id: RequestID?, result: ListResult, view: [UInt8], fields: PhotoFields = .all) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: 160 * result.photos.count + 256)
-        w.beginObject()
-        if let id {
-            w.key("id")
-            switch id {
-            case .number(let n): w.int(n)
-            case .string(let s): w.string(s)
-            }
-        }
-        w.key("ok"); w.bool(true)
-        w.key("result")
-        w.beginObject()
-        w.key("folders"); w.beginArray()
-        for folder in result.folders { folder.write(to: &w) }
-        w.endArray()
-        w.key("offset"); w.int(result.offset)
-        w.key("photos"); w.beginArray()
-        for photo in result.photos { photo.write(to: &w, fields: fields) }
-        w.endArray()
-        w.key("total"); w.int(result.total)
-        w.key("view"); w.raw(view)
-        w.endObject()
-        w.endObject()
-        w.newline()
-        return w.bytes
+        put(UnsafeBufferPointer(rebasing: text[start...]))
     }
 }

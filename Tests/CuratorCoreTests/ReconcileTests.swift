@@ -17,12 +17,12 @@ import Testing
         private(set) var state: CuratorState
         let rootID: Int32
 
-        init() throws {
+        init(protected: [String] = []) throws {
             var template = Array("/tmp/curatord-reconcile-XXXXXX".utf8CString)
             let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
             directory = made.map { String(cString: $0) } ?? "/tmp/curatord-reconcile-\(getpid())"
             try FileManager.default.createDirectory(atPath: directory + "/root", withIntermediateDirectories: true)
-            config = Configuration(roots: [RootConfig(name: "pics", path: ByteString(directory + "/root"))],
+            config = Configuration(roots: [RootConfig(name: "pics", path: ByteString(directory + "/root"), protected: protected)],
                                    socketPath: ByteString(directory + "/s"), stateDirectory: ByteString(directory),
                                    homeTrash: ByteString(directory + "/trash"))
             state = try CuratorState(config: config, library: PhotoLibrary(store: IndexStore(path: directory + "/index.sqlite")))

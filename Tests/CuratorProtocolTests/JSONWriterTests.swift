@@ -3,40 +3,56 @@ import CuratorProtocol
 import Foundation
 import Testing
 
-/// The hand-written listing encoder must say exactly what the Codable one says.
+/// The hand-written listing writer must say exactly what the Codable encoder says.
 struct JSONWriterTests {
-    static let photos = [
-        PhotoSummary(position: 1, id: 42, root: "pics", path: "2024/05 beach/IMG_0001.JPG", size: 2_483_021,
-                     mtimeNs: 1_715_000_000_123_456_789, type: "jpeg", captureTime: "2024-05-01T10:12:44"),
-        PhotoSummary(position: 2, id: -7, root: "pics", path: "quote\" back\\slash\nnew\ttab\u{01}/Été à Nice.jpg",
-                     pathRaw: "cXVvdGU=", size: 0, mtimeNs: -1, type: "nef", protected: true, offline: true, selected: 3),
-        PhotoSummary(position: nil, id: Int64.max, root: "r", path: "", size: Int64.max, mtimeNs: Int64.min + 1, type: "mov"),
-    ]
+    static let folders = [FolderSection(root: "pics", path: "2024/05 beach", count: 1, firstPosition: 1),
+                          FolderSection(root: "pics", path: "x", pathRaw: "eA==", count: 2, firstPosition: 2)]
+    static let view = ViewSpec(root: "pics", sort: .capture)
+    static let awkward = ["", "plain", "quote\" back\\slash\nnew\ttab\u{01}\u{1F}\u{08}\u{0C}\r/Été à Nice.jpg", "日本/写真.heic"]
 
-    static let result = ListResult(total: 3, offset: 0, photos: photos,
-                                   folders: [FolderSection(root: "pics", path: "2024/05 beach", count: 1, firstPosition: 1),
-                                             FolderSection(root: "pics", path: "x", pathRaw: "eA==", count: 2, firstPosition: 2)],
-                                   view: ViewSpec(root: "pics", sort: .capture))
-
-    @Test func listingBytesEqualTheCodableEncoding() throws {
-        let view = [UInt8](try Wire.makeEncoder().encode(Self.result.view))
-        let fast = Wire.listSuccess(id: .number(9), result: Self.result, view: view)
-        let codable = [UInt8](Wire.success(id: .number(9), result: Self.result))
-        #expect(String(decoding: fast, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
+    /// The envelope and the folder sections, with photos whose single key is
+    /// written through each of the string forms the listing uses.
+    @Test func listingLineEqualsTheCodableEncoding() throws {
+        struct Named: Codable, Equatable { var path: String }
+        struct Result: Codable { var folders: [FolderSection]; var offset: Int; var photos: [Named]; var total: Int; var view: ViewSpec }
+        let encodedView = [UInt8](try Wire.makeEncoder().encode(Self.view))
+        for id in [RequestID.number(9), .string("a\"b"), nil] {
+            // A capacity of 40 makes the writer spill out of the array early on.
+            let fast = ListingLine.write(id: id, offset: 4, total: 11, view: encodedView, capacity: id == nil ? 40 : 4096, folders: { w in
+                for folder in Self.folders { folder.write(to: &w) }
+            }, photos: { w in
+                for (i, text) in Self.awkward.enumerated() {
+                    w.beginObject()
+                    w.key("path")
+                    switch i % 3 {
+                    case 0: w.string(text)
+                    case 1: w.string(escaped: JSONWriter.escaped(text.utf8))
+                    default:
+                        let cut = text.utf8.count / 2
+                        let head = Array(text.utf8.prefix(cut)), tail = Array(text.utf8.dropFirst(cut))
+                        // A cut inside a multi-byte character is fine: escaping works on bytes.
+                        let prefix = JSONWriter.escaped(head)
+                        prefix.withUnsafeBufferPointer { p in tail.withUnsafeBufferPointer { w.string(escapedPrefix: p, $0) } }
+                    }
+                    w.endObject()
+                }
+            })
+            let codable = [UInt8](Wire.success(id: id, result: Result(folders: Self.folders, offset: 4,
+                                                                        photos: Self.awkward.map(Named.init), total: 11, view: Self.view)))
+            #expect(String(decoding: fast, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
+            #expect(fast.last == UInt8(ascii: "\n"))
+            #expect(!fast.dropLast().contains(UInt8(ascii: "\n")))
+        }
     }
 
-    @Test func listingDecodesBackToTheSameValues() throws {
-        let view = [UInt8](try Wire.makeEncoder().encode(Self.result.view))
-        let fast = Wire.listSuccess(id: .string("a\"b"), result: Self.result, view: view)
-        let decoded = try Wire.makeDecoder().decode(Response<ListResult>.self, from: Data(fast.dropLast()))
-        #expect(decoded.id == .string("a\"b"))
-        #expect(decoded.ok)
-        let result = try #require(decoded.result)
-        #expect(result.photos == Self.photos)
-        #expect(result.folders == Self.result.folders)
-        #expect(result.view == Self.result.view)
-        #expect(fast.last == UInt8(ascii: "\n"))
-        #expect(!fast.dropLast().contains(UInt8(ascii: "\n")))
+    @Test func plainStringsAreWrittenAsGiven() {
+        var w = JSONWriter()
+        let date = Array("2024-05-01T10:12:44".utf8)
+        w.plainString(maxCount: 19) { out in
+            for (i, byte) in date.enumerated() { out[i] = byte }
+            return date.count
+        }
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "\"2024-05-01T10:12:44\"")
     }
 
     @Test func integersAtTheEdges() throws {

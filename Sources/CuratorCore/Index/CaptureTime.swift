@@ -33,8 +33,59 @@ public struct CaptureTime: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     public var wire: String {
+        var bytes: [UInt8] = []
+        appendWire(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The longest `wire` can be (a corrupt index's out-of-range year included).
+    public static let maxWireCount = 40
+
+    /// Writes `wire` at `out` (room for `maxWireCount` bytes) and returns its length,
+    /// without building a String: a listing writes 100 000 of these.
+    public func writeWire(to out: UnsafeMutablePointer<UInt8>) -> Int {
+        // The fast path for the years a camera writes: fixed-width digits in place.
         let f = fields
-        return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):\(pad(f.minute, 2)):\(pad(f.second, 2))"
+        if (0...9999).contains(f.year) {
+            func two(_ value: Int, _ at: Int) {
+                out[at] = UInt8(ascii: "0") + UInt8(value / 10)
+                out[at + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+            }
+            two(f.year / 100, 0)
+            two(f.year % 100, 2)
+            out[4] = UInt8(ascii: "-")
+            two(f.month, 5)
+            out[7] = UInt8(ascii: "-")
+            two(f.day, 8)
+            out[10] = UInt8(ascii: "T")
+            two(f.hour, 11)
+            out[13] = UInt8(ascii: ":")
+            two(f.minute, 14)
+            out[16] = UInt8(ascii: ":")
+            two(f.second, 17)
+            return 19
+        }
+        var bytes: [UInt8] = []
+        appendWire(to: &bytes)
+        let n = min(bytes.count, Self.maxWireCount)
+        for i in 0..<n { out[i] = bytes[i] }
+        return n
+    }
+
+    /// Appends `wire` to `bytes`.
+    public func appendWire(to bytes: inout [UInt8]) {
+        let f = fields
+        appendPadded(f.year, 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(f.month, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(f.day, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(f.hour, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(f.minute, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(f.second, 2, to: &bytes)
     }
 
     public var description: String { wire }
@@ -118,7 +169,18 @@ public struct CaptureTime: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 }
 
-private func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+/// `value` in decimal, zero-padded to `width` digits (wider numbers and negative
+/// ones, which only a corrupt index holds, are written as they are).
+private func appendPadded(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
+    var limit = 1
+    for _ in 0..<width { limit *= 10 }
+    guard value >= 0, value < limit else {
+        bytes.append(contentsOf: String(value).utf8)
+        return
+    }
+    var divisor = limit / 10
+    while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+        divisor /= 10
+    }
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Who is asking: the peer's credentials from SO_PEERCRED.
@@ -88,24 +89,24 @@ public final class Curator: Sendable {
 
     /// Handles one decoded request and returns the response line. Runs on the
     /// client's connection thread; the lock is held only while state is touched.
-    public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> Data {
+    public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> [UInt8] {
         do {
             switch request.command {
             case .hello:
-                return Wire.success(id: request.id, result: HelloResult(
+                return [UInt8](Wire.success(id: request.id, result: HelloResult(
                     server: ProtocolInfo.serverName, version: ProtocolInfo.serverVersion,
-                    protocolVersion: ProtocolInfo.version, uid: client.uid))
+                    protocolVersion: ProtocolInfo.version, uid: client.uid)))
             case .status:
-                return Wire.success(id: request.id, result: status())
+                return [UInt8](Wire.success(id: request.id, result: status()))
             case .list(let args):
-                // Gathered under the lock, encoded outside it.
+                // Written under the lock straight into the response bytes (no copy after).
                 let fields = try args.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
-                let result = try withState { state throws(ProtocolError) in try state.list(args, client: client, fields: fields) }
-                let view = (try? Wire.makeEncoder().encode(result.view)).map { [UInt8]($0) } ?? Array("{}".utf8)
-                return Data(Wire.listSuccess(id: request.id, result: result, view: view, fields: fields))
+                return try withState { state throws(ProtocolError) in
+                    try state.listing(args, id: request.id, client: client, fields: fields)
+                }
             case .subscribe(let args):
                 try withState { state in try state.subscribe(args, sink: sink, uid: client.uid) }
-                return Wire.success(id: request.id, result: SubscribeResult())
+                return [UInt8](Wire.success(id: request.id, result: SubscribeResult()))
             case .rescan(let args):
                 let ids = try withState { state throws(ProtocolError) -> [Int32] in
                     if let name = args.root {
@@ -118,9 +119,9 @@ public final class Curator: Sendable {
                 }
                 inbox.post(.rescan(ids))
                 let names = withState { state in ids.map(state.rootName) }
-                return Wire.success(id: request.id, result: RescanResult(roots: names))
+                return [UInt8](Wire.success(id: request.id, result: RescanResult(roots: names)))
             case .sync(let args):
-                return Wire.success(id: request.id, result: try sync(args))
+                return [UInt8](Wire.success(id: request.id, result: try sync(args)))
             case .view(let args):
                 return try session(request) { state throws(ProtocolError) in try state.setView(args, uid: client.uid) }
             case .mode(let args):
@@ -142,29 +143,29 @@ public final class Curator: Sendable {
             case .deleteCancel(let args):
                 return try session(request) { state throws(ProtocolError) in try state.cancelDelete(args, uid: client.uid) }
             case .deleteConfirm(let args):
-                return Wire.success(id: request.id, result: try confirmDelete(args, client: client))
+                return [UInt8](Wire.success(id: request.id, result: try confirmDelete(args, client: client)))
             case .undo(let args):
-                return Wire.success(id: request.id, result: try undo(args, client: client))
+                return [UInt8](Wire.success(id: request.id, result: try undo(args, client: client)))
             case .history(let args):
                 let batches = try self.batches.withRunner { (runner) throws(BatchError) in
                     try runner.history(uid: client.uid, limit: args.limit ?? 50)
                 }
-                return Wire.success(id: request.id, result: HistoryResult(batches: batches))
+                return [UInt8](Wire.success(id: request.id, result: HistoryResult(batches: batches)))
             }
         } catch let error as ProtocolError {
-            return Wire.failure(id: request.id, error: error)
+            return [UInt8](Wire.failure(id: request.id, error: error))
         } catch let error as BatchError {
-            return Wire.failure(id: request.id, error: error.protocolError)
+            return [UInt8](Wire.failure(id: request.id, error: error.protocolError))
         } catch {
             log.error("\(request.command.name) failed: \(error)")
-            return Wire.failure(id: request.id, error: ProtocolError(.internalError, "\(error)"))
+            return [UInt8](Wire.failure(id: request.id, error: ProtocolError(.internalError, "\(error)")))
         }
     }
 
     /// Runs a session command under the lock and encodes its result there.
-    private func session<R: Encodable>(_ request: Request, _ body: (CuratorState) throws(ProtocolError) -> R) throws(ProtocolError) -> Data {
-        try withState { (state) throws(ProtocolError) -> Data in
-            Wire.success(id: request.id, result: try body(state), encoder: state.encoder)
+    private func session<R: Encodable>(_ request: Request, _ body: (CuratorState) throws(ProtocolError) -> R) throws(ProtocolError) -> [UInt8] {
+        try withState { (state) throws(ProtocolError) -> [UInt8] in
+            [UInt8](Wire.success(id: request.id, result: try body(state), encoder: state.encoder))
         }
     }
 
@@ -320,38 +321,6 @@ extension CuratorState {
             filter = ids
         }
         subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: filter)
-    }
-
-    func list(_ args: ListRequest, client: ClientContext, fields: PhotoFields = .all) throws(ProtocolError) -> ListResult {
-        let key = try sessionKey(args.session, uid: client.uid)
-        let current = session(key)
-        let spec = args.view ?? current.view
-        let view = try resolveView(spec)
-        let ids = view.ids
-        let table = library.photos.values
-        let hasSelection = !current.selection.isEmpty
-        let facts = RootFacts(self)
-        let offset = max(args.offset ?? 0, 0)
-        let limit = max(args.limit ?? Int.max, 0)
-        guard offset < ids.count else { return ListResult(total: ids.count, offset: offset, photos: [], folders: [], view: spec) }
-        let end = limit >= ids.count - offset ? ids.count : offset + limit
-        var photos: [PhotoSummary] = []
-        photos.reserveCapacity(end - offset)
-        var folders: [FolderSection] = []
-        var lastFolder: Int32 = -1
-        for index in offset..<end {
-            let photo = table[Int(view.slots[index])]
-            if photo.folderID != lastFolder {
-                lastFolder = photo.folderID
-                let path = wirePath(library.folders[photo.folderID]?.path ?? .empty)
-                folders.append(FolderSection(root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw, count: 0,
-                                             firstPosition: index + 1))
-            }
-            folders[folders.count - 1].count += 1
-            photos.append(summary(photo, position: index + 1, selected: hasSelection ? current.selection.number(of: photo.id) : nil,
-                                  fields: fields, facts: facts))
-        }
-        return ListResult(total: ids.count, offset: offset, photos: photos, folders: folders, view: spec)
     }
 }
 

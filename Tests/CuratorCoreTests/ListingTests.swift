@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorProtocol
+import CuratorSystem
+import Foundation
+import Testing
+
+/// The listing is written straight from the photo table; it must say exactly what
+/// the Codable encoder says for the same photos' summaries (the form events use).
+@Suite struct ListingTests {
+    static let me = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
+
+    /// What the listing must be: summaries of the view's photos, Codable-encoded.
+    static func expected(_ state: CuratorState, _ args: ListRequest, id: RequestID?, fields: PhotoFields) throws -> String {
+        let session = state.session(try state.sessionKey(args.session, uid: me.uid))
+        let spec = args.view ?? session.view
+        let ids = try state.resolve(spec)
+        let offset = max(args.offset ?? 0, 0)
+        let end = min(ids.count, offset + (args.limit ?? ids.count))
+        var photos: [PhotoSummary] = []
+        var folders: [FolderSection] = []
+        if offset < ids.count {
+            for index in offset..<end {
+                let photo = try #require(state.library.photo(ids[index]))
+                if index == offset || state.library.photo(ids[index - 1])?.folderID != photo.folderID {
+                    let path = state.wirePath(state.library.folders[photo.folderID]?.path ?? .empty)
+                    folders.append(FolderSection(root: state.rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
+                                                 count: 0, firstPosition: index + 1))
+                }
+                folders[folders.count - 1].count += 1
+                photos.append(state.summary(photo, position: index + 1,
+                                            selected: session.selection.isEmpty ? nil : session.selection.number(of: photo.id),
+                                            fields: fields))
+            }
+        }
+        let result = ListResult(total: ids.count, offset: offset, photos: photos, folders: folders, view: spec)
+        return String(decoding: Wire.success(id: id, result: result), as: UTF8.self)
+    }
+
+    /// The line as a JSON tree, each photo reduced to the keys of `fields`.
+    static func parsed(_ line: String, keeping fields: PhotoFields = .all) throws -> NSDictionary {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        guard var result = object["result"] as? [String: Any], let photos = result["photos"] as? [[String: Any]] else { return object as NSDictionary }
+        let keep = Set(PhotoFields.names.filter { fields.contains($0.value) }.map(\.key))
+        result["photos"] = photos.map { $0.filter { keep.contains($0.key) } }
+        var whole = object
+        whole["result"] = result
+        return whole as NSDictionary
+    }
+
+    static func listed(_ state: CuratorState, _ args: ListRequest, id: RequestID?, fields: PhotoFields) throws -> String {
+        String(decoding: try state.listing(args, id: id, client: me, fields: fields), as: UTF8.self)
+    }
+
+    @Test func everyKeyAndAwkwardNameIsWrittenAsTheEncoderWouldWriteIt() throws {
+        let f = try ReconcileTests.Fixture(protected: ["keep"])
+        let plain = ["IMG_0001.JPG", "quote\"d.jpg", "back\\slash.jpg", "tab\there.jpg", "Été à Nice.jpg", "写真.heic", "ctl\u{1}.png"]
+        for name in plain { try f.write("2024/05 beach/" + name) }
+        for name in ["a.jpg", "b.nef"] { try f.write("keep/" + name) }
+        try f.write("top.jpg")
+        try f.reconcile("2024/05 beach", plain)
+        try f.reconcile("keep", ["a.jpg", "b.nef"])
+        try f.reconcile("", ["top.jpg"])
+        // A name and a folder that are not UTF-8 (path_raw), made through the index.
+        let badName = ByteString([0x62, 0xFF, 0x2E, 0x6A, 0x70, 0x67])
+        let badFolder = try f.state.library.ensureFolder(root: f.rootID, path: ByteString([0x64, 0xE9]))
+        let ok = try f.state.library.ensureFolder(root: f.rootID, path: ByteString("2024"))
+        let identity = FileIdentity(device: 1, inode: 999_001, size: 5, mtimeNs: -3)
+        _ = try f.state.library.upsert(root: f.rootID, folder: ok, name: badName, identity: identity, type: .jpeg)
+        _ = try f.state.library.upsert(root: f.rootID, folder: badFolder, name: ByteString("x.jpg"),
+                                   identity: FileIdentity(device: 1, inode: 999_002, size: 6, mtimeNs: 7), type: .jpeg)
+        // Capture times, one of them at the edge of what is written.
+        let ids = f.state.library.photos.values.map(\.id).sorted()
+        try f.state.library.setCapture(ids[0], .known(CaptureTime(year: 2024, month: 5, day: 1, hour: 10, minute: 2, second: 9)!.seconds))
+        try f.state.library.setCapture(ids[1], .known(CaptureTime(year: 1800, month: 1, day: 1)!.seconds))
+        try f.state.library.setCapture(ids[2], .none)
+        // A selection, numbered out of id order.
+        _ = try f.state.setMode(ModeRequest(mode: .select), uid: Self.me.uid)
+        _ = try f.state.changeSelection(.select, SelectRequest(selector: PhotoSelector(positions: "5 2 9")), uid: Self.me.uid)
+
+        let requests = [ListRequest(), ListRequest(offset: 3, limit: 4), ListRequest(offset: 50), ListRequest(limit: 0),
+                        ListRequest(view: ViewSpec(sort: .name, order: .desc)), ListRequest(view: ViewSpec(sort: .capture))]
+        let fieldSets: [PhotoFields] = [.all, [.path], [.id, .selected, .protected], [.captureTime, .type, .root, .size, .mtimeNs, .position]]
+        for args in requests {
+            for fields in fieldSets {
+                for id in [RequestID.number(3), .string("x\"y"), nil] {
+                    let listed = try Self.listed(f.state, args, id: id, fields: fields)
+                    let expected = try Self.expected(f.state, args, id: id, fields: fields)
+                    let context: Comment = "offset \(args.offset ?? 0) limit \(args.limit ?? -1) fields \(fields.rawValue)"
+                    if fields == .all {
+                        #expect(listed == expected, context)
+                    } else {
+                        // A summary always has its non-optional keys; the listing leaves out what was not asked for.
+                        #expect(try Self.parsed(listed) == Self.parsed(expected, keeping: fields), context)
+                    }
+                }
+            }
+        }
+        let whole = try Self.listed(f.state, ListRequest(), id: nil, fields: .all)
+        #expect(whole.contains("\"protected\":true") && whole.contains("\"selected\":3") && whole.contains("\"path_raw\":"))
+        #expect(whole.contains("\"capture_time\":\"2024-05-01T10:02:09\"") && whole.contains("\"capture_time\":\"1800-01-01T00:00:00\""))
+    }
+
+    @Test func captureTimesWriteAsTheirWireForm() {
+        for seconds: Int64 in [0, -1, 86_399, 1_715_000_000, -5_364_662_400, 253_402_300_799, Int64.max / 2, Int64.min / 2] {
+            var bytes: [UInt8] = []
+            CaptureTime(seconds: seconds).appendWire(to: &bytes)
+            let f = CaptureTime(seconds: seconds).fields
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text == CaptureTime(seconds: seconds).wire)
+            let written = [UInt8](unsafeUninitializedCapacity: CaptureTime.maxWireCount) { buffer, n in
+                n = CaptureTime(seconds: seconds).writeWire(to: buffer.baseAddress!)
+            }
+            #expect(written == bytes)
+            if (0...9999).contains(f.year) {
+                #expect(text == String(format: "%04d-%02d-%02dT%02d:%02d:%02d", f.year, f.month, f.day, f.hour, f.minute, f.second))
+            }
+        }
+    }
+}
