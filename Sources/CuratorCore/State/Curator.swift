@@ -17,6 +17,7 @@ public final class Curator: Sendable {
     let inbox: WatcherInbox
     let batches: BatchService
     let watcherReport = WatcherReport()
+    let outgoing = OutgoingMoves()
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
     /// Fired when a running batch has stopped at a step boundary for shutdown.
@@ -200,6 +201,20 @@ public final class Curator: Sendable {
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
         var pinned: [Int64: FileIdentity] = [:]
         for item in plan.items { pinned[item.photoID] = item.identity }
+        let leaving = withState { state in
+            let rootIDs = Dictionary(state.rootOrder.map { (state.rootName($0), $0) }, uniquingKeysWith: { first, _ in first })
+            return plan.items.compactMap { item in
+                rootIDs[item.rootName].map { (WatchTable.Entry(rootID: $0, path: item.relativePath), item.photoID) }
+            }
+        }
+        outgoing.expect(leaving.map(\.0))
+        defer {
+            // Moves the watcher left to the batch that the batch did not make: looked at again.
+            let skipped = outgoing.end()
+            let gone = Set(trashed)
+            let again = leaving.filter { skipped.contains($0.0) && !gone.contains($0.1) }.map(\.0)
+            if !again.isEmpty { inbox.post(.recheck(again)) }
+        }
         do {
             // A chunk's photos are applied to the state together: one lock, one index
             // transaction, one view invalidation per chunk rather than per photo.
