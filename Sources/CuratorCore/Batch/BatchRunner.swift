@@ -75,7 +75,7 @@ public final class BatchRunner {
 
         let resolver = TrashResolver(configuration: trashConfiguration, effectiveUID: effectiveUID)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, resolver: resolver, requester: requester,
-                                   effectiveUID: effectiveUID, batch: id)
+                                   effectiveUID: effectiveUID, batch: id, batchSize: plan.items.count)
         let planned = try journaling { () throws(SQLiteError) in try journal.items(of: id) }
         var done: [JournalItem] = []
         var inFlight: PhotoTrasher.StagedChunk?

@@ -25,8 +25,14 @@ final class PhotoTrasher {
     let requester: Requester
     let effectiveUID: UInt32
     let batch: Int64
+    /// Photos in the batch: what a trash's name listing is weighed against.
+    let batchSize: Int
+    /// The last `DeletionDate=` text and the second it is for.
+    var dateText: (second: Int64, text: String)?
 
-    init(journal: Journal, failpoints: Failpoints, resolver: TrashResolver, requester: Requester, effectiveUID: UInt32, batch: Int64) {
+    init(journal: Journal, failpoints: Failpoints, resolver: TrashResolver, requester: Requester, effectiveUID: UInt32, batch: Int64,
+         batchSize: Int) {
+        self.batchSize = batchSize
         self.journal = journal
         self.failpoints = failpoints
         self.resolver = resolver
