@@ -115,7 +115,8 @@ public enum Wire {
 
     /// Encodes a success line (with trailing newline).
     public static func success<R: Encodable>(id: RequestID?, result: R, encoder: JSONEncoder = makeEncoder()) -> Data {
-        line(SuccessLine(id: id, result: result), encoder: encoder)
+        if let writable = result as? any JSONWritable { return Data(writtenSuccess(id: id, result: writable, capacity: 4096)) }
+        return line(SuccessLine(id: id, result: result), encoder: encoder)
     }
 
     public static func failure(id: RequestID?, error: ProtocolError, encoder: JSONEncoder = makeEncoder()) -> Data {

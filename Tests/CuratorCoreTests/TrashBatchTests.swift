@@ -62,6 +62,24 @@ struct TrashBatchTests {
         #expect(Sandbox.read(box.homeTrash.appending("files/IMG.jpg")) == Array("someone else's".utf8), "nothing in the trash is overwritten")
     }
 
+    /// A batch large beside the trash reads the trash's names once instead of
+    /// looking each name up: the names it chooses must be the same.
+    @Test func aListedTrashAvoidsTheSameTakenNames() throws {
+        let box = try Sandbox()
+        let names = (1...70).map { ByteString("d\($0)/IMG.jpg") }
+        for name in names { try box.photo(name) }
+        try Sandbox.makeDirectories(box.homeTrash.appending("files"))
+        try Sandbox.makeDirectories(box.homeTrash.appending("info"))
+        try Sandbox.write(box.homeTrash.appending("files/IMG.jpg"), Array("someone else's".utf8))
+        try Sandbox.write(box.homeTrash.appending("info/IMG.2.jpg.trashinfo"), TrashInfo(path: "/elsewhere/IMG.jpg", deletionDate: "2020-01-01T00:00:00").rendered())
+
+        let outcome = try box.runner().run(plan: try box.plan(names), requester: .me)
+        #expect(outcome.result.trashed == 70)
+        let expected = Set([ByteString("IMG.jpg")] + (3...72).map { ByteString("IMG.\($0).jpg") })
+        #expect(box.trashedFiles == expected)
+        #expect(box.infoFiles == Set((2...72).map { ByteString("IMG.\($0).jpg.trashinfo") }))
+    }
+
     @Test func nonUTF8NamesAreTrashedByteForByte() throws {
         let box = try Sandbox()
         let name = ByteString([0x64, 0x69, 0x72, 0xE9, 0x2F, 0x66, 0xFF, 0x20, 0x31, 0x2E, 0x6A, 0x70, 0x67])  // "dir\xe9/f\xff 1.jpg"

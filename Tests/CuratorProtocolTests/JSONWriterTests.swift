@@ -63,3 +63,49 @@ struct JSONWriterTests {
         }
     }
 }
+
+/// The batch answers (one entry per photo) are written by hand too, and must say
+/// exactly what the Codable encoder says.
+struct BatchJSONWriterTests {
+    static let items = [
+        BatchItemResult(step: 1, id: 42, root: "pics", path: "2024/05/IMG_0001.JPG", size: 2_483_021, outcome: .trashed),
+        BatchItemResult(step: 2, id: -7, root: "p\"q", path: "quote\" back\\slash\n/Été.jpg", pathRaw: "cXVvdGU=", size: 0,
+                        outcome: .error, detail: "EACCES"),
+    ]
+
+    static func codable(_ value: some Encodable) throws -> String {
+        String(decoding: try Wire.makeEncoder().encode(value), as: UTF8.self)
+    }
+
+    static func written(_ value: some JSONWritable) -> String {
+        var w = JSONWriter()
+        value.write(to: &w)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    @Test func batchAndUndoResultsEqualTheCodableEncoding() throws {
+        let batch = BatchResult(batch: 3, state: .done, items: Self.items, trashed: 1, skipped: 1, bytes: 2_483_021)
+        #expect(Self.written(batch) == (try Self.codable(batch)))
+        let undo = UndoResult(batch: 3, state: .partlyUndone, items: Self.items, restored: 1, conflicts: 0, missing: 1)
+        #expect(Self.written(undo) == (try Self.codable(undo)))
+    }
+
+    @Test func deletePlansEqualTheCodableEncoding() throws {
+        let plan = DeletePlanResult(token: "abc", expiresInMs: 60_000, items: [
+            PlanItem(step: 1, id: 5, root: "pics", path: "a/b.jpg", size: 10, position: 7),
+            PlanItem(step: 2, id: 6, root: "pics", path: "\u{01}", pathRaw: "AQ==", size: 0, position: nil),
+        ], count: 2, bytes: 10)
+        #expect(Self.written(plan) == (try Self.codable(plan)))
+    }
+
+    @Test func successLinesMatchWithEitherId() throws {
+        let batch = BatchResult(batch: 1, state: .done, items: Self.items, trashed: 1, skipped: 1, bytes: 1)
+        for id in [RequestID.number(9), .string("x\"y"), nil] {
+            let line = Wire.success(id: id, result: batch)
+            let decoded = try Wire.makeDecoder().decode(Response<BatchResult>.self, from: line.dropLast())
+            #expect(decoded.id == id)
+            #expect(decoded.ok)
+            #expect(decoded.result?.items == Self.items)
+        }
+    }
+}

@@ -45,26 +45,27 @@ struct CrashMatrixTests {
 
     /// How many photos of the plan are in the trash after a crash at `crash`: the
     /// photo being worked on counts once its rename happened (a kill, unlike a power
-    /// cut, keeps what was not synced yet; recovery trusts the disk).
+    /// cut, keeps what was not synced yet; recovery trusts the disk). Chunks are
+    /// pipelined: chunk k's sync and commit come after chunk k+1's moves.
     static func trashed(after crash: Crash) -> Int {
         switch crash.step {
         case "batch.journaled": 0
         case "chunk.intent": (crash.count - 1) * chunk
         case "item.info_written", "item.verified": crash.count - 1
         case "item.renamed": crash.count
-        case "chunk.synced", "chunk.journaled": crash.count * chunk
+        case "chunk.synced", "chunk.journaled": min(crash.count + 1, chunks) * chunk
         default: planned
         }
     }
 
     /// How many photos an undo crashed at `crash` had put back (it goes from the
-    /// last step of the plan to the first).
+    /// last step of the plan to the first), pipelined like the batch.
     static func restored(after crash: Crash) -> Int {
         switch crash.step {
         case "undo.started": 0
         case "undo.chunk_intent": (crash.count - 1) * chunk
         case "undo.renamed", "undo.info_removed": crash.count
-        case "undo.chunk_synced", "undo.chunk_journaled": crash.count * chunk
+        case "undo.chunk_synced", "undo.chunk_journaled": min(crash.count + 1, chunks) * chunk
         default: planned
         }
     }

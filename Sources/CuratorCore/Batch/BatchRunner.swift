@@ -49,9 +49,16 @@ public final class BatchRunner {
     // MARK: running a batch
 
     /// Moves the plan's photos to the trash in the plan's order, a chunk at a time
-    /// (`PhotoTrasher`). `progress` is called once per photo, after its outcome is
-    /// journaled, so a chunk's photos are reported together once it is durable.
-    public func run(plan: BatchPlan, requester: Requester, progress: (BatchItemResult) -> Void = { _ in }) throws(BatchError) -> BatchOutcome {
+    /// (`PhotoTrasher`), pipelined: chunk k+1 is journaled and moved while chunk k's
+    /// sync runs, and chunk k's outcomes are committed once that sync returned.
+    /// `progress` is called once per photo, after its outcome is journaled, so a
+    /// chunk's photos are reported together once it is durable; `chunkReported` after
+    /// each chunk's photos. `pause` is called between chunks with nothing in flight
+    /// (every photo so far journaled as done) when `shouldPause` says so; the daemon
+    /// parks a stopping batch there.
+    public func run(plan: BatchPlan, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
+                    chunkReported: () -> Void = {}, shouldPause: () -> Bool = { false },
+                    pause: () -> Void = {}) throws(BatchError) -> BatchOutcome {
         guard !plan.items.isEmpty else { throw BatchError(.invalidPlan, "the plan is empty") }
         guard Set(plan.items.map(\.photoID)).count == plan.items.count else {
             throw BatchError(.invalidPlan, "the plan names a photo twice")
@@ -68,15 +75,37 @@ public final class BatchRunner {
 
         let resolver = TrashResolver(configuration: trashConfiguration, effectiveUID: effectiveUID)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, resolver: resolver, requester: requester,
-                                   effectiveUID: effectiveUID, batch: id)
+                                   effectiveUID: effectiveUID, batch: id, batchSize: plan.items.count)
         let planned = try journaling { () throws(SQLiteError) in try journal.items(of: id) }
         var done: [JournalItem] = []
-        let chunks = chunking.chunks(Array(planned.indices)) { planned[$0].rootPath.appending(planned[$0].relativePath).parent }
-        for chunk in chunks {
-            let results = try trasher.trash(chunk: chunk.map { (planned[$0], plan.items[$0].isProtected) })
+        var inFlight: PhotoTrasher.StagedChunk?
+        func finishInFlight() throws(BatchError) {
+            guard let staged = inFlight else { return }
+            inFlight = nil
+            let results = try trasher.finish(staged)
             done += results
             for result in results { progress(result.result) }
+            chunkReported()
         }
+        let chunks = chunking.chunks(Array(planned.indices)) { planned[$0].rootPath.appending(planned[$0].relativePath).parent }
+        for chunk in chunks {
+            if shouldPause() {
+                try finishInFlight()
+                pause()
+            }
+            let staged: PhotoTrasher.StagedChunk
+            do {
+                staged = try trasher.stage(chunk: chunk.map { (planned[$0], plan.items[$0].isProtected) })
+            } catch {
+                // The chunk before is on disk: journal it before giving up, if the journal lets us.
+                try? finishInFlight()
+                throw error
+            }
+            try finishInFlight()
+            inFlight = staged
+        }
+        try finishInFlight()
+        if shouldPause() { pause() }
         try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
         try failpoints.reach(.batchFinished)
         let outcome = BatchOutcome(result: Self.batchResult(id, .done, done))
@@ -88,7 +117,10 @@ public final class BatchRunner {
 
     /// Puts a batch's photos back, in ascending view order (the reverse of trashing).
     /// `batch` nil means the requester's latest batch with photos still in the trash.
-    public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in }) throws(BatchError) -> UndoOutcome {
+    /// Pipelined like `run`, with the same callbacks.
+    public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
+                     chunkReported: () -> Void = {}, shouldPause: () -> Bool = { false },
+                     pause: () -> Void = {}) throws(BatchError) -> UndoOutcome {
         try refuseWhileUnrecovered()
         let found = try journaling { () throws(SQLiteError) -> JournalBatch? in
             if let batch { return try journal.batch(batch) }
@@ -117,16 +149,37 @@ public final class BatchRunner {
                                      effectiveUID: effectiveUID, batch: target.id)
         var results: [BatchItemResult] = []
         var restored: [RestoredPhoto] = []
-        let chunks = chunking.chunks(order) { items[$0].rootPath.appending(items[$0].relativePath).parent }
-        for chunk in chunks {
-            let done = try restorer.restore(chunk: chunk.map { items[$0] })
+        var inFlight: (indices: [Int], staged: PhotoRestorer.StagedChunk)?
+        func finishInFlight() throws(BatchError) {
+            guard let (chunk, staged) = inFlight else { return }
+            inFlight = nil
+            let done = try restorer.finish(staged)
             for (index, (item, photo)) in zip(chunk, done) {
                 items[index] = item
                 if let photo { restored.append(photo) }
                 results.append(item.result)
                 progress(item.result)
             }
+            chunkReported()
         }
+        let chunks = chunking.chunks(order) { items[$0].rootPath.appending(items[$0].relativePath).parent }
+        for chunk in chunks {
+            if shouldPause() {
+                try finishInFlight()
+                pause()
+            }
+            let staged: PhotoRestorer.StagedChunk
+            do {
+                staged = try restorer.stage(chunk: chunk.map { items[$0] })
+            } catch {
+                try? finishInFlight()
+                throw error
+            }
+            try finishInFlight()
+            inFlight = (chunk, staged)
+        }
+        try finishInFlight()
+        if shouldPause() { pause() }
         let state = BatchRecovery.stateAfterUndo(previous: target.state, items)
         try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }
         try failpoints.reach(.undoFinished)

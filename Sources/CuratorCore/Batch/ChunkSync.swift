@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
+import Foundation
 import Glibc
+import Synchronization
 
 // Swift's Glibc module is built without _GNU_SOURCE and hides syncfs(2).
 @_silgen_name("syncfs") private func system_syncfs(_ fd: Int32) -> Int32
@@ -21,35 +23,68 @@ import Glibc
 /// `.trashinfo` noted is fsynced one by one instead, so that nothing is claimed
 /// durable on the strength of a failed call.
 final class ChunkSync {
-    /// One open descriptor per file system touched (a trash's `info/`), with the
-    /// directories and `.trashinfo` names to fsync if syncfs fails.
-    private var trashes: [ByteString: (trash: TrashDirectory, directories: [DirectoryHandle], infos: Set<ByteString>)] = [:]
+    /// What one file system's fallback needs: a class, so that noting a photo
+    /// mutates it in place (a struct in the dictionary copied its set per photo).
+    private final class Touched {
+        let trash: TrashDirectory
+        var directories: [ObjectIdentifier: DirectoryHandle] = [:]
+        var infos: Set<ByteString> = []
+        init(_ trash: TrashDirectory) { self.trash = trash }
+    }
+
+    /// One entry per file system touched (a trash's `info/` is the descriptor synced).
+    private var trashes: [ByteString: Touched] = [:]
+    /// The syncfs calls running on a helper thread since `start`, in `order`.
+    private var running: SyncfsRound?
+    private var order: [ByteString] = []
 
     var isEmpty: Bool { trashes.isEmpty }
 
     /// Notes that `directory` (a photo's folder) changed within `trash`'s file system,
     /// and that `info` (a name in `info/`) was written or removed.
     func touched(_ trash: TrashDirectory, directory: DirectoryHandle?, info: ByteString?) {
-        var entry = trashes[trash.path] ?? (trash, [], [])
-        if let directory, !entry.directories.contains(where: { $0 === directory }) { entry.directories.append(directory) }
+        let entry: Touched
+        if let known = trashes[trash.path] {
+            entry = known
+        } else {
+            entry = Touched(trash)
+            trashes[trash.path] = entry
+        }
+        if let directory { entry.directories[ObjectIdentifier(directory)] = directory }
         if let info { entry.infos.insert(info) }
-        trashes[trash.path] = entry
     }
 
-    /// Syncs every file system noted and forgets them. Errors are returned, not
+    /// Starts the syncfs of every file system noted on a helper thread and returns at
+    /// once, so that the caller can prepare and move the next chunk meanwhile. The
+    /// descriptors stay open (this object holds the trashes) until `finish`.
+    func start() {
+        guard running == nil, !trashes.isEmpty else { return }
+        order = trashes.keys.sorted()
+        running = SyncfsRound(order.compactMap { trashes[$0]?.trash.info.descriptor.rawValue })
+    }
+
+    /// Waits for the syncs (starting them if `start` was not called), fsyncs one by
+    /// one where syncfs failed, and forgets everything noted. Errors are returned, not
     /// thrown: the caller decides (the rename happened; only its durability is unsure).
-    func sync() -> [SystemError] {
+    func finish() -> [SystemError] {
+        start()
+        guard let round = running else { return [] }
+        let results = round.wait()
         var errors: [SystemError] = []
-        for (path, entry) in trashes.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
-            if system_syncfs(entry.trash.info.descriptor.rawValue) == 0 { continue }
-            let failed = SystemError("syncfs", path: path.lossyString, errno: Errno(errno))
+        for (path, error) in zip(order, results) where error != 0 {
+            guard let entry = trashes[path] else { continue }
+            let failed = SystemError("syncfs", path: path.lossyString, errno: Errno(error))
             log.warning("\(failed); syncing each directory instead")
-            errors += fsyncEach(entry.trash, entry.directories, entry.infos)
+            errors += fsyncEach(entry.trash, Array(entry.directories.values), entry.infos)
         }
         trashes.removeAll()
+        running = nil
+        order = []
         return errors
     }
 
+    /// `start` then `finish`: for callers with nothing to overlap.
+    func sync() -> [SystemError] { finish() }
     private func fsyncEach(_ trash: TrashDirectory, _ directories: [DirectoryHandle], _ infos: Set<ByteString>) -> [SystemError] {
         var errors: [SystemError] = []
         for name in infos {
@@ -66,5 +101,40 @@ final class ChunkSync {
             do throws(SystemError) { try directory.sync() } catch { errors.append(error) }
         }
         return errors
+    }
+}
+
+/// syncfs(2) of some file systems on a thread of its own: the batch thread goes on
+/// with the next chunk and collects the results (errno per descriptor, 0 for
+/// success) when it needs them. The thread syncs duplicates of the descriptors, so
+/// a batch that stops (and closes its directories) never leaves it a stale number.
+private final class SyncfsRound: Sendable {
+    private let done = OneShotSignal()
+    private let results: Mutex<[Int32]>
+
+    init(_ descriptors: [Int32]) {
+        var copies: [Int32] = []
+        var initial: [Int32] = []
+        for fd in descriptors {
+            let copy = dup(fd)
+            copies.append(copy)
+            initial.append(copy < 0 ? errno : 0)
+        }
+        results = Mutex(initial)
+        let thread = Thread { [self, copies] in
+            for (index, fd) in copies.enumerated() where fd >= 0 {
+                let error = system_syncfs(fd) == 0 ? 0 : errno
+                close(fd)
+                results.withLock { $0[index] = error }
+            }
+            done.signal()
+        }
+        thread.name = "curatord-syncfs"
+        thread.start()
+    }
+
+    func wait() -> [Int32] {
+        while !done.wait(seconds: 3600) {}
+        return results.withLock { $0 }
     }
 }

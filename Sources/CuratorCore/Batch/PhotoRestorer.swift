@@ -33,16 +33,25 @@ final class PhotoRestorer {
     }
 
     /// How one photo's undo ends, journaled at the chunk's commit.
-    private struct Ending {
+    fileprivate struct Ending {
         var state: JournalItemState
         var outcome: PhotoOutcome
         var detail: String?
         var photo: RestoredPhoto?
     }
 
-    /// Restores one chunk of trashed photos (in undo order) or records why not;
-    /// returns them as now journaled, with the photos that came back.
-    func restore(chunk: [JournalItem]) throws(BatchError) -> [(JournalItem, RestoredPhoto?)] {
+    /// A chunk whose moves back are done and whose sync is under way.
+    struct StagedChunk {
+        fileprivate var items: [JournalItem]
+        fileprivate let known: [Bool]
+        fileprivate let endings: [Ending?]
+        fileprivate let sync: ChunkSync
+    }
+
+    /// Journals `restoring` for one chunk of trashed photos (in undo order), moves
+    /// them back unsynced and starts the chunk's sync on a helper thread, so that
+    /// the next chunk's work overlaps it.
+    func stage(chunk: [JournalItem]) throws(BatchError) -> StagedChunk {
         var items = chunk
         let known = items.map { $0.photoPath != nil && $0.trashName != nil && $0.trashDirectory != nil }
         try journaling { () throws(SQLiteError) in
@@ -66,7 +75,17 @@ final class PhotoRestorer {
             items[index].state = .restoring
             endings[index] = try restore(items[index], parents: parents, sync: sync)
         }
-        for error in sync.sync() { log.warning("undo of batch \(batch): \(error)") }
+        sync.start()
+        return StagedChunk(items: items, known: known, endings: endings, sync: sync)
+    }
+
+    /// Waits for a staged chunk's sync, journals its outcomes in one commit, and
+    /// returns its items as now journaled, with the photos that came back.
+    func finish(_ staged: StagedChunk) throws(BatchError) -> [(JournalItem, RestoredPhoto?)] {
+        let items = staged.items
+        let known = staged.known
+        let endings = staged.endings
+        for error in staged.sync.finish() { log.warning("undo of batch \(batch): \(error)") }
         try failpoints.reach(.undoChunkSynced)
 
         try journaling { () throws(SQLiteError) in

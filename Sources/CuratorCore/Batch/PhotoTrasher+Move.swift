@@ -32,7 +32,7 @@ extension PhotoTrasher {
         for attempt in 0..<100 {
             if attempt > 0 {
                 do throws(SystemError) {
-                    name = try trash.freeName(for: path.name)
+                    name = try trash.freeName(for: path.name, fresh: true)
                 } catch {
                     log.error("batch \(batch) step \(item.step): choosing a name in \(trash.path): \(error)")
                     return Ending(state: .skipped, outcome: .error, detail: error.errno.name)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import Glibc
 
 /// Step 1 of a chunk, per photo: find it from its root without following symlinks,
 /// check it is the photo planned and that the requester may delete it, choose its
@@ -73,11 +74,21 @@ extension PhotoTrasher {
         }
         let name: ByteString
         do throws(SystemError) {
+            trash.listNamesIfWorthIt(batchCount: batchSize)
             name = try trash.freeName(for: path.name)
         } catch {
             return failed(error, "choosing a name in \(trash.path)")
         }
         return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name,
-                                 info: TrashInfo(path: infoPath, deletionDate: LocalTime.now().trashInfoText)))
+                                 info: TrashInfo(path: infoPath, deletionDate: deletionDate())))
+    }
+
+    /// `DeletionDate=` for now: formatted once per second, not once per photo.
+    private func deletionDate() -> String {
+        let now = Int64(time(nil))
+        if let cached = dateText, cached.second == now { return cached.text }
+        let text = LocalTime(epochSeconds: now).trashInfoText
+        dateText = (now, text)
+        return text
     }
 }

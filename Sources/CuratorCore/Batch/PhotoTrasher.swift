@@ -25,8 +25,14 @@ final class PhotoTrasher {
     let requester: Requester
     let effectiveUID: UInt32
     let batch: Int64
+    /// Photos in the batch: what a trash's name listing is weighed against.
+    let batchSize: Int
+    /// The last `DeletionDate=` text and the second it is for.
+    var dateText: (second: Int64, text: String)?
 
-    init(journal: Journal, failpoints: Failpoints, resolver: TrashResolver, requester: Requester, effectiveUID: UInt32, batch: Int64) {
+    init(journal: Journal, failpoints: Failpoints, resolver: TrashResolver, requester: Requester, effectiveUID: UInt32, batch: Int64,
+         batchSize: Int) {
+        self.batchSize = batchSize
         self.journal = journal
         self.failpoints = failpoints
         self.resolver = resolver
@@ -43,10 +49,20 @@ final class PhotoTrasher {
         var moved = false
     }
 
-    /// Trashes one chunk (photos in plan order, with whether each is protected) and
-    /// returns the items as now journaled. Throws only when the batch must stop
-    /// (journal failure, failpoint); the journal then holds the truth up to that point.
-    func trash(chunk: [(item: JournalItem, isProtected: Bool)]) throws(BatchError) -> [JournalItem] {
+    /// A chunk whose moves are done and whose sync is under way: what `finish` needs.
+    struct StagedChunk {
+        var items: [JournalItem]
+        let prepared: [Prepared]
+        var endings: [Ending?]
+        let sync: ChunkSync
+    }
+
+    /// Steps 1 and 2 for one chunk (photos in plan order, with whether each is
+    /// protected): intents committed, then the moves, unsynced; the chunk's sync is
+    /// started on a helper thread so that the next chunk's work overlaps it. Throws
+    /// only when the batch must stop (journal failure, failpoint); the journal then
+    /// holds the truth up to that point.
+    func stage(chunk: [(item: JournalItem, isProtected: Bool)]) throws(BatchError) -> StagedChunk {
         var items = chunk.map(\.item)
         let parents = ParentDirectories(roots: roots)
         let prepared = chunk.map { prepare($0.item, isProtected: $0.isProtected, parents: parents) }
@@ -84,11 +100,18 @@ final class PhotoTrasher {
             guard case .move(let move) = prepared[index] else { continue }
             endings[index] = try self.move(&items[index], move, sync: sync)
         }
+        sync.start()
+        return StagedChunk(items: items, prepared: prepared, endings: endings, sync: sync)
+    }
 
-        // 3. One sync per file system, then one commit for the chunk's outcomes.
-        for error in sync.sync() { log.warning("batch \(batch): \(error)") }
+    /// Step 3 for a staged chunk: its sync waited for (one per file system), then one
+    /// commit for the chunk's outcomes. Returns the items as now journaled.
+    func finish(_ staged: StagedChunk) throws(BatchError) -> [JournalItem] {
+        var items = staged.items
+        let endings = staged.endings
+        for error in staged.sync.finish() { log.warning("batch \(batch): \(error)") }
         try failpoints.reach(.chunkSynced)
-        let moved = items.indices.filter { if case .move = prepared[$0] { true } else { false } }
+        let moved = items.indices.filter { if case .move = staged.prepared[$0] { true } else { false } }
         try journaling { () throws(SQLiteError) in
             try journal.transaction { () throws(SQLiteError) in
                 for index in moved {

@@ -18,6 +18,7 @@ public final class Curator: Sendable {
     let inbox: WatcherInbox
     let batches: BatchService
     let watcherReport = WatcherReport()
+    let outgoing = OutgoingMoves()
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
     /// Fired when a running batch has stopped at a step boundary for shutdown.
@@ -201,18 +202,44 @@ public final class Curator: Sendable {
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
         var pinned: [Int64: FileIdentity] = [:]
         for item in plan.items { pinned[item.photoID] = item.identity }
+        let leaving = withState { state in
+            let rootIDs = Dictionary(state.rootOrder.map { (state.rootName($0), $0) }, uniquingKeysWith: { first, _ in first })
+            return plan.items.compactMap { item in
+                rootIDs[item.rootName].map { (WatchTable.Entry(rootID: $0, path: item.relativePath), item.photoID) }
+            }
+        }
+        outgoing.expect(leaving.map(\.0))
+        defer {
+            // Moves the watcher left to the batch that the batch did not make: looked at again.
+            let skipped = outgoing.end()
+            let gone = Set(trashed)
+            let again = leaving.filter { skipped.contains($0.0) && !gone.contains($0.1) }.map(\.0)
+            if !again.isEmpty { inbox.post(.recheck(again)) }
+        }
         do {
+            // A chunk's photos are applied to the state together: one lock, one index
+            // transaction, one view invalidation per chunk rather than per photo.
+            var reported: [BatchItemResult] = []
             let outcome = try batches.withRunner { (runner) throws(BatchError) in
-                try runner.run(plan: BatchPlan(session: plan.key.name, items: plan.items), requester: requester) { item in
-                    if item.outcome == .trashed { trashed.append(item.id) }
-                    let done = item.step
-                    withState { state in
-                        if item.outcome == .trashed, let identity = pinned[item.id] { state.photoTrashed(item.id, identity: identity) }
-                        state.send(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: done, total: total,
-                                                   outcome: item.outcome), toUID: client.uid)
-                    }
-                    parkIfStopping()
-                }
+                try runner.run(plan: BatchPlan(session: plan.key.name, items: plan.items), requester: requester,
+                               progress: { reported.append($0) },
+                               chunkReported: {
+                                   let chunk = reported
+                                   reported.removeAll(keepingCapacity: true)
+                                   let gone = chunk.filter { $0.outcome == .trashed }.compactMap { item in
+                                       pinned[item.id].map { (id: item.id, identity: $0) }
+                                   }
+                                   trashed += chunk.filter { $0.outcome == .trashed }.map(\.id)
+                                   withState { state in
+                                       state.photosTrashed(gone)
+                                       for item in chunk {
+                                           state.send(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: item.step,
+                                                            total: total, outcome: item.outcome), toUID: client.uid)
+                                       }
+                                   }
+                               },
+                               shouldPause: { isStopping },
+                               pause: { parkIfStopping() })
             }
             withState { state in
                 state.finishBatch(plan, trashed: trashed)
@@ -239,15 +266,23 @@ public final class Curator: Sendable {
         defer { withState { $0.batchRunning = false } }
         var total = 0
         let outcome = try batches.withRunner { (runner) throws(BatchError) in
-            try runner.undo(batch: args.batch, requester: requester) { item in
-                total += 1
-                let done = total
-                withState { state in
-                    state.send(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch, done: done,
-                                               outcome: item.outcome), toUID: client.uid)
-                }
-                parkIfStopping()
-            }
+            var reported: [BatchItemResult] = []
+            return try runner.undo(batch: args.batch, requester: requester,
+                                   progress: { reported.append($0) },
+                                   chunkReported: {
+                                       let chunk = reported
+                                       reported.removeAll(keepingCapacity: true)
+                                       let first = total
+                                       total += chunk.count
+                                       withState { state in
+                                           for (offset, item) in chunk.enumerated() {
+                                               state.send(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch,
+                                                                done: first + offset + 1, outcome: item.outcome), toUID: client.uid)
+                                           }
+                                       }
+                                   },
+                                   shouldPause: { isStopping },
+                                   pause: { parkIfStopping() })
         }
         withState { state in
             for restored in outcome.restored { state.photoRestored(restored) }

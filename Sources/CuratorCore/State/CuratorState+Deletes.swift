@@ -109,17 +109,24 @@ extension CuratorState {
         for (token, plan) in plans where plan.expiresAt < now { plans[token] = nil }
     }
 
-    /// One photo of a running batch reached the trash: it leaves the index now
-    /// (selections are settled once, at the end of the batch). The tombstone comes
-    /// from the plan's pinned identity, not the index: the watcher may have seen the
-    /// rename out of the root and unindexed the photo already.
-    func photoTrashed(_ id: Int64, identity: FileIdentity) {
-        tombstones[InodeKey(device: identity.device, inode: identity.inode)] = id
-        guard library.photo(id) != nil else { return }
+    /// A chunk of a running batch reached the trash (and its journal): those photos
+    /// leave the index now, in one index transaction and one publication (selections
+    /// are settled once, at the end of the batch). Tombstones come from the plan's
+    /// pinned identities, not the index: the watcher may have seen the renames out of
+    /// the root and unindexed some photos already.
+    func photosTrashed(_ photos: [(id: Int64, identity: FileIdentity)]) {
+        for photo in photos {
+            tombstones[InodeKey(device: photo.identity.device, inode: photo.identity.inode)] = photo.id
+        }
+        let present = photos.filter { library.photo($0.id) != nil }
+        guard !present.isEmpty else { return }
         do {
-            if let change = try library.remove(id) { publishWithoutSelections([change]) }
+            let changes = try library.batch { () throws -> [LibraryChange] in
+                try present.compactMap { try library.remove($0.id) }
+            }
+            publishWithoutSelections(changes)
         } catch {
-            log.error("cannot unindex trashed photo \(id): \(error)")
+            log.error("cannot unindex \(present.count) trashed photos: \(error)")
         }
     }
 

@@ -52,13 +52,13 @@ final class TrashDirectory {
     }
 
     /// A name free in both `files/` and `info/` for a file called `name`, and not
-    /// handed out before by this object.
-    func freeName(for name: ByteString) throws(SystemError) -> ByteString {
+    /// handed out before by this object. `fresh` asks the disk even when the names
+    /// were listed (a retry after a name turned out taken).
+    func freeName(for name: ByteString, fresh: Bool = false) throws(SystemError) -> ByteString {
         var attempt = nextAttempt[name] ?? 1
         while attempt < 1_000_000 {
             let candidate = TrashNaming.candidate(for: name, attempt: attempt)
-            if !handedOut.contains(candidate), try info.status(of: Self.infoName(candidate)) == nil,
-               try files.status(of: candidate) == nil {
+            if !handedOut.contains(candidate), try isFree(candidate, fresh: fresh) {
                 nextAttempt[name] = attempt + 1
                 handedOut.insert(candidate)
                 return candidate
@@ -66,6 +66,45 @@ final class TrashDirectory {
             attempt += 1
         }
         throw SystemError("choose a trash name", path: path.appending("files").appending(name).lossyString, errno: .exists)
+    }
+
+    private func isFree(_ candidate: ByteString, fresh: Bool) throws(SystemError) -> Bool {
+        if !fresh, let listed { return !listed.contains(candidate) }
+        guard try info.status(of: Self.infoName(candidate)) == nil else { return false }
+        return try files.status(of: candidate) == nil
+    }
+
+    /// Names in `files/` and in `info/` (less `.trashinfo`) when they were read at once.
+    private var listed: Set<ByteString>?
+    private var listingDecided = false
+
+    /// For a batch of `count` photos: when the trash holds no more than a few times
+    /// that many entries, its names are read once (two directory listings) instead
+    /// of two failed lookups per photo. A name taken after the listing is still
+    /// refused by O_EXCL or RENAME_NOREPLACE, and the photo gets the next one. The
+    /// size of a directory stands in for its number of entries (ext4: ~32 bytes per
+    /// typical entry; tmpfs: 20), read once per batch.
+    func listNamesIfWorthIt(batchCount count: Int) {
+        guard !listingDecided else { return }
+        listingDecided = true
+        do throws(SystemError) {
+            let bytes = try files.status().size + (try info.status().size)
+            guard bytes / 32 <= Int64(4 * count) else { return }
+            var names: Set<ByteString> = []
+            for entry in try DirectoryReader.entries(ofOpen: try FileDescriptor.openDirectory(".", relativeTo: files.descriptor),
+                                                     path: path.appending("files")) {
+                names.insert(entry.name)
+            }
+            let suffix = TrashInfo.fileSuffix.bytes
+            for entry in try DirectoryReader.entries(ofOpen: try FileDescriptor.openDirectory(".", relativeTo: info.descriptor),
+                                                     path: path.appending("info"))
+            where entry.name.bytes.count > suffix.count && entry.name.bytes.suffix(suffix.count).elementsEqual(suffix) {
+                names.insert(ByteString(Array(entry.name.bytes.dropLast(suffix.count))))
+            }
+            listed = names
+        } catch {
+            log.notice("cannot list \(path): \(error); looking names up one by one")
+        }
     }
 
     /// Creates `info/<name>.trashinfo` complete and synced; false when the name is taken.

@@ -8,7 +8,7 @@ import CuratorSystem
 /// Moves and removals of a subtree cost the size of that subtree: each directory
 /// knows its watched children by name.
 struct WatchTable {
-    struct Entry: Hashable {
+    struct Entry: Hashable, Sendable {
         var rootID: Int32
         var path: ByteString
     }

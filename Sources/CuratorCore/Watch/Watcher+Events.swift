@@ -187,12 +187,15 @@ extension Watcher {
     /// left the roots (or went somewhere unwatched).
     func settlePendingMoves(olderThan limit: UInt64) {
         guard !pendingMoves.isEmpty else { return }
-        for (cookie, move) in pendingMoves.sorted(by: { $0.value.sequence < $1.value.sequence }) where move.seenAt <= limit {
+        for (cookie, move) in pendingMoves.filter({ $0.value.seenAt <= limit }).sorted(by: { $0.value.sequence < $1.value.sequence }) {
             pendingMoves[cookie] = nil
             if move.isDirectory {
                 directoryGone(root: move.root, path: move.path, stillExists: true)
             } else {
-                pendingCreates[WatchTable.Entry(rootID: move.root, path: move.path)] = nil
+                let key = WatchTable.Entry(rootID: move.root, path: move.path)
+                pendingCreates[key] = nil
+                // A running batch's own move out: it reports the photo itself.
+                if curator.outgoing.claim(key) { continue }
                 fileChanged(root: move.root, path: move.path)
             }
         }

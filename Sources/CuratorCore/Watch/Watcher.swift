@@ -132,6 +132,8 @@ public final class Watcher: @unchecked Sendable {
             reconfigure()
         case .ping(let probe):
             probe.signal()
+        case .recheck(let files):
+            for file in files { fileChanged(root: file.rootID, path: file.path) }
         }
     }
 

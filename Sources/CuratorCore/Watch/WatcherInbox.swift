@@ -14,6 +14,8 @@ enum WatcherCommand: Sendable {
     /// Signal it from the watcher's loop: proof for the systemd watchdog that
     /// the thread is still turning (see `Curator.startLivenessProbe`).
     case ping(OneShotSignal)
+    /// Look at these files again (moves out a batch expected but did not make).
+    case recheck([WatchTable.Entry])
     case stop
 }
 
