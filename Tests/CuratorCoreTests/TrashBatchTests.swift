@@ -264,3 +264,16 @@ struct TrashBatchTests {
         #expect(try runner.result(of: first.result.batch).items.map(\.outcome) == [.trashed, .trashed])
     }
 }
+
+/// Chunks start small (early progress) and double up to a ceiling (few syncs).
+struct ChunkPolicyTests {
+    @Test func chunksDoubleUpToTheCeilingAndRespectTheFolderLimit() {
+        let sizes = ChunkPolicy.standard.chunks(Array(0..<10_000)) { $0 / 100 }.map(\.count)
+        #expect(sizes == [512, 1024, 2048, 4096, 2320])
+        let fixed = ChunkPolicy.fixed(3).chunks(Array(0..<10)) { _ in 0 }.map(\.count)
+        #expect(fixed == [3, 3, 3, 1])
+        // One photo per folder: the folder limit cuts before the photo limit.
+        let narrow = ChunkPolicy(maxPhotos: 512, largestPhotos: 4096, maxDirectories: 128).chunks(Array(0..<600)) { $0 }.map(\.count)
+        #expect(narrow == [128, 128, 128, 128, 88])
+    }
+}

@@ -32,9 +32,7 @@ public final class BatchRunner {
         trashConfiguration = trash
         self.failpoints = failpoints
         self.effectiveUID = effectiveUID
-        var chunking = ChunkPolicy.configured
-        if let chunkSize { chunking.maxPhotos = max(chunkSize, 1) }
-        self.chunking = chunking
+        chunking = chunkSize.map(ChunkPolicy.fixed) ?? .configured
     }
 
     // MARK: recovery

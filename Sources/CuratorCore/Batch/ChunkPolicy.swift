@@ -4,14 +4,23 @@ import FoundationEssentials
 import Glibc
 
 /// How many photos a batch or an undo handles between two syncs and commits.
-/// Bigger chunks mean fewer syncs; smaller ones mean earlier progress reports and
-/// fewer directory descriptors held. 512 photos sync 10 000 in 20 rounds.
+/// Bigger chunks mean fewer syncs and journal commits (each a device flush, about
+/// 5 ms on our disks); smaller ones mean earlier progress reports and fewer
+/// directory descriptors held. So chunks start small and double: 512, 1024, 2048,
+/// then 4096 at most, which syncs 10 000 photos in 5 rounds rather than 20.
 struct ChunkPolicy: Sendable {
+    /// The first chunk's size; each next one is twice the last, up to `largestPhotos`.
     var maxPhotos: Int
+    var largestPhotos: Int
     /// Distinct photo directories per chunk: each stays open until the chunk ends.
     var maxDirectories: Int
 
-    static let standard = ChunkPolicy(maxPhotos: 512, maxDirectories: 128)
+    static let standard = ChunkPolicy(maxPhotos: 512, largestPhotos: 4096, maxDirectories: 128)
+
+    /// Every chunk the same size (tests, and `CURATORD_BATCH_CHUNK`).
+    static func fixed(_ size: Int) -> ChunkPolicy {
+        ChunkPolicy(maxPhotos: max(size, 1), largestPhotos: max(size, 1), maxDirectories: standard.maxDirectories)
+    }
 
     /// `CURATORD_BATCH_CHUNK=<n>` (crash tests: several chunks in a small batch).
     static let environmentVariable = "CURATORD_BATCH_CHUNK"
@@ -22,7 +31,7 @@ struct ChunkPolicy: Sendable {
             log.error("\(environmentVariable)=\(text) is not a positive number; ignored")
             return .standard
         }
-        return ChunkPolicy(maxPhotos: size, maxDirectories: standard.maxDirectories)
+        return .fixed(size)
     }()
 
     /// Splits `indices` (in order) into chunks; `directory(i)` names the folder of photo i.
@@ -30,12 +39,14 @@ struct ChunkPolicy: Sendable {
         var result: [[Int]] = []
         var current: [Int] = []
         var folders: Set<Key> = []
+        var limit = max(maxPhotos, 1)
         for index in indices {
             let folder = directory(index)
-            if current.count >= maxPhotos || (!folders.contains(folder) && folders.count >= maxDirectories) {
+            if current.count >= limit || (!folders.contains(folder) && folders.count >= maxDirectories) {
                 result.append(current)
                 current = []
                 folders = []
+                limit = min(limit * 2, max(largestPhotos, limit))
             }
             current.append(index)
             folders.insert(folder)
