@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The daemon's modules use FoundationEssentials only: all of Foundation would pull
+# corelibs Foundation and ICU into the static daemon (docs/ARCHITECTURE.md).
+if grep -rln '^import Foundation$' Sources --exclude-dir=curatorctl; then
+    echo "test.sh: the files above import Foundation; the daemon's modules import FoundationEssentials" >&2
+    exit 1
+fi
 swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

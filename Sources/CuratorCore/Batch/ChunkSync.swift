@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -121,16 +121,22 @@ private final class SyncfsRound: Sendable {
             initial.append(copy < 0 ? errno : 0)
         }
         results = Mutex(initial)
-        let thread = Thread { [self, copies] in
-            for (index, fd) in copies.enumerated() where fd >= 0 {
-                let error = system_syncfs(fd) == 0 ? 0 : errno
-                close(fd)
-                results.withLock { $0[index] = error }
-            }
-            done.signal()
+        do throws(SystemError) {
+            try SystemThread.detach(name: "curatord-syncfs", stackSize: 256 << 10) { [self, copies] in run(copies) }
+        } catch {
+            // No thread to overlap it with: the sync is done here, before the next chunk.
+            log.warning("syncing on this thread: \(error)")
+            run(copies)
         }
-        thread.name = "curatord-syncfs"
-        thread.start()
+    }
+
+    private func run(_ copies: [Int32]) {
+        for (index, fd) in copies.enumerated() where fd >= 0 {
+            let error = system_syncfs(fd) == 0 ? 0 : errno
+            close(fd)
+            results.withLock { $0[index] = error }
+        }
+        done.signal()
     }
 
     func wait() -> [Int32] {
