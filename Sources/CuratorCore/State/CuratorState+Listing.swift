@@ -19,10 +19,10 @@ extension CuratorState {
         let positions = offset < total ? offset..<(limit >= total - offset ? total : offset + limit) : total..<total
         let table = library.photos.values
 
-        // The line's size, estimated generously (only the bytes written become
-        // resident): a photo's keys and numbers are under 200 bytes, plus its name.
-        var estimate = 4096
-        for index in positions { estimate += 200 + table[Int(view.slots[index])].name.count }
+        // The line's size, estimated generously without reading the names (only the
+        // bytes written become resident): a photo's keys and numbers take under 200
+        // bytes, its path rarely 100. A longer answer moves out once (one copy).
+        let estimate = 4096 + 300 * positions.count
         let encodedView = (try? Wire.makeEncoder().encode(spec)).map { [UInt8]($0) } ?? Array("{}".utf8)
         var photos = ListingPhotoWriter(state: self, fields: fields, selection: current.selection.isEmpty ? nil : current.selection)
         return ListingLine.write(id: id, offset: offset, total: total, view: encodedView, capacity: estimate, folders: { w in
@@ -37,9 +37,7 @@ extension CuratorState {
                 start = end
             }
         }, photos: { w in
-            for index in positions {
-                photos.write(table[Int(view.slots[index])], position: index + 1, to: &w)
-            }
+            for index in positions { photos.write(table[Int(view.slots[index])], position: index + 1, to: &w) }
         })
     }
 }
