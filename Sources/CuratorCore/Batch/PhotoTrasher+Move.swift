@@ -12,7 +12,10 @@ extension PhotoTrasher {
     /// meanwhile by another program gets the next free one, journaled (one commit, a
     /// rare case) before its `.trashinfo` is created, so that the journal always
     /// names where the photo may be.
-    func move(_ item: inout JournalItem, _ planned: PlannedMove, sync: ChunkSync) throws(BatchError) -> Ending {
+    /// `firstInfo` is how the first attempt's `.trashinfo` went when it was written
+    /// ahead (`InfoWriterAhead`); nil to write it here.
+    func move(_ item: inout JournalItem, _ planned: PlannedMove, sync: ChunkSync,
+              firstInfo: InfoWriterAhead.Result? = nil) throws(BatchError) -> Ending {
         let trash = planned.trash
         let path = planned.path
         var name = planned.name
@@ -47,7 +50,12 @@ extension PhotoTrasher {
             }
 
             do throws(SystemError) {
-                guard try trash.writeInfoUnsynced(name, planned.info) else { continue }  // taken meanwhile: next name
+                switch attempt == 0 ? firstInfo : nil {
+                case .written?: break
+                case .taken?: continue  // taken meanwhile: next name
+                case .failed(let error)?: throw error
+                case nil: guard try trash.writeInfoUnsynced(name, planned.info) else { continue }
+                }
             } catch {
                 // A partial file may be left: abandon takes it away.
                 log.error("batch \(batch) step \(item.step): writing \(trash.path)/info/\(name).trashinfo: \(error)")

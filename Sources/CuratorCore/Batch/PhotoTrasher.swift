@@ -94,12 +94,33 @@ final class PhotoTrasher {
         }
         try failpoints.reach(.chunkIntent)
 
-        // 2. The moves, unsynced.
+        // 2. The moves, unsynced; the .trashinfo files written ahead on a helper thread.
         let sync = ChunkSync()
-        for index in items.indices {
-            guard case .move(let move) = prepared[index] else { continue }
-            endings[index] = try self.move(&items[index], move, sync: sync)
+        let moves = items.indices.compactMap { index -> (index: Int, move: PlannedMove)? in
+            if case .move(let move) = prepared[index] { (index, move) } else { nil }
         }
+        let ahead = InfoWriterAhead(moves)
+        ahead.start()
+        var unconsumed = Set(moves.map(\.index))
+        do throws(BatchError) {
+            for (index, move) in moves {
+                unconsumed.remove(index)
+                endings[index] = try self.move(&items[index], move, sync: sync, firstInfo: ahead.result(for: index))
+            }
+        } catch {
+            // The batch stops here: infos written ahead for photos it never reached go,
+            // as abandon() would take them (their photos stay `intent` in place).
+            for move in ahead.finish(unconsumed: unconsumed) {
+                sync.touched(move.trash, directory: nil, info: move.name)
+                do throws(SystemError) {
+                    try move.trash.removeInfo(move.name, synced: false)
+                } catch {
+                    log.error("batch \(batch): removing \(move.trash.path)/info/\(move.name).trashinfo: \(error)")
+                }
+            }
+            throw error
+        }
+        _ = ahead.finish(unconsumed: [])
         sync.start()
         return StagedChunk(items: items, prepared: prepared, endings: endings, sync: sync)
     }
