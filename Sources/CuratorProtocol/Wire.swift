@@ -128,8 +128,13 @@ public enum Wire {
         return line(Failure(id: id, error: error), encoder: encoder)
     }
 
-    public static func event(_ event: Event, encoder: JSONEncoder = makeEncoder()) -> Data {
-        line(event, encoder: encoder)
+    /// An event line, written by hand (JSONWriter+Events.swift): events are the
+    /// most frequent lines, each made while the state lock is held.
+    public static func event(_ event: Event) -> Data {
+        var w = JSONWriter(reservingCapacity: 512)
+        event.write(to: &w)
+        w.newline()
+        return Data(UnsafeRawBufferPointer(start: w.base, count: w.count))
     }
 
     /// A request line, for clients.

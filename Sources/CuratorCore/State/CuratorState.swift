@@ -256,7 +256,7 @@ final class CuratorState {
 
     func send(_ event: Event, root: Int32?) {
         guard !subscribers.isEmpty else { return }
-        let line = Wire.event(event, encoder: encoder)
+        let line = Wire.event(event)
         for (key, subscriber) in subscribers {
             if let root, let only = subscriber.roots, !only.contains(root) { continue }
             if !subscriber.sink.deliver(line) { subscribers[key] = nil }
@@ -267,7 +267,7 @@ final class CuratorState {
     /// The event is built only when someone will receive it.
     func send(_ event: @autoclosure () -> Event, toUID uid: UInt32) {
         guard subscribers.values.contains(where: { $0.uid == uid }) else { return }
-        let line = Wire.event(event(), encoder: encoder)
+        let line = Wire.event(event())
         for (id, subscriber) in subscribers where subscriber.uid == uid {
             if !subscriber.sink.deliver(line) { subscribers[id] = nil }
         }

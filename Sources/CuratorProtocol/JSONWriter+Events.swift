@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+// Events are the daemon's most frequent lines: a burst of 1 000 new files is 1 000
+// of them, each encoded while the state lock is held. Written by hand, byte for
+// byte what the Codable encoder writes (keys sorted, snake_case, nil left out);
+// EventWriterTests hold the two to that.
+
+extension Event: JSONWritable {
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        if let batch { w.key("batch"); w.int(batch) }
+        if let count { w.key("count"); w.int(count) }
+        if let done { w.key("done"); w.int(done) }
+        w.key("event"); w.string(event.rawValue)
+        if let from {
+            w.key("from")
+            w.beginObject()
+            w.key("path"); w.string(from.path)
+            w.optionalString("path_raw", from.pathRaw)
+            w.endObject()
+        }
+        if let id { w.key("id"); w.int(id) }
+        if let items {
+            w.key("items"); w.beginArray()
+            for item in items { item.write(to: &w) }
+            w.endArray()
+        }
+        w.optionalString("message", message)
+        if let outcome { w.key("outcome"); w.string(outcome.rawValue) }
+        if let photo { w.key("photo"); photo.write(to: &w) }
+        w.optionalString("root", root)
+        w.optionalString("session", session)
+        w.optionalString("state", state)
+        if let total { w.key("total"); w.int(total) }
+        w.endObject()
+    }
+}
+
+extension PhotoSummary: JSONWritable {
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.optionalString("capture_time", captureTime)
+        w.key("id"); w.int(id)
+        w.key("mtime_ns"); w.int(mtimeNs)
+        if let offline { w.key("offline"); w.bool(offline) }
+        w.key("path"); w.string(path)
+        w.optionalString("path_raw", pathRaw)
+        if let position { w.key("position"); w.int(position) }
+        if let `protected` { w.key("protected"); w.bool(`protected`) }
+        w.key("root"); w.string(root)
+        if let selected { w.key("selected"); w.int(selected) }
+        w.key("size"); w.int(size)
+        w.key("type"); w.string(type)
+        w.endObject()
+    }
+}
+
+extension SelectionItem: JSONWritable {
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.optionalString("capture_time", captureTime)
+        w.key("id"); w.int(id)
+        w.key("number"); w.int(number)
+        w.key("path"); w.string(path)
+        w.optionalString("path_raw", pathRaw)
+        w.key("root"); w.string(root)
+        w.key("size"); w.int(size)
+        w.endObject()
+    }
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import Foundation
+import Testing
+
+/// Event lines are written by hand; they must be exactly what the Codable encoder writes.
+struct EventWriterTests {
+    static let photo = PhotoSummary(position: 3, id: 42, root: "pics", path: "2024/05 beach/IMG_0001.JPG", size: 2_483_021,
+                                    mtimeNs: 1_715_000_000_123_456_789, type: "jpeg", captureTime: "2024-05-01T10:12:44")
+    static let awkward = PhotoSummary(id: -7, root: "r\"x", path: "quote\" back\\slash\nnew\ttab\u{01}/Été.jpg", pathRaw: "cXVvdGU=",
+                                      size: 0, mtimeNs: -1, type: "nef", protected: true, offline: false, selected: 9)
+
+    static let events: [Event] = [
+        Event(event: .added, root: "pics", photo: photo),
+        Event(event: .changed, root: "pics", photo: awkward),
+        Event(event: .moved, root: "pics", photo: photo, from: WirePath(path: "old/ä.jpg", pathRaw: "b2xk")),
+        Event(event: .removed, root: "pics", id: 42, from: WirePath(path: "2024/x.jpg")),
+        Event(event: .offline, root: "usb", message: "the root's folder is gone"),
+        Event(event: .scan, root: "pics", state: "done", count: 100_000),
+        Event(event: .selection, session: "default",
+              items: [SelectionItem(number: 1, id: 5, root: "pics", path: "a.jpg", size: 10, captureTime: "2020-01-01T00:00:00"),
+                      SelectionItem(number: 2, id: 9, root: "pics", path: "b\u{7f}.jpg", pathRaw: "Yg==", size: 0)]),
+        Event(event: .batch, state: "running", batch: 12, done: 512, total: 10_000, outcome: .permissionDenied),
+        Event(event: .dropped, message: "events were dropped because this client read too slowly; list again"),
+        Event(event: .overflow, root: "pics"),
+    ]
+
+    @Test func everyEventIsWrittenAsTheEncoderWouldWriteIt() throws {
+        for event in Self.events {
+            var codable = try Wire.makeEncoder().encode(event)
+            codable.append(UInt8(ascii: "\n"))
+            let written = Wire.event(event)
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
+        }
+    }
+}
