@@ -106,6 +106,12 @@ final class IndexStore {
         }
     }
 
+    func photoCount() throws -> Int {
+        let s = try database.prepare("SELECT COUNT(*) FROM photos")
+        _ = try s.step()
+        return Int(s.int64(0))
+    }
+
     func maxPhotoID() throws -> Int64 {
         let s = try database.prepare("SELECT COALESCE(MAX(id), 0) FROM photos")
         _ = try s.step()

@@ -29,6 +29,12 @@ struct InodeIndex {
         }
     }
 
+    /// Room for `n` entries without a rebuild.
+    mutating func reserve(_ n: Int) {
+        let wanted = n * 21 / 16 + 16  // a 3/4 load: the next photos do not rebuild it at once
+        if wanted > keys.count { rebuild(capacity: wanted) }
+    }
+
     private static func key(_ digest: UInt64) -> UInt64 { digest == 0 ? 1 : digest }
 
     /// Fibonacci hashing spreads the small, dense inode numbers; the high half of

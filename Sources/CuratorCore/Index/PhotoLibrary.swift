@@ -49,6 +49,11 @@ final class PhotoLibrary {
         // Parents first, so that every folder finds (or gets) its parent row.
         loaded.sort { $0.path.count < $1.path.count }
         for folder in loaded { try adoptLoadedFolder(folder) }
+        // Sized once for what is stored: growing a 7 MB table and the inode table
+        // step by step took a tenth of a warm restart at 100 000 photos.
+        let stored = try store.photoCount()
+        photos.reserve(stored)
+        byInode.reserve(stored)
         try store.loadPhotos { photo in
             insertInMemory(photo)
         }

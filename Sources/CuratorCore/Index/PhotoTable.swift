@@ -11,6 +11,9 @@ struct PhotoTable {
     private var slotByID = SlotIndex()
 
     var count: Int { values.count }
+
+    /// Room for `n` photos, with the usual eighth to spare.
+    mutating func reserve(_ n: Int) { values.reserveCapacity(n + n / 8) }
     var isEmpty: Bool { values.isEmpty }
 
     subscript(id: Int64) -> Photo? {
