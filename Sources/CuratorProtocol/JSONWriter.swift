@@ -39,6 +39,7 @@ public struct JSONWriter: ~Copyable {
     public static func write(capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var spilled: [UInt8]?
         let inPlace = [UInt8](unsafeUninitializedCapacity: max(capacity, 0)) { buffer, initialized in
+            adviseHugePages(buffer)
             var writer = JSONWriter(borrowing: buffer)
             body(&writer)
             if writer.owned {
@@ -49,6 +50,18 @@ public struct JSONWriter: ~Copyable {
             }
         }
         return spilled ?? inPlace
+    }
+
+    /// A buffer of megabytes is fresh memory, touched a page at a time as it is
+    /// written: 3 600 page faults for a 15 MB listing, each costly in a VM. Asking for
+    /// transparent huge pages makes that a handful (the memory goes back at free).
+    private static func adviseHugePages(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let huge = 2 << 20
+        guard buffer.count >= 2 * huge, let base = buffer.baseAddress else { return }
+        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+        let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
+        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
     }
 
     /// What was written so far.
