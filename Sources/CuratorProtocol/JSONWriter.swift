@@ -136,16 +136,34 @@ public struct JSONWriter: ~Copyable {
             digits += 1
             scale = scale &* 10
         }
-        // Right to left, straight into place.
+        // Right to left, straight into place, two digits per division (a listing
+        // writes 400 000 numbers, mtimes of 19 digits among them).
         var at = count + digits
         count = at
-        repeat {
-            at -= 1
-            base[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+        Self.digitPairs.withUTF8Buffer { pairs in
+            while magnitude >= 100 {
+                let pair = Int(magnitude % 100) &* 2
+                magnitude /= 100
+                at -= 2
+                base[at] = pairs[pair]
+                base[at + 1] = pairs[pair + 1]
+            }
+            if magnitude >= 10 {
+                at -= 2
+                base[at] = pairs[Int(magnitude) &* 2]
+                base[at + 1] = pairs[Int(magnitude) &* 2 + 1]
+            } else {
+                at -= 1
+                base[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude)
+            }
+        }
         needsComma = true
     }
+
+    @usableFromInline static let digitPairs: StaticString = """
+        0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+        5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+        """
 
     @inlinable public mutating func bool(_ value: Bool) { word(value ? "true" : "false") }
 

@@ -56,7 +56,7 @@ struct JSONWriterTests {
     }
 
     @Test func integersAtTheEdges() throws {
-        for value: Int64 in [0, 1, -1, 9, 10, 99, 100, Int64.max, Int64.min, -1_000_000_007] {
+        for value: Int64 in [0, 1, -1, 9, 10, 11, 99, 100, 101, 999, 1000, 12_345, 100_000, 1_715_000_000_123_456_789, Int64.max, Int64.min, -1_000_000_007] {
             var w = JSONWriter()
             w.int(value)
             #expect(String(decoding: w.bytes, as: UTF8.self) == String(value))
