@@ -94,19 +94,27 @@ extension Wire {
     /// encoder sorts them (`id`, `ok`, `result`).
     static func writtenSuccess(id: RequestID?, result: any JSONWritable, capacity: Int) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: capacity)
-        w.beginObject()
+        w.successLine(id: id) { result.write(to: &$0) }
+        return w.bytes
+    }
+}
+
+extension JSONWriter {
+    /// The envelope `Wire.success` encodes, keys in the Codable encoder's order
+    /// (`id`, `ok`, `result`), around what `result` writes; then the newline.
+    mutating func successLine(id: RequestID?, _ result: (inout JSONWriter) -> Void) {
+        beginObject()
         if let id {
-            w.key("id")
+            key("id")
             switch id {
-            case .number(let n): w.int(n)
-            case .string(let s): w.string(s)
+            case .number(let n): int(n)
+            case .string(let s): string(s)
             }
         }
-        w.key("ok"); w.bool(true)
-        w.key("result")
-        result.write(to: &w)
-        w.endObject()
-        w.newline()
-        return w.bytes
+        key("ok"); bool(true)
+        key("result")
+        result(&self)
+        endObject()
+        newline()
     }
 }

@@ -9,30 +9,20 @@ public enum ListingLine {
     /// `capacity` is the expected size of the whole line (see `JSONWriter.write`).
     public static func write(id: RequestID?, offset: Int, total: Int, view: [UInt8], capacity: Int,
                              folders: (inout JSONWriter) -> Void, photos: (inout JSONWriter) -> Void) -> [UInt8] {
-        JSONWriter.write(capacity: capacity) { w in
-            w.beginObject()
-            if let id {
-                w.key("id")
-                switch id {
-                case .number(let n): w.int(n)
-                case .string(let s): w.string(s)
-                }
+        JSONWriter.write(capacity: capacity) { line in
+            line.successLine(id: id) { w in
+                w.beginObject()
+                w.key("folders"); w.beginArray()
+                folders(&w)
+                w.endArray()
+                w.key("offset"); w.int(offset)
+                w.key("photos"); w.beginArray()
+                photos(&w)
+                w.endArray()
+                w.key("total"); w.int(total)
+                w.key("view"); w.raw(view)
+                w.endObject()
             }
-            w.key("ok"); w.bool(true)
-            w.key("result")
-            w.beginObject()
-            w.key("folders"); w.beginArray()
-            folders(&w)
-            w.endArray()
-            w.key("offset"); w.int(offset)
-            w.key("photos"); w.beginArray()
-            photos(&w)
-            w.endArray()
-            w.key("total"); w.int(total)
-            w.key("view"); w.raw(view)
-            w.endObject()
-            w.endObject()
-            w.newline()
         }
     }
 }

@@ -41,15 +41,20 @@ struct TrashBatchTests {
         }
     }
 
+    /// Left-overs of other tools: `files/IMG.jpg` without info, `info/IMG.2.jpg.trashinfo` without file.
+    static func leaveOtherToolsLeftovers(in box: Sandbox) throws {
+        try Sandbox.makeDirectories(box.homeTrash.appending("files"))
+        try Sandbox.makeDirectories(box.homeTrash.appending("info"))
+        try Sandbox.write(box.homeTrash.appending("files/IMG.jpg"), Array("someone else's".utf8))
+        try Sandbox.write(box.homeTrash.appending("info/IMG.2.jpg.trashinfo"),
+                          TrashInfo(path: "/elsewhere/IMG.jpg", deletionDate: "2020-01-01T00:00:00").rendered())
+    }
+
     @Test func collidingNamesGetUniqueNamesConsistentInFilesAndInfo() throws {
         let box = try Sandbox()
         let names: [ByteString] = ["a/IMG.jpg", "b/IMG.jpg", "c/IMG.jpg"]
         for name in names { try box.photo(name) }
-        // Left-overs of other tools: a file without info, and an info without file.
-        try Sandbox.makeDirectories(box.homeTrash.appending("files"))
-        try Sandbox.makeDirectories(box.homeTrash.appending("info"))
-        try Sandbox.write(box.homeTrash.appending("files/IMG.jpg"), Array("someone else's".utf8))
-        try Sandbox.write(box.homeTrash.appending("info/IMG.2.jpg.trashinfo"), TrashInfo(path: "/elsewhere/IMG.jpg", deletionDate: "2020-01-01T00:00:00").rendered())
+        try Self.leaveOtherToolsLeftovers(in: box)
 
         let outcome = try box.runner().run(plan: try box.plan(names), requester: .me)
         #expect(outcome.result.trashed == 3)
@@ -68,10 +73,7 @@ struct TrashBatchTests {
         let box = try Sandbox()
         let names = (1...70).map { ByteString("d\($0)/IMG.jpg") }
         for name in names { try box.photo(name) }
-        try Sandbox.makeDirectories(box.homeTrash.appending("files"))
-        try Sandbox.makeDirectories(box.homeTrash.appending("info"))
-        try Sandbox.write(box.homeTrash.appending("files/IMG.jpg"), Array("someone else's".utf8))
-        try Sandbox.write(box.homeTrash.appending("info/IMG.2.jpg.trashinfo"), TrashInfo(path: "/elsewhere/IMG.jpg", deletionDate: "2020-01-01T00:00:00").rendered())
+        try Self.leaveOtherToolsLeftovers(in: box)
 
         let outcome = try box.runner().run(plan: try box.plan(names), requester: .me)
         #expect(outcome.result.trashed == 70)
