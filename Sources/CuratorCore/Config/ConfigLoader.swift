@@ -36,7 +36,9 @@ public struct ConfigLoader {
         do {
             value = try decoder.decode(JSONValue.self, from: data)
         } catch {
-            throw ConfigError(file: path, key: nil, "not valid JSON5: \(Self.describe(error))")
+            // The decoder does not say where; the locator does, for a syntax error.
+            let problem = JSON5Locator.firstProblem(in: [UInt8](data)).map { "\($0)" } ?? Self.describe(error)
+            throw ConfigError(file: path, key: nil, "not valid JSON5: \(problem)")
         }
         return try parse(value, file: path)
     }
