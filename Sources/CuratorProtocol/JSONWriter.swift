@@ -30,7 +30,7 @@ public struct JSONWriter: ~Copyable {
         owned = buffer.baseAddress == nil
     }
 
-    deinit { if owned { free(base) } }
+    deinit { if owned { base.deallocate() } }
 
     /// Runs `body` on a writer whose bytes become the returned array without a
     /// copy, as long as they fit in `capacity` (an estimate: past it, the writer
@@ -221,24 +221,20 @@ public struct JSONWriter: ~Copyable {
         if capacity - count < more { grow(more) }
     }
 
+    /// Moves to a buffer of our own twice as large (or as large as needed), out of
+    /// the borrowed array or the last one. Allocation fails only as an Array's does.
     @usableFromInline mutating func grow(_ more: Int) {
         let wanted = max(capacity * 2, count + more)
-        if !owned {
-            // Out of the borrowed array: on to memory of our own.
-            let moved = Self.allocate(wanted)
-            moved.update(from: base, count: count)
-            base = moved
-            owned = true
-        } else {
-            guard let moved = realloc(base, wanted) else { fatalError("out of memory growing a JSON answer to \(wanted) bytes") }
-            base = moved.assumingMemoryBound(to: UInt8.self)
-        }
+        let moved = Self.allocate(wanted)
+        moved.update(from: base, count: count)
+        if owned { base.deallocate() }
+        base = moved
+        owned = true
         capacity = wanted
     }
 
     @usableFromInline static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
-        guard let raw = malloc(capacity) else { fatalError("out of memory for a JSON answer of \(capacity) bytes") }
-        return raw.assumingMemoryBound(to: UInt8.self)
+        UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     }
 
     @inlinable mutating func separate() {
