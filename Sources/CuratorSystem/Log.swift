@@ -89,15 +89,10 @@ public final class Logger: Sendable {
         var t = ts.tv_sec
         var tm = tm()
         localtime_r(&t, &tm)
-        return digits(Int(tm.tm_year) + 1900, 4) + "-" + digits(Int(tm.tm_mon) + 1, 2) + "-" + digits(Int(tm.tm_mday), 2) + " "
-            + digits(Int(tm.tm_hour), 2) + ":" + digits(Int(tm.tm_min), 2) + ":" + digits(Int(tm.tm_sec), 2) + "."
-            + digits(ts.tv_nsec / 1_000_000, 3)
-    }
-
-    /// `value` in decimal, zero-padded to `width`.
-    private static func digits(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        return zeroPadded(Int(tm.tm_year) + 1900, width: 4) + "-" + zeroPadded(Int(tm.tm_mon) + 1, width: 2) + "-"
+            + zeroPadded(Int(tm.tm_mday), width: 2) + " " + zeroPadded(Int(tm.tm_hour), width: 2) + ":"
+            + zeroPadded(Int(tm.tm_min), width: 2) + ":" + zeroPadded(Int(tm.tm_sec), width: 2) + "."
+            + zeroPadded(ts.tv_nsec / 1_000_000, width: 3)
     }
 }
 

@@ -103,15 +103,12 @@ import Testing
 
     @Test func captureTimesWriteAsTheirWireForm() {
         for seconds: Int64 in [0, -1, 86_399, 1_715_000_000, -5_364_662_400, 253_402_300_799, Int64.max / 2, Int64.min / 2] {
-            var bytes: [UInt8] = []
-            CaptureTime(seconds: seconds).appendWire(to: &bytes)
             let f = CaptureTime(seconds: seconds).fields
-            let text = String(decoding: bytes, as: UTF8.self)
-            #expect(text == CaptureTime(seconds: seconds).wire)
+            let text = CaptureTime(seconds: seconds).wire
             let written = [UInt8](unsafeUninitializedCapacity: CaptureTime.maxWireCount) { buffer, n in
                 n = CaptureTime(seconds: seconds).writeWire(to: buffer.baseAddress!)
             }
-            #expect(written == bytes)
+            #expect(written == Array(text.utf8), "the listing's fast path writes what `wire` says")
             if (0...9999).contains(f.year) {
                 #expect(text == String(format: "%04d-%02d-%02dT%02d:%02d:%02d", f.year, f.month, f.day, f.hour, f.minute, f.second))
             }

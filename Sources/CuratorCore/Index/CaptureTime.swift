@@ -33,9 +33,8 @@ public struct CaptureTime: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     public var wire: String {
-        var bytes: [UInt8] = []
-        appendWire(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        let f = fields
+        return dateTimeText(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second)
     }
 
     /// The longest `wire` can be (a corrupt index's out-of-range year included).
@@ -65,27 +64,10 @@ public struct CaptureTime: Hashable, Comparable, Sendable, CustomStringConvertib
             two(f.second, 17)
             return 19
         }
-        var bytes: [UInt8] = []
-        appendWire(to: &bytes)
+        let bytes = Array(wire.utf8)
         let n = min(bytes.count, Self.maxWireCount)
         for i in 0..<n { out[i] = bytes[i] }
         return n
-    }
-
-    /// Appends `wire` to `bytes`.
-    public func appendWire(to bytes: inout [UInt8]) {
-        let f = fields
-        appendPadded(f.year, 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendPadded(f.month, 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendPadded(f.day, 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendPadded(f.hour, 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendPadded(f.minute, 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendPadded(f.second, 2, to: &bytes)
     }
 
     public var description: String { wire }
@@ -166,21 +148,5 @@ public struct CaptureTime: Hashable, Comparable, Sendable, CustomStringConvertib
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         return (Int(year), Int(month), Int(day))
-    }
-}
-
-/// `value` in decimal, zero-padded to `width` digits (wider numbers and negative
-/// ones, which only a corrupt index holds, are written as they are).
-private func appendPadded(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
-    var limit = 1
-    for _ in 0..<width { limit *= 10 }
-    guard value >= 0, value < limit else {
-        bytes.append(contentsOf: String(value).utf8)
-        return
-    }
-    var divisor = limit / 10
-    while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-        divisor /= 10
     }
 }

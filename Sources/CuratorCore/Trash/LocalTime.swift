@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
 import Glibc
 
 /// A wall-clock time in the local zone, as the trash spec's `DeletionDate` wants it.
@@ -35,20 +36,15 @@ public struct LocalTime: Hashable, Sendable {
         LocalTime(epochSeconds: Int64(time(nil)))
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
     /// `YYYY-MM-DDTHH:MM:SS`, no zone, no fraction.
     public var trashInfoText: String {
-        "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2))"
+        dateTimeText(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// RFC 3339 with the zone offset, for history listings.
     public var rfc3339Text: String {
         let sign = utcOffsetSeconds < 0 ? "-" : "+"
         let offset = abs(utcOffsetSeconds) / 60
-        return trashInfoText + sign + Self.pad(offset / 60, 2) + ":" + Self.pad(offset % 60, 2)
+        return trashInfoText + sign + zeroPadded(offset / 60, width: 2) + ":" + zeroPadded(offset % 60, width: 2)
     }
 }
