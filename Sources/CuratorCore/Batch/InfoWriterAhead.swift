@@ -15,30 +15,26 @@ import Synchronization
 /// `finish()`, which hands back the names written ahead, for the caller to remove.
 final class InfoWriterAhead: @unchecked Sendable {
     // @unchecked: the helper reads `work` (immutable after init) and writes
-    // `results[i]` before publishing `i + 1` in `written` (release); the batch thread
-    // reads `results[i]` only after seeing `written > i` (acquire).
+    // `results[i]` before publishing `i + 1` in `written`; the batch thread reads
+    // `results[i]` only after seeing `written > i`.
     enum Result {
         case written
         case taken
         case failed(SystemError)
     }
 
-    private let work: [(index: Int, move: PhotoTrasher.PlannedMove)]
+    /// The chunk's moves in the order the batch thread takes them.
+    private let work: [PhotoTrasher.PlannedMove]
     private let results: UnsafeMutableBufferPointer<Result?>
     private let written = Atomic<Int>(0)
     private let stopRequested = Atomic<Bool>(false)
     private let exited = OneShotSignal()
     private let gate = ProgressGate()
-    /// Position in `work` of each chunk index, for the batch thread's lookups.
-    private let position: [Int: Int]
 
-    init(_ work: [(index: Int, move: PhotoTrasher.PlannedMove)]) {
+    init(_ work: [PhotoTrasher.PlannedMove]) {
         self.work = work
         results = .allocate(capacity: max(work.count, 1))
         results.initialize(repeating: nil)
-        var position: [Int: Int] = [:]
-        for (at, entry) in work.enumerated() { position[entry.index] = at }
-        self.position = position
     }
 
     deinit {
@@ -58,11 +54,11 @@ final class InfoWriterAhead: @unchecked Sendable {
     }
 
     private func run() {
-        for (at, entry) in work.enumerated() {
+        for (at, move) in work.enumerated() {
             if stopRequested.load(ordering: .acquiring) { break }
             let result: Result
             do throws(SystemError) {
-                result = try entry.move.trash.writeInfoUnsynced(entry.move.name, entry.move.info) ? .written : .taken
+                result = try move.trash.writeInfoUnsynced(move.name, move.info) ? .written : .taken
             } catch {
                 result = .failed(error)
             }
@@ -74,58 +70,34 @@ final class InfoWriterAhead: @unchecked Sendable {
         gate.advance()
     }
 
-    /// How the first attempt of chunk index `index` went, waiting for it if needed;
-    /// nil when the helper is not running (the caller writes the info itself).
-    func result(for index: Int) -> Result? {
-        guard let at = position[index] else { return nil }
-        gate.wait { written.load(ordering: .sequentiallyConsistent) > at || exited.isSignalled }
-        let done = written.load(ordering: .acquiring)
-        return done > at ? results[at] : nil
+    /// How the first attempt of move `at` (in `work`'s order) went, waiting for it
+    /// if needed; nil when the helper is not running (the caller writes the info).
+    func result(at position: Int) -> Result? {
+        gate.wait { written.load(ordering: .sequentiallyConsistent) > position || exited.isSignalled }
+        return written.load(ordering: .acquiring) > position ? results[position] : nil
     }
 
-    /// Stops the helper and waits for it; returns the moves whose info it wrote
-    /// among `unconsumed` chunk indexes (those the batch thread never reached).
-    func finish(unconsumed: Set<Int>) -> [PhotoTrasher.PlannedMove] {
+    /// Stops the helper and waits for it; returns the moves from `reached` on (those
+    /// the batch thread never took) whose info it wrote.
+    func finish(reached: Int) -> [PhotoTrasher.PlannedMove] {
         stopRequested.store(true, ordering: .releasing)
         while !exited.wait(seconds: 3600) {}
-        let done = max(written.load(ordering: .acquiring), 0)
-        var left: [PhotoTrasher.PlannedMove] = []
-        for at in 0..<done where unconsumed.contains(work[at].index) {
-            if case .written = results[at] { left.append(work[at].move) }
-        }
-        return left
+        let done = written.load(ordering: .acquiring)
+        guard reached < done else { return [] }
+        return (reached..<done).compactMap { if case .written = results[$0] { work[$0] } else { nil } }
     }
 }
 
-/// A counter the helper bumps and the batch thread waits on: a short spin first
+/// What the batch thread waits on while the helper is behind: a short spin first
 /// (the helper is usually a few microseconds ahead), then a condition variable.
-private final class ProgressGate: @unchecked Sendable {
-    // @unchecked: the pthread mutex guards `generation` and the condition.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var generation: UInt64 = 0
+private final class ProgressGate: Sendable {
+    private let condition = Condition()
     private let waiters = Atomic<Int>(0)
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        condition = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
+    /// The helper published something: wakes the batch thread if it waits.
     func advance() {
         guard waiters.load(ordering: .sequentiallyConsistent) > 0 else { return }
-        pthread_mutex_lock(mutex)
-        generation &+= 1
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        condition.broadcast()
     }
 
     /// Returns once `ready()` holds. The waiter registers before it looks again, and
@@ -136,19 +108,10 @@ private final class ProgressGate: @unchecked Sendable {
             if ready() { return }
             sched_yield()
         }
-        pthread_mutex_lock(mutex)
-        waiters.add(1, ordering: .sequentiallyConsistent)
-        while !ready() {
-            var deadline = timespec()
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            deadline.tv_nsec += 10_000_000
-            if deadline.tv_nsec >= 1_000_000_000 {
-                deadline.tv_sec += 1
-                deadline.tv_nsec -= 1_000_000_000
-            }
-            _ = pthread_cond_timedwait(condition, mutex, &deadline)
+        condition.withLock { waiting in
+            waiters.add(1, ordering: .sequentiallyConsistent)
+            while !ready() { waiting.wait(seconds: 0.01) }
+            waiters.subtract(1, ordering: .sequentiallyConsistent)
         }
-        waiters.subtract(1, ordering: .sequentiallyConsistent)
-        pthread_mutex_unlock(mutex)
     }
 }

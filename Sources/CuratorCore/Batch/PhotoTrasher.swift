@@ -99,18 +99,18 @@ final class PhotoTrasher {
         let moves = items.indices.compactMap { index -> (index: Int, move: PlannedMove)? in
             if case .move(let move) = prepared[index] { (index, move) } else { nil }
         }
-        let ahead = InfoWriterAhead(moves)
+        let ahead = InfoWriterAhead(moves.map(\.move))
         ahead.start()
-        var unconsumed = Set(moves.map(\.index))
+        var reached = 0
         do throws(BatchError) {
-            for (index, move) in moves {
-                unconsumed.remove(index)
-                endings[index] = try self.move(&items[index], move, sync: sync, firstInfo: ahead.result(for: index))
+            for (at, (index, move)) in moves.enumerated() {
+                reached = at + 1
+                endings[index] = try self.move(&items[index], move, sync: sync, firstInfo: ahead.result(at: at))
             }
         } catch {
             // The batch stops here: infos written ahead for photos it never reached go,
             // as abandon() would take them (their photos stay `intent` in place).
-            for move in ahead.finish(unconsumed: unconsumed) {
+            for move in ahead.finish(reached: reached) {
                 sync.touched(move.trash, directory: nil, info: move.name)
                 do throws(SystemError) {
                     try move.trash.removeInfo(move.name, synced: false)
@@ -120,7 +120,7 @@ final class PhotoTrasher {
             }
             throw error
         }
-        _ = ahead.finish(unconsumed: [])
+        _ = ahead.finish(reached: moves.count)
         sync.start()
         return StagedChunk(items: items, prepared: prepared, endings: endings, sync: sync)
     }
