@@ -58,48 +58,39 @@ struct JSON5Locator {
     }
 
     private mutating func object() throws {
-        at += 1  // {
-        try skipSpace()
-        if peek == UInt8(ascii: "}") { at += 1; return }
-        while true {
-            try key()
-            try skipSpace()
-            guard peek == UInt8(ascii: ":") else { throw stop("expected ':' after a key, found \(found)") }
-            at += 1
-            try skipSpace()
-            try value()
-            try skipSpace()
-            switch peek {
-            case UInt8(ascii: ","):
-                at += 1
-                try skipSpace()
-                if peek == UInt8(ascii: "}") { at += 1; return }
-            case UInt8(ascii: "}"):
-                at += 1
-                return
-            default:
-                throw stop("expected ',' or '}' after a value in an object, found \(found)")
-            }
+        try sequence(closing: UInt8(ascii: "}"), in: "an object") { me in
+            try me.key()
+            try me.skipSpace()
+            guard me.peek == UInt8(ascii: ":") else { throw me.stop("expected ':' after a key, found \(me.found)") }
+            me.at += 1
+            try me.skipSpace()
+            try me.value()
         }
     }
 
     private mutating func array() throws {
-        at += 1  // [
+        try sequence(closing: UInt8(ascii: "]"), in: "an array") { me in try me.value() }
+    }
+
+    /// The elements between an opening bracket (at the current position) and
+    /// `closing`, separated by commas, a trailing comma allowed.
+    private mutating func sequence(closing: UInt8, in what: String, element: (inout JSON5Locator) throws -> Void) throws {
+        at += 1
         try skipSpace()
-        if peek == UInt8(ascii: "]") { at += 1; return }
+        if peek == closing { at += 1; return }
         while true {
-            try value()
+            try element(&self)
             try skipSpace()
             switch peek {
             case UInt8(ascii: ","):
                 at += 1
                 try skipSpace()
-                if peek == UInt8(ascii: "]") { at += 1; return }
-            case UInt8(ascii: "]"):
+                if peek == closing { at += 1; return }
+            case closing:
                 at += 1
                 return
             default:
-                throw stop("expected ',' or ']' after a value in an array, found \(found)")
+                throw stop("expected ',' or '\(Character(UnicodeScalar(closing)))' after a value in \(what), found \(found)")
             }
         }
     }
