@@ -152,7 +152,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     private func reject(_ code: ErrorCode) {
         let error = ProtocolError(code, "A request line may be at most \(ProtocolInfo.maxRequestBytes) bytes; this one was longer and was ignored.")
-        enqueue(Wire.failure(id: nil, error: error))
+        enqueue([UInt8](Wire.failure(id: nil, error: error)))
     }
 
     private func answer(_ line: [UInt8], client: ClientContext) {
@@ -176,8 +176,6 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             if box.unsent == 0 && box.pending.isEmpty { box.pending = data } else { box.pending.append(contentsOf: data) }
         }
     }
-
-    private func enqueue(_ data: Data) { enqueue([UInt8](data)) }
 
     /// Writes what the socket takes now. False when the client is gone.
     private func flush() -> Bool {

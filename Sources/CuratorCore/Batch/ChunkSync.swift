@@ -83,8 +83,6 @@ final class ChunkSync {
         return errors
     }
 
-    /// `start` then `finish`: for callers with nothing to overlap.
-    func sync() -> [SystemError] { finish() }
     private func fsyncEach(_ trash: TrashDirectory, _ directories: [DirectoryHandle], _ infos: Set<ByteString>) -> [SystemError] {
         var errors: [SystemError] = []
         for name in infos {
