@@ -8,11 +8,11 @@ import Glibc
 import Synchronization
 
 /// One client on its own thread: reads request lines, answers each in order, and
-/// carries pushed events. Everything written goes through one outbox, flushed only
-/// by this thread, so responses and events never interleave mid-line.
+/// carries pushed events. Everything written goes through one outbox, a queue sent
+/// only by this thread, so responses and events never interleave mid-line.
 final class ClientConnection: EventSink, @unchecked Sendable {
-    // @unchecked: `buffer` and `discarding` are touched by the connection thread only;
-    // the outbox is shared and guarded by its mutex.
+    // @unchecked: `buffer`, `discarding`, `sending` and `piece` are touched by the
+    // connection thread only; the outbox is shared and guarded by its mutex.
     let descriptor: FileDescriptor
     let peer: PeerCredentials
     let curator: Curator
@@ -21,20 +21,41 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var discarding = false
     private let decoder = Wire.makeDecoder()
+    /// What is being sent now, taken off the outbox's queue; sent outside its lock.
+    private var sending: Outgoing?
+    private var sent = 0
+    /// The piece of a listing being sent.
+    private var piece: ListingPieces.Piece?
 
     /// Pushed events beyond this are dropped and the subscriber is told to re-list;
     /// a client that stops reading cannot grow our memory.
     static let maxQueuedEventBytes = 16 << 20
     static let largeResponseBytes = 4 << 20
 
+    /// A response or events (bytes), or a listing written as it is sent.
+    enum Outgoing {
+        case bytes([UInt8])
+        case listing(ListingPieces)
+    }
+
     struct Outbox {
-        var pending: [UInt8] = []
-        var sent = 0
+        var queue: [Outgoing] = []
         var eventBytes = 0
         var droppedEvents = false
         var closed = false
-        var trimAfter = false
-        var unsent: Int { pending.count - sent }
+
+        /// Small lines (events come one at a time) join the last queued bytes; large
+        /// ones (a selection of many photos) are queued as they are, not copied.
+        mutating func append(_ bytes: [UInt8]) {
+            let small = 64 << 10
+            if bytes.count < small, case .bytes(var last)? = queue.last, last.count < small {
+                queue.removeLast()  // `last` is then the only reference: appended in place
+                last.append(contentsOf: bytes)
+                queue.append(.bytes(last))
+            } else {
+                queue.append(.bytes(bytes))
+            }
+        }
     }
 
     init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator) throws(SystemError) {
@@ -57,13 +78,13 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 if !box.droppedEvents {
                     box.droppedEvents = true
                     let notice = Wire.event(Event(event: .dropped, message: "events were dropped because this client read too slowly; list again"))
-                    box.pending.append(contentsOf: notice)
+                    box.append([UInt8](notice))
                 }
                 return (true, true)
             }
             box.droppedEvents = false
             box.eventBytes += line.count
-            box.pending.append(contentsOf: line)
+            box.append([UInt8](line))
             return (true, true)
         }
         if mustWake {
@@ -77,6 +98,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     func run() {
         defer {
+            if case .listing(let pieces)? = sending { pieces.cancel() }
             outbox.withLock { $0.closed = true }
             curator.clientDisconnected(self)
             descriptor.close()
@@ -84,7 +106,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         let client = peer
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let wantsWrite = outbox.withLock { $0.unsent > 0 }
+            let wantsWrite = sending != nil || outbox.withLock { !$0.queue.isEmpty }
             var fds = [
                 pollfd(fd: descriptor.rawValue, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
@@ -152,7 +174,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     private func reject(_ code: ErrorCode) {
         let error = ProtocolError(code, "A request line may be at most \(ProtocolInfo.maxRequestBytes) bytes; this one was longer and was ignored.")
-        enqueue([UInt8](Wire.failure(id: nil, error: error)))
+        enqueue(.bytes([UInt8](Wire.failure(id: nil, error: error))))
     }
 
     private func answer(_ line: [UInt8], client: ClientContext) {
@@ -160,56 +182,70 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         var body = line
         if body.last == UInt8(ascii: "\r") { body.removeLast() }
         if body.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
-        let response: [UInt8]
         switch Wire.decodeRequest(Data(body)) {
         case .success(let request):
-            response = curator.handle(request, client: client, sink: self)
+            switch curator.answer(request, client: client, sink: self) {
+            case .line(let bytes): enqueue(.bytes(bytes))
+            case .listing(let stream): enqueue(.listing(ListingPieces(stream)))
+            }
         case .failure(let failure):
-            response = [UInt8](Wire.failure(id: failure.id, error: failure.error))
+            enqueue(.bytes([UInt8](Wire.failure(id: failure.id, error: failure.error))))
         }
-        enqueue(response)
     }
 
-    private func enqueue(_ data: [UInt8]) {
+    private func enqueue(_ outgoing: Outgoing) {
         outbox.withLock { box in
-            // A listing of every photo is 15 MB: taken over, not copied, when nothing waits.
-            if box.unsent == 0 && box.pending.isEmpty { box.pending = data } else { box.pending.append(contentsOf: data) }
+            if case .bytes(let bytes) = outgoing { box.append(bytes) } else { box.queue.append(outgoing) }
         }
     }
 
     /// Writes what the socket takes now. False when the client is gone.
     private func flush() -> Bool {
         while true {
-            // Sent from the outbox itself, under its lock: the socket is non-blocking,
-            // so the lock is held for one copy into the kernel, and nothing is copied here.
-            let result: (sent: Int, asked: Int)?
-            do {
-                result = try outbox.withLock { (box) throws(SystemError) -> (sent: Int, asked: Int)? in
-                    guard box.unsent > 0 else { return nil }
-                    let range = box.sent..<box.pending.count
-                    return (try UnixSocket.sendSome(descriptor, box.pending[range]), range.count)
+            if sending == nil {
+                sending = outbox.withLock { box in box.queue.isEmpty ? nil : box.queue.removeFirst() }
+                sent = 0
+            }
+            switch sending {
+            case nil:
+                return true
+            case .bytes(let bytes)?:
+                guard let count = bytes.withUnsafeBytes({ sendSome(UnsafeRawBufferPointer(rebasing: $0[sent...])) }) else { return false }
+                sent += count
+                if sent < bytes.count { return true }  // the socket is full
+                sending = nil
+                let idle = outbox.withLock { box in
+                    box.eventBytes = max(0, box.eventBytes - bytes.count)
+                    return box.queue.isEmpty
                 }
-            } catch {
-                return false
-            }
-            guard let (sent, asked) = result else { return true }
-            let done = outbox.withLock { box -> Bool in
-                box.sent += sent
-                box.eventBytes = max(0, box.eventBytes - sent)
-                if box.sent == box.pending.count {
-                    if box.pending.capacity >= Self.largeResponseBytes { box.trimAfter = true }
-                    box.pending.removeAll(keepingCapacity: box.pending.count < (1 << 20))
-                    box.sent = 0
-                    box.eventBytes = 0
+                // A large answer freed at once: hand it back to the system rather
+                // than keep it as resident heap.
+                if bytes.count >= Self.largeResponseBytes && idle { curator_trim_heap() }
+            case .listing(let pieces)?:
+                if piece == nil {
+                    piece = pieces.next()
+                    sent = 0
                 }
-                return sent < asked
+                guard let current = piece else {
+                    sending = nil  // the whole line is out
+                    continue
+                }
+                let from = sent
+                guard let count = current.writer.withBytes({ sendSome(UnsafeRawBufferPointer(rebasing: $0[from...])) }) else { return false }
+                sent += count
+                if sent < current.writer.written { return true }  // the socket is full
+                pieces.recycle(current)
+                piece = nil
             }
-            if outbox.withLock({ box in defer { box.trimAfter = false }; return box.trimAfter }) {
-                // A listing of every photo is tens of MB, freed at once: hand it back to
-                // the system rather than keep it as resident heap.
-                curator_trim_heap()
-            }
-            if done { return true }
+        }
+    }
+
+    /// Sends what the socket takes of `bytes` now; nil when the client is gone.
+    private func sendSome(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        do {
+            return try UnixSocket.sendSome(descriptor, bytes)
+        } catch {
+            return nil
         }
     }
 }

@@ -103,6 +103,13 @@ extension JSONWriter {
     /// The envelope `Wire.success` encodes, keys in the Codable encoder's order
     /// (`id`, `ok`, `result`), around what `result` writes; then the newline.
     mutating func successLine(id: RequestID?, _ result: (inout JSONWriter) -> Void) {
+        beginSuccessLine(id: id)
+        result(&self)
+        endSuccessLine()
+    }
+
+    /// The envelope up to `"result":`, for a result written in pieces.
+    mutating func beginSuccessLine(id: RequestID?) {
         beginObject()
         if let id {
             key("id")
@@ -113,7 +120,10 @@ extension JSONWriter {
         }
         key("ok"); bool(true)
         key("result")
-        result(&self)
+    }
+
+    /// Closes what `beginSuccessLine` opened, and the line.
+    mutating func endSuccessLine() {
         endObject()
         newline()
     }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Glibc
 
 /// Writes JSON straight into bytes, for the daemon's largest answer: a listing of
-/// every photo (15 MB at 100 000 photos). It produces exactly what `Wire`'s
+/// every photo (15 MB at 100 000 photos, written and sent a piece at a time). It produces exactly what `Wire`'s
 /// Codable encoder produces for the same values (snake_case keys, sorted, no
 /// escaped slashes); tests hold the two to that.
 ///
@@ -15,57 +14,35 @@ public struct JSONWriter: ~Copyable {
     @usableFromInline var count = 0
     @usableFromInline var capacity: Int
     @usableFromInline var needsComma = false
-    /// False while writing into the memory of the array `write(capacity:_:)` makes.
-    @usableFromInline var owned = true
 
     public init(reservingCapacity capacity: Int = 256) {
         self.capacity = max(capacity, 64)
         base = Self.allocate(self.capacity)
     }
 
-    init(borrowing buffer: UnsafeMutableBufferPointer<UInt8>) {
-        // A capacity of 0 still has a base address: the array's, or a spill at once.
-        base = buffer.baseAddress ?? Self.allocate(64)
-        capacity = buffer.baseAddress == nil ? 64 : buffer.count
-        owned = buffer.baseAddress == nil
-    }
-
-    deinit { if owned { base.deallocate() } }
-
-    /// Runs `body` on a writer whose bytes become the returned array without a
-    /// copy, as long as they fit in `capacity` (an estimate: past it, the writer
-    /// moves to memory of its own and the result is copied once at the end). A
-    /// listing is 15 MB; a copy of it cost as much as a fifth of its writing.
-    public static func write(capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
-        var spilled: [UInt8]?
-        let inPlace = [UInt8](unsafeUninitializedCapacity: max(capacity, 0)) { buffer, initialized in
-            adviseHugePages(buffer)
-            var writer = JSONWriter(borrowing: buffer)
-            body(&writer)
-            if writer.owned {
-                spilled = writer.bytes
-                initialized = 0
-            } else {
-                initialized = writer.count
-            }
-        }
-        return spilled ?? inPlace
-    }
-
-    /// A buffer of megabytes is fresh memory, touched a page at a time as it is
-    /// written: 3 600 page faults for a 15 MB listing, each costly in a VM. Asking for
-    /// transparent huge pages makes that a handful (the memory goes back at free).
-    private static func adviseHugePages(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
-        let huge = 2 << 20
-        guard buffer.count >= 2 * huge, let base = buffer.baseAddress else { return }
-        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-        let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
-        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
-    }
+    deinit { base.deallocate() }
 
     /// What was written so far.
     public var bytes: [UInt8] { [UInt8](UnsafeBufferPointer(start: base, count: count)) }
+
+    /// The bytes written since the last `removeAll`.
+    public var written: Int { count }
+
+    /// Reads what was written so far in place (to send it).
+    public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Forgets what was written (it was sent) and keeps the buffer and the place in
+    /// the JSON: the next value is still separated from the last by a comma.
+    public mutating func removeAll() { count = 0 }
+
+    /// Whether the next value needs a comma before it: what a line written in
+    /// pieces into several writers carries from one to the next.
+    public var separatorPending: Bool {
+        get { needsComma }
+        set { needsComma = newValue }
+    }
 
     // MARK: values
 
@@ -221,15 +198,14 @@ public struct JSONWriter: ~Copyable {
         if capacity - count < more { grow(more) }
     }
 
-    /// Moves to a buffer of our own twice as large (or as large as needed), out of
-    /// the borrowed array or the last one. Allocation fails only as an Array's does.
+    /// Moves to a buffer twice as large (or as large as needed). Allocation fails
+    /// only as an Array's does.
     @usableFromInline mutating func grow(_ more: Int) {
         let wanted = max(capacity * 2, count + more)
         let moved = Self.allocate(wanted)
         moved.update(from: base, count: count)
-        if owned { base.deallocate() }
+        base.deallocate()
         base = moved
-        owned = true
         capacity = wanted
     }
 

@@ -112,10 +112,8 @@ public enum UnixSocket {
     }
 
     /// Sends what fits without blocking; returns the number of bytes sent.
-    public static func sendSome(_ fd: FileDescriptor, _ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
-        let n = try nonBlockingSyscall("send") {
-            bytes.withUnsafeBytes { buf in send(fd.rawValue, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        }
+    public static func sendSome(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        let n = try nonBlockingSyscall("send") { send(fd.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         return n ?? 0
     }
 

@@ -101,6 +101,65 @@ import Testing
         #expect(whole.contains("\"capture_time\":\"2024-05-01T10:02:09\"") && whole.contains("\"capture_time\":\"1800-01-01T00:00:00\""))
     }
 
+    /// Written a piece at a time, with pieces of any size (the connection sends
+    /// each as it is written), the listing is the same line as written whole.
+    @Test func aListingWrittenInPiecesIsTheSameLine() throws {
+        let f = try ReconcileTests.Fixture()
+        let names = (1...40).map { String(format: "IMG_%04d.JPG", $0) } + ["quote\"d.jpg", "Été.jpg"]
+        for name in names { try f.write("2024/a/" + name) }
+        for name in names.prefix(7) { try f.write("b/" + name) }
+        try f.reconcile("2024/a", names)
+        try f.reconcile("b", Array(names.prefix(7)))
+        for args in [ListRequest(), ListRequest(offset: 5, limit: 9), ListRequest(limit: 0)] {
+            let whole = try f.state.listing(args, id: .number(1), client: Self.me, fields: .all)
+            for size in [1, 2, 7, 64, 1000, ListingStream.pieceBytes] {
+                var stream = try f.state.listingStream(args, id: .number(1), client: Self.me, fields: .all)
+                // Pieces go into buffers in turn, as the connection's writing thread does.
+                var w = JSONWriter(reservingCapacity: 64), other = JSONWriter(reservingCapacity: 64)
+                var sent: [UInt8] = []
+                var pieces = 0
+                while !stream.isFinished {
+                    if pieces % 2 == 0 {
+                        stream.writeNext(to: &w, bytes: size)
+                        sent += w.bytes
+                        w.removeAll()
+                    } else {
+                        stream.writeNext(to: &other, bytes: size)
+                        sent += other.bytes
+                        other.removeAll()
+                    }
+                    pieces += 1
+                }
+                #expect(sent == whole, "pieces of \(size) bytes")
+                if size == 1 && args.limit == nil { #expect(pieces > names.count + 7, "a piece ends after each photo at least") }
+            }
+        }
+    }
+
+    /// A listing shows the index as it was when it was asked for, however the
+    /// index changes while it is still being written (it is written outside the lock).
+    @Test func aListingShowsTheIndexAsItWasWhenAskedFor() throws {
+        let f = try ReconcileTests.Fixture()
+        let names = (1...30).map { String(format: "DSC_%04d.NEF", $0) }
+        for name in names { try f.write("2023/x/" + name) }
+        try f.reconcile("2023/x", names)
+        let before = try f.state.listing(ListRequest(), id: nil, client: Self.me, fields: .all)
+        var stream = try f.state.listingStream(ListRequest(), id: nil, client: Self.me, fields: .all)
+        var w = JSONWriter(reservingCapacity: 64)
+        stream.writeNext(to: &w, bytes: 300)
+        // Meanwhile: photos go, one changes, one arrives, the root goes offline.
+        let ids = f.state.library.photos.values.map(\.id).sorted()
+        for id in ids.prefix(10) { _ = try f.state.library.remove(id) }
+        try f.write("2023/x/new.jpg")
+        try f.reconcile("2023/x", Array(names.dropFirst(10)) + ["new.jpg"])
+        f.state.roots[f.rootID]?.online = false
+        while !stream.isFinished { stream.writeNext(to: &w, bytes: 300) }
+        #expect(w.bytes == before)
+        let after = try f.state.listing(ListRequest(), id: nil, client: Self.me, fields: .all)
+        #expect(after != before, "the change shows in the next listing")
+        #expect(String(decoding: after, as: UTF8.self).contains("new.jpg"))
+    }
+
     @Test func captureTimesWriteAsTheirWireForm() {
         for seconds: Int64 in [0, -1, 86_399, 1_715_000_000, -5_364_662_400, 253_402_300_799, Int64.max / 2, Int64.min / 2] {
             let f = CaptureTime(seconds: seconds).fields

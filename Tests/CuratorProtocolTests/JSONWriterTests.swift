@@ -17,10 +17,12 @@ struct JSONWriterTests {
         struct Result: Codable { var folders: [FolderSection]; var offset: Int; var photos: [Named]; var total: Int; var view: ViewSpec }
         let encodedView = [UInt8](try Wire.makeEncoder().encode(Self.view))
         for id in [RequestID.number(9), .string("a\"b"), nil] {
-            // A capacity of 40 makes the writer spill out of the array early on.
-            let fast = ListingLine.write(id: id, offset: 4, total: 11, view: encodedView, capacity: id == nil ? 40 : 4096, folders: { w in
-                for folder in Self.folders { folder.write(to: &w) }
-            }, photos: { w in
+            // A capacity of 40 makes the writer grow early on.
+            var w = JSONWriter(reservingCapacity: id == nil ? 40 : 4096)
+            ListingLine.writeOpening(id: id, to: &w)
+            for folder in Self.folders { folder.write(to: &w) }
+            ListingLine.writeMiddle(offset: 4, to: &w)
+            do {
                 for (i, text) in Self.awkward.enumerated() {
                     w.beginObject()
                     w.key("path")
@@ -36,13 +38,46 @@ struct JSONWriterTests {
                     }
                     w.endObject()
                 }
-            })
+            }
+            ListingLine.writeClosing(total: 11, view: encodedView, to: &w)
+            let fast = w.bytes
             let codable = [UInt8](Wire.success(id: id, result: Result(folders: Self.folders, offset: 4,
                                                                         photos: Self.awkward.map(Named.init), total: 11, view: Self.view)))
             #expect(String(decoding: fast, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
             #expect(fast.last == UInt8(ascii: "\n"))
             #expect(!fast.dropLast().contains(UInt8(ascii: "\n")))
         }
+    }
+
+    /// What is sent and removed between pieces leaves the place in the JSON as it was.
+    @Test func removingWhatWasSentKeepsTheSeparators() {
+        var whole = JSONWriter()
+        var pieces = JSONWriter(reservingCapacity: 64)
+        var sent: [UInt8] = []
+        for w in [0, 1] {
+            func write(_ w: inout JSONWriter, _ step: Int) {
+                switch step {
+                case 0: w.beginArray()
+                case 1...3: w.int(step)
+                case 4: w.beginObject(); w.key("ok"); w.bool(true)
+                case 5: w.endObject()
+                case 6: w.string("x")
+                default: w.endArray()
+                }
+            }
+            for step in 0...7 {
+                if w == 0 {
+                    write(&whole, step)
+                } else {
+                    write(&pieces, step)
+                    sent += pieces.bytes
+                    pieces.removeAll()
+                    #expect(pieces.written == 0)
+                }
+            }
+        }
+        #expect(String(decoding: sent, as: UTF8.self) == "[1,2,3,{\"ok\":true},\"x\"]")
+        #expect(sent == whole.bytes)
     }
 
     @Test func plainStringsAreWrittenAsGiven() {

@@ -88,6 +88,32 @@ public final class Curator: Sendable {
 
     // MARK: requests
 
+    /// An answer as a connection sends it: a line, or a listing to write and send
+    /// a piece at a time.
+    public enum Answer: Sendable {
+        case line([UInt8])
+        case listing(ListingStream)
+    }
+
+    /// Handles one decoded request, as `handle` does, but leaves a listing to be
+    /// written while it is sent.
+    public func answer(_ request: Request, client: ClientContext, sink: any EventSink) -> Answer {
+        guard case .list(let args) = request.command else { return .line(handle(request, client: client, sink: sink)) }
+        do {
+            return .listing(try listing(args, id: request.id, client: client))
+        } catch {
+            return .line([UInt8](Wire.failure(id: request.id, error: error)))
+        }
+    }
+
+    /// What a `list` request shows, taken under the lock; written after, outside it.
+    private func listing(_ args: ListRequest, id: RequestID?, client: ClientContext) throws(ProtocolError) -> ListingStream {
+        let fields = try args.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
+        return try withState { state throws(ProtocolError) in
+            try state.listingStream(args, id: id, client: client, fields: fields)
+        }
+    }
+
     /// Handles one decoded request and returns the response line. Runs on the
     /// client's connection thread; the lock is held only while state is touched.
     public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> [UInt8] {
@@ -100,11 +126,8 @@ public final class Curator: Sendable {
             case .status:
                 return [UInt8](Wire.success(id: request.id, result: status()))
             case .list(let args):
-                // Written under the lock straight into the response bytes (no copy after).
-                let fields = try args.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
-                return try withState { state throws(ProtocolError) in
-                    try state.listing(args, id: request.id, client: client, fields: fields)
-                }
+                var stream = try listing(args, id: request.id, client: client)
+                return stream.line()
             case .subscribe(let args):
                 try withState { state in try state.subscribe(args, sink: sink, uid: client.uid) }
                 return [UInt8](Wire.success(id: request.id, result: SubscribeResult()))

@@ -279,10 +279,7 @@ final class CuratorState {
 
     // MARK: presentation
 
-    func wirePath(_ path: ByteString) -> WirePath {
-        if let text = path.utf8String { return WirePath(path: text) }
-        return WirePath(path: path.lossyString, pathRaw: path.base64)
-    }
+    func wirePath(_ path: ByteString) -> WirePath { WirePath(path) }
 
     /// A photo as clients see it; with `fields`, what is not asked for is left
     /// empty and not computed (a listing of every photo by path is cheap).
@@ -321,6 +318,18 @@ struct RootFacts {
         for (id, root) in state.roots {
             if !root.online { offline.insert(id) }
             if root.config.protectAll || !root.protection.isEmpty { mayProtect.insert(id) }
+        }
+    }
+}
+
+extension WirePath {
+    /// A path as clients get it: as text when it is UTF-8, else as lossy text and
+    /// the exact bytes in base64.
+    init(_ path: ByteString) {
+        if let text = path.utf8String {
+            self.init(path: text)
+        } else {
+            self.init(path: path.lossyString, pathRaw: path.base64)
         }
     }
 }

@@ -5,63 +5,87 @@ import CuratorSystem
 /// Writes photo objects of a listing straight from `Photo`, with the keys and
 /// values `CuratorState.summary` gives (sorted keys, as the Codable encoder
 /// writes them). What is the same for many photos (a folder's path, a root's
-/// name and facts, a type's name) is escaped once and reused.
-struct ListingPhotoWriter {
-    private struct RootPart {
+/// name and facts, a type's name) is escaped once and reused. It reads only what
+/// it was given when the listing began, never the state: it runs outside the lock.
+struct ListingPhotoWriter: Sendable {
+    /// What a listing needs of a root, taken once per listing.
+    struct RootPart: Sendable {
         var name: [UInt8]
         var offline: Bool
-        var mayProtect: Bool
+        var protectAll: Bool
+        var protection: ProtectionRules
+        var mayProtect: Bool { protectAll || !protection.isEmpty }
     }
 
-    private let state: CuratorState
-    private let fields: PhotoFields
+    /// The fields asked for, as flags read once (each `PhotoFields` constant is a
+    /// global behind a lazy-initialisation check, several per photo).
+    private let wants: (captureTime: Bool, id: Bool, mtimeNs: Bool, offline: Bool, path: Bool, position: Bool,
+                        protected: Bool, root: Bool, selected: Bool, size: Bool, type: Bool)
     private let selection: OrderedSelection?
-    private var roots: [Int32: RootPart] = [:]
-    private var types: [PhotoType: [UInt8]] = [:]
+    private let folders: [Int32: Folder]
+    private let roots: [Int32: RootPart]
+    private let rootNames: [Int32: String]
+    private let types: [PhotoType: [UInt8]]
     private var folderID: Int32 = -1
     /// The folder's path with its `/`, escaped; nil when it is not valid UTF-8.
     private var folderPrefix: [UInt8]? = []
     /// The current photo's root and type, looked up only when they change (most
     /// listings have one root; a folder's photos share a few types).
     private var rootID: Int32 = -1
-    private var root = RootPart(name: [], offline: false, mayProtect: false)
+    private var root = RootPart(name: [], offline: false, protectAll: false, protection: ProtectionRules([]))
     private var type: PhotoType?
     private var typeName: [UInt8] = []
 
+    /// Takes what it needs of `state`; call it with the state's lock held.
     init(state: CuratorState, fields: PhotoFields, selection: OrderedSelection?) {
-        self.state = state
-        self.fields = fields
+        wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
+                 fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),
+                 fields.contains(.selected), fields.contains(.size), fields.contains(.type))
         self.selection = selection
-        let facts = RootFacts(state)
-        for id in state.roots.keys {
-            roots[id] = RootPart(name: JSONWriter.escaped(state.rootName(id).utf8), offline: facts.offline.contains(id),
-                                 mayProtect: facts.mayProtect.contains(id))
+        folders = state.library.folders
+        var roots: [Int32: RootPart] = [:]
+        for id in Set(state.roots.keys).union(state.rootNames.keys) {
+            let runtime = state.roots[id]
+            roots[id] = RootPart(name: JSONWriter.escaped(state.rootName(id).utf8), offline: !(runtime?.online ?? true),
+                                 protectAll: runtime?.config.protectAll ?? false,
+                                 protection: runtime?.protection ?? ProtectionRules([]))
         }
+        self.roots = roots
+        rootNames = state.rootNames
+        var types: [PhotoType: [UInt8]] = [:]
         for type in PhotoType.allCases { types[type] = JSONWriter.escaped(type.wireName.utf8) }
+        self.types = types
     }
 
-    /// One photo object.
-    mutating func write(_ photo: Photo, position: Int, to w: inout JSONWriter) {
+    /// The section of a listing that a run of `count` photos of one folder opens.
+    func folderSection(of photo: borrowing Photo, count: Int, firstPosition: Int) -> FolderSection {
+        let path = WirePath(folders[photo.folderID]?.path ?? .empty)
+        return FolderSection(root: rootNames[photo.rootID] ?? "?", path: path.path, pathRaw: path.pathRaw,
+                             count: count, firstPosition: firstPosition)
+    }
+
+    /// One photo object. Borrowed: a copy of a `Photo` retains and releases its name.
+    mutating func write(_ photo: borrowing Photo, position: Int, to w: inout JSONWriter) {
         w.beginObject()
         defer { w.endObject() }
         if photo.rootID != rootID {
             rootID = photo.rootID
-            root = roots[rootID] ?? RootPart(name: JSONWriter.escaped(state.rootName(rootID).utf8), offline: false, mayProtect: false)
+            root = roots[rootID] ?? RootPart(name: Array("?".utf8), offline: false, protectAll: false, protection: ProtectionRules([]))
         }
-        if fields.contains(.captureTime), let seconds = photo.capture.seconds {
+        if wants.captureTime, let seconds = photo.capture.seconds {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
-        if fields.contains(.id) { w.key("id"); w.int(photo.id) }
-        if fields.contains(.mtimeNs) { w.key("mtime_ns"); w.int(photo.identity.mtimeNs) }
-        if fields.contains(.offline), root.offline { w.key("offline"); w.bool(true) }
-        if fields.contains(.path) { writePath(photo, to: &w) }
-        if fields.contains(.position) { w.key("position"); w.int(position) }
-        if fields.contains(.protected), root.mayProtect, state.isProtected(photo) { w.key("protected"); w.bool(true) }
-        if fields.contains(.root) { w.key("root"); w.string(escaped: root.name) }
-        if fields.contains(.selected), let number = selection?.number(of: photo.id) { w.key("selected"); w.int(number) }
-        if fields.contains(.size) { w.key("size"); w.int(photo.size) }
-        if fields.contains(.type) {
+        if wants.id { w.key("id"); w.int(photo.id) }
+        if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.identity.mtimeNs) }
+        if wants.offline, root.offline { w.key("offline"); w.bool(true) }
+        if wants.path { writePath(photo, to: &w) }
+        if wants.position { w.key("position"); w.int(position) }
+        if wants.protected, root.mayProtect, isProtected(photo) { w.key("protected"); w.bool(true) }
+        if wants.root { w.key("root"); w.string(escaped: root.name) }
+        if wants.selected, let number = selection?.number(of: photo.id) { w.key("selected"); w.int(number) }
+        if wants.size { w.key("size"); w.int(photo.size) }
+        if wants.type {
             if photo.type != type {
                 type = photo.type
                 typeName = types[photo.type] ?? JSONWriter.escaped(photo.type.wireName.utf8)
@@ -71,12 +95,19 @@ struct ListingPhotoWriter {
         }
     }
 
+    /// As `CuratorState.isProtected`, from the root's rules taken at the start.
+    private func isProtected(_ photo: borrowing Photo) -> Bool {
+        if root.protectAll { return true }
+        if root.protection.isEmpty { return false }
+        return root.protection.covers(folder: folders[photo.folderID]?.path ?? .empty, name: photo.name)
+    }
+
     /// `path`, and `path_raw` when the path is not valid UTF-8 (then the slow way,
     /// as `summary` does it: such names are rare).
-    private mutating func writePath(_ photo: Photo, to w: inout JSONWriter) {
+    private mutating func writePath(_ photo: borrowing Photo, to w: inout JSONWriter) {
         if photo.folderID != folderID {
             folderID = photo.folderID
-            let path = state.library.folders[folderID]?.path ?? .empty
+            let path = folders[folderID]?.path ?? .empty
             folderPrefix = path.isEmpty ? [] : (Self.isUTF8(path.bytes) ? JSONWriter.escaped(path.bytes + [UInt8(ascii: "/")]) : nil)
         }
         let written: Bool = photo.name.bytes.withUnsafeBufferPointer { name in
@@ -86,7 +117,7 @@ struct ListingPhotoWriter {
             return true
         }
         if written { return }
-        let path = state.wirePath(state.library.relativePath(of: photo))
+        let path = WirePath(folders[photo.folderID].map { $0.path.appending(photo.name) } ?? photo.name)
         w.key("path"); w.string(path.path)
         if let raw = path.pathRaw { w.key("path_raw"); w.string(raw) }
     }

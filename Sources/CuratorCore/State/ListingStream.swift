@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
+import CuratorProtocol
+
+/// A `list` answer, written a piece at a time outside the state lock. It holds
+/// copies of what the listing shows, taken under the lock when the request came:
+/// the photo table, the view's order, folders, roots, the selection. They are
+/// copy-on-write, so taking them costs nothing, and the listing stays consistent
+/// however the state moves on; a change made while a listing is still being
+/// sent copies the changed table once (7 MB at 100 000 photos).
+///
+/// Why in pieces: the whole answer is 15 MB for 100 000 photos. Written first and
+/// sent after, the client waited for all of it to be written, and a buffer of
+/// 15 MB was touched fresh each time (page faults, and the daemon's peak memory).
+/// In pieces, the client reads one while the next is written, and one buffer of
+/// `ListingStream.pieceBytes` is reused.
+public struct ListingStream: Sendable {
+    /// About this many bytes are written per piece: a little more than a Unix
+    /// socket's default send buffer (208 KiB), so that a piece fills it.
+    public static let pieceBytes = 256 << 10
+
+    private enum Phase: Sendable {
+        case opening
+        case folders(from: Int)
+        case photos(from: Int)
+        case closing
+        case done
+    }
+
+    private let id: RequestID?
+    private let table: ContiguousArray<Photo>
+    private let slots: [Int32]
+    private let positions: Range<Int>
+    private let offset: Int
+    private let total: Int
+    private let view: [UInt8]
+    private var photos: ListingPhotoWriter
+    private var phase = Phase.opening
+    /// Where the last piece left the JSON (pieces may go into different writers).
+    private var separatorPending = false
+
+    init(id: RequestID?, table: ContiguousArray<Photo>, slots: [Int32], positions: Range<Int>, offset: Int,
+         view: [UInt8], photos: ListingPhotoWriter) {
+        self.id = id
+        self.table = table
+        self.slots = slots
+        self.positions = positions
+        self.offset = offset
+        total = slots.count
+        self.view = view
+        self.photos = photos
+    }
+
+    /// The photos the listing shows.
+    public var photoCount: Int { positions.count }
+
+    public var isFinished: Bool {
+        if case .done = phase { return true }
+        return false
+    }
+
+    /// Writes the next piece: at least `bytes` more, unless the line ends first.
+    /// Returns true once the whole line (with its newline) is written.
+    @discardableResult
+    public mutating func writeNext(to w: inout JSONWriter, bytes: Int = pieceBytes) -> Bool {
+        let limit = w.written + bytes
+        w.separatorPending = separatorPending
+        defer { separatorPending = w.separatorPending }
+        while w.written < limit {
+            switch phase {
+            case .opening:
+                ListingLine.writeOpening(id: id, to: &w)
+                phase = .folders(from: positions.lowerBound)
+            case .folders(let start):
+                guard start < positions.upperBound else {
+                    ListingLine.writeMiddle(offset: offset, to: &w)
+                    phase = .photos(from: positions.lowerBound)
+                    continue
+                }
+                // A folder's section covers the run of its photos that starts here.
+                let end = table.withUnsafeBufferPointer { rows in
+                    slots.withUnsafeBufferPointer { order in
+                        let folder = rows[Int(order[start])].folderID
+                        var end = start + 1
+                        while end < positions.upperBound, rows[Int(order[end])].folderID == folder { end += 1 }
+                        return end
+                    }
+                }
+                photos.folderSection(of: table[Int(slots[start])], count: end - start, firstPosition: start + 1).write(to: &w)
+                phase = .folders(from: end)
+            case .photos(let start):
+                let end = positions.upperBound
+                let index = table.withUnsafeBufferPointer { rows in
+                    slots.withUnsafeBufferPointer { order in
+                        var index = start
+                        while index < end, w.written < limit {
+                            if index + Self.prefetchDistance < end {
+                                Self.prefetchName(of: rows, Int(order[index + Self.prefetchDistance]))
+                            }
+                            photos.write(rows[Int(order[index])], position: index + 1, to: &w)
+                            index += 1
+                        }
+                        return index
+                    }
+                }
+                phase = index < end ? .photos(from: index) : .closing
+            case .closing:
+                ListingLine.writeClosing(total: total, view: view, to: &w)
+                phase = .done
+            case .done:
+                return true
+            }
+        }
+        return isFinished
+    }
+
+    /// How many photos ahead a name is asked for.
+    private static let prefetchDistance = 12
+
+    /// Each name is an array of its own on the heap, wherever the scan happened to
+    /// allocate it: reading its bytes was a cache miss per photo, most of the time
+    /// of a listing by path. Asking for the name a few photos ahead overlaps those
+    /// misses. The array's storage is read out of the row as a bare address (no
+    /// retain, which would itself touch the line): that is what an `Array` holds.
+    @inline(__always)
+    private static func prefetchName(of rows: UnsafeBufferPointer<Photo>, _ slot: Int) {
+        guard let base = rows.baseAddress, let offset = nameOffset else { return }
+        let storage = UnsafeRawPointer(base + slot).load(fromByteOffset: offset, as: UInt.self)
+        curator_prefetch(UnsafeRawPointer(bitPattern: storage))
+    }
+
+    private static let nameOffset = MemoryLayout<Photo>.offset(of: \Photo.name)
+
+    /// The whole line at once (tests, and callers that want it whole).
+    public mutating func line() -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 4096 + 160 * positions.count)
+        while !writeNext(to: &w, bytes: Int.max / 2) {}
+        return w.bytes
+    }
+}
