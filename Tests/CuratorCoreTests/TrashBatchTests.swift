@@ -41,6 +41,30 @@ struct TrashBatchTests {
         }
     }
 
+    /// The outcomes of a chunk's moves are journaled as runs of steps that ended
+    /// alike: the rows must still say, one by one, what the result says, across
+    /// the gaps that skipped photos make and the chunk boundaries.
+    @Test func theJournalSaysPerPhotoWhatTheResultSays() throws {
+        let box = try Sandbox()
+        let names: [ByteString] = (1...11).map { ByteString("r/IMG_\($0).jpg") }
+        for name in names { try box.photo(name) }
+        var plan = try box.plan(names)
+        plan.items[3].isProtected = true
+        try Sandbox.write(box.root.appending(names[6]), Array("edited since the plan".utf8))
+        #expect(unlink(box.root.appending(names[8]).lossyString) == 0)
+        let outcome = try box.runner(chunkSize: 4).run(plan: plan, requester: .me)
+        #expect(outcome.result.items.map(\.outcome) == [.trashed, .trashed, .trashed, .protected, .trashed, .trashed, .changed,
+                                                        .trashed, .vanished, .trashed, .trashed])
+        let rows = try Journal(path: box.journalPath).items(of: outcome.result.batch)
+        try #require(rows.count == names.count)
+        for (row, item) in zip(rows, outcome.result.items) {
+            #expect(row.outcome == item.outcome, "step \(row.step)")
+            #expect(row.detail == item.detail, "step \(row.step)")
+            #expect(row.state == (item.outcome == .trashed ? .trashed : .skipped), "step \(row.step)")
+            #expect(row.moved == (item.outcome == .trashed), "step \(row.step)")
+        }
+    }
+
     /// Left-overs of other tools: `files/IMG.jpg` without info, `info/IMG.2.jpg.trashinfo` without file.
     static func leaveOtherToolsLeftovers(in box: Sandbox) throws {
         try Sandbox.makeDirectories(box.homeTrash.appending("files"))

@@ -47,6 +47,10 @@ final class PhotoTrasher {
         var outcome: PhotoOutcome
         var detail: String?
         var moved = false
+
+        func sameWithoutDetail(as other: Ending) -> Bool {
+            detail == nil && other.detail == nil && state == other.state && outcome == other.outcome && moved == other.moved
+        }
     }
 
     /// A chunk whose moves are done and whose sync is under way: what `finish` needs.
@@ -135,9 +139,31 @@ final class PhotoTrasher {
         let moved = items.indices.filter { if case .move = staged.prepared[$0] { true } else { false } }
         try journaling { () throws(SQLiteError) in
             try journal.transaction { () throws(SQLiteError) in
-                for index in moved {
-                    if let end = endings[index] { try record(items[index], end) }
+                // Runs of consecutive steps that ended alike without detail (a chunk
+                // that went to the trash whole) are one statement each.
+                var run: (first: Int, last: Int, end: Ending)?
+                func flush() throws(SQLiteError) {
+                    guard let current = run else { return }
+                    run = nil
+                    try journal.recordItems(batch: batch, steps: current.first...current.last, state: current.end.state,
+                                            outcome: current.end.outcome, moved: current.end.moved)
                 }
+                for index in moved {
+                    guard let end = endings[index] else { continue }
+                    let step = items[index].step
+                    if end.detail == nil {
+                        if let current = run, current.last + 1 == step, current.end.sameWithoutDetail(as: end) {
+                            run?.last = step
+                            continue
+                        }
+                        try flush()
+                        run = (step, step, end)
+                    } else {
+                        try flush()
+                        try record(items[index], end)
+                    }
+                }
+                try flush()
             }
         }
         try failpoints.reach(.chunkJournaled)

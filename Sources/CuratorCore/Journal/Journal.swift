@@ -115,6 +115,16 @@ final class Journal {
                       .int(moved ? 1 : 0), .int(batch), .int(Int64(step))).run()
     }
 
+    /// The same new state and outcome (no detail) for the consecutive steps
+    /// `steps`: a chunk of photos that were all trashed, in one statement rather
+    /// than one per photo.
+    func recordItems(batch: Int64, steps: ClosedRange<Int>, state: JournalItemState, outcome: PhotoOutcome, moved: Bool) throws(SQLiteError) {
+        try database.prepare("""
+            UPDATE items SET state = ?, outcome = ?, detail = NULL, moved = (moved OR ?) WHERE batch = ? AND step BETWEEN ? AND ?
+            """).bind(.text(state.rawValue), .text(outcome.rawValue), .int(moved ? 1 : 0), .int(batch),
+                      .int(Int64(steps.lowerBound)), .int(Int64(steps.upperBound))).run()
+    }
+
     func setBatchState(_ batch: Int64, _ state: BatchState, undoRunning: Bool) throws(SQLiteError) {
         try database.prepare("UPDATE batches SET state = ?, undo_running = ? WHERE id = ?")
             .bind(.text(state.rawValue), .int(undoRunning ? 1 : 0), .int(batch)).run()

@@ -20,6 +20,9 @@ final class OutgoingMoves: Sendable {
         table.withLock { $0.expected.formUnion(entries) }
     }
 
+    /// True while a batch still has moves to make.
+    var isExpecting: Bool { table.withLock { !$0.expected.isEmpty } }
+
     /// The watcher, for a file's MOVED_FROM that found no MOVED_TO: true when the
     /// running batch expects it, in which case the batch accounts for it.
     func claim(_ entry: WatchTable.Entry) -> Bool {

@@ -321,8 +321,21 @@ public final class Watcher: @unchecked Sendable {
         if n <= 0 { return }
         if fds[0].revents != 0 { inbox.drainWake() }
         if fds.count > 1 && fds[1].revents != 0 {
+            // While a batch moves photos out, their events come by the thousand, each
+            // a wake-up of this thread on the cores the batch needs: they are read a
+            // few milliseconds' worth at a time instead (other events wait as long).
+            if curator.outgoing.isExpecting { Self.sleep(nanoseconds: Self.batchCoalesceNs) }
             process(readAvailableEvents())
         }
+    }
+
+    /// How long events gather before they are read while a batch runs.
+    static let batchCoalesceNs = 4_000_000
+
+    static func sleep(nanoseconds: Int) {
+        var left = timespec(tv_sec: 0, tv_nsec: nanoseconds)
+        var rest = timespec()
+        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
     }
 
     /// What the kernel has queued, copied out event by event (a bounded number at
