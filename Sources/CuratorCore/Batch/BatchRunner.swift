@@ -86,14 +86,21 @@ public final class BatchRunner {
             chunkReported()
         }
         let chunks = chunking.chunks(Array(planned.indices)) { planned[$0].rootPath.appending(planned[$0].relativePath).parent }
-        for chunk in chunks {
+            .map { chunk in chunk.map { (item: planned[$0], isProtected: plan.items[$0].isProtected) } }
+        // Each chunk is prepared on a helper while the one before it moves.
+        var preparing = chunks.first.map { ChunkPreparer(trasher, $0) }
+        defer { _ = preparing?.prepared() }  // a batch that stops early waits for its helper
+        for (index, chunk) in chunks.enumerated() {
             if shouldPause() {
                 try finishInFlight()
                 pause()
             }
+            let prepared = preparing?.prepared() ?? trasher.prepare(chunk)
+            preparing = index + 1 < chunks.count ? ChunkPreparer(trasher, chunks[index + 1]) : nil
+            preparing?.start()
             let staged: PhotoTrasher.StagedChunk
             do {
-                staged = try trasher.stage(chunk: chunk.map { (planned[$0], plan.items[$0].isProtected) })
+                staged = try trasher.stage(chunk: chunk, prepared: prepared)
             } catch {
                 // The chunk before is on disk: journal it before giving up, if the journal lets us.
                 try? finishInFlight()

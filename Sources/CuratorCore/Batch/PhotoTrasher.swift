@@ -61,15 +61,22 @@ final class PhotoTrasher {
         let sync: ChunkSync
     }
 
-    /// Steps 1 and 2 for one chunk (photos in plan order, with whether each is
-    /// protected): intents committed, then the moves, unsynced; the chunk's sync is
-    /// started on a helper thread so that the next chunk's work overlaps it. Throws
+    /// Step 1 for one chunk (photos in plan order, with whether each is protected):
+    /// nothing on disk changes, nothing is journaled.
+    func prepare(_ chunk: [(item: JournalItem, isProtected: Bool)]) -> [Prepared] {
+        let parents = ParentDirectories(roots: roots)
+        return chunk.map { prepare($0.item, isProtected: $0.isProtected, parents: parents) }
+    }
+
+    /// Step 2 for one chunk, once prepared: intents committed, then the moves,
+    /// unsynced; the chunk's sync is started on a helper thread so that the next
+    /// chunk's work overlaps it. Throws
     /// only when the batch must stop (journal failure, failpoint); the journal then
     /// holds the truth up to that point.
-    func stage(chunk: [(item: JournalItem, isProtected: Bool)]) throws(BatchError) -> StagedChunk {
+    /// `prepared` is step 1 for the chunk's photos (`prepare(_:)`, done ahead by a
+    /// `ChunkPreparer`), in the chunk's order.
+    func stage(chunk: [(item: JournalItem, isProtected: Bool)], prepared: [Prepared]) throws(BatchError) -> StagedChunk {
         var items = chunk.map(\.item)
-        let parents = ParentDirectories(roots: roots)
-        let prepared = chunk.map { prepare($0.item, isProtected: $0.isProtected, parents: parents) }
 
         // 1. Intents and early skips, one commit, before anything on disk changes.
         try journaling { () throws(SQLiteError) in

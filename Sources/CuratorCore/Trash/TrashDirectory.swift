@@ -2,12 +2,18 @@
 import CuratorSystem
 import CLinux
 import Glibc
+import Synchronization
 
 /// An opened trash: its `files/` and `info/` directories. Names are reserved by
 /// creating the `.trashinfo` before the file is moved in. A batch writes and removes
 /// them unsynced and makes a whole chunk durable at once (`ChunkSync`); the
 /// synced variants are for recovery's one-off repairs.
-final class TrashDirectory {
+///
+/// Shared by a batch's threads (the next chunk is prepared while one moves): the
+/// names it hands out are kept behind a lock; the rest is set once.
+final class TrashDirectory: @unchecked Sendable {
+    // @unchecked: what changes (`names`, `ownerOfInfo`) is behind locks; the
+    // directory handles are set once.
     /// The trash directory's absolute path (`.../Trash`, `$topdir/.Trash-1000`, ...).
     let path: ByteString
     /// The volume's top directory for a volume trash; nil for the home trash or when
@@ -15,12 +21,19 @@ final class TrashDirectory {
     let topdir: ByteString?
     let files: DirectoryHandle
     let info: DirectoryHandle
-    /// Per original name, the attempt number to start probing from: keeps a batch of
-    /// a thousand `IMG_0001.jpg` from re-probing the same taken names each time.
-    private var nextAttempt: [ByteString: Int] = [:]
-    /// Names handed out by `freeName` in this batch: a chunk chooses all its names
-    /// before creating any `.trashinfo`, so two `IMG_0001.jpg` must not get the same one.
-    private var handedOut: Set<ByteString> = []
+    private struct Names {
+        /// Per original name, the attempt number to start probing from: keeps a batch
+        /// of a thousand `IMG_0001.jpg` from re-probing the same taken names each time.
+        var nextAttempt: [ByteString: Int] = [:]
+        /// Names handed out by `freeName` in this batch: a chunk chooses all its names
+        /// before creating any `.trashinfo`, so two `IMG_0001.jpg` must not get the same one.
+        var handedOut: Set<ByteString> = []
+        /// Names in `files/` and in `info/` (less `.trashinfo`) when they were read at once.
+        var listed: Set<ByteString>?
+        var listingDecided = false
+    }
+
+    private let names = Mutex(Names())
 
     init(path: ByteString, topdir: ByteString?, files: DirectoryHandle, info: DirectoryHandle) {
         self.path = path
@@ -55,28 +68,26 @@ final class TrashDirectory {
     /// handed out before by this object. `fresh` asks the disk even when the names
     /// were listed (a retry after a name turned out taken).
     func freeName(for name: ByteString, fresh: Bool = false) throws(SystemError) -> ByteString {
-        var attempt = nextAttempt[name] ?? 1
-        while attempt < 1_000_000 {
-            let candidate = TrashNaming.candidate(for: name, attempt: attempt)
-            if !handedOut.contains(candidate), try isFree(candidate, fresh: fresh) {
-                nextAttempt[name] = attempt + 1
-                handedOut.insert(candidate)
-                return candidate
+        try names.withLock { (names) throws(SystemError) -> ByteString in
+            var attempt = names.nextAttempt[name] ?? 1
+            while attempt < 1_000_000 {
+                let candidate = TrashNaming.candidate(for: name, attempt: attempt)
+                if !names.handedOut.contains(candidate), try isFree(candidate, listed: fresh ? nil : names.listed) {
+                    names.nextAttempt[name] = attempt + 1
+                    names.handedOut.insert(candidate)
+                    return candidate
+                }
+                attempt += 1
             }
-            attempt += 1
+            throw SystemError("choose a trash name", path: path.appending("files").appending(name).lossyString, errno: .exists)
         }
-        throw SystemError("choose a trash name", path: path.appending("files").appending(name).lossyString, errno: .exists)
     }
 
-    private func isFree(_ candidate: ByteString, fresh: Bool) throws(SystemError) -> Bool {
-        if !fresh, let listed { return !listed.contains(candidate) }
+    private func isFree(_ candidate: ByteString, listed: Set<ByteString>?) throws(SystemError) -> Bool {
+        if let listed { return !listed.contains(candidate) }
         guard try info.status(of: Self.infoName(candidate)) == nil else { return false }
         return try files.status(of: candidate) == nil
     }
-
-    /// Names in `files/` and in `info/` (less `.trashinfo`) when they were read at once.
-    private var listed: Set<ByteString>?
-    private var listingDecided = false
 
     /// For a batch of `count` photos: when the trash holds no more than a few times
     /// that many entries, its names are read once (two directory listings) instead
@@ -85,11 +96,17 @@ final class TrashDirectory {
     /// size of a directory stands in for its number of entries (ext4: ~32 bytes per
     /// typical entry; tmpfs: 20), read once per batch.
     func listNamesIfWorthIt(batchCount count: Int) {
-        guard !listingDecided else { return }
-        listingDecided = true
+        names.withLock { names in
+            guard !names.listingDecided else { return }
+            names.listingDecided = true
+            names.listed = listNames(ifAtMost: 4 * count)
+        }
+    }
+
+    private func listNames(ifAtMost limit: Int) -> Set<ByteString>? {
         do throws(SystemError) {
             let bytes = try files.status().size + (try info.status().size)
-            guard bytes / 32 <= Int64(4 * count) else { return }
+            guard bytes / 32 <= Int64(limit) else { return nil }
             var names: Set<ByteString> = []
             for entry in try DirectoryReader.entries(ofOpen: try FileDescriptor.openDirectory(".", relativeTo: files.descriptor),
                                                      path: path.appending("files")) {
@@ -101,9 +118,10 @@ final class TrashDirectory {
             where entry.name.bytes.count > suffix.count && entry.name.bytes.suffix(suffix.count).elementsEqual(suffix) {
                 names.insert(ByteString(Array(entry.name.bytes.dropLast(suffix.count))))
             }
-            listed = names
+            return names
         } catch {
             log.notice("cannot list \(path): \(error); looking names up one by one")
+            return nil
         }
     }
 
@@ -140,11 +158,17 @@ final class TrashDirectory {
     /// A crash before the chown leaves the photo at its path, and recovery removes it.
     private func giveInfoToOwner(_ name: ByteString) throws(SystemError) {
         guard isRoot else { return }
-        if ownerOfInfo == nil { ownerOfInfo = try info.status().uid }
-        if let owner = ownerOfInfo, owner != 0 { try info.changeOwner(Self.infoName(name), uid: owner, gid: UInt32.max) }
+        let owner = try ownerOfInfo.withLock { (known) throws(SystemError) -> UInt32 in
+            if let known { return known }
+            let found = try info.status().uid
+            known = found
+            return found
+        }
+        if owner != 0 { try info.changeOwner(Self.infoName(name), uid: owner, gid: UInt32.max) }
     }
 
-    private var ownerOfInfo: UInt32?
+    /// The owner of `info/`, read once.
+    private let ownerOfInfo = Mutex<UInt32?>(nil)
     private let isRoot = geteuid() == 0
 
     /// Removes `info/<name>.trashinfo`; false when it was not there. Unsynced, the
