@@ -40,6 +40,7 @@ struct JournalTests {
         #expect(stored[1].relativePath == raw)
         #expect(stored.map(\.identity) == items.map(\.identity))
         #expect(stored.allSatisfy { $0.state == .planned && $0.outcome == .pending && $0.rootPath == "/srv/photos" && !$0.moved })
+        #expect(stored == JournalItem.planned(batch: id, items), "what a batch works from without reading it back")
     }
 
     @Test func recordsStepsAndKeepsMovedOnceSet() throws {

@@ -74,7 +74,7 @@ public final class BatchRunner {
         let resolver = TrashResolver(configuration: trashConfiguration, effectiveUID: effectiveUID)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, resolver: resolver, requester: requester,
                                    effectiveUID: effectiveUID, batch: id, batchSize: plan.items.count)
-        let planned = try journaling { () throws(SQLiteError) in try journal.items(of: id) }
+        let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
         var inFlight: PhotoTrasher.StagedChunk?
         func finishInFlight() throws(BatchError) {

@@ -52,6 +52,16 @@ struct JournalItem: Hashable, Sendable {
 
     var size: Int64 { identity.size }
     var photoPath: PhotoPath? { PhotoPath(root: rootPath, relative: relativePath) }
+
+    /// The rows `Journal.createBatch` inserts for a plan, as `items(of:)` reads them
+    /// back: what a new batch works from without reading 10 000 rows it just wrote.
+    static func planned(batch: Int64, _ items: [BatchPlanItem]) -> [JournalItem] {
+        items.enumerated().map { index, item in
+            JournalItem(batch: batch, step: index + 1, photoID: item.photoID, rootName: item.rootName, rootPath: item.rootPath,
+                        relativePath: item.relativePath, identity: item.identity, state: .planned, outcome: .pending, detail: nil,
+                        trashDirectory: nil, trashName: nil, infoPath: nil, moved: false)
+        }
+    }
 }
 
 /// Counts for `history`.
