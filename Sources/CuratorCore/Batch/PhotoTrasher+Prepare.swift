@@ -7,14 +7,23 @@ import Glibc
 /// check it is the photo planned and that the requester may delete it, choose its
 /// trash (by mount) and a free name. Changes nothing on disk.
 extension PhotoTrasher {
-    /// A photo ready to move.
-    struct PlannedMove {
+    /// A photo ready to move. A class: a chunk's moves are handed between threads
+    /// and lists several times, and a copy of these five fields was five retains.
+    final class PlannedMove {
         let parent: DirectoryHandle
         let path: PhotoPath
         let trash: TrashDirectory
         let name: ByteString
         let info: TrashInfo
         var infoPath: ByteString { info.path }
+
+        init(parent: DirectoryHandle, path: PhotoPath, trash: TrashDirectory, name: ByteString, info: TrashInfo) {
+            self.parent = parent
+            self.path = path
+            self.trash = trash
+            self.name = name
+            self.info = info
+        }
     }
 
     enum Prepared {

@@ -24,20 +24,27 @@ extension CuratorState {
                 throw ProtocolError(.emptySelection, state.mode == .select ? "Nothing is selected." : "Nothing is selected: the session is in view mode.")
             }
         }
-        let refused = ids.filter { library.photo($0).map(isProtected) ?? false }
+        // What the checks and the plan need of each root, read once: reading
+        // `roots[id]` copies a whole `RootRuntime`, three times per photo before.
+        let rootFacts = RootFacts(self)
+        let rootParts = roots.mapValues { (name: $0.config.name, path: $0.config.path) }
+        let refused = rootFacts.mayProtect.isEmpty ? [] : ids.filter { library.photo($0).map(isProtected) ?? false }
         if !refused.isEmpty {
             throw ProtocolError(.protected, "\(Self.count(refused.count)) in a protected folder and cannot be deleted.", photos: refused)
         }
-        let offline = ids.filter { id in library.photo(id).map { roots[$0.rootID]?.online != true } ?? false }
+        let offline = ids.filter { id in
+            library.photo(id).map { rootParts[$0.rootID] == nil || rootFacts.offline.contains($0.rootID) } ?? false
+        }
         if !offline.isEmpty {
             throw ProtocolError(.rootOffline, "\(Self.count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
         }
         // Descending position in the session's view (article 000: highest index first);
         // photos outside the view go last, newest id first.
         let view = (try? resolve(state.view)) ?? []
+        let planned = Set(ids)
         var position: [Int64: Int] = [:]
-        position.reserveCapacity(view.count)
-        for (index, id) in view.enumerated() { position[id] = index + 1 }
+        position.reserveCapacity(ids.count)
+        for (index, id) in view.enumerated() where planned.contains(id) { position[id] = index + 1 }
         ids.sort { a, b in
             let pa = position[a] ?? 0
             let pb = position[b] ?? 0
@@ -47,12 +54,12 @@ extension CuratorState {
         var shown: [PlanItem] = []
         var bytes: Int64 = 0
         for (index, id) in ids.enumerated() {
-            guard let photo = library.photo(id), let root = roots[photo.rootID] else { continue }
+            guard let photo = library.photo(id), let root = rootParts[photo.rootID] else { continue }
             let relative = library.relativePath(of: photo)
-            items.append(BatchPlanItem(photoID: id, rootName: root.config.name, rootPath: root.config.path, relativePath: relative,
+            items.append(BatchPlanItem(photoID: id, rootName: root.name, rootPath: root.path, relativePath: relative,
                                        identity: photo.identity))
             let wire = wirePath(relative)
-            shown.append(PlanItem(step: index + 1, id: id, root: root.config.name, path: wire.path, pathRaw: wire.pathRaw,
+            shown.append(PlanItem(step: index + 1, id: id, root: root.name, path: wire.path, pathRaw: wire.pathRaw,
                                   size: photo.size, position: position[id]))
             bytes += photo.size
         }
