@@ -32,8 +32,11 @@ final class ChunkSync {
         init(_ trash: TrashDirectory) { self.trash = trash }
     }
 
-    /// One entry per file system touched (a trash's `info/` is the descriptor synced).
+    /// One entry per file system touched (a trash's `info/` is the descriptor synced),
+    /// by trash path; `last` is the one noted last (nearly every photo of a chunk
+    /// goes to the same trash: no path hashed twice per photo).
     private var trashes: [ByteString: Touched] = [:]
+    private var last: Touched?
     /// The syncfs calls running on a helper thread since `start`, in `order`.
     private var running: SyncfsRound?
     private var order: [ByteString] = []
@@ -44,12 +47,15 @@ final class ChunkSync {
     /// and that `info` (a name in `info/`) was written or removed.
     func touched(_ trash: TrashDirectory, directory: DirectoryHandle?, info: ByteString?) {
         let entry: Touched
-        if let known = trashes[trash.path] {
+        if let last, last.trash === trash {
+            entry = last
+        } else if let known = trashes[trash.path] {
             entry = known
         } else {
             entry = Touched(trash)
             trashes[trash.path] = entry
         }
+        last = entry
         if let directory { entry.directories[ObjectIdentifier(directory)] = directory }
         if let info { entry.infos.insert(info) }
     }
@@ -78,6 +84,7 @@ final class ChunkSync {
             errors += fsyncEach(entry.trash, Array(entry.directories.values), entry.infos)
         }
         trashes.removeAll()
+        last = nil
         running = nil
         order = []
         return errors
