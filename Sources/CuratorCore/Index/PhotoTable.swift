@@ -16,6 +16,9 @@ struct PhotoTable {
     mutating func reserve(_ n: Int) { values.reserveCapacity(n + n / 8) }
     var isEmpty: Bool { values.isEmpty }
 
+    /// Where photo `id` is in `values`.
+    func slot(of id: Int64) -> Int32? { slotByID[id] }
+
     subscript(id: Int64) -> Photo? {
         get { slotByID[id].map { values[Int($0)] } }
         set {

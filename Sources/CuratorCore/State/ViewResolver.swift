@@ -80,8 +80,8 @@ extension CuratorState {
                                 argument: "folder")
         }
 
-        // Folders in path order (roots in configuration order) get a rank, so that
-        // the sort compares small integers and touches file names only within a folder.
+        // Folders in path order (roots in configuration order); each brings its photos
+        // by name, and a sort by anything else compares small integers first.
         let rootRank = Dictionary(uniqueKeysWithValues: rootOrder.enumerated().map { ($1, $0) })
         let orderedFolders = folderPaths.keys.sorted { a, b in
             let ra = rootRank[library.folders[a]?.rootID ?? -1] ?? 0
@@ -89,28 +89,10 @@ extension CuratorState {
             if ra != rb { return ra < rb }
             return (folderPaths[a] ?? .empty) < (folderPaths[b] ?? .empty)
         }
-        var folderRank: [Int32: Int32] = [:]
-        for (rank, id) in orderedFolders.enumerated() { folderRank[id] = Int32(rank) }
 
         let table = library.photos.values
-        var rows: ContiguousArray<ViewRow> = []
-        rows.reserveCapacity(table.count)
-        for index in table.indices {
-            let photo = table[index]
-            guard let rank = folderRank[photo.folderID] else { continue }
-            if !filter.isEmpty, let path = folderPaths[photo.folderID], !filter.matches(photo, folderPath: path) { continue }
-            rows.append(ViewRow(folder: rank, index: Int32(index), key: 0, tie: 0))
-        }
         // Name order first: it is the view for `name`, and the tie-break for the others.
-        table.withUnsafeBufferPointer { photos in
-            rows.sort { a, b in
-                if a.folder != b.folder { return a.folder < b.folder }
-                let pa = photos[Int(a.index)]
-                let pb = photos[Int(b.index)]
-                if pa.name != pb.name { return pa.name < pb.name }
-                return pa.id < pb.id
-            }
-        }
+        var rows = rowsInNameOrder(orderedFolders, folderPaths, filter)
         let sort = spec.sort ?? .name
         if sort != .name {
             for position in rows.indices {
@@ -134,6 +116,26 @@ extension CuratorState {
         var slots = rows.map(\.index)
         if spec.order == .desc { slots.reverse() }
         return ResolvedView(ids: slots.map { table[Int($0)].id }, slots: slots)
+    }
+}
+
+extension CuratorState {
+    /// The view's photos by folder rank, then by name: each folder's entries, which
+    /// the library keeps sorted by name, taken in folder order. Sorting 100 000 rows
+    /// by name instead was most of a `delete.prepare` after a change (20 ms).
+    func rowsInNameOrder(_ folders: [Int32], _ paths: [Int32: ByteString], _ filter: CompiledFilter) -> ContiguousArray<ViewRow> {
+        let table = library.photos
+        var rows: ContiguousArray<ViewRow> = []
+        rows.reserveCapacity(table.count)
+        for (rank, folder) in folders.enumerated() {
+            let path = paths[folder] ?? .empty
+            for id in library.photoIDs(inFolder: folder) {
+                guard let slot = table.slot(of: id) else { continue }
+                if !filter.isEmpty, !filter.matches(table.values[Int(slot)], folderPath: path) { continue }
+                rows.append(ViewRow(folder: Int32(rank), index: slot, key: 0, tie: 0))
+            }
+        }
+        return rows
     }
 }
 

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorProtocol
+import CuratorSystem
+import Testing
+
+/// The name order of a view is built from each folder's entries (kept sorted by
+/// the library) rather than by sorting every photo: it must be the order a sort
+/// gives, folder path first, then file name, as bytes.
+struct ViewOrderTests {
+    @Test func nameOrderIsFolderPathThenNameAsBytes() throws {
+        let f = try ReconcileTests.Fixture()
+        var generator = SystemRandomNumberGenerator()
+        let folders = ["", "a", "a/x", "b", "a b", "Z", "é", "2024/05-mai"]
+        var written: [String: [String]] = [:]
+        let stems = ["IMG_", "img_", "DSC ", "Été ", "z", "A", "_", "10", "9"]
+        for folder in folders {
+            var names = Set<String>()
+            while names.count < 25 {
+                let stem = stems[Int.random(in: 0..<stems.count, using: &generator)]
+                let ext = ["jpg", "JPG", "heic", "nef"][Int.random(in: 0..<4, using: &generator)]
+                names.insert("\(stem)\(Int.random(in: 0..<500, using: &generator)).\(ext)")
+            }
+            for name in names { try f.write(folder.isEmpty ? name : folder + "/" + name) }
+            written[folder] = Array(names)
+        }
+        // Indexed in an order unrelated to names or folders.
+        for folder in folders.shuffled(using: &generator) { try f.reconcile(folder, written[folder, default: []].shuffled(using: &generator)) }
+
+        let photos = f.state.library.photos.values
+        func folderPath(_ photo: Photo) -> ByteString { f.state.library.folders[photo.folderID]?.path ?? .empty }
+        let expected = photos.sorted { a, b in
+            folderPath(a) != folderPath(b) ? folderPath(a) < folderPath(b) : a.name < b.name
+        }.map(\.id)
+        #expect(expected.count == folders.count * 25)
+        #expect(try f.state.resolve(ViewSpec()) == expected)
+        #expect(try f.state.resolve(ViewSpec(sort: .name, order: .desc)) == expected.reversed())
+
+        // A filter keeps the order of what it keeps.
+        let kept = Set(photos.filter { $0.name.lossyString.hasPrefix("IMG_") }.map(\.id))
+        #expect(!kept.isEmpty && kept.count < photos.count)
+        #expect(try f.state.resolve(ViewSpec(filter: ViewFilter(glob: "IMG_*"))) == expected.filter { kept.contains($0) })
+        // A folder view: its photos and those below it, in the same order.
+        let underA = Set(photos.filter { folderPath($0).isWithin(ByteString("a")) }.map(\.id))
+        #expect(try f.state.resolve(ViewSpec(folder: "a")) == expected.filter { underA.contains($0) })
+    }
+}
