@@ -78,9 +78,7 @@ public final class Database {
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
     public func userVersion() throws(SQLiteError) -> Int {
-        let statement = try prepare("PRAGMA user_version")
-        guard try statement.step() else { return 0 }
-        return Int(statement.int64(0))
+        try prepare("PRAGMA user_version").firstRow { Int($0.int64(0)) } ?? 0
     }
 
     public func setUserVersion(_ version: Int) throws(SQLiteError) {

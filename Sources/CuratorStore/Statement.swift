@@ -69,6 +69,15 @@ public final class Statement {
         }
     }
 
+    /// The first row, as `read` takes it, or nil when there is none; the statement
+    /// is reset after. A statement left on a row keeps its read transaction open,
+    /// and in WAL mode no checkpoint can pass it: the WAL then grows without end.
+    public func firstRow<R>(_ read: (Statement) -> R) throws(SQLiteError) -> R? {
+        defer { sqlite3_reset(handle) }
+        guard try step() else { return nil }
+        return read(self)
+    }
+
     /// Runs to completion, ignoring rows.
     public func run() throws(SQLiteError) {
         while try step() {}

@@ -107,15 +107,11 @@ final class IndexStore {
     }
 
     func photoCount() throws -> Int {
-        let s = try database.prepare("SELECT COUNT(*) FROM photos")
-        _ = try s.step()
-        return Int(s.int64(0))
+        try database.prepare("SELECT COUNT(*) FROM photos").firstRow { Int($0.int64(0)) } ?? 0
     }
 
     func maxPhotoID() throws -> Int64 {
-        let s = try database.prepare("SELECT COALESCE(MAX(id), 0) FROM photos")
-        _ = try s.step()
-        return s.int64(0)
+        try database.prepare("SELECT COALESCE(MAX(id), 0) FROM photos").firstRow { $0.int64(0) } ?? 0
     }
 
     func upsertPhoto(_ p: Photo) throws {
@@ -129,8 +125,7 @@ final class IndexStore {
     }
 
     func reservedPhotoID() throws -> Int64 {
-        let s = try database.prepare("SELECT value FROM meta WHERE key = 'reserved_photo_id'")
-        return try s.step() ? s.int64(0) : 0
+        try database.prepare("SELECT value FROM meta WHERE key = 'reserved_photo_id'").firstRow { $0.int64(0) } ?? 0
     }
 
     func setReservedPhotoID(_ value: Int64) throws {

@@ -180,12 +180,12 @@ final class Journal {
     }
 
     func counts(of batch: Int64) throws(SQLiteError) -> JournalBatchCounts {
-        let statement = try database.prepare("""
+        try database.prepare("""
             SELECT count(*), coalesce(sum(moved), 0), coalesce(sum(state = ?), 0), coalesce(sum(CASE WHEN moved THEN size ELSE 0 END), 0)
             FROM items WHERE batch = ?
             """).bind(.text(JournalItemState.restored.rawValue), .int(batch))
-        guard try statement.step() else { return JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0) }
-        return JournalBatchCounts(count: statement.int(0), trashed: statement.int(1), restored: statement.int(2), bytes: statement.int64(3))
+            .firstRow { JournalBatchCounts(count: $0.int(0), trashed: $0.int(1), restored: $0.int(2), bytes: $0.int64(3)) }
+            ?? JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0)
     }
 
     private static let itemColumns = """
@@ -241,16 +241,13 @@ final class Journal {
 
     /// True while some batch is recorded as running (recovery has not run since a crash).
     func hasRunningBatch() throws(SQLiteError) -> Bool {
-        let statement = try database.prepare("SELECT 1 FROM batches WHERE state = ? OR undo_running != 0 LIMIT 1")
-            .bind(.text(BatchState.running.rawValue))
-        return try statement.step()
+        try database.prepare("SELECT 1 FROM batches WHERE state = ? OR undo_running != 0 LIMIT 1")
+            .bind(.text(BatchState.running.rawValue)).firstRow { _ in true } ?? false
     }
 
     /// `journal_mode` and `synchronous` as SQLite reports them (for tests and `status`).
     func durability() throws(SQLiteError) -> (journalMode: String, synchronous: Int) {
-        let mode = try database.prepare("PRAGMA journal_mode")
-        let journalMode = try mode.step() ? mode.text(0) : ""
-        let sync = try database.prepare("PRAGMA synchronous")
-        return (journalMode, try sync.step() ? sync.int(0) : -1)
+        let journalMode = try database.prepare("PRAGMA journal_mode").firstRow { $0.text(0) } ?? ""
+        return (journalMode, try database.prepare("PRAGMA synchronous").firstRow { $0.int(0) } ?? -1)
     }
 }
