@@ -85,6 +85,20 @@ public final class Database {
         try execute("PRAGMA user_version=\(version)")
     }
 
+    /// Checkpoints on their own once the WAL holds `pages` pages (SQLite's default: 1000).
+    public func setAutocheckpoint(pages: Int) throws(SQLiteError) {
+        try execute("PRAGMA wal_autocheckpoint=\(pages)")
+    }
+
+    /// Copies what it can of the WAL into the main file without waiting for, or
+    /// blocking, other connections (for a connection of its own, on its own thread).
+    public func checkpointPassively() throws(SQLiteError) {
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &checkpointed)
+        guard rc == SQLITE_OK || rc == SQLITE_BUSY else { throw error(rc, sql: "wal_checkpoint(PASSIVE)") }
+    }
+
     /// Forces the WAL into the main file (used on clean shutdown).
     /// Throws when SQLite could not checkpoint (a statement still reading, say).
     public func checkpoint() throws(SQLiteError) {

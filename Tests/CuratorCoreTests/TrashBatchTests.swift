@@ -65,6 +65,32 @@ struct TrashBatchTests {
         }
     }
 
+    /// The journal's WAL is moved into its file after a batch, off the batch thread
+    /// (its own connection checkpoints only past 64 MB).
+    @Test func theJournalIsCheckpointedAfterABatch() throws {
+        let box = try Sandbox()
+        let names: [ByteString] = (1...40).map { ByteString("c/IMG_\($0).jpg") }
+        for name in names { try box.photo(name) }
+        let runner = try box.runner(chunkSize: 8)
+        func size(_ path: String) -> Int64 {
+            var status = stat()
+            return stat(path, &status) == 0 ? Int64(status.st_size) : -1
+        }
+        let before = size(box.journalPath)
+        let passes = runner.checkpointer.passes.load(ordering: .acquiring)
+        _ = try runner.run(plan: try box.plan(names), requester: .me)
+        var waited = 0
+        while runner.checkpointer.passes.load(ordering: .acquiring) == passes && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(runner.checkpointer.passes.load(ordering: .acquiring) > passes, "a checkpoint ran after the batch")
+        #expect(size(box.journalPath) > before, "the batch's rows were copied from the WAL into journal.sqlite")
+        // And what was copied is the journal: a new connection reads the batch whole.
+        let rows = try Journal(path: box.journalPath).recentBatches(uid: nil, limit: 1)
+        #expect(rows.first?.state == .done)
+    }
+
     /// Left-overs of other tools: `files/IMG.jpg` without info, `info/IMG.2.jpg.trashinfo` without file.
     static func leaveOtherToolsLeftovers(in box: Sandbox) throws {
         try Sandbox.makeDirectories(box.homeTrash.appending("files"))

@@ -15,6 +15,8 @@ import Glibc
 /// recorded as running.
 public final class BatchRunner {
     private let journal: Journal
+    /// Empties the journal's WAL after each batch, undo and recovery, off this thread.
+    let checkpointer: JournalCheckpointer
     private let trashConfiguration: TrashConfiguration
     private let failpoints: Failpoints
     private let effectiveUID: UInt32
@@ -29,6 +31,7 @@ public final class BatchRunner {
         } catch {
             throw BatchError(.journal, "cannot open the journal: \(error)")
         }
+        checkpointer = JournalCheckpointer(path: journalPath)
         trashConfiguration = trash
         self.failpoints = failpoints
         self.effectiveUID = effectiveUID
@@ -39,6 +42,7 @@ public final class BatchRunner {
 
     /// Settles every batch (or undo) a crash left unfinished. Run before serving.
     public func recover() throws(BatchError) -> RecoveryReport {
+        defer { checkpointer.request() }
         let recovery = BatchRecovery(journal: journal, failpoints: failpoints)
         let batches = try recovery.recoverAll()
         return RecoveryReport(batches: batches, restored: recovery.restored, repairs: recovery.repairs)
@@ -65,6 +69,7 @@ public final class BatchRunner {
             throw BatchError(.invalidPlan, "root paths must be absolute")
         }
         try refuseWhileUnrecovered()
+        defer { checkpointer.request() }
         let id = try journaling { () throws(SQLiteError) in
             try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(), items: plan.items)
         }
@@ -127,6 +132,7 @@ public final class BatchRunner {
                      chunkReported: () -> Void = {}, shouldPause: () -> Bool = { false },
                      pause: () -> Void = {}) throws(BatchError) -> UndoOutcome {
         try refuseWhileUnrecovered()
+        defer { checkpointer.request() }
         let found = try journaling { () throws(SQLiteError) -> JournalBatch? in
             if let batch { return try journal.batch(batch) }
             return try journal.latestUndoable(uid: requester.uid)

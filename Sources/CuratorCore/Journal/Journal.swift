@@ -11,8 +11,13 @@ final class Journal {
     private let database: Database
     static let schemaVersion = 1
 
+    /// The WAL is checkpointed by `JournalCheckpointer` after each batch; this
+    /// connection does it itself only past this many pages (64 MB).
+    static let autocheckpointPages = 16384
+
     init(path: String) throws(SQLiteError) {
         database = try Database(path: path, durability: .full)
+        try database.setAutocheckpoint(pages: Self.autocheckpointPages)
         try migrate()
         // The file's own directory entry must survive a power cut too.
         let parent = ByteString(path).parent
