@@ -184,9 +184,11 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         if body.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
         switch Wire.decodeRequest(Data(body)) {
         case .success(let request):
-            switch curator.answer(request, client: client, sink: self) {
-            case .line(let bytes): enqueue(.bytes(bytes))
-            case .listing(let stream): enqueue(.listing(ListingPieces(stream)))
+            curator.answer(request, client: client, sink: self) { answer in
+                switch answer {
+                case .line(let bytes): enqueue(.bytes(bytes))
+                case .listing(let stream): enqueue(.listing(ListingPieces(stream)))
+                }
             }
         case .failure(let failure):
             enqueue(.bytes([UInt8](Wire.failure(id: failure.id, error: failure.error))))

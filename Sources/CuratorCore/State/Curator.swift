@@ -96,13 +96,18 @@ public final class Curator: Sendable {
     }
 
     /// Handles one decoded request, as `handle` does, but leaves a listing to be
-    /// written while it is sent.
-    public func answer(_ request: Request, client: ClientContext, sink: any EventSink) -> Answer {
-        guard case .list(let args) = request.command else { return .line(handle(request, client: client, sink: sink)) }
+    /// written while it is sent, and hands the answer to `send`. A listing is handed
+    /// over under the state lock, where events are published too: so the events of
+    /// changes the listing does not show are queued after it, those it shows before it.
+    public func answer(_ request: Request, client: ClientContext, sink: any EventSink, send: (Answer) -> Void) {
+        guard case .list(let args) = request.command else { return send(.line(handle(request, client: client, sink: sink))) }
         do {
-            return .listing(try listing(args, id: request.id, client: client))
+            let fields = try args.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
+            try withState { state throws(ProtocolError) in
+                send(.listing(try state.listingStream(args, id: request.id, client: client, fields: fields)))
+            }
         } catch {
-            return .line([UInt8](Wire.failure(id: request.id, error: error)))
+            send(.line([UInt8](Wire.failure(id: request.id, error: error))))
         }
     }
 
