@@ -110,10 +110,15 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
         let client = peer
         var chunk = [UInt8](repeating: 0, count: 65536)
+        // Set when the client has closed its side for writing (`socat`, a script's
+        // `shutdown`): it may still read. What it is owed is sent first, a listing of
+        // 15 MB included; then the connection ends.
+        var inputClosed = false
         while true {
             let wantsWrite = sending != nil || outbox.withLock { !$0.queue.isEmpty }
+            if inputClosed && !wantsWrite { return }
             var fds = [
-                pollfd(fd: descriptor.rawValue, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
+                pollfd(fd: descriptor.rawValue, events: (inputClosed ? 0 : Int16(POLLIN)) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
             let n = poll(&fds, 2, -1)
@@ -125,7 +130,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 var value: UInt64 = 0
                 _ = Glibc.read(wake, &value, 8)
             }
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if inputClosed && fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+                return  // gone both ways: nothing more can be sent
+            }
+            if !inputClosed && fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 let count: Int
                 do {
                     guard let received = try chunk.withUnsafeMutableBytes({ buf in
@@ -136,10 +144,11 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                     return
                 }
                 if count == 0 {
-                    // The client hung up; finish what we owe only if it can still read.
-                    return
+                    // End of input: a request line left unfinished is dropped.
+                    inputClosed = true
+                } else {
+                    consume(chunk[0..<count], client: client)
                 }
-                consume(chunk[0..<count], client: client)
             }
             if !flush() { return }
         }

@@ -58,8 +58,9 @@ struct ListingStreamTests {
     }
 
     /// Clients that leave in the middle of large listings stop their writing
-    /// threads; the daemon keeps serving and its thread count comes back down.
-    @Test func clientsLeavingMidListingStopTheirWriters() throws {
+    /// threads; the daemon keeps serving and its thread count comes back down. A
+    /// client that closes only its side for writing gets its whole answer first.
+    @Test func clientsThatCloseTheirEndMidListing() throws {
         let daemon = try Self.daemonWithManyPhotos()
         let pid = try #require(daemon.process?.processIdentifier)
         func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1 }
@@ -76,5 +77,15 @@ struct ListingStreamTests {
         #expect(threads() <= before, "writing threads left behind: \(threads()) threads, \(before) before")
         let photos = try daemon.client().photos(["fields": ["id"]])
         #expect(photos.count == Self.photos)
+
+        // A client that closes its side for writing once it has asked (as `socat`
+        // does at the end of its input) still gets the whole answer, then the end.
+        let halfClosed = try daemon.client()
+        try halfClosed.sendLine(#"{"id":"all","cmd":"list"}"#)
+        #expect(Glibc.shutdown(halfClosed.fd.rawValue, Int32(SHUT_WR)) == 0)
+        let line = try #require(try halfClosed.readLine(timeout: 30))
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        #expect(((answer["result"] as? [String: Any])?["photos"] as? [Any])?.count == Self.photos)
+        #expect(throws: (any Error).self, "the connection ends once the answer is out") { try halfClosed.readLine(timeout: 5) }
     }
 }
