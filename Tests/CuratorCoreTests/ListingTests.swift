@@ -48,8 +48,14 @@ import Testing
         return whole as NSDictionary
     }
 
+    /// The whole `list` line, written at once from its stream.
+    static func line(_ state: CuratorState, _ args: ListRequest, id: RequestID?, fields: PhotoFields = .all) throws -> [UInt8] {
+        var stream = try state.listingStream(args, id: id, client: me, fields: fields)
+        return stream.line()
+    }
+
     static func listed(_ state: CuratorState, _ args: ListRequest, id: RequestID?, fields: PhotoFields) throws -> String {
-        String(decoding: try state.listing(args, id: id, client: me, fields: fields), as: UTF8.self)
+        String(decoding: try line(state, args, id: id, fields: fields), as: UTF8.self)
     }
 
     @Test func everyKeyAndAwkwardNameIsWrittenAsTheEncoderWouldWriteIt() throws {
@@ -111,7 +117,7 @@ import Testing
         try f.reconcile("2024/a", names)
         try f.reconcile("b", Array(names.prefix(7)))
         for args in [ListRequest(), ListRequest(offset: 5, limit: 9), ListRequest(limit: 0)] {
-            let whole = try f.state.listing(args, id: .number(1), client: Self.me, fields: .all)
+            let whole = try Self.line(f.state, args, id: .number(1))
             for size in [1, 2, 7, 64, 1000, ListingStream.pieceBytes] {
                 var stream = try f.state.listingStream(args, id: .number(1), client: Self.me, fields: .all)
                 // Pieces go into buffers in turn, as the connection's writing thread does.
@@ -143,7 +149,7 @@ import Testing
         let names = (1...30).map { String(format: "DSC_%04d.NEF", $0) }
         for name in names { try f.write("2023/x/" + name) }
         try f.reconcile("2023/x", names)
-        let before = try f.state.listing(ListRequest(), id: nil, client: Self.me, fields: .all)
+        let before = try Self.line(f.state, ListRequest(), id: nil)
         var stream = try f.state.listingStream(ListRequest(), id: nil, client: Self.me, fields: .all)
         var w = JSONWriter(reservingCapacity: 64)
         stream.writeNext(to: &w, bytes: 300)
@@ -155,7 +161,7 @@ import Testing
         f.state.roots[f.rootID]?.online = false
         while !stream.isFinished { stream.writeNext(to: &w, bytes: 300) }
         #expect(w.bytes == before)
-        let after = try f.state.listing(ListRequest(), id: nil, client: Self.me, fields: .all)
+        let after = try Self.line(f.state, ListRequest(), id: nil)
         #expect(after != before, "the change shows in the next listing")
         #expect(String(decoding: after, as: UTF8.self).contains("new.jpg"))
     }

@@ -102,20 +102,19 @@ public final class Curator: Sendable {
     public func answer(_ request: Request, client: ClientContext, sink: any EventSink, send: (Answer) -> Void) {
         guard case .list(let args) = request.command else { return send(.line(handle(request, client: client, sink: sink))) }
         do {
-            let fields = try args.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
-            try withState { state throws(ProtocolError) in
-                send(.listing(try state.listingStream(args, id: request.id, client: client, fields: fields)))
-            }
+            try listing(args, id: request.id, client: client) { send(.listing($0)) }
         } catch {
             send(.line([UInt8](Wire.failure(id: request.id, error: error))))
         }
     }
 
-    /// What a `list` request shows, taken under the lock; written after, outside it.
-    private func listing(_ args: ListRequest, id: RequestID?, client: ClientContext) throws(ProtocolError) -> ListingStream {
+    /// What a `list` request shows, taken under the lock and handed to `body` there;
+    /// written after, outside it.
+    private func listing<R>(_ args: ListRequest, id: RequestID?, client: ClientContext,
+                            _ body: (ListingStream) -> R) throws(ProtocolError) -> R {
         let fields = try args.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
         return try withState { state throws(ProtocolError) in
-            try state.listingStream(args, id: id, client: client, fields: fields)
+            body(try state.listingStream(args, id: id, client: client, fields: fields))
         }
     }
 
@@ -131,7 +130,7 @@ public final class Curator: Sendable {
             case .status:
                 return [UInt8](Wire.success(id: request.id, result: status()))
             case .list(let args):
-                var stream = try listing(args, id: request.id, client: client)
+                var stream = try listing(args, id: request.id, client: client) { $0 }
                 return stream.line()
             case .subscribe(let args):
                 try withState { state in try state.subscribe(args, sink: sink, uid: client.uid) }

@@ -22,10 +22,4 @@ extension CuratorState {
         return ListingStream(id: id, table: library.photos.values, slots: view.slots, positions: positions, offset: offset,
                              view: encodedView, photos: photos)
     }
-
-    /// The whole `list` answer line.
-    func listing(_ args: ListRequest, id: RequestID?, client: ClientContext, fields: PhotoFields) throws(ProtocolError) -> [UInt8] {
-        var stream = try listingStream(args, id: id, client: client, fields: fields)
-        return stream.line()
-    }
 }
