@@ -81,46 +81,62 @@ public final class BatchRunner {
                                    effectiveUID: effectiveUID, batch: id, batchSize: plan.items.count)
         let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
-        var inFlight: PhotoTrasher.StagedChunk?
-        func finishInFlight() throws(BatchError) {
-            guard let staged = inFlight else { return }
-            inFlight = nil
-            let results = try trasher.finish(staged)
-            done += results
-            for result in results { progress(result.result) }
-            chunkReported()
-        }
         let chunks = chunking.chunks(Array(planned.indices)) { planned[$0].rootPath.appending(planned[$0].relativePath).parent }
             .map { chunk in chunk.map { (item: planned[$0], isProtected: plan.items[$0].isProtected) } }
         // Each chunk is prepared on a helper while the one before it moves.
         var preparing = chunks.first.map { ChunkPreparer(trasher, $0) }
         defer { _ = preparing?.prepared() }  // a batch that stops early waits for its helper
-        for (index, chunk) in chunks.enumerated() {
-            if shouldPause() {
-                try finishInFlight()
-                pause()
-            }
+        try Self.pipelined(chunks, shouldPause: shouldPause, pause: pause, stage: { (index, chunk) throws(BatchError) in
             let prepared = preparing?.prepared() ?? trasher.prepare(chunk)
             preparing = index + 1 < chunks.count ? ChunkPreparer(trasher, chunks[index + 1]) : nil
             preparing?.start()
-            let staged: PhotoTrasher.StagedChunk
-            do {
-                staged = try trasher.stage(chunk: chunk, prepared: prepared)
-            } catch {
-                // The chunk before is on disk: journal it before giving up, if the journal lets us.
-                try? finishInFlight()
-                throw error
-            }
-            try finishInFlight()
-            inFlight = staged
-        }
-        try finishInFlight()
-        if shouldPause() { pause() }
+            return try trasher.stage(chunk: chunk, prepared: prepared)
+        }, finish: { (_, staged) throws(BatchError) in
+            let results = try trasher.finish(staged)
+            done += results
+            for result in results { progress(result.result) }
+            chunkReported()
+        })
         try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
         try failpoints.reach(.batchFinished)
         let outcome = BatchOutcome(result: Self.batchResult(id, .done, done))
         log.info("batch \(id) done: \(outcome.result.trashed) trashed, \(outcome.result.skipped) skipped")
         return outcome
+    }
+
+    /// The pipeline a batch and an undo share: chunk k is staged (journaled, moved,
+    /// its sync started) before chunk k-1 is finished (its sync waited for, its
+    /// outcomes committed and reported), so chunk k's moves overlap chunk k-1's sync.
+    /// A pause asked for (`shouldPause`) is taken between chunks with nothing in
+    /// flight. When a chunk cannot be staged, the chunk before it is on disk: it is
+    /// still finished (journaled) if the journal lets us, then the error goes on.
+    private static func pipelined<Chunk, Staged>(
+        _ chunks: [Chunk], shouldPause: () -> Bool, pause: () -> Void,
+        stage: (Int, Chunk) throws(BatchError) -> Staged, finish: (Chunk, Staged) throws(BatchError) -> Void
+    ) throws(BatchError) {
+        var inFlight: (chunk: Chunk, staged: Staged)?
+        func finishInFlight() throws(BatchError) {
+            guard let (chunk, staged) = inFlight else { return }
+            inFlight = nil
+            try finish(chunk, staged)
+        }
+        for (index, chunk) in chunks.enumerated() {
+            if shouldPause() {
+                try finishInFlight()
+                pause()
+            }
+            let staged: Staged
+            do {
+                staged = try stage(index, chunk)
+            } catch {
+                try? finishInFlight()
+                throw error
+            }
+            try finishInFlight()
+            inFlight = (chunk, staged)
+        }
+        try finishInFlight()
+        if shouldPause() { pause() }
     }
 
     // MARK: undo
@@ -160,37 +176,18 @@ public final class BatchRunner {
                                      effectiveUID: effectiveUID, batch: target.id)
         var results: [BatchItemResult] = []
         var restored: [RestoredPhoto] = []
-        var inFlight: (indices: [Int], staged: PhotoRestorer.StagedChunk)?
-        func finishInFlight() throws(BatchError) {
-            guard let (chunk, staged) = inFlight else { return }
-            inFlight = nil
-            let done = try restorer.finish(staged)
-            for (index, (item, photo)) in zip(chunk, done) {
+        let chunks = chunking.chunks(order) { items[$0].rootPath.appending(items[$0].relativePath).parent }
+        try Self.pipelined(chunks, shouldPause: shouldPause, pause: pause, stage: { (_, chunk) throws(BatchError) in
+            try restorer.stage(chunk: chunk.map { items[$0] })
+        }, finish: { (chunk, staged) throws(BatchError) in
+            for (index, (item, photo)) in zip(chunk, try restorer.finish(staged)) {
                 items[index] = item
                 if let photo { restored.append(photo) }
                 results.append(item.result)
                 progress(item.result)
             }
             chunkReported()
-        }
-        let chunks = chunking.chunks(order) { items[$0].rootPath.appending(items[$0].relativePath).parent }
-        for chunk in chunks {
-            if shouldPause() {
-                try finishInFlight()
-                pause()
-            }
-            let staged: PhotoRestorer.StagedChunk
-            do {
-                staged = try restorer.stage(chunk: chunk.map { items[$0] })
-            } catch {
-                try? finishInFlight()
-                throw error
-            }
-            try finishInFlight()
-            inFlight = (chunk, staged)
-        }
-        try finishInFlight()
-        if shouldPause() { pause() }
+        })
         let state = BatchRecovery.stateAfterUndo(previous: target.state, items)
         try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }
         try failpoints.reach(.undoFinished)
