@@ -9,10 +9,25 @@ public protocol JSONWritable {
 }
 
 extension JSONWriter {
+    /// A key and its value, left out when the value is nil (as the encoder does).
     mutating func optionalString(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         self.key(key)
         string(value)
+    }
+
+    mutating func optionalInt(_ key: StaticString, _ value: (some BinaryInteger)?) {
+        guard let value else { return }
+        self.key(key)
+        int(Int64(value))
+    }
+
+    /// A key and an array of objects.
+    mutating func array(_ key: StaticString, _ items: [some JSONWritable]) {
+        self.key(key)
+        beginArray()
+        for item in items { item.write(to: &self) }
+        endArray()
     }
 }
 
@@ -22,7 +37,7 @@ extension PlanItem: JSONWritable {
         w.key("id"); w.int(id)
         w.key("path"); w.string(path)
         w.optionalString("path_raw", pathRaw)
-        if let position { w.key("position"); w.int(position) }
+        w.optionalInt("position", position)
         w.key("root"); w.string(root)
         w.key("size"); w.int(size)
         w.key("step"); w.int(step)
@@ -36,9 +51,7 @@ extension DeletePlanResult: JSONWritable {
         w.key("bytes"); w.int(bytes)
         w.key("count"); w.int(count)
         w.key("expires_in_ms"); w.int(expiresInMs)
-        w.key("items"); w.beginArray()
-        for item in items { item.write(to: &w) }
-        w.endArray()
+        w.array("items", items)
         w.key("token"); w.string(token)
         w.endObject()
     }
@@ -64,9 +77,7 @@ extension BatchResult: JSONWritable {
         w.beginObject()
         w.key("batch"); w.int(batch)
         w.key("bytes"); w.int(bytes)
-        w.key("items"); w.beginArray()
-        for item in items { item.write(to: &w) }
-        w.endArray()
+        w.array("items", items)
         w.key("skipped"); w.int(skipped)
         w.key("state"); w.string(state.rawValue)
         w.key("trashed"); w.int(trashed)
@@ -79,9 +90,7 @@ extension UndoResult: JSONWritable {
         w.beginObject()
         w.key("batch"); w.int(batch)
         w.key("conflicts"); w.int(conflicts)
-        w.key("items"); w.beginArray()
-        for item in items { item.write(to: &w) }
-        w.endArray()
+        w.array("items", items)
         w.key("missing"); w.int(missing)
         w.key("restored"); w.int(restored)
         w.key("state"); w.string(state.rawValue)

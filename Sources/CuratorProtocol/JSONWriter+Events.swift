@@ -8,9 +8,9 @@
 extension Event: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
-        if let batch { w.key("batch"); w.int(batch) }
-        if let count { w.key("count"); w.int(count) }
-        if let done { w.key("done"); w.int(done) }
+        w.optionalInt("batch", batch)
+        w.optionalInt("count", count)
+        w.optionalInt("done", done)
         w.key("event"); w.string(event.rawValue)
         if let from {
             w.key("from")
@@ -19,19 +19,15 @@ extension Event: JSONWritable {
             w.optionalString("path_raw", from.pathRaw)
             w.endObject()
         }
-        if let id { w.key("id"); w.int(id) }
-        if let items {
-            w.key("items"); w.beginArray()
-            for item in items { item.write(to: &w) }
-            w.endArray()
-        }
+        w.optionalInt("id", id)
+        if let items { w.array("items", items) }
         w.optionalString("message", message)
         if let outcome { w.key("outcome"); w.string(outcome.rawValue) }
         if let photo { w.key("photo"); photo.write(to: &w) }
         w.optionalString("root", root)
         w.optionalString("session", session)
         w.optionalString("state", state)
-        if let total { w.key("total"); w.int(total) }
+        w.optionalInt("total", total)
         w.endObject()
     }
 }
@@ -45,10 +41,10 @@ extension PhotoSummary: JSONWritable {
         if let offline { w.key("offline"); w.bool(offline) }
         w.key("path"); w.string(path)
         w.optionalString("path_raw", pathRaw)
-        if let position { w.key("position"); w.int(position) }
+        w.optionalInt("position", position)
         if let `protected` { w.key("protected"); w.bool(`protected`) }
         w.key("root"); w.string(root)
-        if let selected { w.key("selected"); w.int(selected) }
+        w.optionalInt("selected", selected)
         w.key("size"); w.int(size)
         w.key("type"); w.string(type)
         w.endObject()

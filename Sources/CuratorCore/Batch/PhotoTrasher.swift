@@ -42,15 +42,11 @@ final class PhotoTrasher {
     }
 
     /// How a photo's work ends, journaled at the chunk's commit.
-    struct Ending {
+    struct Ending: Equatable {
         var state: JournalItemState
         var outcome: PhotoOutcome
         var detail: String?
         var moved = false
-
-        func sameWithoutDetail(as other: Ending) -> Bool {
-            detail == nil && other.detail == nil && state == other.state && outcome == other.outcome && moved == other.moved
-        }
     }
 
     /// A chunk whose moves are done and whose sync is under way: what `finish` needs.
@@ -159,7 +155,7 @@ final class PhotoTrasher {
                     guard let end = endings[index] else { continue }
                     let step = items[index].step
                     if end.detail == nil {
-                        if let current = run, current.last + 1 == step, current.end.sameWithoutDetail(as: end) {
+                        if let current = run, current.last + 1 == step, current.end == end {
                             run?.last = step
                             continue
                         }
