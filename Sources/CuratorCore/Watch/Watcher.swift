@@ -324,19 +324,13 @@ public final class Watcher: @unchecked Sendable {
             // While a batch moves photos out, their events come by the thousand, each
             // a wake-up of this thread on the cores the batch needs: they are read a
             // few milliseconds' worth at a time instead (other events wait as long).
-            if curator.outgoing.isExpecting { Self.sleep(nanoseconds: Self.batchCoalesceNs) }
+            if curator.outgoing.isExpecting { usleep(Self.batchCoalesceMicroseconds) }
             process(readAvailableEvents())
         }
     }
 
     /// How long events gather before they are read while a batch runs.
-    static let batchCoalesceNs = 4_000_000
-
-    static func sleep(nanoseconds: Int) {
-        var left = timespec(tv_sec: 0, tv_nsec: nanoseconds)
-        var rest = timespec()
-        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
-    }
+    static let batchCoalesceMicroseconds: UInt32 = 4000
 
     /// What the kernel has queued, copied out event by event (a bounded number at
     /// a time; `mayHoldBufferedEvents` says when more is left).
