@@ -71,12 +71,18 @@ public enum UnixSocket {
         }
         let fd = try makeStreamSocket()
         do {
-            // The umask makes the file private from its first instant; chmod then sets the
-            // mode asked for (fchmod on a socket descriptor would not change the file).
-            let old = umask(0o177)
-            let rc = try withAddress(path) { (addr, len) in Glibc.bind(fd.rawValue, addr, len) == -1 ? errno : 0 }
-            umask(old)
-            try rc.throwingErrno("bind", path: path)
+            // The file must never be wider than `mode`, not even for an instant. Linux
+            // creates a socket's file with the mode of the socket's own inode less the
+            // umask (unix_bind), so the mode is set on the unbound socket: the file is
+            // born `mode & ~umask`. The umask itself is never touched: it belongs to the
+            // whole process, and other threads create files meanwhile (the journal's
+            // checkpointer, SQLite's -wal and -shm). chmod then adds back what the umask
+            // took away (fchmod on the descriptor after bind would not reach the file).
+            // It goes by path: the socket's directory is trusted (0700 when curatord
+            // makes it, root's or the service's otherwise).
+            _ = try syscall("fchmod", path: path.lossyString) { fchmod(fd.rawValue, mode) }
+            try withAddress(path) { (addr, len) in Glibc.bind(fd.rawValue, addr, len) == -1 ? errno : 0 }
+                .throwingErrno("bind", path: path)
             _ = try syscall("chmod", path: path.lossyString) { path.withCString { chmod($0, mode) } }
             _ = try syscall("listen", path: path.lossyString) { Glibc.listen(fd.rawValue, backlog) }
         } catch {
