@@ -104,6 +104,15 @@ public enum Daemon {
         let activated = SocketActivation.listener()
         do {
             try makeDirectory(config.stateDirectory, mode: 0o700)
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+        // Before the index or the journal is opened: two daemons on one state would
+        // both write the journal, the second "recovering" the first's running batch.
+        // Held until the process exits.
+        guard let stateLock = lockStateDirectory(config.stateDirectory) else { return 1 }
+        do {
             // Under socket activation the .socket unit made the socket's directory.
             if activated == nil { try makeDirectory(config.socketPath.parent, mode: 0o700) }
         } catch {
@@ -150,7 +159,31 @@ public enum Daemon {
         if let period = loop.watchdog?.period { log.info("watchdog: pinging systemd every \(period / 1_000_000) ms") }
         let signal = loop.run()
         shutDown(server: server, watcher: watcher, captureReader: captureReader, curator: curator, signal: signal)
+        // The lock goes with the process (exit closes it), after everything else.
+        _ = stateLock
         return 0
+    }
+
+    /// The name of the lock file in the state directory.
+    static let lockFileName = "curatord.lock"
+
+    /// Takes the state directory's lock, or logs who holds it and returns nil.
+    static func lockStateDirectory(_ directory: ByteString) -> LockFile? {
+        let path = directory.appending(ByteString(lockFileName))
+        do {
+            switch try LockFile.acquire(path) {
+            case .acquired(let lock):
+                return lock
+            case .held(let held):
+                let who = held.pid.map { "curatord pid \($0)" } ?? "another curatord (its pid is not written yet)"
+                log.error("the state directory \(directory) is in use by \(who), which holds \(held.path); "
+                          + "stop it first, or give this one a state directory of its own (--state-dir)")
+                return nil
+            }
+        } catch {
+            log.error("cannot lock the state directory: \(error)")
+            return nil
+        }
     }
 
     /// The socket systemd passed, or one we make: (descriptor, the path to remove
