@@ -107,8 +107,12 @@ final class Server: Sendable {
                 active.subtract(1, ordering: .relaxed)
             }
         } catch {
-            // The connection owns the descriptor: letting it go closes it.
+            // The connection closes its descriptor when its thread ends; this one never
+            // started, so it is closed here, after telling the client why.
             log.warning("cannot serve a client (uid \(peer.uid)): \(error)")
+            let failure = ProtocolError(.internalError, "curatord cannot start a thread for this connection (\(error)); try again later.")
+            try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: failure)))
+            fd.close()
             active.subtract(1, ordering: .relaxed)
             curator.clientDisconnected(nil)
         }
