@@ -16,6 +16,9 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     let descriptor: FileDescriptor
     let peer: PeerCredentials
     let curator: Curator
+    /// Seconds without a request after which a connection that is not subscribed
+    /// and owes nothing is closed; 0 for never.
+    let idleTimeout: Double
     private let wake: Int32
     private let outbox = Mutex<Outbox>(Outbox())
     /// What the client sent that is not answered yet.
@@ -29,10 +32,11 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     static let largeResponseBytes = 4 << 20
 
-    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator) throws(SystemError) {
+    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, idleTimeout: Double) throws(SystemError) {
         self.descriptor = descriptor
         self.peer = peer
         self.curator = curator
+        self.idleTimeout = idleTimeout
         wake = try syscall("eventfd") { curator_eventfd() }
     }
 
@@ -73,6 +77,9 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         // `shutdown`): it may still read. What it is owed is sent first, a listing of
         // 15 MB included; then the connection ends.
         var inputClosed = false
+        // Idle: nothing received, nothing owed, since then. A subscriber never is.
+        var lastActivity = MonotonicClock.nanoseconds()
+        var subscribed = false
         while true {
             // Requests are answered while the client is owed little; past that they
             // wait (here, then in the socket, then in the client's own writes) until it
@@ -81,14 +88,24 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             if !flush() { return }
             let (wantsWrite, full) = outbox.withLock { box in (sending != nil || !box.isEmpty, box.isFull) }
             if inputClosed && !wantsWrite && !input.hasLine { return }
+            if wantsWrite { lastActivity = MonotonicClock.nanoseconds() }
             let reading = !inputClosed && !full
             var fds = [
                 pollfd(fd: descriptor.rawValue, events: (reading ? Int16(POLLIN) : 0) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
-            let n = poll(&fds, 2, -1)
+            let idleAt = idleTimeout > 0 && !subscribed && !wantsWrite ? lastActivity + UInt64(idleTimeout * 1e9) : nil
+            let n = poll(&fds, 2, idleAt.map(Self.milliseconds(until:)) ?? -1)
             if n < 0 {
                 if errno == EINTR { continue }
+                return
+            }
+            if n == 0, let idleAt, MonotonicClock.nanoseconds() >= idleAt {
+                if curator.isSubscribed(self) {
+                    subscribed = true
+                    continue
+                }
+                sayIdle()
                 return
             }
             if fds[1].revents != 0 {
@@ -113,9 +130,28 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                     inputClosed = true
                 } else {
                     input.append(chunk[0..<count])
+                    lastActivity = MonotonicClock.nanoseconds()
                 }
             }
         }
+    }
+
+    /// A poll timeout that ends at `deadline` (at least 1 ms, so that it does not spin).
+    private static func milliseconds(until deadline: UInt64) -> Int32 {
+        let now = MonotonicClock.nanoseconds()
+        guard deadline > now else { return 0 }
+        return Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
+    }
+
+    /// The connection is closed for being idle: the client is told why (it may be
+    /// about to send a request, and would otherwise see the connection just end).
+    private func sayIdle() {
+        let seconds = idleTimeout == idleTimeout.rounded() ? "\(Int(idleTimeout))" : "\(idleTimeout)"
+        let error = ProtocolError(.idleTimeout, "curatord closed this connection after \(seconds) s without a request "
+                                  + "(idle_timeout_seconds; a subscribed connection is never idle); connect again.")
+        let line = [UInt8](Wire.failure(id: nil, error: error))
+        _ = line.withUnsafeBytes { sendSome($0) }
+        log.debug("closed an idle connection (uid \(peer.uid), pid \(peer.pid))")
     }
 
     /// Answers the whole request lines received, in order, until the client is owed

@@ -135,7 +135,7 @@ public enum Daemon {
         guard let (listener, ownsPath, served) = openListener(config, activated: activated) else { return 1 }
         let server: Server
         do {
-            server = try Server(listener: listener, curator: curator, maxClients: config.maxClients, ownsPath: ownsPath)
+            server = try Server(listener: listener, curator: curator, ownsPath: ownsPath)
         } catch {
             log.error("cannot start the socket server: \(error)")
             return 1

@@ -17,6 +17,9 @@ enum EffectiveSettings {
         lines.append("  selection_cap: \(c.selectionCap.map(String.init) ?? "null"),")
         lines.append("  plan_ttl_seconds: \(Int(c.planTTLSeconds)),")
         lines.append("  max_clients: \(c.maxClients),")
+        lines.append("  max_clients_per_user: \(c.maxClientsPerUser),")
+        let idle = c.idleTimeoutSeconds == c.idleTimeoutSeconds.rounded() ? "\(Int(c.idleTimeoutSeconds))" : "\(c.idleTimeoutSeconds)"
+        lines.append("  idle_timeout_seconds: \(idle)\(c.idleTimeoutSeconds == 0 ? " /* never */" : ""),")
         lines.append("  roots: [")
         for r in c.roots {
             lines.append("    {")

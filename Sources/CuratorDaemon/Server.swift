@@ -7,14 +7,18 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Accepts clients on the Unix socket and gives each its own thread.
+/// Accepts clients on the Unix socket and gives each its own thread, within the
+/// limits of the configuration in force (`max_clients`, `max_clients_per_user`,
+/// `idle_timeout_seconds`: a reload applies to connections accepted after it).
 final class Server: Sendable {
     let listener: FileDescriptor
     let curator: Curator
-    let maxClients: Int
     /// True when we created the socket file (and so remove it on exit); false under socket activation.
     let ownsPath: ByteString?
-    private let active = Atomic<Int>(0)
+    private let counts = Mutex<ConnectionCounts>(ConnectionCounts())
+    /// Refusals not logged yet, per uid: one line a minute at most, whatever a
+    /// client does to be refused.
+    private let refusals = Mutex<[UInt32: (count: Int, loggedAt: UInt64)]>([:])
     private let stopped = Atomic<Bool>(false)
     /// Wakes the accept loop on `stop`. The listener itself is never shut down:
     /// under socket activation it is systemd's socket too, and shutdown(2) would
@@ -22,10 +26,9 @@ final class Server: Sendable {
     private let wake: Int32
     private let acceptLoopExited = OneShotSignal()
 
-    init(listener: FileDescriptor, curator: Curator, maxClients: Int, ownsPath: ByteString?) throws(SystemError) {
+    init(listener: FileDescriptor, curator: Curator, ownsPath: ByteString?) throws(SystemError) {
         self.listener = listener
         self.curator = curator
-        self.maxClients = maxClients
         self.ownsPath = ownsPath
         wake = try syscall("eventfd") { curator_eventfd() }
     }
@@ -84,27 +87,27 @@ final class Server: Sendable {
             fd.close()
             return
         }
-        if active.load(ordering: .relaxed) >= maxClients {
-            let error = ProtocolError(.tooManyClients, "curatord already serves \(maxClients) clients; try again later.")
-            try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: error)))
+        let config = curator.configuration
+        if let refusal = counts.withLock({ $0.admit(uid: peer.uid, maxTotal: config.maxClients, maxPerUser: config.maxClientsPerUser) }) {
+            try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: refusal)))
             fd.close()
-            log.warning("refused a client (uid \(peer.uid)): \(maxClients) clients already connected")
+            logRefusal(peer, refusal)
             return
         }
         let connection: ClientConnection
         do {
-            connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator)
+            connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator, idleTimeout: config.idleTimeoutSeconds)
         } catch {
             log.warning("cannot serve a client: \(error)")
             fd.close()
+            counts.withLock { $0.release(uid: peer.uid) }
             return
         }
-        active.add(1, ordering: .relaxed)
         curator.clientConnected()
         do throws(SystemError) {
             try SystemThread.detach(name: "curatord-client", stackSize: 1 << 20) { [self] in
                 connection.run()
-                active.subtract(1, ordering: .relaxed)
+                counts.withLock { $0.release(uid: peer.uid) }
             }
         } catch {
             // The connection closes its descriptor when its thread ends; this one never
@@ -113,8 +116,26 @@ final class Server: Sendable {
             let failure = ProtocolError(.internalError, "curatord cannot start a thread for this connection (\(error)); try again later.")
             try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: failure)))
             fd.close()
-            active.subtract(1, ordering: .relaxed)
+            counts.withLock { $0.release(uid: peer.uid) }
             curator.clientDisconnected(nil)
         }
+    }
+
+    /// Logs a refused client: the first of a uid at once, then at most one line a
+    /// minute with the number refused since (500 connections refused are one line).
+    private func logRefusal(_ peer: PeerCredentials, _ refusal: ProtocolError) {
+        let now = MonotonicClock.nanoseconds()
+        let report = refusals.withLock { pending -> Int? in
+            var entry = pending[peer.uid] ?? (count: 0, loggedAt: 0)
+            entry.count += 1
+            defer { pending[peer.uid] = entry }
+            guard entry.loggedAt == 0 || now - entry.loggedAt >= 60_000_000_000 else { return nil }
+            let count = entry.count
+            entry = (count: 0, loggedAt: now)
+            return count
+        }
+        guard let count = report else { return }
+        let times = count == 1 ? "" : " (\(count) refused since the last such line)"
+        log.warning("refused a client (uid \(peer.uid), pid \(peer.pid)): \(refusal.code)\(times)")
     }
 }

@@ -14,6 +14,10 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let unknownCommand = ErrorCode("unknown_command")
     public static let invalidArgument = ErrorCode("invalid_argument")
     public static let tooManyClients = ErrorCode("too_many_clients")
+    /// This user holds as many connections as one user may.
+    public static let tooManyConnections = ErrorCode("too_many_connections")
+    /// The connection was closed for having been idle too long.
+    public static let idleTimeout = ErrorCode("idle_timeout")
     public static let internalError = ErrorCode("internal_error")
     public static let shuttingDown = ErrorCode("shutting_down")
 

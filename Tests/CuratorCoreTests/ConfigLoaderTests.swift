@@ -66,6 +66,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: f.directory + "/state"))
     }
 
+    @Test func connectionLimitsDefaultToAQuarterPerUserAndFiveIdleMinutes() throws {
+        let f = Fixture()
+        let (defaults, _) = try f.load(#"{ roots: ["\#(f.pictures)"] }"#)
+        #expect(defaults.maxClients == 64 && defaults.maxClientsPerUser == 16 && defaults.idleTimeoutSeconds == 300)
+        let (few, _) = try f.load(#"{ roots: ["\#(f.pictures)"], max_clients: 2 }"#)
+        #expect(few.maxClientsPerUser == 1, "one user never holds every connection the default allows")
+        let (set, warnings) = try f.load(#"{ roots: ["\#(f.pictures)"], max_clients: 10, max_clients_per_user: 3, idle_timeout_seconds: 0 }"#)
+        #expect(warnings.isEmpty)
+        #expect(set.maxClientsPerUser == 3 && set.idleTimeoutSeconds == 0)
+    }
+
     @Test func unknownKeysAreWarnedNotRefused() throws {
         let f = Fixture()
         let (_, warnings) = try f.load("""
@@ -119,6 +130,12 @@ import Testing
         Case(json: "{ roots: [\"@DIR@/pictures\"], log_level: \"loud\" }", key: "log_level", says: "must be one of error"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], selection_cap: 2.5 }", key: "selection_cap", says: "whole number"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients: 0 }", key: "max_clients", says: "between 1 and 512"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients: 8, max_clients_per_user: 9 }", key: "max_clients_per_user",
+             says: "from 1 to max_clients (8)"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients_per_user: 0 }", key: "max_clients_per_user", says: "from 1 to max_clients"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients_per_user: 2.5 }", key: "max_clients_per_user", says: "whole number"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], idle_timeout_seconds: -1 }", key: "idle_timeout_seconds", says: "between 0 (never) and 86400"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], idle_timeout_seconds: NaN }", key: "idle_timeout_seconds", says: "between 0 (never) and 86400"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], state_dir: true }", key: "state_dir", says: "must be a string, not a boolean"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], socket: \"/tmp/\(String(repeating: "s", count: 120))\" }", key: "socket",
              says: "the limit for a Unix socket path"),

@@ -15,6 +15,7 @@ public struct ConfigLoader {
 
     static let topLevelKeys: Set<String> = [
         "roots", "socket", "socket_mode", "state_dir", "log_level", "selection_cap", "plan_ttl_seconds", "max_clients", "trash_dir",
+        "max_clients_per_user", "idle_timeout_seconds",
     ]
     static let rootKeys: Set<String> = [
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all",
@@ -210,6 +211,14 @@ public struct ConfigLoader {
         guard ttl >= 1 && ttl <= 86400 else { throw fail("plan_ttl_seconds", "must be between 1 and 86400") }
         let maxClients = try number("max_clients", in: top, path: "max_clients") ?? 64
         guard maxClients >= 1 && maxClients <= 512 else { throw fail("max_clients", "must be between 1 and 512") }
+        let perUser = try number("max_clients_per_user", in: top, path: "max_clients_per_user")
+        if let perUser {
+            guard perUser >= 1, perUser <= maxClients, perUser == perUser.rounded() else {
+                throw fail("max_clients_per_user", "must be a whole number from 1 to max_clients (\(Int(maxClients)))")
+            }
+        }
+        let idle = try number("idle_timeout_seconds", in: top, path: "idle_timeout_seconds") ?? Configuration.defaultIdleTimeoutSeconds
+        guard idle >= 0 && idle <= 86400 else { throw fail("idle_timeout_seconds", "must be between 0 (never) and 86400") }
         var trash: String?
         if let configured = try string("trash_dir", in: top, path: "trash_dir") {
             trash = try absolute(configured, key: "trash_dir")
@@ -221,7 +230,8 @@ public struct ConfigLoader {
 
         return Configuration(roots: roots, socketPath: ByteString(socket), socketMode: socketMode,
                              stateDirectory: ByteString(state), logLevel: level, selectionCap: cap,
-                             planTTLSeconds: ttl, maxClients: Int(maxClients), homeTrash: trash.map { ByteString($0) }, source: file)
+                             planTTLSeconds: ttl, maxClients: Int(maxClients), maxClientsPerUser: perUser.map { Int($0) },
+                             idleTimeoutSeconds: idle, homeTrash: trash.map { ByteString($0) }, source: file)
     }
 
     /// " (did you mean "socket"?)" for a key a typo or two away from a known one.

@@ -79,6 +79,11 @@ public final class Curator: Sendable {
     // MARK: clients
 
     public func clientConnected() { withState { $0.clients += 1 } }
+    /// True once `sink` has subscribed (a subscriber is never idle).
+    public func isSubscribed(_ sink: any EventSink) -> Bool {
+        withState { $0.subscribers[ObjectIdentifier(sink)] != nil }
+    }
+
     public func clientDisconnected(_ sink: (any EventSink)?) {
         withState { state in
             state.clients -= 1
