@@ -29,6 +29,8 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private var sent = 0
     /// The piece of a listing being sent.
     private var piece: ListingPieces.Piece?
+    /// Set at shutdown: read no more, send what is owed, say so, close.
+    private let stopping = Atomic<Bool>(false)
 
     static let largeResponseBytes = 4 << 20
 
@@ -88,8 +90,13 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             if !flush() { return }
             let (wantsWrite, full) = outbox.withLock { box in (sending != nil || !box.isEmpty, box.isFull) }
             if inputClosed && !wantsWrite && !input.hasLine { return }
+            let closing = stopping.load(ordering: .acquiring)
+            if closing && !wantsWrite {
+                say(Curator.stoppingNotice)
+                return
+            }
             if wantsWrite { lastActivity = MonotonicClock.nanoseconds() }
-            let reading = !inputClosed && !full
+            let reading = !inputClosed && !full && !closing
             var fds = [
                 pollfd(fd: descriptor.rawValue, events: (reading ? Int16(POLLIN) : 0) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
@@ -105,7 +112,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                     subscribed = true
                     continue
                 }
-                sayIdle()
+                let seconds = idleTimeout == idleTimeout.rounded() ? "\(Int(idleTimeout))" : "\(idleTimeout)"
+                say(ProtocolError(.idleTimeout, "curatord closed this connection after \(seconds) s without a request "
+                                  + "(idle_timeout_seconds; a subscribed connection is never idle); connect again."))
+                log.debug("closed an idle connection (uid \(peer.uid), pid \(peer.pid))")
                 return
             }
             if fds[1].revents != 0 {
@@ -143,15 +153,19 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         return Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
     }
 
-    /// The connection is closed for being idle: the client is told why (it may be
-    /// about to send a request, and would otherwise see the connection just end).
-    private func sayIdle() {
-        let seconds = idleTimeout == idleTimeout.rounded() ? "\(Int(idleTimeout))" : "\(idleTimeout)"
-        let error = ProtocolError(.idleTimeout, "curatord closed this connection after \(seconds) s without a request "
-                                  + "(idle_timeout_seconds; a subscribed connection is never idle); connect again.")
+    /// Shutdown: the thread sends what is owed, then says so and ends.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = Glibc.write(wake, &one, 8)
+    }
+
+    /// The connection is about to be closed by us: the client is told why, with no
+    /// id (it may be about to send a request, and would otherwise see the
+    /// connection just end). Best effort: it owes nothing, the socket takes it.
+    private func say(_ error: ProtocolError) {
         let line = [UInt8](Wire.failure(id: nil, error: error))
         _ = line.withUnsafeBytes { sendSome($0) }
-        log.debug("closed an idle connection (uid \(peer.uid), pid \(peer.pid))")
     }
 
     /// Answers the whole request lines received, in order, until the client is owed

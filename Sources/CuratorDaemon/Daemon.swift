@@ -93,12 +93,13 @@ public enum Daemon {
         return config
     }
 
-    /// How long shutdown waits for a running batch to reach the end of a photo,
-    /// the watcher's scan step and the capture reader's batch: 25 s together,
-    /// inside the units' TimeoutStopSec=30s.
+    /// How long shutdown waits for a running batch to reach the end of a step,
+    /// connections to send what they owe, the watcher's scan step and the capture
+    /// reader's batch: 27 s together, inside the units' TimeoutStopSec=30s.
     static let watcherStopSeconds = 15.0
     static let captureStopSeconds = 5.0
     static let batchStopSeconds = 5.0
+    static let connectionsStopSeconds = 2.0
 
     static func run(_ config: Configuration, arguments: DaemonArguments, inotify: InotifyToolsHandle?) -> Int32 {
         let activated = SocketActivation.listener()
@@ -205,16 +206,20 @@ public enum Daemon {
         }
     }
 
-    /// SIGTERM: stop accepting, let the step in progress finish (a batch stops
-    /// between two photos and is left to recovery), close the index.
-    /// Every wait is bounded, well inside the unit's TimeoutStopSec=.
+    /// SIGTERM: stop accepting, answer every new request `shutting_down`, let the
+    /// step in progress finish (a batch stops between two steps, answers its client,
+    /// and is left to recovery), let connections send what they owe and close them,
+    /// close the index. Every wait is bounded, well inside the unit's TimeoutStopSec=.
     static func shutDown(server: Server, watcher: Watcher, captureReader: CaptureReader, curator: Curator, signal: Int32) {
         SystemdNotifier.stopping(status: "stopping")
         log.notice("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
         server.stop()
         curator.beginStopping()
-        if !curator.waitForBatchStepBoundary(seconds: batchStopSeconds) {
+        if !curator.waitForBatchToStop(seconds: batchStopSeconds) {
             log.warning("the running batch did not reach the end of a step within \(Int(batchStopSeconds)) s; its journal will settle it at the next start")
+        }
+        if !server.closeConnections(waitingUpTo: connectionsStopSeconds) {
+            log.warning("some clients did not take what they were owed within \(Int(connectionsStopSeconds)) s; closing anyway")
         }
         if !watcher.stop(waitingUpTo: watcherStopSeconds) {
             log.warning("the watcher did not finish its step within \(Int(watcherStopSeconds)) s; closing the index anyway")

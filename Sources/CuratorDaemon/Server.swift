@@ -20,6 +20,8 @@ final class Server: Sendable {
     /// client does to be refused.
     private let refusals = Mutex<[UInt32: (count: Int, loggedAt: UInt64)]>([:])
     private let stopped = Atomic<Bool>(false)
+    /// The connections being served, to close at shutdown.
+    private let live = Mutex<[ObjectIdentifier: ClientConnection]>([:])
     /// Wakes the accept loop on `stop`. The listener itself is never shut down:
     /// under socket activation it is systemd's socket too, and shutdown(2) would
     /// make it refuse every later client instead of starting us again.
@@ -53,6 +55,19 @@ final class Server: Sendable {
         if !acceptLoopExited.wait(seconds: 5) { log.warning("the accept thread did not stop within 5 s") }
         if let path = ownsPath { _ = path.withCString { unlink($0) } }
         listener.close()
+    }
+
+    /// Shutdown, once no batch runs: each connection sends what it owes (the answer
+    /// of a batch that stopped, a listing), tells its client `shutting_down`, and
+    /// closes. False when some were still sending after `seconds`.
+    func closeConnections(waitingUpTo seconds: Double) -> Bool {
+        for connection in live.withLock({ Array($0.values) }) { connection.stop() }
+        let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
+        while !live.withLock({ $0.isEmpty }) {
+            if MonotonicClock.nanoseconds() >= deadline { return false }
+            usleep(5_000)
+        }
+        return true
     }
 
     private func acceptLoop() {
@@ -104,12 +119,15 @@ final class Server: Sendable {
             return
         }
         curator.clientConnected()
+        live.withLock { $0[ObjectIdentifier(connection)] = connection }
         do throws(SystemError) {
             try SystemThread.detach(name: "curatord-client", stackSize: 1 << 20) { [self] in
                 connection.run()
+                live.withLock { $0[ObjectIdentifier(connection)] = nil }
                 counts.withLock { $0.release(uid: peer.uid) }
             }
         } catch {
+            live.withLock { $0[ObjectIdentifier(connection)] = nil }
             // The connection closes its descriptor when its thread ends; this one never
             // started, so it is closed here, after telling the client why.
             log.warning("cannot serve a client (uid \(peer.uid)): \(error)")

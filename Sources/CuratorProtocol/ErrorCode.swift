@@ -20,6 +20,9 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let idleTimeout = ErrorCode("idle_timeout")
     public static let internalError = ErrorCode("internal_error")
     public static let shuttingDown = ErrorCode("shutting_down")
+    /// The journal of batches could not be written or read; the message says what
+    /// the disk holds.
+    public static let journalFailed = ErrorCode("journal_failed")
 
     // Lookups
     public static let noSuchRoot = ErrorCode("no_such_root")

@@ -36,7 +36,15 @@ public final class Database {
     }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path, systemErrno: systemErrno(rc))
+    }
+
+    /// The errno of the I/O failure behind `rc`; nil for failures that are not I/O
+    /// (sqlite3_system_errno keeps the last one, which may be older than `rc`).
+    func systemErrno(_ rc: Int32) -> Int32? {
+        guard [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(rc & 0xff) else { return nil }
+        let value = sqlite3_system_errno(handle)
+        return value != 0 ? value : nil
     }
 
     /// Runs one or more statements that return no rows.
@@ -46,7 +54,7 @@ public final class Database {
         if rc != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? "error"
             sqlite3_free(message)
-            throw SQLiteError(code: rc, message: text, sql: sql, path: path)
+            throw SQLiteError(code: rc, message: text, sql: sql, path: path, systemErrno: systemErrno(rc))
         }
     }
 

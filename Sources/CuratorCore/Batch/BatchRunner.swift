@@ -55,12 +55,12 @@ public final class BatchRunner {
     /// sync runs, and chunk k's outcomes are committed once that sync returned.
     /// `progress` is called once per photo, after its outcome is journaled, so a
     /// chunk's photos are reported together once it is durable; `chunkReported` after
-    /// each chunk's photos. `pause` is called between chunks with nothing in flight
-    /// (every photo so far journaled as done) when `shouldPause` says so; the daemon
-    /// parks a stopping batch there.
+    /// each chunk's photos. `shouldStop` is asked before anything is journaled and
+    /// between chunks, with nothing in flight (every photo so far journaled as done):
+    /// when it says so, the batch goes no further and throws `.stopped`, saying where
+    /// it stopped; the journal keeps it `running` for the next start's recovery.
     public func run(plan: BatchPlan, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
-                    chunkReported: () -> Void = {}, shouldPause: () -> Bool = { false },
-                    pause: () -> Void = {}) throws(BatchError) -> BatchOutcome {
+                    chunkReported: () -> Void = {}, shouldStop: () -> Bool = { false }) throws(BatchError) -> BatchOutcome {
         guard !plan.items.isEmpty else { throw BatchError(.invalidPlan, "the plan is empty") }
         guard Set(plan.items.map(\.photoID)).count == plan.items.count else {
             throw BatchError(.invalidPlan, "the plan names a photo twice")
@@ -69,9 +69,15 @@ public final class BatchRunner {
             throw BatchError(.invalidPlan, "root paths must be absolute")
         }
         try refuseWhileUnrecovered()
+        if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the batch was not started; nothing was moved.") }
         defer { checkpointer.request() }
-        let id = try journaling { () throws(SQLiteError) in
-            try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(), items: plan.items)
+        let id: Int64
+        do {
+            id = try journaling { () throws(SQLiteError) in
+                try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(), items: plan.items)
+            }
+        } catch {
+            throw BatchError(.journal, "The journal failed (\(error.journalDetail)): the batch was not started; nothing was moved.")
         }
         try failpoints.reach(.batchJournaled)
         log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
@@ -86,18 +92,23 @@ public final class BatchRunner {
         // Each chunk is prepared on a helper while the one before it moves.
         var preparing = chunks.first.map { ChunkPreparer(trasher, $0) }
         defer { _ = preparing?.prepared() }  // a batch that stops early waits for its helper
-        try Self.pipelined(chunks, shouldPause: shouldPause, pause: pause, stage: { (index, chunk) throws(BatchError) in
-            let prepared = preparing?.prepared() ?? trasher.prepare(chunk)
-            preparing = index + 1 < chunks.count ? ChunkPreparer(trasher, chunks[index + 1]) : nil
-            preparing?.start()
-            return try trasher.stage(chunk: chunk, prepared: prepared)
-        }, finish: { (_, staged) throws(BatchError) in
-            let results = try trasher.finish(staged)
-            done += results
-            for result in results { progress(result.result) }
-            chunkReported()
-        })
-        try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
+        do {
+            try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (index, chunk) throws(BatchError) in
+                let prepared = preparing?.prepared() ?? trasher.prepare(chunk)
+                preparing = index + 1 < chunks.count ? ChunkPreparer(trasher, chunks[index + 1]) : nil
+                preparing?.start()
+                return try trasher.stage(chunk: chunk, prepared: prepared)
+            }, finish: { (_, staged) throws(BatchError) in
+                let results = try trasher.finish(staged)
+                done += results
+                for result in results { progress(result.result) }
+                chunkReported()
+            })
+            try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
+        } catch {
+            throw Self.partWay(error, "batch \(id)", recorded: done.count, of: plan.items.count,
+                               moved: "in the trash", unmoved: "where it was")
+        }
         try failpoints.reach(.batchFinished)
         let outcome = BatchOutcome(result: Self.batchResult(id, .done, done))
         log.info("batch \(id) done: \(outcome.result.trashed) trashed, \(outcome.result.skipped) skipped")
@@ -107,11 +118,12 @@ public final class BatchRunner {
     /// The pipeline a batch and an undo share: chunk k is staged (journaled, moved,
     /// its sync started) before chunk k-1 is finished (its sync waited for, its
     /// outcomes committed and reported), so chunk k's moves overlap chunk k-1's sync.
-    /// A pause asked for (`shouldPause`) is taken between chunks with nothing in
-    /// flight. When a chunk cannot be staged, the chunk before it is on disk: it is
-    /// still finished (journaled) if the journal lets us, then the error goes on.
+    /// A stop asked for (`shouldStop`) is taken between chunks with nothing in
+    /// flight, by throwing `.stopped`. When a chunk cannot be staged, the chunk before
+    /// it is on disk: it is still finished (journaled) if the journal lets us, then
+    /// the error goes on.
     private static func pipelined<Chunk, Staged>(
-        _ chunks: [Chunk], shouldPause: () -> Bool, pause: () -> Void,
+        _ chunks: [Chunk], shouldStop: () -> Bool,
         stage: (Int, Chunk) throws(BatchError) -> Staged, finish: (Chunk, Staged) throws(BatchError) -> Void
     ) throws(BatchError) {
         var inFlight: (chunk: Chunk, staged: Staged)?
@@ -121,9 +133,9 @@ public final class BatchRunner {
             try finish(chunk, staged)
         }
         for (index, chunk) in chunks.enumerated() {
-            if shouldPause() {
+            if shouldStop() {
                 try finishInFlight()
-                pause()
+                throw BatchError(.stopped, "stopped between two steps")
             }
             let staged: Staged
             do {
@@ -136,7 +148,25 @@ public final class BatchRunner {
             inFlight = (chunk, staged)
         }
         try finishInFlight()
-        if shouldPause() { pause() }
+    }
+
+    /// A batch or undo that could not go on: the error says how far it got and what
+    /// the disk holds, so that a client can believe it. `moved` and `unmoved` say
+    /// where a photo is once its step was taken, and before.
+    private static func partWay(_ error: BatchError, _ what: String, recorded: Int, of total: Int,
+                                moved: String, unmoved: String) -> BatchError {
+        switch error.code {
+        case .stopped:
+            log.notice("\(what) stopped for shutdown after \(recorded) of \(total) photos; the next start settles it")
+            return BatchError(.stopped, "curatord is stopping: \(what) stopped after \(recorded) of its \(total) photos, between two "
+                              + "steps; the others are untouched. The next start settles it from the journal (see history).")
+        case .journal:
+            return BatchError(.journal, "The journal failed (\(error.journalDetail)): \(what) stopped with \(recorded) of "
+                              + "its \(total) photos recorded. Every photo is either \(moved) or \(unmoved); the next start of "
+                              + "curatord settles \(what) from the disk, and until then no batch or undo can run.")
+        default:
+            return error
+        }
     }
 
     // MARK: undo
@@ -145,9 +175,9 @@ public final class BatchRunner {
     /// `batch` nil means the requester's latest batch with photos still in the trash.
     /// Pipelined like `run`, with the same callbacks.
     public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
-                     chunkReported: () -> Void = {}, shouldPause: () -> Bool = { false },
-                     pause: () -> Void = {}) throws(BatchError) -> UndoOutcome {
+                     chunkReported: () -> Void = {}, shouldStop: () -> Bool = { false }) throws(BatchError) -> UndoOutcome {
         try refuseWhileUnrecovered()
+        if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the undo was not started; nothing was moved.") }
         defer { checkpointer.request() }
         let found = try journaling { () throws(SQLiteError) -> JournalBatch? in
             if let batch { return try journal.batch(batch) }
@@ -177,19 +207,25 @@ public final class BatchRunner {
         var results: [BatchItemResult] = []
         var restored: [RestoredPhoto] = []
         let chunks = chunking.chunks(order) { items[$0].rootPath.appending(items[$0].relativePath).parent }
-        try Self.pipelined(chunks, shouldPause: shouldPause, pause: pause, stage: { (_, chunk) throws(BatchError) in
-            try restorer.stage(chunk: chunk.map { items[$0] })
-        }, finish: { (chunk, staged) throws(BatchError) in
-            for (index, (item, photo)) in zip(chunk, try restorer.finish(staged)) {
-                items[index] = item
-                if let photo { restored.append(photo) }
-                results.append(item.result)
-                progress(item.result)
-            }
-            chunkReported()
-        })
-        let state = BatchRecovery.stateAfterUndo(previous: target.state, items)
-        try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }
+        var state = target.state
+        do {
+            try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (_, chunk) throws(BatchError) in
+                try restorer.stage(chunk: chunk.map { items[$0] })
+            }, finish: { (chunk, staged) throws(BatchError) in
+                for (index, (item, photo)) in zip(chunk, try restorer.finish(staged)) {
+                    items[index] = item
+                    if let photo { restored.append(photo) }
+                    results.append(item.result)
+                    progress(item.result)
+                }
+                chunkReported()
+            })
+            state = BatchRecovery.stateAfterUndo(previous: target.state, items)
+            try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }
+        } catch {
+            throw Self.partWay(error, "the undo of batch \(target.id)", recorded: results.count, of: order.count,
+                               moved: "back at its path", unmoved: "still in the trash")
+        }
         try failpoints.reach(.undoFinished)
         let result = UndoResult(batch: target.id, state: state, items: results,
                                 restored: results.count { $0.outcome == .restored },

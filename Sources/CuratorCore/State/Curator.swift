@@ -21,8 +21,6 @@ public final class Curator: Sendable {
     let outgoing = OutgoingMoves()
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
-    /// Fired when a running batch has stopped at a step boundary for shutdown.
-    let batchParked = OneShotSignal()
 
     /// Set once shutdown begins; background threads finish their step and stop.
     public var isStopping: Bool { stopping.load(ordering: .acquiring) }
@@ -105,7 +103,7 @@ public final class Curator: Sendable {
     /// over under the state lock, where events are published too: so the events of
     /// changes the listing does not show are queued after it, those it shows before it.
     public func answer(_ request: Request, client: ClientContext, sink: any EventSink, send: (Answer) -> Void) {
-        guard case .list(let args) = request.command else { return send(.line(handle(request, client: client, sink: sink))) }
+        guard case .list(let args) = request.command, !isStopping else { return send(.line(handle(request, client: client, sink: sink))) }
         do {
             try listing(args, id: request.id, client: client) { send(.listing($0)) }
         } catch {
@@ -126,6 +124,9 @@ public final class Curator: Sendable {
     /// Handles one decoded request and returns the response line. Runs on the
     /// client's connection thread; the lock is held only while state is touched.
     public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> [UInt8] {
+        // From SIGTERM on nothing new is started: the watcher, the index and the
+        // journal are being closed under it.
+        if isStopping { return [UInt8](Wire.failure(id: request.id, error: Self.stoppingError)) }
         do {
             switch request.command {
             case .hello:
@@ -188,6 +189,9 @@ public final class Curator: Sendable {
         } catch let error as ProtocolError {
             return [UInt8](Wire.failure(id: request.id, error: error))
         } catch let error as BatchError {
+            // The journal is the one file that cannot be rebuilt: its failure is said
+            // in the log (once, here) as well as to the client.
+            if error.code == .journal { log.error("\(request.command.name): \(error.message)") }
             return [UInt8](Wire.failure(id: request.id, error: error.protocolError))
         } catch {
             log.error("\(request.command.name) failed: \(error)")
@@ -228,7 +232,12 @@ public final class Curator: Sendable {
     /// Runs a confirmed plan: photos to the trash in the plan's order, each one
     /// leaving the index as it goes, progress pushed to the owner's subscribers.
     func confirmDelete(_ args: DeleteConfirmRequest, client: ClientContext) throws -> BatchResult {
-        let plan = try withState { state throws(ProtocolError) in try state.takePlan(args, uid: client.uid) }
+        // Checked under the lock `beginStopping` takes: a batch is either known to a
+        // stopping daemon (which waits for it to stop) or refused before anything is journaled.
+        let plan = try withState { state throws(ProtocolError) in
+            if isStopping { throw Self.stoppingError }
+            return try state.takePlan(args, uid: client.uid)
+        }
         var trashed: [Int64] = []
         let total = plan.items.count
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
@@ -270,8 +279,7 @@ public final class Curator: Sendable {
                                        }
                                    }
                                },
-                               shouldPause: { isStopping },
-                               pause: { parkIfStopping() })
+                               shouldStop: { isStopping })
             }
             withState { state in
                 state.finishBatch(plan, trashed: trashed)
@@ -289,7 +297,8 @@ public final class Curator: Sendable {
     /// the photos again under their former ids.
     func undo(_ args: UndoRequest, client: ClientContext) throws -> UndoResult {
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
-        let running = withState { state -> Bool in
+        let running = try withState { state throws(ProtocolError) -> Bool in
+            if isStopping { throw Self.stoppingError }
             if state.batchRunning { return true }
             state.batchRunning = true
             return false
@@ -313,8 +322,7 @@ public final class Curator: Sendable {
                                            }
                                        }
                                    },
-                                   shouldPause: { isStopping },
-                                   pause: { parkIfStopping() })
+                                   shouldStop: { isStopping })
         }
         withState { state in
             for restored in outcome.restored { state.photoRestored(restored) }
