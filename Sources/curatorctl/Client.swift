@@ -40,7 +40,14 @@ final class Client {
     func callRaw(_ command: Command) throws(CLIError) -> Data {
         let id = RequestID.number(nextID)
         nextID += 1
-        try send(Wire.request(id: id, command: command))
+        do {
+            try send(Wire.request(id: id, command: command))
+        } catch {
+            // Refused (too many connections, shutting down): the daemon said why and
+            // closed before our request got there. Its reason is the answer to show.
+            guard let line = try? readLine(), line.first == UInt8(ascii: "{") else { throw error }
+            return line
+        }
         while true {
             let line = try readLine()
             // Events may come before our response when subscribed: skip them here.

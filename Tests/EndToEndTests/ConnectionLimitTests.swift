@@ -79,6 +79,11 @@ struct ConnectionLimitTests {
         try bob.open(1, to: d.socket)
         try eventually(timeout: 10, "bob's next connection to be refused") { bob.refused("too_many_connections") == 8 }
         #expect(bob.said.last?.contains("uid 4243 already has 3 connections") == true, "\(bob.said)")
+        // curatorctl says why, whether its request got there before the refusal or not.
+        for _ in 0..<5 {
+            let ctl = try d.ctl(["status"], asUID: Self.bob)
+            #expect(ctl.status == 1 && ctl.stderr.contains("the most one user may have"), "\(ctl)")
+        }
 
         // Root is a user like the others: three connections (the probe is one), not four.
         var mine = [probe]
