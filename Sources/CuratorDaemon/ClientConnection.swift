@@ -23,7 +23,6 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private let outbox = Mutex<Outbox>(Outbox())
     /// What the client sent that is not answered yet.
     private var input = RequestLines()
-    private let decoder = Wire.makeDecoder()
     /// What is being sent now, taken off the outbox's queue; sent outside its lock.
     private var sending: Outbox.Outgoing?
     private var sent = 0
@@ -146,7 +145,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
     }
 
-    /// A poll timeout that ends at `deadline` (at least 1 ms, so that it does not spin).
+    /// A poll timeout that ends at `deadline`, rounded up (0 once it has passed).
     private static func milliseconds(until deadline: UInt64) -> Int32 {
         let now = MonotonicClock.nanoseconds()
         guard deadline > now else { return 0 }
