@@ -46,7 +46,8 @@ struct ClientThreadTests {
         let pid = d.pid
         try Self.prlimit(pid, nproc: "1")
         let before = Self.descriptorCount(pid)
-        for _ in 0..<10 {
+        let tries = 20
+        for _ in 0..<tries {
             let client = try d.client()
             // Told why, without an id (the connection reads nothing), then the end.
             let line = try #require(try client.readObject(timeout: 5), "no answer: the connection was left open")
@@ -56,7 +57,10 @@ struct ClientThreadTests {
             #expect((error["message"] as? String ?? "").contains("thread"), "\(line)")
             #expect(throws: HarnessError.self) { _ = try client.readLine(timeout: 5) }
         }
-        #expect(Self.descriptorCount(pid) == before, "descriptors leaked")
+        // Each refused client leaked its descriptor; a few may come and go meanwhile
+        // (the watcher reading a folder, SQLite).
+        let after = Self.descriptorCount(pid)
+        #expect(after < before + tries / 4, "\(after - before) descriptors more after \(tries) refused clients")
         #expect(d.logText.contains("cannot serve a client"))
 
         // Threads again: served as ever.
