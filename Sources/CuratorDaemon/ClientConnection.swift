@@ -30,6 +30,11 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private var piece: ListingPieces.Piece?
     /// Set at shutdown: read no more, send what is owed, say so, close.
     private let stopping = Atomic<Bool>(false)
+    /// True while received requests are being answered (a batch, a sync): a client
+    /// that hung up meanwhile still holds its place until they are done.
+    private let answering = Atomic<Bool>(false)
+    /// True once the descriptor is closed (its number may then be another file's).
+    private let descriptorClosed = Mutex<Bool>(false)
 
     static let largeResponseBytes = 4 << 20
 
@@ -70,7 +75,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             if case .listing(let pieces)? = sending { pieces.cancel() }
             outbox.withLock { $0.closed = true }
             curator.clientDisconnected(self)
-            descriptor.close()
+            descriptorClosed.withLock { closed in
+                descriptor.close()
+                closed = true
+            }
         }
         let client = peer
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -152,6 +160,17 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         return Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
     }
 
+    /// The client has closed its socket and no request of it is being answered: the
+    /// thread is about to see it and end. For the server's counts, from its thread.
+    var isLeaving: Bool {
+        if answering.load(ordering: .acquiring) { return false }
+        return descriptorClosed.withLock { closed in
+            if closed { return true }
+            var fd = pollfd(fd: descriptor.rawValue, events: 0, revents: 0)
+            return poll(&fd, 1, 0) == 1 && fd.revents & Int16(POLLHUP) != 0
+        }
+    }
+
     /// Shutdown: the thread sends what is owed, then says so and ends.
     func stop() {
         stopping.store(true, ordering: .releasing)
@@ -170,7 +189,9 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     /// Answers the whole request lines received, in order, until the client is owed
     /// enough (`Outbox.isFull`); the rest wait in `input`.
     private func answerWaitingRequests(client: ClientContext) {
+        defer { answering.store(false, ordering: .releasing) }
         while !outbox.withLock({ $0.isFull }), let line = input.next() {
+            answering.store(true, ordering: .releasing)
             switch line {
             case .request(let bytes): answer(bytes, client: client)
             case .tooLarge: reject(.requestTooLarge)

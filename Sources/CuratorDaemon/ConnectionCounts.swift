@@ -9,14 +9,22 @@ struct ConnectionCounts {
     private(set) var total = 0
     private(set) var byUID: [UInt32: Int] = [:]
 
-    /// Admits a connection of `uid`, or says why not.
-    mutating func admit(uid: UInt32, maxTotal: Int, maxPerUser: Int) -> ProtocolError? {
+    /// Connections whose client has gone but whose thread has not ended yet: in all,
+    /// and of the uid asking.
+    struct Leaving {
+        var all = 0
+        var mine = 0
+    }
+
+    /// Admits a connection of `uid`, or says why not. `leaving` connections are
+    /// about to free their places and are not held against anyone.
+    mutating func admit(uid: UInt32, maxTotal: Int, maxPerUser: Int, leaving: Leaving = Leaving()) -> ProtocolError? {
         let mine = byUID[uid] ?? 0
-        if mine >= maxPerUser {
+        if mine - leaving.mine >= maxPerUser {
             return ProtocolError(.tooManyConnections, "uid \(uid) already has \(mine) connections to curatord, the most one user may "
                                  + "have (max_clients_per_user); close one and try again.")
         }
-        if total >= maxTotal {
+        if total - leaving.all >= maxTotal {
             return ProtocolError(.tooManyClients, "curatord already serves \(total) clients, its limit (max_clients); try again later.")
         }
         total += 1

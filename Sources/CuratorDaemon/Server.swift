@@ -103,7 +103,16 @@ final class Server: Sendable {
             return
         }
         let config = curator.configuration
-        if let refusal = counts.withLock({ $0.admit(uid: peer.uid, maxTotal: config.maxClients, maxPerUser: config.maxClientsPerUser) }) {
+        var refusal = counts.withLock { $0.admit(uid: peer.uid, maxTotal: config.maxClients, maxPerUser: config.maxClientsPerUser) }
+        if refusal != nil {
+            // A script running curatorctl in a loop closes each connection before the
+            // next: one whose thread has not seen it yet holds no place.
+            let leaving = leavingConnections(uid: peer.uid)
+            refusal = counts.withLock {
+                $0.admit(uid: peer.uid, maxTotal: config.maxClients, maxPerUser: config.maxClientsPerUser, leaving: leaving)
+            }
+        }
+        if let refusal {
             try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: refusal)))
             fd.close()
             logRefusal(peer, refusal)
@@ -137,6 +146,17 @@ final class Server: Sendable {
             counts.withLock { $0.release(uid: peer.uid) }
             curator.clientDisconnected(nil)
         }
+    }
+
+    /// The connections whose client has gone and that answer no request: their
+    /// threads are ending (one poll each, only when a limit is reached).
+    private func leavingConnections(uid: UInt32) -> ConnectionCounts.Leaving {
+        var leaving = ConnectionCounts.Leaving()
+        for connection in live.withLock({ Array($0.values) }) where connection.isLeaving {
+            leaving.all += 1
+            if connection.peer.uid == uid { leaving.mine += 1 }
+        }
+        return leaving
     }
 
     /// Logs a refused client: the first of a uid at once, then at most one line a
