@@ -45,9 +45,9 @@ final class Server: Sendable {
     }
 
     /// Stops accepting and waits (briefly) for the accept thread to leave, then
-    /// closes our descriptor. Connections already open finish their current
-    /// request. A socket we created is removed; systemd's stays with systemd,
-    /// which queues new clients and starts us again.
+    /// closes our descriptor. Connections already open stay until
+    /// `closeConnections`. A socket we created is removed; systemd's stays with
+    /// systemd, which queues new clients and starts us again.
     func stop() {
         stopped.store(true, ordering: .releasing)
         var one: UInt64 = 1
