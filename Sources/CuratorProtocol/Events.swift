@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// A pushed event: an object with an `event` key and no `id`.
-public enum EventKind: String, Codable, Sendable {
+/// A pushed event: an object with an `event` key and never an `id`, which is the
+/// key a client matches responses to its requests by. A photo an event is about is
+/// named by `photo` (whose `id` is nested) or by `photo_id`.
+public enum EventKind: String, Codable, Sendable, CaseIterable {
     case added, removed, changed, moved
     /// A root went offline (unmounted, gone) or came back.
     case offline, online
@@ -21,8 +23,9 @@ public struct Event: Codable, Sendable {
     public var event: EventKind
     public var root: String?
     public var photo: PhotoSummary?
-    /// For `removed`: the id and former path; for `moved`: the former path.
-    public var id: Int64?
+    /// For `removed` and a batch's per-photo progress: the photo's id.
+    public var photoId: Int64?
+    /// For `removed` and `moved`: the former path.
     public var from: WirePath?
     public var session: String?
     public var items: [SelectionItem]?
@@ -34,13 +37,13 @@ public struct Event: Codable, Sendable {
     public var count: Int?
     public var message: String?
 
-    public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, id: Int64? = nil, from: WirePath? = nil,
+    public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, photoId: Int64? = nil, from: WirePath? = nil,
                 session: String? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
                 done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil) {
         self.event = event
         self.root = root
         self.photo = photo
-        self.id = id
+        self.photoId = photoId
         self.from = from
         self.session = session
         self.items = items

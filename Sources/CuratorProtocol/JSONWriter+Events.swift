@@ -19,11 +19,11 @@ extension Event: JSONWritable {
             w.optionalString("path_raw", from.pathRaw)
             w.endObject()
         }
-        w.optionalInt("id", id)
         if let items { w.array("items", items) }
         w.optionalString("message", message)
         if let outcome { w.key("outcome"); w.string(outcome.rawValue) }
         if let photo { w.key("photo"); photo.write(to: &w) }
+        w.optionalInt("photo_id", photoId)
         w.optionalString("root", root)
         w.optionalString("session", session)
         w.optionalString("state", state)

@@ -260,7 +260,7 @@ public final class Curator: Sendable {
                                    withState { state in
                                        state.photosTrashed(gone)
                                        for item in chunk {
-                                           state.send(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: item.step,
+                                           state.send(Event(event: .batch, photoId: item.id, state: "trashing", batch: nil, done: item.step,
                                                             total: total, outcome: item.outcome), toUID: client.uid)
                                        }
                                    }
@@ -303,7 +303,7 @@ public final class Curator: Sendable {
                                        total += chunk.count
                                        withState { state in
                                            for (offset, item) in chunk.enumerated() {
-                                               state.send(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch,
+                                               state.send(Event(event: .batch, photoId: item.id, state: "restoring", batch: args.batch,
                                                                 done: first + offset + 1, outcome: item.outcome), toUID: client.uid)
                                            }
                                        }

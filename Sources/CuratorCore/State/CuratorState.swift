@@ -249,7 +249,7 @@ final class CuratorState {
                      root: p.rootID)
             case .removed(let p):
                 let path = wirePath(library.relativePath(of: p))
-                send(Event(event: .removed, root: rootName(p.rootID), id: p.id, from: path), root: p.rootID)
+                send(Event(event: .removed, root: rootName(p.rootID), photoId: p.id, from: path), root: p.rootID)
             }
         }
     }

@@ -50,7 +50,10 @@ struct RemoveCommand: CLICommand {
             }
         }
         let showProgress = !context.options.json && isatty(2) != 0 && plan.count >= 20
-        if showProgress { _ = try client.call(.subscribe(SubscribeRequest()), as: SubscribeResult.self) }
+        if showProgress {
+            try context.requireSameProtocol()
+            _ = try client.call(.subscribe(SubscribeRequest()), as: SubscribeResult.self)
+        }
         let command = Command.deleteConfirm(DeleteConfirmRequest(session: session, token: plan.token))
         let result: BatchResult
         if showProgress {

@@ -11,6 +11,7 @@ struct WatchCommand: CLICommand {
     init(parsing arguments: inout ArgumentList) throws(CLIError) { roots = try arguments.positionals() }
 
     func run(_ context: CLIContext) throws(CLIError) {
+        try context.requireSameProtocol()
         let client = try context.connection()
         _ = try client.call(.subscribe(SubscribeRequest(roots: roots.isEmpty ? nil : roots)), as: SubscribeResult.self)
         if !context.options.json && Format.isTerminal { Format.error("Watching; Ctrl-C stops.") }
@@ -30,7 +31,7 @@ struct WatchCommand: CLICommand {
         let root = e.root.map { "\($0): " } ?? ""
         switch e.event {
         case .added: return "+ \(root)\(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)"
-        case .removed: return "- \(root)\(e.from?.path ?? "?")  #\(e.id ?? 0)"
+        case .removed: return "- \(root)\(e.from?.path ?? "?")  #\(e.photoId ?? 0)"
         case .changed: return "~ \(root)\(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)"
         case .moved: return "> \(root)\(e.from?.path ?? "?") -> \(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)"
         case .offline: return "! \(root)offline: \(e.message ?? "")"
