@@ -19,7 +19,7 @@ extension Watch {
             "scan": (["root", "state"], ["count"]),
             "overflow": (["message"], []),
             "selection": (["session", "items", "count"], ["cap"]),
-            "batch": (["state", "done"], ["photo_id", "outcome", "batch", "total"]),
+            "batch": (["state", "done", "total"], ["photo_id", "outcome", "batch"]),
             "dropped": (["message"], []),
         ]
 

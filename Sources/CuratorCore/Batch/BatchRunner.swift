@@ -143,8 +143,10 @@ public final class BatchRunner {
 
     /// Puts a batch's photos back, in ascending view order (the reverse of trashing).
     /// `batch` nil means the requester's latest batch with photos still in the trash.
-    /// Pipelined like `run`, with the same callbacks.
+    /// Pipelined like `run`, with the same callbacks; `willRestore` is told how many
+    /// photos it is about to put back (one `progress` each), before the first.
     public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
+                     willRestore: (Int) -> Void = { _ in },
                      chunkReported: () -> Void = {}, shouldPause: () -> Bool = { false },
                      pause: () -> Void = {}) throws(BatchError) -> UndoOutcome {
         try refuseWhileUnrecovered()
@@ -172,6 +174,7 @@ public final class BatchRunner {
         try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, target.state, undoRunning: true) }
         try failpoints.reach(.undoStarted)
         log.info("undo of batch \(target.id): \(order.count) photos back for uid \(requester.uid)")
+        willRestore(order.count)
         let restorer = PhotoRestorer(journal: journal, failpoints: failpoints, requester: requester,
                                      effectiveUID: effectiveUID, batch: target.id)
         var results: [BatchItemResult] = []

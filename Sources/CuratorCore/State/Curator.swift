@@ -291,20 +291,23 @@ public final class Curator: Sendable {
         }
         if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
         defer { withState { $0.batchRunning = false } }
+        // Told like a delete's: one event per photo with the total, then a last one.
         var total = 0
+        var done = 0
         let outcome = try batches.withRunner { (runner) throws(BatchError) in
             var reported: [BatchItemResult] = []
             return try runner.undo(batch: args.batch, requester: requester,
                                    progress: { reported.append($0) },
+                                   willRestore: { total = $0 },
                                    chunkReported: {
                                        let chunk = reported
                                        reported.removeAll(keepingCapacity: true)
-                                       let first = total
-                                       total += chunk.count
+                                       let first = done
+                                       done += chunk.count
                                        withState { state in
                                            for (offset, item) in chunk.enumerated() {
-                                               state.send(Event(event: .batch, photoId: item.id, state: "restoring", batch: args.batch,
-                                                                done: first + offset + 1, outcome: item.outcome), toUID: client.uid)
+                                               state.send(Event(event: .batch, photoId: item.id, state: "restoring", done: first + offset + 1,
+                                                                total: total, outcome: item.outcome), toUID: client.uid)
                                            }
                                        }
                                    },
@@ -313,6 +316,8 @@ public final class Curator: Sendable {
         }
         withState { state in
             for restored in outcome.restored { state.photoRestored(restored) }
+            state.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch, done: done, total: total),
+                       toUID: client.uid)
         }
         return outcome.result
     }
