@@ -207,7 +207,7 @@ public final class BatchRunner {
     /// A user's batches (all users' when `uid` is nil), newest first.
     public func history(uid: UInt32?, limit: Int = 50) throws(BatchError) -> [BatchSummary] {
         try journaling { () throws(SQLiteError) in
-            try journal.recentBatches(uid: uid, limit: min(max(limit, 1), 10_000)).map { (batch) throws(SQLiteError) in
+            try journal.recentBatches(uid: uid, limit: min(max(limit, 0), 10_000)).map { (batch) throws(SQLiteError) in
                 let counts = try journal.counts(of: batch.id)
                 return BatchSummary(batch: batch.id,
                                     createdAt: LocalTime(epochSeconds: batch.createdNanoseconds / 1_000_000_000).rfc3339Text,
