@@ -83,13 +83,7 @@ extension Watch {
         /// network share does. The daemon is stopped while the files are changed and the
         /// failures switched on, so that it meets them when it handles the events.
         @Test func aPhotoThatFailsWithEIOIsKept() throws {
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Tools/failing-fs.py").path
-            guard geteuid() == 0, Files.exists("/dev/fuse"), Tool.exists("/usr/bin/fusermount"),
-                  (try? run("/usr/bin/python3", ["-c", "import fusepy"]))?.status == 0
-            else {
-                try Test.cancel("needs root, /dev/fuse, fusermount and python3-fusepy (scripts/install-deps.sh)")
-            }
+            try FailingFS.requireAvailable()
             let daemon = Daemon()
             let root = daemon.root()
             let backing = daemon.home.mkdir("backing")
@@ -97,26 +91,10 @@ extension Watch {
             Files.write(backing + "/a/x.jpg", "x")
             Files.write(backing + "/a/y.jpg", "y")
             Files.write(backing + "/z.jpg", "z")
-            let failing = daemon.home.sub("failing")
-
-            let fs = Process()
-            fs.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            fs.arguments = [script, backing, root, failing]
-            let fsLog = daemon.home.sub("failing-fs.log")
-            _ = FileManager.default.createFile(atPath: fsLog, contents: nil)
-            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: fsLog))
-            fs.standardOutput = log
-            fs.standardError = log
-            try fs.run()
+            let fs = try FailingFS(backing: backing, at: root, home: daemon.home)
             defer {
                 daemon.stop()
-                _ = try? run("/usr/bin/fusermount", ["-u", root])
-                if fs.isRunning { fs.terminate() }
-                fs.waitUntilExit()
-            }
-            try eventually(timeout: 10, "the FUSE file system to be mounted") {
-                if !fs.isRunning { throw HarnessError("failing-fs.py exited: \(Files.read(fsLog) ?? "")") }
-                return (Files.read("/proc/self/mountinfo") ?? "").contains(" \(root) ")
+                withExtendedLifetime(fs) {}
             }
 
             try daemon.start()
@@ -130,7 +108,7 @@ extension Watch {
             defer { if stopped { daemon.signal(SIGCONT) } }
             Files.write(root + "/a/y.jpg", "y, rewritten")
             Self.touch(root + "/a/x.jpg")
-            Files.write(failing, "a/x.jpg\na/y.jpg\n")
+            fs.fail(["a/x.jpg", "a/y.jpg"])
             daemon.signal(SIGCONT)
             stopped = false
             // A photo moved to where it cannot be stat'ed is somewhere: it keeps its id
@@ -140,11 +118,11 @@ extension Watch {
             try Self.expectKept(daemon, c, ids: ids, errno: "EIO", thenWhileFailing: {
                 daemon.signal(SIGSTOP)
                 Files.rename(root + "/z.jpg", root + "/a/z-moved.jpg")
-                Files.write(failing, "a/x.jpg\na/y.jpg\na/z-moved.jpg\n")
+                fs.fail(["a/x.jpg", "a/y.jpg", "a/z-moved.jpg"])
                 daemon.signal(SIGCONT)
                 try c.sync()
                 #expect(try c.idsByPath() == ids, "a photo moved to where it cannot be stat'ed is kept")
-            }, healed: healed) { Files.remove(failing) }
+            }, healed: healed) { fs.heal() }
         }
     }
 }

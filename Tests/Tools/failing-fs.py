@@ -1,15 +1,20 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""A FUSE file system for tests: BACKING served at MOUNTPOINT as it is, except that
-looking up (lstat) a path listed in FAILLIST, one path relative to the mount per
-line, fails with EIO, as a failing disk or a network share can. The list is read at
-every lookup, so a test switches failures on and off by rewriting it.
+"""A FUSE file system for tests: BACKING served at MOUNTPOINT as it is, except for
+the paths (relative to the mount) listed in FAILLIST, one a line:
+
+    a/x.jpg              looking it up (lstat) fails with EIO, as a failing disk can
+    a/y.jpg sleep 4      looking it up takes 4 seconds, as a hung network share does
+
+The list is read at every lookup, so a test switches failures on and off by
+rewriting it.
 
 usage: failing-fs.py BACKING MOUNTPOINT FAILLIST
 """
 import errno
 import os
 import sys
+import time
 
 from fusepy import FUSE, FuseOSError, Operations
 
@@ -22,12 +27,16 @@ class FailingFS(Operations):
     def _real(self, path):
         return os.path.join(self.backing, path.lstrip("/"))
 
-    def _failing(self, path):
+    def _rule(self, path):
         try:
             with open(self.faillist) as f:
-                return path.lstrip("/") in {line.strip() for line in f}
+                for line in f:
+                    words = line.split()
+                    if words and words[0] == path.lstrip("/"):
+                        return words[1:]
         except FileNotFoundError:
-            return False
+            pass
+        return None
 
     def __call__(self, op, path, *args):
         try:
@@ -36,8 +45,11 @@ class FailingFS(Operations):
             raise FuseOSError(e.errno or errno.EIO)
 
     def getattr(self, path, fh=None):
-        if self._failing(path):
+        rule = self._rule(path)
+        if rule == []:
             raise FuseOSError(errno.EIO)
+        if rule and rule[0] == "sleep":
+            time.sleep(float(rule[1]))
         st = os.lstat(self._real(path))
         keys = ("st_mode", "st_ino", "st_nlink", "st_uid", "st_gid", "st_size",
                 "st_atime", "st_mtime", "st_ctime")

@@ -326,7 +326,7 @@ public final class Curator: Sendable {
     /// has seen it, so every event before it has been applied.
     func sync(_ args: SyncRequest) throws(ProtocolError) -> SyncResult {
         let started = MonotonicClock.nanoseconds()
-        let targets = try withState { state throws(ProtocolError) -> [(ByteString, Bool)] in
+        let targets = try withState { state throws(ProtocolError) -> [(id: Int32, path: ByteString, viaInotify: Bool)] in
             var ids = state.rootOrder
             if let name = args.root {
                 guard let id = state.rootID(named: name) else {
@@ -336,12 +336,12 @@ public final class Curator: Sendable {
             }
             return ids.compactMap { id in
                 guard let r = state.roots[id], r.online else { return nil }
-                return (r.config.path, r.usesInotify)
+                return (id, r.config.path, r.usesInotify)
             }
         }
         let timeout = Double(min(max(args.timeoutMs ?? 10_000, 1), 120_000)) / 1000
         var synced = true
-        for (path, viaInotify) in targets where viaInotify {
+        for (_, path, viaInotify) in targets where viaInotify {
             let name = inbox.makeCookieName()
             let waiter = inbox.register(cookie: name)
             let file = path.appending(name)
@@ -359,12 +359,15 @@ public final class Curator: Sendable {
                 synced = false
             }
         }
-        // Roots being scanned or polled: wait until their scan is over.
+        // Polled roots: wait until their own running scan is over (another root's
+        // scan, however long, is not theirs to wait for).
+        let polled = targets.filter { !$0.viaInotify }.map(\.id)
+        let pollRunning = { self.withState { state in polled.contains { state.roots[$0]?.scanning == true } } }
         let deadline = started + UInt64(timeout * 1e9)
-        while targets.contains(where: { !$0.1 }) && isScanning && MonotonicClock.nanoseconds() < deadline {
+        while !polled.isEmpty && pollRunning() && MonotonicClock.nanoseconds() < deadline {
             usleep(2000)
         }
-        if isScanning && targets.contains(where: { !$0.1 }) { synced = false }
+        if !polled.isEmpty && pollRunning() { synced = false }
         return SyncResult(synced: synced, elapsedMs: Double(MonotonicClock.nanoseconds() - started) / 1e6)
     }
 }
