@@ -34,11 +34,12 @@ extension Watch {
             try watcher.subscribe()
             var ids = try c.idsByPath()
 
-            _ = try c.result(["cmd": "rescan"])                           // scan started, scan done
             Files.write(root + "/new.jpg")                                   // added
             Files.write(root + "/sub/a.jpg", "a, longer now")              // changed
             Files.rename(root + "/sub/b.jpg", root + "/b-renamed.jpg")       // moved
             try c.sync()
+            _ = try c.result(["cmd": "rescan"])                           // scan started, scan done
+            try daemon.waitForScanToFinish()
             try c.select("1-5")
             try #require(try c.result(["cmd": "selection"])["count"] as? Int == 5)
             Files.remove(root + "/sub/c.jpg")                                // removed, selection
