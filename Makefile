@@ -48,16 +48,18 @@ run:
 clean:
 	rm -rf .build
 
-# The units name /usr/local/bin/curatord; another PREFIX or BINDIR is written into them here.
+# The units name /usr/local/bin/curatord and curatorctl; another PREFIX or BINDIR is written into them here.
+UNITPATHS = -e 's|/usr/local/bin/curatord|$(BINDIR)/curatord|g' -e 's|/usr/local/bin/curatorctl|$(BINDIR)/curatorctl|g'
+
 install: release
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatord $(DESTDIR)$(BINDIR)/curatord
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatorctl $(DESTDIR)$(BINDIR)/curatorctl
 	for unit in curatord.service curatord.socket; do \
-		sed 's|/usr/local/bin/curatord|$(BINDIR)/curatord|g' systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
+		sed $(UNITPATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
-		sed 's|/usr/local/bin/curatord|$(BINDIR)/curatord|g' systemd/user/$$unit > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit && \
+		sed $(UNITPATHS) systemd/user/$$unit > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit || exit 1; \
 	done
 	$(INSTALL) -m 0644 systemd/curatord.sysusers $(DESTDIR)$(SYSUSERSDIR)/curatord.conf
