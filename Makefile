@@ -78,6 +78,13 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
+# curatord under a real systemd: a cached Debian bookworm minbase tree booted with
+# systemd-nspawn, the README's shared-folder setup followed word for word, and the
+# checks of Tests/systemd/checks.sh (docs/SYSTEMD.md, "The test under a real systemd"). Root.
+.PHONY: test-systemd
+test-systemd:
+	scripts/test-systemd.sh
+
 # Hundreds of crashes: random kills of the daemon mid-batch and mid-undo, each
 # followed by a restart, the on-disk invariants and an undo (issue 4).
 CRASHES ?= 300
