@@ -167,9 +167,6 @@ install_into() {
     chmod 0755 "$lib/checks.sh"
     install -m 0644 Tests/systemd/curatord-test.service "$root/etc/systemd/system/"
     ln -sf /etc/systemd/system/curatord-test.service "$root/etc/systemd/system/multi-user.target.wants/"
-    # The journal kept on the host, for a run that goes wrong before the checks end.
-    install -d "$out/journal"
-    ln -sfn /results/journal "$root/var/log/journal"
 }
 
 boot() {
@@ -177,13 +174,15 @@ boot() {
     say "booting the container (systemd-nspawn -b; at most $timeout_s s)"
     timeout -k 20 "$timeout_s" systemd-nspawn --quiet --boot --directory="$root" --machine="$machine" \
         --register=no --keep-unit --private-network --console=pipe \
-        --bind="$out:/results" --bind="$work/disk:/srv/disk" \
+        --bind="$out:/results" --bind="$out/journal:/var/log/journal" --bind="$work/disk:/srv/disk" \
         < /dev/null > "$out/nspawn.log" 2>&1 || status=$?
     say "the container ran for $((SECONDS - started)) s (systemd-nspawn exit status $status)"
     if [ ! -e "$out/checks.list" ]; then
         tail -n 30 "$out/nspawn.log" >&2
         [ -d "$out/journal" ] && journalctl -D "$out/journal" --no-pager -n 40 2>/dev/null >&2
-        die "systemd-nspawn did not boot the tree far enough to run the checks (exit status $status; log: $out/nspawn.log)"
+        die "systemd-nspawn did not boot the tree far enough to run the checks (exit status $status; log: $out/nspawn.log)." \
+            "It needs root, mount, PID, UTS and IPC namespaces and a cgroup file system; where the host runs no" \
+            "systemd, --register=no --keep-unit (passed) spare it the system bus."
     fi
     [ "$status" -ne 124 ] || say "the container was stopped after $timeout_s s: checks still running are reported as not finished"
 }
@@ -194,7 +193,8 @@ main() {
     cached_tree
     work=$(mktemp -d /var/tmp/curatord-systemd.XXXXXX)
     rm -rf "$out"
-    mkdir -p "$out"
+    # The journal is kept on the host too, for a run that goes wrong before the checks end.
+    mkdir -p "$out/journal"
     run_root "$tree"
     data_disk
     install_into "$work/root"
