@@ -34,24 +34,26 @@ final class ConfigReloader: Sendable {
         if curator.isStopping {
             return [UInt8](Wire.failure(id: request.id, error: ProtocolError(.shuttingDown, "curatord is stopping.")))
         }
-        switch reload(askedBy: "uid \(peer.uid)") {
+        switch reload(askedBy: "uid \(peer.uid)", waitForWatcher: true) {
         case .success(let result): return [UInt8](Wire.success(id: request.id, result: result))
         case .failure(let error): return [UInt8](Wire.failure(id: request.id, error: error))
         }
     }
 
-    /// Reloads and logs the outcome; `askedBy` says who for the log.
+    /// Reloads and logs the outcome; `askedBy` says who, for the log. A client
+    /// waits until the watcher has the new roots in hand (it is answered "in
+    /// force"); the main thread, on SIGHUP, does not (it also feeds the watchdog).
     @discardableResult
-    func reload(askedBy: String) -> Result<ReloadResult, ProtocolError> {
+    func reload(askedBy: String, waitForWatcher: Bool = false) -> Result<ReloadResult, ProtocolError> {
         serial.withLock { _ in
             // systemd 252 has no Type=notify-reload: we say RELOADING=1 and READY=1 ourselves.
             SystemdNotifier.reloading()
             defer { SystemdNotifier.send("READY=1") }
-            return apply(askedBy: askedBy)
+            return apply(askedBy: askedBy, waitForWatcher: waitForWatcher)
         }
     }
 
-    private func apply(askedBy: String) -> Result<ReloadResult, ProtocolError> {
+    private func apply(askedBy: String, waitForWatcher: Bool) -> Result<ReloadResult, ProtocolError> {
         let config: Configuration
         let warnings: [String]
         do {
@@ -67,7 +69,7 @@ final class ConfigReloader: Sendable {
             log.warning("reload: \(restartNeeded.joined(separator: " and ")) changes take effect at the next restart")
         }
         do {
-            if try !curator.reconfigure(config) {
+            if try !curator.reconfigure(config, waitingUpTo: waitForWatcher ? 10 : nil) {
                 log.warning("reload: the watcher has not taken the new roots yet; it will when it finishes its step")
             }
         } catch {

@@ -107,6 +107,12 @@ sys.stdout.buffer.write(b"\xff\xd8\xff\xfe" + (len(text) + 2).to_bytes(2, "big")
     sha256sum "$path" >> "$STATE/manifest"
 }
 unit_value() { systemctl show -p "$2" --value "$1"; }
+# systemctl reload, failing the check with curatord's last journal lines when it fails.
+must_reload() {
+    show systemctl reload curatord && return 0
+    journalctl -u curatord --no-pager -n 8 -o cat
+    fail "systemctl reload curatord failed (its journal above)"
+}
 # Every file whose name ends in NAME under the places trash can be: for the details.
 find_trashed() {
     find / /srv/disk -xdev \( -path /proc -o -path /sys \) -prune -o -type f -name "$1" -print 2>/dev/null |
@@ -307,7 +313,7 @@ text = open(path).read()
 open(path, "w").write(text.replace("  ],", '    { name: "extra", path: "/srv/extra" },\n  ],', 1))
 EOF
     show cat "$CONFIG"
-    must systemctl reload curatord
+    must_reload
     # In force when `systemctl reload` returns: no waiting.
     [ "$(roots_now)" = "photos,disk,extra" ] || fail "after the reload the roots are $(roots_now)"
     say "roots right after the reload: $(roots_now)"
@@ -325,7 +331,7 @@ EOF
     [ "$(roots_now)" = "photos,disk,extra" ] || fail "the refused reload changed the roots: $(roots_now)"
 
     cp "$STATE/config.saved" "$CONFIG"
-    must systemctl reload curatord
+    must_reload
     [ "$(roots_now)" = "photos,disk" ] || fail "after restoring, the roots are $(roots_now)"
     [ "$(unit_value curatord.service MainPID)" = "$pid" ] || fail "the reloads restarted curatord"
     pass "systemctl reload: a new root listed on return; a broken file failed the reload, said why, changed nothing; same pid $pid"
@@ -486,7 +492,7 @@ EOF
         cp "$STATE/config.saved" "$CONFIG"
         fail "curatord does not know trash: \"recycle\": $(grep -i trash <<<"$out" | head -n 1)"
     fi
-    must systemctl reload curatord
+    must_reload
     out=$(trash_one alice "$PHOTOS/alice/snow/s3.jpg")
     say "$out"
     cp "$STATE/config.saved" "$CONFIG"

@@ -408,16 +408,18 @@ extension Curator {
     }
 
     /// Applies a new configuration (a reload): roots added, removed or changed,
-    /// sessions and the index kept. Returns once the watcher has started, stopped
-    /// or restarted the roots (false if it did not within `seconds`: it will).
+    /// sessions and the index kept. With `seconds`, returns once the watcher has
+    /// started, stopped or restarted the roots (false if it did not in that time:
+    /// it will); without, as soon as the state has them.
     @discardableResult
-    public func reconfigure(_ config: Configuration, waitingUpTo seconds: Double = 10) throws -> Bool {
+    public func reconfigure(_ config: Configuration, waitingUpTo seconds: Double? = nil) throws -> Bool {
         try withState { state in
             try state.registerRoots(config.roots)
             state.config = config
             state.viewCache.invalidate()
         }
         inbox.post(.reconfigure)
+        guard let seconds else { return true }
         // The watcher takes its commands in order: the ping is answered after the roots are in hand.
         let applied = OneShotSignal()
         inbox.post(.ping(applied))
