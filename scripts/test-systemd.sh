@@ -37,6 +37,7 @@ tree_format=1
 work=""
 disk_mounted=""
 root_mounted=""
+container=""   # the pid of timeout(1) running systemd-nspawn, while it runs
 
 say() { printf 'test-systemd: %s\n' "$*"; }
 die() {
@@ -47,6 +48,14 @@ die() {
 cleanup() {
     local status=$?
     set +e
+    # Interrupted while the container runs: nspawn powers it off on SIGTERM.
+    if [ -n "$container" ] && kill -0 "$container" 2>/dev/null; then
+        say "stopping the container"
+        kill -TERM "$container"
+        for _ in $(seq 100); do kill -0 "$container" 2>/dev/null || break; sleep 0.3; done
+        kill -KILL "$container" 2>/dev/null
+        wait "$container" 2>/dev/null
+    fi
     if [ -n "$root_mounted" ]; then umount "$root_mounted" 2>/dev/null || umount -l "$root_mounted"; fi
     # A loop mount frees its loop device when unmounted (autoclear).
     if [ -n "$disk_mounted" ]; then umount "$disk_mounted" 2>/dev/null || umount -l "$disk_mounted"; fi
@@ -172,10 +181,15 @@ install_into() {
 boot() {
     local root=$1 status=0 started=$SECONDS
     say "booting the container (systemd-nspawn -b; at most $timeout_s s)"
+    # In the background, so that an interrupt is handled at once (bash runs traps only
+    # between commands, and `wait` is one it interrupts).
     timeout -k 20 "$timeout_s" systemd-nspawn --quiet --boot --directory="$root" --machine="$machine" \
         --register=no --keep-unit --private-network --console=pipe \
         --bind="$out:/results" --bind="$out/journal:/var/log/journal" --bind="$work/disk:/srv/disk" \
-        < /dev/null > "$out/nspawn.log" 2>&1 || status=$?
+        < /dev/null > "$out/nspawn.log" 2>&1 &
+    container=$!
+    wait "$container" || status=$?
+    container=""
     say "the container ran for $((SECONDS - started)) s (systemd-nspawn exit status $status)"
     if [ ! -e "$out/checks.list" ]; then
         tail -n 30 "$out/nspawn.log" >&2
