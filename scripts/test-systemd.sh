@@ -120,7 +120,8 @@ cached_tree() {
         rm -rf "$tree" "$tree.tmp"
         log=$cache/debootstrap.log
         local started=$SECONDS
-        if ! debootstrap --variant=minbase --keyring=/usr/share/keyrings/debian-archive-keyring.gpg --include="$(IFS=,; echo "${packages[*]}")" --cache-dir="$cache/debs" \
+        if ! debootstrap --variant=minbase --include="$(IFS=,; echo "${packages[*]}")" \
+            --keyring=/usr/share/keyrings/debian-archive-keyring.gpg --cache-dir="$cache/debs" \
             "$suite" "$tree.tmp" "$mirror" > "$log" 2>&1; then
             tail -n 20 "$log" >&2
             die "debootstrap failed (log: $log)"
