@@ -16,6 +16,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     let descriptor: FileDescriptor
     let peer: PeerCredentials
     let curator: Curator
+    let reloader: ConfigReloader
     private let wake: Int32
     private let outbox = Mutex<Outbox>(Outbox())
     private var buffer: [UInt8] = []
@@ -58,10 +59,11 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
     }
 
-    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator) throws(SystemError) {
+    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, reloader: ConfigReloader) throws(SystemError) {
         self.descriptor = descriptor
         self.peer = peer
         self.curator = curator
+        self.reloader = reloader
         wake = try syscall("eventfd") { curator_eventfd() }
     }
 
@@ -198,6 +200,9 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         if body.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
         switch Wire.decodeRequest(Data(body)) {
         case .success(let request):
+            // A reload is the daemon's business (its command line, systemd), not the state's:
+            // answered here, on this thread, once the new configuration is in force.
+            if case .reload = request.command { return enqueue(.bytes(reloader.answer(request, peer: client))) }
             curator.answer(request, client: client, sink: self) { answer in
                 switch answer {
                 case .line(let bytes): enqueue(.bytes(bytes))

@@ -11,6 +11,7 @@ import Synchronization
 final class Server: Sendable {
     let listener: FileDescriptor
     let curator: Curator
+    let reloader: ConfigReloader
     let maxClients: Int
     /// True when we created the socket file (and so remove it on exit); false under socket activation.
     let ownsPath: ByteString?
@@ -22,9 +23,10 @@ final class Server: Sendable {
     private let wake: Int32
     private let acceptLoopExited = OneShotSignal()
 
-    init(listener: FileDescriptor, curator: Curator, maxClients: Int, ownsPath: ByteString?) throws(SystemError) {
+    init(listener: FileDescriptor, curator: Curator, reloader: ConfigReloader, maxClients: Int, ownsPath: ByteString?) throws(SystemError) {
         self.listener = listener
         self.curator = curator
+        self.reloader = reloader
         self.maxClients = maxClients
         self.ownsPath = ownsPath
         wake = try syscall("eventfd") { curator_eventfd() }
@@ -93,7 +95,7 @@ final class Server: Sendable {
         }
         let connection: ClientConnection
         do {
-            connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator)
+            connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator, reloader: reloader)
         } catch {
             log.warning("cannot serve a client: \(error)")
             fd.close()

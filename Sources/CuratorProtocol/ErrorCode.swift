@@ -16,6 +16,8 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let tooManyClients = ErrorCode("too_many_clients")
     public static let internalError = ErrorCode("internal_error")
     public static let shuttingDown = ErrorCode("shutting_down")
+    /// A reload found the configuration file unreadable or invalid; the one in force stays.
+    public static let configInvalid = ErrorCode("config_invalid")
 
     // Lookups
     public static let noSuchRoot = ErrorCode("no_such_root")

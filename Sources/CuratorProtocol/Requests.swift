@@ -73,6 +73,10 @@ public struct SyncRequest: Codable, Sendable {
     }
 }
 
+/// Read the configuration file again and apply it; answered once it is in force.
+/// Only root and the user the daemon runs as may ask.
+public struct ReloadRequest: Codable, Sendable { public init() {} }
+
 public struct SessionRequest: Codable, Sendable {
     public var session: String?
     public init(session: String? = nil) { self.session = session }

@@ -148,6 +148,28 @@ public struct SyncResult: Codable, Sendable {
     }
 }
 
+/// A configuration that is now in force: its roots, and what changed from the last.
+public struct ReloadResult: Codable, Sendable {
+    /// Every root's name, in configuration order.
+    public var roots: [String]
+    public var added: [String]
+    public var removed: [String]
+    /// Roots whose settings changed: they are scanned again.
+    public var changed: [String]
+    /// Settings that changed but apply only at the next start (`socket`, `state_dir`).
+    public var restartNeeded: [String]
+    /// What the configuration loader warned about (unknown keys, ...).
+    public var warnings: [String]
+    public init(roots: [String], added: [String], removed: [String], changed: [String], restartNeeded: [String], warnings: [String]) {
+        self.roots = roots
+        self.added = added
+        self.removed = removed
+        self.changed = changed
+        self.restartNeeded = restartNeeded
+        self.warnings = warnings
+    }
+}
+
 /// One entry of an ordered selection.
 public struct SelectionItem: Codable, Hashable, Sendable {
     public var number: Int

@@ -150,6 +150,10 @@ public final class Curator: Sendable {
                 return [UInt8](Wire.success(id: request.id, result: RescanResult(roots: names)))
             case .sync(let args):
                 return [UInt8](Wire.success(id: request.id, result: try sync(args)))
+            case .reload:
+                // Reading the configuration is the daemon's part (its command line, its
+                // log level, systemd): its connections answer `reload` before it gets here.
+                throw ProtocolError(.internalError, "this curatord cannot reload its configuration")
             case .view(let args):
                 return try session(request) { state throws(ProtocolError) in try state.setView(args, uid: client.uid) }
             case .mode(let args):
@@ -411,15 +415,23 @@ extension Curator {
         }
     }
 
-    /// Applies a new configuration (SIGHUP): roots added, removed or changed,
-    /// sessions and the index kept.
-    public func reconfigure(_ config: Configuration) throws {
+    /// Applies a new configuration (a reload): roots added, removed or changed,
+    /// sessions and the index kept. With `seconds`, returns once the watcher has
+    /// started, stopped or restarted the roots (false if it did not in that time:
+    /// it will); without, as soon as the state has them.
+    @discardableResult
+    public func reconfigure(_ config: Configuration, waitingUpTo seconds: Double? = nil) throws -> Bool {
         try withState { state in
             try state.registerRoots(config.roots)
             state.config = config
             state.viewCache.invalidate()
         }
         inbox.post(.reconfigure)
+        guard let seconds else { return true }
+        // The watcher takes its commands in order: the ping is answered after the roots are in hand.
+        let applied = OneShotSignal()
+        inbox.post(.ping(applied))
+        return applied.wait(seconds: seconds)
     }
 
     /// Flushes the index to its main file on a clean stop.
