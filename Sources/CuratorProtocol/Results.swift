@@ -189,6 +189,22 @@ public struct SessionResult: Codable, Sendable {
         self.added = added
         self.removed = removed
     }
+
+    private enum CodingKeys: String, CodingKey { case session, mode, view, cap, count, bytes, added, removed }
+
+    /// `cap` is always written, `null` when the session has none: a client reads
+    /// the key, not its absence.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(session, forKey: .session)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(view, forKey: .view)
+        try container.encode(cap, forKey: .cap)
+        try container.encode(count, forKey: .count)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encodeIfPresent(added, forKey: .added)
+        try container.encodeIfPresent(removed, forKey: .removed)
+    }
 }
 
 public struct SelectionResult: Codable, Sendable {
@@ -205,6 +221,19 @@ public struct SelectionResult: Codable, Sendable {
         self.items = items
         self.count = count
         self.bytes = bytes
+    }
+
+    private enum CodingKeys: String, CodingKey { case session, mode, cap, items, count, bytes }
+
+    /// `cap` is always written, `null` when the session has none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(session, forKey: .session)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(cap, forKey: .cap)
+        try container.encode(items, forKey: .items)
+        try container.encode(count, forKey: .count)
+        try container.encode(bytes, forKey: .bytes)
     }
 }
 

@@ -139,15 +139,20 @@ extension CuratorState {
 
     /// The end of a batch: selections lose the trashed photos; the session the plan
     /// came from leaves select mode with an empty selection (article 000).
+    ///
+    /// The plan's own session changes here by its own request (the confirm), so it
+    /// is changed directly, without a `selection` event to the confirming client;
+    /// other sessions holding trashed photos lose them as to a deletion on disk, and
+    /// their followers hear it.
     func finishBatch(_ plan: DeletePlan, trashed: [Int64]) {
         batchRunning = false
-        if !trashed.isEmpty { photosLeft(trashed) }
-        if plan.generation != nil {
-            let current = session(plan.key)
-            if let update = try? current.setMode(.view) {
-                do { try install(update.state, for: plan.key) } catch { log.error("cannot save session \(plan.key.name): \(error)") }
-            }
+        let current = session(plan.key)
+        var update = current.removingVanished(trashed)
+        if plan.generation != nil, let left = try? update.state.setMode(.view) { update.state = left.state }
+        if update.state != current {
+            do { try install(update.state, for: plan.key) } catch { log.error("cannot save session \(plan.key.name): \(error)") }
         }
+        if !trashed.isEmpty { photosLeft(trashed) }
     }
 
     /// A photo back from the trash: indexed again (with its former id: the tombstone
