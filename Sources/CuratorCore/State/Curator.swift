@@ -410,6 +410,9 @@ extension Curator {
             try state.registerRoots(config.roots)
             state.config = config
             state.viewCache.invalidate()
+            // Folders protected now: their photos leave every selection, with events.
+            state.unselectProtected()
+            state.flushSelections()
         }
         inbox.post(.reconfigure)
     }

@@ -15,8 +15,9 @@ extension CuratorState {
         for row in try library.storeForRoots.loadSessions() {
             do {
                 var state = try decoder.decode(SessionState.self, from: Data(row.state))
-                // Photos that left while the daemon was down leave the selection too.
-                let missing = state.selection.items.filter { library.photo($0) == nil }
+                // Photos that left while the daemon was down leave the selection too, and
+                // so do photos a changed configuration protects now.
+                let missing = state.selection.items.filter { id in library.photo(id).map(isProtected) ?? true }
                 if !missing.isEmpty { state = state.removingVanished(missing).state }
                 sessions[SessionKey(uid: row.uid, name: row.name)] = state
             } catch {
@@ -250,8 +251,8 @@ extension CuratorState {
 
     // MARK: photos leaving
 
-    /// Photos gone from disk (or trashed) leave every selection; each affected
-    /// session's owner hears the new numbering.
+    /// Photos gone from disk (or trashed, or protected now) leave every selection;
+    /// each affected session's owner hears the new numbering.
     func photosLeft(_ ids: [Int64]) {
         // Collected here, applied to the sessions once per burst of removals
         // (`flushSelections`): a batch of 10 000 photos would otherwise copy, save and
@@ -279,6 +280,27 @@ extension CuratorState {
             }
             sendSelectionEvent(key, updated)
         }
+    }
+
+    /// Selected photos that are protected now leave every selection, as photos that
+    /// left the disk do: protected photos cannot be selected (article 003's
+    /// non-removable sections). After a folder moved (`root`, `within` its new
+    /// path) or a configuration reload (everything). Costs the photos selected,
+    /// and nothing where no rule protects anything.
+    func unselectProtected(root: Int32? = nil, within folder: ByteString? = nil) {
+        let rules = RootFacts(self).mayProtect
+        if rules.isEmpty || root.map({ !rules.contains($0) }) == true { return }
+        var checked = Set<Int64>()
+        var leaving: [Int64] = []
+        for state in sessions.values {
+            for id in state.selection.items where checked.insert(id).inserted {
+                guard let photo = library.photo(id), rules.contains(photo.rootID) else { continue }
+                if let root, photo.rootID != root { continue }
+                if let folder, !(library.folders[photo.folderID]?.path.isWithin(folder) ?? false) { continue }
+                if isProtected(photo) { leaving.append(id) }
+            }
+        }
+        if !leaving.isEmpty { photosLeft(leaving) }
     }
 
     func sendSelectionEvent(_ key: SessionKey, _ state: SessionState) {
