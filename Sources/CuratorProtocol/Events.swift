@@ -9,7 +9,8 @@ public enum EventKind: String, Codable, Sendable {
     case scan
     /// The inotify queue overflowed; a rescan follows.
     case overflow
-    /// A session's selection was renumbered by something other than its own request.
+    /// A session changed by something other than the receiving client's own request:
+    /// another client's request on it, or a selected photo leaving the disk.
     case selection
     /// Progress of a running batch.
     case batch
@@ -25,6 +26,12 @@ public struct Event: Codable, Sendable {
     public var id: Int64?
     public var from: WirePath?
     public var session: String?
+    /// For `selection`: the session's mode, view, cap (`.some(nil)`: written as `null`)
+    /// and selected bytes, beside its `items` and `count`.
+    public var mode: SessionMode?
+    public var view: ViewSpec?
+    public var cap: Int??
+    public var bytes: Int64?
     public var items: [SelectionItem]?
     public var state: String?
     public var batch: Int64?
@@ -35,7 +42,8 @@ public struct Event: Codable, Sendable {
     public var message: String?
 
     public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, id: Int64? = nil, from: WirePath? = nil,
-                session: String? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
+                session: String? = nil, mode: SessionMode? = nil, view: ViewSpec? = nil, cap: Int?? = nil, bytes: Int64? = nil,
+                items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
                 done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil) {
         self.event = event
         self.root = root
@@ -43,6 +51,10 @@ public struct Event: Codable, Sendable {
         self.id = id
         self.from = from
         self.session = session
+        self.mode = mode
+        self.view = view
+        self.cap = cap
+        self.bytes = bytes
         self.items = items
         self.state = state
         self.batch = batch

@@ -46,7 +46,13 @@ public struct ListRequest: Codable, Sendable {
 public struct SubscribeRequest: Codable, Sendable {
     /// Only events of these roots (all when nil).
     public var roots: [String]?
-    public init(roots: [String]? = nil) { self.roots = roots }
+    /// The caller's sessions whose changes to follow (`selection` events); all of
+    /// them when nil, none when empty.
+    public var sessions: [String]?
+    public init(roots: [String]? = nil, sessions: [String]? = nil) {
+        self.roots = roots
+        self.sessions = sessions
+    }
 }
 
 public struct RescanRequest: Codable, Sendable {

@@ -47,6 +47,57 @@ struct SessionEventTests {
         #expect(items.compactMap { $0["number"] as? Int } == [1])
     }
 
+    /// Issue 11 item 26: a GUI and the CLI sharing one session see each other. A
+    /// subscriber that follows a session hears every change another client's
+    /// request makes to it, with the whole new state, and never its own requests'.
+    @Test func aSessionsFollowersHearOtherClientsChangesButNotTheirOwn() throws {
+        let d = try SessionTests.daemon()
+        let gui = try d.client()
+        _ = try gui.result(["cmd": "subscribe", "sessions": ["shared"]])
+        let bystander = try d.client()
+        _ = try bystander.result(["cmd": "subscribe", "sessions": ["elsewhere"]])
+        let everything = try d.client()
+        _ = try everything.result(["cmd": "subscribe"])
+
+        // The CLI (a connection of its own per command) selects three, then deselects the first.
+        #expect(try d.ctl(["--session", "shared", "select", "1", "2", "3"]).status == 0)
+        #expect(try d.ctl(["--session", "shared", "deselect", "1"]).status == 0)
+        let heard = Self.selectionEvents(try Self.drain(gui), session: "shared")
+        // Entering select mode, selecting, deselecting: one event each.
+        #expect(heard.map { $0["count"] as? Int } == [0, 3, 2])
+        let last = try #require(heard.last)
+        #expect(last["mode"] as? String == "select")
+        #expect(last["cap"] is NSNull)
+        #expect(last["view"] as? [String: Any] != nil)
+        #expect(last["bytes"] as? Int == "photo 2".utf8.count + "photo 3".utf8.count)
+        let items = last["items"] as? [[String: Any]] ?? []
+        #expect(items.compactMap { $0["number"] as? Int } == [1, 2])
+        #expect(items.compactMap { $0["path"] as? String } == ["2024/05/IMG_0002.JPG", "2024/05/IMG_0003.JPG"])
+
+        // The GUI's own request: its answer says it all, no event to it; the others following hear it.
+        let own = try gui.result(["cmd": "select", "session": "shared", "positions": "5"])
+        #expect(own["count"] as? Int == 3)
+        #expect(Self.selectionEvents(try Self.drain(gui)).isEmpty)
+        let others = Self.selectionEvents(try Self.drain(everything), session: "shared")
+        #expect(others.last?["count"] as? Int == 3)
+        #expect(others.count == 4)
+        // A request that changes nothing is no news.
+        _ = try d.ctl(["--session", "shared", "select", "5"])
+        #expect(Self.selectionEvents(try Self.drain(gui)).isEmpty)
+
+        // The CLI moves the session to another folder: the GUI hears the reset.
+        #expect(try d.ctl(["--session", "shared", "view", "pics/2024"]).status == 0)
+        let reset = Self.selectionEvents(try Self.drain(gui), session: "shared")
+        #expect(reset.count == 1)
+        #expect(reset.first?["mode"] as? String == "view")
+        #expect(reset.first?["count"] as? Int == 0)
+        #expect((reset.first?["view"] as? [String: Any])?["folder"] as? String == "2024")
+
+        // Nothing of "shared" reached the client following another session.
+        #expect(Self.selectionEvents(try Self.drain(bystander)).isEmpty)
+        #expect(try gui.errorCode(["cmd": "subscribe", "sessions": ["no/slash"]]) == "invalid_argument")
+    }
+
     /// Item 23: the session's answers carry `cap`, `null` when there is none, as
     /// docs/PROTOCOL.md shows it.
     @Test func answersCarryCapAsNullWhenThereIsNone() throws {

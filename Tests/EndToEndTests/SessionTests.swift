@@ -83,9 +83,10 @@ struct SessionTests {
         let d = try Self.daemon()
         let c = try d.client()
         let watcher = try d.client()
-        _ = try watcher.result(["cmd": "subscribe"])
         _ = try c.result(["cmd": "mode", "mode": "select"])
         _ = try c.result(["cmd": "select", "positions": "1 2 3"])
+        // Subscribed after those requests, whose changes it would hear too.
+        _ = try watcher.result(["cmd": "subscribe"])
         Files.remove(d.root() + "/2024/05/IMG_0001.JPG")
         try c.sync()
         let sel = try Self.selection(c)

@@ -140,17 +140,19 @@ extension CuratorState {
     /// The end of a batch: selections lose the trashed photos; the session the plan
     /// came from leaves select mode with an empty selection (article 000).
     ///
-    /// The plan's own session changes here by its own request (the confirm), so it
-    /// is changed directly, without a `selection` event to the confirming client;
-    /// other sessions holding trashed photos lose them as to a deletion on disk, and
-    /// their followers hear it.
-    func finishBatch(_ plan: DeletePlan, trashed: [Int64]) {
+    /// The plan's own session changes here by its own request (the confirm): its
+    /// followers hear it, except the confirming client (`origin`). Other sessions
+    /// holding trashed photos lose them as to a deletion on disk, and all their
+    /// followers hear it.
+    func finishBatch(_ plan: DeletePlan, trashed: [Int64], origin: ObjectIdentifier? = nil) {
         batchRunning = false
         let current = session(plan.key)
         var update = current.removingVanished(trashed)
         if plan.generation != nil, let left = try? update.state.setMode(.view) { update.state = left.state }
-        if update.state != current {
-            do { try install(update.state, for: plan.key) } catch { log.error("cannot save session \(plan.key.name): \(error)") }
+        do {
+            try commit(update.state, for: plan.key, replacing: current, origin: origin)
+        } catch {
+            log.error("cannot save session \(plan.key.name): \(error)")
         }
         if !trashed.isEmpty { photosLeft(trashed) }
     }

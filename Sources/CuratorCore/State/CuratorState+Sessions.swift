@@ -40,6 +40,16 @@ extension CuratorState {
 
     var defaultView: ViewSpec { ViewSpec() }
 
+    /// A request's change to a session: persisted and installed, then, when it
+    /// changed anything, told to the session's followers except the client that
+    /// asked (`origin`): the answer tells that one.
+    func commit(_ state: SessionState, for key: SessionKey, replacing old: SessionState,
+                origin: ObjectIdentifier?) throws(ProtocolError) {
+        guard state != old else { return }
+        try install(state, for: key)
+        sendSelectionEvent(key, state, except: origin)
+    }
+
     /// Persists, then installs. A session that failed to persist keeps its old state.
     func install(_ state: SessionState, for key: SessionKey) throws(ProtocolError) {
         do {
@@ -62,32 +72,35 @@ extension CuratorState {
 
     // MARK: commands
 
-    func setView(_ args: ViewRequest, uid: UInt32) throws(ProtocolError) -> SessionResult {
+    func setView(_ args: ViewRequest, uid: UInt32, origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
         _ = try resolve(args.view)  // refuse an unknown root or folder before changing anything
-        let update = session(key).setView(args.view)
-        try install(update.state, for: key)
+        let current = session(key)
+        let update = current.setView(args.view)
+        try commit(update.state, for: key, replacing: current, origin: origin)
         return sessionResult(key, update.state, change: update.change)
     }
 
-    func setMode(_ args: ModeRequest, uid: UInt32) throws(ProtocolError) -> SessionResult {
+    func setMode(_ args: ModeRequest, uid: UInt32, origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
         if let cap = args.cap, cap < 1 || cap > 1_000_000 {
             throw ProtocolError(.invalidArgument, "A cap is a whole number from 1 to 1000000.", argument: "cap")
         }
+        let current = session(key)
         let update: SessionUpdate
         do {
-            update = try session(key).setMode(args.mode, cap: args.cap, defaultCap: config.selectionCap)
+            update = try current.setMode(args.mode, cap: args.cap, defaultCap: config.selectionCap)
         } catch {
             throw error.protocolError
         }
-        try install(update.state, for: key)
+        try commit(update.state, for: key, replacing: current, origin: origin)
         return sessionResult(key, update.state, change: update.change)
     }
 
     enum SelectVerb { case select, deselect, toggle }
 
-    func changeSelection(_ verb: SelectVerb, _ args: SelectRequest, uid: UInt32) throws(ProtocolError) -> SessionResult {
+    func changeSelection(_ verb: SelectVerb, _ args: SelectRequest, uid: UInt32,
+                         origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
         let current = session(key)
         guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }
@@ -113,19 +126,20 @@ extension CuratorState {
         } catch {
             throw error.protocolError
         }
-        try install(update.state, for: key)
+        try commit(update.state, for: key, replacing: current, origin: origin)
         return sessionResult(key, update.state, change: update.change)
     }
 
-    func clearSelection(_ args: SessionRequest, uid: UInt32) throws(ProtocolError) -> SessionResult {
+    func clearSelection(_ args: SessionRequest, uid: UInt32, origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
+        let current = session(key)
         let update: SessionUpdate
         do {
-            update = try session(key).apply(.clear)
+            update = try current.apply(.clear)
         } catch {
             throw error.protocolError
         }
-        try install(update.state, for: key)
+        try commit(update.state, for: key, replacing: current, origin: origin)
         return sessionResult(key, update.state, change: update.change)
     }
 
@@ -262,8 +276,8 @@ extension CuratorState {
     }
 
     /// Takes photos that left out of every selection, saves the sessions changed,
-    /// and tells their owners the new numbering. Called at the end of each burst of
-    /// file events, scan step and batch, and before any session is read.
+    /// and tells their followers the new numbering. Called at the end of each burst
+    /// of file events, scan step and batch, and before any session is read.
     func flushSelections() {
         guard !leftSelections.isEmpty else { return }
         let gone = leftSelections
@@ -303,7 +317,15 @@ extension CuratorState {
         if !leaving.isEmpty { photosLeft(leaving) }
     }
 
-    func sendSelectionEvent(_ key: SessionKey, _ state: SessionState) {
-        send(Event(event: .selection, session: key.name, items: selectionItems(state), count: state.selection.count), toUID: key.uid)
+    /// A session's state, to the subscribers that follow it (its owner's, for that
+    /// session or all of them), except `origin`, the client whose request made it.
+    /// Built only when someone will receive it.
+    func sendSelectionEvent(_ key: SessionKey, _ state: SessionState, except origin: ObjectIdentifier? = nil) {
+        let followers = subscribers.filter { $0.key != origin && $0.value.follows(key) }
+        guard !followers.isEmpty else { return }
+        let line = Wire.event(Event(event: .selection, session: key.name, mode: state.mode, view: state.view,
+                                    cap: .some(state.selection.cap), bytes: selectedBytes(state),
+                                    items: selectionItems(state), count: state.selection.count))
+        for (id, follower) in followers where !follower.sink.deliver(line) { subscribers[id] = nil }
     }
 }
