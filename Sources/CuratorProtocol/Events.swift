@@ -32,6 +32,8 @@ public struct Event: Codable, Sendable {
     public var view: ViewSpec?
     public var cap: Int??
     public var bytes: Int64?
+    /// For `selection`: selected photos its view does not show.
+    public var hidden: Int?
     public var items: [SelectionItem]?
     public var state: String?
     public var batch: Int64?
@@ -43,7 +45,7 @@ public struct Event: Codable, Sendable {
 
     public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, id: Int64? = nil, from: WirePath? = nil,
                 session: String? = nil, mode: SessionMode? = nil, view: ViewSpec? = nil, cap: Int?? = nil, bytes: Int64? = nil,
-                items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
+                hidden: Int? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
                 done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil) {
         self.event = event
         self.root = root
@@ -55,6 +57,7 @@ public struct Event: Codable, Sendable {
         self.view = view
         self.cap = cap
         self.bytes = bytes
+        self.hidden = hidden
         self.items = items
         self.state = state
         self.batch = batch

@@ -24,6 +24,7 @@ extension Event: JSONWritable {
             w.optionalString("path_raw", from.pathRaw)
             w.endObject()
         }
+        w.optionalInt("hidden", hidden)
         w.optionalInt("id", id)
         if let items { w.array("items", items) }
         w.optionalString("message", message)
@@ -66,6 +67,7 @@ extension SelectionItem: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
         w.optionalString("capture_time", captureTime)
+        if let hidden { w.key("hidden"); w.bool(hidden) }
         w.key("id"); w.int(id)
         w.key("number"); w.int(number)
         w.key("path"); w.string(path)

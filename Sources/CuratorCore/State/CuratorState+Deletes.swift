@@ -38,17 +38,32 @@ extension CuratorState {
         if !offline.isEmpty {
             throw ProtocolError(.rootOffline, "\(Self.count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
         }
-        // Descending position in the session's view (article 000: highest index first);
-        // photos outside the view go last, newest id first.
-        let view = (try? resolve(state.view)) ?? []
+        // Descending position in the session's view (article 000: highest index first).
+        // Then the photos its filter hides (a filter keeps the selection, article 001),
+        // by descending position in the same page and sort without the filter; then
+        // photos outside the view's folder, newest id first.
         let planned = Set(ids)
         var position: [Int64: Int] = [:]
         position.reserveCapacity(ids.count)
-        for (index, id) in view.enumerated() where planned.contains(id) { position[id] = index + 1 }
+        for (index, id) in ((try? resolve(state.view)) ?? []).enumerated() where planned.contains(id) { position[id] = index + 1 }
+        var unfiltered: [Int64: Int] = [:]
+        if position.count < planned.count && (state.view.hasFilter || state.view.recursive == false) {
+            var page = state.view
+            page.filter = nil
+            page.recursive = nil
+            for (index, id) in ((try? resolve(page)) ?? []).enumerated() where planned.contains(id) && position[id] == nil {
+                unfiltered[id] = index + 1
+            }
+        }
         ids.sort { a, b in
-            let pa = position[a] ?? 0
-            let pb = position[b] ?? 0
-            return pa != pb ? pa > pb : a > b
+            let ka = (position[a], unfiltered[a] ?? 0)
+            let kb = (position[b], unfiltered[b] ?? 0)
+            switch (ka.0, kb.0) {
+            case let (pa?, pb?): return pa > pb
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return ka.1 != kb.1 ? ka.1 > kb.1 : a > b
+            }
         }
         var items: [BatchPlanItem] = []
         var shown: [PlanItem] = []

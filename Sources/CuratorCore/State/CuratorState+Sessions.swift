@@ -63,7 +63,23 @@ extension CuratorState {
 
     func sessionResult(_ key: SessionKey, _ state: SessionState, change: SelectionChange? = nil) -> SessionResult {
         SessionResult(session: key.name, mode: state.mode, view: state.view, cap: state.selection.cap, count: state.selection.count,
-                      bytes: selectedBytes(state), added: change.map { $0.added.count }, removed: change.map { $0.removed.count })
+                      bytes: selectedBytes(state), hidden: hiddenSelected(state).count,
+                      added: change.map { $0.added.count }, removed: change.map { $0.removed.count })
+    }
+
+    /// The selected photos the session's view does not show: a filter hides them
+    /// (a filter or sort change keeps the selection), or they lie outside its
+    /// folder (selected by id). They stay selected and counted, and are deleted
+    /// after the photos shown. Costs the selection, not the view.
+    func hiddenSelected(_ state: SessionState) -> Set<Int64> {
+        guard !state.selection.isEmpty else { return [] }
+        guard let view = try? ViewMembership(state.view, state: self) else { return Set(state.selection.items) }
+        var hidden = Set<Int64>()
+        for id in state.selection.items {
+            guard let photo = library.photo(id) else { continue }
+            if !view.contains(photo, folderPath: library.folders[photo.folderID]?.path ?? .empty) { hidden.insert(id) }
+        }
+        return hidden
     }
 
     func selectedBytes(_ state: SessionState) -> Int64 {
@@ -146,17 +162,19 @@ extension CuratorState {
     func selection(_ args: SessionRequest, uid: UInt32) throws(ProtocolError) -> SelectionResult {
         let key = try sessionKey(args.session, uid: uid)
         let state = session(key)
-        return SelectionResult(session: key.name, mode: state.mode, cap: state.selection.cap, items: selectionItems(state),
-                               count: state.selection.count, bytes: selectedBytes(state))
+        let hidden = hiddenSelected(state)
+        return SelectionResult(session: key.name, mode: state.mode, cap: state.selection.cap, items: selectionItems(state, hidden: hidden),
+                               count: state.selection.count, bytes: selectedBytes(state), hidden: hidden.count)
     }
 
-    func selectionItems(_ state: SessionState) -> [SelectionItem] {
+    func selectionItems(_ state: SessionState, hidden: Set<Int64>) -> [SelectionItem] {
         var items: [SelectionItem] = []
         for (index, id) in state.selection.items.enumerated() {
             guard let photo = library.photo(id) else { continue }
             let path = wirePath(library.relativePath(of: photo))
             items.append(SelectionItem(number: index + 1, id: id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
-                                       size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire }))
+                                       size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire },
+                                       hidden: hidden.contains(id) ? true : nil))
         }
         return items
     }
@@ -323,9 +341,10 @@ extension CuratorState {
     func sendSelectionEvent(_ key: SessionKey, _ state: SessionState, except origin: ObjectIdentifier? = nil) {
         let followers = subscribers.filter { $0.key != origin && $0.value.follows(key) }
         guard !followers.isEmpty else { return }
+        let hidden = hiddenSelected(state)
         let line = Wire.event(Event(event: .selection, session: key.name, mode: state.mode, view: state.view,
-                                    cap: .some(state.selection.cap), bytes: selectedBytes(state),
-                                    items: selectionItems(state), count: state.selection.count))
+                                    cap: .some(state.selection.cap), bytes: selectedBytes(state), hidden: hidden.count,
+                                    items: selectionItems(state, hidden: hidden), count: state.selection.count))
         for (id, follower) in followers where !follower.sink.deliver(line) { subscribers[id] = nil }
     }
 }

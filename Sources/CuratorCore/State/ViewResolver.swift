@@ -48,22 +48,11 @@ extension CuratorState {
     }
 
     private func computeView(_ spec: ViewSpec) throws(ProtocolError) -> ResolvedView {
-        var rootFilter: Int32?
-        if let name = spec.root {
-            guard let id = rootID(named: name) else {
-                throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\"; roots: \(rootOrder.map(rootName).joined(separator: ", ")).",
-                                    argument: "root")
-            }
-            rootFilter = id
-        }
-        let folderPath = try spec.folderPath()
-        if folderPath != nil && rootFilter == nil {
-            if rootOrder.count == 1 { rootFilter = rootOrder[0] } else {
-                throw ProtocolError(.invalidArgument, "A folder needs a root when several roots are configured.", argument: "root")
-            }
-        }
-        let recursive = spec.recursive ?? true
-        let filter = try CompiledFilter(spec.filter)
+        let scope = try ViewMembership(spec, state: self)
+        let rootFilter = scope.root
+        let folderPath = scope.folder
+        let recursive = scope.recursive
+        let filter = scope.filter
 
         // Folders in the view, with their path, computed once.
         var folderPaths: [Int32: ByteString] = [:]
@@ -136,6 +125,47 @@ extension CuratorState {
             }
         }
         return rows
+    }
+}
+
+/// What a view takes in: its root, folder and filter, checked. `contains` says
+/// whether a photo is in the view without resolving (and sorting) the whole view:
+/// for the selected photos a filter hides, which stay selected (article 001).
+struct ViewMembership {
+    let root: Int32?
+    let folder: ByteString?
+    let recursive: Bool
+    let filter: CompiledFilter
+    private let roots: Set<Int32>
+
+    init(_ spec: ViewSpec, state: CuratorState) throws(ProtocolError) {
+        var root: Int32?
+        if let name = spec.root {
+            guard let id = state.rootID(named: name) else {
+                throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\"; roots: \(state.rootOrder.map(state.rootName).joined(separator: ", ")).",
+                                    argument: "root")
+            }
+            root = id
+        }
+        let folder = try spec.folderPath()
+        if folder != nil && root == nil {
+            if state.rootOrder.count == 1 { root = state.rootOrder[0] } else {
+                throw ProtocolError(.invalidArgument, "A folder needs a root when several roots are configured.", argument: "root")
+            }
+        }
+        self.root = root
+        self.folder = folder
+        recursive = spec.recursive ?? true
+        filter = try CompiledFilter(spec.filter)
+        roots = Set(state.roots.keys)
+    }
+
+    /// `folderPath` is the path of the photo's folder.
+    func contains(_ photo: Photo, folderPath: ByteString) -> Bool {
+        guard roots.contains(photo.rootID) else { return false }
+        if let root, photo.rootID != root { return false }
+        if let folder, recursive ? !folderPath.isWithin(folder) : folderPath != folder { return false }
+        return filter.isEmpty || filter.matches(photo, folderPath: folderPath)
     }
 }
 

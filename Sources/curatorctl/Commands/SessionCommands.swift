@@ -8,6 +8,7 @@ enum SessionOutput {
         var text = "Session \(r.session): \(r.mode == .select ? "select" : "view") mode"
         if r.mode == .select {
             text += ", \(Format.plural(r.count, "photo")) selected (\(Format.bytes(r.bytes)))"
+            if let hidden = r.hidden, hidden > 0 { text += ", \(hidden) of them hidden by the view" }
             if let cap = r.cap { text += ", at most \(cap)" }
         }
         return text + "."
@@ -16,7 +17,7 @@ enum SessionOutput {
 
 struct ViewCommand: CLICommand {
     static let name = "view"
-    static let abstract = "Set what the session looks at (root or folder, filter, sort); this clears its selection."
+    static let abstract = "Set what the session looks at; another root or folder clears its selection, a filter or sort keeps it."
     static let usage = "view [ROOT[/FOLDER]] [--glob PATTERN] [--type jpeg,nef] [--from DATE] [--to DATE] [--sort capture|name|mtime|size|custom] [--desc] [--flat]"
     var view: ViewOptions
 
@@ -163,9 +164,10 @@ struct SelectionCommand: CLICommand {
         let width = String(r.items.count).count
         for item in r.items {
             Format.write("\(Format.pad(String(item.number), width, right: true)). \(item.root)/\(item.path)  \(Format.bytes(item.size))"
-                         + (item.captureTime.map { "  \($0)" } ?? "") + "  #\(item.id)")
+                         + (item.captureTime.map { "  \($0)" } ?? "") + "  #\(item.id)" + (item.hidden == true ? "  (hidden by the view)" : ""))
         }
-        Format.write("\(Format.plural(r.count, "photo")), \(Format.bytes(r.bytes))" + (r.cap.map { " (at most \($0))" } ?? ""))
+        let hidden = (r.hidden ?? 0) > 0 ? "; \(r.hidden ?? 0) hidden by the view" : ""
+        Format.write("\(Format.plural(r.count, "photo")), \(Format.bytes(r.bytes))" + (r.cap.map { " (at most \($0))" } ?? "") + hidden)
     }
 }
 
