@@ -126,6 +126,10 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
     public var from: String?
     public var to: String?
 
+    /// True when it names photos by what they share (`all`, `folder`, `glob`, a date
+    /// range) rather than one by one (`positions`, `ids`).
+    public var namesInBulk: Bool { positions == nil && ids == nil }
+
     public init(positions: String? = nil, ids: [Int64]? = nil, all: Bool? = nil, folder: String? = nil,
                 glob: String? = nil, from: String? = nil, to: String? = nil) {
         self.positions = positions

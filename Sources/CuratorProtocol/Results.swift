@@ -186,8 +186,11 @@ public struct SessionResult: Codable, Sendable {
     /// What the request changed: photos added to / removed from the selection.
     public var added: Int?
     public var removed: Int?
+    /// Photos a `select` or `toggle` named in bulk (`all`, `folder`, `glob`, a date
+    /// range) and left out because they are protected; absent when none were.
+    public var skippedProtected: Int?
     public init(session: String, mode: SessionMode, view: ViewSpec, cap: Int?, count: Int, bytes: Int64, hidden: Int? = nil,
-                added: Int? = nil, removed: Int? = nil) {
+                added: Int? = nil, removed: Int? = nil, skippedProtected: Int? = nil) {
         self.session = session
         self.mode = mode
         self.view = view
@@ -197,9 +200,10 @@ public struct SessionResult: Codable, Sendable {
         self.hidden = hidden
         self.added = added
         self.removed = removed
+        self.skippedProtected = skippedProtected
     }
 
-    private enum CodingKeys: String, CodingKey { case session, mode, view, cap, count, bytes, hidden, added, removed }
+    private enum CodingKeys: String, CodingKey { case session, mode, view, cap, count, bytes, hidden, added, removed, skippedProtected }
 
     /// `cap` is always written, `null` when the session has none: a client reads
     /// the key, not its absence.
@@ -214,6 +218,7 @@ public struct SessionResult: Codable, Sendable {
         try container.encodeIfPresent(hidden, forKey: .hidden)
         try container.encodeIfPresent(added, forKey: .added)
         try container.encodeIfPresent(removed, forKey: .removed)
+        try container.encodeIfPresent(skippedProtected, forKey: .skippedProtected)
     }
 }
 

@@ -82,6 +82,36 @@ struct SelectionProtectionTests {
         #expect(Self.eventPaths(try Self.selectionEvent(w, session: "default")) == ["2024/05/IMG_0001.JPG", "2024/05/IMG_0003.JPG"])
     }
 
+    /// Issue 11 item 28: article 003's non-removable sections are simply not
+    /// selectable. `select` by `all`, `folder`, `glob` or dates over a view that holds
+    /// a protected folder selects the rest and says how many it left out.
+    @Test func selectingInBulkLeavesProtectedPhotosOutAndSaysHowMany() throws {
+        let d = try Self.daemon(protected: ["Keep"])
+        for name in ["a.JPG", "b.JPG", "c.JPG"] { Files.write(d.root() + "/Keep/" + name) }
+        let c = try d.client()
+        try c.sync()
+        _ = try c.result(["cmd": "mode", "mode": "select"])
+        let all = try c.result(["cmd": "select", "all": true])
+        #expect(all["added"] as? Int == 5)
+        #expect(all["skipped_protected"] as? Int == 3)
+        #expect(all["count"] as? Int == 5)
+        #expect(try Self.paths(c).allSatisfy { $0.hasPrefix("2024/05/") })
+        let glob = try c.result(["cmd": "toggle", "glob": "[ab]*"])
+        #expect(glob["skipped_protected"] as? Int == 2)
+        #expect(glob["added"] as? Int == 0)
+        let folder = try c.result(["cmd": "select", "folder": "Keep"])
+        #expect(folder["skipped_protected"] as? Int == 3)
+        #expect(try Self.paths(c).count == 5)
+        // Nothing protected among them: nothing to say.
+        _ = try c.result(["cmd": "clear"])
+        #expect(try c.result(["cmd": "select", "folder": "2024"])["skipped_protected"] == nil)
+        // The CLI says it in words.
+        _ = try c.result(["cmd": "clear"])
+        let said = try d.ctl(["select", "--all"])
+        #expect(said.status == 0)
+        #expect(said.stdout.contains("5 selected, 3 protected photos left out"), "\(said.stdout)")
+    }
+
     /// Item 25: a reload that protects the folder of selected photos takes them out
     /// of every selection, with a `selection` event; so does a start with such a
     /// configuration, for photos selected before.

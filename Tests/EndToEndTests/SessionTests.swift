@@ -184,14 +184,42 @@ struct SessionTests {
         #expect(listed.first { $0["path"] as? String == "Wedding/best.jpg" }?["protected"] as? Bool == true)
         #expect(listed.first { $0["path"] as? String == "Culls/blurry.jpg" }?["protected"] == nil)
         _ = try c.result(["cmd": "mode", "mode": "select"])
-        let refused = try c.request(["cmd": "select", "all": true])
-        let error = try #require(refused["error"] as? [String: Any])
-        #expect(error["code"] as? String == "protected")
+        // Named one by one, a protected photo is refused, and the request with it.
         let wedding = try #require(listed.first { $0["path"] as? String == "Wedding/best.jpg" }?["id"] as? Int)
-        #expect(error["photos"] as? [Int] == [wedding])
-        #expect(try Self.selection(c).isEmpty)
+        for named in [["positions": "1 2"], ["ids": [wedding]]] as [[String: Any]] {
+            let refused = try c.request(["cmd": "select"].merging(named) { a, _ in a })
+            let error = try #require(refused["error"] as? [String: Any])
+            #expect(error["code"] as? String == "protected")
+            #expect(error["photos"] as? [Int] == [wedding])
+            #expect(try Self.selection(c).isEmpty)
+        }
         _ = try c.result(["cmd": "select", "folder": "Culls"])
         #expect(try Self.selection(c).map(\.path) == ["Culls/blurry.jpg"])
+    }
+
+    /// Issue 11 item 28: a paged listing's section header gives the photos of the
+    /// folder on that page (`count`) and in the whole view (`total`).
+    @Test func aPagedListingGivesEachSectionItsFoldersTotal() throws {
+        let d = try Self.daemon(count: 7)
+        try FileManager.default.createDirectory(atPath: d.root() + "/2024/06", withIntermediateDirectories: true)
+        for i in 1...3 { Files.write(d.root() + "/2024/06/" + String(format: "B_%04d.JPG", i)) }
+        let c = try d.client()
+        try c.sync()
+        let page = try c.result(["cmd": "list", "offset": 5, "limit": 3])
+        let folders = page["folders"] as? [[String: Any]] ?? []
+        #expect(folders.compactMap { $0["path"] as? String } == ["2024/05", "2024/06"])
+        #expect(folders.compactMap { $0["count"] as? Int } == [2, 1])
+        #expect(folders.compactMap { $0["total"] as? Int } == [7, 3])
+        #expect(folders.compactMap { $0["first_position"] as? Int } == [6, 8])
+        // Sorted by size, a folder's photos may come in several runs: each gives the folder's total.
+        let bySize = try c.result(["cmd": "list", "sort": "size", "limit": 4])
+        for section in bySize["folders"] as? [[String: Any]] ?? [] {
+            #expect(section["total"] as? Int == (section["path"] as? String == "2024/05" ? 7 : 3))
+        }
+        let ls = try d.ctl(["ls", "--offset", "5", "--limit", "3"])
+        #expect(ls.stdout.contains("pics/2024/05/  (2 of 7 photos)"), "\(ls.stdout)")
+        #expect(ls.stdout.contains("pics/2024/06/  (1 of 3 photos)"))
+        #expect(try d.ctl(["ls"]).stdout.contains("pics/2024/05/  (7 photos)"))
     }
 
     @Test func reorderIsRefusedUnderAFilterAndPersistsAcrossARestart() throws {

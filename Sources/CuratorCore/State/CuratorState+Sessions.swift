@@ -120,12 +120,19 @@ extension CuratorState {
         let key = try sessionKey(args.session, uid: uid)
         let current = session(key)
         guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }
-        let ids = try resolveSelector(args.selector, view: current.view)
+        var ids = try resolveSelector(args.selector, view: current.view)
+        var skipped = 0
         if verb != .deselect {
             // Protected photos cannot be selected (article 003's non-removable sections).
             let adding = verb == .select ? ids : ids.filter { !current.selection.contains($0) }
-            let refused = adding.filter { id in library.photo(id).map(isProtected) ?? false }
-            if !refused.isEmpty {
+            let refused = RootFacts(self).mayProtect.isEmpty ? [] : adding.filter { id in library.photo(id).map(isProtected) ?? false }
+            if !refused.isEmpty && args.selector.namesInBulk {
+                // Named in bulk, they are simply not selectable: the rest is, and the
+                // answer says how many were left out.
+                let left = Set(refused)
+                ids.removeAll(where: left.contains)
+                skipped = refused.count
+            } else if !refused.isEmpty {
                 let paths = refused.prefix(5).compactMap { library.photo($0) }.map { library.relativePath(of: $0).lossyString }
                 throw ProtocolError(.protected, "\(refused.count == 1 ? "This photo is" : "\(refused.count) of these photos are") in a protected folder and cannot be selected: \(paths.joined(separator: ", "))\(refused.count > 5 ? ", ..." : "").",
                                     photos: refused)
@@ -143,7 +150,9 @@ extension CuratorState {
             throw error.protocolError
         }
         try commit(update.state, for: key, replacing: current, origin: origin)
-        return sessionResult(key, update.state, change: update.change)
+        var result = sessionResult(key, update.state, change: update.change)
+        if skipped > 0 { result.skippedProtected = skipped }
+        return result
     }
 
     func clearSelection(_ args: SessionRequest, uid: UInt32, origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {

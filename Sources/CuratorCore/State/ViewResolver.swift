@@ -28,10 +28,12 @@ struct ViewCache {
 
 /// A view's photos in order: their ids, and their slots in the photo table, valid
 /// while the library's generation is the one the view was computed at (a listing
-/// then reads photos without hashing an id each).
+/// then reads photos without hashing an id each); and how many photos of each
+/// folder the whole view holds (a page's section headers give them).
 struct ResolvedView {
     var ids: [Int64]
     var slots: [Int32]
+    var folderTotals: [Int32: Int] = [:]
 }
 
 extension CuratorState {
@@ -104,7 +106,11 @@ extension CuratorState {
         }
         var slots = rows.map(\.index)
         if spec.order == .desc { slots.reverse() }
-        return ResolvedView(ids: slots.map { table[Int($0)].id }, slots: slots)
+        var perRank = [Int](repeating: 0, count: orderedFolders.count)
+        for row in rows { perRank[Int(row.folder)] += 1 }
+        var folderTotals: [Int32: Int] = [:]
+        for (rank, folder) in orderedFolders.enumerated() where perRank[rank] > 0 { folderTotals[folder] = perRank[rank] }
+        return ResolvedView(ids: slots.map { table[Int($0)].id }, slots: slots, folderTotals: folderTotals)
     }
 }
 

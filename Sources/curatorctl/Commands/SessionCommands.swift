@@ -107,6 +107,9 @@ struct SelectionVerbCommand {
         var parts: [String] = []
         if let added = r.added, added > 0 { parts.append("\(added) selected") }
         if let removed = r.removed, removed > 0 { parts.append("\(removed) deselected") }
+        if let skipped = r.skippedProtected, skipped > 0 {
+            parts.append("\(Format.plural(skipped, "protected photo")) left out (protected folders cannot be selected)")
+        }
         if !parts.isEmpty { Format.write(parts.joined(separator: ", ").prefix(1).uppercased() + parts.joined(separator: ", ").dropFirst() + ".") }
         Format.write(SessionOutput.describe(r))
     }
