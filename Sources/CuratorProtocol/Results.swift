@@ -189,8 +189,11 @@ public struct SessionResult: Codable, Sendable {
     /// Photos a `select` or `toggle` named in bulk (`all`, `folder`, `glob`, a date
     /// range) and left out because they are protected; absent when none were.
     public var skippedProtected: Int?
+    /// The idle session (nothing selected) forgotten to make room for this one,
+    /// when the request created a session and the user had `max_sessions_per_user`.
+    public var evicted: String?
     public init(session: String, mode: SessionMode, view: ViewSpec, cap: Int?, count: Int, bytes: Int64, hidden: Int? = nil,
-                added: Int? = nil, removed: Int? = nil, skippedProtected: Int? = nil) {
+                added: Int? = nil, removed: Int? = nil, skippedProtected: Int? = nil, evicted: String? = nil) {
         self.session = session
         self.mode = mode
         self.view = view
@@ -201,9 +204,12 @@ public struct SessionResult: Codable, Sendable {
         self.added = added
         self.removed = removed
         self.skippedProtected = skippedProtected
+        self.evicted = evicted
     }
 
-    private enum CodingKeys: String, CodingKey { case session, mode, view, cap, count, bytes, hidden, added, removed, skippedProtected }
+    private enum CodingKeys: String, CodingKey {
+        case session, mode, view, cap, count, bytes, hidden, added, removed, skippedProtected, evicted
+    }
 
     /// `cap` is always written, `null` when the session has none: a client reads
     /// the key, not its absence.
@@ -219,6 +225,7 @@ public struct SessionResult: Codable, Sendable {
         try container.encodeIfPresent(added, forKey: .added)
         try container.encodeIfPresent(removed, forKey: .removed)
         try container.encodeIfPresent(skippedProtected, forKey: .skippedProtected)
+        try container.encodeIfPresent(evicted, forKey: .evicted)
     }
 }
 

@@ -68,15 +68,16 @@ public struct SessionState: Equatable, Sendable {
         return SessionUpdate(state: next, change: .none)
     }
 
-    /// Applies a selection operation, refused whole in view mode or past the cap.
-    public func apply(_ operation: SelectionOperation) throws(SelectionError) -> SessionUpdate {
+    /// Applies a selection operation, refused whole in view mode, past the cap, or
+    /// past the daemon's `limit` (removing photos is never refused).
+    public func apply(_ operation: SelectionOperation, limit: SelectionLimit? = nil) throws(SelectionError) -> SessionUpdate {
         guard mode == .select else { throw .notInSelectMode }
         var next = self
         let change: SelectionChange
         switch operation {
-        case let .select(ids): change = try next.selection.select(ids)
+        case let .select(ids): change = try next.selection.select(ids, limit: limit)
         case let .deselect(ids): change = next.selection.deselect(ids)
-        case let .toggle(ids): change = try next.selection.toggle(ids)
+        case let .toggle(ids): change = try next.selection.toggle(ids, limit: limit)
         case .clear: change = next.selection.clear()
         }
         next.advance(by: change)

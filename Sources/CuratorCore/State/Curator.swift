@@ -433,6 +433,7 @@ extension Curator {
     public func shutdown() {
         stopping.store(true, ordering: .releasing)
         withState { state in
+            state.saveSessionUse()
             do {
                 try state.library.storeForRoots.database.checkpoint()
             } catch {

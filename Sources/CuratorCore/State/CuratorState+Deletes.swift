@@ -13,6 +13,10 @@ extension CuratorState {
         var ids: [Int64]
         if let explicit = args.ids {
             guard !explicit.isEmpty else { throw ProtocolError(.emptySelection, "No photos were named.", argument: "ids") }
+            guard explicit.count <= config.maxSelection else {
+                throw ProtocolError(.invalidArgument, "A plan may name at most \(config.maxSelection) photos (max_selection).",
+                                    argument: "ids")
+            }
             let unknown = explicit.filter { library.photo($0) == nil }
             if !unknown.isEmpty {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
@@ -78,6 +82,10 @@ extension CuratorState {
                                   size: photo.size, position: position[id]))
             bytes += photo.size
         }
+        // Each plan pins its photos' paths until it is confirmed or expires: a user's
+        // waiting plans are bounded, the oldest making room for a new one.
+        let waiting = plans.values.filter { $0.key.uid == uid }.sorted { $0.expiresAt < $1.expiresAt }
+        for old in waiting.prefix(max(0, waiting.count - (Self.maxPlansPerUser - 1))) { plans[old.token] = nil }
         let ttl = config.planTTLSeconds
         let plan = DeletePlan(token: DeletePlan.makeToken(), key: key, generation: args.ids == nil ? state.generation : nil,
                               expiresAt: MonotonicClock.nanoseconds() + UInt64(ttl * 1e9), items: items)
@@ -86,6 +94,9 @@ extension CuratorState {
     }
 
     static func count(_ n: Int) -> String { n == 1 ? "1 photo is" : "\(n) photos are" }
+
+    /// Delete plans one user may have waiting for confirmation.
+    static let maxPlansPerUser = 8
 
     func cancelDelete(_ args: DeleteCancelRequest, uid: UInt32) throws(ProtocolError) -> DeleteCancelResult {
         let key = try sessionKey(args.session, uid: uid)
@@ -100,7 +111,7 @@ extension CuratorState {
     func takePlan(_ args: DeleteConfirmRequest, uid: UInt32) throws(ProtocolError) -> DeletePlan {
         let key = try sessionKey(args.session, uid: uid)
         guard var plan = plans[args.token], plan.key.uid == uid else {
-            throw ProtocolError(.tokenInvalid, "This delete token is unknown, already used or cancelled; prepare the delete again.",
+            throw ProtocolError(.tokenInvalid, "This delete token is unknown, already used, cancelled, or replaced by newer plans; prepare the delete again.",
                                 argument: "token")
         }
         if args.session != nil && plan.key != key {

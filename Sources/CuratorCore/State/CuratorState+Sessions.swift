@@ -14,12 +14,16 @@ extension CuratorState {
         let decoder = JSONDecoder()
         for row in try library.storeForRoots.loadSessions() {
             do {
-                var state = try decoder.decode(SessionState.self, from: Data(row.state))
+                let stored = try decoder.decode(StoredSession.self, from: Data(row.state))
+                var state = stored.state
                 // Photos that left while the daemon was down leave the selection too, and
                 // so do photos a changed configuration protects now.
                 let missing = state.selection.items.filter { id in library.photo(id).map(isProtected) ?? true }
                 if !missing.isEmpty { state = state.removingVanished(missing).state }
-                sessions[SessionKey(uid: row.uid, name: row.name)] = state
+                let key = SessionKey(uid: row.uid, name: row.name)
+                sessions[key] = state
+                sessionUse[key] = stored.used
+                lastSessionUse = max(lastSessionUse, stored.used)
             } catch {
                 log.warning("session \(row.name) of uid \(row.uid) could not be read and starts afresh: \(error)")
             }
@@ -35,30 +39,105 @@ extension CuratorState {
 
     func session(_ key: SessionKey) -> SessionState {
         flushSelections()
-        return sessions[key] ?? SessionState(view: defaultView)
+        guard let state = sessions[key] else { return SessionState(view: defaultView) }
+        lastSessionUse += 1
+        sessionUse[key] = lastSessionUse
+        unsavedUse.insert(key)
+        return state
+    }
+
+    /// Saves when each session read since its last save was used, so that the
+    /// order of use survives a clean stop. Not worth a write per read: after a
+    /// crash, the order of the last changes stands.
+    func saveSessionUse() {
+        for key in unsavedUse {
+            guard let state = sessions[key], let used = sessionUse[key] else { continue }
+            do {
+                let data = try JSONEncoder().encode(StoredSession(state: state, used: used))
+                try library.storeForRoots.saveSession(uid: key.uid, name: key.name, state: Array(data))
+            } catch {
+                log.warning("session \(key.name) of uid \(key.uid): its last use could not be saved: \(error)")
+            }
+        }
+        unsavedUse.removeAll()
     }
 
     var defaultView: ViewSpec { ViewSpec() }
 
     /// A request's change to a session: persisted and installed, then, when it
     /// changed anything, told to the session's followers except the client that
-    /// asked (`origin`): the answer tells that one.
+    /// asked (`origin`): the answer tells that one. Returns the name of the idle
+    /// session forgotten to make room, when the change created this one.
+    @discardableResult
     func commit(_ state: SessionState, for key: SessionKey, replacing old: SessionState,
-                origin: ObjectIdentifier?) throws(ProtocolError) {
-        guard state != old else { return }
-        try install(state, for: key)
+                origin: ObjectIdentifier?) throws(ProtocolError) -> String? {
+        guard state != old else { return nil }
+        let evicted = try install(state, for: key)
         sendSelectionEvent(key, state, except: origin)
+        return evicted
     }
 
     /// Persists, then installs. A session that failed to persist keeps its old state.
-    func install(_ state: SessionState, for key: SessionKey) throws(ProtocolError) {
+    /// A new session first gets its place among its user's (`makeRoom`).
+    @discardableResult
+    func install(_ state: SessionState, for key: SessionKey) throws(ProtocolError) -> String? {
+        let evicted = sessions[key] == nil ? try makeRoom(for: key) : nil
+        lastSessionUse += 1
         do {
-            let data = try JSONEncoder().encode(state)
+            let data = try JSONEncoder().encode(StoredSession(state: state, used: lastSessionUse))
             try library.storeForRoots.saveSession(uid: key.uid, name: key.name, state: Array(data))
         } catch {
             throw ProtocolError(.internalError, "The session could not be saved: \(error).")
         }
         sessions[key] = state
+        sessionUse[key] = lastSessionUse
+        unsavedUse.remove(key)
+        return evicted
+    }
+
+    /// Room for a new session of `key`'s user, who may keep `max_sessions_per_user`.
+    /// At the limit, the least recently used of the user's idle sessions (nothing
+    /// selected, no delete plan waiting) is forgotten: all it held was a view, and
+    /// its name starts afresh if used again. When every one holds a selection, the
+    /// new session is refused (`too_many_sessions`): a selection is never dropped
+    /// behind its owner's back. Returns the name forgotten, if any.
+    func makeRoom(for key: SessionKey) throws(ProtocolError) -> String? {
+        let limit = config.maxSessionsPerUser
+        var mine = sessions.keys.filter { $0.uid == key.uid }
+        guard mine.count >= limit else { return nil }
+        let planned = Set(plans.values.map(\.key))
+        var evicted: [String] = []
+        while mine.count >= limit {
+            let idle = mine.filter { sessions[$0]?.selection.isEmpty == true && !planned.contains($0) }
+            guard let oldest = idle.min(by: { (sessionUse[$0] ?? 0, $0.name) < (sessionUse[$1] ?? 0, $1.name) }) else {
+                let names = mine.map(\.name).sorted()
+                let shown = names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", ..." : "")
+                throw ProtocolError(.tooManySessions, "You have \(mine.count) sessions (\(shown)), the most one user may keep "
+                    + "(max_sessions_per_user \(limit)), and each holds a selection or a delete plan. Free one by leaving select "
+                    + "mode in it (curatorctl --session NAME mode view), or use one of them.", argument: "session")
+            }
+            do {
+                try library.storeForRoots.deleteSession(uid: oldest.uid, name: oldest.name)
+            } catch {
+                log.warning("session \(oldest.name) of uid \(oldest.uid) could not be deleted from the index: \(error)")
+            }
+            sessions[oldest] = nil
+            sessionUse[oldest] = nil
+            unsavedUse.remove(oldest)
+            mine.removeAll { $0 == oldest }
+            evicted.append(oldest.name)
+            log.notice("uid \(key.uid): idle session \(oldest.name) forgotten to make room for \(key.name) "
+                       + "(max_sessions_per_user \(limit))")
+        }
+        return evicted.last
+    }
+
+    /// What the session `key` may select: the tighter of `max_selection` and what
+    /// the user's other sessions leave of `max_selected_per_user`.
+    func selectionLimit(for key: SessionKey) -> SelectionLimit {
+        var others = 0
+        for (other, state) in sessions where other.uid == key.uid && other != key { others += state.selection.count }
+        return .tightest(maxSelection: config.maxSelection, maxPerUser: config.maxSelectedPerUser, others: others)
     }
 
     func sessionResult(_ key: SessionKey, _ state: SessionState, change: SelectionChange? = nil) -> SessionResult {
@@ -93,14 +172,16 @@ extension CuratorState {
         _ = try resolve(args.view)  // refuse an unknown root or folder before changing anything
         let current = session(key)
         let update = current.setView(args.view)
-        try commit(update.state, for: key, replacing: current, origin: origin)
-        return sessionResult(key, update.state, change: update.change)
+        let evicted = try commit(update.state, for: key, replacing: current, origin: origin)
+        var result = sessionResult(key, update.state, change: update.change)
+        result.evicted = evicted
+        return result
     }
 
     func setMode(_ args: ModeRequest, uid: UInt32, origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
-        if let cap = args.cap, cap < 1 || cap > 1_000_000 {
-            throw ProtocolError(.invalidArgument, "A cap is a whole number from 1 to 1000000.", argument: "cap")
+        if let cap = args.cap, cap < 1 || cap > config.maxSelection {
+            throw ProtocolError(.invalidArgument, "A cap is a whole number from 1 to \(config.maxSelection) (max_selection).", argument: "cap")
         }
         let current = session(key)
         let update: SessionUpdate
@@ -109,8 +190,10 @@ extension CuratorState {
         } catch {
             throw error.protocolError
         }
-        try commit(update.state, for: key, replacing: current, origin: origin)
-        return sessionResult(key, update.state, change: update.change)
+        let evicted = try commit(update.state, for: key, replacing: current, origin: origin)
+        var result = sessionResult(key, update.state, change: update.change)
+        result.evicted = evicted
+        return result
     }
 
     enum SelectVerb { case select, deselect, toggle }
@@ -145,7 +228,7 @@ extension CuratorState {
         }
         let update: SessionUpdate
         do {
-            update = try current.apply(operation)
+            update = try current.apply(operation, limit: selectionLimit(for: key))
         } catch {
             throw error.protocolError
         }

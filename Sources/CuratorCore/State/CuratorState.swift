@@ -33,6 +33,14 @@ final class CuratorState {
     var viewCache = ViewCache()
     /// Every user's sessions, by owner uid and name; persisted in the index file.
     var sessions: [SessionKey: SessionState] = [:]
+    /// When each session was last used, as a sequence number (higher: later): the
+    /// least recently used idle one makes room for a new one. Persisted with the
+    /// session when it is saved.
+    var sessionUse: [SessionKey: Int64] = [:]
+    var lastSessionUse: Int64 = 0
+    /// Sessions read since they were last saved: their use is saved at a clean
+    /// stop (`saveSessionUse`), not by a write per read.
+    var unsavedUse: Set<SessionKey> = []
     /// Photos that left the disk (or were trashed) and are still to be taken out
     /// of the selections that hold them.
     var leftSelections: Set<Int64> = []

@@ -144,7 +144,21 @@ struct ViewMembership {
     let filter: CompiledFilter
     private let roots: Set<Int32>
 
+    /// Bounds on what a view may name: a session keeps its view, and one user's
+    /// sessions must not hold megabytes of patterns.
+    static let maxPatternBytes = 4096
+    static let maxTypes = 64
+
     init(_ spec: ViewSpec, state: CuratorState) throws(ProtocolError) {
+        if let glob = spec.filter?.glob, glob.utf8.count > Self.maxPatternBytes {
+            throw ProtocolError(.invalidArgument, "A filter's glob may be at most \(Self.maxPatternBytes) bytes.", argument: "filter.glob")
+        }
+        if (spec.folder?.utf8.count ?? 0) > Self.maxPatternBytes || (spec.folderRaw?.utf8.count ?? 0) > Self.maxPatternBytes * 2 {
+            throw ProtocolError(.invalidArgument, "A folder may be at most \(Self.maxPatternBytes) bytes.", argument: "folder")
+        }
+        if (spec.filter?.types?.count ?? 0) > Self.maxTypes {
+            throw ProtocolError(.invalidArgument, "A filter may name at most \(Self.maxTypes) types.", argument: "filter.types")
+        }
         var root: Int32?
         if let name = spec.root {
             guard let id = state.rootID(named: name) else {

@@ -4,6 +4,12 @@ import Foundation
 
 /// Prints a session's state after a change, the way a person reads it.
 enum SessionOutput {
+    /// Said when the change created the session and an idle one made room for it.
+    static func evictionNote(_ r: SessionResult) {
+        guard let evicted = r.evicted else { return }
+        Format.write("Session \(evicted) (nothing selected, least recently used) was forgotten to make room for \(r.session).")
+    }
+
     static func describe(_ r: SessionResult) -> String {
         var text = "Session \(r.session): \(r.mode == .select ? "select" : "view") mode"
         if r.mode == .select {
@@ -31,6 +37,7 @@ struct ViewCommand: CLICommand {
     func run(_ context: CLIContext) throws(CLIError) {
         let request = ViewRequest(session: context.options.session, view: view.spec)
         guard let r = try context.call(.view(request), as: SessionResult.self) else { return }
+        SessionOutput.evictionNote(r)
         if let removed = r.removed, removed > 0 { Format.write("The view changed: \(Format.plural(removed, "photo")) left the selection.") }
         Format.write(SessionOutput.describe(r))
     }
@@ -53,6 +60,7 @@ struct ModeCommand: CLICommand {
     func run(_ context: CLIContext) throws(CLIError) {
         guard let r = try context.call(.mode(ModeRequest(session: context.options.session, mode: mode, cap: cap)), as: SessionResult.self)
         else { return }
+        SessionOutput.evictionNote(r)
         if let removed = r.removed, removed > 0 { Format.write("Left select mode: \(Format.plural(removed, "photo")) deselected.") }
         Format.write(SessionOutput.describe(r))
     }
@@ -99,7 +107,9 @@ struct SelectionVerbCommand {
         do {
             result = try context.call(command, as: SessionResult.self)
         } catch CLIError.daemon(let error) where error.code == .notInSelectMode && verb != .deselect && !context.options.json {
-            _ = try context.call(.mode(ModeRequest(session: context.options.session, mode: .select)), as: SessionResult.self)
+            if let entered = try context.call(.mode(ModeRequest(session: context.options.session, mode: .select)), as: SessionResult.self) {
+                SessionOutput.evictionNote(entered)
+            }
             Format.write("Entered select mode.")
             result = try context.call(command, as: SessionResult.self)
         }
