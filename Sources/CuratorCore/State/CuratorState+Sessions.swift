@@ -46,22 +46,6 @@ extension CuratorState {
         return state
     }
 
-    /// Saves when each session read since its last save was used, so that the
-    /// order of use survives a clean stop. Not worth a write per read: after a
-    /// crash, the order of the last changes stands.
-    func saveSessionUse() {
-        for key in unsavedUse {
-            guard let state = sessions[key], let used = sessionUse[key] else { continue }
-            do {
-                let data = try JSONEncoder().encode(StoredSession(state: state, used: used))
-                try library.storeForRoots.saveSession(uid: key.uid, name: key.name, state: Array(data))
-            } catch {
-                log.warning("session \(key.name) of uid \(key.uid): its last use could not be saved: \(error)")
-            }
-        }
-        unsavedUse.removeAll()
-    }
-
     var defaultView: ViewSpec { ViewSpec() }
 
     /// A request's change to a session: persisted and installed, then, when it
@@ -93,51 +77,6 @@ extension CuratorState {
         sessionUse[key] = lastSessionUse
         unsavedUse.remove(key)
         return evicted
-    }
-
-    /// Room for a new session of `key`'s user, who may keep `max_sessions_per_user`.
-    /// At the limit, the least recently used of the user's idle sessions (nothing
-    /// selected, no delete plan waiting) is forgotten: all it held was a view, and
-    /// its name starts afresh if used again. When every one holds a selection, the
-    /// new session is refused (`too_many_sessions`): a selection is never dropped
-    /// behind its owner's back. Returns the name forgotten, if any.
-    func makeRoom(for key: SessionKey) throws(ProtocolError) -> String? {
-        let limit = config.maxSessionsPerUser
-        var mine = sessions.keys.filter { $0.uid == key.uid }
-        guard mine.count >= limit else { return nil }
-        let planned = Set(plans.values.map(\.key))
-        var evicted: [String] = []
-        while mine.count >= limit {
-            let idle = mine.filter { sessions[$0]?.selection.isEmpty == true && !planned.contains($0) }
-            guard let oldest = idle.min(by: { (sessionUse[$0] ?? 0, $0.name) < (sessionUse[$1] ?? 0, $1.name) }) else {
-                let names = mine.map(\.name).sorted()
-                let shown = names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", ..." : "")
-                throw ProtocolError(.tooManySessions, "You have \(mine.count) sessions (\(shown)), the most one user may keep "
-                    + "(max_sessions_per_user \(limit)), and each holds a selection or a delete plan. Free one by leaving select "
-                    + "mode in it (curatorctl --session NAME mode view), or use one of them.", argument: "session")
-            }
-            do {
-                try library.storeForRoots.deleteSession(uid: oldest.uid, name: oldest.name)
-            } catch {
-                log.warning("session \(oldest.name) of uid \(oldest.uid) could not be deleted from the index: \(error)")
-            }
-            sessions[oldest] = nil
-            sessionUse[oldest] = nil
-            unsavedUse.remove(oldest)
-            mine.removeAll { $0 == oldest }
-            evicted.append(oldest.name)
-            log.notice("uid \(key.uid): idle session \(oldest.name) forgotten to make room for \(key.name) "
-                       + "(max_sessions_per_user \(limit))")
-        }
-        return evicted.last
-    }
-
-    /// What the session `key` may select: the tighter of `max_selection` and what
-    /// the user's other sessions leave of `max_selected_per_user`.
-    func selectionLimit(for key: SessionKey) -> SelectionLimit {
-        var others = 0
-        for (other, state) in sessions where other.uid == key.uid && other != key { others += state.selection.count }
-        return .tightest(maxSelection: config.maxSelection, maxPerUser: config.maxSelectedPerUser, others: others)
     }
 
     func sessionResult(_ key: SessionKey, _ state: SessionState, change: SelectionChange? = nil) -> SessionResult {
@@ -371,72 +310,5 @@ extension CuratorState {
         }
         viewCache.invalidate()
         return ReorderResult(id: id, from: from + 1, to: args.to)
-    }
-
-    // MARK: photos leaving
-
-    /// Photos gone from disk (or trashed, or protected now) leave every selection;
-    /// each affected session's owner hears the new numbering.
-    func photosLeft(_ ids: [Int64]) {
-        // Collected here, applied to the sessions once per burst of removals
-        // (`flushSelections`): a batch of 10 000 photos would otherwise copy, save and
-        // re-send a 10 000-photo selection for every photo. A crash before the save
-        // loses nothing: vanished ids are dropped again when sessions load.
-        leftSelections.formUnion(ids)
-    }
-
-    /// Takes photos that left out of every selection, saves the sessions changed,
-    /// and tells their followers the new numbering. Called at the end of each burst
-    /// of file events, scan step and batch, and before any session is read.
-    func flushSelections() {
-        guard !leftSelections.isEmpty else { return }
-        let gone = leftSelections
-        leftSelections.removeAll()
-        for (key, state) in sessions {
-            let leaving = Array(gone.filter(state.selection.contains))
-            guard !leaving.isEmpty else { continue }
-            let updated = state.removingVanished(leaving).state
-            do {
-                try install(updated, for: key)
-            } catch {
-                sessions[key] = updated
-                log.error("session \(key.name) of uid \(key.uid) could not be saved: \(error)")
-            }
-            sendSelectionEvent(key, updated)
-        }
-    }
-
-    /// Selected photos that are protected now leave every selection, as photos that
-    /// left the disk do: protected photos cannot be selected (article 003's
-    /// non-removable sections). After a folder moved (`root`, `within` its new
-    /// path) or a configuration reload (everything). Costs the photos selected,
-    /// and nothing where no rule protects anything.
-    func unselectProtected(root: Int32? = nil, within folder: ByteString? = nil) {
-        let rules = RootFacts(self).mayProtect
-        if rules.isEmpty || root.map({ !rules.contains($0) }) == true { return }
-        var checked = Set<Int64>()
-        var leaving: [Int64] = []
-        for state in sessions.values {
-            for id in state.selection.items where checked.insert(id).inserted {
-                guard let photo = library.photo(id), rules.contains(photo.rootID) else { continue }
-                if let root, photo.rootID != root { continue }
-                if let folder, !(library.folders[photo.folderID]?.path.isWithin(folder) ?? false) { continue }
-                if isProtected(photo) { leaving.append(id) }
-            }
-        }
-        if !leaving.isEmpty { photosLeft(leaving) }
-    }
-
-    /// A session's state, to the subscribers that follow it (its owner's, for that
-    /// session or all of them), except `origin`, the client whose request made it.
-    /// Built only when someone will receive it.
-    func sendSelectionEvent(_ key: SessionKey, _ state: SessionState, except origin: ObjectIdentifier? = nil) {
-        let followers = subscribers.filter { $0.key != origin && $0.value.follows(key) }
-        guard !followers.isEmpty else { return }
-        let hidden = hiddenSelected(state)
-        let line = Wire.event(Event(event: .selection, session: key.name, mode: state.mode, view: state.view,
-                                    cap: .some(state.selection.cap), bytes: selectedBytes(state), hidden: hidden.count,
-                                    items: selectionItems(state, hidden: hidden), count: state.selection.count))
-        for (id, follower) in followers where !follower.sink.deliver(line) { subscribers[id] = nil }
     }
 }
