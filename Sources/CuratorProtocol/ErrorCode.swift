@@ -33,6 +33,7 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let protected = ErrorCode("protected")
     public static let filterActive = ErrorCode("filter_active")
     public static let rootOffline = ErrorCode("root_offline")
+    public static let tooManySessions = ErrorCode("too_many_sessions")
 
     // Deletes
     public static let emptySelection = ErrorCode("empty_selection")

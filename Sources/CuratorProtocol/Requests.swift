@@ -48,7 +48,13 @@ public struct ListRequest: Codable, Sendable {
 public struct SubscribeRequest: Codable, Sendable {
     /// Only events of these roots (all when nil).
     public var roots: [String]?
-    public init(roots: [String]? = nil) { self.roots = roots }
+    /// The caller's sessions whose changes to follow (`selection` events); all of
+    /// them when nil, none when empty.
+    public var sessions: [String]?
+    public init(roots: [String]? = nil, sessions: [String]? = nil) {
+        self.roots = roots
+        self.sessions = sessions
+    }
 }
 
 public struct RescanRequest: Codable, Sendable {
@@ -136,6 +142,10 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
     /// Everything in the view captured within this range.
     public var from: String?
     public var to: String?
+
+    /// True when it names photos by what they share (`all`, `folder`, `glob`, a date
+    /// range) rather than one by one (`positions`, `ids`).
+    public var namesInBulk: Bool { positions == nil && ids == nil }
 
     public init(positions: String? = nil, ids: [Int64]? = nil, all: Bool? = nil, folder: String? = nil,
                 glob: String? = nil, from: String? = nil, to: String? = nil) {

@@ -20,6 +20,11 @@ struct EventWriterTests {
         Event(event: .selection, session: "default",
               items: [SelectionItem(number: 1, id: 5, root: "pics", path: "a.jpg", size: 10, captureTime: "2020-01-01T00:00:00"),
                       SelectionItem(number: 2, id: 9, root: "pics", path: "b\u{7f}.jpg", pathRaw: "Yg==", size: 0)]),
+        // A session's state: `cap` is written as null when there is none.
+        Event(event: .selection, session: "gui", mode: .select,
+              view: ViewSpec(root: "pics", folder: "2024/05", filter: ViewFilter(glob: "*.NEF", types: ["nef"]), sort: .capture, order: .desc),
+              cap: .some(nil), bytes: 12_345, items: [SelectionItem(number: 1, id: 5, root: "pics", path: "a.jpg", size: 10)], count: 1),
+        Event(event: .selection, session: "s", mode: .view, view: ViewSpec(), cap: .some(8), bytes: 0, items: [], count: 0),
         Event(event: .batch, photoId: 7, state: "running", batch: 12, done: 512, total: 10_000, outcome: .permissionDenied),
         Event(event: .dropped, message: "events were dropped because this client read too slowly; list again"),
         Event(event: .overflow, message: "inotify queue overflow; rescanning"),
@@ -46,5 +51,7 @@ struct EventWriterTests {
             let written = Wire.event(event)
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
         }
+        let line = String(decoding: Wire.event(Self.events[7]), as: UTF8.self)
+        #expect(line.contains(#""cap":null"#) && line.contains(#""view":{"filter":{"glob":"*.NEF","types":["nef"]}"#))
     }
 }

@@ -18,7 +18,7 @@ extension Watch {
             "online": (["root"], []),
             "scan": (["root", "state"], ["count"]),
             "overflow": (["message"], []),
-            "selection": (["session", "items", "count"], ["cap"]),
+            "selection": (["session", "mode", "view", "cap", "count", "bytes", "hidden", "items"], []),
             "batch": (["state", "done", "total"], ["photo_id", "outcome", "batch"]),
             "dropped": (["message"], []),
         ]

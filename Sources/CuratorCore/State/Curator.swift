@@ -121,6 +121,8 @@ public final class Curator: Sendable {
     /// Handles one decoded request and returns the response line. Runs on the
     /// client's connection thread; the lock is held only while state is touched.
     public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> [UInt8] {
+        // The client asking: the changes it makes are its answer, not events for it.
+        let origin = ObjectIdentifier(sink)
         do {
             switch request.command {
             case .hello:
@@ -155,17 +157,17 @@ public final class Curator: Sendable {
                 // log level, systemd): its connections answer `reload` before it gets here.
                 throw ProtocolError(.internalError, "this curatord cannot reload its configuration")
             case .view(let args):
-                return try session(request) { state throws(ProtocolError) in try state.setView(args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.setView(args, uid: client.uid, origin: origin) }
             case .mode(let args):
-                return try session(request) { state throws(ProtocolError) in try state.setMode(args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.setMode(args, uid: client.uid, origin: origin) }
             case .select(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.select, args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.select, args, uid: client.uid, origin: origin) }
             case .deselect(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.deselect, args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.deselect, args, uid: client.uid, origin: origin) }
             case .toggle(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.toggle, args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.toggle, args, uid: client.uid, origin: origin) }
             case .clear(let args):
-                return try session(request) { state throws(ProtocolError) in try state.clearSelection(args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.clearSelection(args, uid: client.uid, origin: origin) }
             case .selection(let args):
                 return try session(request) { state throws(ProtocolError) in try state.selection(args, uid: client.uid) }
             case .reorder(let args):
@@ -175,7 +177,7 @@ public final class Curator: Sendable {
             case .deleteCancel(let args):
                 return try session(request) { state throws(ProtocolError) in try state.cancelDelete(args, uid: client.uid) }
             case .deleteConfirm(let args):
-                return [UInt8](Wire.success(id: request.id, result: try confirmDelete(args, client: client)))
+                return [UInt8](Wire.success(id: request.id, result: try confirmDelete(args, client: client, origin: origin)))
             case .undo(let args):
                 return [UInt8](Wire.success(id: request.id, result: try undo(args, client: client)))
             case .history(let args):
@@ -226,7 +228,7 @@ public final class Curator: Sendable {
 
     /// Runs a confirmed plan: photos to the trash in the plan's order, each one
     /// leaving the index as it goes, progress pushed to the owner's subscribers.
-    func confirmDelete(_ args: DeleteConfirmRequest, client: ClientContext) throws -> BatchResult {
+    func confirmDelete(_ args: DeleteConfirmRequest, client: ClientContext, origin: ObjectIdentifier? = nil) throws -> BatchResult {
         let plan = try withState { state throws(ProtocolError) in try state.takePlan(args, uid: client.uid) }
         var trashed: [Int64] = []
         let total = plan.items.count
@@ -273,13 +275,13 @@ public final class Curator: Sendable {
                                pause: { parkIfStopping() })
             }
             withState { state in
-                state.finishBatch(plan, trashed: trashed)
+                state.finishBatch(plan, trashed: trashed, origin: origin)
                 state.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
                                            done: total, total: total), toUID: client.uid)
             }
             return outcome.result
         } catch {
-            withState { state in state.finishBatch(plan, trashed: trashed) }
+            withState { state in state.finishBatch(plan, trashed: trashed, origin: origin) }
             throw error
         }
     }
@@ -394,7 +396,17 @@ extension CuratorState {
             }
             filter = ids
         }
-        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: filter)
+        var followed: Set<String>?
+        if let names = args.sessions {
+            followed = []
+            for name in names {
+                guard let valid = SessionKey.validate(name) else {
+                    throw ProtocolError(.invalidArgument, "A session name is 1-64 letters, digits, '-', '_' or '.'.", argument: "sessions")
+                }
+                followed?.insert(valid)
+            }
+        }
+        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: filter, sessions: followed)
     }
 }
 
@@ -425,6 +437,9 @@ extension Curator {
             try state.registerRoots(config.roots)
             state.config = config
             state.viewCache.invalidate()
+            // Folders protected now: their photos leave every selection, with events.
+            state.unselectProtected()
+            state.flushSelections()
         }
         inbox.post(.reconfigure)
         guard let seconds else { return true }
@@ -438,6 +453,7 @@ extension Curator {
     public func shutdown() {
         stopping.store(true, ordering: .releasing)
         withState { state in
+            state.saveSessionUse()
             do {
                 try state.library.storeForRoots.database.checkpoint()
             } catch {

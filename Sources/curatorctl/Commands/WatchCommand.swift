@@ -4,7 +4,7 @@ import Foundation
 
 struct WatchCommand: CLICommand {
     static let name = "watch"
-    static let abstract = "Follow events as they happen (photos added, removed, changed, moved)."
+    static let abstract = "Follow events as they happen (photos added, removed, changed, moved; your sessions' changes, or --session's)."
     static let usage = "watch [ROOT ...]"
     var roots: [String]
 
@@ -13,7 +13,9 @@ struct WatchCommand: CLICommand {
     func run(_ context: CLIContext) throws(CLIError) {
         try context.requireSameProtocol()
         let client = try context.connection()
-        _ = try client.call(.subscribe(SubscribeRequest(roots: roots.isEmpty ? nil : roots)), as: SubscribeResult.self)
+        // With --session, the changes of that session only; else of all of yours.
+        let sessions = context.options.session.map { [$0] }
+        _ = try client.call(.subscribe(SubscribeRequest(roots: roots.isEmpty ? nil : roots, sessions: sessions)), as: SubscribeResult.self)
         if !context.options.json && Format.isTerminal { Format.error("Watching; Ctrl-C stops.") }
         let decoder = Wire.makeDecoder()
         while true {
@@ -38,9 +40,18 @@ struct WatchCommand: CLICommand {
         case .online: return "! \(root)online again"
         case .scan: return "· \(root)scan \(e.state ?? "")\(e.count.map { ", \($0) photos" } ?? "")"
         case .overflow: return "! the inotify queue overflowed; rescanning"
-        case .selection: return "· selection of \(e.session ?? "?") now has \(e.items?.count ?? 0) photos"
+        case .selection: return "· session \(e.session ?? "?"): " + describeSession(e)
         case .batch: return "· batch \(e.batch ?? 0): \(e.done ?? 0)/\(e.total ?? 0) \(e.state ?? "")"
         case .dropped: return "! events were dropped (reading too slowly); list again"
         }
+    }
+
+    /// "select mode, 3 photos selected (12 MB), at most 8" or "view mode".
+    static func describeSession(_ e: Event) -> String {
+        guard e.mode == .select else { return "view mode" }
+        var text = "select mode, \(Format.plural(e.count ?? 0, "photo")) selected"
+        if let bytes = e.bytes { text += " (\(Format.bytes(bytes)))" }
+        if let cap = e.cap ?? nil { text += ", at most \(cap)" }
+        return text
     }
 }
