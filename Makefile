@@ -48,16 +48,18 @@ run:
 clean:
 	rm -rf .build
 
-# The units name /usr/local/bin/curatord; another PREFIX or BINDIR is written into them here.
+# The units name /usr/local/bin/curatord and curatorctl; another PREFIX or BINDIR is written into them here.
+UNITPATHS = -e 's|/usr/local/bin/curatord|$(BINDIR)/curatord|g' -e 's|/usr/local/bin/curatorctl|$(BINDIR)/curatorctl|g'
+
 install: release
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatord $(DESTDIR)$(BINDIR)/curatord
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatorctl $(DESTDIR)$(BINDIR)/curatorctl
 	for unit in curatord.service curatord.socket; do \
-		sed 's|/usr/local/bin/curatord|$(BINDIR)/curatord|g' systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
+		sed $(UNITPATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
-		sed 's|/usr/local/bin/curatord|$(BINDIR)/curatord|g' systemd/user/$$unit > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit && \
+		sed $(UNITPATHS) systemd/user/$$unit > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit || exit 1; \
 	done
 	$(INSTALL) -m 0644 systemd/curatord.sysusers $(DESTDIR)$(SYSUSERSDIR)/curatord.conf
@@ -75,6 +77,13 @@ install: release
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+
+# curatord under a real systemd: a cached Debian bookworm minbase tree booted with
+# systemd-nspawn, the README's shared-folder setup followed word for word, and the
+# checks of Tests/systemd/checks.sh (docs/SYSTEMD.md, "The test under a real systemd"). Root.
+.PHONY: test-systemd
+test-systemd:
+	scripts/test-systemd.sh
 
 # Hundreds of crashes: random kills of the daemon mid-batch and mid-undo, each
 # followed by a restart, the on-disk invariants and an undo (issue 4).

@@ -45,7 +45,9 @@ public enum Daemon {
         }
         let config: Configuration
         do {
-            config = try loadConfiguration(args)
+            let warnings: [String]
+            (config, warnings) = try loadConfiguration(args)
+            for warning in warnings { log.warning(warning) }
         } catch {
             printError("curatord: \(error)")
             return 1
@@ -65,7 +67,9 @@ public enum Daemon {
         _ = bytes.withUnsafeBytes { buffer in Glibc.write(2, buffer.baseAddress, buffer.count) }
     }
 
-    static func loadConfiguration(_ args: DaemonArguments) throws -> Configuration {
+    /// The configuration the command line names, and what its loader warned about
+    /// (unknown keys: for the log, and for the client that asked for a reload).
+    static func loadConfiguration(_ args: DaemonArguments) throws -> (Configuration, [String]) {
         let environment = Environment()
         var loader = ConfigLoader(environment: environment)
         var config: Configuration
@@ -89,8 +93,7 @@ public enum Daemon {
             }
             config.logLevel = level
         }
-        for warning in loader.warnings { log.warning(warning) }
-        return config
+        return (config, loader.warnings)
     }
 
     /// How long shutdown waits for a running batch to reach the end of a step,
@@ -134,9 +137,10 @@ public enum Daemon {
             return 1
         }
         guard let (listener, ownsPath, served) = openListener(config, activated: activated) else { return 1 }
+        let reloader = ConfigReloader(curator: curator, arguments: arguments)
         let server: Server
         do {
-            server = try Server(listener: listener, curator: curator, ownsPath: ownsPath)
+            server = try Server(listener: listener, curator: curator, reloader: reloader, ownsPath: ownsPath)
         } catch {
             log.error("cannot start the socket server: \(error)")
             return 1
@@ -156,7 +160,7 @@ public enum Daemon {
                    + config.roots.map { "\($0.name)=\($0.path)" }.joined(separator: ", "))
         // The journal is recovered and the socket accepts: clients may talk during the first scan.
         SystemdNotifier.ready(status: curator.statusLine())
-        var loop = MainLoop(curator: curator, arguments: arguments, watchdog: Watchdog.fromEnvironment())
+        var loop = MainLoop(curator: curator, reloader: reloader, watchdog: Watchdog.fromEnvironment())
         if let period = loop.watchdog?.period { log.info("watchdog: pinging systemd every \(period / 1_000_000) ms") }
         let signal = loop.run()
         shutDown(server: server, watcher: watcher, captureReader: captureReader, curator: curator, signal: signal)

@@ -23,6 +23,8 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     /// The journal of batches could not be written or read; the message says what
     /// the disk holds.
     public static let journalFailed = ErrorCode("journal_failed")
+    /// A reload found the configuration file unreadable or invalid; the one in force stays.
+    public static let configInvalid = ErrorCode("config_invalid")
 
     // Lookups
     public static let noSuchRoot = ErrorCode("no_such_root")
@@ -38,6 +40,7 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let protected = ErrorCode("protected")
     public static let filterActive = ErrorCode("filter_active")
     public static let rootOffline = ErrorCode("root_offline")
+    public static let tooManySessions = ErrorCode("too_many_sessions")
 
     // Deletes
     public static let emptySelection = ErrorCode("empty_selection")

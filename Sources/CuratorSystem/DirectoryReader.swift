@@ -6,6 +6,8 @@ public struct DirectoryEntry: Sendable {
     public enum Kind: Sendable { case file, directory, symlink, other, unknown }
     public var name: ByteString
     public var kind: Kind
+    /// d_ino: finds a file by its inode without a stat per entry.
+    public var inode: UInt64
 }
 
 /// Lists a directory without following symlinks or allocating per entry more than its name.
@@ -43,7 +45,7 @@ public enum DirectoryReader {
             case Int32(DT_UNKNOWN): kind = .unknown
             default: kind = .other
             }
-            result.append(DirectoryEntry(name: ByteString(name), kind: kind))
+            result.append(DirectoryEntry(name: ByteString(name), kind: kind, inode: UInt64(entry.pointee.d_ino)))
         }
         return result
     }

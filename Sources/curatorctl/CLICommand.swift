@@ -24,6 +24,16 @@ final class CLIContext {
         return made
     }
 
+    /// Commands that read events check first that the daemon writes them as this
+    /// curatorctl reads them (the shapes changed with protocol 2).
+    func requireSameProtocol() throws(CLIError) {
+        let hello = try connection().call(.hello(HelloRequest()), as: HelloResult.self)
+        guard hello.protocolVersion == ProtocolInfo.version else {
+            throw CLIError.protocolMismatch("it speaks protocol \(hello.protocolVersion) and this curatorctl protocol "
+                                            + "\(ProtocolInfo.version); use the curatorctl of curatord \(hello.version)")
+        }
+    }
+
     /// Sends a command: with --json prints the raw response and returns nil;
     /// otherwise returns the decoded result for the command to print.
     func call<R: Decodable>(_ command: Command, as type: R.Type) throws(CLIError) -> R? {

@@ -6,6 +6,8 @@ import CuratorSystem
 enum CLIError: Error {
     case usage(String)
     case daemonUnreachable(path: String, reason: SystemError)
+    /// The socket is there, but this user may not open it (EACCES): the daemon may be running.
+    case socketForbidden(explanation: String)
     case daemon(ProtocolError)
     case connectionLost(String)
     case protocolMismatch(String)
@@ -14,7 +16,7 @@ enum CLIError: Error {
     var exitCode: Int32 {
         switch self {
         case .usage: 2
-        case .daemonUnreachable: 3
+        case .daemonUnreachable, .socketForbidden: 3
         case .daemon: 1
         case .connectionLost, .protocolMismatch: 4
         case .cancelled: 5
@@ -36,6 +38,8 @@ enum CLIError: Error {
                 or as a service: systemctl --user start curatord
                 or point curatorctl at its socket with --socket PATH (or $CURATORD_SOCKET).
                 """
+        case .socketForbidden(let explanation):
+            return explanation
         case .daemon(let error):
             return error.message
         case .connectionLost(let text):

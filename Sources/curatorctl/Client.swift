@@ -16,6 +16,9 @@ final class Client {
         do {
             descriptor = try UnixSocket.connect(to: ByteString(socketPath))
         } catch {
+            if error.errno == .accessDenied || error.errno == .notPermitted {
+                throw CLIError.socketForbidden(explanation: SocketAccess(path: socketPath).explanation())
+            }
             throw CLIError.daemonUnreachable(path: socketPath, reason: error)
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// curatorctl: the command-line client. One connection per invocation.
 enum CuratorCtl {
     static var commands: [any CLICommand.Type] { [
-        StatusCommand.self, ListCommand.self, WatchCommand.self, RescanCommand.self, SyncCommand.self,
+        StatusCommand.self, ListCommand.self, WatchCommand.self, RescanCommand.self, SyncCommand.self, ReloadCommand.self,
         ViewCommand.self, ModeCommand.self, SelectCommand.self, DeselectCommand.self, ToggleCommand.self, ClearCommand.self,
         SelectionCommand.self, MoveCommand.self, RemoveCommand.self, UndoCommand.self, HistoryCommand.self,
     ] }

@@ -62,6 +62,11 @@ import Testing
         #expect(config.roots[1].watch == .poll && config.roots[1].pollInterval == 60)
         #expect(config.socketPath.lossyString == f.directory + "/curatord.sock")
         #expect(config.source == f.file)
+        // What one user's sessions may hold, by default.
+        #expect(config.maxSessionsPerUser == 64 && config.maxSelection == 100_000 && config.maxSelectedPerUser == 250_000)
+        let limited = try f.load("{ roots: [\"\(f.pictures)\"], max_sessions_per_user: 8, max_selection: 300000 }").0
+        #expect(limited.maxSessionsPerUser == 8 && limited.maxSelection == 300_000)
+        #expect(limited.maxSelectedPerUser == 300_000, "the per-user default is never below one selection's")
         // Loading writes nothing: not even the state directory.
         #expect(!FileManager.default.fileExists(atPath: f.directory + "/state"))
     }
@@ -129,6 +134,15 @@ import Testing
         Case(json: "{ roots: [\"@DIR@/pictures\"], socket_mode: \"0400\" }", key: "socket_mode", says: "including owner read/write"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], log_level: \"loud\" }", key: "log_level", says: "must be one of error"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], selection_cap: 2.5 }", key: "selection_cap", says: "whole number"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_selection: 10, selection_cap: 11 }", key: "selection_cap",
+             says: "from 1 to max_selection (10)"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_sessions_per_user: 0 }", key: "max_sessions_per_user",
+             says: "whole number from 1 to 10000"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_selection: 1000001 }", key: "max_selection", says: "whole number from 1 to 1000000"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_selected_per_user: \"lots\" }", key: "max_selected_per_user",
+             says: "must be a number, not a string"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_selection: 500, max_selected_per_user: 100 }", key: "max_selected_per_user",
+             says: "below max_selection (500)"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients: 0 }", key: "max_clients", says: "between 1 and 512"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients: 8, max_clients_per_user: 9 }", key: "max_clients_per_user",
              says: "from 1 to max_clients (8)"),

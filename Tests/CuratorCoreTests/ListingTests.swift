@@ -24,8 +24,9 @@ import Testing
                 let photo = try #require(state.library.photo(ids[index]))
                 if index == offset || state.library.photo(ids[index - 1])?.folderID != photo.folderID {
                     let path = state.wirePath(state.library.folders[photo.folderID]?.path ?? .empty)
+                    let total = ids.filter { state.library.photo($0)?.folderID == photo.folderID }.count
                     folders.append(FolderSection(root: state.rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
-                                                 count: 0, firstPosition: index + 1))
+                                                 count: 0, total: total, firstPosition: index + 1))
                 }
                 folders[folders.count - 1].count += 1
                 photos.append(state.summary(photo, position: index + 1,

@@ -313,6 +313,7 @@ struct TrashBatchTests {
         #expect(history[0].createdAt.count == 25, "RFC 3339 with zone: \(history[0].createdAt)")
         #expect(try runner.history(uid: geteuid() &+ 12345).isEmpty)
         #expect(try runner.history(uid: nil, limit: 1).count == 1)
+        #expect(try runner.history(uid: nil, limit: 0).isEmpty, "a limit of 0 is none, as the protocol says")
         #expect(try runner.result(of: first.result.batch).items.map(\.outcome) == [.trashed, .trashed])
     }
 }

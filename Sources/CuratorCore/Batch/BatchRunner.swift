@@ -173,8 +173,10 @@ public final class BatchRunner {
 
     /// Puts a batch's photos back, in ascending view order (the reverse of trashing).
     /// `batch` nil means the requester's latest batch with photos still in the trash.
-    /// Pipelined like `run`, with the same callbacks.
+    /// Pipelined like `run`, with the same callbacks; `willRestore` is told how many
+    /// photos it is about to put back (one `progress` each), before the first.
     public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
+                     willRestore: (Int) -> Void = { _ in },
                      chunkReported: () -> Void = {}, shouldStop: () -> Bool = { false }) throws(BatchError) -> UndoOutcome {
         try refuseWhileUnrecovered()
         if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the undo was not started; nothing was moved.") }
@@ -202,6 +204,7 @@ public final class BatchRunner {
         try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, target.state, undoRunning: true) }
         try failpoints.reach(.undoStarted)
         log.info("undo of batch \(target.id): \(order.count) photos back for uid \(requester.uid)")
+        willRestore(order.count)
         let restorer = PhotoRestorer(journal: journal, failpoints: failpoints, requester: requester,
                                      effectiveUID: effectiveUID, batch: target.id)
         var results: [BatchItemResult] = []
@@ -240,7 +243,7 @@ public final class BatchRunner {
     /// A user's batches (all users' when `uid` is nil), newest first.
     public func history(uid: UInt32?, limit: Int = 50) throws(BatchError) -> [BatchSummary] {
         try journaling { () throws(SQLiteError) in
-            try journal.recentBatches(uid: uid, limit: min(max(limit, 1), 10_000)).map { (batch) throws(SQLiteError) in
+            try journal.recentBatches(uid: uid, limit: min(max(limit, 0), 10_000)).map { (batch) throws(SQLiteError) in
                 let counts = try journal.counts(of: batch.id)
                 return BatchSummary(batch: batch.id,
                                     createdAt: LocalTime(epochSeconds: batch.createdNanoseconds / 1_000_000_000).rfc3339Text,

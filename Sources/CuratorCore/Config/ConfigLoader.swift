@@ -15,7 +15,7 @@ public struct ConfigLoader {
 
     static let topLevelKeys: Set<String> = [
         "roots", "socket", "socket_mode", "state_dir", "log_level", "selection_cap", "plan_ttl_seconds", "max_clients", "trash_dir",
-        "max_clients_per_user", "idle_timeout_seconds",
+        "max_clients_per_user", "idle_timeout_seconds", "max_sessions_per_user", "max_selection", "max_selected_per_user",
     ]
     static let rootKeys: Set<String> = [
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all",
@@ -202,9 +202,23 @@ public struct ConfigLoader {
             }
             level = parsed
         }
+        func whole(_ key: String, from low: Int, to high: Int, default value: Int) throws(ConfigError) -> Int {
+            guard let n = try number(key, in: top, path: key) else { return value }
+            guard n >= Double(low), n <= Double(high), n == n.rounded() else { throw fail(key, "must be a whole number from \(low) to \(high)") }
+            return Int(n)
+        }
+        let maxSessions = try whole("max_sessions_per_user", from: 1, to: 10_000, default: Configuration.defaultMaxSessionsPerUser)
+        let maxSelection = try whole("max_selection", from: 1, to: 1_000_000, default: Configuration.defaultMaxSelection)
+        let maxSelected = try whole("max_selected_per_user", from: 1, to: 10_000_000,
+                                    default: max(Configuration.defaultMaxSelectedPerUser, maxSelection))
+        guard maxSelected >= maxSelection else {
+            throw fail("max_selected_per_user", "is \(maxSelected), below max_selection (\(maxSelection)): one selection could never be full")
+        }
         var cap: Int?
         if let c = try number("selection_cap", in: top, path: "selection_cap") {
-            guard c >= 1, c <= 1_000_000, c == c.rounded() else { throw fail("selection_cap", "must be a whole number from 1 to 1000000") }
+            guard c >= 1, c <= Double(maxSelection), c == c.rounded() else {
+                throw fail("selection_cap", "must be a whole number from 1 to max_selection (\(maxSelection))")
+            }
             cap = Int(c)
         }
         let ttl = try number("plan_ttl_seconds", in: top, path: "plan_ttl_seconds") ?? 300
@@ -231,7 +245,9 @@ public struct ConfigLoader {
         return Configuration(roots: roots, socketPath: ByteString(socket), socketMode: socketMode,
                              stateDirectory: ByteString(state), logLevel: level, selectionCap: cap,
                              planTTLSeconds: ttl, maxClients: Int(maxClients), maxClientsPerUser: perUser.map { Int($0) },
-                             idleTimeoutSeconds: idle, homeTrash: trash.map { ByteString($0) }, source: file)
+                             idleTimeoutSeconds: idle, maxSessionsPerUser: maxSessions,
+                             maxSelection: maxSelection, maxSelectedPerUser: maxSelected,
+                             homeTrash: trash.map { ByteString($0) }, source: file)
     }
 
     /// " (did you mean "socket"?)" for a key a typo or two away from a known one.

@@ -151,6 +151,10 @@ final class IndexStore {
             .bind(.int(Int64(uid)), .text(name), .blob(state)).run()
     }
 
+    func deleteSession(uid: UInt32, name: String) throws {
+        try database.prepare("DELETE FROM sessions WHERE uid = ? AND name = ?").bind(.int(Int64(uid)), .text(name)).run()
+    }
+
     func begin() throws { try database.execute("BEGIN") }
     func commit() throws { try database.execute("COMMIT") }
 }

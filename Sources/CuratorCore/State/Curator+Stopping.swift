@@ -5,7 +5,7 @@ import Glibc
 
 extension Curator {
     /// What every request gets once the daemon is stopping.
-    static let stoppingError = ProtocolError(.shuttingDown, "curatord is stopping; try again once it has started again.")
+    public static let stoppingError = ProtocolError(.shuttingDown, "curatord is stopping; try again once it has started again.")
     /// What a connection closed at shutdown is told.
     public static let stoppingNotice = ProtocolError(.shuttingDown, "curatord is stopping; this connection is closed.")
 

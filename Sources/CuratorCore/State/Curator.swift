@@ -127,6 +127,8 @@ public final class Curator: Sendable {
         // From SIGTERM on nothing new is started: the watcher, the index and the
         // journal are being closed under it.
         if isStopping { return [UInt8](Wire.failure(id: request.id, error: Self.stoppingError)) }
+        // The client asking: the changes it makes are its answer, not events for it.
+        let origin = ObjectIdentifier(sink)
         do {
             switch request.command {
             case .hello:
@@ -156,18 +158,22 @@ public final class Curator: Sendable {
                 return [UInt8](Wire.success(id: request.id, result: RescanResult(roots: names)))
             case .sync(let args):
                 return [UInt8](Wire.success(id: request.id, result: try sync(args)))
+            case .reload:
+                // Reading the configuration is the daemon's part (its command line, its
+                // log level, systemd): its connections answer `reload` before it gets here.
+                throw ProtocolError(.internalError, "this curatord cannot reload its configuration")
             case .view(let args):
-                return try session(request) { state throws(ProtocolError) in try state.setView(args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.setView(args, uid: client.uid, origin: origin) }
             case .mode(let args):
-                return try session(request) { state throws(ProtocolError) in try state.setMode(args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.setMode(args, uid: client.uid, origin: origin) }
             case .select(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.select, args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.select, args, uid: client.uid, origin: origin) }
             case .deselect(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.deselect, args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.deselect, args, uid: client.uid, origin: origin) }
             case .toggle(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.toggle, args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.toggle, args, uid: client.uid, origin: origin) }
             case .clear(let args):
-                return try session(request) { state throws(ProtocolError) in try state.clearSelection(args, uid: client.uid) }
+                return try session(request) { state throws(ProtocolError) in try state.clearSelection(args, uid: client.uid, origin: origin) }
             case .selection(let args):
                 return try session(request) { state throws(ProtocolError) in try state.selection(args, uid: client.uid) }
             case .reorder(let args):
@@ -177,7 +183,7 @@ public final class Curator: Sendable {
             case .deleteCancel(let args):
                 return try session(request) { state throws(ProtocolError) in try state.cancelDelete(args, uid: client.uid) }
             case .deleteConfirm(let args):
-                return [UInt8](Wire.success(id: request.id, result: try confirmDelete(args, client: client)))
+                return [UInt8](Wire.success(id: request.id, result: try confirmDelete(args, client: client, origin: origin)))
             case .undo(let args):
                 return [UInt8](Wire.success(id: request.id, result: try undo(args, client: client)))
             case .history(let args):
@@ -231,7 +237,7 @@ public final class Curator: Sendable {
 
     /// Runs a confirmed plan: photos to the trash in the plan's order, each one
     /// leaving the index as it goes, progress pushed to the owner's subscribers.
-    func confirmDelete(_ args: DeleteConfirmRequest, client: ClientContext) throws -> BatchResult {
+    func confirmDelete(_ args: DeleteConfirmRequest, client: ClientContext, origin: ObjectIdentifier? = nil) throws -> BatchResult {
         // Checked under the lock `beginStopping` takes: a batch is either known to a
         // stopping daemon (which waits for it to stop) or refused before anything is journaled.
         let plan = try withState { state throws(ProtocolError) in
@@ -274,7 +280,7 @@ public final class Curator: Sendable {
                                    withState { state in
                                        state.photosTrashed(gone)
                                        for item in chunk {
-                                           state.send(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: item.step,
+                                           state.send(Event(event: .batch, photoId: item.id, state: "trashing", batch: nil, done: item.step,
                                                             total: total, outcome: item.outcome), toUID: client.uid)
                                        }
                                    }
@@ -282,13 +288,13 @@ public final class Curator: Sendable {
                                shouldStop: { isStopping })
             }
             withState { state in
-                state.finishBatch(plan, trashed: trashed)
+                state.finishBatch(plan, trashed: trashed, origin: origin)
                 state.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
                                            done: total, total: total), toUID: client.uid)
             }
             return outcome.result
         } catch {
-            withState { state in state.finishBatch(plan, trashed: trashed) }
+            withState { state in state.finishBatch(plan, trashed: trashed, origin: origin) }
             throw error
         }
     }
@@ -305,20 +311,23 @@ public final class Curator: Sendable {
         }
         if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
         defer { withState { $0.batchRunning = false } }
+        // Told like a delete's: one event per photo with the total, then a last one.
         var total = 0
+        var done = 0
         let outcome = try batches.withRunner { (runner) throws(BatchError) in
             var reported: [BatchItemResult] = []
             return try runner.undo(batch: args.batch, requester: requester,
                                    progress: { reported.append($0) },
+                                   willRestore: { total = $0 },
                                    chunkReported: {
                                        let chunk = reported
                                        reported.removeAll(keepingCapacity: true)
-                                       let first = total
-                                       total += chunk.count
+                                       let first = done
+                                       done += chunk.count
                                        withState { state in
                                            for (offset, item) in chunk.enumerated() {
-                                               state.send(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch,
-                                                                done: first + offset + 1, outcome: item.outcome), toUID: client.uid)
+                                               state.send(Event(event: .batch, photoId: item.id, state: "restoring", done: first + offset + 1,
+                                                                total: total, outcome: item.outcome), toUID: client.uid)
                                            }
                                        }
                                    },
@@ -326,6 +335,8 @@ public final class Curator: Sendable {
         }
         withState { state in
             for restored in outcome.restored { state.photoRestored(restored) }
+            state.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch, done: done, total: total),
+                       toUID: client.uid)
         }
         return outcome.result
     }
@@ -334,7 +345,7 @@ public final class Curator: Sendable {
     /// has seen it, so every event before it has been applied.
     func sync(_ args: SyncRequest) throws(ProtocolError) -> SyncResult {
         let started = MonotonicClock.nanoseconds()
-        let targets = try withState { state throws(ProtocolError) -> [(ByteString, Bool)] in
+        let targets = try withState { state throws(ProtocolError) -> [(id: Int32, path: ByteString, viaInotify: Bool)] in
             var ids = state.rootOrder
             if let name = args.root {
                 guard let id = state.rootID(named: name) else {
@@ -344,12 +355,12 @@ public final class Curator: Sendable {
             }
             return ids.compactMap { id in
                 guard let r = state.roots[id], r.online else { return nil }
-                return (r.config.path, r.usesInotify)
+                return (id, r.config.path, r.usesInotify)
             }
         }
         let timeout = Double(min(max(args.timeoutMs ?? 10_000, 1), 120_000)) / 1000
         var synced = true
-        for (path, viaInotify) in targets where viaInotify {
+        for (_, path, viaInotify) in targets where viaInotify {
             let name = inbox.makeCookieName()
             let waiter = inbox.register(cookie: name)
             let file = path.appending(name)
@@ -367,12 +378,15 @@ public final class Curator: Sendable {
                 synced = false
             }
         }
-        // Roots being scanned or polled: wait until their scan is over.
+        // Polled roots: wait until their own running scan is over (another root's
+        // scan, however long, is not theirs to wait for).
+        let polled = targets.filter { !$0.viaInotify }.map(\.id)
+        let pollRunning = { self.withState { state in polled.contains { state.roots[$0]?.scanning == true } } }
         let deadline = started + UInt64(timeout * 1e9)
-        while targets.contains(where: { !$0.1 }) && isScanning && MonotonicClock.nanoseconds() < deadline {
+        while !polled.isEmpty && pollRunning() && MonotonicClock.nanoseconds() < deadline {
             usleep(2000)
         }
-        if isScanning && targets.contains(where: { !$0.1 }) { synced = false }
+        if !polled.isEmpty && pollRunning() { synced = false }
         return SyncResult(synced: synced, elapsedMs: Double(MonotonicClock.nanoseconds() - started) / 1e6)
     }
 }
@@ -395,7 +409,17 @@ extension CuratorState {
             }
             filter = ids
         }
-        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: filter)
+        var followed: Set<String>?
+        if let names = args.sessions {
+            followed = []
+            for name in names {
+                guard let valid = SessionKey.validate(name) else {
+                    throw ProtocolError(.invalidArgument, "A session name is 1-64 letters, digits, '-', '_' or '.'.", argument: "sessions")
+                }
+                followed?.insert(valid)
+            }
+        }
+        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: filter, sessions: followed)
     }
 }
 
@@ -416,21 +440,33 @@ extension Curator {
         }
     }
 
-    /// Applies a new configuration (SIGHUP): roots added, removed or changed,
-    /// sessions and the index kept.
-    public func reconfigure(_ config: Configuration) throws {
+    /// Applies a new configuration (a reload): roots added, removed or changed,
+    /// sessions and the index kept. With `seconds`, returns once the watcher has
+    /// started, stopped or restarted the roots (false if it did not in that time:
+    /// it will); without, as soon as the state has them.
+    @discardableResult
+    public func reconfigure(_ config: Configuration, waitingUpTo seconds: Double? = nil) throws -> Bool {
         try withState { state in
             try state.registerRoots(config.roots)
             state.config = config
             state.viewCache.invalidate()
+            // Folders protected now: their photos leave every selection, with events.
+            state.unselectProtected()
+            state.flushSelections()
         }
         inbox.post(.reconfigure)
+        guard let seconds else { return true }
+        // The watcher takes its commands in order: the ping is answered after the roots are in hand.
+        let applied = OneShotSignal()
+        inbox.post(.ping(applied))
+        return applied.wait(seconds: seconds)
     }
 
     /// Flushes the index to its main file on a clean stop.
     public func shutdown() {
         stopping.store(true, ordering: .releasing)
         withState { state in
+            state.saveSessionUse()
             do {
                 try state.library.storeForRoots.database.checkpoint()
             } catch {

@@ -13,6 +13,10 @@ extension CuratorState {
         var ids: [Int64]
         if let explicit = args.ids {
             guard !explicit.isEmpty else { throw ProtocolError(.emptySelection, "No photos were named.", argument: "ids") }
+            guard explicit.count <= config.maxSelection else {
+                throw ProtocolError(.invalidArgument, "A plan may name at most \(config.maxSelection) photos (max_selection).",
+                                    argument: "ids")
+            }
             let unknown = explicit.filter { library.photo($0) == nil }
             if !unknown.isEmpty {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
@@ -38,17 +42,32 @@ extension CuratorState {
         if !offline.isEmpty {
             throw ProtocolError(.rootOffline, "\(Self.count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
         }
-        // Descending position in the session's view (article 000: highest index first);
-        // photos outside the view go last, newest id first.
-        let view = (try? resolve(state.view)) ?? []
+        // Descending position in the session's view (article 000: highest index first).
+        // Then the photos its filter hides (a filter keeps the selection, article 001),
+        // by descending position in the same page and sort without the filter; then
+        // photos outside the view's folder, newest id first.
         let planned = Set(ids)
         var position: [Int64: Int] = [:]
         position.reserveCapacity(ids.count)
-        for (index, id) in view.enumerated() where planned.contains(id) { position[id] = index + 1 }
+        for (index, id) in ((try? resolve(state.view)) ?? []).enumerated() where planned.contains(id) { position[id] = index + 1 }
+        var unfiltered: [Int64: Int] = [:]
+        if position.count < planned.count && (state.view.hasFilter || state.view.recursive == false) {
+            var page = state.view
+            page.filter = nil
+            page.recursive = nil
+            for (index, id) in ((try? resolve(page)) ?? []).enumerated() where planned.contains(id) && position[id] == nil {
+                unfiltered[id] = index + 1
+            }
+        }
         ids.sort { a, b in
-            let pa = position[a] ?? 0
-            let pb = position[b] ?? 0
-            return pa != pb ? pa > pb : a > b
+            let ka = (position[a], unfiltered[a] ?? 0)
+            let kb = (position[b], unfiltered[b] ?? 0)
+            switch (ka.0, kb.0) {
+            case let (pa?, pb?): return pa > pb
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return ka.1 != kb.1 ? ka.1 > kb.1 : a > b
+            }
         }
         var items: [BatchPlanItem] = []
         var shown: [PlanItem] = []
@@ -63,6 +82,10 @@ extension CuratorState {
                                   size: photo.size, position: position[id]))
             bytes += photo.size
         }
+        // Each plan pins its photos' paths until it is confirmed or expires: a user's
+        // waiting plans are bounded, the oldest making room for a new one.
+        let waiting = plans.values.filter { $0.key.uid == uid }.sorted { $0.expiresAt < $1.expiresAt }
+        for old in waiting.prefix(max(0, waiting.count - (Self.maxPlansPerUser - 1))) { plans[old.token] = nil }
         let ttl = config.planTTLSeconds
         let plan = DeletePlan(token: DeletePlan.makeToken(), key: key, generation: args.ids == nil ? state.generation : nil,
                               expiresAt: MonotonicClock.nanoseconds() + UInt64(ttl * 1e9), items: items)
@@ -71,6 +94,9 @@ extension CuratorState {
     }
 
     static func count(_ n: Int) -> String { n == 1 ? "1 photo is" : "\(n) photos are" }
+
+    /// Delete plans one user may have waiting for confirmation.
+    static let maxPlansPerUser = 8
 
     func cancelDelete(_ args: DeleteCancelRequest, uid: UInt32) throws(ProtocolError) -> DeleteCancelResult {
         let key = try sessionKey(args.session, uid: uid)
@@ -85,7 +111,7 @@ extension CuratorState {
     func takePlan(_ args: DeleteConfirmRequest, uid: UInt32) throws(ProtocolError) -> DeletePlan {
         let key = try sessionKey(args.session, uid: uid)
         guard var plan = plans[args.token], plan.key.uid == uid else {
-            throw ProtocolError(.tokenInvalid, "This delete token is unknown, already used or cancelled; prepare the delete again.",
+            throw ProtocolError(.tokenInvalid, "This delete token is unknown, already used, cancelled, or replaced by newer plans; prepare the delete again.",
                                 argument: "token")
         }
         if args.session != nil && plan.key != key {
@@ -139,15 +165,22 @@ extension CuratorState {
 
     /// The end of a batch: selections lose the trashed photos; the session the plan
     /// came from leaves select mode with an empty selection (article 000).
-    func finishBatch(_ plan: DeletePlan, trashed: [Int64]) {
+    ///
+    /// The plan's own session changes here by its own request (the confirm): its
+    /// followers hear it, except the confirming client (`origin`). Other sessions
+    /// holding trashed photos lose them as to a deletion on disk, and all their
+    /// followers hear it.
+    func finishBatch(_ plan: DeletePlan, trashed: [Int64], origin: ObjectIdentifier? = nil) {
         batchRunning = false
-        if !trashed.isEmpty { photosLeft(trashed) }
-        if plan.generation != nil {
-            let current = session(plan.key)
-            if let update = try? current.setMode(.view) {
-                do { try install(update.state, for: plan.key) } catch { log.error("cannot save session \(plan.key.name): \(error)") }
-            }
+        let current = session(plan.key)
+        var update = current.removingVanished(trashed)
+        if plan.generation != nil, let left = try? update.state.setMode(.view) { update.state = left.state }
+        do {
+            try commit(update.state, for: plan.key, replacing: current, origin: origin)
+        } catch {
+            log.error("cannot save session \(plan.key.name): \(error)")
         }
+        if !trashed.isEmpty { photosLeft(trashed) }
     }
 
     /// A photo back from the trash: indexed again (with its former id: the tombstone

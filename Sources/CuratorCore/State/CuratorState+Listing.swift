@@ -19,7 +19,7 @@ extension CuratorState {
         let positions = offset < total ? offset..<(limit >= total - offset ? total : offset + limit) : total..<total
         let encodedView = (try? Wire.makeEncoder().encode(spec)).map { [UInt8]($0) } ?? Array("{}".utf8)
         let photos = ListingPhotoWriter(state: self, fields: fields, selection: current.selection.isEmpty ? nil : current.selection)
-        return ListingStream(id: id, table: library.photos.values, slots: view.slots, positions: positions, offset: offset,
-                             view: encodedView, photos: photos)
+        return ListingStream(id: id, table: library.photos.values, slots: view.slots, folderTotals: view.folderTotals,
+                             positions: positions, offset: offset, view: encodedView, photos: photos)
     }
 }

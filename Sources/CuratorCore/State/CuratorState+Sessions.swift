@@ -14,11 +14,16 @@ extension CuratorState {
         let decoder = JSONDecoder()
         for row in try library.storeForRoots.loadSessions() {
             do {
-                var state = try decoder.decode(SessionState.self, from: Data(row.state))
-                // Photos that left while the daemon was down leave the selection too.
-                let missing = state.selection.items.filter { library.photo($0) == nil }
+                let stored = try decoder.decode(StoredSession.self, from: Data(row.state))
+                var state = stored.state
+                // Photos that left while the daemon was down leave the selection too, and
+                // so do photos a changed configuration protects now.
+                let missing = state.selection.items.filter { id in library.photo(id).map(isProtected) ?? true }
                 if !missing.isEmpty { state = state.removingVanished(missing).state }
-                sessions[SessionKey(uid: row.uid, name: row.name)] = state
+                let key = SessionKey(uid: row.uid, name: row.name)
+                sessions[key] = state
+                sessionUse[key] = stored.used
+                lastSessionUse = max(lastSessionUse, stored.used)
             } catch {
                 log.warning("session \(row.name) of uid \(row.uid) could not be read and starts afresh: \(error)")
             }
@@ -34,25 +39,65 @@ extension CuratorState {
 
     func session(_ key: SessionKey) -> SessionState {
         flushSelections()
-        return sessions[key] ?? SessionState(view: defaultView)
+        guard let state = sessions[key] else { return SessionState(view: defaultView) }
+        lastSessionUse += 1
+        sessionUse[key] = lastSessionUse
+        unsavedUse.insert(key)
+        return state
     }
 
     var defaultView: ViewSpec { ViewSpec() }
 
+    /// A request's change to a session: persisted and installed, then, when it
+    /// changed anything, told to the session's followers except the client that
+    /// asked (`origin`): the answer tells that one. Returns the name of the idle
+    /// session forgotten to make room, when the change created this one.
+    @discardableResult
+    func commit(_ state: SessionState, for key: SessionKey, replacing old: SessionState,
+                origin: ObjectIdentifier?) throws(ProtocolError) -> String? {
+        guard state != old else { return nil }
+        let evicted = try install(state, for: key)
+        sendSelectionEvent(key, state, except: origin)
+        return evicted
+    }
+
     /// Persists, then installs. A session that failed to persist keeps its old state.
-    func install(_ state: SessionState, for key: SessionKey) throws(ProtocolError) {
+    /// A new session first gets its place among its user's (`makeRoom`).
+    @discardableResult
+    func install(_ state: SessionState, for key: SessionKey) throws(ProtocolError) -> String? {
+        let evicted = sessions[key] == nil ? try makeRoom(for: key) : nil
+        lastSessionUse += 1
         do {
-            let data = try JSONEncoder().encode(state)
+            let data = try JSONEncoder().encode(StoredSession(state: state, used: lastSessionUse))
             try library.storeForRoots.saveSession(uid: key.uid, name: key.name, state: Array(data))
         } catch {
             throw ProtocolError(.internalError, "The session could not be saved: \(error).")
         }
         sessions[key] = state
+        sessionUse[key] = lastSessionUse
+        unsavedUse.remove(key)
+        return evicted
     }
 
     func sessionResult(_ key: SessionKey, _ state: SessionState, change: SelectionChange? = nil) -> SessionResult {
         SessionResult(session: key.name, mode: state.mode, view: state.view, cap: state.selection.cap, count: state.selection.count,
-                      bytes: selectedBytes(state), added: change.map { $0.added.count }, removed: change.map { $0.removed.count })
+                      bytes: selectedBytes(state), hidden: hiddenSelected(state).count,
+                      added: change.map { $0.added.count }, removed: change.map { $0.removed.count })
+    }
+
+    /// The selected photos the session's view does not show: a filter hides them
+    /// (a filter or sort change keeps the selection), or they lie outside its
+    /// folder (selected by id). They stay selected and counted, and are deleted
+    /// after the photos shown. Costs the selection, not the view.
+    func hiddenSelected(_ state: SessionState) -> Set<Int64> {
+        guard !state.selection.isEmpty else { return [] }
+        guard let view = try? ViewMembership(state.view, state: self) else { return Set(state.selection.items) }
+        var hidden = Set<Int64>()
+        for id in state.selection.items {
+            guard let photo = library.photo(id) else { continue }
+            if !view.contains(photo, folderPath: library.folders[photo.folderID]?.path ?? .empty) { hidden.insert(id) }
+        }
+        return hidden
     }
 
     func selectedBytes(_ state: SessionState) -> Int64 {
@@ -61,41 +106,55 @@ extension CuratorState {
 
     // MARK: commands
 
-    func setView(_ args: ViewRequest, uid: UInt32) throws(ProtocolError) -> SessionResult {
+    func setView(_ args: ViewRequest, uid: UInt32, origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
         _ = try resolve(args.view)  // refuse an unknown root or folder before changing anything
-        let update = session(key).setView(args.view)
-        try install(update.state, for: key)
-        return sessionResult(key, update.state, change: update.change)
+        let current = session(key)
+        let update = current.setView(args.view)
+        let evicted = try commit(update.state, for: key, replacing: current, origin: origin)
+        var result = sessionResult(key, update.state, change: update.change)
+        result.evicted = evicted
+        return result
     }
 
-    func setMode(_ args: ModeRequest, uid: UInt32) throws(ProtocolError) -> SessionResult {
+    func setMode(_ args: ModeRequest, uid: UInt32, origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
-        if let cap = args.cap, cap < 1 || cap > 1_000_000 {
-            throw ProtocolError(.invalidArgument, "A cap is a whole number from 1 to 1000000.", argument: "cap")
+        if let cap = args.cap, cap < 1 || cap > config.maxSelection {
+            throw ProtocolError(.invalidArgument, "A cap is a whole number from 1 to \(config.maxSelection) (max_selection).", argument: "cap")
         }
+        let current = session(key)
         let update: SessionUpdate
         do {
-            update = try session(key).setMode(args.mode, cap: args.cap, defaultCap: config.selectionCap)
+            update = try current.setMode(args.mode, cap: args.cap, defaultCap: config.selectionCap)
         } catch {
             throw error.protocolError
         }
-        try install(update.state, for: key)
-        return sessionResult(key, update.state, change: update.change)
+        let evicted = try commit(update.state, for: key, replacing: current, origin: origin)
+        var result = sessionResult(key, update.state, change: update.change)
+        result.evicted = evicted
+        return result
     }
 
     enum SelectVerb { case select, deselect, toggle }
 
-    func changeSelection(_ verb: SelectVerb, _ args: SelectRequest, uid: UInt32) throws(ProtocolError) -> SessionResult {
+    func changeSelection(_ verb: SelectVerb, _ args: SelectRequest, uid: UInt32,
+                         origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
         let current = session(key)
         guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }
-        let ids = try resolveSelector(args.selector, view: current.view)
+        var ids = try resolveSelector(args.selector, view: current.view)
+        var skipped = 0
         if verb != .deselect {
             // Protected photos cannot be selected (article 003's non-removable sections).
             let adding = verb == .select ? ids : ids.filter { !current.selection.contains($0) }
-            let refused = adding.filter { id in library.photo(id).map(isProtected) ?? false }
-            if !refused.isEmpty {
+            let refused = RootFacts(self).mayProtect.isEmpty ? [] : adding.filter { id in library.photo(id).map(isProtected) ?? false }
+            if !refused.isEmpty && args.selector.namesInBulk {
+                // Named in bulk, they are simply not selectable: the rest is, and the
+                // answer says how many were left out.
+                let left = Set(refused)
+                ids.removeAll(where: left.contains)
+                skipped = refused.count
+            } else if !refused.isEmpty {
                 let paths = refused.prefix(5).compactMap { library.photo($0) }.map { library.relativePath(of: $0).lossyString }
                 throw ProtocolError(.protected, "\(refused.count == 1 ? "This photo is" : "\(refused.count) of these photos are") in a protected folder and cannot be selected: \(paths.joined(separator: ", "))\(refused.count > 5 ? ", ..." : "").",
                                     photos: refused)
@@ -108,40 +167,45 @@ extension CuratorState {
         }
         let update: SessionUpdate
         do {
-            update = try current.apply(operation)
+            update = try current.apply(operation, limit: selectionLimit(for: key))
         } catch {
             throw error.protocolError
         }
-        try install(update.state, for: key)
-        return sessionResult(key, update.state, change: update.change)
+        try commit(update.state, for: key, replacing: current, origin: origin)
+        var result = sessionResult(key, update.state, change: update.change)
+        if skipped > 0 { result.skippedProtected = skipped }
+        return result
     }
 
-    func clearSelection(_ args: SessionRequest, uid: UInt32) throws(ProtocolError) -> SessionResult {
+    func clearSelection(_ args: SessionRequest, uid: UInt32, origin: ObjectIdentifier? = nil) throws(ProtocolError) -> SessionResult {
         let key = try sessionKey(args.session, uid: uid)
+        let current = session(key)
         let update: SessionUpdate
         do {
-            update = try session(key).apply(.clear)
+            update = try current.apply(.clear)
         } catch {
             throw error.protocolError
         }
-        try install(update.state, for: key)
+        try commit(update.state, for: key, replacing: current, origin: origin)
         return sessionResult(key, update.state, change: update.change)
     }
 
     func selection(_ args: SessionRequest, uid: UInt32) throws(ProtocolError) -> SelectionResult {
         let key = try sessionKey(args.session, uid: uid)
         let state = session(key)
-        return SelectionResult(session: key.name, mode: state.mode, cap: state.selection.cap, items: selectionItems(state),
-                               count: state.selection.count, bytes: selectedBytes(state))
+        let hidden = hiddenSelected(state)
+        return SelectionResult(session: key.name, mode: state.mode, cap: state.selection.cap, items: selectionItems(state, hidden: hidden),
+                               count: state.selection.count, bytes: selectedBytes(state), hidden: hidden.count)
     }
 
-    func selectionItems(_ state: SessionState) -> [SelectionItem] {
+    func selectionItems(_ state: SessionState, hidden: Set<Int64>) -> [SelectionItem] {
         var items: [SelectionItem] = []
         for (index, id) in state.selection.items.enumerated() {
             guard let photo = library.photo(id) else { continue }
             let path = wirePath(library.relativePath(of: photo))
             items.append(SelectionItem(number: index + 1, id: id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
-                                       size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire }))
+                                       size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire },
+                                       hidden: hidden.contains(id) ? true : nil))
         }
         return items
     }
@@ -246,42 +310,5 @@ extension CuratorState {
         }
         viewCache.invalidate()
         return ReorderResult(id: id, from: from + 1, to: args.to)
-    }
-
-    // MARK: photos leaving
-
-    /// Photos gone from disk (or trashed) leave every selection; each affected
-    /// session's owner hears the new numbering.
-    func photosLeft(_ ids: [Int64]) {
-        // Collected here, applied to the sessions once per burst of removals
-        // (`flushSelections`): a batch of 10 000 photos would otherwise copy, save and
-        // re-send a 10 000-photo selection for every photo. A crash before the save
-        // loses nothing: vanished ids are dropped again when sessions load.
-        leftSelections.formUnion(ids)
-    }
-
-    /// Takes photos that left out of every selection, saves the sessions changed,
-    /// and tells their owners the new numbering. Called at the end of each burst of
-    /// file events, scan step and batch, and before any session is read.
-    func flushSelections() {
-        guard !leftSelections.isEmpty else { return }
-        let gone = leftSelections
-        leftSelections.removeAll()
-        for (key, state) in sessions {
-            let leaving = Array(gone.filter(state.selection.contains))
-            guard !leaving.isEmpty else { continue }
-            let updated = state.removingVanished(leaving).state
-            do {
-                try install(updated, for: key)
-            } catch {
-                sessions[key] = updated
-                log.error("session \(key.name) of uid \(key.uid) could not be saved: \(error)")
-            }
-            sendSelectionEvent(key, updated)
-        }
-    }
-
-    func sendSelectionEvent(_ key: SessionKey, _ state: SessionState) {
-        send(Event(event: .selection, session: key.name, items: selectionItems(state), count: state.selection.count), toUID: key.uid)
     }
 }

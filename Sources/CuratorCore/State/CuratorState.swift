@@ -33,6 +33,14 @@ final class CuratorState {
     var viewCache = ViewCache()
     /// Every user's sessions, by owner uid and name; persisted in the index file.
     var sessions: [SessionKey: SessionState] = [:]
+    /// When each session was last used, as a sequence number (higher: later): the
+    /// least recently used idle one makes room for a new one. Persisted with the
+    /// session when it is saved.
+    var sessionUse: [SessionKey: Int64] = [:]
+    var lastSessionUse: Int64 = 0
+    /// Sessions read since they were last saved: their use is saved at a clean
+    /// stop (`saveSessionUse`), not by a write per read.
+    var unsavedUse: Set<SessionKey> = []
     /// Photos that left the disk (or were trashed) and are still to be taken out
     /// of the selections that hold them.
     var leftSelections: Set<Int64> = []
@@ -63,8 +71,9 @@ final class CuratorState {
             if let row = known.first(where: { $0.name == config.name }) {
                 id = row.id
                 if row.path != config.path {
-                    // The name now points elsewhere: its old photos are not this folder's.
-                    _ = try library.removeTree(root: id, path: .empty)
+                    // The name now points elsewhere: its old photos are not this folder's,
+                    // and leave the selections that held them.
+                    publish(try library.batch { try library.removeTree(root: id, path: .empty) })
                     try store.updateRoot(id: id, path: config.path, device: 0)
                 }
                 if var existing = roots[id] {
@@ -183,6 +192,7 @@ final class CuratorState {
 
     func folderMoved(root: Int32, from: ByteString, to: ByteString) throws {
         try library.batch { try library.moveFolderTree(root: root, from: from, to: to) }
+        unselectProtected(root: root, within: to)
         if !subscribers.isEmpty {
             // Each photo below moved; tell subscribers so their paths stay right.
             for folder in library.folders(root: root, within: to) {
@@ -227,8 +237,16 @@ final class CuratorState {
 
     func publish(_ changes: [LibraryChange]) {
         guard !changes.isEmpty else { return }
-        let gone = changes.compactMap { change -> Int64? in if case .removed(let p) = change { return p.id } else { return nil } }
-        if !gone.isEmpty { photosLeft(gone) }
+        var leaving: [Int64] = []
+        for change in changes {
+            switch change {
+            case .removed(let p): leaving.append(p.id)
+            // Moved into a protected folder: it can no longer be selected (article 003).
+            case .moved(let p, _, _) where isProtected(p): leaving.append(p.id)
+            case .added, .changed, .moved: break
+            }
+        }
+        if !leaving.isEmpty { photosLeft(leaving) }
         publishWithoutSelections(changes)
     }
 
@@ -249,7 +267,7 @@ final class CuratorState {
                      root: p.rootID)
             case .removed(let p):
                 let path = wirePath(library.relativePath(of: p))
-                send(Event(event: .removed, root: rootName(p.rootID), id: p.id, from: path), root: p.rootID)
+                send(Event(event: .removed, root: rootName(p.rootID), photoId: p.id, from: path), root: p.rootID)
             }
         }
     }

@@ -57,11 +57,12 @@ struct ListingPhotoWriter: Sendable {
         self.types = types
     }
 
-    /// The section of a listing that a run of `count` photos of one folder opens.
-    func folderSection(of photo: borrowing Photo, count: Int, firstPosition: Int) -> FolderSection {
+    /// The section of a listing that a run of `count` photos of one folder opens;
+    /// `total` is the folder's photos in the whole view.
+    func folderSection(of photo: borrowing Photo, count: Int, total: Int, firstPosition: Int) -> FolderSection {
         let path = WirePath(folders[photo.folderID]?.path ?? .empty)
         return FolderSection(root: rootNames[photo.rootID] ?? "?", path: path.path, pathRaw: path.pathRaw,
-                             count: count, firstPosition: firstPosition)
+                             count: count, total: total, firstPosition: firstPosition)
     }
 
     /// One photo object. Borrowed: a copy of a `Photo` retains and releases its name.

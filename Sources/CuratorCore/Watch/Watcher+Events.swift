@@ -118,8 +118,15 @@ extension Watcher {
         guard let config, online else { return }
         let filter = NameFilter(config)
         let absolute = config.path.appending(path)
-        let status = try? FileStatus.ifExists(absolute)
-        guard let type = filter.photoType(path.lastComponent), let status, status.isRegularFile else {
+        let type = filter.photoType(path.lastComponent)
+        let status: FileStatus?
+        do {
+            status = type == nil ? nil : try FileStatus.ifExists(absolute)
+        } catch {
+            keepUnreadable(error)
+            return
+        }
+        guard let type, let status, status.isRegularFile else {
             // Gone, replaced by a symlink or a directory, or renamed to a non-photo name.
             curator.withState { state in
                 do { try state.fileVanished(root: root, relativePath: path) } catch { log.error("cannot unindex \(absolute.lossyString): \(error)") }
@@ -133,6 +140,13 @@ extension Watcher {
                 log.error("cannot index \(absolute.lossyString): \(error)")
             }
         }
+    }
+
+    /// Only ENOENT and ENOTDIR say a file is gone. EACCES, EIO or ESTALE (a network
+    /// share) say nothing of it: the index keeps what it knew, and the log says why,
+    /// as a scan does for a folder it cannot read. A later event or scan settles it.
+    private func keepUnreadable(_ error: SystemError) {
+        log.warning("\(error); the index keeps what it knew of it")
     }
 
     func moved(from: PendingMove, toRoot: Int32, to: ByteString, isDirectory: Bool) {
@@ -166,9 +180,17 @@ extension Watcher {
         let (config, online) = curator.withState { state in (state.roots[toRoot]?.config, state.roots[toRoot]?.online ?? false) }
         guard let config, online else { return }
         let absolute = config.path.appending(to)
-        guard let type = NameFilter(config).photoType(to.lastComponent), let status = try? FileStatus.ifExists(absolute),
-              status.isRegularFile
-        else {
+        let type = NameFilter(config).photoType(to.lastComponent)
+        let status: FileStatus?
+        do {
+            status = type == nil ? nil : try FileStatus.ifExists(absolute)
+        } catch {
+            // It is somewhere: keep it under its former path rather than lose its id
+            // and selections (a later event or scan finds it by its inode).
+            keepUnreadable(error)
+            return
+        }
+        guard let type, let status, status.isRegularFile else {
             fileChanged(root: from.root, path: from.path)
             fileChanged(root: toRoot, path: to)
             return

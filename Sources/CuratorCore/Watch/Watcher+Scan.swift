@@ -214,12 +214,27 @@ extension Watcher {
         job.directories += 1
         job.seenFolders.insert(relative)
         var files: [ScannedFile] = []
+        // A name listed but not stat-able for another reason than being gone (EACCES
+        // on a folder without search permission, EIO): the folder is kept as if
+        // unreadable, so that what the index knew of that file is not removed.
+        var unstatable = false
+        func status(of name: ByteString) -> FileStatus? {
+            do {
+                return try FileStatus.of(name, relativeTo: fd)
+            } catch {
+                if error.errno != .noEntry && error.errno != .notDirectory {
+                    log.warning("cannot stat \(absolute.appending(name).lossyString): \(error.errno); keeping what the index knew of it")
+                    unstatable = true
+                }
+                return nil
+            }
+        }
         for entry in listing {
             var kind = entry.kind
-            var status: FileStatus?
+            var entryStatus: FileStatus?
             if kind == .unknown {
-                status = try? FileStatus.of(entry.name, relativeTo: fd)
-                if let s = status { kind = s.isDirectory ? .directory : s.isRegularFile ? .file : .other }
+                entryStatus = status(of: entry.name)
+                if let s = entryStatus { kind = s.isDirectory ? .directory : s.isRegularFile ? .file : .other }
             }
             switch kind {
             case .directory:
@@ -227,20 +242,21 @@ extension Watcher {
             case .file:
                 if relative.isEmpty && job.kind == .full && WatcherInbox.isCookie(entry.name) { job.cookies.append(entry.name) }
                 guard let type = filter.photoType(entry.name) else { continue }
-                guard let s = status ?? (try? FileStatus.of(entry.name, relativeTo: fd)), s.isRegularFile else { continue }
+                guard let s = entryStatus ?? status(of: entry.name), s.isRegularFile else { continue }
                 files.append(ScannedFile(name: entry.name, status: s, type: type))
             default:
                 continue
             }
         }
+        if unstatable { job.unreadable.append(relative) }
         job.files += files.count
         var seen = job.seenPhotos
         job.seenPhotos = []  // keep the set uniquely referenced: no copy per directory
         let deferRemovals = job.kind == .full
         curator.withState { state in
             do {
-                _ = try state.reconcile(root: root, directory: relative, files: files, complete: true, deferRemovals: deferRemovals,
-                                        seen: &seen)
+                _ = try state.reconcile(root: root, directory: relative, files: files, complete: !unstatable,
+                                        deferRemovals: deferRemovals, seen: &seen)
             } catch {
                 log.error("cannot index \(absolute.lossyString): \(error)")
             }

@@ -50,7 +50,10 @@ struct RemoveCommand: CLICommand {
             }
         }
         let showProgress = !context.options.json && isatty(2) != 0 && plan.count >= 20
-        if showProgress { _ = try client.call(.subscribe(SubscribeRequest()), as: SubscribeResult.self) }
+        if showProgress {
+            try context.requireSameProtocol()
+            _ = try client.call(.subscribe(SubscribeRequest()), as: SubscribeResult.self)
+        }
         let command = Command.deleteConfirm(DeleteConfirmRequest(session: session, token: plan.token))
         let result: BatchResult
         if showProgress {
@@ -103,28 +106,41 @@ struct RemoveCommand: CLICommand {
         }
     }
 
-    /// A photo named by id, or by path ("ROOT/PATH", or a path under a root).
+    /// A photo named by id, by `ROOT/PATH` as `ls` shows it, or by a file's path
+    /// (absolute, or from the working directory) under a root. A relative text may be
+    /// either of the last two (in a root named `photos`, `photos/a/x.jpg` typed from
+    /// inside that root is both): the file on disk, when there is one, is tried first,
+    /// then the other reading; a reading whose folder does not exist is no answer.
     static func resolvePhoto(_ text: String, _ context: CLIContext) throws(CLIError) -> Int64 {
         if let id = Int64(text) { return id }
-        var spec = ViewSpec()
-        var relative = text
         let status = try context.connection().call(.status(StatusRequest()), as: StatusResult.self)
-        let absolute = text.hasPrefix("/") ? text : FileManager.default.currentDirectoryPath + "/" + text
-        if let root = status.roots.first(where: { absolute.hasPrefix($0.path + "/") }) {
-            spec.root = root.name
-            relative = String(absolute.dropFirst(root.path.count + 1))
-        } else if let slash = text.firstIndex(of: "/"), status.roots.contains(where: { $0.name == String(text[..<slash]) }) {
-            spec.root = String(text[..<slash])
-            relative = String(text[text.index(after: slash)...])
+        var onDisk: (root: String, path: String)?
+        let absolute = URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            .standardizedFileURL.path
+        if let root = status.roots.first(where: { absolute.hasPrefix($0.path.hasSuffix("/") ? $0.path : $0.path + "/") }) {
+            onDisk = (root.name, String(absolute.dropFirst(root.path.count).drop { $0 == "/" }))
         }
-        let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
-        spec.folder = folder
-        spec.recursive = false
-        let listing = try context.connection().call(.list(ListRequest(view: spec)), as: ListResult.self)
-        guard let match = listing.photos.first(where: { $0.path == relative }) else {
-            throw CLIError.daemon(ProtocolError(.noSuchPhoto, "No indexed photo is at \(text)."))
+        var named: (root: String, path: String)?
+        if !text.hasPrefix("/"), let slash = text.firstIndex(of: "/"), status.roots.contains(where: { $0.name == String(text[..<slash]) }) {
+            named = (String(text[..<slash]), String(text[text.index(after: slash)...]))
         }
-        return match.id
+        let fileExists = FileManager.default.fileExists(atPath: absolute)
+        let readings = (fileExists ? [onDisk, named] : [named, onDisk]).compactMap { $0 }
+        for reading in readings {
+            var spec = ViewSpec(root: reading.root, recursive: false)
+            let folder = reading.path.split(separator: "/").dropLast().joined(separator: "/")
+            if !folder.isEmpty { spec.folder = folder }
+            let listing: ListResult
+            do {
+                listing = try context.connection().call(.list(ListRequest(view: spec)), as: ListResult.self)
+            } catch CLIError.daemon(let error) where error.code == .noSuchFolder {
+                continue
+            }
+            if let match = listing.photos.first(where: { $0.path == reading.path }) { return match.id }
+        }
+        let tried = readings.map { "\($0.root)/\($0.path)" }
+        throw CLIError.daemon(ProtocolError(.noSuchPhoto, "No indexed photo is at \(text)"
+                                            + (tried.isEmpty ? " (it is in no root)." : " (looked for \(tried.joined(separator: " and "))).")))
     }
 }
 
@@ -145,12 +161,23 @@ struct UndoCommand: CLICommand {
 
     func run(_ context: CLIContext) throws(CLIError) {
         guard let r = try context.call(.undo(UndoRequest(batch: batch)), as: UndoResult.self) else { return }
+        let failed = r.items.count { $0.outcome != .restored && $0.outcome != .conflict && $0.outcome != .missing }
+        let notBack = r.items.filter { $0.outcome != .restored }
         Format.write("Batch \(r.batch): \(Format.plural(r.restored, "photo")) put back"
                      + (r.conflicts > 0 ? ", \(r.conflicts) left in the trash because a file now stands at their path" : "")
-                     + (r.missing > 0 ? ", \(r.missing) no longer in the trash" : "") + ".")
-        for item in r.items where item.outcome == .conflict || item.outcome == .missing {
-            Format.write("  \(item.root)/\(item.path): \(item.outcome == .conflict ? "a file is in the way; still in the trash" : "not in the trash any more")"
-                         + (item.detail.map { " (\($0))" } ?? ""))
+                     + (r.missing > 0 ? ", \(r.missing) no longer in the trash" : "")
+                     + (failed > 0 ? ", \(failed) could not be put back" : "") + (notBack.isEmpty ? "." : ":"))
+        for item in notBack { Format.write("  \(item.root)/\(item.path): \(Self.reason(item))") }
+        if failed > 0 { Format.write("They stay recorded: `curatorctl undo \(r.batch)` again puts them back once that is fixed.") }
+    }
+
+    /// Why a photo did not come back, in one phrase: the daemon's detail when it gives
+    /// one (it says it whole), else what the outcome means.
+    static func reason(_ item: BatchItemResult) -> String {
+        switch item.outcome {
+        case .conflict: "a file is in the way; still in the trash"
+        case .missing: item.detail ?? "not in the trash any more"
+        default: "could not be put back: " + (item.detail ?? item.outcome.rawValue)
         }
     }
 }

@@ -64,7 +64,10 @@ struct ListCommand: CLICommand {
         var index = 0
         let width = String(r.total).count
         for folder in r.folders {
-            Format.write("\(folder.root)/\(folder.path.isEmpty ? "" : folder.path + "/")  (\(Format.plural(folder.count, "photo")))")
+            // A page may show part of a folder: "2 of 312 photos".
+            let count = folder.count < folder.total ? "\(folder.count) of \(Format.plural(folder.total, "photo"))"
+                                                    : Format.plural(folder.count, "photo")
+            Format.write("\(folder.root)/\(folder.path.isEmpty ? "" : folder.path + "/")  (\(count))")
             for _ in 0..<folder.count where index < r.photos.count {
                 let p = r.photos[index]
                 index += 1

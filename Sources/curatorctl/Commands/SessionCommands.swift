@@ -4,10 +4,17 @@ import Foundation
 
 /// Prints a session's state after a change, the way a person reads it.
 enum SessionOutput {
+    /// Said when the change created the session and an idle one made room for it.
+    static func evictionNote(_ r: SessionResult) {
+        guard let evicted = r.evicted else { return }
+        Format.write("Session \(evicted) (nothing selected, least recently used) was forgotten to make room for \(r.session).")
+    }
+
     static func describe(_ r: SessionResult) -> String {
         var text = "Session \(r.session): \(r.mode == .select ? "select" : "view") mode"
         if r.mode == .select {
             text += ", \(Format.plural(r.count, "photo")) selected (\(Format.bytes(r.bytes)))"
+            if let hidden = r.hidden, hidden > 0 { text += ", \(hidden) of them hidden by the view" }
             if let cap = r.cap { text += ", at most \(cap)" }
         }
         return text + "."
@@ -16,7 +23,7 @@ enum SessionOutput {
 
 struct ViewCommand: CLICommand {
     static let name = "view"
-    static let abstract = "Set what the session looks at (root or folder, filter, sort); this clears its selection."
+    static let abstract = "Set what the session looks at; another root or folder clears its selection, a filter or sort keeps it."
     static let usage = "view [ROOT[/FOLDER]] [--glob PATTERN] [--type jpeg,nef] [--from DATE] [--to DATE] [--sort capture|name|mtime|size|custom] [--desc] [--flat]"
     var view: ViewOptions
 
@@ -30,6 +37,7 @@ struct ViewCommand: CLICommand {
     func run(_ context: CLIContext) throws(CLIError) {
         let request = ViewRequest(session: context.options.session, view: view.spec)
         guard let r = try context.call(.view(request), as: SessionResult.self) else { return }
+        SessionOutput.evictionNote(r)
         if let removed = r.removed, removed > 0 { Format.write("The view changed: \(Format.plural(removed, "photo")) left the selection.") }
         Format.write(SessionOutput.describe(r))
     }
@@ -52,6 +60,7 @@ struct ModeCommand: CLICommand {
     func run(_ context: CLIContext) throws(CLIError) {
         guard let r = try context.call(.mode(ModeRequest(session: context.options.session, mode: mode, cap: cap)), as: SessionResult.self)
         else { return }
+        SessionOutput.evictionNote(r)
         if let removed = r.removed, removed > 0 { Format.write("Left select mode: \(Format.plural(removed, "photo")) deselected.") }
         Format.write(SessionOutput.describe(r))
     }
@@ -98,7 +107,9 @@ struct SelectionVerbCommand {
         do {
             result = try context.call(command, as: SessionResult.self)
         } catch CLIError.daemon(let error) where error.code == .notInSelectMode && verb != .deselect && !context.options.json {
-            _ = try context.call(.mode(ModeRequest(session: context.options.session, mode: .select)), as: SessionResult.self)
+            if let entered = try context.call(.mode(ModeRequest(session: context.options.session, mode: .select)), as: SessionResult.self) {
+                SessionOutput.evictionNote(entered)
+            }
             Format.write("Entered select mode.")
             result = try context.call(command, as: SessionResult.self)
         }
@@ -106,6 +117,9 @@ struct SelectionVerbCommand {
         var parts: [String] = []
         if let added = r.added, added > 0 { parts.append("\(added) selected") }
         if let removed = r.removed, removed > 0 { parts.append("\(removed) deselected") }
+        if let skipped = r.skippedProtected, skipped > 0 {
+            parts.append("\(Format.plural(skipped, "protected photo")) left out (protected folders cannot be selected)")
+        }
         if !parts.isEmpty { Format.write(parts.joined(separator: ", ").prefix(1).uppercased() + parts.joined(separator: ", ").dropFirst() + ".") }
         Format.write(SessionOutput.describe(r))
     }
@@ -163,9 +177,10 @@ struct SelectionCommand: CLICommand {
         let width = String(r.items.count).count
         for item in r.items {
             Format.write("\(Format.pad(String(item.number), width, right: true)). \(item.root)/\(item.path)  \(Format.bytes(item.size))"
-                         + (item.captureTime.map { "  \($0)" } ?? "") + "  #\(item.id)")
+                         + (item.captureTime.map { "  \($0)" } ?? "") + "  #\(item.id)" + (item.hidden == true ? "  (hidden by the view)" : ""))
         }
-        Format.write("\(Format.plural(r.count, "photo")), \(Format.bytes(r.bytes))" + (r.cap.map { " (at most \($0))" } ?? ""))
+        let hidden = (r.hidden ?? 0) > 0 ? "; \(r.hidden ?? 0) hidden by the view" : ""
+        Format.write("\(Format.plural(r.count, "photo")), \(Format.bytes(r.bytes))" + (r.cap.map { " (at most \($0))" } ?? "") + hidden)
     }
 }
 
