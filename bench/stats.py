@@ -22,3 +22,12 @@ def median(samples) -> float:
 def summary(samples):
     """(median, min, max) of a non-empty list."""
     return median(samples), min(samples), max(samples)
+
+
+def spread(values) -> str:
+    """"[0.58–0.70 per run]": the range of per-run ratios, for a verdict's detail."""
+    if not values:
+        return "(not paired)"
+    if len(values) < 2:
+        return "(one run)"
+    return "[%.2f–%.2f per run]" % (min(values), max(values))
