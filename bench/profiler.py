@@ -65,6 +65,7 @@ class Profiler:
         self.event = None
         self.active = None        # (workload, n) being profiled
         self.recorders = []       # (perf process, data file)
+        self.thread_names = {}    # tid -> name of the threads that existed when perf attached
 
     def check(self) -> bool:
         """Whether perf can profile here; says why not once, clearly, otherwise."""
@@ -91,6 +92,14 @@ class Profiler:
         if self.active is None:
             return
         workload, n = self.active
+        # perf names threads by the comm events it sees; those of threads made before it
+        # attached show as ":TID" in its report, so their names are read here.
+        try:
+            for tid in os.listdir("/proc/%d/task" % pid):
+                with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+                    self.thread_names[":" + tid] = f.read().strip()
+        except OSError:
+            pass
         folder = os.path.join(self.out_dir, "perf-%s-%d" % (workload, n))
         os.makedirs(folder, exist_ok=True)
         data = os.path.join(folder, "curatord-%d.data" % (len(self.recorders) + 1))
@@ -117,7 +126,7 @@ class Profiler:
             self.log("--perf: no profile was recorded during %s" % workload)
             return
         t0 = time.monotonic()
-        summary = summarize(files, self.event)
+        summary = summarize(files, self.event, self.thread_names)
         path = os.path.join(os.path.dirname(files[0]), "summary.txt")
         with open(path, "w") as f:
             f.write("perf record -g -e %s -F %d of curatord during workload %s at N=%d\n" % (
@@ -169,8 +178,9 @@ def _report(data: str, *args) -> list:
     return rows
 
 
-def summarize(files, event: str, top: int = 12) -> dict:
+def summarize(files, event: str, thread_names=None, top: int = 12) -> dict:
     """Threads, self and inclusive symbols over all files, by samples."""
+    thread_names = thread_names or {}
     total = 0
     threads, selfs, inclusive = {}, {}, {}
     for data in files:
@@ -178,6 +188,7 @@ def summarize(files, event: str, top: int = 12) -> dict:
         file_total = sum(samples for _, _, samples, _ in by_thread)
         total += file_total
         for _, _, samples, name in by_thread:
+            name = thread_names.get(name, name)
             threads[name] = threads.get(name, 0) + samples
         for _, _, samples, name in _report(data, "--no-children", "--sort", "dso,sym", "--percent-limit", "0.2"):
             selfs[name] = selfs.get(name, 0) + samples

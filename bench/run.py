@@ -171,6 +171,8 @@ def main(argv=None) -> int:
                 ctx.log("workload %s: %s (load average %.2f)" % (w.KEY, w.TITLE, os.getloadavg()[0]))
                 t0 = time.monotonic()
                 if profiler is not None and profiler.wants(w.KEY):
+                    if getattr(w, "USES_LIVE_DAEMON", False):
+                        ctx.curatord_live(alone=False)
                     live = ctx.daemon.pid if ctx.daemon is not None and ctx.daemon.alive() else None
                     profiler.begin(w.KEY, n, live)
                 for attempt in (1, 2):

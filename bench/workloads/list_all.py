@@ -19,6 +19,9 @@ KEY = "list"
 # (curatord's id, position and root have no watchman counterpart; ino is its identity).
 WATCHMAN_RECORD = ("name", "size", "mtime_ns", "type", "ino")
 TITLE = "list all photos over the socket"
+# Asks the live curatord (an idle daemon that has indexed the tree): with --perf it is
+# brought up before the profile starts, so that its start-up is not in it.
+USES_LIVE_DAEMON = True
 
 
 def curatord_list_all(ctx, client, fields=None, check=True):

@@ -12,6 +12,9 @@ from workloads.list_all import WATCHMAN_RECORD, curatord_list_all, watchman_list
 
 KEY = "memory"
 TITLE = "resident memory after the listing"
+# Asks the live curatord (an idle daemon that has indexed the tree): with --perf it is
+# brought up before the profile starts, so that its start-up is not in it.
+USES_LIVE_DAEMON = True
 
 
 def _mb(kib: int) -> float:

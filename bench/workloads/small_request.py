@@ -11,6 +11,9 @@ import stats
 
 KEY = "small"
 TITLE = "small request round trip on an open connection"
+# Asks the live curatord (an idle daemon that has indexed the tree): with --perf it is
+# brought up before the profile starts, so that its start-up is not in it.
+USES_LIVE_DAEMON = True
 WARMUP = 200
 
 

@@ -21,6 +21,9 @@ from peers import trash_tools
 
 KEY = "trash"
 TITLE = "confirmed batch to the trash, and its undo"
+# Asks the live curatord (an idle daemon that has indexed the tree): with --perf it is
+# brought up before the profile starts, so that its start-up is not in it.
+USES_LIVE_DAEMON = True
 UNDO_KEY = "undo"
 MV = "mv -t (rename floor)"
 
