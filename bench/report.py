@@ -130,8 +130,10 @@ METHOD = ("Method: **interleaved**. Each repetition runs curatord and then each 
           "judged on ratios, never on absolute times, so that they hold on whichever host runs them.")
 
 
-def environment(fs_description: str, commands, host: dict, load_end) -> list:
-    """Lines describing the machine and the run."""
+def environment(fs_description: str, commands, host: dict, load_end, when=None, soft=None) -> list:
+    """Lines describing the machine and the run (`host` from machine.describe() with the
+    run's load range; `soft` from `software()` at the time of the run)."""
+    soft = soft or software()
     lines = [
         "- Machine: %s" % machine.one_line(host),
         "- inotify limits: max_queued_events %s, max_user_watches %s, max_user_instances %s" % (
@@ -139,16 +141,21 @@ def environment(fs_description: str, commands, host: dict, load_end) -> list:
             host.get("inotify_max_user_instances")),
         "- Date: %s; 1-minute load average %.2f at the start, %.2f at the end%s (the cores are shared with "
         "other work: absolute times are noisy, the interleaved ratios much less)" % (
-            time.strftime("%Y-%m-%d %H:%M %Z"), host["loadavg_at_start"][0], load_end[0],
+            when or time.strftime("%Y-%m-%d %H:%M %Z"), host["loadavg_at_start"][0], load_end[0],
             ", %s while the workloads ran" % host["load_range"] if host.get("load_range") else ""),
         "- Scratch filesystem: %s" % fs_description,
         "- " + METHOD,
         "- Command%s: %s" % ("s (later ones redo some workloads, merged with --merge)" if len(commands) > 1 else "",
                              "; ".join("`%s`" % c for c in commands)),
-        "- curatord: %s" % _git_describe(),
-        "- Peers: %s" % "; ".join(_versions()),
+        "- curatord: %s" % soft["sources"],
+        "- Peers: %s" % "; ".join(soft["peers"]),
     ]
     return lines
+
+
+def software() -> dict:
+    """What a run's figures belong to: the commits and the peers' versions."""
+    return {"sources": _git_describe(), "peers": _versions()}
 
 
 def _git_describe() -> str:

@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import sys
 import time
 import traceback
@@ -86,6 +87,9 @@ def parse(argv):
     p.add_argument("--merge", metavar="JSON",
                    help="a previous run's --json-out: keep its results except the workloads this run measures "
                         "(to redo one workload without redoing all)")
+    p.add_argument("--render", metavar="JSON",
+                   help="run nothing: print the report of a previous run's results file (and with --write-doc "
+                        "write its table into --doc), as that run recorded its machine and commands")
     p.add_argument("--no-install", action="store_true", help="do not apt-get install missing peers")
     args = p.parse_args(argv)
     if args.quick:
@@ -126,8 +130,29 @@ def log(text):
     print("[%s] %s" % (time.strftime("%H:%M:%S"), text), file=sys.stderr, flush=True)
 
 
+def render(args) -> int:
+    """The report (and doc block) of a results file, without running anything."""
+    with open(args.render) as f:
+        saved = json.load(f)
+    results = Results.from_json(saved["results"])
+    print(report.console(results, TITLES, ORDER))
+    if args.write_doc:
+        host = saved.get("machine")
+        if host is None:
+            log("%s has no machine record (written by an older harness): cannot write the doc from it" % args.render)
+            return 2
+        commands = saved.get("commands", [saved.get("command", "?")])
+        env_lines = report.environment(saved.get("filesystem", "?"), commands, host, host["loadavg_at_end"],
+                                       when=saved.get("date"), soft=saved.get("software"))
+        report.write_doc(args.doc, report.markdown(results, TITLES, ORDER, env_lines))
+        log("wrote %s" % args.doc)
+    return 0
+
+
 def main(argv=None) -> int:
     args = parse(argv)
+    if args.render:
+        return render(args)
     command = "bench/run.py " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     if not os.access(args.binary, os.X_OK):
         log("no curatord binary at %s: build it first (swift build -c release, or make bench)" % args.binary)
@@ -157,6 +182,9 @@ def main(argv=None) -> int:
     run_started = time.monotonic()
     interrupted = False
     try:
+        free_gb = shutil.disk_usage(scratch.workdir).free / (1 << 30)
+        log("disk: %.1f GiB free under %s; this run writes about %.1f GiB at most into its %d GiB sparse image" % (
+            free_gb, os.path.dirname(scratch.workdir), args.need_gb, args.image_gb))
         try:
             scratch.open()
         except NotEnoughSpace as e:
@@ -223,7 +251,9 @@ def main(argv=None) -> int:
     low, high = sampler.between(run_started, time.monotonic())
     host["load_range"] = "%.1f–%.1f" % (low, high)
     host["loadavg_at_end"] = list(os.getloadavg())
+    soft = report.software()
     commands = [command]
+    run_date = time.strftime("%Y-%m-%d %H:%M %Z")
     if args.merge and not interrupted:
         with open(args.merge) as f:
             previous = json.load(f)
@@ -236,10 +266,12 @@ def main(argv=None) -> int:
     for path in outputs:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            json.dump({"commands": commands, "machine": host, "filesystem": scratch.description,
+            json.dump({"commands": commands, "date": run_date, "machine": host, "software": soft,
+                       "filesystem": scratch.description,
                        "method": report.METHOD, "results": results.to_json()}, f, indent=1)
     if args.write_doc and not interrupted:
-        env_lines = report.environment(scratch.description, commands, host, host["loadavg_at_end"])
+        env_lines = report.environment(scratch.description, commands, host, host["loadavg_at_end"], when=run_date,
+                                       soft=soft)
         report.write_doc(args.doc, report.markdown(results, TITLES, ORDER, env_lines))
         log("wrote %s" % args.doc)
     if interrupted:
