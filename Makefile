@@ -90,8 +90,9 @@ crash-soak:
 # by CI (about 8 GB written into a sparse image, the harness checks the free space first, and
 # most of an hour); results in bench/results/, the doc is left alone. BENCH_1M_ARGS="... --perf cold"
 # adds a profile of the cold starts.
-# bench-quick: N = 1000, one repetition, on the debug build the tests already made; CI runs it
-# so the harness cannot rot (it fails only when a workload breaks, never on a timing).
+# bench-quick: the harness's self-test, then N = 1000, one repetition, on the debug build the tests
+# already made; CI runs it so the harness cannot rot (it fails only when a workload breaks, never
+# on a timing).
 BENCH_ARGS ?= --n 10000,100000 --reps 5 --trash-reps 2
 BENCH_1M_ARGS ?= --n 1000000 --per-folder 100 --reps 3 --trash-reps 2
 .PHONY: bench bench-1m bench-quick
@@ -103,4 +104,5 @@ bench-1m: release
 
 bench-quick:
 	swift build
+	python3 bench/selftest.py
 	python3 bench/run.py --quick --binary .build/debug/curatord
