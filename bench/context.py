@@ -76,10 +76,6 @@ class Context:
     def flood_size(self) -> int:
         return self.args.flood
 
-    @property
-    def flood_per_folder(self) -> int:
-        return self.args.flood_per_folder
-
     # MARK: the tree
 
     def set_tree(self, n: int):

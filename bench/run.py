@@ -44,8 +44,8 @@ from workloads import (burst, camera_import, cold_start, concurrent, flood, inde
 
 REPO = os.path.dirname(HERE)
 # Run order matters: the index is measured right after a cold start, memory after the listing.
-WORKLOADS = [cold_start, index_size, warm_restart, status_scan, latency, burst, camera_import, flood, list_all,
-             small_request, concurrent, memory, trash_undo]
+WORKLOADS = [cold_start, index_size, warm_restart, status_scan, latency, burst, camera_import, flood.ROOT, flood.TREE,
+             list_all, small_request, concurrent, memory, trash_undo]
 ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"
@@ -68,9 +68,7 @@ def parse(argv):
     p.add_argument("--per-folder", type=int, default=None,
                    help="photos a folder in the generated tree (default 20 to 200; the 1M tier uses 100)")
     p.add_argument("--flood", type=int, default=None,
-                   help="files the flood workload writes at full speed (default 50 000; 2000 with --quick)")
-    p.add_argument("--flood-per-folder", type=int, default=100,
-                   help="files a sub-folder in the flood (default 100; 0: all in one folder)")
+                   help="files the flood workloads write at full speed (default 50 000; 2000 with --quick)")
     p.add_argument("--perf", default="", metavar="WORKLOADS",
                    help="comma-separated workloads during which curatord is profiled with `perf record -g` "
                         "(a summary is written beside the figures; its times then include perf's overhead)")
@@ -101,8 +99,8 @@ def parse(argv):
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
     if args.reps < 1 or args.trash_reps < 1 or not args.ns or min(args.ns) < 100:
         p.error("need --reps >= 1 and every N >= 100")
-    if args.flood < 1 or args.flood_per_folder < 0 or (args.per_folder is not None and args.per_folder < 1):
-        p.error("need --flood >= 1, --flood-per-folder >= 0 and --per-folder >= 1")
+    if args.flood < 1 or (args.per_folder is not None and args.per_folder < 1):
+        p.error("need --flood >= 1 and --per-folder >= 1")
     if args.workloads == "all":
         args.selected = list(WORKLOADS)
     else:

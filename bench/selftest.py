@@ -152,6 +152,11 @@ class Trees(unittest.TestCase):
             self.assertLessEqual(abs(last / 1e9 - time.perf_counter()), 60)  # the same clock as perf_counter
             self.assertEqual(sorted(os.listdir(os.path.join(tmp, "f"))), ["part-00000", "part-00001", "part-00002"])
             self.assertEqual(len(os.listdir(os.path.join(tmp, "f", "part-00002"))), 50)
+            # Straight into an existing folder, names prefixed.
+            subprocess.run([native.fastfiles(), "flood", os.path.join(tmp, "f"), "3", "0", "512", "x-"], check=True,
+                           capture_output=True)
+            self.assertEqual(sorted(n for n in os.listdir(os.path.join(tmp, "f")) if n.startswith("x-")),
+                             ["x-IMG_000000.JPG", "x-IMG_000001.JPG", "x-IMG_000002.JPG"])
         finally:
             shutil.rmtree(tmp)
 

@@ -13,12 +13,14 @@
 //                                the bytes, set atime and mtime, close
 //       Integers are little-endian. Prints the count of folders and files.
 //
-//   fastfiles flood DIR COUNT PER_FOLDER SIZE
-//       writes COUNT files of SIZE bytes (IMG_000000.JPG ...) under DIR as fast as
-//       it can: create, write, close, one file after the other, in sub-folders of
-//       PER_FOLDER files (0: all in DIR), like `tar -x` or `rsync` of a library.
-//       Prints "first_ns last_ns" on CLOCK_MONOTONIC (Python's perf_counter clock):
-//       before the first create and after the last close.
+//   fastfiles flood DIR COUNT PER_FOLDER SIZE [PREFIX]
+//       writes COUNT files of SIZE bytes (PREFIX + IMG_000000.JPG ...) under DIR as
+//       fast as it can: create, write, close, one file after the other. With
+//       PER_FOLDER > 0, DIR is made and the files go into new sub-folders of that
+//       many, as `tar -x` or `rsync` of a library does; with 0, straight into DIR,
+//       which may exist (a watched folder). Prints "first_ns last_ns" on
+//       CLOCK_MONOTONIC (Python's perf_counter clock): before the first create and
+//       after the last close.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -169,15 +171,15 @@ static int run_plan(const char *root) {
 
 // MARK: flood
 
-static int run_flood(const char *dir, long count, long per_folder, long size) {
+static int run_flood(const char *dir, long count, long per_folder, long size, const char *prefix) {
     unsigned char *data = calloc(1, size > 0 ? (size_t)size : 1);
     if (!data) die("calloc", NULL);
     if (size >= 2) { data[0] = 0xff; data[1] = 0xd8; }  // a JPEG's first bytes
-    if (mkdir(dir, 0755) != 0) die("mkdir", dir);
+    if (mkdir(dir, 0755) != 0 && !(per_folder == 0 && errno == EEXIST)) die("mkdir", dir);
     int dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd < 0) die("open", dir);
     int into = dup(dir_fd);
-    char name[64];
+    char name[96];
     uint64_t first = now_ns();
     for (long i = 0; i < count; i++) {
         if (per_folder > 0 && i % per_folder == 0) {
@@ -187,7 +189,7 @@ static int run_flood(const char *dir, long count, long per_folder, long size) {
             into = openat(dir_fd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
             if (into < 0) die("open", name);
         }
-        snprintf(name, sizeof name, "IMG_%06ld.JPG", i);
+        snprintf(name, sizeof name, "%.32sIMG_%06ld.JPG", prefix, i);
         int fd = openat(into, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0) die("create", name);
         write_all(fd, data, (size_t)size, name);
@@ -200,8 +202,8 @@ static int run_flood(const char *dir, long count, long per_folder, long size) {
 
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "plan") == 0) return run_plan(argv[2]);
-    if (argc == 6 && strcmp(argv[1], "flood") == 0)
-        return run_flood(argv[2], atol(argv[3]), atol(argv[4]), atol(argv[5]));
-    fprintf(stderr, "usage: fastfiles plan ROOT < PLAN | fastfiles flood DIR COUNT PER_FOLDER SIZE\n");
+    if ((argc == 6 || argc == 7) && strcmp(argv[1], "flood") == 0)
+        return run_flood(argv[2], atol(argv[3]), atol(argv[4]), atol(argv[5]), argc == 7 ? argv[6] : "");
+    fprintf(stderr, "usage: fastfiles plan ROOT < PLAN | fastfiles flood DIR COUNT PER_FOLDER SIZE [PREFIX]\n");
     return 2;
 }
