@@ -122,12 +122,13 @@ def _metrics(series):
     return seen
 
 
-METHOD = ("Method: **interleaved**. Each repetition runs curatord and then each peer back to back "
-          "(curatord, find, watchman, curatord, find, watchman, ...), so whatever load the neighbours put "
-          "on the shared cores falls on both sides; a ratio is taken within each repetition (curatord's "
-          "figure over the peer's from the same repetition), and the *curatord ÷ this* column and every "
-          "target give the median of those per-run ratios, with their range in brackets. Targets are "
-          "judged on ratios, never on absolute times, so that they hold on whichever host runs them.")
+METHOD = ("Method: **interleaved**. Each repetition runs curatord and each peer back to back, in an order "
+          "that rotates from one repetition to the next (curatord, find, watchman; find, watchman, curatord; "
+          "...), so that whatever load the neighbours put on the shared cores falls on both sides and no subject "
+          "always runs first; a ratio is taken within each repetition (curatord's figure over the peer's from "
+          "the same repetition), and the *curatord ÷ this* column and every target give the median of those "
+          "per-run ratios, with their range in brackets. Targets are judged on ratios, not on absolute times, "
+          "wherever a peer does the same work, so that they hold on whichever host runs them.")
 
 
 def environment(fs_description: str, commands, host: dict, load_end, when=None, soft=None) -> list:

@@ -25,6 +25,7 @@ import gen_tree  # noqa: E402
 import machine  # noqa: E402
 import native  # noqa: E402
 import report  # noqa: E402
+import stats  # noqa: E402
 from results import Results, paired_ratios, ratio_of  # noqa: E402
 
 
@@ -47,6 +48,11 @@ class Ratios(unittest.TestCase):
         self.assertIsNone(paired_ratios(a, b))
         self.assertAlmostEqual(ratio_of(a, b), 1.2 / 2.4)
         self.assertIn("of medians", report.ratio_text(a, b))
+
+    def test_the_order_rotates(self):
+        self.assertEqual([stats.rotated("CFW", rep) for rep in range(4)],
+                         [list("CFW"), list("FWC"), list("WCF"), list("CFW")])
+        self.assertEqual([stats.rotated("CP", rep) for rep in range(3)], [list("CP"), list("PC"), list("CP")])
 
     def test_unequal_lengths_are_not_paired(self):
         r = Results()

@@ -8,6 +8,7 @@ alone on the tree.
 import os
 import time
 
+import stats
 from context import write_file
 from event_sources import collect
 from workloads.event_subjects import SUBJECTS, clean_events_dir, relative, start_subject
@@ -34,7 +35,7 @@ def run(ctx):
     got = {key: [] for key in SUBJECTS}
     names = {}
     for rep in range(ctx.reps):
-        for key in SUBJECTS:
+        for key in stats.rotated(SUBJECTS, rep):
             source = start_subject(ctx, key)
             names[key] = source.name
             try:

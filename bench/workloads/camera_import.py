@@ -9,6 +9,7 @@ every subject in turn, each alone on the tree.
 import os
 import time
 
+import stats
 from context import write_file
 from event_sources import collect
 from workloads.event_subjects import SUBJECTS, clean_events_dir, relative, start_subject
@@ -40,7 +41,7 @@ def run(ctx):
     got = {key: [] for key in SUBJECTS}
     names = {}
     for run_no in range(RUNS):
-        for key in SUBJECTS:
+        for key in stats.rotated(SUBJECTS, run_no):
             source = start_subject(ctx, key)
             names[key] = source.name
             try:

@@ -5,7 +5,7 @@ Clients are 16 processes (not threads: Python's lock would serialize them) runni
 closed loop for a fixed time; the figure is total answers per second. The daemon's
 own CPU time over the run is read from /proc, so the report can say how much of the
 2 cores the clients took. Both servers are up on the idle tree; each repetition loads
-curatord, then watchman.
+both, in turns first.
 """
 import multiprocessing
 import resource
@@ -13,6 +13,7 @@ import socket
 import time
 
 import procs
+import stats
 from peers import bser
 
 KEY = "concurrent"
@@ -101,9 +102,11 @@ def run(ctx):
     daemon, server = ctx.both_live()
     request = b'{"id":1,"cmd":"hello"}\n'
     cur, wm = [], []
-    for _ in range(ctx.reps):
-        cur.append(_load(daemon.socket_path, request, "line", daemon.pid, seconds))
-        wm.append(_load(server.sockname, bser.dumps(["version"]), "bser", server.pid, seconds))
+    for rep in range(ctx.reps):
+        for step in stats.rotated([lambda: cur.append(_load(daemon.socket_path, request, "line", daemon.pid, seconds)),
+                                   lambda: wm.append(_load(server.sockname, bser.dumps(["version"]), "bser", server.pid,
+                                                           seconds))], rep):
+            step()
     for name, rows in (("curatord", cur), ("watchman (BSER)", wm)):
         r.add(KEY, n, name, "requests/s, 16 clients", "req/s", [x for x, _, _ in rows], higher_is_better=True,
               interleaved=True)

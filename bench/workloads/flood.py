@@ -22,7 +22,7 @@ it lists them all. Queue overflows and full rescans are counted from `status`
 (`overflows`, `rescans`) and, for watchman, from the "Recrawled this watch N times"
 warning its answers carry.
 
-Each repetition runs curatord, then watchman, each alone on the tree; the subject is
+Each repetition runs curatord and watchman, in turns first, each alone on the tree; the subject is
 stopped before the written files are removed, so that the removal's own flood of
 events lands on no one.
 """
@@ -164,8 +164,9 @@ class Flood:
         r, n, key = ctx.results, ctx.n, self.KEY
         runs = {"curatord": [], WATCHMAN: []}
         for rep in range(ctx.reps):
-            runs["curatord"].append(self._curatord(ctx, rep))
-            runs[WATCHMAN].append(self._watchman(ctx, rep))
+            for step in stats.rotated([lambda: runs["curatord"].append(self._curatord(ctx, rep)),
+                                       lambda: runs[WATCHMAN].append(self._watchman(ctx, rep))], rep):
+                step()
             c, w = runs["curatord"][-1], runs[WATCHMAN][-1]
             ctx.log("%s rep %d: curatord in sync %.1f ms after the last write (%.0f files/s written, %d overflows, "
                     "%d rescans); watchman %.1f ms (%.0f files/s, %d recrawls)" % (

@@ -41,7 +41,7 @@ def run(ctx):
     got = {key: [] for key in SUBJECTS}
     names = {}
     for rep in range(ctx.reps):
-        for key in SUBJECTS:
+        for key in stats.rotated(SUBJECTS, rep):
             source = start_subject(ctx, key)
             names[key] = source.name
             try:

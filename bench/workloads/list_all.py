@@ -6,7 +6,7 @@ curatord: `list` with no view arguments (all photos, full records), and with
 see peers/bser.py): `query` with the fields of a record that it has (name, size,
 mtime_ns, type, ino), and with the names only. Like is compared with like: records
 with records, paths with names. Decoding the answer is left out of all timings.
-Both servers are up on the idle tree; each repetition asks curatord, then watchman.
+Both servers are up on the idle tree; each repetition asks both, in turns first.
 """
 import json
 import time
@@ -75,13 +75,19 @@ def run(ctx):
     client, wc = daemon.connect(), server.client()
     cur, names, wfull, wnames = [], [], [], []
     try:
-        # Each repetition: curatord's records and paths, then watchman's records and names.
+        # Each repetition: curatord's records and paths, watchman's records and names, in turns first.
         for rep in range(samples):
             check = rep == 0
-            cur.append(curatord_list_all(ctx, client, check=check))
-            names.append(curatord_list_all(ctx, client, fields=["path"], check=check) if all(names) else None)
-            wfull.append(watchman_list_all(ctx, wc, WATCHMAN_RECORD, check=check))
-            wnames.append(watchman_list_all(ctx, wc, check=check))
+
+            def curatord():
+                cur.append(curatord_list_all(ctx, client, check=check))
+                names.append(curatord_list_all(ctx, client, fields=["path"], check=check) if all(names) else None)
+
+            def watchman():
+                wfull.append(watchman_list_all(ctx, wc, WATCHMAN_RECORD, check=check))
+                wnames.append(watchman_list_all(ctx, wc, check=check))
+            for step in stats.rotated([curatord, watchman], rep):
+                step()
             if rep:
                 _same_size("curatord list", cur[0], cur[-1])
                 _same_size("watchman query", wfull[0], wfull[-1])

@@ -3,11 +3,12 @@
 
 VmRSS (now) and VmHWM (peak) from /proc/PID/status, for curatord and for the
 watchman server after the same queries (watchman's full records: what curatord's
-listing says). Both are up on the idle tree; each repetition asks curatord, then
-watchman. MB here is 10^6 bytes. Memory right after the scan is in the `cold`
+listing says). Both are up on the idle tree; each repetition asks both, in turns
+first. MB here is 10^6 bytes. Memory right after the scan is in the `cold`
 workload.
 """
 import procs
+import stats
 from workloads.list_all import WATCHMAN_RECORD, curatord_list_all, watchman_list_all
 
 KEY = "memory"
@@ -27,15 +28,20 @@ def run(ctx):
     c, w = daemon.connect(), server.client()
     got = {"curatord": [], "watchman": []}
     try:
-        for rep in range(ctx.reps):
+        def curatord():
             curatord_list_all(ctx, c, check=False)
             for _ in range(100):
                 c.request("hello")
             got["curatord"].append((procs.status_kb(daemon.pid, "VmRSS"), procs.status_kb(daemon.pid, "VmHWM")))
+
+        def watchman():
             watchman_list_all(ctx, w, WATCHMAN_RECORD, check=False)
             for _ in range(100):
                 w.command("version")
             got["watchman"].append((procs.status_kb(server.pid, "VmRSS"), procs.status_kb(server.pid, "VmHWM")))
+        for rep in range(ctx.reps):
+            for step in stats.rotated([curatord, watchman], rep):
+                step()
     finally:
         c.close()
         w.close()

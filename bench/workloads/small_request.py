@@ -3,7 +3,7 @@
 
 curatord: `hello`; watchman: `version`. One request in flight; the client is Python,
 whose own share of each round trip (a few tens of microseconds) is in both figures.
-Both servers are up on the idle tree; each repetition asks curatord, then watchman.
+Both servers are up on the idle tree; each repetition asks both, in turns first.
 """
 import time
 
@@ -42,9 +42,10 @@ def run(ctx):
             return _round_trips(lambda: w.send(["version"]), lambda: w.raw_response(5), k)
         curatord(WARMUP)
         watchman(WARMUP)
-        for _ in range(ctx.reps):
-            got["curatord"].append(curatord(count))
-            got["watchman (BSER)"].append(watchman(count))
+        for rep in range(ctx.reps):
+            for step in stats.rotated([lambda: got["curatord"].append(curatord(count)),
+                                       lambda: got["watchman (BSER)"].append(watchman(count))], rep):
+                step()
     finally:
         c.close()
         w.close()

@@ -14,6 +14,7 @@ import shutil
 import time
 
 import stats
+from context import sync_disks
 
 KEY = "status"
 TITLE = "status during the cold scan, p50/p99"
@@ -26,6 +27,7 @@ def status_during_scan(ctx):
     ctx.stop_all()
     daemon = ctx.new_daemon()
     shutil.rmtree(daemon.state_dir, ignore_errors=True)
+    sync_disks()
     daemon.start()
     latencies = []
     try:

@@ -7,7 +7,7 @@ on an identical batch outside the watched root: `trash-put` and `gio trash` (one
 each over all the files), `mv -t` into one folder (the rename floor); for undo,
 `trash-restore` once per file (capped: each run reads the whole trash, so the total
 is extrapolated from the capped runs) and a plain rename-back loop.
-Each repetition runs curatord's batch and undo, then every peer's.
+Each repetition runs curatord's batch and undo and every peer's, in turns first.
 When this build of curatord has no delete commands, its part is skipped and said so.
 """
 import os
@@ -140,21 +140,28 @@ def run(ctx):
     r, n, size = ctx.results, ctx.n, ctx.batch_size
     _empty_trash(ctx)
     curs, peers = [], []
+    available = True
     for rep in range(ctx.args.trash_reps):
-        # curatord, then each peer: the live daemon is left up between repetitions (the
-        # peers work outside its root, so it has nothing to do meanwhile).
-        daemon = ctx.curatord_live()
-        client = daemon.connect()
-        try:
-            root_name = client.request("status")["roots"][0]["name"]
-            cur = _curatord_rep(ctx, client, root_name, rep)
-        finally:
-            client.close()
-        if cur is None:
+        # curatord and the peers, in turns first: the live daemon is left up between
+        # repetitions (the peers work outside its root, so it has nothing to do meanwhile).
+        def curatord():
+            nonlocal available
+            daemon = ctx.curatord_live()
+            client = daemon.connect()
+            try:
+                root_name = client.request("status")["roots"][0]["name"]
+                cur = _curatord_rep(ctx, client, root_name, rep)
+            finally:
+                client.close()
+            if cur is None:
+                available = False
+            else:
+                curs.append(cur)
+        for step in stats.rotated([curatord, lambda: peers.append(_peers_rep(ctx, rep))], rep):
+            step()
+        if not available:
             break
-        curs.append(cur)
-        peers.append(_peers_rep(ctx, rep))
-        p = peers[-1]
+        cur, p = curs[-1], peers[-1]
         ctx.log("trash rep %d: curatord %.3f s (confirm %.3f s, undo %s); trash-put %.2f s (%d run), gio %.2f s, "
                 "mv %.3f s, rename-back %.3f s" % (
                     rep + 1, cur["total"], cur["confirm"], "%.3f s" % cur["undo"] if cur["undo"] is not None else "n/a",
