@@ -38,6 +38,10 @@ EVENTS = [
 ]
 STYLES = ["iphone", "nikon_pair", "pixel", "canon", "named"]
 FIRST_YEAR = 2012
+# Years wrap after this one (event folders of the same month then get a number): a
+# million photos would otherwise reach years whose mtimes overflow 64-bit nanoseconds.
+# Trees up to about 130 000 photos never get this far and are as they always were.
+LAST_YEAR = 2051
 
 
 def is_photo(name: bytes) -> bool:
@@ -245,6 +249,8 @@ def _lay_out(w: TreeWriter, n_photos: int, per_folder) -> TreeWriter:
             month += 1
             if month > 12:
                 month, year = 1, year + 1
+                if year > LAST_YEAR:
+                    year = FIRST_YEAR
         w.mkdir(rel)
         style = rng.choice(STYLES)
         when = _when(rng, year, month)
