@@ -133,6 +133,13 @@ class Profiler:
                 self.event, FREQUENCY, workload, n))
             f.write("data: %s\n\n" % ", ".join(os.path.basename(x) for x in files))
             f.write("\n".join(summary["lines"]) + "\n")
+            if len(files) > 1:
+                # Each daemon on its own too (a workload may start several kinds: the cold
+                # starts with and without a subscriber, in the order they ran).
+                for data in files:
+                    one = summarize([data], self.event, self.thread_names)
+                    f.write("\n\n=== %s alone: %d samples\n\n" % (os.path.basename(data), one["samples"]))
+                    f.write("\n".join(one["top"]) + "\n")
         results.profiles.append({"workload": workload, "n": n, "event": self.event, "samples": summary["samples"],
                                  "summary": os.path.relpath(path), "top": summary["top"]})
         results.note(workload, n, "perf was attached to curatord during this workload (%s, %d Hz): its times include "
