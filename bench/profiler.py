@@ -206,20 +206,23 @@ def summarize(files, event: str, thread_names=None, top: int = 12) -> dict:
         return {"samples": 0, "lines": ["(no samples)"], "top": ["(no samples)"]}
     readable = _demangle(set(threads) | set(selfs) | set(inclusive))
 
-    def table(title, counts, limit):
+    def table(title, counts, limit, merge=True):
+        # Self samples of symbols that read the same (specializations) add up; inclusive
+        # ones do not (both may be in one call chain), so those stay one row each.
         merged = {}
         for name, c in counts.items():
-            name = readable.get(name, name)
-            if not any(t in name for t in TRAMPOLINES):
-                merged[name] = merged.get(name, 0) + c
+            shown = readable.get(name, name)
+            if not any(t in shown for t in TRAMPOLINES):
+                key = shown if merge else (shown, name)
+                merged[key] = merged.get(key, 0) + c
         rows = sorted(merged.items(), key=lambda kv: -kv[1])[:limit]
-        return [title] + ["  %5.1f %%  %s" % (100.0 * c / total, name) for name, c in rows]
+        return [title] + ["  %5.1f %%  %s" % (100.0 * c / total, key if merge else key[0]) for key, c in rows]
 
     top_lines = (table("threads (share of all samples):", threads, 6)
                  + table("self (samples in the function itself):", selfs, top)
-                 + table("inclusive (samples under the function, call graphs):", inclusive, top))
+                 + table("inclusive (samples under the function, call graphs):", inclusive, top, merge=False))
     full_lines = (table("threads:", threads, 50) + [""] + table("self:", selfs, 60) + [""]
-                  + table("inclusive:", inclusive, 60))
+                  + table("inclusive:", inclusive, 60, merge=False))
     return {"samples": total, "top": top_lines, "lines": full_lines}
 
 
