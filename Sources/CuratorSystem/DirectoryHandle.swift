@@ -126,6 +126,7 @@ public final class DirectoryHandle {
     }
 
     /// Reads a regular child file (not through a symlink); nil when it does not exist.
+    /// A file larger than `limit` throws EFBIG.
     public func readFile(_ name: ByteString, limit: Int) throws(SystemError) -> [UInt8]? {
         let fd: FileDescriptor
         do {
@@ -133,7 +134,7 @@ public final class DirectoryHandle {
         } catch where error.errno == .noEntry {
             return nil
         }
-        return try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: limit) }
+        return try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: limit, path: child(name)) }
     }
 
     /// Creates `name` holding `contents`, complete and synced before the name exists
