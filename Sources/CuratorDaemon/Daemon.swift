@@ -114,7 +114,7 @@ public enum Daemon {
         do {
             curator = try Curator(config: config)
         } catch {
-            log.error("cannot open the index in \(config.stateDirectory): \(error)")
+            log.error("cannot open the index or the journal in \(config.stateDirectory): \(error)")
             return 1
         }
         do {

@@ -20,8 +20,8 @@ final class BatchRecovery {
 
     func recoverAll() throws(BatchError) -> [BatchResult] {
         var results: [BatchResult] = []
-        for batch in try journaling({ () throws(SQLiteError) in try journal.batchesNeedingRecovery() }) {
-            var items = try journaling { () throws(SQLiteError) in try journal.items(of: batch.id) }
+        for batch in try journaling({ () throws(JournalError) in try journal.batchesNeedingRecovery() }) {
+            var items = try journaling { () throws(JournalError) in try journal.items(of: batch.id) }
             for index in items.indices {
                 items[index] = try settle(items[index], in: batch)
             }
@@ -118,11 +118,11 @@ final class BatchRecovery {
         }
     }
 
-    private func journaling<R>(_ body: () throws(SQLiteError) -> R) throws(BatchError) -> R {
+    private func journaling<R, E: Error>(_ body: () throws(E) -> R) throws(BatchError) -> R {
         do {
             return try body()
         } catch {
-            throw BatchError(.journal, "journal: \(error)")
+            throw BatchError.journal(error)
         }
     }
 }
