@@ -63,6 +63,11 @@ public final class DirectoryHandle {
         return true
     }
 
+    /// fchmod of this directory itself.
+    public func changeMode(_ mode: mode_t) throws(SystemError) {
+        _ = try syscall("fchmod", path: path.lossyString) { fchmod(descriptor.rawValue, mode) }
+    }
+
     public func changeOwner(_ name: ByteString, uid: UInt32, gid: UInt32) throws(SystemError) {
         _ = try syscall("fchownat", path: child(name)) {
             name.withCString { fchownat(descriptor.rawValue, $0, uid, gid, curator_AT_SYMLINK_NOFOLLOW) }
