@@ -197,6 +197,10 @@ public struct ConfigLoader {
                 throw fail("socket_mode", "must be an octal mode such as \"0600\" or \"0660\", including owner read/write")
             }
             socketMode = mode
+            if mode & 0o007 != 0 {
+                warnings.append("\(file.map { "\($0): " } ?? "")socket_mode: \"\(m)\" lets every user of this machine use the socket "
+                                + "(each request still acts with its own uid's permissions); \"0660\" lets only the socket's group in")
+            }
         }
         let state = try absolute(try string("state_dir", in: top, path: "state_dir") ?? environment.defaultStateDirectory, key: "state_dir")
         var level = LogLevel.info
