@@ -74,3 +74,119 @@ struct Failure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Memory and `index.sqlite` never disagree: a transaction that fails half-way
+/// (here SQLite itself refuses a row, through a trigger in the real file) is rolled
+/// back in both, and the ids handed out in it are not lost to a restart.
+@Suite struct LibraryRollbackTests {
+    /// What a library holds, in a form two libraries can be compared by.
+    struct Snapshot: Equatable {
+        var photos: [Int64: Photo]
+        var folders: [Int32: Folder]
+        var byName: [String: Int64]
+        var byInode: [Int64: Int64]
+        var members: [Int32: [String]]
+        var counts: [Int32: Int]
+        var bytes: [Int32: Int64]
+        var pending: [Int32: Int]
+        var below: [Int32: [Int32]]
+
+        init(_ library: PhotoLibrary, root: Int32) {
+            photos = Dictionary(uniqueKeysWithValues: library.photos.values.map { ($0.id, $0) })
+            folders = library.folders
+            byName = [:]
+            byInode = [:]
+            for photo in photos.values {
+                byName[library.relativePath(of: photo).lossyString] = library.photoID(root: root, relativePath: library.relativePath(of: photo))
+                byInode[Int64(photo.identity.inode)] = library.photoID(device: photo.identity.device, inode: photo.identity.inode)
+            }
+            members = Dictionary(uniqueKeysWithValues: library.folders.keys.map { id in
+                (id, library.members(ofFolder: id).map { "\($0.name.lossyString)=\($0.id)" })
+            })
+            counts = library.countByRoot.filter { $0.value != 0 }
+            bytes = library.bytesByRoot.filter { $0.value != 0 }
+            pending = library.pendingCaptureByRoot.filter { $0.value != 0 }
+            below = Dictionary(uniqueKeysWithValues: library.folders.values.map { folder in
+                (folder.id, library.folders(root: root, within: folder.path).map(\.id).sorted())
+            })
+        }
+    }
+
+    final class Fixture {
+        let dir: ScratchDirectory
+        let path: String
+        var library: PhotoLibrary
+        let root: Int32
+
+        init() throws {
+            dir = try ScratchDirectory()
+            path = dir.child("index.sqlite").lossyString
+            let store = try IndexStore(path: path)
+            root = try store.insertRoot(name: "pics", path: "/p")
+            // SQLite refuses any photo named boom.jpg: a failure in the middle of a transaction.
+            try store.database.execute("""
+                CREATE TRIGGER refuse_boom BEFORE INSERT ON photos WHEN NEW.name = CAST('boom.jpg' AS BLOB)
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;
+                """)
+            library = try PhotoLibrary(store: store)
+        }
+
+        func reopened() throws -> PhotoLibrary { try PhotoLibrary(store: IndexStore(path: path)) }
+
+        func add(_ path: ByteString, inode: UInt64) throws -> Int64? {
+            let folder = try library.ensureFolder(root: root, path: path.parent)
+            let change = try library.upsert(root: root, folder: folder, name: path.lastComponent,
+                                            identity: FileIdentity(device: 7, inode: inode, size: Int64(inode) * 10, mtimeNs: 1),
+                                            type: .jpeg)
+            if case .added(let photo)? = change { return photo.id }
+            return nil
+        }
+    }
+
+    @Test func aFailedTransactionLeavesMemoryAsTheFileHasIt() throws {
+        let f = try Fixture()
+        let a = try #require(try f.add("a/1.jpg", inode: 1))
+        let b = try #require(try f.add("a/2.jpg", inode: 2))
+        _ = try f.add("b/c/3.jpg", inode: 3)
+        try f.library.setCapture(b, .known(100))
+        let before = Snapshot(f.library, root: f.root)
+        #expect(before == Snapshot(try f.reopened(), root: f.root), "the fixture itself agrees")
+
+        #expect(throws: (any Error).self) {
+            try f.library.batch {
+                _ = try f.add("new/deeper/4.jpg", inode: 4)               // new folders, a new id
+                _ = try f.add("a/1.jpg", inode: 11)                       // rewritten in place
+                let folder = try f.library.ensureFolder(root: f.root, path: "moved")
+                _ = try f.library.move(b, toFolder: folder, name: "2-renamed.jpg")
+                try f.library.setCapture(a, .none)
+                try f.library.setRank(a, 42)
+                try f.library.moveFolderTree(root: f.root, from: "b", to: "z/b")
+                _ = try f.library.removeTree(root: f.root, path: "z")
+                _ = try f.add("a/boom.jpg", inode: 99)                    // SQLite refuses: all of it rolls back
+            }
+        }
+        #expect(Snapshot(f.library, root: f.root) == before, "memory is rolled back with SQLite")
+        #expect(Snapshot(try f.reopened(), root: f.root) == before, "and the file holds what it held")
+
+        // The library goes on working from there, in step with the file.
+        _ = try f.add("a/5.jpg", inode: 5)
+        #expect(Snapshot(f.library, root: f.root) == Snapshot(try f.reopened(), root: f.root))
+    }
+
+    @Test func idsHandedOutAreNeverHandedOutAgainAfterARestart() throws {
+        let f = try Fixture()
+        // The first id of a fresh index reserves a block in the same transaction,
+        // which is rolled back: memory must forget that reservation too.
+        #expect(throws: (any Error).self) {
+            try f.library.batch {
+                _ = try f.add("1.jpg", inode: 1)
+                _ = try f.add("boom.jpg", inode: 2)
+            }
+        }
+        let kept = try #require(try f.add("2.jpg", inode: 3))
+        _ = try f.library.remove(kept)  // trashed, say: its id stays taken (an undo brings it back)
+        f.library = try f.reopened()
+        let next = try #require(try f.add("3.jpg", inode: 4))
+        #expect(next > kept, "id \(kept) was handed out before the restart; \(next) came after")
+    }
+}
