@@ -61,6 +61,11 @@ final class BatchRecovery {
             default: return try record(&item, item.state, .error, "cannot be inspected: \(error.errno.name)", moved: false)
             }
         }
+        // Where .trashinfo files cannot be written unnamed (no O_TMPFILE), a kill can
+        // leave one under its partial name: never a .trashinfo, but clutter in info/.
+        if item.state == .intent, let trash = look.trash, let name = item.trashName, (try? trash.removePartialInfo(name)) == true {
+            repairs.append("batch \(batch.id) step \(item.step) \(item.relativePath.lossyString): removed a partial .trashinfo")
+        }
         guard let decision = RecoveryDecision.decide(item.state, look.facts) else { return item }
         for repair in decision.repairs {
             do throws(SystemError) {
