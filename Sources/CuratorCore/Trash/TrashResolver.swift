@@ -176,10 +176,15 @@ final class TrashResolver {
         if mode & 0o077 != 0 {
             do throws(SystemError) {
                 try dir.changeMode(0o700)
+                log.notice("\(path) had mode 0\(String(mode, radix: 8)): set to 0700, as a trash directory must be private")
+            } catch where (error.errno == .notPermitted || error.errno == .notSupported)
+                && (effectiveUID == 0 || status.uid == effectiveUID) {
+                // Its owner (or root) may not change its mode: the file system keeps none
+                // per file (vfat, exFAT: the mount's options decide who may use it).
+                log.info("\(path): mode 0\(String(mode, radix: 8)) is the file system's own (\(error.errno.name) on fchmod); used as it is")
             } catch {
                 throw TrashRefusal(reason: "\(path) has mode 0\(String(mode, radix: 8)) (others may use it) and cannot be made 0700: \(error)")
             }
-            log.notice("\(path) had mode 0\(String(mode, radix: 8)): set to 0700, as a trash directory must be private")
         }
         return dir
     }
