@@ -189,20 +189,31 @@ public final class DirectoryHandle {
             if synced { try fd.sync() }
             beforeNaming()
             do throws(SystemError) {
-                _ = try syscall("linkat", path: child(name)) {
-                    name.withCString {
-                        // As root no /proc is needed; others name it through /proc/self/fd.
-                        Self.mayUseEmptyPath ? curator_linkat_empty(fd.rawValue, descriptor.rawValue, $0)
-                            : curator_linkat_fd(fd.rawValue, descriptor.rawValue, $0)
-                    }
-                }
+                try giveName(to: fd, name)
             } catch where error.errno == .exists {
                 return false
-            } catch where error.errno == .noEntry && !Self.mayUseEmptyPath && (try? FileStatus.ifExists("/proc/self/fd")) == nil {
+            } catch where error.errno == .noEntry && (try? FileStatus.ifExists("/proc/self/fd")) == nil {
                 anonymousFiles.store(Self.unsupported, ordering: .relaxed)  // no /proc to name it through
                 return nil
             }
             return true
+        }
+    }
+
+    /// Gives the unnamed file `fd` the name `name` here, never replacing. Root names it
+    /// directly (AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH, which a root stripped of
+    /// capabilities lacks: ENOENT); others, and that root, through /proc/self/fd.
+    private func giveName(to fd: FileDescriptor, _ name: ByteString) throws(SystemError) {
+        if Self.mayUseEmptyPath {
+            do throws(SystemError) {
+                _ = try syscall("linkat", path: child(name)) {
+                    name.withCString { curator_linkat_empty(fd.rawValue, descriptor.rawValue, $0) }
+                }
+                return
+            } catch where error.errno == .noEntry {}
+        }
+        _ = try syscall("linkat", path: child(name)) {
+            name.withCString { curator_linkat_fd(fd.rawValue, descriptor.rawValue, $0) }
         }
     }
 
