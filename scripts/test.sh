@@ -10,6 +10,12 @@ if grep -rln '^import Foundation$' Sources --exclude-dir=curatorctl; then
     echo "test.sh: the files above import Foundation; the daemon's modules import FoundationEssentials" >&2
     exit 1
 fi
+# C functions Swift's Glibc hides are declared once, in CLinux (built with
+# _GNU_SOURCE), never with @_silgen_name: that bypasses the C declaration and its type.
+if grep -rn '@_silgen_name' Sources; then
+    echo "test.sh: the lines above declare C functions with @_silgen_name; wrap them in Sources/CLinux" >&2
+    exit 1
+fi
 swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
