@@ -214,13 +214,6 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         if body.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
         switch Wire.decodeRequest(Data(body)) {
         case .success(let request):
-            // A reload is the daemon's business (its command line, systemd), not the state's:
-            // answered here, on this thread, once the new configuration is in force.
-            if case .reload = request.command {
-                let bytes = curator.isStopping ? [UInt8](Wire.failure(id: request.id, error: Curator.stoppingError))
-                                               : reloader.answer(request, peer: client)
-                return outbox.withLock { $0.queueAnswer(bytes) }
-            }
             curator.answer(request, client: client, sink: self) { answer in
                 switch answer {
                 case .line(let bytes): outbox.withLock { $0.queueAnswer(bytes) }
