@@ -16,7 +16,6 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     let descriptor: FileDescriptor
     let peer: PeerCredentials
     let curator: Curator
-    let reloader: ConfigReloader
     /// Seconds without a request after which a connection that is not subscribed
     /// and owes nothing is closed; 0 for never.
     let idleTimeout: Double
@@ -39,12 +38,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     static let largeResponseBytes = 4 << 20
 
-    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, reloader: ConfigReloader,
-         idleTimeout: Double) throws(SystemError) {
+    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, idleTimeout: Double) throws(SystemError) {
         self.descriptor = descriptor
         self.peer = peer
         self.curator = curator
-        self.reloader = reloader
         self.idleTimeout = idleTimeout
         wake = try syscall("eventfd") { curator_eventfd() }
     }

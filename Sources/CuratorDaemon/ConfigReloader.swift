@@ -8,9 +8,9 @@ import Synchronization
 /// Reads the configuration again and applies it, for SIGHUP and for the `reload`
 /// command (which `systemctl reload` runs through curatorctl: no `kill` binary is
 /// needed, and the command returns only when the reload is over, as ExecReload=
-/// must). Who may ask is the command's business (`ReloadCommand`, handed this
-/// reloader by `Curator.handReloadsTo`). Roots are added, dropped or restarted; sessions, the index and a running
-/// batch are untouched. A configuration that does not load or validate is refused
+/// must). Who may ask is the command's business (`ReloadCommand`, which
+/// `Curator.handReloadsTo` hands this reloader). Roots are added, dropped or
+/// restarted; sessions, the index and a running batch are untouched. A configuration that does not load or validate is refused
 /// with a log line (and, to a client, `config_invalid`), and the old one stays.
 final class ConfigReloader: ConfigurationReloading {
     let curator: Curator

@@ -145,7 +145,7 @@ public enum Daemon {
         curator.handReloadsTo(reloader)
         let server: Server
         do {
-            server = try Server(listener: listener, curator: curator, reloader: reloader, ownsPath: ownsPath)
+            server = try Server(listener: listener, curator: curator, ownsPath: ownsPath)
         } catch {
             log.error("cannot start the socket server: \(error)")
             return 1
