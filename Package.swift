@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "CuratorSystem", dependencies: ["CLinux"], swiftSettings: strict),
+        // The command lines of both programs: declared options, generated help (standard library only).
+        .target(name: "CuratorCommandLine", swiftSettings: strict),
         .target(name: "CuratorProtocol", swiftSettings: strict),
         .target(name: "CuratorStore", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(
@@ -36,6 +38,7 @@ let package = Package(
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
         .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem"], swiftSettings: strict),
 
+        .testTarget(name: "CuratorCommandLineTests", dependencies: ["CuratorCommandLine"], swiftSettings: strict),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
