@@ -33,7 +33,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",
-            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CSystemd", "CLinux"],
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CuratorCommandLine", "CSystemd", "CLinux"],
             swiftSettings: strict),
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
         .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem"], swiftSettings: strict),

@@ -30,14 +30,16 @@ public enum Daemon {
     public static func main(arguments: [String], inotify: InotifyToolsHandle?, inotifyError: SystemError?) -> Int32 {
         let args: DaemonArguments
         do {
-            args = try DaemonArguments.parse(Array(arguments.dropFirst()))
+            switch try DaemonArguments.parse(Array(arguments.dropFirst())) {
+            case .help(let text):
+                print(text)
+                return 0
+            case .run(let parsed):
+                args = parsed
+            }
         } catch {
-            printError("curatord: \(error)")
-            return 2
-        }
-        if args.showHelp {
-            print(DaemonArguments.help)
-            return 0
+            printError(error.text)
+            return error.exitCode
         }
         if args.showVersion {
             print("curatord \(ProtocolInfo.serverVersion) (protocol \(ProtocolInfo.version))")
@@ -87,12 +89,7 @@ public enum Daemon {
             if let socket = args.socket { config.socketPath = ByteString(socket) }
             if let state = args.stateDirectory { config.stateDirectory = ByteString(state) }
         }
-        if let word = args.logLevel {
-            guard let level = LogLevel(word: word) else {
-                throw ConfigError(file: nil, key: "--log-level", "must be one of error, warning, notice, info, debug")
-            }
-            config.logLevel = level
-        }
+        if let level = args.logLevel { config.logLevel = level }
         return (config, loader.warnings)
     }
 
