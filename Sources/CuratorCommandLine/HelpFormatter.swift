@@ -21,7 +21,7 @@ struct HelpFormatter {
     func usage() -> String {
         var atoms: [String] = []
         if node.isGroup {
-            atoms = node.options.map(Self.usageAtom) + ["COMMAND", "[ARGS]"]
+            atoms = node.options.map(Self.usageAtom) + ["COMMAND [ARGS]"]
         } else {
             atoms = node.positionals.map(Self.usageAtom) + node.options.map(Self.usageAtom)
         }
