@@ -5,9 +5,9 @@ import CuratorProtocol
 struct HistoryCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "history",
-        abstract: "List your batches: id, time, state, counts, bytes.")
+        abstract: "List your batches, newest first: id, time, state, counts, bytes.")
 
-    @Option("--limit", "-n", value: "N", help: "Show the latest N batches only.")
+    @Option("--limit", "-n", value: "N", help: "Show the newest N batches (default 50).")
     var limit: Int?
 
     func run(_ context: CLIContext) throws(CLIError) {
