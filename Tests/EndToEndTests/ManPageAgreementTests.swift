@@ -15,9 +15,14 @@ import Testing
         #expect(commands.count >= 18, "\(commands.map(\.path))")
         let entries = page.entries(in: "COMMANDS")
 
+        // An entry documents the longest command its synopsis starts with (`trash list`, not `trash`).
+        let paths = commands.map(\.path)
+        func documented(by entry: ManPage.Entry) -> [String]? {
+            paths.filter { entry.startsWith($0) }.max { $0.count < $1.count }
+        }
         for command in commands {
             let name = command.path.joined(separator: " ")
-            let matching = entries.filter { $0.names(command.path) }
+            let matching = entries.filter { documented(by: $0) == command.path }
             guard matching.count == 1, let entry = matching.first else {
                 Issue.record("curatorctl.1 has \(matching.count) entries for the command \(name), not 1")
                 continue
@@ -33,7 +38,7 @@ import Testing
                 Issue.record("curatorctl.1 mentions \(option) under \(name), which is neither its option nor curatorctl's")
             }
         }
-        for entry in entries where !commands.contains(where: { entry.names($0.path) }) {
+        for entry in entries where documented(by: entry) == nil {
             Issue.record("curatorctl.1 documents a command curatorctl does not have: \(entry.heading)")
         }
         let documented = Set(page.entries(in: "OPTIONS").flatMap(\.headingOptions))
@@ -119,8 +124,8 @@ struct ManPage {
         var heading: String
         var body: String
 
-        /// Whether it documents the command `path` (`trash list`).
-        func names(_ path: [String]) -> Bool {
+        /// Whether its synopsis starts with the words of `path` (`trash list`).
+        func startsWith(_ path: [String]) -> Bool {
             heading.split(separator: " ").prefix(path.count).map(String.init) == path
         }
 
