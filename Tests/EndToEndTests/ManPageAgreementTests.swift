@@ -69,7 +69,8 @@ import Testing
         for name in listing.commands {
             let sub = path + [name]
             if name == "help" {
-                found.append((sub, HelpListing(options: [], commands: [])))
+                // The built-in help: curatorctl.1 documents `help [command]` once, for every group.
+                if path.isEmpty { found.append((sub, HelpListing(options: [], commands: []))) }
                 continue
             }
             let help = try HelpListing(try curatorctl(["help"] + sub))
