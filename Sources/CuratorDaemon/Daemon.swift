@@ -89,7 +89,12 @@ public enum Daemon {
             if let socket = args.socket { config.socketPath = ByteString(socket) }
             if let state = args.stateDirectory { config.stateDirectory = ByteString(state) }
         }
-        if let level = args.logLevel { config.logLevel = level }
+        if let word = args.logLevel {
+            guard let level = LogLevel(word: word) else {
+                throw ConfigError(file: nil, key: "--log-level", "must be one of error, warning, notice, info, debug")
+            }
+            config.logLevel = level
+        }
         return (config, loader.warnings)
     }
 
