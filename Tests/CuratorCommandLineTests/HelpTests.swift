@@ -99,3 +99,32 @@ struct Wordy: ParsableCommand {
     var answer: String?
     @Option("--a-very-long-option-name-indeed", value: "VALUE", help: "Its text goes on the next line.") var long: String?
 }
+
+/// A command with a property the parser cannot fill: a bug, stopped at once.
+struct Undeclared: ParsableCommand {
+    static let configuration = CommandConfiguration(name: "undeclared", abstract: "Forgets a wrapper.")
+    @Flag("--yes", help: "Yes.") var yes: Bool
+    var count = 0
+
+    enum CodingKeys: CodingKey { case yes, count }
+}
+
+@Suite struct DeclarationTests {
+    @Test func aPropertyThatIsNoArgumentStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            _ = try? CommandParser.parse(["--yes"], root: Undeclared.self)
+        }
+    }
+
+    @Test func aNameDeclaredTwiceStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            _ = try? CommandParser.parse([], root: Twice.self)
+        }
+    }
+}
+
+struct Twice: ParsableCommand {
+    static let configuration = CommandConfiguration(name: "twice", abstract: "Says -y twice.")
+    @Flag("--yes", "-y", help: "Yes.") var yes: Bool
+    @Flag("--yesterday", "-y", help: "Yesterday.") var yesterday: Bool
+}
