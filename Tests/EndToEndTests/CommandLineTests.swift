@@ -152,8 +152,9 @@ import Testing
     @Test func shortAndAttachedFormsAreTaken() throws {
         let dir = TestDirectory("cli")
         let root = dir.mkdir("photos")
+        let own = ["--state-dir", dir.mkdir("state"), "-s", dir.sub("curatord.sock")]
         for words in [["-r", root], ["-r" + root], ["--root=" + root], ["--root", root]] {
-            let check = try Command.run(Daemon.curatord, ["--check-config", "--state-dir", dir.sub("state")] + words)
+            let check = try Command.run(Daemon.curatord, ["--check-config"] + own + words)
             #expect(check.status == 0, "\(words): \(check.stderr)")
             #expect(check.stdout.contains(root), "\(words): \(check.stdout)")
         }
