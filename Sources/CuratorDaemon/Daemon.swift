@@ -30,14 +30,16 @@ public enum Daemon {
     public static func main(arguments: [String], inotify: InotifyToolsHandle?, inotifyError: SystemError?) -> Int32 {
         let args: DaemonArguments
         do {
-            args = try DaemonArguments.parse(Array(arguments.dropFirst()))
+            switch try DaemonArguments.parse(Array(arguments.dropFirst())) {
+            case .help(let text):
+                print(text)
+                return 0
+            case .run(let parsed):
+                args = parsed
+            }
         } catch {
-            printError("curatord: \(error)")
-            return 2
-        }
-        if args.showHelp {
-            print(DaemonArguments.help)
-            return 0
+            printError(error.text)
+            return error.exitCode
         }
         if args.showVersion {
             print("curatord \(ProtocolInfo.serverVersion) (protocol \(ProtocolInfo.version))")

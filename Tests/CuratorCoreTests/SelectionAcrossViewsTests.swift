@@ -22,7 +22,10 @@ import Testing
         try f.reconcile("a", names)
         try f.reconcile("b", ["x.jpg"])
         var id: [String: Int64] = [:]
-        for path in names.map({ "a/" + $0 }) + ["b/x.jpg"] { id[path] = try #require(f.id(path)) }
+        for path in names.map({ "a/" + $0 }) + ["b/x.jpg"] {
+            let photo: Int64 = try #require(f.id(path))
+            id[path] = photo
+        }
         _ = try ViewCommand.run(in: f.state, ViewRequest(view: page), caller: Caller(uid: me.uid))
         _ = try ModeCommand.run(in: f.state, ModeRequest(mode: .select), caller: Caller(uid: me.uid))
         _ = try SelectionVerb.select.run(in: f.state, SelectRequest(selector: PhotoSelector(positions: "2 5 1 4 3")), caller: Caller(uid: me.uid))
