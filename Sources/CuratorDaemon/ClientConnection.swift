@@ -16,7 +16,6 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     let descriptor: FileDescriptor
     let peer: PeerCredentials
     let curator: Curator
-    let reloader: ConfigReloader
     /// Seconds without a request after which a connection that is not subscribed
     /// and owes nothing is closed; 0 for never.
     let idleTimeout: Double
@@ -39,12 +38,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     static let largeResponseBytes = 4 << 20
 
-    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, reloader: ConfigReloader,
-         idleTimeout: Double) throws(SystemError) {
+    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, idleTimeout: Double) throws(SystemError) {
         self.descriptor = descriptor
         self.peer = peer
         self.curator = curator
-        self.reloader = reloader
         self.idleTimeout = idleTimeout
         wake = try syscall("eventfd") { curator_eventfd() }
     }
@@ -214,13 +211,6 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         if body.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
         switch Wire.decodeRequest(Data(body)) {
         case .success(let request):
-            // A reload is the daemon's business (its command line, systemd), not the state's:
-            // answered here, on this thread, once the new configuration is in force.
-            if case .reload = request.command {
-                let bytes = curator.isStopping ? [UInt8](Wire.failure(id: request.id, error: Curator.stoppingError))
-                                               : reloader.answer(request, peer: client)
-                return outbox.withLock { $0.queueAnswer(bytes) }
-            }
             curator.answer(request, client: client, sink: self) { answer in
                 switch answer {
                 case .line(let bytes): outbox.withLock { $0.queueAnswer(bytes) }

@@ -8,10 +8,11 @@ import Synchronization
 /// Reads the configuration again and applies it, for SIGHUP and for the `reload`
 /// command (which `systemctl reload` runs through curatorctl: no `kill` binary is
 /// needed, and the command returns only when the reload is over, as ExecReload=
-/// must). Roots are added, dropped or restarted; sessions, the index and a running
-/// batch are untouched. A configuration that does not load or validate is refused
+/// must). Who may ask is the command's business (`ReloadCommand`, which
+/// `Curator.handReloadsTo` hands this reloader). Roots are added, dropped or
+/// restarted; sessions, the index and a running batch are untouched. A configuration that does not load or validate is refused
 /// with a log line (and, to a client, `config_invalid`), and the old one stays.
-final class ConfigReloader: Sendable {
+final class ConfigReloader: ConfigurationReloading {
     let curator: Curator
     let arguments: DaemonArguments
     /// One reload at a time: a signal and a client, or two clients, must not interleave.
@@ -20,24 +21,6 @@ final class ConfigReloader: Sendable {
     init(curator: Curator, arguments: DaemonArguments) {
         self.curator = curator
         self.arguments = arguments
-    }
-
-    /// The `reload` command: root and the daemon's own user only, since a reload
-    /// changes what every user of a shared daemon sees.
-    func answer(_ request: Request, peer: PeerCredentials) -> [UInt8] {
-        let daemonUID = geteuid()
-        guard peer.uid == 0 || peer.uid == daemonUID else {
-            log.notice("refused a reload asked by uid \(peer.uid)")
-            return [UInt8](Wire.failure(id: request.id, error: ProtocolError(.permissionDenied,
-                "Only root and the user curatord runs as (uid \(daemonUID)) may reload its configuration.")))
-        }
-        if curator.isStopping {
-            return [UInt8](Wire.failure(id: request.id, error: ProtocolError(.shuttingDown, "curatord is stopping.")))
-        }
-        switch reload(askedBy: "uid \(peer.uid)", waitForWatcher: true) {
-        case .success(let result): return [UInt8](Wire.success(id: request.id, result: result))
-        case .failure(let error): return [UInt8](Wire.failure(id: request.id, error: error))
-        }
     }
 
     /// Reloads and logs the outcome; `askedBy` says who, for the log. A client

@@ -144,9 +144,10 @@ public enum Daemon {
         }
         guard let (listener, ownsPath, served) = openListener(config, activated: activated) else { return 1 }
         let reloader = ConfigReloader(curator: curator, arguments: arguments)
+        curator.handReloadsTo(reloader)
         let server: Server
         do {
-            server = try Server(listener: listener, curator: curator, reloader: reloader, ownsPath: ownsPath)
+            server = try Server(listener: listener, curator: curator, ownsPath: ownsPath)
         } catch {
             log.error("cannot start the socket server: \(error)")
             return 1

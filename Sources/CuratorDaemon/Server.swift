@@ -13,7 +13,6 @@ import Synchronization
 final class Server: Sendable {
     let listener: FileDescriptor
     let curator: Curator
-    let reloader: ConfigReloader
     /// True when we created the socket file (and so remove it on exit); false under socket activation.
     let ownsPath: ByteString?
     private let counts = Mutex<ConnectionCounts>(ConnectionCounts())
@@ -29,10 +28,9 @@ final class Server: Sendable {
     private let wake: Int32
     private let acceptLoopExited = OneShotSignal()
 
-    init(listener: FileDescriptor, curator: Curator, reloader: ConfigReloader, ownsPath: ByteString?) throws(SystemError) {
+    init(listener: FileDescriptor, curator: Curator, ownsPath: ByteString?) throws(SystemError) {
         self.listener = listener
         self.curator = curator
-        self.reloader = reloader
         self.ownsPath = ownsPath
         wake = try syscall("eventfd") { curator_eventfd() }
     }
@@ -122,8 +120,7 @@ final class Server: Sendable {
         }
         let connection: ClientConnection
         do {
-            connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator, reloader: reloader,
-                                              idleTimeout: config.idleTimeoutSeconds)
+            connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator, idleTimeout: config.idleTimeoutSeconds)
         } catch {
             log.warning("cannot serve a client: \(error)")
             fd.close()

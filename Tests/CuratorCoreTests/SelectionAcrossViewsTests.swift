@@ -26,10 +26,10 @@ import Testing
             let photo: Int64 = try #require(f.id(path))
             id[path] = photo
         }
-        _ = try f.state.setView(ViewRequest(view: page), uid: me.uid)
-        _ = try f.state.setMode(ModeRequest(mode: .select), uid: me.uid)
-        _ = try f.state.changeSelection(.select, SelectRequest(selector: PhotoSelector(positions: "2 5 1 4 3")), uid: me.uid)
-        _ = try f.state.changeSelection(.select, SelectRequest(selector: PhotoSelector(ids: [try #require(id["b/x.jpg"])])), uid: me.uid)
+        _ = try ViewCommand.run(in: f.state, ViewRequest(view: page), caller: Caller(uid: me.uid))
+        _ = try ModeCommand.run(in: f.state, ModeRequest(mode: .select), caller: Caller(uid: me.uid))
+        _ = try SelectionVerb.select.run(in: f.state, SelectRequest(selector: PhotoSelector(positions: "2 5 1 4 3")), caller: Caller(uid: me.uid))
+        _ = try SelectionVerb.select.run(in: f.state, SelectRequest(selector: PhotoSelector(ids: [try #require(id["b/x.jpg"])])), caller: Caller(uid: me.uid))
         return (f, id)
     }
 
@@ -42,20 +42,20 @@ import Testing
 
     @Test func aFilterHidesSelectedPhotosWithoutDeselectingThem() throws {
         let (f, id) = try Self.fixture()
-        #expect(try f.state.selection(SessionRequest(), uid: Self.me.uid).hidden == 1, "b/x lies outside the folder")
-        let result = try f.state.setView(Self.filtered("[45].jpg"), uid: Self.me.uid)
+        #expect(try SelectionCommand.run(in: f.state, SessionRequest(), caller: Caller(uid: Self.me.uid)).hidden == 1, "b/x lies outside the folder")
+        let result = try ViewCommand.run(in: f.state, Self.filtered("[45].jpg"), caller: Caller(uid: Self.me.uid))
         #expect(result.mode == SessionMode.select)
         #expect(result.count == 6)
         #expect(result.hidden == 4)
         #expect(result.removed == 0)
-        let selection = try f.state.selection(SessionRequest(), uid: Self.me.uid)
+        let selection = try SelectionCommand.run(in: f.state, SessionRequest(), caller: Caller(uid: Self.me.uid))
         #expect(selection.items.map(\.path) == ["a/2.jpg", "a/5.jpg", "a/1.jpg", "a/4.jpg", "a/3.jpg", "b/x.jpg"])
         #expect(selection.items.map(\.number) == [1, 2, 3, 4, 5, 6])
         #expect(selection.items.map { $0.hidden == true } == [true, false, true, false, true, true])
         // `all` names what the view shows: deselecting it leaves the hidden ones.
-        let deselected = try f.state.changeSelection(.deselect, SelectRequest(selector: PhotoSelector(all: true)), uid: Self.me.uid)
+        let deselected = try SelectionVerb.deselect.run(in: f.state, SelectRequest(selector: PhotoSelector(all: true)), caller: Caller(uid: Self.me.uid))
         #expect(deselected.removed == 2)
-        #expect(try f.state.selection(SessionRequest(), uid: Self.me.uid).items.map(\.id)
+        #expect(try SelectionCommand.run(in: f.state, SessionRequest(), caller: Caller(uid: Self.me.uid)).items.map(\.id)
                 == ["a/2.jpg", "a/1.jpg", "a/3.jpg", "b/x.jpg"].compactMap { id[$0] })
     }
 
@@ -64,20 +64,20 @@ import Testing
     /// outside the page, newest id first.
     @Test func aPlanTrashesThePhotosShownFirstThenTheHiddenOnes() throws {
         let (f, _) = try Self.fixture()
-        _ = try f.state.setView(Self.filtered("[24].jpg"), uid: Self.me.uid)
-        let plan = try f.state.prepareDelete(DeletePrepareRequest(), uid: Self.me.uid)
+        _ = try ViewCommand.run(in: f.state, Self.filtered("[24].jpg"), caller: Caller(uid: Self.me.uid))
+        let plan = try DeletePrepareCommand.run(in: f.state, DeletePrepareRequest(), caller: Caller(uid: Self.me.uid))
         #expect(plan.items.map(\.path) == ["a/4.jpg", "a/2.jpg", "a/5.jpg", "a/3.jpg", "a/1.jpg", "b/x.jpg"])
         #expect(plan.items.map(\.position) == [2, 1, nil, nil, nil, nil])
         #expect(plan.count == 6)
         // Sorted the other way, the visible and the hidden ones follow that sort.
-        _ = try f.state.setView(Self.filtered("[24].jpg", order: .desc), uid: Self.me.uid)
-        let reversed = try f.state.prepareDelete(DeletePrepareRequest(), uid: Self.me.uid)
+        _ = try ViewCommand.run(in: f.state, Self.filtered("[24].jpg", order: .desc), caller: Caller(uid: Self.me.uid))
+        let reversed = try DeletePrepareCommand.run(in: f.state, DeletePrepareRequest(), caller: Caller(uid: Self.me.uid))
         #expect(reversed.items.map(\.path) == ["a/2.jpg", "a/4.jpg", "a/1.jpg", "a/3.jpg", "a/5.jpg", "b/x.jpg"])
     }
 
     @Test func anotherFolderStillResetsTheSession() throws {
         let (f, _) = try Self.fixture()
-        let result = try f.state.setView(ViewRequest(view: ViewSpec(root: "pics", folder: "b")), uid: Self.me.uid)
+        let result = try ViewCommand.run(in: f.state, ViewRequest(view: ViewSpec(root: "pics", folder: "b")), caller: Caller(uid: Self.me.uid))
         #expect(result.mode == .view)
         #expect(result.count == 0)
         #expect(result.removed == 6)

@@ -11,7 +11,7 @@ import Testing
     static let me = ListingTests.me
 
     static func selected(_ f: ReconcileTests.Fixture, _ session: String? = nil) throws -> [Int64] {
-        f.state.session(try f.state.sessionKey(session, uid: me.uid)).selection.items
+        f.state.session(try SessionKey.named(session, uid: me.uid)).selection.items
     }
 
     /// Three photos in `a`, all selected in the default session, two in "b".
@@ -20,10 +20,10 @@ import Testing
         for name in ["1.jpg", "2.jpg", "3.jpg"] { try f.write("a/" + name) }
         try f.reconcile("a", ["1.jpg", "2.jpg", "3.jpg"])
         let ids = try ["a/1.jpg", "a/2.jpg", "a/3.jpg"].map { try #require(f.id($0)) }
-        _ = try f.state.setMode(ModeRequest(mode: .select), uid: me.uid)
-        _ = try f.state.changeSelection(.select, SelectRequest(selector: PhotoSelector(ids: ids)), uid: me.uid)
-        _ = try f.state.setMode(ModeRequest(session: "b", mode: .select), uid: me.uid)
-        _ = try f.state.changeSelection(.select, SelectRequest(session: "b", selector: PhotoSelector(ids: [ids[2], ids[1]])), uid: me.uid)
+        _ = try ModeCommand.run(in: f.state, ModeRequest(mode: .select), caller: Caller(uid: me.uid))
+        _ = try SelectionVerb.select.run(in: f.state, SelectRequest(selector: PhotoSelector(ids: ids)), caller: Caller(uid: me.uid))
+        _ = try ModeCommand.run(in: f.state, ModeRequest(session: "b", mode: .select), caller: Caller(uid: me.uid))
+        _ = try SelectionVerb.select.run(in: f.state, SelectRequest(session: "b", selector: PhotoSelector(ids: [ids[2], ids[1]])), caller: Caller(uid: me.uid))
         return (f, ids)
     }
 

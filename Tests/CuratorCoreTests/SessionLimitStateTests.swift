@@ -67,15 +67,15 @@ import Testing
     }
 
     static func select(_ f: ReconcileTests.Fixture, _ ids: [Int64], in session: String) throws(ProtocolError) -> SessionResult {
-        _ = try f.state.setMode(ModeRequest(session: session, mode: .select), uid: me.uid)
-        return try f.state.changeSelection(.select, SelectRequest(session: session, selector: PhotoSelector(ids: ids)), uid: me.uid)
+        _ = try ModeCommand.run(in: f.state, ModeRequest(session: session, mode: .select), caller: Caller(uid: me.uid))
+        return try SelectionVerb.select.run(in: f.state, SelectRequest(session: session, selector: PhotoSelector(ids: ids)), caller: Caller(uid: me.uid))
     }
 
     static func view(_ f: ReconcileTests.Fixture, _ session: String, sort: SortKey = .size) throws(ProtocolError) -> SessionResult {
-        try f.state.setView(ViewRequest(session: session, view: ViewSpec(sort: sort)), uid: me.uid)
+        try ViewCommand.run(in: f.state, ViewRequest(session: session, view: ViewSpec(sort: sort)), caller: Caller(uid: me.uid))
     }
 
-    static func names(_ f: ReconcileTests.Fixture) -> Set<String> { Set(f.state.sessions.keys.map(\.name)) }
+    static func names(_ f: ReconcileTests.Fixture) -> Set<String> { Set(f.state.sessions.all.keys.map(\.name)) }
 
     @Test func aUsersSelectionsTogetherStayWithinTheirBudget() throws {
         let (f, ids) = try Self.fixture {
@@ -94,14 +94,14 @@ import Testing
         #expect(try Self.select(f, Array(ids[4..<6]), in: "b").count == 2)
         #expect(throws: ProtocolError.self) { try Self.select(f, [ids[6]], in: "b") }
         // Room freed in one session is room in another.
-        _ = try f.state.clearSelection(SessionRequest(session: "a"), uid: Self.me.uid)
+        _ = try ClearCommand.run(in: f.state, SessionRequest(session: "a"), caller: Caller(uid: Self.me.uid))
         #expect(try Self.select(f, Array(ids[6..<8]), in: "b").count == 4)
         // Another user has a budget of their own.
-        _ = try f.state.setMode(ModeRequest(session: "a", mode: .select), uid: 4242)
-        let theirs = try f.state.changeSelection(.select, SelectRequest(session: "a", selector: PhotoSelector(ids: Array(ids[0..<4]))), uid: 4242)
+        _ = try ModeCommand.run(in: f.state, ModeRequest(session: "a", mode: .select), caller: Caller(uid: 4242))
+        let theirs = try SelectionVerb.select.run(in: f.state, SelectRequest(session: "a", selector: PhotoSelector(ids: Array(ids[0..<4]))), caller: Caller(uid: 4242))
         #expect(theirs.count == 4)
         // A cap above max_selection is refused.
-        #expect(throws: ProtocolError.self) { try f.state.setMode(ModeRequest(session: "c", mode: .select, cap: 5), uid: Self.me.uid) }
+        #expect(throws: ProtocolError.self) { try ModeCommand.run(in: f.state, ModeRequest(session: "c", mode: .select, cap: 5), caller: Caller(uid: Self.me.uid)) }
     }
 
     @Test func theLeastRecentlyUsedIdleSessionMakesRoomAndSelectionsAreNeverDropped() throws {
@@ -110,12 +110,12 @@ import Testing
         _ = try Self.view(f, "idle-old")
         _ = try Self.view(f, "idle-new")
         // Reading a session is using it: idle-old is now the more recent.
-        _ = try f.state.selection(SessionRequest(session: "idle-old"), uid: Self.me.uid)
+        _ = try SelectionCommand.run(in: f.state, SessionRequest(session: "idle-old"), caller: Caller(uid: Self.me.uid))
         let made = try Self.view(f, "fourth")
         #expect(made.evicted == "idle-new")
         #expect(Self.names(f) == ["keep", "idle-old", "fourth"])
         // A request that changes nothing makes no session.
-        _ = try f.state.setView(ViewRequest(session: "nothing", view: ViewSpec()), uid: Self.me.uid)
+        _ = try ViewCommand.run(in: f.state, ViewRequest(session: "nothing", view: ViewSpec()), caller: Caller(uid: Self.me.uid))
         #expect(Self.names(f).count == 3)
 
         // When every session holds a selection, a new one is refused and nothing is lost.
@@ -130,22 +130,22 @@ import Testing
         }
         #expect(Self.names(f) == ["keep", "idle-old", "fourth"])
         // A session waiting on a delete plan is not idle either.
-        _ = try f.state.setMode(ModeRequest(session: "fourth", mode: .view), uid: Self.me.uid)
-        _ = try f.state.prepareDelete(DeletePrepareRequest(session: "fourth", ids: [ids[3]]), uid: Self.me.uid)
+        _ = try ModeCommand.run(in: f.state, ModeRequest(session: "fourth", mode: .view), caller: Caller(uid: Self.me.uid))
+        _ = try DeletePrepareCommand.run(in: f.state, DeletePrepareRequest(session: "fourth", ids: [ids[3]]), caller: Caller(uid: Self.me.uid))
         #expect(throws: ProtocolError.self) { try Self.view(f, "fifth") }
-        _ = try f.state.cancelDelete(DeleteCancelRequest(session: "fourth"), uid: Self.me.uid)
+        _ = try DeleteCancelCommand.run(in: f.state, DeleteCancelRequest(session: "fourth"), caller: Caller(uid: Self.me.uid))
         #expect(try Self.view(f, "fifth").evicted == "fourth")
         // Other users are not counted against this one.
-        _ = try f.state.setView(ViewRequest(session: "x", view: ViewSpec(sort: .size)), uid: 4242)
-        #expect(f.state.sessionCount == 4)
+        _ = try ViewCommand.run(in: f.state, ViewRequest(session: "x", view: ViewSpec(sort: .size)), caller: Caller(uid: 4242))
+        #expect(f.state.sessions.count == 4)
     }
 
     @Test func theOrderOfUseSurvivesARestart() throws {
         let (f, _) = try Self.fixture()
         for name in ["first", "second", "third"] { _ = try Self.view(f, name) }
         _ = try Self.view(f, "first", sort: .mtime)  // changed last
-        _ = try f.state.selection(SessionRequest(session: "third"), uid: Self.me.uid)  // read last
-        f.state.saveSessionUse()  // as a clean stop does
+        _ = try SelectionCommand.run(in: f.state, SessionRequest(session: "third"), caller: Caller(uid: Self.me.uid))  // read last
+        f.state.sessions.saveUse()  // as a clean stop does
         try f.restart()
         f.state.config.maxSessionsPerUser = 3
         #expect(Self.names(f) == ["first", "second", "third"])
@@ -159,16 +159,16 @@ import Testing
     @Test func aUsersWaitingPlansAreBoundedOldestFirst() throws {
         let (f, ids) = try Self.fixture()
         var tokens: [String] = []
-        for i in 0..<(CuratorState.maxPlansPerUser + 2) {
-            tokens.append(try f.state.prepareDelete(DeletePrepareRequest(ids: [ids[i % ids.count]]), uid: Self.me.uid).token)
+        for i in 0..<(DeletePlans.maxPerUser + 2) {
+            tokens.append(try DeletePrepareCommand.run(in: f.state, DeletePrepareRequest(ids: [ids[i % ids.count]]), caller: Caller(uid: Self.me.uid)).token)
         }
-        #expect(f.state.plans.count == CuratorState.maxPlansPerUser)
+        #expect(f.state.plans.count == DeletePlans.maxPerUser)
         for token in tokens.prefix(2) {
-            #expect(throws: ProtocolError.self) { try f.state.takePlan(DeleteConfirmRequest(token: token), uid: Self.me.uid) }
+            #expect(throws: ProtocolError.self) { try DeleteConfirmCommand.takePlan(in: f.state, DeleteConfirmRequest(token: token), uid: Self.me.uid) }
         }
         #expect(f.state.plans[tokens[2]] != nil)
         f.state.config.maxSelection = 3
-        #expect(throws: ProtocolError.self) { try f.state.prepareDelete(DeletePrepareRequest(ids: Array(ids[0..<4])), uid: Self.me.uid) }
+        #expect(throws: ProtocolError.self) { try DeletePrepareCommand.run(in: f.state, DeletePrepareRequest(ids: Array(ids[0..<4])), caller: Caller(uid: Self.me.uid)) }
     }
 
     @Test func aViewMayNotHoldMegabytesOfPatterns() throws {
@@ -177,12 +177,12 @@ import Testing
         for view in [ViewSpec(filter: ViewFilter(glob: huge)), ViewSpec(root: "pics", folder: huge),
                      ViewSpec(filter: ViewFilter(types: Array(repeating: "jpeg", count: 100)))] {
             do {
-                _ = try f.state.setView(ViewRequest(session: "s", view: view), uid: Self.me.uid)
+                _ = try ViewCommand.run(in: f.state, ViewRequest(session: "s", view: view), caller: Caller(uid: Self.me.uid))
                 Issue.record("accepted \(view)")
             } catch {
                 #expect(error.code == .invalidArgument)
             }
         }
-        #expect(f.state.sessions.isEmpty)
+        #expect(f.state.sessions.all.isEmpty)
     }
 }

@@ -105,7 +105,7 @@ struct StoppingTests {
         for i in 0..<3 {
             #expect(FileManager.default.fileExists(atPath: f.root.appending(ByteString("IMG_\(i).jpg")).lossyString))
         }
-        #expect(!f.curator.withState { $0.batchRunning })
+        #expect(!f.curator.withState { $0.plans.batchRunning })
         // Every other request too: nothing new starts.
         for line in [#"{"id":5,"cmd":"undo"}"#, #"{"id":6,"cmd":"status"}"#, #"{"id":7,"cmd":"list"}"#] {
             #expect(Self.code(try f.askAside(line)) == "shutting_down", "\(line)")

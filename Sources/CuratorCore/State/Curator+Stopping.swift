@@ -20,10 +20,24 @@ extension Curator {
     /// between two steps (or finished). False when `seconds` pass first.
     public func waitForBatchToStop(seconds: Double) -> Bool {
         let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
-        while withState({ $0.batchRunning }) {
+        while withState({ $0.plans.batchRunning }) {
             if MonotonicClock.nanoseconds() >= deadline { return false }
             usleep(5_000)
         }
         return true
+    }
+
+    /// Flushes the index to its main file on a clean stop.
+    public func shutdown() {
+        markStopping()
+        withState { state in
+            state.sessions.saveUse()
+            do {
+                try state.library.storeForRoots.database.checkpoint()
+            } catch {
+                // Not fatal: SQLite replays the WAL at the next open.
+                log.warning("could not checkpoint the index at shutdown: \(error)")
+            }
+        }
     }
 }

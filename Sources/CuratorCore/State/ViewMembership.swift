@@ -17,7 +17,7 @@ struct ViewMembership {
     static let maxPatternBytes = 4096
     static let maxTypes = 64
 
-    init(_ spec: ViewSpec, state: CuratorState) throws(ProtocolError) {
+    init(_ spec: ViewSpec, roots registry: RootRegistry) throws(ProtocolError) {
         if let glob = spec.filter?.glob, glob.utf8.count > Self.maxPatternBytes {
             throw ProtocolError(.invalidArgument, "A filter's glob may be at most \(Self.maxPatternBytes) bytes.", argument: "filter.glob")
         }
@@ -29,15 +29,15 @@ struct ViewMembership {
         }
         var root: Int32?
         if let name = spec.root {
-            guard let id = state.rootID(named: name) else {
-                throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\"; roots: \(state.rootOrder.map(state.rootName).joined(separator: ", ")).",
+            guard let id = registry.id(named: name) else {
+                throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\"; roots: \(registry.order.map(registry.name).joined(separator: ", ")).",
                                     argument: "root")
             }
             root = id
         }
         let folder = try spec.folderPath()
         if folder != nil && root == nil {
-            if state.rootOrder.count == 1 { root = state.rootOrder[0] } else {
+            if registry.order.count == 1 { root = registry.order[0] } else {
                 throw ProtocolError(.invalidArgument, "A folder needs a root when several roots are configured.", argument: "root")
             }
         }
@@ -45,7 +45,7 @@ struct ViewMembership {
         self.folder = folder
         recursive = spec.recursive ?? true
         filter = try CompiledFilter(spec.filter)
-        roots = Set(state.roots.keys)
+        roots = Set(registry.ids)
     }
 
     /// `folderPath` is the path of the photo's folder.

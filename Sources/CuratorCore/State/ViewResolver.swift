@@ -2,30 +2,6 @@
 import CuratorProtocol
 import CuratorSystem
 
-/// The last views resolved, valid while the library has not changed. Listing a
-/// page at a time, and selecting by position, then cost no re-sort.
-struct ViewCache {
-    private var generation: UInt64 = .max
-    private var entries: [ViewSpec: ResolvedView] = [:]
-
-    mutating func invalidate() { entries.removeAll(keepingCapacity: true) }
-
-    mutating func lookup(_ spec: ViewSpec, generation: UInt64) -> ResolvedView? {
-        if generation != self.generation {
-            entries.removeAll(keepingCapacity: true)
-            self.generation = generation
-            return nil
-        }
-        return entries[spec]
-    }
-
-    mutating func store(_ spec: ViewSpec, view: ResolvedView) {
-        // A view of 100 000 photos is 1.2 MB: keep a few, not every sort tried.
-        if entries.count >= 4 { entries.removeAll(keepingCapacity: false) }
-        entries[spec] = view
-    }
-}
-
 /// A view's photos in order: their ids, and their slots in the photo table, valid
 /// while the library's generation is the one the view was computed at (a listing
 /// then reads photos without hashing an id each); and how many photos of each
@@ -50,7 +26,7 @@ extension CuratorState {
     }
 
     private func computeView(_ spec: ViewSpec) throws(ProtocolError) -> ResolvedView {
-        let scope = try ViewMembership(spec, state: self)
+        let scope = try ViewMembership(spec, roots: roots)
         let rootFilter = scope.root
         let folderPath = scope.folder
         let recursive = scope.recursive
