@@ -91,6 +91,31 @@ struct TrashBatchTests {
         #expect(rows.first?.state == .done)
     }
 
+    /// Checkpoint requests that come while a pass runs or waits to run are served by
+    /// it, not by a pass each; one that comes once all is quiet gets a pass of its own.
+    @Test func checkpointRequestsAreCoalesced() throws {
+        let box = try Sandbox()
+        let runner = try box.runner()
+        let checkpointer = runner.checkpointer
+        func settled() -> Int {
+            var last = checkpointer.passes.load(ordering: .acquiring)
+            var quiet = 0
+            for _ in 0..<1_000 where quiet < 30 {
+                usleep(10_000)
+                let now = checkpointer.passes.load(ordering: .acquiring)
+                quiet = now == last ? quiet + 1 : 0
+                last = now
+            }
+            return last
+        }
+        let before = settled()
+        for _ in 0..<500 { checkpointer.request() }
+        let burst = settled() - before
+        #expect(burst >= 1 && burst <= 25, "\(burst) passes for 500 requests")
+        checkpointer.request()
+        #expect(settled() == before + burst + 1, "a request when all is quiet gets one pass")
+    }
+
     /// Left-overs of other tools: `files/IMG.jpg` without info, `info/IMG.2.jpg.trashinfo` without file.
     static func leaveOtherToolsLeftovers(in box: Sandbox) throws {
         try Sandbox.makeDirectories(box.homeTrash.appending("files"))
