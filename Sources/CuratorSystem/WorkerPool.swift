@@ -86,6 +86,10 @@ public final class WorkerPool: Sendable {
 
     /// Jobs waiting for a thread now.
     public var queuedCount: Int { core.queuedCount }
+
+    /// Threads started since the pool was made, and jobs taken by them: a pool that
+    /// reuses its threads starts few for many jobs.
+    public var started: (threads: Int, jobs: Int) { core.started }
 }
 
 public enum WorkerError: Error, Sendable, CustomStringConvertible {
@@ -124,6 +128,8 @@ private final class Core: Sendable {
         /// Submitters waiting for room in the queue.
         var waitingForRoom = 0
         var closed = false
+        var threadsStarted = 0
+        var jobsTaken = 0
     }
 
     let name: String
@@ -163,6 +169,7 @@ private final class Core: Sendable {
                     }
                     locked.state.threads += 1
                     locked.state.starting += 1
+                    locked.state.threadsStarted += 1
                     return
                 }
                 if waiting < queueLimit {
@@ -194,6 +201,7 @@ private final class Core: Sendable {
 
     var threadCount: Int { monitor.withLock { $0.state.threads } }
     var queuedCount: Int { monitor.withLock { $0.state.queue.count } }
+    var started: (threads: Int, jobs: Int) { monitor.withLock { ($0.state.threadsStarted, $0.state.jobsTaken) } }
 
     private func startThread() throws(SystemError) {
         try SystemThread.detach(name: name, stackSize: stackSize) { [self] in runThread() }
@@ -222,6 +230,7 @@ private final class Core: Sendable {
             let idleUntil = Deadline.after(seconds: keepIdle)
             while true {
                 if let job = locked.state.queue.popFirst() {
+                    locked.state.jobsTaken += 1
                     if locked.state.waitingForRoom > 0 { locked.broadcast() }
                     return job
                 }

@@ -217,10 +217,22 @@ struct WorkerPoolTests {
             }
             #expect(mostAlive <= 3)
             #expect(pool.threadCount <= 3)
+            #expect(pool.started.threads <= 3 && pool.started.jobs == 10_002, "\(pool.started)")
             #expect(Self.eventually { pool.threadCount == 0 }, "idle threads end after keepIdleSeconds")
         }
         #expect(tids.count <= 3, "10 002 jobs ran on \(tids.count) threads")
         #expect(Self.eventually { Self.threads(named: name) == 0 }, "\(Self.threads(named: name)) threads left")
+    }
+
+    @Test("with no idle time kept, each job's thread ends with it")
+    func noIdle() throws {
+        let pool = WorkerPool(name: "wp-noidle", threads: 4, stackSize: 256 << 10, keepIdleSeconds: 0)
+        let first = try pool.submit { Self.tid() }.wait().get()
+        #expect(Self.eventually { pool.threadCount == 0 })
+        let second = try pool.submit { Self.tid() }.wait().get()
+        #expect(first != second)
+        #expect(pool.started.threads == 2)
+        #expect(Self.eventually { Self.threads(named: "wp-noidle") == 0 })
     }
 
     @Test("a pool dropped with jobs queued still runs them, then its threads end")
