@@ -254,9 +254,9 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                     continue
                 }
                 let from = sent
-                guard let count = current.writer.withBytes({ sendSome(UnsafeRawBufferPointer(rebasing: $0[from...])) }) else { return false }
+                guard let count = current.withBytes({ sendSome(UnsafeRawBufferPointer(rebasing: $0[from...])) }) else { return false }
                 sent += count
-                if sent < current.writer.written { return true }  // the socket is full
+                if sent < current.written { return true }  // the socket is full
                 pieces.recycle(current)
                 piece = nil
             }

@@ -7,8 +7,8 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Accepts clients on the Unix socket and gives each its own thread, within the
-/// limits of the configuration in force (`max_clients`, `max_clients_per_user`,
+/// Accepts clients on the Unix socket and serves each as one long job on a thread
+/// of its own, within the limits of the configuration in force (`max_clients`, `max_clients_per_user`,
 /// `idle_timeout_seconds`: a reload applies to connections accepted after it).
 final class Server: Sendable {
     let listener: FileDescriptor
@@ -26,7 +26,15 @@ final class Server: Sendable {
     /// under socket activation it is systemd's socket too, and shutdown(2) would
     /// make it refuse every later client instead of starting us again.
     private let wake: Int32
-    private let acceptLoopExited = OneShotSignal()
+    /// The accept loop: one long job on a thread of its own.
+    private let acceptor = WorkerPool(name: "curatord-accept", threads: 1, stackSize: 512 << 10, keepIdleSeconds: 0)
+    private let acceptLoop = Mutex<JobHandle<Void, Never>?>(nil)
+    /// Each connection is one job, as long as the client stays, on a thread that
+    /// ends with it: starting one is nothing next to a connection, a thread kept
+    /// idle would keep the stack its client touched, and a client that comes when
+    /// no thread can be started is told so (none is waiting idle to hide it).
+    /// `ConnectionCounts` is the limit on them, not the pool.
+    private let connections = WorkerPool(name: "curatord-client", threads: .max, stackSize: 1 << 20, keepIdleSeconds: 0)
 
     init(listener: FileDescriptor, curator: Curator, ownsPath: ByteString?) throws(SystemError) {
         self.listener = listener
@@ -37,11 +45,9 @@ final class Server: Sendable {
 
     deinit { Glibc.close(wake) }
 
-    func start() throws(SystemError) {
-        try SystemThread.detach(name: "curatord-accept", stackSize: 512 << 10) { [self] in
-            acceptLoop()
-            acceptLoopExited.signal()
-        }
+    func start() throws(WorkerError) {
+        let loop = try acceptor.submit { [self] in acceptClients() }
+        acceptLoop.withLock { $0 = loop }
     }
 
     /// Stops accepting and waits (briefly) for the accept thread to leave, then
@@ -52,7 +58,9 @@ final class Server: Sendable {
         stopped.store(true, ordering: .releasing)
         var one: UInt64 = 1
         _ = Glibc.write(wake, &one, 8)
-        if !acceptLoopExited.wait(seconds: 5) { log.warning("the accept thread did not stop within 5 s") }
+        if let loop = acceptLoop.withLock({ $0 }), loop.wait(until: .after(seconds: 5)) == nil {
+            log.warning("the accept thread did not stop within 5 s")
+        }
         if let path = ownsPath { _ = path.withCString { unlink($0) } }
         listener.close()
     }
@@ -70,7 +78,7 @@ final class Server: Sendable {
         return true
     }
 
-    private func acceptLoop() {
+    private func acceptClients() {
         while !stopped.load(ordering: .acquiring) {
             var fds = [
                 pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
@@ -129,8 +137,8 @@ final class Server: Sendable {
         }
         curator.clientConnected()
         live.withLock { $0[ObjectIdentifier(connection)] = connection }
-        do throws(SystemError) {
-            try SystemThread.detach(name: "curatord-client", stackSize: 1 << 20) { [self] in
+        do throws(WorkerError) {
+            try connections.submit(whenFull: .refuse) { [self] in
                 connection.run()
                 live.withLock { $0[ObjectIdentifier(connection)] = nil }
                 counts.withLock { $0.release(uid: peer.uid) }

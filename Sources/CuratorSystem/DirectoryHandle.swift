@@ -6,8 +6,11 @@ import Synchronization
 /// An open directory that closes itself. Every operation is relative to it and
 /// never follows a symlink in the name it is given, so that code walking a tree
 /// from a trusted descriptor cannot be led outside it by `..` or a symlink.
-/// Not Sendable: one owner uses it and lets it go.
-public final class DirectoryHandle {
+/// Sendable: its descriptor and path never change, and the kernel serialises what
+/// threads do through one descriptor (a batch's helpers write `.trashinfo` files in
+/// a trash's `info/` while the batch thread renames into its `files/`). It is closed
+/// once no thread holds it.
+public final class DirectoryHandle: Sendable {
     public let descriptor: FileDescriptor
     /// The path it was opened by, for messages only.
     public let path: ByteString

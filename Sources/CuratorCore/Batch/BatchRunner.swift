@@ -17,6 +17,12 @@ public final class BatchRunner {
     private let journal: Journal
     /// Empties the journal's WAL after each batch, undo and recovery, off this thread.
     let checkpointer: JournalCheckpointer
+    /// The threads a batch or an undo hands work to while it moves photos: the next
+    /// chunk planned, `.trashinfo` files written ahead, syncs. At most three jobs
+    /// run at once (the next chunk's plan, this chunk's infos, the last chunk's
+    /// sync), so the same three threads serve every chunk of every batch, and end
+    /// after a few idle seconds.
+    let helpers = WorkerPool(name: "curatord-batch", threads: 3, queueLimit: 8, stackSize: 256 << 10, keepIdleSeconds: 5)
     private let trashConfiguration: TrashConfiguration
     private let failpoints: Failpoints
     private let effectiveUID: UInt32
@@ -82,21 +88,20 @@ public final class BatchRunner {
         try failpoints.reach(.batchJournaled)
         log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
 
-        let resolver = TrashResolver(configuration: trashConfiguration, effectiveUID: effectiveUID)
-        let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, resolver: resolver, requester: requester,
-                                   effectiveUID: effectiveUID, batch: id, batchSize: plan.items.count)
+        let planner = ChunkPlanner(trash: trashConfiguration, requester: requester, effectiveUID: effectiveUID, batch: id,
+                                   batchSize: plan.items.count)
+        let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
         let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
         let chunks = chunking.chunks(Array(planned.indices)) { planned[$0].rootPath.appending(planned[$0].relativePath).parent }
             .map { chunk in chunk.map { (item: planned[$0], isProtected: plan.items[$0].isProtected) } }
-        // Each chunk is prepared on a helper while the one before it moves.
-        var preparing = chunks.first.map { ChunkPreparer(trasher, $0) }
-        defer { _ = preparing?.prepared() }  // a batch that stops early waits for its helper
+        // Each chunk is prepared on a helper while the one before it moves; the first, here.
+        var preparing = chunks.first.map { ChunkPreparer(planner, $0, on: nil) }
+        defer { preparing?.finish() }  // a batch that stops early waits for its helper
         do {
             try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (index, chunk) throws(BatchError) in
-                let prepared = preparing?.prepared() ?? trasher.prepare(chunk)
-                preparing = index + 1 < chunks.count ? ChunkPreparer(trasher, chunks[index + 1]) : nil
-                preparing?.start()
+                let prepared = preparing?.prepared() ?? planner.prepare(chunk)
+                preparing = index + 1 < chunks.count ? ChunkPreparer(planner, chunks[index + 1], on: helpers) : nil
                 return try trasher.stage(chunk: chunk, prepared: prepared)
             }, finish: { (_, staged) throws(BatchError) in
                 let results = try trasher.finish(staged)
@@ -206,7 +211,7 @@ public final class BatchRunner {
         log.info("undo of batch \(target.id): \(order.count) photos back for uid \(requester.uid)")
         willRestore(order.count)
         let restorer = PhotoRestorer(journal: journal, failpoints: failpoints, requester: requester,
-                                     effectiveUID: effectiveUID, batch: target.id)
+                                     effectiveUID: effectiveUID, batch: target.id, helpers: helpers)
         var results: [BatchItemResult] = []
         var restored: [RestoredPhoto] = []
         let chunks = chunking.chunks(order) { items[$0].rootPath.appending(items[$0].relativePath).parent }

@@ -23,10 +23,13 @@ final class PhotoRestorer {
     private let requester: Requester
     private let effectiveUID: UInt32
     private let batch: Int64
+    /// The undo's helpers: syncs.
+    private let helpers: WorkerPool
     /// Inode -> names, of the folders looked into for photos restored under another name.
     private var namesByInode: [ByteString: [UInt64: [ByteString]]] = [:]
 
-    init(journal: Journal, failpoints: Failpoints, requester: Requester, effectiveUID: UInt32, batch: Int64) {
+    init(journal: Journal, failpoints: Failpoints, requester: Requester, effectiveUID: UInt32, batch: Int64, helpers: WorkerPool) {
+        self.helpers = helpers
         self.journal = journal
         self.failpoints = failpoints
         self.requester = requester
@@ -70,7 +73,7 @@ final class PhotoRestorer {
         }
         try failpoints.reach(.undoChunkIntent)
 
-        let sync = ChunkSync()
+        let sync = ChunkSync(helpers: helpers)
         let parents = RestoreParents(observer: observer, requester: requester, effectiveUID: effectiveUID)
         var endings: [Ending?] = Array(repeating: nil, count: items.count)
         for index in items.indices where known[index] {

@@ -11,9 +11,7 @@ import Synchronization
 ///
 /// Shared by a batch's threads (the next chunk is prepared while one moves): the
 /// names it hands out are kept behind a lock; the rest is set once.
-final class TrashDirectory: @unchecked Sendable {
-    // @unchecked: what changes (`names`, `ownerOfInfo`) is behind locks; the
-    // directory handles are set once.
+final class TrashDirectory: Sendable {
     /// The trash directory's absolute path (`.../Trash`, `$topdir/.Trash-1000`, ...).
     let path: ByteString
     /// The volume's top directory for a volume trash; nil for the home trash or when

@@ -2,14 +2,17 @@
 import CuratorProtocol
 import CuratorSystem
 import Glibc
+import Synchronization
 
 /// Step 1 of a chunk, per photo: find it from its root without following symlinks,
 /// check it is the photo planned and that the requester may delete it, choose its
-/// trash (by mount) and a free name. Changes nothing on disk.
-extension PhotoTrasher {
+/// trash (by mount) and a free name. Changes nothing on disk and uses no journal,
+/// so the next chunk is planned on a batch helper while the batch thread moves the
+/// one before it (`ChunkPreparer`). One per batch.
+final class ChunkPlanner: Sendable {
     /// A photo ready to move. A class: a chunk's moves are handed between threads
     /// and lists several times, and a copy of these five fields was five retains.
-    final class PlannedMove {
+    final class PlannedMove: Sendable {
         let parent: DirectoryHandle
         let path: PhotoPath
         let trash: TrashDirectory
@@ -26,15 +29,57 @@ extension PhotoTrasher {
         }
     }
 
-    enum Prepared {
+    enum Prepared: Sendable {
         /// Nothing to move: the outcome is known already.
-        case done(Ending)
+        case done(PhotoTrasher.Ending)
         case move(PlannedMove)
     }
 
-    func prepare(_ item: JournalItem, isProtected: Bool, parents: ParentDirectories) -> Prepared {
+    /// A chunk's photos in plan order, with whether each is protected.
+    typealias Work = [(item: JournalItem, isProtected: Bool)]
+
+    /// What planning keeps from one chunk to the next: the roots and trashes opened,
+    /// and the last `DeletionDate=` text with the second it is for.
+    private struct Caches {
+        let roots = RootDirectories()
+        let resolver: TrashResolver
+        var dateText: (second: Int64, text: String)?
+    }
+
+    private let requester: Requester
+    private let effectiveUID: UInt32
+    private let batch: Int64
+    /// Photos in the batch: what a trash's name listing is weighed against.
+    private let batchSize: Int
+    /// Used by one chunk at a time (a chunk's planning is waited for before the next
+    /// one starts): the lock is never contended, and lets the planner go from the
+    /// batch thread to a helper and back.
+    private let caches: Mutex<Caches>
+
+    init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int) {
+        self.requester = requester
+        self.effectiveUID = effectiveUID
+        self.batch = batch
+        self.batchSize = batchSize
+        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID)))
+    }
+
+    /// Step 1 for one chunk, in the chunk's order: nothing on disk changes, nothing is journaled.
+    func prepare(_ chunk: Work) -> [Prepared] {
+        caches.withLock { caches in
+            let parents = ParentDirectories(roots: caches.roots)
+            var prepared: [Prepared] = []
+            prepared.reserveCapacity(chunk.count)
+            for (item, isProtected) in chunk {
+                prepared.append(prepare(item, isProtected: isProtected, parents: parents, caches: &caches))
+            }
+            return prepared
+        }
+    }
+
+    private func prepare(_ item: JournalItem, isProtected: Bool, parents: ParentDirectories, caches: inout Caches) -> Prepared {
         func skip(_ outcome: PhotoOutcome, _ detail: String?) -> Prepared {
-            .done(Ending(state: .skipped, outcome: outcome, detail: detail))
+            .done(PhotoTrasher.Ending(state: .skipped, outcome: outcome, detail: detail))
         }
         func failed(_ error: SystemError, _ doing: String) -> Prepared {
             log.error("batch \(batch) step \(item.step): \(doing): \(error)")
@@ -68,6 +113,7 @@ extension PhotoTrasher {
             }
         }
 
+        let resolver = caches.resolver
         let placement = parents.placement(path, parent) { parent in
             ParentDirectories.Placement(trash: resolver.trash(for: parent, uid: requester.uid), resolvedPath: parent.resolvedPath())
         }
@@ -89,15 +135,15 @@ extension PhotoTrasher {
             return failed(error, "choosing a name in \(trash.path)")
         }
         return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name,
-                                 info: TrashInfo(path: infoPath, deletionDate: deletionDate())))
+                                 info: TrashInfo(path: infoPath, deletionDate: Self.deletionDate(&caches.dateText))))
     }
 
     /// `DeletionDate=` for now: formatted once per second, not once per photo.
-    private func deletionDate() -> String {
+    private static func deletionDate(_ cached: inout (second: Int64, text: String)?) -> String {
         let now = Int64(time(nil))
-        if let cached = dateText, cached.second == now { return cached.text }
+        if let cached, cached.second == now { return cached.text }
         let text = LocalTime(epochSeconds: now).trashInfoText
-        dateText = (now, text)
+        cached = (now, text)
         return text
     }
 }
