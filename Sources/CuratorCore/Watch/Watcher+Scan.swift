@@ -38,14 +38,15 @@ extension Watcher {
     /// Scans directories of the oldest job for a few milliseconds, then returns so
     /// that commands and the inotify queue are served.
     func runScanStep() {
-        guard var job = scans.first else { return }
+        guard !scans.isEmpty else { return }
+        // Taken out of the queue while it runs: a copy left in `scans[0]` would share
+        // `seenPhotos` and `seenFolders`, and the first insert of every step would copy
+        // the whole set (quadratic in the size of the root). Put back below if unfinished.
+        var job = scans.removeFirst()
         let (config, usesInotify, online) = curator.withState { state in
             (state.roots[job.root]?.config, state.roots[job.root]?.usesInotify ?? false, state.roots[job.root]?.online ?? false)
         }
-        guard let config, online else {
-            scans.removeFirst()
-            return
-        }
+        guard let config, online else { return }
         if !job.started {
             job.started = true
             job.startedAt = MonotonicClock.nanoseconds()
@@ -75,9 +76,8 @@ extension Watcher {
             state.roots[job.root]?.watches = watches
         }
         if !job.pending.isEmpty {
-            scans[0] = job
+            scans.insert(job, at: 0)
         } else {
-            scans.removeFirst()
             finish(job, config: config)
         }
         publishWatcherReport()
