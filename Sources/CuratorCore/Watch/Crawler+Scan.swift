@@ -33,9 +33,11 @@ extension Crawler {
     /// The sequence of the scan that runs next, if any.
     var nextScan: UInt64? { online ? scans.first?.sequence : nil }
 
-    /// Queues a full scan of the root, unless one is already waiting. `reason` is
-    /// set for a rescan (lost events, a request, a poll).
+    /// Queues a full scan of the root, unless one is already waiting (or the root is
+    /// offline: its return starts one). `reason` is set for a rescan (lost events, a
+    /// request).
     func scheduleFullScan(reason: String?) {
+        guard online else { return }
         if scans.contains(where: { $0.isFull && !$0.started }) { return }
         // A running full scan would miss what the reason is about: start over. The
         // new job takes the old one's place in the order, so that cookies waiting
@@ -49,6 +51,7 @@ extension Crawler {
     }
 
     func scheduleSubtreeScan(_ path: ByteString) {
+        guard online else { return }
         if scans.contains(where: { ($0.isFull || $0.kind == .subtree(path)) && !$0.started }) { return }
         appendScan(ScanJob(kind: .subtree(path), sequence: sequence.next()))
     }

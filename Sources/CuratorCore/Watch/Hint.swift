@@ -3,8 +3,8 @@ import CuratorSystem
 
 /// What the inotify source passes on from the kernel: a place to look at, never a
 /// verdict. The crawler stats the path and the disk decides (watchman's pending paths).
-struct Hint: Sendable, Equatable {
-    enum Kind: Sendable, Equatable {
+struct Hint: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         /// Events at a path of the root; the flags say which.
         case path(ByteString, HintFlags)
         /// The halves of a rename, which the crawler pairs by `cookie`. A half whose
