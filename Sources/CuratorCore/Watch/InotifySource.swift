@@ -43,6 +43,7 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
         case unwatchRoot(Int32)
         case flush(Reply<Bool>)
         case restart(Reply<Result<Int, SystemError>>)
+        case ping(OneShotSignal)
         case stop
     }
 
@@ -120,6 +121,12 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
             ?? .failure(SystemError("inotifytools_initialize", errno: .busy))
     }
 
+    /// Signals `probe` from the source thread: proof for the systemd watchdog that it
+    /// still turns (a source stuck in the library would leave every change unseen).
+    func ping(_ probe: OneShotSignal) {
+        post(.ping(probe))
+    }
+
     private func post(_ request: Request) {
         requests.withLock { $0.append(request) }
         var one: UInt64 = 1
@@ -177,6 +184,8 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
             reply.fulfil(true)
         case .restart(let reply):
             reply.fulfil(restartNow())
+        case .ping(let probe):
+            probe.signal()
         case .stop:
             break
         }

@@ -106,7 +106,8 @@ public final class Watcher: RootControl, @unchecked Sendable {
         case .reconfigure:
             supervisor.reconfigure(now: MonotonicClock.nanoseconds())
         case .ping(let probe):
-            probe.signal()
+            // Answered by the source once this thread has got here: both turn.
+            source.ping(probe)
         case .recheck(let files):
             for (root, entries) in Dictionary(grouping: files, by: \.rootID) { crawlers[root]?.recheck(entries.map(\.path)) }
         }
