@@ -48,6 +48,24 @@ import Testing
         #expect(f.ids == ["c/renamed.jpg": id])
     }
 
+    /// A photo rewritten, then its folder renamed, before the crawler looked: the
+    /// rewrite's hint names a path gone with the rename, which is not a deletion.
+    @Test func aPhotoWhoseFolderWasRenamedAfterItsEventKeepsItsID() throws {
+        let f = try CrawlerFixture()
+        try f.write("album/x.jpg")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let id = try #require(f.ids["album/x.jpg"])
+        try f.write("album/x.jpg", "rewritten")
+        f.rename("album", "trip")
+        f.crawler.apply([f.path("album/x.jpg", .written),
+                         f.hint(.movedFrom(ByteString("album"), cookie: 3, isDirectory: true)),
+                         f.hint(.movedTo(ByteString("trip"), cookie: 3, isDirectory: true))])
+        f.scanAll()
+        #expect(f.ids == ["trip/x.jpg": id])
+        #expect(f.state.library.photos[id]?.size == Int64("rewritten".utf8.count))
+    }
+
     @Test func aMoveWithoutItsPartnerIsAMoveOutOnceItHasWaited() throws {
         let f = try CrawlerFixture()
         try f.write("x.jpg")

@@ -112,10 +112,9 @@ final class Crawler {
 
     /// The sequence number of the oldest scan or unpaired move still to be applied.
     var oldestOutstandingWork: UInt64? {
-        var oldest = scans.first.map(\.sequence)
-        for job in scans.dropFirst() { oldest = min(oldest ?? .max, job.sequence) }
-        for move in pendingMoves.values { oldest = min(oldest ?? .max, move.sequence) }
-        return oldest
+        let scan = scans.lazy.map(\.sequence).min()
+        let move = pendingMoves.values.lazy.map(\.sequence).min()
+        return [scan, move].compactMap { $0 }.min()
     }
 
     /// When the next timer of this root is due (a move or a create to settle).
@@ -351,8 +350,9 @@ final class Crawler {
 
     /// Applies the steps in order, a bounded number per lock (and per transaction
     /// of the index file), so that `status` never waits long behind a burst.
-    func applySteps(_ steps: [IndexStep]) {
-        guard !steps.isEmpty else { return }
+    func applySteps(_ allSteps: [IndexStep]) {
+        guard !allSteps.isEmpty else { return }
+        let steps = Self.withoutStaleRemovals(allSteps)
         let scan = runningFullScan
         var start = steps.startIndex
         while start < steps.endIndex {
@@ -368,6 +368,27 @@ final class Crawler {
             }
             start = chunk.endIndex
         }
+    }
+
+    /// A file found gone because its folder was renamed after its event came is not
+    /// gone: the rename, later in the same batch, takes it along with its id (and the
+    /// folder's rescan that follows removes it if it really went).
+    static func withoutStaleRemovals(_ steps: [IndexStep]) -> [IndexStep] {
+        var renamedLater: [ByteString] = []
+        var kept: [IndexStep] = []
+        kept.reserveCapacity(steps.count)
+        for step in steps.reversed() {
+            switch step {
+            case .folderMoved(let from, _):
+                renamedLater.append(from)
+            case .vanish(let path) where renamedLater.contains(where: { path.isWithin($0) }):
+                continue
+            default:
+                break
+            }
+            kept.append(step)
+        }
+        return kept.reversed()
     }
 
     private func apply(_ step: IndexStep, to index: any IndexUpdates, scan: ScanJob?) {
