@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "CLinux", path: "Sources/CLinux"),
 
         .target(name: "CuratorSystem", dependencies: ["CLinux"], swiftSettings: strict),
+        // The command lines of both programs: declared options, generated help (standard library only).
+        .target(name: "CuratorCommandLine", swiftSettings: strict),
         .target(name: "CuratorProtocol", swiftSettings: strict),
         .target(name: "CuratorStore", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(
@@ -31,11 +33,12 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",
-            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CSystemd", "CLinux"],
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CuratorCommandLine", "CSystemd", "CLinux"],
             swiftSettings: strict),
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
-        .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem"], swiftSettings: strict),
+        .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem", "CuratorCommandLine"], swiftSettings: strict),
 
+        .testTarget(name: "CuratorCommandLineTests", dependencies: ["CuratorCommandLine"], swiftSettings: strict),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",

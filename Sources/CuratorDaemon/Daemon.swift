@@ -30,14 +30,16 @@ public enum Daemon {
     public static func main(arguments: [String], inotify: InotifyToolsHandle?, inotifyError: SystemError?) -> Int32 {
         let args: DaemonArguments
         do {
-            args = try DaemonArguments.parse(Array(arguments.dropFirst()))
+            switch try DaemonArguments.parse(Array(arguments.dropFirst())) {
+            case .help(let text):
+                print(text)
+                return 0
+            case .run(let parsed):
+                args = parsed
+            }
         } catch {
-            printError("curatord: \(error)")
-            return 2
-        }
-        if args.showHelp {
-            print(DaemonArguments.help)
-            return 0
+            printError(error.text)
+            return error.exitCode
         }
         if args.showVersion {
             print("curatord \(ProtocolInfo.serverVersion) (protocol \(ProtocolInfo.version))")
@@ -54,6 +56,10 @@ public enum Daemon {
         }
         log.level = config.logLevel
         if args.checkConfig {
+            let check = SettingsCheck(config, socketIsDefault: config.socketPath == ByteString(Environment().defaultSocketPath))
+            for warning in check.warnings { log.warning(warning) }
+            for error in check.errors { printError("curatord: \(error)") }
+            guard check.errors.isEmpty else { return 1 }
             print(EffectiveSettings.describe(config))
             return 0
         }
@@ -127,7 +133,7 @@ public enum Daemon {
         do {
             curator = try Curator(config: config)
         } catch {
-            log.error("cannot open the index in \(config.stateDirectory): \(error)")
+            log.error("cannot open the index or the journal in \(config.stateDirectory): \(error)")
             return 1
         }
         do {
@@ -235,14 +241,20 @@ public enum Daemon {
         log.notice("stopped cleanly")
     }
 
+    /// Makes `path` and its missing parents, each 0700 (as the XDG base directory
+    /// spec asks of directories it makes), saying so: a typo in a configured path
+    /// must not go unnoticed. An existing one (through a symlink too) is left as it is.
     static func makeDirectory(_ path: ByteString, mode: mode_t) throws {
         guard !path.isEmpty else { return }
-        if let status = try FileStatus.ifExists(path) {
-            guard status.isDirectory else { throw SystemError("mkdir", path: path.lossyString, errno: .exists) }
+        if try FileStatus.ifExists(path) != nil {
+            guard (try? FileStatus.following(path))?.isDirectory == true else {
+                throw SystemError("mkdir", path: path.lossyString, errno: .exists)
+            }
             return
         }
-        try makeDirectory(path.parent, mode: 0o755)
+        try makeDirectory(path.parent, mode: 0o700)
         let rc = path.withCString { mkdir($0, mode) }
         if rc != 0 && errno != EEXIST { throw SystemError("mkdir", path: path.lossyString, errno: .current) }
+        if rc == 0 { log.notice("created \(path) (mode 0\(String(mode, radix: 8)))") }
     }
 }

@@ -339,7 +339,7 @@ public struct DeleteCancelResult: Codable, Sendable {
 }
 
 /// What happened to one photo of a batch (or of an undo).
-public enum PhotoOutcome: String, Codable, Sendable {
+public enum PhotoOutcome: String, Codable, Sendable, CaseIterable {
     case pending, trashed, restored
     case changed, vanished, permissionDenied = "permission_denied", `protected`, noTrash = "no_trash"
     case conflict, missing, error
@@ -367,7 +367,7 @@ public struct BatchItemResult: Codable, Hashable, Sendable {
     }
 }
 
-public enum BatchState: String, Codable, Sendable {
+public enum BatchState: String, Codable, Sendable, CaseIterable {
     case running, done, interrupted, undone, partlyUndone = "partly_undone"
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CSQLite
+import Glibc
 
 /// One SQLite connection. Not thread-safe: it belongs to exactly one owner
 /// (the index, or the journal), which serialises every call.
@@ -10,9 +11,11 @@ public final class Database {
 
     public enum Durability { case normal, full }
 
-    /// Opens (creating if needed) a WAL database. `full` syncs the WAL on every
-    /// commit: what the journal needs; `normal` is enough for a rebuildable cache.
+    /// Opens (creating if needed) a WAL database, readable by its owner only
+    /// (`makePrivate`). `full` syncs the WAL on every commit: what the journal
+    /// needs; `normal` is enough for a rebuildable cache.
     public init(path: String, durability: Durability = .normal) throws(SQLiteError) {
+        try Self.makePrivate(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -28,6 +31,35 @@ public final class Database {
         try execute("PRAGMA journal_mode=WAL")
         try execute(durability == .full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Creates the database file 0600 before SQLite opens it, whatever the umask
+    /// (SQLite would create it 0644 less the umask), and takes group and other
+    /// bits off one that has them (and off a `-wal` or `-shm` left by a crash). SQLite
+    /// gives the `-wal` and `-shm` files it creates the main file's mode, exactly,
+    /// so they are 0600 too. The process umask is left alone: other threads
+    /// create files. An empty file is a valid empty database.
+    static func makePrivate(_ path: String) throws(SQLiteError) {
+        func failure(_ call: String, _ file: String, _ code: Int32) -> SQLiteError {
+            SQLiteError(code: SQLITE_CANTOPEN, message: "\(call): \(String(cString: strerror(code)))", path: file)
+        }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("open", path, errno) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw failure("fstat", path, errno) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw failure("open", path, EINVAL) }
+        if st.st_mode & 0o077 != 0, fchmod(fd, st.st_mode & 0o700) != 0 { throw failure("fchmod", path, errno) }
+        for suffix in ["-wal", "-shm"] {
+            let side = path + suffix
+            let sideFD = open(side, O_RDONLY | O_CLOEXEC)
+            guard sideFD >= 0 else { continue }  // not there: SQLite creates it with the main file's mode
+            defer { close(sideFD) }
+            if fstat(sideFD, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_mode & 0o077 != 0,
+               fchmod(sideFD, st.st_mode & 0o700) != 0 {
+                throw failure("fchmod", side, errno)
+            }
+        }
     }
 
     deinit {

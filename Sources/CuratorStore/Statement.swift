@@ -19,7 +19,8 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    func reset() {
+    /// Ends the statement's run (and its read transaction) and clears its bindings.
+    public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
@@ -83,6 +84,8 @@ public final class Statement {
         while try step() {}
         sqlite3_reset(handle)
     }
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }

@@ -39,17 +39,29 @@ public struct FileDescriptor: Hashable, Sendable {
         try syscall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
-    public func readAll(limit: Int = 1 << 26) throws(SystemError) -> [UInt8] {
+    /// Reads to the end. More than `limit` bytes is an error (EFBIG), never a
+    /// silent cut: a configuration or a mount table read in part would be
+    /// taken for the whole. `path` is for the message.
+    public func readAll(limit: Int = 1 << 26, path: @autoclosure () -> String? = nil) throws(SystemError) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while result.count < limit {
-            let n = try syscall("read") {
+        while true {
+            let n = try syscall("read", path: path()) {
                 chunk.withUnsafeMutableBytes { buf in Glibc.read(rawValue, buf.baseAddress, buf.count) }
             }
-            if n == 0 { break }
+            if n == 0 { return result }
+            guard result.count + n <= limit else {
+                throw SystemError("read (more than \(Self.describe(bytes: limit)))", path: path(), errno: .fileTooLarge)
+            }
             result.append(contentsOf: chunk[0..<n])
         }
-        return result
+    }
+
+    /// "1 MiB", "64 KiB", "100 bytes".
+    static func describe(bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     public func writeAll(_ bytes: [UInt8]) throws(SystemError) {

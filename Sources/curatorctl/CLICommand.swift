@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
 import CuratorProtocol
 
-/// One subcommand: its name, a one-line abstract, how to parse it and run it.
-protocol CLICommand {
-    static var name: String { get }
-    static var abstract: String { get }
-    static var usage: String { get }
-    init(parsing arguments: inout ArgumentList) throws(CLIError)
+/// One subcommand of curatorctl: its declared arguments (`@Option`, `@Flag`,
+/// `@Argument`, `@OptionGroup`), its configuration (name and one-line abstract),
+/// and what it does. Listed in `CuratorCtl.configuration.subcommands`, or in a
+/// group's (`trash list`), it is parsed, helped and run from there.
+protocol CLICommand: ParsableCommand {
     func run(_ context: CLIContext) throws(CLIError)
 }
 

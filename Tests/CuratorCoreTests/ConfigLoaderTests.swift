@@ -171,6 +171,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: f.directory).sorted() == ["camera", "curatord.json5", "pictures", "plain-file"])
     }
 
+    /// A file past 1 MiB is refused whole: read in part, a valid beginning was taken
+    /// for the whole configuration.
+    @Test func aFileLargerThanAMegabyteIsRefusedNotCut() throws {
+        let f = Fixture()
+        let head = "{ roots: [\"\(f.pictures)\"] }\n"
+        let error = try #require(f.failure(head + String(repeating: " ", count: 1 << 20)))
+        #expect(error.file == f.file && error.key == nil)
+        #expect(error.message.contains("larger than 1 MiB"), "\(error)")
+        // Up to the limit is read as ever.
+        #expect(try f.load(head + String(repeating: " ", count: (1 << 20) - head.utf8.count)).0.roots.count == 1)
+    }
+
     @Test func aMissingFileIsNamed() {
         let f = Fixture()
         var loader = ConfigLoader()

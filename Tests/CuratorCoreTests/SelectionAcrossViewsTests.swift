@@ -22,7 +22,10 @@ import Testing
         try f.reconcile("a", names)
         try f.reconcile("b", ["x.jpg"])
         var id: [String: Int64] = [:]
-        for path in names.map({ "a/" + $0 }) + ["b/x.jpg"] { id[path] = try #require(f.id(path)) }
+        for path in names.map({ "a/" + $0 }) + ["b/x.jpg"] {
+            let photo: Int64 = try #require(f.id(path))
+            id[path] = photo
+        }
         _ = try f.state.setView(ViewRequest(view: page), uid: me.uid)
         _ = try f.state.setMode(ModeRequest(mode: .select), uid: me.uid)
         _ = try f.state.changeSelection(.select, SelectRequest(selector: PhotoSelector(positions: "2 5 1 4 3")), uid: me.uid)

@@ -29,7 +29,7 @@ public final class BatchRunner {
         do {
             journal = try Journal(path: journalPath)
         } catch {
-            throw BatchError(.journal, "cannot open the journal: \(error)")
+            throw BatchError.journal(error, opening: true)
         }
         checkpointer = JournalCheckpointer(path: journalPath)
         trashConfiguration = trash
@@ -181,7 +181,7 @@ public final class BatchRunner {
         try refuseWhileUnrecovered()
         if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the undo was not started; nothing was moved.") }
         defer { checkpointer.request() }
-        let found = try journaling { () throws(SQLiteError) -> JournalBatch? in
+        let found = try journaling { () throws(JournalError) -> JournalBatch? in
             if let batch { return try journal.batch(batch) }
             return try journal.latestUndoable(uid: requester.uid)
         }
@@ -192,7 +192,7 @@ public final class BatchRunner {
             throw BatchError(.notOwner, "batch \(target.id) belongs to uid \(target.uid)")
         }
 
-        var items = try journaling { () throws(SQLiteError) in try journal.items(of: target.id) }
+        var items = try journaling { () throws(JournalError) in try journal.items(of: target.id) }
         // Photos a crash caught mid-step are settled first, as recovery would.
         if items.contains(where: { $0.state == .intent || $0.state == .restoring }) {
             let recovery = BatchRecovery(journal: journal, failpoints: failpoints)
@@ -242,9 +242,9 @@ public final class BatchRunner {
 
     /// A user's batches (all users' when `uid` is nil), newest first.
     public func history(uid: UInt32?, limit: Int = 50) throws(BatchError) -> [BatchSummary] {
-        try journaling { () throws(SQLiteError) in
-            try journal.recentBatches(uid: uid, limit: min(max(limit, 0), 10_000)).map { (batch) throws(SQLiteError) in
-                let counts = try journal.counts(of: batch.id)
+        try journaling { () throws(JournalError) in
+            try journal.recentBatches(uid: uid, limit: min(max(limit, 0), 10_000)).map { (batch) throws(JournalError) in
+                let counts = try JournalError.sql { () throws(SQLiteError) in try journal.counts(of: batch.id) }
                 return BatchSummary(batch: batch.id,
                                     createdAt: LocalTime(epochSeconds: batch.createdNanoseconds / 1_000_000_000).rfc3339Text,
                                     state: batch.state, count: counts.count, trashed: counts.trashed,
@@ -255,9 +255,9 @@ public final class BatchRunner {
 
     /// A batch with the last recorded outcome of every photo.
     public func result(of batch: Int64) throws(BatchError) -> BatchResult {
-        let found = try journaling { () throws(SQLiteError) in try journal.batch(batch) }
+        let found = try journaling { () throws(JournalError) in try journal.batch(batch) }
         guard let found else { throw BatchError(.noSuchBatch, "no batch \(batch)") }
-        let items = try journaling { () throws(SQLiteError) in try journal.items(of: batch) }
+        let items = try journaling { () throws(JournalError) in try journal.items(of: batch) }
         return Self.batchResult(batch, found.state, items)
     }
 
@@ -271,7 +271,7 @@ public final class BatchRunner {
     /// device, inode, size, mtime): a crash came between the move back and the
     /// indexing. Blocking (one lstat each): call before serving, outside the state lock.
     public func photosBackInPlace(unindexed: ([Int64]) -> Set<Int64>) throws(BatchError) -> [RestoredPhoto] {
-        let items = try journaling { () throws(SQLiteError) in try journal.itemsBackOrGone() }
+        let items = try journaling { () throws(JournalError) in try journal.itemsBackOrGone() }
         let lost = unindexed(items.map(\.photoID))
         let roots = RootDirectories()
         var found: [Int64: RestoredPhoto] = [:]
@@ -286,7 +286,7 @@ public final class BatchRunner {
 
     /// The owner of a batch, for the daemon's permission checks.
     public func owner(of batch: Int64) throws(BatchError) -> UInt32? {
-        try journaling { () throws(SQLiteError) in try journal.batch(batch)?.uid }
+        try journaling { () throws(JournalError) in try journal.batch(batch)?.uid }
     }
 
     // MARK: helpers
@@ -303,11 +303,11 @@ public final class BatchRunner {
         }
     }
 
-    private func journaling<R>(_ body: () throws(SQLiteError) -> R) throws(BatchError) -> R {
+    private func journaling<R, E: Error>(_ body: () throws(E) -> R) throws(BatchError) -> R {
         do {
             return try body()
         } catch {
-            throw BatchError(.journal, "journal: \(error)")
+            throw BatchError.journal(error)
         }
     }
 }

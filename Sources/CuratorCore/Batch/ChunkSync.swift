@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
 import CuratorSystem
 import FoundationEssentials
 import Glibc
 import Synchronization
-
-// Swift's Glibc module is built without _GNU_SOURCE and hides syncfs(2).
-@_silgen_name("syncfs") private func system_syncfs(_ fd: Int32) -> Int32
 
 /// Makes one chunk's file system work durable with one call per file system
 /// instead of an fsync per photo and directory.
@@ -137,7 +135,7 @@ private final class SyncfsRound: Sendable {
 
     private func run(_ copies: [Int32]) {
         for (index, fd) in copies.enumerated() where fd >= 0 {
-            let error = system_syncfs(fd) == 0 ? 0 : errno
+            let error = curator_syncfs(fd) == 0 ? 0 : errno
             close(fd)
             results.withLock { $0[index] = error }
         }

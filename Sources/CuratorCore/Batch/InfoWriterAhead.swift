@@ -31,8 +31,11 @@ final class InfoWriterAhead: @unchecked Sendable {
     private let exited = OneShotSignal()
     private let gate = ProgressGate()
 
-    init(_ work: [PhotoTrasher.PlannedMove]) {
+    private let failpoints: Failpoints
+
+    init(_ work: [PhotoTrasher.PlannedMove], failpoints: Failpoints) {
         self.work = work
+        self.failpoints = failpoints
         results = .allocate(capacity: max(work.count, 1))
         results.initialize(repeating: nil)
     }
@@ -58,7 +61,9 @@ final class InfoWriterAhead: @unchecked Sendable {
             if stopRequested.load(ordering: .acquiring) { break }
             let result: Result
             do throws(SystemError) {
-                result = try move.trash.writeInfoUnsynced(move.name, move.info) ? .written : .taken
+                result = try move.trash.writeInfoUnsynced(move.name, move.info, beforeNaming: { [failpoints] in
+                    try? failpoints.reach(.itemInfoUnnamed)
+                }) ? .written : .taken
             } catch {
                 result = .failed(error)
             }

@@ -9,7 +9,8 @@ import CuratorSystem
 ///
 ///   1. every photo of the chunk checked, its trash and a free name chosen, and the
 ///      whole chunk's intents (and the skips found) committed at once;
-///   2. per photo, nothing synced: `.trashinfo` created (O_EXCL), identity checked
+///   2. per photo, nothing synced: `.trashinfo` created whole (written unnamed,
+///      then named, never replacing), identity checked
 ///      again, renameat2(NOREPLACE) into `files/`;
 ///   3. the file systems touched synced (`ChunkSync`), then the chunk's outcomes
 ///      committed at once. Only then are its photos reported.
@@ -106,7 +107,7 @@ final class PhotoTrasher {
         let moves = items.indices.compactMap { index -> (index: Int, move: PlannedMove)? in
             if case .move(let move) = prepared[index] { (index, move) } else { nil }
         }
-        let ahead = InfoWriterAhead(moves.map(\.move))
+        let ahead = InfoWriterAhead(moves.map(\.move), failpoints: failpoints)
         ahead.start()
         var reached = 0
         do throws(BatchError) {

@@ -21,13 +21,18 @@ public struct ConfigLoader {
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all",
     ]
 
+    /// The largest configuration file read; a larger one is refused whole, never cut.
+    static let maximumSize = 1 << 20
+
     /// Loads `path`. Nothing is written, whatever happens.
     public mutating func load(file path: String) throws(ConfigError) -> Configuration {
         let data: Data
         do {
             let fd = try FileDescriptor.open(ByteString(path), O_RDONLY)
             // A configuration is small: a megabyte is plenty, and reading /dev/zero by mistake ends.
-            data = Data(try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: 1 << 20) })
+            data = Data(try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: Self.maximumSize) })
+        } catch where error.errno == .fileTooLarge {
+            throw ConfigError(file: path, key: nil, "is larger than 1 MiB: not a configuration file; nothing of it was used")
         } catch {
             throw ConfigError(file: path, key: nil, "cannot read the configuration file: \(error.errno.message)")
         }
@@ -193,6 +198,10 @@ public struct ConfigLoader {
                 throw fail("socket_mode", "must be an octal mode such as \"0600\" or \"0660\", including owner read/write")
             }
             socketMode = mode
+            if mode & 0o007 != 0 {
+                warnings.append("\(file.map { "\($0): " } ?? "")socket_mode: \"\(m)\" lets every user of this machine use the socket "
+                                + "(each request still acts with its own uid's permissions); \"0660\" lets only the socket's group in")
+            }
         }
         let state = try absolute(try string("state_dir", in: top, path: "state_dir") ?? environment.defaultStateDirectory, key: "state_dir")
         var level = LogLevel.info

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
 import CuratorProtocol
 
 /// What `systemctl reload curatord` runs (ExecReload=): it returns when the new
 /// configuration is in force, and fails with the daemon's reason when it was refused.
 struct ReloadCommand: CLICommand {
-    static let name = "reload"
-    static let abstract = "Make curatord read its configuration again (root or curatord's own user)."
-    static let usage = "reload"
-
-    init(parsing arguments: inout ArgumentList) throws(CLIError) { try arguments.noMore() }
+    static let configuration = CommandConfiguration(
+        name: "reload",
+        abstract: "Make curatord read its configuration again (root or curatord's own user).")
 
     func run(_ context: CLIContext) throws(CLIError) {
         guard let r = try context.call(.reload(ReloadRequest()), as: ReloadResult.self) else { return }

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
 import CuratorProtocol
 import Foundation
 
 struct WatchCommand: CLICommand {
-    static let name = "watch"
-    static let abstract = "Follow events as they happen (photos added, removed, changed, moved; your sessions' changes, or --session's)."
-    static let usage = "watch [ROOT ...]"
-    var roots: [String]
+    static let configuration = CommandConfiguration(
+        name: "watch",
+        abstract: """
+            Follow events as they happen (photos added, removed, changed, moved; your sessions' changes, \
+            or --session's).
+            """,
+        discussion: "Ctrl-C stops. With --json, each event is printed as curatord sends it, one per line.")
 
-    init(parsing arguments: inout ArgumentList) throws(CLIError) { roots = try arguments.positionals() }
+    @Argument("ROOT", help: "The roots to follow (default: every root).")
+    var roots: [String] = []
 
     func run(_ context: CLIContext) throws(CLIError) {
         try context.requireSameProtocol()

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
 import CuratorProtocol
 import Foundation
 import Glibc
 
 /// `rm`: prepare a plan, show it, ask like the article's alert, then confirm.
 struct RemoveCommand: CLICommand {
-    static let name = "rm"
-    static let abstract = "Move the selected photos (or one photo) to the trash, after showing the plan and asking."
-    static let usage = "rm [--yes] [--photo ID|PATH]"
-    var yes: Bool
-    var photo: String?
+    static let configuration = CommandConfiguration(
+        name: "rm",
+        abstract: "Move the selected photos (or one photo) to the trash, after showing the plan and asking.")
 
-    init(parsing arguments: inout ArgumentList) throws(CLIError) {
-        yes = arguments.flag("--yes", "-y")
-        photo = try arguments.option("--photo")
-        try arguments.noMore()
-    }
+    @Flag("--yes", "-y", help: "Do not ask (for scripts): the plan is shown and carried out.")
+    var yes: Bool
+
+    @Option("--photo", value: "ID|PATH", help: """
+        This photo instead of the selection: by id, by ROOT/PATH as ls shows it, or by the path of its file \
+        (absolute, or from the working directory).
+        """)
+    var photo: String?
 
     func run(_ context: CLIContext) throws(CLIError) {
         let session = context.options.session
@@ -141,67 +143,5 @@ struct RemoveCommand: CLICommand {
         let tried = readings.map { "\($0.root)/\($0.path)" }
         throw CLIError.daemon(ProtocolError(.noSuchPhoto, "No indexed photo is at \(text)"
                                             + (tried.isEmpty ? " (it is in no root)." : " (looked for \(tried.joined(separator: " and "))).")))
-    }
-}
-
-struct UndoCommand: CLICommand {
-    static let name = "undo"
-    static let abstract = "Put a batch's photos back where they were (your latest batch, or the one named)."
-    static let usage = "undo [BATCH]"
-    var batch: Int64?
-
-    init(parsing arguments: inout ArgumentList) throws(CLIError) {
-        let rest = try arguments.positionals()
-        guard rest.count <= 1 else { throw CLIError.usage("usage: curatorctl \(Self.usage)") }
-        if let text = rest.first {
-            guard let id = Int64(text) else { throw CLIError.usage("BATCH is a batch number, as `curatorctl history` shows") }
-            batch = id
-        }
-    }
-
-    func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.undo(UndoRequest(batch: batch)), as: UndoResult.self) else { return }
-        let failed = r.items.count { $0.outcome != .restored && $0.outcome != .conflict && $0.outcome != .missing }
-        let notBack = r.items.filter { $0.outcome != .restored }
-        Format.write("Batch \(r.batch): \(Format.plural(r.restored, "photo")) put back"
-                     + (r.conflicts > 0 ? ", \(r.conflicts) left in the trash because a file now stands at their path" : "")
-                     + (r.missing > 0 ? ", \(r.missing) no longer in the trash" : "")
-                     + (failed > 0 ? ", \(failed) could not be put back" : "") + (notBack.isEmpty ? "." : ":"))
-        for item in notBack { Format.write("  \(item.root)/\(item.path): \(Self.reason(item))") }
-        if failed > 0 { Format.write("They stay recorded: `curatorctl undo \(r.batch)` again puts them back once that is fixed.") }
-    }
-
-    /// Why a photo did not come back, in one phrase: the daemon's detail when it gives
-    /// one (it says it whole), else what the outcome means.
-    static func reason(_ item: BatchItemResult) -> String {
-        switch item.outcome {
-        case .conflict: "a file is in the way; still in the trash"
-        case .missing: item.detail ?? "not in the trash any more"
-        default: "could not be put back: " + (item.detail ?? item.outcome.rawValue)
-        }
-    }
-}
-
-struct HistoryCommand: CLICommand {
-    static let name = "history"
-    static let abstract = "List your batches: id, time, state, counts, bytes."
-    static let usage = "history [--limit N]"
-    var limit: Int?
-
-    init(parsing arguments: inout ArgumentList) throws(CLIError) {
-        limit = try arguments.intOption("--limit", "-n")
-        try arguments.noMore()
-    }
-
-    func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.history(HistoryRequest(limit: limit)), as: HistoryResult.self) else { return }
-        if r.batches.isEmpty {
-            Format.write("No batches yet.")
-            return
-        }
-        for b in r.batches {
-            Format.write("\(Format.pad(String(b.batch), 5, right: true))  \(b.createdAt)  \(Format.pad(b.state.rawValue, 13))  "
-                         + "\(b.trashed)/\(b.count) trashed, \(b.restored) restored, \(Format.bytes(b.bytes))")
-        }
     }
 }
