@@ -99,20 +99,26 @@ import Testing
         #expect(queue.take(max: 1000).lost == nil)
     }
 
-    @Test func pendingHintsWakeTheTakerOnlyWhenTheyArriveInAnEmptyQueue() {
+    @Test func pendingHintsWakeTheTakerOnceAndNotForACreateAlone() {
         final class Counter: @unchecked Sendable {
             // @unchecked: one test thread.
             var wakes = 0
         }
         let counter = Counter()
         let pending = PendingHints { counter.wakes += 1 }
+        // A file being written needs nothing until its close, which merges into its hint.
+        pending.add([Self.path("a.jpg", .awaitingClose)])
+        #expect(counter.wakes == 0 && !pending.isEmpty)
         pending.add([Self.path("a.jpg", .written)])
         pending.add([Self.path("b.jpg", .written)])
-        #expect(counter.wakes == 1)
-        _ = pending.take(max: 10)
+        #expect(counter.wakes == 1, "one wake-up until the taker has taken")
+        #expect(pending.take(max: 10).hints == [Self.path("a.jpg", .written), Self.path("b.jpg", .written)])
         pending.add([], lostBefore: "inotify queue overflow")
         #expect(counter.wakes == 2)
         #expect(pending.take(max: 10).lost == "inotify queue overflow")
+        pending.add([Hint(root: 1, kind: .cookie(ByteString(".curatord-cookie-1-2")))])
+        #expect(counter.wakes == 3)
+        _ = pending.take(max: 10)
         #expect(pending.isEmpty)
     }
 }

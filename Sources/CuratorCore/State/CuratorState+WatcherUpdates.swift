@@ -10,10 +10,6 @@ extension CuratorState: IndexUpdates, RootUpdates {
         library.photoID(root: root, relativePath: relativePath)
     }
 
-    func inOneTransaction(_ body: () throws -> Void) throws {
-        try library.batch(body)
-    }
-
     // MARK: roots
 
     var watchedRoots: [WatchedRoot] { rootOrder.compactMap(watchedRoot) }

@@ -42,7 +42,7 @@ final class Crawler {
     static let createSettleNs: UInt64 = 2_000_000_000
     /// How long a MOVED_FROM waits for its MOVED_TO before it counts as a move out.
     static let moveSettleNs: UInt64 = 2_000_000
-    /// Index steps applied under one lock and in one transaction.
+    /// Index steps applied under one lock.
     static let stepsPerLock = 128
 
     struct PendingMove {
@@ -348,8 +348,9 @@ final class Crawler {
         return job
     }
 
-    /// Applies the steps in order, a bounded number per lock (and per transaction
-    /// of the index file), so that `status` never waits long behind a burst.
+    /// Applies the steps in order, a bounded number per lock, so that `status` never
+    /// waits long behind a burst. Each step is a transaction of its own: one that
+    /// fails is rolled back alone (in memory too) and the others stand.
     func applySteps(_ allSteps: [IndexStep]) {
         guard !allSteps.isEmpty else { return }
         let steps = Self.withoutStaleRemovals(allSteps)
@@ -358,13 +359,7 @@ final class Crawler {
         while start < steps.endIndex {
             let chunk = steps[start..<min(start + Self.stepsPerLock, steps.endIndex)]
             state.withUpdates { index in
-                do {
-                    try index.inOneTransaction {
-                        for step in chunk { apply(step, to: index, scan: scan) }
-                    }
-                } catch {
-                    log.error("root \(name): cannot save changes to the index: \(error)")
-                }
+                for step in chunk { apply(step, to: index, scan: scan) }
             }
             start = chunk.endIndex
         }

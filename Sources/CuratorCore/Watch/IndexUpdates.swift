@@ -27,8 +27,6 @@ protocol IndexUpdates: AnyObject {
     func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString]) throws
     /// The photo indexed at a path, if any.
     func photoID(root: Int32, relativePath: ByteString) -> Int64?
-    /// Runs `body` as one transaction of the index file.
-    func inOneTransaction(_ body: () throws -> Void) throws
     /// Saves and announces, once, the selections that photos left since the last call.
     func flushSelections()
 }
