@@ -78,6 +78,38 @@ extension Watch {
             }
         }
 
+        /// Issue 12: a folder that the daemon could not read when it came (`install -d
+        /// -m 2755` makes it 0700 first, then changes its mode) was never read once its
+        /// mode allowed it: the IN_ATTRIB that followed was not looked at.
+        @Test func aFolderUnreadableWhenItCameIsReadOnceItsModeAllowsIt() throws {
+            guard geteuid() == 0, Tool.exists("/usr/bin/setpriv"), Tool.exists("/bin/chown") else {
+                try Test.cancel("needs root, setpriv and chown to run the daemon as another uid")
+            }
+            let uid: UInt32 = 4318
+            let daemon = Daemon()
+            let root = daemon.root()
+            Files.write(root + "/a.jpg", "a")
+            let owned = try run("/bin/chown", ["-R", "\(uid):\(uid)", daemon.home.path])
+            try #require(owned.status == 0, "\(owned.output)")
+            daemon.wrapper = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
+            try daemon.start()
+            let c = try daemon.client()
+            #expect(try c.idsByPath().keys.sorted() == ["a.jpg"])
+
+            // Made by root, 0700 as `install -d` makes it: the daemon's user cannot read it yet.
+            try #require(mkdir(root + "/new", 0o700) == 0)
+            try c.sync()
+            #expect(daemon.logText.contains("cannot read \(root)/new: EACCES"), "\(daemon.logText.suffix(2000))")
+            try #require(chmod(root + "/new", 0o2755) == 0)
+            Files.write(root + "/new/b.jpg", "b")
+            try c.sync()
+            #expect(try c.idsByPath().keys.sorted() == ["a.jpg", "new/b.jpg"], "read once its mode allowed it")
+            // And watched: what comes later is seen at once.
+            Files.write(root + "/new/c.jpg", "c")
+            try c.sync()
+            #expect(try c.idsByPath().keys.sorted() == ["a.jpg", "new/b.jpg", "new/c.jpg"])
+        }
+
         /// EIO for real: the root is a FUSE file system (Tests/Tools/failing-fs.py)
         /// that fails the lookups of the files named in a list, as a failing disk or a
         /// network share does. The daemon is stopped while the files are changed and the

@@ -16,7 +16,7 @@ struct InotifyEvent: Sendable {
 }
 
 /// The thin wrapper around libinotifytools. The library keeps process-global state
-/// and is not reentrant: only the watcher thread calls into it (after `main` made
+/// and is not reentrant: only the inotify source's thread calls into it (after `main` made
 /// the first instance). We use it for init/cleanup, add/remove watch and reading
 /// events; the map from watch descriptor to directory is ours (`WatchTable`).
 final class InotifyTools {
@@ -151,4 +151,11 @@ final class InotifyTools {
         guard let text = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8) else { return 0 }
         return Int(text.filter { !$0.isWhitespace }) ?? 0
     }
+}
+
+/// libinotifytools, initialised first thing in `main` and handed to the watcher.
+public final class InotifyToolsHandle: @unchecked Sendable {
+    // @unchecked: created on the main thread, then used by the inotify source's thread only.
+    let tools: InotifyTools
+    public init() throws(SystemError) { tools = try InotifyTools() }
 }

@@ -11,8 +11,9 @@ enum WatcherCommand: Sendable {
     case rescan([Int32]?)
     /// The configuration changed: start, stop or restart roots.
     case reconfigure
-    /// Signal it from the watcher's loop: proof for the systemd watchdog that
-    /// the thread is still turning (see `Curator.startLivenessProbe`).
+    /// Signal it from the watcher's loop, then from the inotify source's: proof for
+    /// the systemd watchdog that both threads are still turning (see
+    /// `Curator.startLivenessProbe`).
     case ping(OneShotSignal)
     /// Look at these files again (moves out a batch expected but did not make).
     case recheck([WatchTable.Entry])
