@@ -6,6 +6,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Debug builds (tests, and the daemon the end-to-end tests start) carry the hook
+/// through which tests make a system call fail (`FaultPlan`); release builds call
+/// libc directly.
+let faultInjection: [SwiftSetting] = strict + [
+    .define("CURATOR_FAULT_INJECTION", .when(configuration: .debug)),
+]
+
 let package = Package(
     name: "curatord",
     platforms: [.macOS(.v15)],
@@ -22,7 +29,7 @@ let package = Package(
         // What Glibc hides without _GNU_SOURCE: renameat2, ucred, statx, O_PATH, O_TMPFILE.
         .target(name: "CLinux", path: "Sources/CLinux"),
 
-        .target(name: "CuratorSystem", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "CuratorSystem", dependencies: ["CLinux"], swiftSettings: faultInjection),
         .target(name: "CuratorProtocol", swiftSettings: strict),
         .target(name: "CuratorStore", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(
@@ -36,11 +43,12 @@ let package = Package(
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
         .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem"], swiftSettings: strict),
 
+        .testTarget(name: "CuratorSystemTests", dependencies: ["CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
-            swiftSettings: strict),
+            swiftSettings: faultInjection),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["CuratorSystem", "CuratorProtocol"],

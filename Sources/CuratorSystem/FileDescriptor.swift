@@ -14,7 +14,7 @@ public struct FileDescriptor: Hashable, Sendable {
         _ path: ByteString, _ flags: Int32, mode: mode_t = 0, relativeTo dir: FileDescriptor = .currentDirectory
     ) throws(SystemError) -> FileDescriptor {
         let fd = try syscall("open", path: path.lossyString) {
-            path.withCString { curator_openat(dir.rawValue, $0, flags | curator_O_CLOEXEC, UInt32(mode)) }
+            path.withCString { SystemCalls.openat(dir.rawValue, $0, flags | curator_O_CLOEXEC, UInt32(mode)) }
         }
         return FileDescriptor(rawValue: fd)
     }
@@ -26,7 +26,7 @@ public struct FileDescriptor: Hashable, Sendable {
 
     public func close() {
         // Linux closes the descriptor even when close() reports EINTR: never retry.
-        _ = Glibc.close(rawValue)
+        _ = SystemCalls.close(rawValue)
     }
 
     /// Runs `body`, then closes, keeping the body's error if both fail.
@@ -36,7 +36,7 @@ public struct FileDescriptor: Hashable, Sendable {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-        try syscall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+        try syscall("read") { SystemCalls.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Reads to the end. More than `limit` bytes is an error (EFBIG), never a
@@ -47,7 +47,7 @@ public struct FileDescriptor: Hashable, Sendable {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = try syscall("read", path: path()) {
-                chunk.withUnsafeMutableBytes { buf in Glibc.read(rawValue, buf.baseAddress, buf.count) }
+                chunk.withUnsafeMutableBytes { buf in SystemCalls.read(rawValue, buf.baseAddress, buf.count) }
             }
             if n == 0 { return result }
             guard result.count + n <= limit else {
@@ -64,33 +64,35 @@ public struct FileDescriptor: Hashable, Sendable {
         return "\(bytes) bytes"
     }
 
-    public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    /// Writes every byte: a short write (a signal, a pipe, a file system near full)
+    /// is continued where it stopped. `path` is for the message.
+    public func writeAll(_ bytes: [UInt8], path: @autoclosure () -> String? = nil) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let n = try syscall("write") {
-                bytes.withUnsafeBytes { buf in Glibc.write(rawValue, buf.baseAddress! + offset, buf.count - offset) }
+            let n = try syscall("write", path: path()) {
+                bytes.withUnsafeBytes { buf in SystemCalls.write(rawValue, buf.baseAddress! + offset, buf.count - offset) }
             }
             offset += n
         }
     }
 
-    public func sync() throws(SystemError) {
-        _ = try syscall("fsync") { Glibc.fsync(rawValue) }
+    public func sync(path: @autoclosure () -> String? = nil) throws(SystemError) {
+        _ = try syscall("fsync", path: path()) { SystemCalls.fsync(rawValue) }
     }
 
     public func setCloseOnExec() throws(SystemError) {
-        let flags = try syscall("fcntl") { fcntl(rawValue, F_GETFD) }
-        _ = try syscall("fcntl") { fcntl(rawValue, F_SETFD, flags | FD_CLOEXEC) }
+        let flags = try syscall("fcntl") { SystemCalls.fcntl(rawValue, F_GETFD) }
+        _ = try syscall("fcntl") { SystemCalls.fcntl(rawValue, F_SETFD, flags | FD_CLOEXEC) }
     }
 
     public func setNonBlocking() throws(SystemError) {
-        let flags = try syscall("fcntl") { fcntl(rawValue, F_GETFL) }
-        _ = try syscall("fcntl") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+        let flags = try syscall("fcntl") { SystemCalls.fcntl(rawValue, F_GETFL) }
+        _ = try syscall("fcntl") { SystemCalls.fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 }
 
 /// fsyncs a directory so that a rename or create inside it survives a power cut.
 public func syncDirectory(_ path: ByteString) throws(SystemError) {
     let fd = try FileDescriptor.open(path, O_RDONLY | curator_O_DIRECTORY)
-    try fd.closeAfter { (fd) throws(SystemError) in try fd.sync() }
+    try fd.closeAfter { (fd) throws(SystemError) in try fd.sync(path: path.lossyString) }
 }
