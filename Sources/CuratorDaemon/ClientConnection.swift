@@ -79,7 +79,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             outbox.withLock { $0.closed = true }
             curator.clientDisconnected(self)
             descriptorClosed.withLock { closed in
-                descriptor.close()
+                try? descriptor.close()  // the client's socket: nothing to lose
                 closed = true
             }
         }

@@ -56,7 +56,7 @@ final class Server: Sendable {
         _ = Glibc.write(wake, &one, 8)
         if !acceptLoopExited.wait(seconds: 5) { log.warning("the accept thread did not stop within 5 s") }
         if let path = ownsPath { _ = path.withCString { unlink($0) } }
-        listener.close()
+        try? listener.close()
     }
 
     /// Shutdown, once no batch runs: each connection sends what it owes (the answer
@@ -101,7 +101,7 @@ final class Server: Sendable {
             peer = try UnixSocket.peerCredentials(fd)
         } catch {
             log.warning("cannot read the credentials of a client: \(error)")
-            fd.close()
+            try? fd.close()
             return
         }
         let config = curator.configuration
@@ -116,7 +116,7 @@ final class Server: Sendable {
         }
         if let refusal {
             try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: refusal)))
-            fd.close()
+            try? fd.close()
             logRefusal(peer, refusal)
             return
         }
@@ -126,7 +126,7 @@ final class Server: Sendable {
                                               idleTimeout: config.idleTimeoutSeconds)
         } catch {
             log.warning("cannot serve a client: \(error)")
-            fd.close()
+            try? fd.close()
             counts.withLock { $0.release(uid: peer.uid) }
             return
         }
@@ -145,7 +145,7 @@ final class Server: Sendable {
             log.warning("cannot serve a client (uid \(peer.uid)): \(error)")
             let failure = ProtocolError(.internalError, "curatord cannot start a thread for this connection (\(error)); try again later.")
             try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: failure)))
-            fd.close()
+            try? fd.close()
             counts.withLock { $0.release(uid: peer.uid) }
             curator.clientDisconnected(nil)
         }

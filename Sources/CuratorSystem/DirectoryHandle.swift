@@ -17,7 +17,8 @@ public final class DirectoryHandle {
         self.path = path
     }
 
-    deinit { descriptor.close() }
+    // Only read through, and only with metadata calls written: nothing for close to report.
+    deinit { try? descriptor.close() }
 
     /// Opens a directory by path. Roots may be configured as symlinks, hence the choice.
     public static func open(_ path: ByteString, followingSymlinks: Bool) throws(SystemError) -> DirectoryHandle {
@@ -140,7 +141,7 @@ public final class DirectoryHandle {
         } catch where error.errno == .noEntry {
             return nil
         }
-        return try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: limit, path: child(name)) }
+        return try fd.closeAfter(path: child(name)) { (fd) throws(SystemError) in try fd.readAll(limit: limit, path: child(name)) }
     }
 
     /// Creates `name` holding `contents`, whole or not at all: no one (a crash
@@ -183,21 +184,34 @@ public final class DirectoryHandle {
             anonymousFiles.store(Self.unsupported, ordering: .relaxed)
             return nil
         }
-        return try fd.closeAfter { (fd) throws(SystemError) -> Bool? in
+        let created: Bool?
+        do throws(SystemError) {
             try fd.writeAll(contents, path: child(name))
             if let owner { _ = try syscall("fchown", path: child(name)) { SystemCalls.fchown(fd.rawValue, owner, UInt32.max) } }
             if synced { try fd.sync(path: child(name)) }
             beforeNaming()
             do throws(SystemError) {
                 try giveName(to: fd, name)
+                created = true
             } catch where error.errno == .exists {
-                return false
+                created = false
             } catch where error.errno == .noEntry && (try? FileStatus.ifExists("/proc/self/fd")) == nil {
                 anonymousFiles.store(Self.unsupported, ordering: .relaxed)  // no /proc to name it through
-                return nil
+                created = nil
             }
-            return true
+        } catch {
+            try? fd.close()
+            throw error
         }
+        // The name is given through the open descriptor, so the close comes after it:
+        // when the close reports a failed write-back, the name goes again.
+        do throws(SystemError) {
+            try fd.close(path: child(name))
+        } catch {
+            if created == true { remove(quietly: name) }
+            throw error
+        }
+        return created
     }
 
     /// Gives the unnamed file `fd` the name `name` here, never replacing. Root names it
@@ -233,7 +247,7 @@ public final class DirectoryHandle {
         remove(quietly: partial)  // one a crash left
         let fd = try FileDescriptor.open(partial, O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW, mode: mode, relativeTo: descriptor)
         do throws(SystemError) {
-            try fd.closeAfter { (fd) throws(SystemError) in
+            try fd.closeAfter(path: child(partial)) { (fd) throws(SystemError) in
                 try fd.writeAll(contents, path: child(partial))
                 if let owner { _ = try syscall("fchown", path: child(partial)) { SystemCalls.fchown(fd.rawValue, owner, UInt32.max) } }
                 if synced { try fd.sync(path: child(partial)) }

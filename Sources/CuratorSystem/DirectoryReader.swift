@@ -21,10 +21,10 @@ public enum DirectoryReader {
     public static func entries(ofOpen fd: FileDescriptor, path: ByteString) throws(SystemError) -> [DirectoryEntry] {
         guard let stream = SystemCalls.fdopendir(fd.rawValue) else {
             let err = Errno.current
-            fd.close()
+            try? fd.close()  // only read: the fdopendir error says what went wrong
             throw SystemError("fdopendir", path: path.lossyString, errno: err)
         }
-        defer { _ = SystemCalls.closedir(stream) }
+        defer { _ = SystemCalls.closedir(stream) }  // only read: nothing for a close to lose
         var result: [DirectoryEntry] = []
         while true {
             errno = 0

@@ -30,16 +30,13 @@ public struct LockFile: Sendable {
             _ = try syscall("fchmod", path: path.lossyString) { SystemCalls.fchmod(fd.rawValue, 0o600) }
             guard try nonBlockingSyscall("flock", { SystemCalls.flock(fd.rawValue, LOCK_EX | LOCK_NB) }) != nil else {
                 let pid = holder(fd)
-                fd.close()
+                try? fd.close()  // only read
                 return .held(Held(path: path, pid: pid))
             }
-            let text = Array("\(getpid())\n".utf8)
             _ = try syscall("ftruncate", path: path.lossyString) { SystemCalls.ftruncate(fd.rawValue, 0) }
-            _ = try syscall("pwrite", path: path.lossyString) {
-                text.withUnsafeBytes { SystemCalls.pwrite(fd.rawValue, $0.baseAddress, $0.count, 0) }
-            }
+            try fd.writeAll(Array("\(getpid())\n".utf8), at: 0, path: path.lossyString)
         } catch {
-            fd.close()
+            try? fd.close()  // the error that brought us here is the one to report
             throw error
         }
         return .acquired(LockFile(path: path, descriptor: fd))

@@ -50,7 +50,7 @@ public enum UnixSocket {
                 return rc == -1 ? errno : 0
             }.throwingErrno("connect", path: path)
         } catch {
-            fd.close()
+            try? fd.close()  // a socket that never connected: nothing to lose
             throw error
         }
         return fd
@@ -64,7 +64,7 @@ public enum UnixSocket {
                 throw SystemError("bind", path: path.lossyString, errno: Errno(EEXIST))
             }
             if let probe = try? connect(to: path) {
-                probe.close()
+                try? probe.close()
                 throw SystemError("bind", path: path.lossyString, errno: Errno(EADDRINUSE))
             }
             _ = try syscall("unlink", path: path.lossyString) { path.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) } }
@@ -86,7 +86,7 @@ public enum UnixSocket {
             _ = try syscall("chmod", path: path.lossyString) { path.withCString { SystemCalls.chmod($0, mode) } }
             _ = try syscall("listen", path: path.lossyString) { SystemCalls.listen(fd.rawValue, backlog) }
         } catch {
-            fd.close()
+            try? fd.close()  // a socket that never listened: nothing to lose
             throw error
         }
         return fd

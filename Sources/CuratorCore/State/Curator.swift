@@ -366,7 +366,7 @@ public final class Curator: Sendable {
             let file = path.appending(name)
             do {
                 let fd = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
-                fd.close()
+                try fd.close(path: file.lossyString)
             } catch {
                 inbox.unregister(cookie: name)
                 throw ProtocolError(.internalError, "cannot write a sync cookie in \(path): \(error)")

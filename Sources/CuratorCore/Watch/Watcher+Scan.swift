@@ -192,7 +192,7 @@ extension Watcher {
             }
             return
         }
-        defer { fd.close() }
+        defer { try? fd.close() }
         let directoryStatus: FileStatus
         do {
             directoryStatus = try FileStatus.of(descriptor: fd)
