@@ -31,7 +31,7 @@ let package = Package(
 
         .target(name: "CuratorSystem", dependencies: ["CLinux"], swiftSettings: faultInjection),
         .target(name: "CuratorProtocol", swiftSettings: strict),
-        .target(name: "CuratorStore", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "CuratorStore", dependencies: ["CSQLite", "CuratorSystem"], swiftSettings: strict),
         .target(
             name: "CuratorCore",
             dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CInotifyTools", "CExif", "CLinux"],

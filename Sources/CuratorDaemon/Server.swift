@@ -34,10 +34,10 @@ final class Server: Sendable {
         self.curator = curator
         self.reloader = reloader
         self.ownsPath = ownsPath
-        wake = try syscall("eventfd") { curator_eventfd() }
+        wake = try syscall("eventfd") { SystemCalls.eventfd() }
     }
 
-    deinit { Glibc.close(wake) }
+    deinit { _ = SystemCalls.close(wake) }  // an eventfd: nothing to lose
 
     func start() throws(SystemError) {
         try SystemThread.detach(name: "curatord-accept", stackSize: 512 << 10) { [self] in
@@ -53,9 +53,9 @@ final class Server: Sendable {
     func stop() {
         stopped.store(true, ordering: .releasing)
         var one: UInt64 = 1
-        _ = Glibc.write(wake, &one, 8)
+        _ = SystemCalls.write(wake, &one, 8)
         if !acceptLoopExited.wait(seconds: 5) { log.warning("the accept thread did not stop within 5 s") }
-        if let path = ownsPath { _ = path.withCString { unlink($0) } }
+        if let path = ownsPath { _ = path.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) } }
         try? listener.close()
     }
 
@@ -78,7 +78,7 @@ final class Server: Sendable {
                 pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
-            let n = poll(&fds, 2, -1)
+            let n = SystemCalls.poll(&fds, 2, -1)
             if n <= 0 || stopped.load(ordering: .acquiring) { continue }
             if fds[0].revents == 0 { continue }
             let client: FileDescriptor?

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CSQLite
+import CuratorSystem
 import Glibc
 
 /// One SQLite connection. Not thread-safe: it belongs to exactly one owner
@@ -40,25 +41,26 @@ public final class Database {
     /// so they are 0600 too. The process umask is left alone: other threads
     /// create files. An empty file is a valid empty database.
     static func makePrivate(_ path: String) throws(SQLiteError) {
-        func failure(_ call: String, _ file: String, _ code: Int32) -> SQLiteError {
-            SQLiteError(code: SQLITE_CANTOPEN, message: "\(call): \(String(cString: strerror(code)))", path: file)
-        }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("open", path, errno) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw failure("fstat", path, errno) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw failure("open", path, EINVAL) }
-        if st.st_mode & 0o077 != 0, fchmod(fd, st.st_mode & 0o700) != 0 { throw failure("fchmod", path, errno) }
-        for suffix in ["-wal", "-shm"] {
-            let side = path + suffix
-            let sideFD = open(side, O_RDONLY | O_CLOEXEC)
-            guard sideFD >= 0 else { continue }  // not there: SQLite creates it with the main file's mode
-            defer { close(sideFD) }
-            if fstat(sideFD, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_mode & 0o077 != 0,
-               fchmod(sideFD, st.st_mode & 0o700) != 0 {
-                throw failure("fchmod", side, errno)
+        do throws(SystemError) {
+            let fd = try FileDescriptor.open(ByteString(path), O_RDWR | O_CREAT, mode: 0o600)
+            try fd.closeAfter(path: path) { (fd) throws(SystemError) in
+                let status = try FileStatus.of(descriptor: fd)
+                guard status.isRegularFile else { throw SystemError("open", path: path, errno: .invalid) }
+                if status.mode & 0o077 != 0 { try fd.changeMode(status.mode & 0o700, path: path) }
             }
+            for suffix in ["-wal", "-shm"] {
+                let side = path + suffix
+                // Not there: SQLite creates it with the main file's mode.
+                guard let sideFD = try? FileDescriptor.open(ByteString(side), O_RDONLY) else { continue }
+                try sideFD.closeAfter(path: side) { (fd) throws(SystemError) in
+                    if let status = try? FileStatus.of(descriptor: fd), status.isRegularFile, status.mode & 0o077 != 0 {
+                        try fd.changeMode(status.mode & 0o700, path: side)
+                    }
+                }
+            }
+        } catch {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "\(error.call): \(error.errno.message)", path: error.path ?? path,
+                              systemErrno: error.errno.rawValue)
         }
     }
 

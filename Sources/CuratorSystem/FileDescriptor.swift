@@ -126,6 +126,11 @@ public struct FileDescriptor: Hashable, Sendable {
         _ = try syscall("fsync", path: path()) { SystemCalls.fsync(rawValue) }
     }
 
+    /// fchmod(2). `path` is for the message.
+    public func changeMode(_ mode: mode_t, path: @autoclosure () -> String? = nil) throws(SystemError) {
+        _ = try syscall("fchmod", path: path()) { SystemCalls.fchmod(rawValue, mode) }
+    }
+
     public func setCloseOnExec() throws(SystemError) {
         let flags = try syscall("fcntl") { SystemCalls.fcntl(rawValue, F_GETFD) }
         _ = try syscall("fcntl") { SystemCalls.fcntl(rawValue, F_SETFD, flags | FD_CLOEXEC) }

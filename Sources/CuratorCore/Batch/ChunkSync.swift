@@ -119,7 +119,7 @@ private final class SyncfsRound: Sendable {
         var copies: [Int32] = []
         var initial: [Int32] = []
         for fd in descriptors {
-            let copy = dup(fd)
+            let copy = SystemCalls.dup(fd)
             copies.append(copy)
             initial.append(copy < 0 ? errno : 0)
         }
@@ -135,8 +135,8 @@ private final class SyncfsRound: Sendable {
 
     private func run(_ copies: [Int32]) {
         for (index, fd) in copies.enumerated() where fd >= 0 {
-            let error = curator_syncfs(fd) == 0 ? 0 : errno
-            close(fd)
+            let error = SystemCalls.syncfs(fd) == 0 ? 0 : errno
+            _ = SystemCalls.close(fd)  // a duplicate, only synced
             results.withLock { $0[index] = error }
         }
         done.signal()

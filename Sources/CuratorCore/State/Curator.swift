@@ -372,7 +372,7 @@ public final class Curator: Sendable {
                 throw ProtocolError(.internalError, "cannot write a sync cookie in \(path): \(error)")
             }
             let seen = waiter.wait(seconds: timeout)
-            _ = file.withCString { unlink($0) }
+            _ = file.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) }
             if !seen {
                 inbox.unregister(cookie: name)
                 synced = false

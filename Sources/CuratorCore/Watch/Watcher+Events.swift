@@ -19,7 +19,7 @@ extension Watcher {
         if !pendingMoves.isEmpty, let tools {
             // The other half is usually right behind: give the kernel a moment.
             var fds = [pollfd(fd: tools.descriptor, events: Int16(POLLIN), revents: 0)]
-            if tools.mayHoldBufferedEvents || poll(&fds, 1, 2) > 0 {
+            if tools.mayHoldBufferedEvents || SystemCalls.poll(&fds, 1, 2) > 0 {
                 for event in readAvailableEvents() { handle(event) }
             }
         }

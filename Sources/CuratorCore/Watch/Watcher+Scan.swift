@@ -133,7 +133,7 @@ extension Watcher {
             guard let status = try? FileStatus.ifExists(path), status.isRegularFile,
                   now - status.mtimeNanoseconds / 1_000_000_000 > 600
             else { continue }
-            if path.withCString({ unlink($0) }) == 0 { log.info("removed an abandoned sync cookie \(path)") }
+            if path.withCString({ SystemCalls.unlinkat(AT_FDCWD, $0, 0) }) == 0 { log.info("removed an abandoned sync cookie \(path)") }
         }
     }
 
@@ -204,7 +204,7 @@ extension Watcher {
         if watching && !watchDirectory(root: root, path: relative, config: config, fd: fd, status: directoryStatus) { watching = false }
         let listing: [DirectoryEntry]
         do {
-            let dup = try FileDescriptor(rawValue: syscall("dup") { Glibc.dup(fd.rawValue) })
+            let dup = try FileDescriptor(rawValue: syscall("dup") { SystemCalls.dup(fd.rawValue) })
             listing = try DirectoryReader.entries(ofOpen: dup, path: absolute)
         } catch {
             log.warning("cannot list \(absolute.lossyString): \(error)")

@@ -317,7 +317,7 @@ public final class Watcher: @unchecked Sendable {
         }
         var fds = [pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         if let tools { fds.append(pollfd(fd: tools.descriptor, events: Int16(POLLIN), revents: 0)) }
-        let n = poll(&fds, nfds_t(fds.count), timeoutMs)
+        let n = SystemCalls.poll(&fds, nfds_t(fds.count), timeoutMs)
         if n <= 0 { return }
         if fds[0].revents != 0 { inbox.drainWake() }
         if fds.count > 1 && fds[1].revents != 0 {
