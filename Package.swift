@@ -44,6 +44,7 @@ let package = Package(
         .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem"], swiftSettings: strict),
 
         .testTarget(name: "CuratorSystemTests", dependencies: ["CuratorSystem"], swiftSettings: faultInjection),
+        .testTarget(name: "CuratorStoreTests", dependencies: ["CuratorStore", "CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
