@@ -50,6 +50,7 @@ let package = Package(
             name: "CuratorCoreTests",
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
             swiftSettings: faultInjection),
+        .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["CuratorSystem", "CuratorProtocol"],
