@@ -43,11 +43,11 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         self.peer = peer
         self.curator = curator
         self.idleTimeout = idleTimeout
-        wake = try syscall("eventfd") { curator_eventfd() }
+        wake = try syscall("eventfd") { SystemCalls.eventfd() }
     }
 
     deinit {
-        Glibc.close(wake)
+        _ = SystemCalls.close(wake)  // an eventfd: nothing to lose
     }
 
     // MARK: EventSink
@@ -63,7 +63,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         }
         if accepted && mustWake {
             var one: UInt64 = 1
-            _ = Glibc.write(wake, &one, 8)
+            _ = SystemCalls.write(wake, &one, 8)
         }
         return accepted
     }
@@ -76,7 +76,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             outbox.withLock { $0.closed = true }
             curator.clientDisconnected(self)
             descriptorClosed.withLock { closed in
-                descriptor.close()
+                try? descriptor.close()  // the client's socket: nothing to lose
                 closed = true
             }
         }
@@ -109,7 +109,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
             let idleAt = idleTimeout > 0 && !subscribed && !wantsWrite ? lastActivity + UInt64(idleTimeout * 1e9) : nil
-            let n = poll(&fds, 2, idleAt.map(Self.milliseconds(until:)) ?? -1)
+            let n = SystemCalls.poll(&fds, 2, idleAt.map(Self.milliseconds(until:)) ?? -1)
             if n < 0 {
                 if errno == EINTR { continue }
                 return
@@ -127,7 +127,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             }
             if fds[1].revents != 0 {
                 var value: UInt64 = 0
-                _ = Glibc.read(wake, &value, 8)
+                _ = SystemCalls.read(wake, &value, 8)
             }
             if inputClosed && fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
                 return  // gone both ways: nothing more can be sent
@@ -167,7 +167,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         return descriptorClosed.withLock { closed in
             if closed { return true }
             var fd = pollfd(fd: descriptor.rawValue, events: 0, revents: 0)
-            return poll(&fd, 1, 0) == 1 && fd.revents & Int16(POLLHUP) != 0
+            return SystemCalls.poll(&fd, 1, 0) == 1 && fd.revents & Int16(POLLHUP) != 0
         }
     }
 
@@ -175,7 +175,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     func stop() {
         stopping.store(true, ordering: .releasing)
         var one: UInt64 = 1
-        _ = Glibc.write(wake, &one, 8)
+        _ = SystemCalls.write(wake, &one, 8)
     }
 
     /// The connection is about to be closed by us: the client is told why, with no

@@ -70,7 +70,7 @@ public enum Daemon {
     static func printError(_ text: String) {
         // write(2), not FileHandle: a closed stderr must not trap the daemon.
         let bytes = Array((text + "\n").utf8)
-        _ = bytes.withUnsafeBytes { buffer in Glibc.write(2, buffer.baseAddress, buffer.count) }
+        _ = bytes.withUnsafeBytes { buffer in SystemCalls.write(2, buffer.baseAddress, buffer.count) }
     }
 
     /// The configuration the command line names, and what its loader warned about
@@ -254,7 +254,7 @@ public enum Daemon {
             return
         }
         try makeDirectory(path.parent, mode: 0o700)
-        let rc = path.withCString { mkdir($0, mode) }
+        let rc = path.withCString { SystemCalls.mkdirat(AT_FDCWD, $0, mode) }
         if rc != 0 && errno != EEXIST { throw SystemError("mkdir", path: path.lossyString, errno: .current) }
         if rc == 0 { log.notice("created \(path) (mode 0\(String(mode, radix: 8)))") }
     }

@@ -40,10 +40,10 @@ final class Server: Sendable {
         self.listener = listener
         self.curator = curator
         self.ownsPath = ownsPath
-        wake = try syscall("eventfd") { curator_eventfd() }
+        wake = try syscall("eventfd") { SystemCalls.eventfd() }
     }
 
-    deinit { Glibc.close(wake) }
+    deinit { _ = SystemCalls.close(wake) }  // an eventfd: nothing to lose
 
     func start() throws(WorkerError) {
         let loop = try acceptor.submit { [self] in acceptClients() }
@@ -57,12 +57,12 @@ final class Server: Sendable {
     func stop() {
         stopped.store(true, ordering: .releasing)
         var one: UInt64 = 1
-        _ = Glibc.write(wake, &one, 8)
+        _ = SystemCalls.write(wake, &one, 8)
         if let loop = acceptLoop.withLock({ $0 }), loop.wait(until: .after(seconds: 5)) == nil {
             log.warning("the accept thread did not stop within 5 s")
         }
-        if let path = ownsPath { _ = path.withCString { unlink($0) } }
-        listener.close()
+        if let path = ownsPath { _ = path.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) } }
+        try? listener.close()
     }
 
     /// Shutdown, once no batch runs: each connection sends what it owes (the answer
@@ -84,7 +84,7 @@ final class Server: Sendable {
                 pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
-            let n = poll(&fds, 2, -1)
+            let n = SystemCalls.poll(&fds, 2, -1)
             if n <= 0 || stopped.load(ordering: .acquiring) { continue }
             if fds[0].revents == 0 { continue }
             let client: FileDescriptor?
@@ -107,7 +107,7 @@ final class Server: Sendable {
             peer = try UnixSocket.peerCredentials(fd)
         } catch {
             log.warning("cannot read the credentials of a client: \(error)")
-            fd.close()
+            try? fd.close()
             return
         }
         let config = curator.configuration
@@ -122,7 +122,7 @@ final class Server: Sendable {
         }
         if let refusal {
             try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: refusal)))
-            fd.close()
+            try? fd.close()
             logRefusal(peer, refusal)
             return
         }
@@ -131,7 +131,7 @@ final class Server: Sendable {
             connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator, idleTimeout: config.idleTimeoutSeconds)
         } catch {
             log.warning("cannot serve a client: \(error)")
-            fd.close()
+            try? fd.close()
             counts.withLock { $0.release(uid: peer.uid) }
             return
         }
@@ -150,7 +150,7 @@ final class Server: Sendable {
             log.warning("cannot serve a client (uid \(peer.uid)): \(error)")
             let failure = ProtocolError(.internalError, "curatord cannot start a thread for this connection (\(error)); try again later.")
             try? UnixSocket.sendAll(fd, Array(Wire.failure(id: nil, error: failure)))
-            fd.close()
+            try? fd.close()
             counts.withLock { $0.release(uid: peer.uid) }
             curator.clientDisconnected(nil)
         }

@@ -71,7 +71,7 @@ struct SettingsCheck {
 
     /// Why the effective uid may not `mode` the path (faccessat with AT_EACCESS), or nil.
     private static func denied(_ path: ByteString, _ mode: Int32) -> String? {
-        let rc = path.withCString { faccessat(AT_FDCWD, $0, mode, AT_EACCESS) }
+        let rc = path.withCString { SystemCalls.faccessat(AT_FDCWD, $0, mode, AT_EACCESS) }
         return rc == 0 ? nil : Errno.current.message
     }
 }

@@ -20,7 +20,8 @@ public final class DirectoryHandle: Sendable {
         self.path = path
     }
 
-    deinit { descriptor.close() }
+    // Only read through, and only with metadata calls written: nothing for close to report.
+    deinit { try? descriptor.close() }
 
     /// Opens a directory by path. Roots may be configured as symlinks, hence the choice.
     public static func open(_ path: ByteString, followingSymlinks: Bool) throws(SystemError) -> DirectoryHandle {
@@ -39,7 +40,7 @@ public final class DirectoryHandle: Sendable {
 
     public func status() throws(SystemError) -> FileStatus {
         var st = stat()
-        _ = try syscall("fstat", path: path.lossyString) { fstat(descriptor.rawValue, &st) }
+        _ = try syscall("fstat", path: path.lossyString) { SystemCalls.fstat(descriptor.rawValue, &st) }
         return FileStatus(st)
     }
 
@@ -48,7 +49,7 @@ public final class DirectoryHandle: Sendable {
         var st = stat()
         do {
             _ = try syscall("fstatat", path: child(name)) {
-                name.withCString { fstatat(descriptor.rawValue, $0, &st, curator_AT_SYMLINK_NOFOLLOW) }
+                name.withCString { SystemCalls.fstatat(descriptor.rawValue, $0, &st, curator_AT_SYMLINK_NOFOLLOW) }
             }
         } catch where error.errno == .noEntry {
             return nil
@@ -60,7 +61,7 @@ public final class DirectoryHandle: Sendable {
     @discardableResult
     public func makeDirectory(_ name: ByteString, mode: mode_t) throws(SystemError) -> Bool {
         do {
-            _ = try syscall("mkdirat", path: child(name)) { name.withCString { mkdirat(descriptor.rawValue, $0, mode) } }
+            _ = try syscall("mkdirat", path: child(name)) { name.withCString { SystemCalls.mkdirat(descriptor.rawValue, $0, mode) } }
         } catch where error.errno == .exists {
             return false
         }
@@ -69,12 +70,12 @@ public final class DirectoryHandle: Sendable {
 
     /// fchmod of this directory itself.
     public func changeMode(_ mode: mode_t) throws(SystemError) {
-        _ = try syscall("fchmod", path: path.lossyString) { fchmod(descriptor.rawValue, mode) }
+        _ = try syscall("fchmod", path: path.lossyString) { SystemCalls.fchmod(descriptor.rawValue, mode) }
     }
 
     public func changeOwner(_ name: ByteString, uid: UInt32, gid: UInt32) throws(SystemError) {
         _ = try syscall("fchownat", path: child(name)) {
-            name.withCString { fchownat(descriptor.rawValue, $0, uid, gid, curator_AT_SYMLINK_NOFOLLOW) }
+            name.withCString { SystemCalls.fchownat(descriptor.rawValue, $0, uid, gid, curator_AT_SYMLINK_NOFOLLOW) }
         }
     }
 
@@ -84,7 +85,7 @@ public final class DirectoryHandle: Sendable {
         let flags: UInt32 = noReplace ? curator_RENAME_NOREPLACE : 0
         _ = try syscall("renameat2", path: "\(child(name)) -> \(target.child(newName))") {
             name.withCString { old in
-                newName.withCString { new in curator_renameat2(descriptor.rawValue, old, target.descriptor.rawValue, new, flags) }
+                newName.withCString { new in SystemCalls.renameat2(descriptor.rawValue, old, target.descriptor.rawValue, new, flags) }
             }
         }
     }
@@ -93,7 +94,7 @@ public final class DirectoryHandle: Sendable {
     public func link(_ name: ByteString, to target: DirectoryHandle, as newName: ByteString) throws(SystemError) {
         _ = try syscall("linkat", path: "\(child(name)) -> \(target.child(newName))") {
             name.withCString { old in
-                newName.withCString { new in linkat(descriptor.rawValue, old, target.descriptor.rawValue, new, 0) }
+                newName.withCString { new in SystemCalls.linkat(descriptor.rawValue, old, target.descriptor.rawValue, new, 0) }
             }
         }
     }
@@ -102,7 +103,7 @@ public final class DirectoryHandle: Sendable {
     @discardableResult
     public func remove(_ name: ByteString) throws(SystemError) -> Bool {
         do {
-            _ = try syscall("unlinkat", path: child(name)) { name.withCString { unlinkat(descriptor.rawValue, $0, 0) } }
+            _ = try syscall("unlinkat", path: child(name)) { name.withCString { SystemCalls.unlinkat(descriptor.rawValue, $0, 0) } }
         } catch where error.errno == .noEntry {
             return false
         }
@@ -110,14 +111,14 @@ public final class DirectoryHandle: Sendable {
     }
 
     public func sync() throws(SystemError) {
-        _ = try syscall("fsync", path: path.lossyString) { fsync(descriptor.rawValue) }
+        _ = try syscall("fsync", path: path.lossyString) { SystemCalls.fsync(descriptor.rawValue) }
     }
 
     /// The id of the mount this directory is on, as /proc/self/mountinfo numbers it.
     public func mountID() throws(SystemError) -> UInt64 {
         var id: UInt64 = 0
         _ = try syscall("statx(STATX_MNT_ID)", path: path.lossyString) {
-            curator_mount_id(descriptor.rawValue, "", curator_AT_EMPTY_PATH | curator_AT_SYMLINK_NOFOLLOW, &id)
+            SystemCalls.mountID(descriptor.rawValue, "", curator_AT_EMPTY_PATH | curator_AT_SYMLINK_NOFOLLOW, &id)
         }
         return id
     }
@@ -127,7 +128,7 @@ public final class DirectoryHandle: Sendable {
     public func resolvedPath() -> ByteString? {
         let link = ByteString("/proc/self/fd/\(descriptor.rawValue)")
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = link.withCString { readlink($0, &buffer, buffer.count) }
+        let count = link.withCString { SystemCalls.readlink($0, &buffer, buffer.count) }
         guard count > 0, count < buffer.count, buffer[0] == CChar(UInt8(ascii: "/")) else { return nil }
         let resolved = ByteString(buffer[0..<count].map { UInt8(bitPattern: $0) })
         if resolved.bytes.count >= 10, resolved.bytes.suffix(10).elementsEqual(" (deleted)".utf8) { return nil }
@@ -143,7 +144,7 @@ public final class DirectoryHandle: Sendable {
         } catch where error.errno == .noEntry {
             return nil
         }
-        return try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: limit, path: child(name)) }
+        return try fd.closeAfter(path: child(name)) { (fd) throws(SystemError) in try fd.readAll(limit: limit, path: child(name)) }
     }
 
     /// Creates `name` holding `contents`, whole or not at all: no one (a crash
@@ -186,21 +187,34 @@ public final class DirectoryHandle: Sendable {
             anonymousFiles.store(Self.unsupported, ordering: .relaxed)
             return nil
         }
-        return try fd.closeAfter { (fd) throws(SystemError) -> Bool? in
-            try fd.writeAll(contents)
-            if let owner { _ = try syscall("fchown", path: child(name)) { fchown(fd.rawValue, owner, UInt32.max) } }
-            if synced { try fd.sync() }
+        let created: Bool?
+        do throws(SystemError) {
+            try fd.writeAll(contents, path: child(name))
+            if let owner { _ = try syscall("fchown", path: child(name)) { SystemCalls.fchown(fd.rawValue, owner, UInt32.max) } }
+            if synced { try fd.sync(path: child(name)) }
             beforeNaming()
             do throws(SystemError) {
                 try giveName(to: fd, name)
+                created = true
             } catch where error.errno == .exists {
-                return false
+                created = false
             } catch where error.errno == .noEntry && (try? FileStatus.ifExists("/proc/self/fd")) == nil {
                 anonymousFiles.store(Self.unsupported, ordering: .relaxed)  // no /proc to name it through
-                return nil
+                created = nil
             }
-            return true
+        } catch {
+            try? fd.close()
+            throw error
         }
+        // The name is given through the open descriptor, so the close comes after it:
+        // when the close reports a failed write-back, the name goes again.
+        do throws(SystemError) {
+            try fd.close(path: child(name))
+        } catch {
+            if created == true { remove(quietly: name) }
+            throw error
+        }
+        return created
     }
 
     /// Gives the unnamed file `fd` the name `name` here, never replacing. Root names it
@@ -210,13 +224,13 @@ public final class DirectoryHandle: Sendable {
         if Self.mayUseEmptyPath {
             do throws(SystemError) {
                 _ = try syscall("linkat", path: child(name)) {
-                    name.withCString { curator_linkat_empty(fd.rawValue, descriptor.rawValue, $0) }
+                    name.withCString { SystemCalls.linkDescriptor(fd.rawValue, descriptor.rawValue, $0, direct: true) }
                 }
                 return
             } catch where error.errno == .noEntry {}
         }
         _ = try syscall("linkat", path: child(name)) {
-            name.withCString { curator_linkat_fd(fd.rawValue, descriptor.rawValue, $0) }
+            name.withCString { SystemCalls.linkDescriptor(fd.rawValue, descriptor.rawValue, $0, direct: false) }
         }
     }
 
@@ -236,10 +250,10 @@ public final class DirectoryHandle: Sendable {
         remove(quietly: partial)  // one a crash left
         let fd = try FileDescriptor.open(partial, O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW, mode: mode, relativeTo: descriptor)
         do throws(SystemError) {
-            try fd.closeAfter { (fd) throws(SystemError) in
-                try fd.writeAll(contents)
-                if let owner { _ = try syscall("fchown", path: child(partial)) { fchown(fd.rawValue, owner, UInt32.max) } }
-                if synced { try fd.sync() }
+            try fd.closeAfter(path: child(partial)) { (fd) throws(SystemError) in
+                try fd.writeAll(contents, path: child(partial))
+                if let owner { _ = try syscall("fchown", path: child(partial)) { SystemCalls.fchown(fd.rawValue, owner, UInt32.max) } }
+                if synced { try fd.sync(path: child(partial)) }
             }
             beforeNaming()
             do throws(SystemError) {
@@ -266,6 +280,6 @@ public final class DirectoryHandle: Sendable {
     }
 
     private func remove(quietly name: ByteString) {
-        _ = name.withCString { unlinkat(descriptor.rawValue, $0, 0) }
+        _ = name.withCString { SystemCalls.unlinkat(descriptor.rawValue, $0, 0) }
     }
 }

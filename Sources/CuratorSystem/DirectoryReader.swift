@@ -19,16 +19,16 @@ public enum DirectoryReader {
 
     /// Takes ownership of `fd`.
     public static func entries(ofOpen fd: FileDescriptor, path: ByteString) throws(SystemError) -> [DirectoryEntry] {
-        guard let stream = fdopendir(fd.rawValue) else {
+        guard let stream = SystemCalls.fdopendir(fd.rawValue) else {
             let err = Errno.current
-            fd.close()
+            try? fd.close()  // only read: the fdopendir error says what went wrong
             throw SystemError("fdopendir", path: path.lossyString, errno: err)
         }
-        defer { closedir(stream) }
+        defer { _ = SystemCalls.closedir(stream) }  // only read: nothing for a close to lose
         var result: [DirectoryEntry] = []
         while true {
             errno = 0
-            guard let entry = readdir(stream) else {
+            guard let entry = SystemCalls.readdir(stream) else {
                 if errno != 0 { throw SystemError("readdir", path: path.lossyString, errno: .current) }
                 break
             }

@@ -27,19 +27,16 @@ public struct LockFile: Sendable {
     public static func acquire(_ path: ByteString) throws(SystemError) -> Outcome {
         let fd = try FileDescriptor.open(path, O_RDWR | O_CREAT | curator_O_NOFOLLOW, mode: 0o600)
         do {
-            _ = try syscall("fchmod", path: path.lossyString) { fchmod(fd.rawValue, 0o600) }
-            guard try nonBlockingSyscall("flock", { flock(fd.rawValue, LOCK_EX | LOCK_NB) }) != nil else {
+            _ = try syscall("fchmod", path: path.lossyString) { SystemCalls.fchmod(fd.rawValue, 0o600) }
+            guard try nonBlockingSyscall("flock", { SystemCalls.flock(fd.rawValue, LOCK_EX | LOCK_NB) }) != nil else {
                 let pid = holder(fd)
-                fd.close()
+                try? fd.close()  // only read
                 return .held(Held(path: path, pid: pid))
             }
-            let text = Array("\(getpid())\n".utf8)
-            _ = try syscall("ftruncate", path: path.lossyString) { ftruncate(fd.rawValue, 0) }
-            _ = try syscall("pwrite", path: path.lossyString) {
-                text.withUnsafeBytes { pwrite(fd.rawValue, $0.baseAddress, $0.count, 0) }
-            }
+            _ = try syscall("ftruncate", path: path.lossyString) { SystemCalls.ftruncate(fd.rawValue, 0) }
+            try fd.writeAll(Array("\(getpid())\n".utf8), at: 0, path: path.lossyString)
         } catch {
-            fd.close()
+            try? fd.close()  // the error that brought us here is the one to report
             throw error
         }
         return .acquired(LockFile(path: path, descriptor: fd))
@@ -51,7 +48,7 @@ public struct LockFile: Sendable {
         for attempt in 0..<20 {
             if attempt > 0 { usleep(10_000) }
             var buffer = [UInt8](repeating: 0, count: 32)
-            let n = buffer.withUnsafeMutableBytes { pread(fd.rawValue, $0.baseAddress, $0.count, 0) }
+            let n = buffer.withUnsafeMutableBytes { SystemCalls.pread(fd.rawValue, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { continue }
             let digits = buffer[0..<n].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
             if let pid = Int32(String(decoding: digits, as: UTF8.self)), pid > 0 { return pid }

@@ -23,7 +23,7 @@ final class Client {
         }
     }
 
-    deinit { descriptor.close() }
+    deinit { try? descriptor.close() }  // a socket: nothing to lose
 
     /// Sends a command and returns its result, or throws the daemon's error.
     func call<R: Decodable>(_ command: Command, as type: R.Type) throws(CLIError) -> R {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
 import Foundation
 import Glibc
 
@@ -40,12 +41,12 @@ struct SocketAccess {
         var directory = ""
         for component in absolute.split(separator: "/").dropLast() {
             directory += "/" + component
-            if access(directory, X_OK) != 0 && errno == EACCES {
+            if SystemCalls.faccessat(AT_FDCWD, directory, X_OK, 0) != 0 && errno == EACCES {
                 return "\(head): the directory \(directory) (\(Self.describe(directory))) does not let you in."
             }
         }
         var st = stat()
-        guard stat(absolute, &st) == 0 else { return "\(head): \(String(cString: strerror(EACCES)))." }
+        guard SystemCalls.stat(absolute, &st) == 0 else { return "\(head): \(String(cString: strerror(EACCES)))." }
         let owner = Self.userName(st.st_uid) ?? "uid \(st.st_uid)"
         let group = Self.groupName(st.st_gid) ?? "gid \(st.st_gid)"
         let facts = "it belongs to \(owner):\(group) with mode \(Self.octal(st.st_mode)) (\(Self.symbolic(st.st_mode)))"
@@ -129,7 +130,7 @@ struct SocketAccess {
 
     static func describe(_ path: String) -> String {
         var st = stat()
-        guard stat(path, &st) == 0 else { return "cannot be examined" }
+        guard SystemCalls.stat(path, &st) == 0 else { return "cannot be examined" }
         let owner = userName(st.st_uid) ?? "uid \(st.st_uid)"
         let group = groupName(st.st_gid) ?? "gid \(st.st_gid)"
         return "\(owner):\(group), mode \(octal(st.st_mode))"

@@ -38,7 +38,7 @@ import Testing
     static func watch(_ base: ByteString, _ relative: String, root: Int32, in shared: Shared) throws -> WatchOutcome? {
         let path = ByteString(relative)
         let fd = try FileDescriptor.openDirectory(base.appending(path))
-        defer { fd.close() }
+        defer { try? fd.close() }
         let status = try FileStatus.of(descriptor: fd)
         let request = DirectoryToWatch(root: root, path: path, descriptor: fd,
                                        directory: WatchTable.DirectoryKey(device: status.device, inode: status.inode))

@@ -126,7 +126,7 @@ private struct SyncfsRound {
         var copies: [Int32] = []
         var initial: [Int32] = []
         for fd in descriptors {
-            let copy = dup(fd)
+            let copy = SystemCalls.dup(fd)
             copies.append(copy)
             initial.append(copy < 0 ? errno : 0)
         }
@@ -144,8 +144,8 @@ private struct SyncfsRound {
     private static func sync(_ copies: [Int32], _ initial: [Int32]) -> [Int32] {
         var results = initial
         for (index, fd) in copies.enumerated() where fd >= 0 {
-            results[index] = curator_syncfs(fd) == 0 ? 0 : errno
-            close(fd)
+            results[index] = SystemCalls.syncfs(fd) == 0 ? 0 : errno
+            _ = SystemCalls.close(fd)  // a duplicate, only synced
         }
         return results
     }
@@ -156,7 +156,7 @@ private struct SyncfsRound {
         if let results = job.wait().get() { return results }
         // Dropped by a pool shut down under it (which a batch's pool never is): nothing
         // was synced, and the caller fsyncs one by one instead.
-        for fd in copies where fd >= 0 { close(fd) }
+        for fd in copies where fd >= 0 { _ = SystemCalls.close(fd) }
         return copies.map { _ in ECANCELED }
     }
 }

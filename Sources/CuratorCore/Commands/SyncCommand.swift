@@ -28,13 +28,13 @@ enum SyncCommand: CuratorCommand {
             let file = path.appending(name)
             do {
                 let fd = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
-                fd.close()
+                try fd.close(path: file.lossyString)
             } catch {
                 inbox.unregister(cookie: name)
                 throw ProtocolError(.internalError, "cannot write a sync cookie in \(path): \(error)")
             }
             let seen = waiter.wait(seconds: timeout)
-            _ = file.withCString { unlink($0) }
+            _ = file.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) }
             if !seen {
                 inbox.unregister(cookie: name)
                 synced = false

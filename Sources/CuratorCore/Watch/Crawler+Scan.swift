@@ -151,7 +151,7 @@ extension Crawler {
             guard let status = try? FileStatus.ifExists(path), status.isRegularFile,
                   now - status.mtimeNanoseconds / 1_000_000_000 > 600
             else { continue }
-            if path.withCString({ unlink($0) }) == 0 { log.info("removed an abandoned sync cookie \(path)") }
+            if path.withCString({ SystemCalls.unlinkat(AT_FDCWD, $0, 0) }) == 0 { log.info("removed an abandoned sync cookie \(path)") }
         }
     }
 
@@ -189,7 +189,7 @@ extension Crawler {
         } catch {
             log.warning("cannot stat \(absolute.lossyString): \(error)")
             markUnreadable(relative, in: job)
-            fd.close()
+            try? fd.close()
             return nil
         }
     }
@@ -197,11 +197,11 @@ extension Crawler {
     /// Lists an open (and watched) folder, stats its photos, queues its sub-folders
     /// and reconciles it with the index in one locked step; closes it.
     private func read(_ directory: OpenDirectory, for job: ScanJob) {
-        defer { directory.descriptor.close() }
+        defer { try? directory.descriptor.close() }
         let (relative, absolute, fd) = (directory.path, directory.absolute, directory.descriptor)
         let listing: [DirectoryEntry]
         do {
-            let dup = try FileDescriptor(rawValue: syscall("dup") { Glibc.dup(fd.rawValue) })
+            let dup = try FileDescriptor(rawValue: syscall("dup") { SystemCalls.dup(fd.rawValue) })
             listing = try DirectoryReader.entries(ofOpen: dup, path: absolute)
         } catch {
             log.warning("cannot list \(absolute.lossyString): \(error)")

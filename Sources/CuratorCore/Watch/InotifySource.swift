@@ -55,12 +55,12 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
         self.outgoing = outgoing
         available = Atomic(tools != nil)
         // Checked in `start`, which reports the failure.
-        wakeDescriptor = curator_eventfd()
+        wakeDescriptor = SystemCalls.eventfd()
         wakeError = wakeDescriptor < 0 ? .current : nil
     }
 
     deinit {
-        if wakeDescriptor >= 0 { close(wakeDescriptor) }
+        if wakeDescriptor >= 0 { _ = SystemCalls.close(wakeDescriptor) }
     }
 
     /// False once inotify is gone (never started, or a restart failed).
@@ -130,7 +130,7 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
     private func post(_ request: Request) {
         requests.withLock { $0.append(request) }
         var one: UInt64 = 1
-        _ = Glibc.write(wakeDescriptor, &one, 8)
+        _ = SystemCalls.write(wakeDescriptor, &one, 8)
     }
 
     // MARK: the thread
@@ -154,10 +154,10 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
             }
             var fds = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             if let tools { fds.append(pollfd(fd: tools.descriptor, events: Int16(POLLIN), revents: 0)) }
-            if poll(&fds, nfds_t(fds.count), -1) <= 0 { continue }
+            if SystemCalls.poll(&fds, nfds_t(fds.count), -1) <= 0 { continue }
             if fds[0].revents != 0 {
                 var value: UInt64 = 0
-                _ = Glibc.read(wakeDescriptor, &value, 8)
+                _ = SystemCalls.read(wakeDescriptor, &value, 8)
             }
             if fds.count > 1 && fds[1].revents != 0 {
                 if outgoing.isExpecting { usleep(Self.batchCoalesceMicroseconds) }

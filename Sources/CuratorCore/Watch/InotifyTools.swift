@@ -73,7 +73,7 @@ final class InotifyTools {
         for entry in entries {
             guard let fd = Int32(entry.name.lossyString) else { continue }
             var buffer = [CChar](repeating: 0, count: 256)
-            let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+            let n = SystemCalls.readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
             if n > 0 {
                 let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if target == "anon_inode:inotify" { found.append(fd) }
@@ -93,7 +93,7 @@ final class InotifyTools {
     func watch(_ directory: FileDescriptor) -> Result<Int32, Errno> {
         let alias = "/proc/self/fd/\(directory.rawValue)"
         guard inotifytools_watch_file(alias, Self.watchMask) != 0 else { return .failure(Errno(inotifytools_error())) }
-        let wd = inotify_add_watch(descriptor, alias, UInt32(bitPattern: Self.watchMask))
+        let wd = SystemCalls.inotifyAddWatch(descriptor, alias, UInt32(bitPattern: Self.watchMask))
         guard wd > 0 else { return .failure(.current) }
         // Watching a directory again returns the wd it has; the library then keeps
         // only its first entry, which is what we want.

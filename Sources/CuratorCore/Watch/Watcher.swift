@@ -226,7 +226,7 @@ public final class Watcher: RootControl, @unchecked Sendable {
     /// inbox), or the next deadline.
     private func waitForWake(timeoutMs: Int32) {
         var fds = [pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-        if poll(&fds, 1, timeoutMs) > 0 && fds[0].revents != 0 { inbox.drainWake() }
+        if SystemCalls.poll(&fds, 1, timeoutMs) > 0 && fds[0].revents != 0 { inbox.drainWake() }
     }
 
     // MARK: RootControl (the supervisor's hands)

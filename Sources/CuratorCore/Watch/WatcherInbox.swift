@@ -29,7 +29,7 @@ final class WatcherInbox: Sendable {
     private let cookieCounter = Atomic<Int>(0)
 
     init() throws(SystemError) {
-        wakeDescriptor = try syscall("eventfd") { curator_eventfd() }
+        wakeDescriptor = try syscall("eventfd") { SystemCalls.eventfd() }
     }
 
     func post(_ command: WatcherCommand) {
@@ -39,12 +39,12 @@ final class WatcherInbox: Sendable {
 
     func wake() {
         var one: UInt64 = 1
-        _ = Glibc.write(wakeDescriptor, &one, 8)
+        _ = SystemCalls.write(wakeDescriptor, &one, 8)
     }
 
     func drainWake() {
         var value: UInt64 = 0
-        _ = Glibc.read(wakeDescriptor, &value, 8)
+        _ = SystemCalls.read(wakeDescriptor, &value, 8)
     }
 
     func takeCommands() -> [WatcherCommand] {

@@ -40,7 +40,7 @@ struct UnixSocketTests {
         for mode: mode_t in [0o600, 0o660, 0o666] {
             let path = scratch.child(ByteString("s\(String(mode, radix: 8)).sock"))
             let fd = try UnixSocket.listen(at: path, mode: mode)
-            defer { fd.close() }
+            defer { try? fd.close() }
             #expect(Self.mode(path) == mode, "asked \(String(mode, radix: 8))")
         }
     }
@@ -77,7 +77,7 @@ struct UnixSocketTests {
         let socket = scratch.child("s.sock")
         for _ in 0..<400 {
             let fd = try UnixSocket.listen(at: socket, mode: 0o600)
-            fd.close()
+            try fd.close()
             _ = socket.withCString { unlink($0) }
         }
         stop.store(true, ordering: .relaxed)

@@ -7,10 +7,9 @@ import Testing
 /// as if they were all of it.
 struct FileDescriptorTests {
     @Test func readAllReadsUpToTheLimitAndRefusesMore() throws {
-        let box = try Sandbox()
-        let path = box.base.appending("data")
+        let scratch = try ScratchDirectory()
         let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        try Sandbox.write(path, bytes)
+        let path = try scratch.write("data", bytes)
         func read(limit: Int) throws(SystemError) -> [UInt8] {
             let fd = try FileDescriptor.open(path, O_RDONLY)
             return try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: limit, path: path.lossyString) }
@@ -34,12 +33,11 @@ struct FileDescriptorTests {
     }
 
     @Test func aTrashInfoTooLargeIsNotRead() throws {
-        let box = try Sandbox()
-        let info = box.base.appending("info")
-        try Sandbox.makeDirectories(info)
-        try Sandbox.write(info.appending("x.trashinfo"), Array("[Trash Info]\nPath=/a\nDeletionDate=2024-01-01T00:00:00\n".utf8)
-                                                              + [UInt8](repeating: UInt8(ascii: "#"), count: 1 << 16))
-        let handle = try DirectoryHandle.open(info, followingSymlinks: false)
+        let scratch = try ScratchDirectory()
+        try scratch.makeDirectory("info")
+        try scratch.write("info/x.trashinfo", Array("[Trash Info]\nPath=/a\nDeletionDate=2024-01-01T00:00:00\n".utf8)
+                                                + [UInt8](repeating: UInt8(ascii: "#"), count: 1 << 16))
+        let handle = try DirectoryHandle.open(scratch.child("info"), followingSymlinks: false)
         #expect(throws: SystemError.self) { try handle.readFile("x.trashinfo", limit: 1 << 16) }
     }
 }
