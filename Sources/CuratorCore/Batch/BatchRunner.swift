@@ -88,8 +88,10 @@ public final class BatchRunner {
         try failpoints.reach(.batchJournaled)
         log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
 
+        var recycleGroups: [String: UInt32] = [:]
+        for item in plan.items { if let group = item.recycleGroup { recycleGroups[item.rootName] = group } }
         let planner = ChunkPlanner(trash: trashConfiguration, requester: requester, effectiveUID: effectiveUID, batch: id,
-                                   batchSize: plan.items.count)
+                                   batchSize: plan.items.count, recycleGroups: recycleGroups)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
         let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
