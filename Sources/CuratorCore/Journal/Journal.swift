@@ -250,9 +250,10 @@ final class Journal {
         try batches("""
             SELECT \(Self.batchColumns) FROM batches
             WHERE state = ? OR undo_running != 0
-               OR id IN (SELECT batch FROM items WHERE state IN (?, ?))
+               OR id IN (SELECT batch FROM items WHERE state IN (?, ?, ?))
             ORDER BY id
-            """, [.text(BatchState.running.rawValue), .text(JournalItemState.intent.rawValue), .text(JournalItemState.restoring.rawValue)])
+            """, [.text(BatchState.running.rawValue), .text(JournalItemState.intent.rawValue), .text(JournalItemState.restoring.rawValue),
+                  .text(JournalItemState.emptying.rawValue)])
     }
 
     /// The newest batch of `uid` that still has photos in the trash.
@@ -291,6 +292,20 @@ final class Journal {
     /// The photos of a batch in plan order.
     func items(of batch: Int64) throws(JournalError) -> [JournalItem] {
         try readItems("SELECT \(Self.itemColumns) FROM items WHERE batch = ? ORDER BY step", [.int(batch)])
+    }
+
+    /// The photos of `uid`'s batches that are in the trash by our hand, oldest batch
+    /// first, each with its batch's time (nanoseconds since the epoch).
+    /// Every user's when `uid` is nil.
+    func trashedItems(uid: UInt32?) throws(JournalError) -> [(item: JournalItem, createdNanoseconds: Int64)] {
+        try rows("""
+            SELECT \(Self.itemColumns.split(separator: ",").map { "items." + $0.trimmingPrefix(while: \.isWhitespace) }
+                      .joined(separator: ", ")), batches.created_ns
+            FROM items JOIN batches ON batches.id = items.batch
+            WHERE (? OR batches.uid = ?) AND items.state = ? ORDER BY items.batch, items.step
+            """, [.int(uid == nil ? 1 : 0), .int(Int64(uid ?? 0)), .text(JournalItemState.trashed.rawValue)]) { (s) throws(JournalError) in
+            (try readItem(s), s.int64(18))
+        }
     }
 
     /// Photos of every batch that a batch's undo, recovery or another tool put back

@@ -16,8 +16,10 @@ enum JournalItemState: String, Sendable, CaseIterable {
     case restoring
     /// Back at its original path.
     case restored
-    /// Trashed, then purged or moved by something else.
+    /// Trashed, then purged or moved by something else, or emptied by us (outcome `emptied`).
     case gone
+    /// Being emptied from the trash (`trash.empty`): it may already be deleted.
+    case emptying
 }
 
 /// A batch row.
