@@ -99,8 +99,11 @@ struct TrashEmptyTests {
         #expect(try d.ctl(["rm", "--yes", "--photo", "pics/2024/05/IMG_0001.JPG"]).status == 0)
         let trash = TrashSnapshot(d.trashDirectory)
         let entry = try #require(trash.entries.first)
-        Files.remove(trash.filePath(entry.name))
-        Files.write(trash.filePath(entry.name), "someone else's")
+        // Rewritten in place: the same inode (as a new file may get again), not the same photo.
+        let handle = try #require(FileHandle(forWritingAtPath: trash.filePath(entry.name)))
+        try handle.truncate(atOffset: 0)
+        handle.write(Data("someone else's".utf8))
+        try handle.close()
         let empty = try d.ctl(["trash", "empty", "--yes"])
         #expect(empty.status == 6, "\(empty.stdout) \(empty.stderr)")
         #expect(empty.stdout.contains("changed"), "\(empty.stdout)")
