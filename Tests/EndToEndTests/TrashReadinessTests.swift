@@ -46,6 +46,32 @@ struct TrashReadinessTests {
         #expect(!alone.stderr.contains("lacks"), "\(alone.stderr)")
     }
 
+    /// Run as a user without CAP_CHOWN, the daemon refuses another user's plan before
+    /// showing it (rather than skipping every photo at delete time), and still
+    /// trashes for its own user.
+    @Test func aDaemonThatCannotMakeATrashTheCallersRefusesThePlan() throws {
+        guard getuid() == 0, Tool.exists("/usr/bin/setpriv"), Tool.exists("/usr/bin/chown") else {
+            print("skipped: needs root and setpriv to run curatord as another uid")
+            return
+        }
+        let d = Daemon()
+        Files.write(d.root() + "/a.jpg", "a")
+        Files.write(d.root() + "/b.jpg", "b")
+        #expect(try Tool.run("/usr/bin/chown", ["-R", "4247:4247", d.home.path]).status == 0)
+        d.wrapper = ["/usr/bin/setpriv", "--reuid=4247", "--regid=4247", "--clear-groups"]
+        try d.start()
+        chmod(d.socket, 0o666)
+        let refused = try d.ctl(["rm", "--yes", "--photo", "pics/a.jpg"])
+        #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
+        #expect(refused.stderr.contains("lacks CAP_CHOWN, so nothing can be trashed for you"), "\(refused.stderr)")
+        #expect(!refused.stdout.contains("Move 1 photo"), "no plan is shown")
+        #expect(Files.read(d.root() + "/a.jpg") == "a")
+        let own = try d.ctl(["rm", "--yes", "--photo", "pics/b.jpg"], asUID: 4247)
+        #expect(own.status == 0, "\(own.stdout) \(own.stderr)")
+        #expect(!Files.exists(d.root() + "/b.jpg"))
+        #expect(TrashSnapshot(d.trashDirectory).entries.count == 1)
+    }
+
     /// A root bind-mounted onto itself (what `ReadWritePaths=` does in a service's
     /// namespace): the file system's real top directory is named, with the fix.
     @Test func aRootThatIsABindMountOfItselfIsReported() throws {

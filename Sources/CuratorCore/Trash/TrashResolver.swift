@@ -99,6 +99,13 @@ final class TrashResolver {
         guard let entry = MountTable.entry(id: mountID, in: entries) else {
             return .unavailable("mount \(mountID) is not in /proc/self/mountinfo")
         }
+        // A bind mount of a subdirectory placed where it already is (the service's
+        // ReadWritePaths=): its mount point is no top directory any trash tool knows.
+        if let whole = MountTable.enclosingWhole(of: entry, in: entries) {
+            return .unavailable("\(entry.mountPoint) is a mount of its own here (the service's sandbox); the top directory of its "
+                                + "file system is \(whole.mountPoint), which a photo cannot be moved to from it (EXDEV). See "
+                                + "`curatord --check-config` for the fix")
+        }
         let topdir = entry.mountPoint
         let top: DirectoryHandle
         do {
