@@ -2,6 +2,7 @@
 import CuratorCore
 import CuratorSystem
 import Glibc
+import Synchronization
 
 /// The main thread once everything runs: waits for SIGTERM, SIGINT and SIGHUP
 /// with sigtimedwait (they are blocked in every thread, so none is lost or
@@ -12,6 +13,13 @@ struct MainLoop {
     let reloader: ConfigReloader
     var watchdog: Watchdog?
     private var lastStatus = ""
+    /// When `recycle_keep_days` is applied next: a minute after the start (tests:
+    /// `CURATORD_EXPIRY_FIRST_SECONDS`), then hourly.
+    private var nextExpiry = MonotonicClock.nanoseconds()
+        + UInt64(getenv("CURATORD_EXPIRY_FIRST_SECONDS").flatMap { UInt32(String(cString: $0)) } ?? 60) * 1_000_000_000
+    private let expiring = Expiring()
+
+    static let expiryPeriodNs: UInt64 = 3_600 * 1_000_000_000
 
     /// How often STATUS= is refreshed (scan progress, counts).
     static let statusPeriodNs: UInt64 = 1_000_000_000
@@ -37,6 +45,27 @@ struct MainLoop {
             if signal == SIGHUP { reloader.reload(askedBy: "SIGHUP") }
             watchdog?.service(curator, now: MonotonicClock.nanoseconds())
             publishStatus()
+            expireTrashIfDue()
+        }
+    }
+
+    /// Empties what `recycle_keep_days` says is due, on a thread of its own (it may
+    /// take a while, and the watchdog must be fed), one round at a time.
+    private mutating func expireTrashIfDue() {
+        let now = MonotonicClock.nanoseconds()
+        guard now >= nextExpiry else { return }
+        nextExpiry = now + Self.expiryPeriodNs
+        guard curator.configuration.roots.contains(where: { $0.recycleKeepDays != nil }), expiring.begin() else { return }
+        let curator = self.curator
+        let expiring = self.expiring
+        do {
+            try SystemThread.detach(name: "curatord-expire", stackSize: 512 << 10) {
+                curator.emptyExpiredTrash()
+                expiring.end()
+            }
+        } catch {
+            expiring.end()
+            log.error("recycle_keep_days: cannot start its thread: \(error)")
         }
     }
 
@@ -47,4 +76,11 @@ struct MainLoop {
             lastStatus = status
         }
     }
+}
+
+/// Whether a round of `recycle_keep_days` is running.
+private final class Expiring: Sendable {
+    private let running = Mutex(false)
+    func begin() -> Bool { running.withLock { was in defer { was = true }; return !was } }
+    func end() { running.withLock { $0 = false } }
 }
