@@ -19,14 +19,15 @@ BASE_DAEMON = "curatord-base"
 
 
 def base_subject(subject: str):
-    """The baseline's name for one of curatord's rows ("curatord, one client subscribed" ->
-    "curatord@base, one client subscribed"); None for a peer's row."""
-    return BASE + subject[len("curatord"):] if subject.startswith("curatord") else None
+    """The baseline's name for a row about curatord ("curatord, one client subscribed" ->
+    "curatord@base, one client subscribed", "the writer, curatord watching" -> "the writer,
+    curatord@base watching"); None for a peer's row."""
+    return subject.replace("curatord", BASE, 1) if "curatord" in subject else None
 
 
 def current_subject(subject: str):
     """The row of this build that a baseline row is compared with; None for other rows."""
-    return "curatord" + subject[len(BASE):] if subject.startswith(BASE) else None
+    return subject.replace(BASE, "curatord", 1) if BASE in subject else None
 
 
 def run_paired(ctx, workload, baseline_binary: str):

@@ -90,6 +90,8 @@ class Baseline(unittest.TestCase):
             ctx.results.add("cold", ctx.n, "curatord, one client subscribed", "time", "s", [slow * 3],
                             interleaved=True)
             ctx.results.add("cold", ctx.n, "find", "time", "s", [4.0], interleaved=True)
+            ctx.results.add("cold", ctx.n, "the writer, curatord watching", "rate", "files/s", [slow * 10],
+                            higher_is_better=True, interleaved=True)
             ctx.results.note("cold", ctx.n, "a note")
 
     class Context:
@@ -112,6 +114,9 @@ class Baseline(unittest.TestCase):
         self.assertEqual(r.find("cold", 10, "curatord@base, one client subscribed", "time").samples, [6.0] * 3)
         self.assertEqual(r.find("cold", 10, "find", "time").samples, [4.0] * 3)
         self.assertIsNone(r.find("cold", 10, "curatord@base", "find"))
+        self.assertEqual(r.find("cold", 10, "the writer, curatord@base watching", "rate").samples, [20.0] * 3)
+        rates = [s for s in r.series if s.metric == "rate"]
+        self.assertEqual(report._compared_with(rates, rates[1]).subject, "the writer, curatord watching")
         rows = [s for s in r.series if s.metric == "time"]
         text = {s.subject: report.ratio_text(report._compared_with(rows, s), s) for s in rows}
         self.assertEqual(text["curatord@base"], "x0.50 [0.50–0.50] (curatord better)")
