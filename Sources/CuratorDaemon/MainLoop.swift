@@ -17,7 +17,8 @@ struct MainLoop {
     /// `CURATORD_EXPIRY_FIRST_SECONDS`), then hourly.
     private var nextExpiry = MonotonicClock.nanoseconds()
         + UInt64(getenv("CURATORD_EXPIRY_FIRST_SECONDS").flatMap { UInt32(String(cString: $0)) } ?? 60) * 1_000_000_000
-    private let expiring = Expiring()
+    /// One round of `recycle_keep_days` at a time: a round due while one runs is skipped.
+    private let expiry = WorkerPool(name: "curatord-expire", threads: 1, stackSize: 512 << 10, keepIdleSeconds: 0)
 
     static let expiryPeriodNs: UInt64 = 3_600 * 1_000_000_000
 
@@ -55,17 +56,13 @@ struct MainLoop {
         let now = MonotonicClock.nanoseconds()
         guard now >= nextExpiry else { return }
         nextExpiry = now + Self.expiryPeriodNs
-        guard curator.configuration.roots.contains(where: { $0.recycleKeepDays != nil }), expiring.begin() else { return }
+        guard curator.configuration.roots.contains(where: { $0.recycleKeepDays != nil }) else { return }
         let curator = self.curator
-        let expiring = self.expiring
-        do {
-            try SystemThread.detach(name: "curatord-expire", stackSize: 512 << 10) {
-                curator.emptyExpiredTrash()
-                expiring.end()
-            }
+        do throws(WorkerError) {
+            try expiry.submit(whenFull: .refuse) { curator.emptyExpiredTrash() }
         } catch {
-            expiring.end()
-            log.error("recycle_keep_days: cannot start its thread: \(error)")
+            if case .full = error { return }  // the last round still runs
+            log.error("recycle_keep_days: \(error)")
         }
     }
 
@@ -76,11 +73,4 @@ struct MainLoop {
             lastStatus = status
         }
     }
-}
-
-/// Whether a round of `recycle_keep_days` is running.
-private final class Expiring: Sendable {
-    private let running = Mutex(false)
-    func begin() -> Bool { running.withLock { was in defer { was = true }; return !was } }
-    func end() { running.withLock { $0 = false } }
 }
