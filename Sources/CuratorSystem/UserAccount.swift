@@ -20,6 +20,11 @@ public enum UserAccount {
         }
     }
 
+    /// The user's primary group from the user database.
+    public static func primaryGroup(uid: UInt32) -> UInt32? {
+        entry(uid: uid) { $0.pw_gid }
+    }
+
     public static func userName(uid: UInt32) -> String? {
         entry(uid: uid) { entry in entry.pw_name.flatMap { String(validatingCString: $0) } } ?? nil
     }

@@ -90,7 +90,7 @@ final class ChunkPlanner: Sendable {
         guard let path = item.photoPath else { return skip(.error, "invalid relative path") }
 
         let parent: DirectoryHandle
-        let chain: [FileStatus]
+        let chain: [FolderPermissions]
         let status: FileStatus
         do throws(SystemError) {
             (parent, chain) = try parents.open(path)
