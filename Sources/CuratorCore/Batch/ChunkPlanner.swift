@@ -18,10 +18,13 @@ final class ChunkPlanner: Sendable {
         let trash: TrashDirectory
         let name: ByteString
         let info: TrashInfo
+        /// The file's owner when it was planned: it sees the batch in its history and may undo it.
+        let owner: UInt32
         var infoPath: ByteString { info.path }
 
-        init(parent: DirectoryHandle, path: PhotoPath, trash: TrashDirectory, name: ByteString, info: TrashInfo) {
+        init(parent: DirectoryHandle, path: PhotoPath, trash: TrashDirectory, name: ByteString, owner: UInt32, info: TrashInfo) {
             self.parent = parent
+            self.owner = owner
             self.path = path
             self.trash = trash
             self.name = name
@@ -55,8 +58,12 @@ final class ChunkPlanner: Sendable {
     /// one starts): the lock is never contended, and lets the planner go from the
     /// batch thread to a helper and back.
     private let caches: Mutex<Caches>
+    /// Roots (by path) where only a photo's owner may trash it (`delete: "owner"`).
+    private let ownerOnlyRoots: Set<ByteString>
 
-    init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int) {
+    init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int,
+         ownerOnlyRoots: Set<ByteString> = []) {
+        self.ownerOnlyRoots = ownerOnlyRoots
         self.requester = requester
         self.effectiveUID = effectiveUID
         self.batch = batch
@@ -112,6 +119,10 @@ final class ChunkPlanner: Sendable {
                 return skip(.permissionDenied, "uid \(requester.uid) may not delete files in \(path.absolute.parent)")
             }
         }
+        // The root's policy, beyond the folder's permissions (root may, as in `rm`).
+        if requester.uid != 0, status.uid != requester.uid, ownerOnlyRoots.contains(item.rootPath) {
+            return skip(.permissionDenied, "only its owner (uid \(status.uid)) may trash it: the root's delete policy is \"owner\"")
+        }
 
         let resolver = caches.resolver
         let placement = parents.placement(path, parent) { parent in
@@ -134,7 +145,7 @@ final class ChunkPlanner: Sendable {
         } catch {
             return failed(error, "choosing a name in \(trash.path)")
         }
-        return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name,
+        return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name, owner: status.uid,
                                  info: TrashInfo(path: infoPath, deletionDate: Self.deletionDate(&caches.dateText))))
     }
 

@@ -5,6 +5,14 @@ import FoundationEssentials
 import Glibc
 
 /// One watched folder, validated.
+/// Who may trash a root's photos through the daemon (`delete`).
+public enum DeletePolicy: String, Sendable, Hashable {
+    /// Whoever may write the photo's folder, as the file system says (the default).
+    case writable
+    /// Only the photo's owner (or root), even where others may write the folder.
+    case owner
+}
+
 public struct RootConfig: Sendable, Hashable {
     public var name: String
     public var path: ByteString
@@ -20,10 +28,11 @@ public struct RootConfig: Sendable, Hashable {
     public var protected: [String]
     /// The whole root is protected.
     public var protectAll: Bool
+    public var deletePolicy: DeletePolicy
 
     public init(name: String, path: ByteString, watch: WatchMethod = .auto, pollInterval: Double = 300,
                 exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
-                protected: [String] = [], protectAll: Bool = false) {
+                protected: [String] = [], protectAll: Bool = false, deletePolicy: DeletePolicy = .writable) {
         self.name = name
         self.path = path
         self.watch = watch
@@ -33,6 +42,7 @@ public struct RootConfig: Sendable, Hashable {
         self.types = types
         self.protected = protected
         self.protectAll = protectAll
+        self.deletePolicy = deletePolicy
     }
 }
 

@@ -49,6 +49,9 @@ struct JournalItem: Hashable, Sendable {
     var infoPath: ByteString?
     /// True once the photo was moved into the trash by this batch (kept after undo, for history).
     var moved: Bool
+    /// The uid that owned the file when it was planned (nil: not recorded, a batch of
+    /// an older journal, or a photo skipped before its move was planned).
+    var owner: UInt32? = nil
 
     var size: Int64 { identity.size }
     var photoPath: PhotoPath? { PhotoPath(root: rootPath, relative: relativePath) }
