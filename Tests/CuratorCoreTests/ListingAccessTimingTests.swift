@@ -19,7 +19,7 @@ struct ListingAccessTimingTests {
     /// not on disk: a listing never looks at them).
     static func fixture(closed: Set<Int> = []) throws -> ReconcileTests.Fixture {
         let f = try ReconcileTests.Fixture()
-        var inode: UInt64 = 1_000_000
+        var inode: UInt = 1_000_000
         for folder in 0..<folders {
             let name = String(format: "d%04d", folder)
             try FileManager.default.createDirectory(atPath: f.root + "/" + name, withIntermediateDirectories: true)
@@ -36,7 +36,7 @@ struct ListingAccessTimingTests {
                 files.append(ScannedFile(name: ByteString(String(format: "IMG_%04d.JPG", n)), status: FileStatus(st), type: .jpeg))
             }
             var seen = Set<Int64>()
-            try f.state.reconcile(root: f.rootID, directory: ByteString(name), files: files, complete: true,
+            _ = try f.state.reconcile(root: f.rootID, directory: ByteString(name), files: files, complete: true,
                                   deferRemovals: false, seen: &seen)
         }
         return f
