@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd"),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        .systemLibrary(name: "CACL", path: "Sources/CACL", pkgConfig: "libacl"),
         // What Glibc hides without _GNU_SOURCE: renameat2, ucred, statx, O_PATH, O_TMPFILE.
         .target(name: "CLinux", path: "Sources/CLinux"),
 
@@ -36,7 +37,7 @@ let package = Package(
         .target(name: "CuratorStore", dependencies: ["CSQLite", "CuratorSystem"], swiftSettings: strict),
         .target(
             name: "CuratorCore",
-            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CInotifyTools", "CExif", "CLinux"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CInotifyTools", "CExif", "CACL", "CLinux"],
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",

@@ -416,7 +416,15 @@ public struct BatchSummary: Codable, Sendable {
     public var skipped: Int
     public var restored: Int
     public var bytes: Int64
-    public init(batch: Int64, createdAt: String, state: BatchState, count: Int, trashed: Int, skipped: Int, restored: Int, bytes: Int64) {
+    /// Set on a batch another user ran that trashed photos of the asker's: who ran
+    /// it (uid, and name where the user database has one). The counts are then of
+    /// the asker's photos in it only.
+    public var byUid: UInt32?
+    public var byUser: String?
+    public init(batch: Int64, createdAt: String, state: BatchState, count: Int, trashed: Int, skipped: Int, restored: Int, bytes: Int64,
+                byUid: UInt32? = nil, byUser: String? = nil) {
+        self.byUid = byUid
+        self.byUser = byUser
         self.batch = batch
         self.createdAt = createdAt
         self.state = state

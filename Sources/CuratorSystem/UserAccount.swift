@@ -20,6 +20,11 @@ public enum UserAccount {
         }
     }
 
+    /// The user's primary group from the user database.
+    public static func primaryGroup(uid: UInt32) -> UInt32? {
+        entry(uid: uid) { $0.pw_gid }
+    }
+
     public static func userName(uid: UInt32) -> String? {
         entry(uid: uid) { entry in entry.pw_name.flatMap { String(validatingCString: $0) } } ?? nil
     }
@@ -28,11 +33,6 @@ public enum UserAccount {
         entry(uid: uid) { entry in
             entry.pw_dir.map { ByteString(bytes: UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
         } ?? nil
-    }
-
-    /// The user's primary group.
-    public static func primaryGroup(uid: UInt32) -> UInt32? {
-        entry(uid: uid) { $0.pw_gid }
     }
 
     /// A group's id by its name (getgrnam_r); nil when there is none.

@@ -14,7 +14,7 @@ import Testing
     static func expected(_ state: CuratorState, _ args: ListRequest, id: RequestID?, fields: PhotoFields) throws -> String {
         let session = state.session(try SessionKey.named(args.session, uid: me.uid))
         let spec = args.view ?? session.view
-        let ids = try state.resolve(spec)
+        let ids = try state.resolve(spec, uid: 0)
         let offset = max(args.offset ?? 0, 0)
         let end = min(ids.count, offset + (args.limit ?? ids.count))
         var photos: [PhotoSummary] = []

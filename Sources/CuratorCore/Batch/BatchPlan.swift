@@ -33,9 +33,13 @@ public struct BatchPlanItem: Hashable, Sendable {
 public struct BatchPlan: Hashable, Sendable {
     public var session: String
     public var items: [BatchPlanItem]
+    /// The paths of the roots whose `delete` policy is `owner`: there only a photo's
+    /// owner (or root) may trash it.
+    public var ownerOnlyRoots: Set<ByteString>
 
-    public init(session: String, items: [BatchPlanItem]) {
+    public init(session: String, items: [BatchPlanItem], ownerOnlyRoots: Set<ByteString> = []) {
         self.session = session
         self.items = items
+        self.ownerOnlyRoots = ownerOnlyRoots
     }
 }

@@ -91,7 +91,8 @@ public final class BatchRunner {
         var recycleGroups: [String: UInt32] = [:]
         for item in plan.items { if let group = item.recycleGroup { recycleGroups[item.rootName] = group } }
         let planner = ChunkPlanner(trash: trashConfiguration, requester: requester, effectiveUID: effectiveUID, batch: id,
-                                   batchSize: plan.items.count, recycleGroups: recycleGroups)
+                                    batchSize: plan.items.count, recycleGroups: recycleGroups,
+                                    ownerOnlyRoots: plan.ownerOnlyRoots)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
         let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
@@ -195,18 +196,24 @@ public final class BatchRunner {
         guard let target = found else {
             throw BatchError(.noSuchBatch, batch.map { "no batch \($0)" } ?? "no batch of uid \(requester.uid) to undo")
         }
-        guard target.uid == requester.uid || requester.uid == 0 else {
-            throw BatchError(.notOwner, "batch \(target.id) belongs to uid \(target.uid)")
-        }
-
         var items = try journaling { () throws(JournalError) in try journal.items(of: target.id) }
+        // Someone else's batch: its user's photos are theirs to put back; the ones
+        // it trashed of the requester's are the requester's (an owner's undo).
+        let ownersOnly = target.uid == requester.uid || requester.uid == 0 ? nil : requester.uid
+        if let owner = ownersOnly, !items.contains(where: { $0.owner == owner && $0.moved }) {
+            throw BatchError(.notOwner, "batch \(target.id) belongs to uid \(target.uid) and trashed nothing of uid \(owner)")
+        }
         // Photos a crash caught mid-step are settled first, as recovery would.
         if items.contains(where: { $0.state == .intent || $0.state == .restoring }) {
             let recovery = BatchRecovery(journal: journal, failpoints: failpoints)
             for index in items.indices { items[index] = try recovery.settle(items[index], in: target) }
         }
-        let order = items.indices.filter { items[$0].state == .trashed }.sorted { items[$0].step > items[$1].step }
-        guard !order.isEmpty else { throw BatchError(.notUndoable, "nothing of batch \(target.id) is in the trash") }
+        let order = items.indices.filter { items[$0].state == .trashed && (ownersOnly == nil || items[$0].owner == ownersOnly) }
+            .sorted { items[$0].step > items[$1].step }
+        guard !order.isEmpty else {
+            throw BatchError(.notUndoable, ownersOnly == nil ? "nothing of batch \(target.id) is in the trash"
+                                                             : "nothing of uid \(requester.uid)'s in batch \(target.id) is in the trash")
+        }
 
         try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, target.state, undoRunning: true) }
         try failpoints.reach(.undoStarted)
@@ -247,15 +254,27 @@ public final class BatchRunner {
 
     // MARK: reading
 
-    /// A user's batches (all users' when `uid` is nil), newest first.
+    /// A user's batches (all users' when `uid` is nil), newest first. A user's
+    /// history also holds the batches of others that trashed photos the user owned
+    /// (`by_uid`), counted for those photos only: the owner sees who, when, which batch.
     public func history(uid: UInt32?, limit: Int = 50) throws(BatchError) -> [BatchSummary] {
-        try journaling { () throws(JournalError) in
-            try journal.recentBatches(uid: uid, limit: min(max(limit, 0), 10_000)).map { (batch) throws(JournalError) in
-                let counts = try JournalError.sql { () throws(SQLiteError) in try journal.counts(of: batch.id) }
+        let limit = min(max(limit, 0), 10_000)
+        return try journaling { () throws(JournalError) in
+            let batches: [JournalBatch]
+            if let uid {
+                batches = try journal.recentBatches(involving: uid, limit: limit)
+            } else {
+                batches = try journal.recentBatches(uid: nil, limit: limit)
+            }
+            return try batches.map { (batch) throws(JournalError) in
+                let others = uid.flatMap { $0 == batch.uid ? nil : $0 }
+                let counts = try JournalError.sql { () throws(SQLiteError) in try journal.counts(of: batch.id, owner: others) }
                 return BatchSummary(batch: batch.id,
                                     createdAt: LocalTime(epochSeconds: batch.createdNanoseconds / 1_000_000_000).rfc3339Text,
                                     state: batch.state, count: counts.count, trashed: counts.trashed,
-                                    skipped: counts.count - counts.trashed, restored: counts.restored, bytes: counts.bytes)
+                                    skipped: counts.count - counts.trashed, restored: counts.restored, bytes: counts.bytes,
+                                    byUid: others == nil ? nil : batch.uid,
+                                    byUser: others == nil ? nil : UserAccount.userName(uid: batch.uid))
             }
         }
     }

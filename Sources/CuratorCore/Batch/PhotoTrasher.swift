@@ -69,7 +69,8 @@ final class PhotoTrasher {
                     case .done(let end): try record(item, end)
                     case .move(let move):
                         try journal.recordIntent(batch: batch, step: item.step, trashDirectory: move.trash.path,
-                                                 trashName: move.name, infoPath: move.infoPath, kind: move.trash.kind)
+                                                 trashName: move.name, infoPath: move.infoPath, kind: move.trash.kind,
+                                                 owner: move.owner)
                     }
                 }
             }

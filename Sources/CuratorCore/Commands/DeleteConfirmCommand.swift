@@ -24,6 +24,9 @@ enum DeleteConfirmCommand: CuratorCommand {
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
         var pinned: [Int64: FileIdentity] = [:]
         for item in plan.items { pinned[item.photoID] = item.identity }
+        let ownerOnly = curator.withState { state in
+            Set(state.config.roots.filter { $0.deletePolicy == .owner }.map(\.path))
+        }
         let leaving = curator.withState { state in
             let rootIDs = Dictionary(state.rootOrder.map { (state.rootName($0), $0) }, uniquingKeysWith: { first, _ in first })
             return plan.items.compactMap { item in
@@ -43,7 +46,8 @@ enum DeleteConfirmCommand: CuratorCommand {
             // transaction, one view invalidation per chunk rather than per photo.
             var reported: [BatchItemResult] = []
             let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
-                try runner.run(plan: BatchPlan(session: plan.key.name, items: Self.withTrash(plan.items, curator.configuration)),
+                try runner.run(plan: BatchPlan(session: plan.key.name, items: Self.withTrash(plan.items, curator.configuration),
+                                               ownerOnlyRoots: ownerOnly),
                                requester: requester,
                                progress: { reported.append($0) },
                                chunkReported: {

@@ -23,7 +23,8 @@ enum DeletePrepareCommand: StateCommand {
                 throw ProtocolError(.invalidArgument, "A plan may name at most \(config.maxSelection) photos (max_selection).",
                                     argument: "ids")
             }
-            let unknown = explicit.filter { library.photo($0) == nil }
+            // A photo the user may not see is one that does not exist, for them.
+            let unknown = explicit.filter { !state.maySee(photoID: $0, uid: key.uid) }
             if !unknown.isEmpty {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
             }
@@ -62,13 +63,13 @@ enum DeletePrepareCommand: StateCommand {
         let planned = Set(ids)
         var position: [Int64: Int] = [:]
         position.reserveCapacity(ids.count)
-        for (index, id) in ((try? state.resolve(session.view)) ?? []).enumerated() where planned.contains(id) { position[id] = index + 1 }
+        for (index, id) in ((try? state.resolve(session.view, uid: key.uid)) ?? []).enumerated() where planned.contains(id) { position[id] = index + 1 }
         var unfiltered: [Int64: Int] = [:]
         if position.count < planned.count && (session.view.hasFilter || session.view.recursive == false) {
             var page = session.view
             page.filter = nil
             page.recursive = nil
-            for (index, id) in ((try? state.resolve(page)) ?? []).enumerated() where planned.contains(id) && position[id] == nil {
+            for (index, id) in ((try? state.resolve(page, uid: key.uid)) ?? []).enumerated() where planned.contains(id) && position[id] == nil {
                 unfiltered[id] = index + 1
             }
         }

@@ -26,7 +26,7 @@ enum ListCommand: CommandHandler {
         let key = try SessionKey.named(args.session, uid: uid)
         let current = state.session(key)
         let spec = args.view ?? current.view
-        let view = try state.resolveView(spec)
+        let view = try state.resolveView(spec, uid: uid)
         let total = view.ids.count
         let offset = max(args.offset ?? 0, 0)
         let limit = max(args.limit ?? Int.max, 0)

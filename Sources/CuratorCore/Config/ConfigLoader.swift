@@ -18,7 +18,7 @@ public struct ConfigLoader {
         "max_clients_per_user", "idle_timeout_seconds", "max_sessions_per_user", "max_selection", "max_selected_per_user",
     ]
     static let rootKeys: Set<String> = [
-        "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all",
+        "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all", "delete",
         "trash", "recycle_group", "recycle_keep_days",
     ]
 
@@ -184,6 +184,13 @@ public struct ConfigLoader {
                     protected = try strings("protected", in: object, path: "\(at).protected") ?? []
                 }
             }
+            var deletePolicy = DeletePolicy.writable
+            if let d = try string("delete", in: object, path: "\(at).delete") {
+                guard let policy = DeletePolicy(rawValue: d) else {
+                    throw fail("\(at).delete", "must be \"writable\" (whoever may write the folder) or \"owner\" (only the file's owner), not \"\(d)\"")
+                }
+                deletePolicy = policy
+            }
             var trash = TrashKind.freedesktop
             if let t = try string("trash", in: object, path: "\(at).trash") {
                 guard let kind = TrashKind(rawValue: t) else {
@@ -208,7 +215,7 @@ public struct ConfigLoader {
             roots.append(RootConfig(name: name, path: ByteString(path), watch: watch, pollInterval: interval,
                                     exclude: exclude, includeDefaultExclusions: defaults, types: types,
                                     protected: protected, protectAll: protectAll, trash: trash,
-                                    recycleGroup: recycleGroup, recycleKeepDays: keepDays))
+                                    recycleGroup: recycleGroup, recycleKeepDays: keepDays, deletePolicy: deletePolicy))
         }
 
         let socket = try absolute(try string("socket", in: top, path: "socket") ?? environment.defaultSocketPath, key: "socket")

@@ -5,6 +5,14 @@ import FoundationEssentials
 import Glibc
 
 /// One watched folder, validated.
+/// Who may trash a root's photos through the daemon (`delete`).
+public enum DeletePolicy: String, Sendable, Hashable {
+    /// Whoever may write the photo's folder, as the file system says (the default).
+    case writable
+    /// Only the photo's owner (or root), even where others may write the folder.
+    case owner
+}
+
 public struct RootConfig: Sendable, Hashable {
     public var name: String
     public var path: ByteString
@@ -28,11 +36,13 @@ public struct RootConfig: Sendable, Hashable {
     /// `recycle_keep_days`: photos trashed longer ago than this are emptied by the
     /// daemon itself (either kind); nil never.
     public var recycleKeepDays: Int?
+    /// `delete`: who may trash a photo of the root.
+    public var deletePolicy: DeletePolicy
 
     public init(name: String, path: ByteString, watch: WatchMethod = .auto, pollInterval: Double = 300,
                 exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
                 protected: [String] = [], protectAll: Bool = false, trash: TrashKind = .freedesktop,
-                recycleGroup: String? = nil, recycleKeepDays: Int? = nil) {
+                recycleGroup: String? = nil, recycleKeepDays: Int? = nil, deletePolicy: DeletePolicy = .writable) {
         self.name = name
         self.path = path
         self.watch = watch
@@ -45,6 +55,7 @@ public struct RootConfig: Sendable, Hashable {
         self.trash = trash
         self.recycleGroup = recycleGroup
         self.recycleKeepDays = recycleKeepDays
+        self.deletePolicy = deletePolicy
     }
 }
 

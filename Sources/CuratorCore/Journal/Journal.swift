@@ -9,7 +9,8 @@ import CuratorSystem
 /// One owner; not thread-safe. See docs/JOURNAL.md.
 final class Journal {
     private let database: Database
-    /// 2: `items.trash_kind` (issue 13: a root's trash may be a recycle folder).
+    /// 2: `items.trash_kind` (issue 13: a root's trash may be a recycle folder) and
+    ///    `items.owner`, the uid that owned each photo when it was trashed.
     static let schemaVersion = 2
 
     /// The WAL is checkpointed by `JournalCheckpointer` after each batch; this
@@ -128,6 +129,9 @@ final class Journal {
         if version < 2 {
             // Every row written before is a freedesktop trash's.
             try database.execute("ALTER TABLE items ADD COLUMN trash_kind TEXT NOT NULL DEFAULT 'freedesktop'")
+            // Whose photo it was: its owner sees the batch in its history and may undo
+            // that photo (NULL for photos trashed before: only the batch's user may).
+            try database.execute("ALTER TABLE items ADD COLUMN owner INTEGER")
         }
         try database.setUserVersion(Self.schemaVersion)
     }
@@ -174,12 +178,15 @@ final class Journal {
     /// The trash and name chosen for a photo, recorded before its `.trashinfo` is
     /// written. For a recycle folder, `trashDirectory` is the folder the photo goes
     /// into (`<root>/.recycle/<user>/<its folder>`), and `infoPath` its original path.
+    /// `owner`: the file's owner, as the plan found it.
     func recordIntent(batch: Int64, step: Int, trashDirectory: ByteString, trashName: ByteString, infoPath: ByteString,
-                      kind: TrashKind = .freedesktop) throws(SQLiteError) {
+                      kind: TrashKind = .freedesktop, owner: UInt32? = nil) throws(SQLiteError) {
         try database.prepare("""
-            UPDATE items SET state = ?, trash_dir = ?, trash_name = ?, info_path = ?, trash_kind = ? WHERE batch = ? AND step = ?
+            UPDATE items SET state = ?, trash_dir = ?, trash_name = ?, info_path = ?, trash_kind = ?, owner = coalesce(?, owner)
+            WHERE batch = ? AND step = ?
             """).bind(.text(JournalItemState.intent.rawValue), .blob(trashDirectory.bytes), .blob(trashName.bytes),
-                      .blob(infoPath.bytes), .text(kind.rawValue), .int(batch), .int(Int64(step))).run()
+                      .blob(infoPath.bytes), .text(kind.rawValue), owner.map { .int(Int64($0)) } ?? .null,
+                      .int(batch), .int(Int64(step))).run()
     }
 
     /// A photo's new state and reported outcome. `moved` is only ever set, never cleared.
@@ -266,6 +273,15 @@ final class Journal {
                   .text(JournalItemState.intent.rawValue)]).first
     }
 
+    /// Newest first: `uid`'s batches, and the batches of others that moved photos `uid` owned.
+    func recentBatches(involving uid: UInt32, limit: Int) throws(JournalError) -> [JournalBatch] {
+        try batches("""
+            SELECT \(Self.batchColumns) FROM batches
+            WHERE uid = ? OR id IN (SELECT batch FROM items WHERE owner = ? AND moved)
+            ORDER BY id DESC LIMIT ?
+            """, [.int(Int64(uid)), .int(Int64(uid)), .int(Int64(limit))])
+    }
+
     /// Newest first; all users when `uid` is nil.
     func recentBatches(uid: UInt32?, limit: Int) throws(JournalError) -> [JournalBatch] {
         if let uid {
@@ -275,18 +291,20 @@ final class Journal {
         return try batches("SELECT \(Self.batchColumns) FROM batches ORDER BY id DESC LIMIT ?", [.int(Int64(limit))])
     }
 
-    func counts(of batch: Int64) throws(SQLiteError) -> JournalBatchCounts {
+    /// A batch's counts; of `owner`'s photos only, when given.
+    func counts(of batch: Int64, owner: UInt32? = nil) throws(SQLiteError) -> JournalBatchCounts {
         try database.prepare("""
             SELECT count(*), coalesce(sum(moved), 0), coalesce(sum(state = ?), 0), coalesce(sum(CASE WHEN moved THEN size ELSE 0 END), 0)
-            FROM items WHERE batch = ?
-            """).bind(.text(JournalItemState.restored.rawValue), .int(batch))
+            FROM items WHERE batch = ? AND (? IS NULL OR owner = ?)
+            """).bind(.text(JournalItemState.restored.rawValue), .int(batch),
+                      owner.map { .int(Int64($0)) } ?? .null, owner.map { .int(Int64($0)) } ?? .null)
             .firstRow { JournalBatchCounts(count: $0.int(0), trashed: $0.int(1), restored: $0.int(2), bytes: $0.int64(3)) }
             ?? JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0)
     }
 
     private static let itemColumns = """
         batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, detail,
-        trash_dir, trash_name, info_path, moved, trash_kind
+        trash_dir, trash_name, info_path, moved, trash_kind, owner
         """
 
     /// The photos of a batch in plan order.
@@ -344,7 +362,8 @@ final class Journal {
             trashDirectory: s.isNull(13) ? nil : ByteString(s.blob(13)),
             trashName: s.isNull(14) ? nil : ByteString(s.blob(14)),
             infoPath: s.isNull(15) ? nil : ByteString(s.blob(15)),
-            moved: s.int64(16) != 0, trashKind: kind)
+            moved: s.int64(16) != 0, trashKind: kind,
+            owner: s.isNull(18) ? nil : UInt32(exactly: s.int64(18)))
     }
 
     /// Photos now in the trash by our hand (photo id and pinned identity), so that

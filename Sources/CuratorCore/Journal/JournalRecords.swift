@@ -53,6 +53,9 @@ struct JournalItem: Hashable, Sendable {
     var moved: Bool
     /// The kind of trash the photo was (or is to be) moved to: its root's `trash` at confirm time.
     var trashKind: TrashKind = .freedesktop
+    /// The uid that owned the file when it was planned (nil: not recorded, a batch of
+    /// an older journal, or a photo skipped before its move was planned).
+    var owner: UInt32? = nil
 
     var size: Int64 { identity.size }
     var photoPath: PhotoPath? { PhotoPath(root: rootPath, relative: relativePath) }

@@ -42,19 +42,41 @@ extension CuratorState {
         guard !changes.isEmpty else { return }
         viewCache.invalidate()
         guard events.hasSubscribers else { return }
+        // Each subscriber hears of the photos its user may see (`+Visibility`): a
+        // photo moved out of sight is removed for them, one moved into sight added.
+        let uids = events.subscriberUIDs
+        func seeing(_ folder: Int32, _ root: Int32) -> Set<UInt32>? {
+            let allowed = uids.filter { mayList(folderID: folder, root: root, uid: $0) }
+            return allowed.count == uids.count ? nil : allowed
+        }
         for change in changes {
             switch change {
             case .added(let p):
-                events.send(Event(event: .added, root: rootName(p.rootID), photo: summary(p)), root: p.rootID)
+                events.send(Event(event: .added, root: rootName(p.rootID), photo: summary(p)), root: p.rootID,
+                            only: seeing(p.folderID, p.rootID))
             case .changed(let p):
-                events.send(Event(event: .changed, root: rootName(p.rootID), photo: summary(p)), root: p.rootID)
+                events.send(Event(event: .changed, root: rootName(p.rootID), photo: summary(p)), root: p.rootID,
+                            only: seeing(p.folderID, p.rootID))
             case .moved(let p, let fromFolder, let fromName):
                 let folderPath = library.folderPath(fromFolder) ?? .empty
-                events.send(Event(event: .moved, root: rootName(p.rootID), photo: summary(p),
-                                  from: wirePath(folderPath.appending(fromName))), root: p.rootID)
+                let from = wirePath(folderPath.appending(fromName))
+                let before = seeing(fromFolder, p.rootID) ?? uids
+                let after = seeing(p.folderID, p.rootID) ?? uids
+                let both = before.intersection(after)
+                events.send(Event(event: .moved, root: rootName(p.rootID), photo: summary(p), from: from), root: p.rootID,
+                            only: both.count == uids.count ? nil : both)
+                if before != both {
+                    events.send(Event(event: .removed, root: rootName(p.rootID), photoId: p.id, from: from), root: p.rootID,
+                                only: before.subtracting(both))
+                }
+                if after != both {
+                    events.send(Event(event: .added, root: rootName(p.rootID), photo: summary(p)), root: p.rootID,
+                                only: after.subtracting(both))
+                }
             case .removed(let p):
                 let path = wirePath(library.relativePath(of: p))
-                events.send(Event(event: .removed, root: rootName(p.rootID), photoId: p.id, from: path), root: p.rootID)
+                events.send(Event(event: .removed, root: rootName(p.rootID), photoId: p.id, from: path), root: p.rootID,
+                            only: seeing(p.folderID, p.rootID))
             }
         }
     }

@@ -23,6 +23,7 @@ struct ScannedFile: Sendable {
 /// - `tombstones` (`Tombstones`): trashed photos by inode, for their ids to come back;
 /// - `capturePending` (`CaptureQueue`): photos whose capture time is still to be read;
 /// - `viewCache` (`ViewCache`): the last views resolved;
+/// - `access` (`FolderAccess`): which folders each user may list, for reads;
 /// - `encoder`: the JSON encoder of answers made under the lock.
 ///
 /// `CuratorState` composes them: what it adds are the operations that need
@@ -45,6 +46,7 @@ final class CuratorState {
     var tombstones = Tombstones()
     var capturePending = CaptureQueue()
     var viewCache = ViewCache()
+    var access = FolderAccess()
     /// One encoder for the answers made under the lock (session commands), rather
     /// than one made per request.
     let encoder = Wire.makeEncoder()

@@ -31,12 +31,18 @@ struct EventHub {
         subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: roots, sessions: sessions)
     }
 
-    /// An event of `root` (nil: of the daemon), to every subscriber that hears that root.
-    mutating func send(_ event: Event, root: Int32?) {
-        guard !subscribers.isEmpty else { return }
+    /// The users who subscribe (for the photos each may see).
+    var subscriberUIDs: Set<UInt32> { Set(subscribers.values.map(\.uid)) }
+
+    /// An event of `root` (nil: of the daemon), to every subscriber that hears that
+    /// root, and only to the users in `only` when given (the photo's folder is not
+    /// everyone's to see).
+    mutating func send(_ event: Event, root: Int32?, only: Set<UInt32>? = nil) {
+        guard !subscribers.isEmpty, only?.isEmpty != true else { return }
         let line = Wire.event(event)
         for (key, subscriber) in subscribers {
-            if let root, let only = subscriber.roots, !only.contains(root) { continue }
+            if let root, let roots = subscriber.roots, !roots.contains(root) { continue }
+            if let only, !only.contains(subscriber.uid) { continue }
             if !subscriber.sink.deliver(line) { subscribers[key] = nil }
         }
     }

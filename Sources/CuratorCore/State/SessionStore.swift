@@ -178,6 +178,23 @@ struct SessionStore {
         return changed
     }
 
+    /// Photos its owner may no longer see leave one session's selection (a folder
+    /// made unreadable to them): saved like `settleLeavers`. Returns the new state.
+    mutating func remove(_ ids: [Int64], from key: SessionKey) -> SessionState? {
+        guard let state = all[key], !ids.isEmpty else { return nil }
+        let updated = state.removingVanished(ids).state
+        lastUse += 1
+        do {
+            try persist(updated, for: key, used: lastUse)
+            use[key] = lastUse
+            unsavedUse.remove(key)
+        } catch {
+            log.error("session \(key.name) of uid \(key.uid) could not be saved: \(error)")
+        }
+        all[key] = updated
+        return updated
+    }
+
     private func persist(_ state: SessionState, for key: SessionKey, used: Int64) throws {
         let data = try JSONEncoder().encode(StoredSession(state: state, used: used))
         try persistence.saveSession(uid: key.uid, name: key.name, state: Array(data))

@@ -69,6 +69,8 @@ final class Crawler {
         case move(from: ByteString, to: ByteString, ScannedFile)
         case folderMoved(from: ByteString, to: ByteString)
         case folderVanished(ByteString)
+        /// A directory's mode, owner or ACL changed: who may read below it may have.
+        case directoryAttributes(ByteString)
     }
 
     init(root: Int32, config: RootConfig, watching: Bool, state: any WatcherStateLock, watcher: any DirectoryWatcher,
@@ -178,6 +180,7 @@ final class Crawler {
     private func look(at path: ByteString, flags: HintFlags, now: UInt64, into steps: inout [IndexStep]) {
         // A folder deleted, then one made at its name, is a folder of its own.
         if flags.contains(.directoryDeleted) { directoryGone(path, stillExists: false, into: &steps) }
+        if flags.contains(.directoryAttributes) { steps.append(.directoryAttributes(path)) }
         if flags.contains(.directoryCreated) || (flags.contains(.directoryAttributes) && unreadable.contains(path)) {
             directoryArrived(path)
         }
@@ -427,6 +430,8 @@ final class Crawler {
             } catch {
                 log.error("cannot unindex \(path.lossyString): \(error)")
             }
+        case .directoryAttributes(let path):
+            index.directoryAttributesChanged(root: root, path: path)
         }
     }
 }

@@ -24,6 +24,9 @@ protocol IndexUpdates: AnyObject {
     func folderMoved(root: Int32, from: ByteString, to: ByteString) throws
     /// A folder deleted or moved out of its root, with everything below it.
     func folderVanished(root: Int32, path: ByteString) throws
+    /// A directory's mode, owner or ACL changed (IN_ATTRIB): who may read the
+    /// folders below it is worked out again.
+    func directoryAttributesChanged(root: Int32, path: ByteString)
     /// The end of a full scan: what it did not see is gone, except below `unreadable`.
     func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString]) throws
     /// The photo indexed at a path, if any.
