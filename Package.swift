@@ -26,6 +26,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd"),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        // The terminal grid of `curatorctl cull`: thumbnails as text, sixels, kitty or iTerm2 images.
+        .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa"),
+        // Raw mode and its undoing from a signal handler (async-signal-safe, so in C).
+        .target(name: "CTerminalGuard", path: "Sources/CTerminalGuard"),
         // What Glibc hides without _GNU_SOURCE: renameat2, ucred, statx, O_PATH, O_TMPFILE.
         .target(name: "CLinux", path: "Sources/CLinux"),
 
@@ -43,11 +47,19 @@ let package = Package(
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CuratorCommandLine", "CSystemd", "CLinux"],
             swiftSettings: strict),
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
-        .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem", "CuratorCommandLine"], swiftSettings: strict),
+        // `curatorctl cull`: the full-screen grid, driven by the protocol (CLI side: may use Foundation).
+        .target(
+            name: "CuratorCull",
+            dependencies: ["CuratorProtocol", "CuratorSystem", "CChafa", "CTerminalGuard"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CuratorCull"],
+            swiftSettings: strict),
 
         .testTarget(name: "CuratorCommandLineTests", dependencies: ["CuratorCommandLine"], swiftSettings: strict),
         .testTarget(name: "CuratorSystemTests", dependencies: ["CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorStoreTests", dependencies: ["CuratorStore", "CuratorSystem"], swiftSettings: faultInjection),
+        .testTarget(name: "CuratorCullTests", dependencies: ["CuratorCull", "CuratorProtocol"], swiftSettings: strict),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",

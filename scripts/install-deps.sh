@@ -6,6 +6,7 @@ packages=(
   libinotifytools0-dev libsqlite3-dev libsystemd-dev libexif-dev pkg-config
   trash-cli inotify-tools socat systemd util-linux e2fsprogs sqlite3
   make groff-base python3-fusepy
+  libchafa-dev tmux
   debootstrap debian-archive-keyring systemd-container python3
 )
 missing=()

@@ -12,6 +12,8 @@ enum CLIError: Error {
     case connectionLost(String)
     case protocolMismatch(String)
     case cancelled
+    /// `cull` stopped for a reason other than `q` (the terminal is restored by then).
+    case cull(String, exitCode: Int32)
 
     var exitCode: Int32 {
         switch self {
@@ -19,6 +21,7 @@ enum CLIError: Error {
         case .daemon: 1
         case .connectionLost, .protocolMismatch: 4
         case .cancelled: 5
+        case .cull(_, let code): code
         }
     }
 
@@ -45,6 +48,8 @@ enum CLIError: Error {
             return "curatord answered something this curatorctl does not understand: \(text)"
         case .cancelled:
             return "Nothing was changed."
+        case .cull(let text, _):
+            return text
         }
     }
 }
