@@ -18,7 +18,8 @@ public final class CullApp {
     var art: ChafaArt
     var thumbnails: Thumbnails
     var keys = KeyDecoder()
-    /// Keys typed while the terminal was being asked what it can show.
+    /// Keys not handled yet: typed while the terminal was being asked what it can
+    /// show, or while a session request was on its way.
     var pendingKeys: [Key] = []
 
     // The session, as the daemon last said.
@@ -74,9 +75,11 @@ public final class CullApp {
     }
 
     func loop() throws(CullError) {
-        for key in pendingKeys { try handle(key) }
-        pendingKeys = []
         while running {
+            // Keys typed ahead wait for the session's answer before them, so that
+            // `v Space Space d` typed at once means what it would typed slowly.
+            while busy == 0, running, !pendingKeys.isEmpty { try handle(pendingKeys.removeFirst()) }
+            guard running else { break }
             if dirty { draw() }
             var fds = [
                 pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
@@ -94,11 +97,14 @@ public final class CullApp {
             if let error = pendingError { throw error }
             if fds[0].revents & Int16(POLLIN) != 0 {
                 guard let bytes = terminal.readInput() else { running = false; break }
-                for key in keys.feed(bytes) { try handle(key) }
+                let typed = keys.feed(bytes)
+                // Ctrl-C is never kept waiting: it quits even while the daemon is silent.
+                if typed.contains(.control("c")), !isProgress { running = false; break }
+                pendingKeys += typed
             } else if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
                 running = false  // the terminal went away (ssh dropped)
             } else if ready == 0, keys.isHolding {
-                for key in keys.flush() { try handle(key) }
+                pendingKeys += keys.flush()
             }
             if let due = shapeDue, MonotonicClock.nanoseconds() >= due { try listShape() }
         }
@@ -124,8 +130,10 @@ public final class CullApp {
     /// Sends a request whose failure is shown in the status line.
     func request<R: Decodable>(_ command: Command, as type: R.Type, failed: (() -> Void)? = nil,
                                _ done: @escaping (R) throws(CullError) -> Void) throws(CullError) {
+        busy += 1
         try link.call(command, as: type) { [weak self] outcome in
             guard let self else { return }
+            self.busy -= 1
             switch outcome {
             case .success(let result):
                 do throws(CullError) { try done(result) } catch { self.pendingError = error }
@@ -135,6 +143,11 @@ public final class CullApp {
             }
         }
     }
+
+    var isProgress: Bool { if case .progress = overlay { true } else { false } }
+
+    /// Session requests sent and not answered yet: keys wait meanwhile.
+    var busy = 0
 
     /// An error raised inside a reply, carried out of the link's dispatch.
     var pendingError: CullError?

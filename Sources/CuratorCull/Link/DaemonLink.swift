@@ -8,11 +8,19 @@ import Glibc
 /// loop: requests go out with an id and a continuation, responses are matched to
 /// them by id, events are handed to `onEvent` in the order they came (which is the
 /// order the daemon decided them in: a listing and the events after it agree).
+///
+/// One request is on the wire at a time; the others wait here. The daemon of this
+/// base reads a second pipelined line only when more bytes come (`list` then `hello`
+/// sent together leaves `hello` unanswered), and one at a time costs nothing on a
+/// local socket.
 final class DaemonLink {
     let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
     private var nextID: Int64 = 1
     private var waiting: [Int64: (Data) -> Void] = [:]
+    /// Requests not sent yet, in order.
+    private var queued: [(id: Int64, line: [UInt8])] = []
+    private var inFlight: Int64?
     private let decoder = Wire.makeDecoder()
     private let encoder = Wire.makeEncoder()
     var onEvent: (Event) -> Void = { _ in }
@@ -34,8 +42,16 @@ final class DaemonLink {
         let id = nextID
         nextID += 1
         waiting[id] = reply
+        queued.append((id, Array(Wire.request(id: .number(id), command: command, encoder: encoder))))
+        if inFlight == nil { try sendNext() }
+    }
+
+    private func sendNext() throws(CullError) {
+        guard inFlight == nil, !queued.isEmpty else { return }
+        let next = queued.removeFirst()
+        inFlight = next.id
         do {
-            try UnixSocket.sendAll(descriptor, Array(Wire.request(id: .number(id), command: command, encoder: encoder)))
+            try UnixSocket.sendAll(descriptor, next.line)
         } catch {
             throw CullError.connectionLost("\(error)")
         }
@@ -83,28 +99,36 @@ final class DaemonLink {
                 throw CullError.connectionLost("\(error)")
             }
             guard let n else { break }  // would block
-            if n == 0 { throw CullError.connectionLost("curatord closed the connection") }
+            if n == 0 { throw CullError.connectionLost(farewell ?? "curatord closed the connection") }
             buffer.append(contentsOf: chunk[0..<n])
             readOnce = true
             if n < chunk.count { break }
         }
-        dispatchLines()
+        try dispatchLines()
     }
 
     private struct Probe: Decodable {
         var id: RequestID?
         var event: String?
+        var error: ProtocolError?
     }
 
-    private func dispatchLines() {
+    /// What the daemon said, without an id, before it closed (`shutting_down`, `idle_timeout`).
+    private var farewell: String?
+
+    private func dispatchLines() throws(CullError) {
         var start = 0
         while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = Data(buffer[start..<newline])
             start = newline + 1
             guard line.first == UInt8(ascii: "{"), let probe = try? decoder.decode(Probe.self, from: line) else { continue }
-            if probe.event != nil {
+            if probe.id == nil, let error = probe.error {
+                farewell = error.message
+            } else if probe.event != nil {
                 if let event = try? decoder.decode(Event.self, from: line) { onEvent(event) }
             } else if case .number(let id)? = probe.id, let reply = waiting.removeValue(forKey: id) {
+                if inFlight == id { inFlight = nil }
+                try sendNext()
                 reply(line)
             }
         }

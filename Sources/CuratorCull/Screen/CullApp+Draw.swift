@@ -159,7 +159,7 @@ extension CullApp {
             let name = photo.map { String($0.path.split(separator: "/").last ?? Substring($0.path)) } ?? "…"
             let label = "\(position) " + (isProtected ? "⊘" : "") + name
             let style = isCursor ? CellStyle(foreground: Palette.cursor, bold: true) : isProtected ? Palette.mutedText : .plain
-            screen.put(x, captionY, DisplayWidth.truncate(label, to: cell.artColumns + 1), style)
+            screen.put(x, captionY, DisplayWidth.truncate(label, to: cell.artColumns + 2), style)
         }
     }
 
