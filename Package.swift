@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "curatord", targets: ["curatord"]),
         .executable(name: "curatorctl", targets: ["curatorctl"]),
+        .executable(name: "curatord-thumbnailer", targets: ["curatord-thumbnailer"]),
     ],
     targets: [
         // C libraries from Debian, wrapped once and thinly.
@@ -19,6 +20,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd"),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
+        // Imaging: linked only into the thumbnailer worker (and later the CLI), never the daemon.
+        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips"),
+        .systemLibrary(name: "CRaw", path: "Sources/CRaw", pkgConfig: "libraw_r"),
+        .target(name: "CImagingShim", dependencies: ["CVips"], path: "Sources/CImagingShim"),
+        // Descriptor passing and process priority for the thumbnailer worker and its client.
+        .target(name: "CWorker", path: "Sources/CWorker"),
         // What Glibc hides without _GNU_SOURCE: renameat2, ucred, statx, O_PATH, O_TMPFILE.
         .target(name: "CLinux", path: "Sources/CLinux"),
 
@@ -33,13 +41,36 @@ let package = Package(
             name: "CuratorDaemon",
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CSystemd", "CLinux"],
             swiftSettings: strict),
+        // Thumbnails by the freedesktop.org standard: naming, validity, the worker's job
+        // protocol and its client. No libvips: the daemon may depend on it.
+        .target(
+            name: "CuratorThumbnails",
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CLinux", "CZlib", "CWorker"],
+            swiftSettings: strict),
+        // The imaging engine (libvips, LibRaw): making thumbnails, contact sheets.
+        .target(
+            name: "CuratorImaging",
+            dependencies: ["CuratorThumbnails", "CuratorSystem", "CVips", "CRaw", "CImagingShim", "CLinux"],
+            swiftSettings: strict),
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
+        .executableTarget(
+            name: "curatord-thumbnailer",
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorSystem", "CWorker"],
+            swiftSettings: strict),
         .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem"], swiftSettings: strict),
 
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CuratorThumbnailsTests",
+            dependencies: ["CuratorThumbnails", "CuratorSystem"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CuratorImagingTests",
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorSystem"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

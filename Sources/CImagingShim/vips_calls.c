@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "CImagingShim.h"
+
+int curator_vips_start(const char *program, int concurrency) {
+    if (VIPS_INIT(program) != 0) return -1;
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    vips_concurrency_set(concurrency);
+    vips_block_untrusted_set(TRUE);
+    return 0;
+}
+
+VipsImage *curator_vips_open_source(VipsSource *source, int fail_on) {
+    return vips_image_new_from_source(source, "",
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", (VipsFailOn)fail_on,
+        NULL);
+}
+
+int curator_vips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, int no_rotate, int fail_on) {
+    return vips_thumbnail_source(source, out, width,
+        "height", height,
+        "size", VIPS_SIZE_DOWN,
+        "no_rotate", no_rotate ? TRUE : FALSE,
+        "fail_on", (VipsFailOn)fail_on,
+        NULL);
+}
+
+int curator_vips_thumbnail_buffer(const void *bytes, size_t length, VipsImage **out, int width, int height,
+                                  int no_rotate, int fail_on) {
+    return vips_thumbnail_buffer((void *)bytes, length, out, width,
+        "height", height,
+        "size", VIPS_SIZE_DOWN,
+        "no_rotate", no_rotate ? TRUE : FALSE,
+        "fail_on", (VipsFailOn)fail_on,
+        NULL);
+}
+
+int curator_vips_thumbnail_file(const char *path, VipsImage **out, int width, int height) {
+    return vips_thumbnail(path, out, width,
+        "height", height,
+        "size", VIPS_SIZE_DOWN,
+        NULL);
+}
+
+int curator_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_thumbnail_image(in, out, width,
+        "height", height,
+        "size", VIPS_SIZE_DOWN,
+        "no_rotate", TRUE,
+        NULL);
+}
+
+int curator_vips_to_srgb8(VipsImage *in, VipsImage **out) {
+    VipsImage *srgb = NULL;
+    if (vips_colourspace(in, &srgb, VIPS_INTERPRETATION_sRGB, NULL) != 0) return -1;
+    int rc = vips_cast(srgb, out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(srgb);
+    return rc;
+}
+
+int curator_vips_rotate(VipsImage *in, VipsImage **out, int degrees) {
+    VipsAngle angle;
+    switch (((degrees % 360) + 360) % 360) {
+    case 0: angle = VIPS_ANGLE_D0; break;
+    case 90: angle = VIPS_ANGLE_D90; break;
+    case 180: angle = VIPS_ANGLE_D180; break;
+    case 270: angle = VIPS_ANGLE_D270; break;
+    default: vips_error("curator", "rotation by %d degrees", degrees); return -1;
+    }
+    return vips_rot(in, out, angle, NULL);
+}
+
+int curator_vips_flip_horizontal(VipsImage *in, VipsImage **out) {
+    return vips_flip(in, out, VIPS_DIRECTION_HORIZONTAL, NULL);
+}
+
+int curator_vips_text(VipsImage **out, const char *markup, const char *font, int dpi) {
+    return vips_text(out, markup, "font", font, "dpi", dpi, NULL);
+}
+
+int curator_vips_png_buffer(VipsImage *in, void **bytes, size_t *length, int compression) {
+    return vips_pngsave_buffer(in, bytes, length, "compression", compression, "strip", TRUE, NULL);
+}
+
+int curator_vips_jpeg_buffer(VipsImage *in, void **bytes, size_t *length, int quality) {
+    return vips_jpegsave_buffer(in, bytes, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
+}
