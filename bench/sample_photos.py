@@ -156,8 +156,10 @@ def with_exif(jpeg: bytes, app1: bytes) -> bytes:
 # MARK: pixels
 
 def texture(cache_dir: str, width=9000, height=6750) -> str:
-    """A photo-like RGB texture (a .v file, made once): blurred colour noise for
-    detail, large smooth colour fields, and sharp-edged shapes."""
+    """A photo-like RGB texture (a .v file, made once per size and kept in
+    `cache_dir`): blurred colour noise for detail, large smooth colour fields, and
+    sharp-edged shapes. Intermediate files are kept 8-bit: float ones of this size
+    are hundreds of megabytes."""
     path = os.path.join(cache_dir, "texture-v%d-%dx%d.v" % (GENERATOR_VERSION, width, height))
     if os.path.exists(path):
         return path
@@ -166,22 +168,27 @@ def texture(cache_dir: str, width=9000, height=6750) -> str:
             return os.path.join(tmp, name)
         bands = []
         for i, (sigma, mean) in enumerate(((34, 120), (30, 110), (36, 100))):
-            run("gaussnoise", t("n%d.v" % i), width, height, "--sigma", sigma, "--mean", mean)
-            run("gaussblur", t("n%d.v" % i), t("b%d.v" % i), 1.1)
+            run("gaussnoise", t("f.v"), width, height, "--sigma", sigma, "--mean", mean)
+            run("cast", t("f.v"), t("n.v"), "uchar")
+            os.remove(t("f.v"))
+            run("gaussblur", t("n.v"), t("b%d.v" % i), 1.1, "--precision", "integer")
             bands.append(t("b%d.v" % i))
         run("bandjoin", " ".join(bands), t("noise.v"))
+        for b in bands:
+            os.remove(b)
+        run("linear", t("noise.v"), t("noise_w.v"), "0.55 0.55 0.55", "0 0 0", "--uchar")
         # Smooth colour fields: a coarse random grid blown up with a smooth kernel.
-        run("gaussnoise", t("coarse.v"), width // 250 + 1, height // 250 + 1, "--sigma", 60, "--mean", 128)
-        run("bandjoin", " ".join([t("coarse.v")] * 3), t("coarse3.v"))
+        for i in range(3):
+            run("gaussnoise", t("coarse%d.v" % i), width // 250 + 2, height // 250 + 2, "--sigma", 60, "--mean", 128)
+        run("bandjoin", " ".join(t("coarse%d.v" % i) for i in range(3)), t("coarse3.v"))
         run("resize", t("coarse3.v"), t("fields.v"), 250, "--kernel", "cubic")
         run("extract_area", t("fields.v"), t("fields_c.v"), 0, 0, width, height)
-        run("linear", t("noise.v"), t("noise_w.v"), "0.55 0.55 0.55", "0 0 0")
-        run("linear", t("fields_c.v"), t("fields_w.v"), "0.6 0.45 0.5", "0 10 20")
+        run("linear", t("fields_c.v"), t("fields_w.v"), "0.6 0.45 0.5", "0 10 20", "--uchar")
         run("add", t("noise_w.v"), t("fields_w.v"), t("sum.v"))
         run("cast", t("sum.v"), t("tex.v"), "uchar")
         rng = random.Random(7)
-        for _ in range(120):
-            w, h = rng.randint(80, 900), rng.randint(80, 900)
+        for _ in range(max(8, width * height // 1_000_000)):
+            w, h = rng.randint(80, width // 10), rng.randint(80, height // 8)
             x, y = rng.randint(0, width - w), rng.randint(0, height - h)
             ink = "%d %d %d" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255))
             run("draw_rect", t("tex.v"), ink, x, y, w, h, "--fill")
@@ -399,11 +406,13 @@ def main(argv=None):
     s.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     a = p.parse_args(argv)
     if a.kind == "jpeg":
-        camera_jpeg(a.out, texture(a.texture_cache), a.width, a.height, a.seed, a.orientation, a.date)
+        tex = texture(a.texture_cache, a.width + 800, a.height + 600)
+        camera_jpeg(a.out, tex, a.width, a.height, a.seed, a.orientation, a.date)
     elif a.kind == "marker":
         marker_jpeg(a.out, a.width, a.height, a.orientation)
     elif a.kind == "heic":
-        heic(a.out, None if a.marker else texture(a.texture_cache), a.width, a.height, marker=a.marker)
+        tex = None if a.marker else texture(a.texture_cache, a.width + 800, a.height + 600)
+        heic(a.out, tex, a.width, a.height, marker=a.marker)
     elif a.kind == "dng":
         dng(a.out, a.preview_width, a.preview_height, a.orientation, preview=not a.no_preview)
     else:

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "CImagingShim.h"
 
+static void curator_vips_drop_message(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
 int curator_vips_start(const char *program, int concurrency) {
     if (VIPS_INIT(program) != 0) return -1;
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG,
+                      curator_vips_drop_message, NULL);
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
@@ -19,21 +25,17 @@ VipsImage *curator_vips_open_source(VipsSource *source, int fail_on) {
 }
 
 int curator_vips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, int no_rotate, int fail_on) {
+    // libvips 8.14's thumbnail_source does not pass its own fail_on to the loader
+    // (a truncated JPEG comes out grey-filled): the option string does.
+    const char *names[] = { "none", "truncated", "error", "warning" };
+    char options[32];
+    g_snprintf(options, sizeof options, "fail_on=%s", names[fail_on >= 0 && fail_on <= 3 ? fail_on : 1]);
     return vips_thumbnail_source(source, out, width,
         "height", height,
         "size", VIPS_SIZE_DOWN,
         "no_rotate", no_rotate ? TRUE : FALSE,
         "fail_on", (VipsFailOn)fail_on,
-        NULL);
-}
-
-int curator_vips_thumbnail_buffer(const void *bytes, size_t length, VipsImage **out, int width, int height,
-                                  int no_rotate, int fail_on) {
-    return vips_thumbnail_buffer((void *)bytes, length, out, width,
-        "height", height,
-        "size", VIPS_SIZE_DOWN,
-        "no_rotate", no_rotate ? TRUE : FALSE,
-        "fail_on", (VipsFailOn)fail_on,
+        "option_string", options,
         NULL);
 }
 

@@ -41,6 +41,8 @@ public struct ThumbnailMaker: Sendable {
     /// Thumbnails of the file open at `fd` (`size` bytes) at `sizes`.
     public func make(from fd: FileDescriptor, size: Int, family: ImageFamily, sizes: [ThumbnailSize]) throws(ThumbnailMakingError) -> Made {
         guard let largest = sizes.max() else { throw ThumbnailMakingError(.badJob, "no size asked for") }
+        // libvips 8.14 takes an empty file for a pipe and fails an assertion (abort).
+        guard size > 0 else { throw ThumbnailMakingError(.corrupt, "an empty file") }
         switch family {
         case .video:
             throw ThumbnailMakingError(.unsupported, "a video clip")
