@@ -12,6 +12,8 @@ public struct ThumbnailJobRunner {
     public var maker: ThumbnailMaker
     /// The environment that says where the user's cache is, for a job that names none.
     public var environment: [String: String]
+    /// Called right before a file is decoded (the worker's fault-injection hook for tests).
+    public var beforeDecoding: ((ThumbnailJob) -> Void)?
 
     public init(maker: ThumbnailMaker, environment: [String: String]) {
         self.maker = maker
@@ -109,6 +111,7 @@ public struct ThumbnailJobRunner {
             result.status = .placeholder
             return result
         }
+        beforeDecoding?(job)
         let made: ThumbnailMaker.Made
         do {
             made = try maker.make(from: source, size: Int(status.size), family: family, sizes: missing)

@@ -9,7 +9,9 @@ import Glibc
 struct ChildProcess {
     let pid: pid_t
 
-    static func spawn(executable: ByteString, arguments: [String], stdin: FileDescriptor, stdout: FileDescriptor) throws(SystemError) -> ChildProcess {
+    /// Starts `executable` with our environment, `environment` added (or replacing).
+    static func spawn(executable: ByteString, arguments: [String], environment: [String: String] = [:],
+                      stdin: FileDescriptor, stdout: FileDescriptor) throws(SystemError) -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -29,18 +31,22 @@ struct ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let argv = [executable.bytes] + arguments.map { Array($0.utf8) }
-        var cStrings: [UnsafeMutablePointer<CChar>?] = argv.map { bytes in
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (i, byte) in bytes.enumerated() { copy[i] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            return copy
+        var argv = CStrings([executable.bytes] + arguments.map { Array($0.utf8) })
+        defer { argv.free() }
+        var variables: [[UInt8]] = []
+        var index = 0
+        while let entry = environ[index] {
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry)))
+            let name = bytes.prefix(while: { $0 != UInt8(ascii: "=") })
+            if environment[String(decoding: name, as: UTF8.self)] == nil { variables.append(bytes) }
+            index += 1
         }
-        cStrings.append(nil)
-        defer { for pointer in cStrings { pointer?.deallocate() } }
+        variables += environment.sorted { $0.key < $1.key }.map { Array("\($0.key)=\($0.value)".utf8) }
+        var envp = CStrings(variables)
+        defer { envp.free() }
 
         var pid: pid_t = 0
-        let rc = executable.withCString { path in posix_spawn(&pid, path, &actions, &attributes, cStrings, environ) }
+        let rc = executable.withCString { path in posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers) }
         guard rc == 0 else { throw SystemError("posix_spawn", path: executable.lossyString, errno: Errno(rc)) }
         return ChildProcess(pid: pid)
     }
@@ -97,4 +103,24 @@ struct ChildProcess {
     }
 
     func kill(_ signal: Int32 = SIGKILL) { _ = Glibc.kill(pid, signal) }
+}
+
+/// A NULL-terminated array of C strings, for argv and envp.
+private struct CStrings {
+    var pointers: [UnsafeMutablePointer<CChar>?]
+
+    init(_ strings: [[UInt8]]) {
+        pointers = strings.map { bytes in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (i, byte) in bytes.enumerated() { copy[i] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        }
+        pointers.append(nil)
+    }
+
+    mutating func free() {
+        for pointer in pointers { pointer?.deallocate() }
+        pointers = []
+    }
 }

@@ -35,6 +35,10 @@ public final class ThumbnailerProcess {
         public var startTimeoutMilliseconds: Int32 = 10_000
         /// libvips' worker threads.
         public var threads: Int = 1
+        /// Variables added to (or replacing) the daemon's environment for the worker.
+        /// By default the Swift runtime's crash backtracer is off: a decoder crash on a
+        /// hostile file is one line in the daemon's log (the client's), not a page.
+        public var environment: [String: String] = ["SWIFT_BACKTRACE": "enable=no"]
 
         public init(executable: ByteString) { self.executable = executable }
 
@@ -86,7 +90,9 @@ public final class ThumbnailerProcess {
         let theirs = FileDescriptor(rawValue: pair[1])
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(executable: options.executable, arguments: options.arguments, stdin: theirs, stdout: theirs)
+            child = try ChildProcess.spawn(
+                executable: options.executable, arguments: options.arguments, environment: options.environment,
+                stdin: theirs, stdout: theirs)
         } catch {
             mine.close()
             theirs.close()

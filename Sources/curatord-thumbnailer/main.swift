@@ -101,9 +101,10 @@ func allowCPU(seconds: Int) {
     setrlimit(Int32(RLIMIT_CPU.rawValue), &limit)
 }
 
-/// Test hooks (`CURATORD_THUMBNAILER_FAULT=<action>:<text>`): on a job whose URI
-/// contains <text>, `crash` (SIGSEGV), `spin` (burn CPU), `hang` (sleep), or `exit`
-/// (end before answering). `start` (no text) dies before saying it is ready.
+/// Test hooks (`CURATORD_THUMBNAILER_FAULT=<action>:<text>`): when a file whose URI
+/// contains <text> is about to be decoded, `crash` (a real bad-pointer SIGSEGV, as a decoder bug would
+/// make), `spin` (burn CPU), `hang` (sleep), or `exit` (end before answering).
+/// `start` (no text) dies before saying it is ready.
 struct Fault {
     var action: String
     var marker: String
@@ -117,7 +118,9 @@ struct Fault {
     func strike(on job: ThumbnailJob) {
         guard job.uri.contains(marker) else { return }
         switch action {
-        case "crash": raise(SIGSEGV)
+        case "crash":
+            // raise(SIGSEGV) would not do: a handler may return from a raised signal.
+            UnsafeMutablePointer<Int>(bitPattern: 8)?.pointee = 1
         case "spin": while true { _ = getpid() }
         case "hang": while true { sleep(60) }
         case "exit": exit(3)
@@ -160,8 +163,9 @@ do {
     exit(1)
 }
 let channel = WorkerChannel(input: input, output: FileDescriptor(rawValue: 1), kind: kind)
-let runner = ThumbnailJobRunner(
+var runner = ThumbnailJobRunner(
     maker: ThumbnailMaker(maxPixels: settings.maxPixels), environment: ProcessInfo.processInfo.environment)
+if let fault = Fault.armed { runner.beforeDecoding = { fault.strike(on: $0) } }
 send(channel, ThumbnailerHello(pid: getpid(), version: ThumbnailKeys.softwareName, vips: Vips.version))
 
 while true {
@@ -183,7 +187,6 @@ while true {
         continue
     }
     allowCPU(seconds: settings.cpuSeconds)
-    Fault.armed?.strike(on: job)
     send(channel, runner.run(job, descriptors: message.descriptors))
     curator_trim_heap()
 }
