@@ -17,6 +17,7 @@ import Glibc
 
 let usage = """
     usage: curatord-thumbnailer [--max-pixels N] [--memory-mib N] [--cpu-seconds N] [--threads N]
+           curatord-thumbnailer sheet ITEMS.json -o OUT.png [--columns N] [--cell PX] [--title TEXT]
 
     Reads thumbnail jobs (JSON, one per line or per SOCK_SEQPACKET message) on stdin,
     answers each on stdout. Started by curatord; see docs/ARCHITECTURE.md.
@@ -25,6 +26,8 @@ let usage = """
       --memory-mib N   address-space bound, MiB (default 1024; 0: none)
       --cpu-seconds N  CPU time one job may take (default 30)
       --threads N      libvips worker threads (default 1)
+
+    `sheet` renders a contact sheet (see `curatord-thumbnailer sheet --help`).
     """
 
 struct Settings {
@@ -144,6 +147,9 @@ func send(_ channel: WorkerChannel, _ value: some Encodable) {
     }
 }
 
+if CommandLine.arguments.dropFirst().first == "sheet" {
+    exit(SheetCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 let settings = parse(Array(CommandLine.arguments.dropFirst()))
 confine(settings)
 if Fault.armed?.action == "start" { exit(4) }

@@ -100,6 +100,16 @@ enum Pixels {
         return (w, h)
     }
 
+    /// A PNG thumbnail of `image` (longest side `side`) made by the `vips` tool.
+    static func png(of image: ByteString, side: Int) throws -> [UInt8] {
+        let out = image.lossyString + ".\(side).png"
+        let made = try Tool.run("/usr/bin/vipsthumbnail", [image.lossyString, "-s", "\(side)", "-o", out])
+        guard made.status == 0, let bytes = FileManager.default.contents(atPath: out) else {
+            throw Samples.SampleError("vipsthumbnail: \(made.stderr)")
+        }
+        return [UInt8](bytes)
+    }
+
     static func isRed(_ rgb: [Int]) -> Bool { rgb.count >= 3 && rgb[0] > 200 && rgb[1] < 60 && rgb[2] < 60 }
     static func isBlue(_ rgb: [Int]) -> Bool { rgb.count >= 3 && rgb[0] < 60 && rgb[1] < 100 && rgb[2] > 160 }
 }
