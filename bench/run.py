@@ -29,12 +29,12 @@ from peers.watchman import WatchmanError  # noqa: E402
 from results import Results  # noqa: E402
 from scratch_fs import KINDS, ScratchFS  # noqa: E402
 from workloads import (burst, camera_import, cold_start, concurrent, index_size, latency, list_all,  # noqa: E402
-                       memory, small_request, trash_undo, warm_restart)
+                       memory, small_request, thumbs, trash_undo, warm_restart)
 
 REPO = os.path.dirname(HERE)
 # Run order matters: the index is measured right after a cold start, memory after the listing.
 WORKLOADS = [cold_start, index_size, warm_restart, latency, burst, camera_import, list_all, small_request,
-             concurrent, memory, trash_undo]
+             concurrent, memory, trash_undo, thumbs]
 ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"
@@ -55,7 +55,8 @@ def parse(argv):
     p.add_argument("--write-doc", action="store_true", help="rewrite the results block of docs/BENCHMARKS.md")
     p.add_argument("--doc", default=os.path.join(REPO, "docs", "BENCHMARKS.md"))
     p.add_argument("--fs", choices=KINDS, default="loop-ext4", help="scratch filesystem (default loop-ext4)")
-    p.add_argument("--image-gb", type=int, default=None, help="size of the loop image / tmpfs (default 2 quick, 6)")
+    p.add_argument("--image-gb", type=int, default=None,
+                   help="size of the loop image / tmpfs (default 2 quick, 6; 6 more for the thumbs workload)")
     p.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "curatord"))
     p.add_argument("--json-out", default=None,
                    help="where to keep the raw results (default bench/results/run-DATE.json, plus last.json)")
@@ -81,6 +82,9 @@ def parse(argv):
         args.selected = [w for w in WORKLOADS if w.KEY in keys]
     if args.image_gb is None:
         args.image_gb = 2 if max(args.ns) <= 20000 else 6
+        if thumbs in args.selected and not args.quick:
+            args.image_gb += 6  # its 1000 camera JPEGs take about 4.5 GB
+
     return args
 
 

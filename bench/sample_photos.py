@@ -177,15 +177,23 @@ def texture(cache_dir: str, width=9000, height=6750) -> str:
         for b in bands:
             os.remove(b)
         run("linear", t("noise.v"), t("noise_w.v"), "0.55 0.55 0.55", "0 0 0", "--uchar")
-        # Smooth colour fields: a coarse random grid blown up with a smooth kernel.
+        os.remove(t("noise.v"))
+        # Smooth colour fields: a coarse random grid (8-bit, so that what is blown up
+        # from it stays 8-bit) enlarged with a smooth kernel.
         for i in range(3):
             run("gaussnoise", t("coarse%d.v" % i), width // 250 + 2, height // 250 + 2, "--sigma", 60, "--mean", 128)
-        run("bandjoin", " ".join(t("coarse%d.v" % i) for i in range(3)), t("coarse3.v"))
+        run("bandjoin", " ".join(t("coarse%d.v" % i) for i in range(3)), t("coarse3f.v"))
+        run("cast", t("coarse3f.v"), t("coarse3.v"), "uchar")
         run("resize", t("coarse3.v"), t("fields.v"), 250, "--kernel", "cubic")
         run("extract_area", t("fields.v"), t("fields_c.v"), 0, 0, width, height)
+        os.remove(t("fields.v"))
         run("linear", t("fields_c.v"), t("fields_w.v"), "0.6 0.45 0.5", "0 10 20", "--uchar")
+        os.remove(t("fields_c.v"))
         run("add", t("noise_w.v"), t("fields_w.v"), t("sum.v"))
+        os.remove(t("noise_w.v"))
+        os.remove(t("fields_w.v"))
         run("cast", t("sum.v"), t("tex.v"), "uchar")
+        os.remove(t("sum.v"))
         rng = random.Random(7)
         for _ in range(max(8, width * height // 1_000_000)):
             w, h = rng.randint(80, width // 10), rng.randint(80, height // 8)
@@ -340,13 +348,14 @@ def write_atomically(path: str, data: bytes):
 
 # MARK: the benchmark's set
 
-def sample_set(directory: str, jpegs: int, heics: int, dngs: int, jobs: int, log=None) -> dict:
-    """N camera JPEGs (one in eight turned 90 degrees by EXIF), HEICs and DNGs in
-    `directory`; files already there are kept (the set is deterministic)."""
+def sample_set(directory: str, jpegs: int, heics: int, dngs: int, jobs: int, log=None, texture_dir=None) -> dict:
+    """N camera JPEGs (one in four turned 90 degrees by EXIF), HEICs and DNGs in
+    `directory`; files already there are kept (the set is deterministic). A small
+    set is cut from a smaller texture."""
     os.makedirs(directory, exist_ok=True)
-    cache = os.path.join(directory, ".texture")
+    cache = texture_dir or os.path.join(directory, ".texture")
     os.makedirs(cache, exist_ok=True)
-    tex = texture(cache)
+    tex = texture(cache) if jpegs > 100 else texture(cache, 4800, 3600)
     work = []
     for i in range(jpegs):
         path = os.path.join(directory, "IMG_%04d.JPG" % (i + 1))

@@ -33,8 +33,15 @@ enum SheetCommand {
 
     struct Report: Encodable {
         var pages: [String]
-        var ms: Int
         var photos: Int
+        /// From the start to the first page written, and to the last, milliseconds.
+        var firstPageMs: Int
+        var ms: Int
+
+        enum CodingKeys: String, CodingKey {
+            case pages, photos, ms
+            case firstPageMs = "first_page_ms"
+        }
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -78,15 +85,18 @@ enum SheetCommand {
             let jpeg = output.lowercased().hasSuffix(".jpg") || output.lowercased().hasSuffix(".jpeg")
             let pages = style.layout(items)
             var written: [String] = []
+            var firstPage = 0
             for (index, page) in pages.enumerated() {
                 let bytes = try sheet.render(page, number: index + 1, of: pages.count, format: jpeg ? .jpeg(quality: 88) : .png)
                 let path = index == 0 ? output : pageName(output, index + 1)
                 let out = try FileDescriptor.open(ByteString(path), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
                 try out.closeAfter { (fd) throws(SystemError) in try fd.writeAll(bytes) }
                 written.append(path)
+                if index == 0 { firstPage = Int((MonotonicClock.nanoseconds() - started) / 1_000_000) }
             }
             let photos = items.filter { if case .photo = $0 { true } else { false } }.count
-            let report = Report(pages: written, ms: Int((MonotonicClock.nanoseconds() - started) / 1_000_000), photos: photos)
+            let report = Report(
+                pages: written, photos: photos, firstPageMs: firstPage, ms: Int((MonotonicClock.nanoseconds() - started) / 1_000_000))
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return 0
         } catch {
