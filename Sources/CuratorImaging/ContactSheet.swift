@@ -152,9 +152,14 @@ public final class ContactSheet {
                         x: cell.x + (style.cell - image.width) / 2, y: cell.y + (style.cell - image.height) / 2)
             return true
         }
+        // Anything else (a JPEG thumbnail, a 16-bit PNG) through libvips, photo formats only.
+        guard let fd = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return false }
+        defer { fd.close() }
         var out: UnsafeMutablePointer<VipsImage>?
-        let loaded = path.withCString { curator_vips_thumbnail_file($0, &out, Int32(style.cell), Int32(style.cell)) }
-        guard loaded == 0, let out else {
+        guard let source = try? VipsSourceRef.descriptor(fd.rawValue), (try? ThumbnailMaker.checkLoader(source)) != nil,
+              curator_vips_thumbnail_source(source.pointer, &out, Int32(style.cell), Int32(style.cell), 1,
+                                            Int32(VIPS_FAIL_ON_TRUNCATED.rawValue)) == 0, let out
+        else {
             vips_error_clear()
             return false
         }

@@ -91,8 +91,19 @@ public struct ThumbnailMaker: Sendable {
         }
     }
 
-    /// The image's size from its header, upright; refuses one larger than `maxPixels`.
+    /// The loaders a photo may reach. libvips' own blocking (`Vips.start`) misses the
+    /// loaders in its plug-in modules (PDF through poppler, OpenSlide, JPEG XL,
+    /// ImageMagick): the loader is therefore chosen here, by content, and refused
+    /// unless it is one of these, before anything but the first bytes is read.
+    static let photoLoaders = [
+        "VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp", "VipsForeignLoadTiff",
+        "VipsForeignLoadHeif", "VipsForeignLoadNsgif",
+    ]
+
+    /// The image's size from its header, upright; refuses one larger than `maxPixels`
+    /// or in a format that is not a photo's.
     private func checkedHeader(_ source: VipsSourceRef, rotate: Bool) throws(ThumbnailMakingError) -> (Int, Int) {
+        try Self.checkLoader(source)
         guard let header = curator_vips_open_source(source.pointer, Int32(VIPS_FAIL_ON_TRUNCATED.rawValue)) else {
             throw ThumbnailMakingError.decoding(VipsError.take("open"))
         }
@@ -100,6 +111,17 @@ public struct ThumbnailMaker: Sendable {
         try checkPixels(width: image.width, height: image.height)
         if rotate && vips_image_get_orientation_swap(header) != 0 { return (image.height, image.width) }
         return (image.width, image.height)
+    }
+
+    /// Refuses a source whose content is not in a photo format.
+    static func checkLoader(_ source: VipsSourceRef) throws(ThumbnailMakingError) {
+        guard let found = vips_foreign_find_load_source(source.pointer) else {
+            throw ThumbnailMakingError.decoding(VipsError.take("find loader"))
+        }
+        let loader = String(cString: found)
+        guard photoLoaders.contains(where: { loader.hasPrefix($0) }) else {
+            throw ThumbnailMakingError(.unsupported, "not a photo format (\(loader))")
+        }
     }
 
     private func checkPixels(width: Int, height: Int) throws(ThumbnailMakingError) {

@@ -17,7 +17,9 @@ public struct ThumbnailMakingError: Error, CustomStringConvertible, Sendable {
     /// unknown format is not a damaged file.
     static func decoding(_ error: VipsError) -> ThumbnailMakingError {
         let text = error.message.lowercased()
-        if text.contains("not a known") || text.contains("not in a known format") || text.contains("unsupported") {
+        // "operation is blocked": a format we do not decode (PDF, SVG...; see Vips.start).
+        if text.contains("not a known") || text.contains("not in a known format") || text.contains("unsupported")
+            || text.contains("operation is blocked") {
             return ThumbnailMakingError(.unsupported, error.description)
         }
         if text.contains("out of memory") || text.contains("unable to allocate") {

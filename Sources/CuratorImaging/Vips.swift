@@ -8,8 +8,9 @@ public enum Vips {
     private static let started = Mutex<Bool>(false)
 
     /// Starts libvips (once; later calls do nothing): no operation cache, `threads`
-    /// worker threads, the loaders libvips calls untrusted blocked, its warnings
-    /// (one per damaged file) not printed.
+    /// worker threads, no loader but the photo formats' (JPEG, PNG, WebP, TIFF,
+    /// HEIF/AVIF, GIF: never PDF, SVG and the like, whatever a file's name says), its
+    /// warnings (one per damaged file) not printed.
     public static func start(threads: Int = 1) throws(VipsError) {
         try started.withLock { (done: inout Bool) throws(VipsError) in
             if done { return }

@@ -127,9 +127,8 @@ public final class ThumbnailerProcess {
     public func make(_ request: ThumbnailRequest) throws(ThumbnailerError) -> ThumbnailResult {
         let id = nextID
         nextID += 1
-        var job = ThumbnailJob(
+        let job = ThumbnailJob(
             id: id, uri: request.uri, sizes: request.sizes, type: request.type, mtime: request.mtime, size: request.size)
-        job.id = id
         let bytes: [UInt8]
         do {
             bytes = Array(try JSONEncoder().encode(job))

@@ -143,6 +143,30 @@ struct ContactSheetRenderTests {
         #expect(grey.r > 200 && abs(Int(grey.r) - Int(grey.b)) < 10, "\(grey)")
     }
 
+    /// A thumbnail our PNG reader does not take (a JPEG, a palette PNG) goes through
+    /// libvips; one that is not a photo format at all gets the placeholder.
+    @Test func otherThumbnailsThroughLibvips() throws {
+        let scratch = try Scratch()
+        let marker = try Samples.marker(scratch.child("m.jpg"), width: 600, height: 600)
+        let jpeg = scratch.child("t.jpg")
+        _ = try Tool.run("/usr/bin/vipsthumbnail", [marker.lossyString, "-s", "256", "-o", jpeg.lossyString])
+        let palette = scratch.child("palette.png")
+        _ = try Tool.run("/usr/bin/vips", ["pngsave", jpeg.lossyString, palette.lossyString, "--palette"])
+        #expect(throws: PNGImage.Failure.self) { try PNGImage(decoding: try scratch.read(palette)) }
+        let pdf = try scratch.write("t.png", Array("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n".utf8))
+        let style = ContactSheetStyle(columns: 3, cell: 120)
+        let pages = style.layout([jpeg, palette, pdf].enumerated().map {
+            .photo(ContactSheetPhoto(thumbnail: $0.element, position: $0.offset + 1, label: "x"))
+        })
+        let canvas = try ContactSheet(style: style).draw(pages[0], number: 1, of: 1)
+        for cell in pages[0].cells.prefix(2) {
+            let red = canvas.pixel(cell.x + 20, cell.y + 45)
+            #expect(red.r > 200 && red.g < 60, "\(red)")
+        }
+        let placeholder = canvas.pixel(pages[0].cells[2].x + 5, pages[0].cells[2].y + 115)
+        #expect(placeholder.r > 200 && abs(Int(placeholder.r) - Int(placeholder.b)) < 10, "\(placeholder)")
+    }
+
     /// Real pages: 10, 200 and 5 000 photos (of the 5 000, the first and the last
     /// page), encoded as PNG and JPEG, decoded back by libvips.
     @Test(arguments: [10, 200, 5000])

@@ -166,6 +166,31 @@ struct ThumbnailMakerTests {
         expectFailure(.tooLarge, bomb)
     }
 
+    /// Only the photo formats' decoders run: an SVG, a PDF or a vips file under a
+    /// photo's name is refused, not parsed by librsvg, poppler and the like.
+    @Test func nonPhotoFormatsAreNotParsed() throws {
+        let scratch = try Scratch()
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\"><rect width=\"64\" height=\"64\"/></svg>"
+        expectFailure(.unsupported, try scratch.write("drawing.jpg", Array(svg.utf8)))
+        let pdf = "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
+        expectFailure(.unsupported, try scratch.write("scan.jpg", Array(pdf.utf8)))
+        let vips = scratch.child("image.v")
+        _ = try Tool.run("/usr/bin/vips", ["black", vips.lossyString, "16", "16"])
+        expectFailure(.unsupported, vips)
+        // The photo formats still are.
+        let png = scratch.child("photo.png")
+        _ = try Tool.run("/usr/bin/vips", ["copy", try Samples.marker(scratch.child("m.jpg")).lossyString, png.lossyString])
+        let webp = scratch.child("photo.webp")
+        _ = try Tool.run("/usr/bin/vips", ["copy", png.lossyString, webp.lossyString])
+        let tiff = scratch.child("photo.tif")
+        _ = try Tool.run("/usr/bin/vips", ["copy", png.lossyString, tiff.lossyString])
+        let gif = scratch.child("photo.gif")
+        _ = try Tool.run("/usr/bin/vips", ["copy", png.lossyString, gif.lossyString])
+        for photo in [png, webp, tiff, gif] {
+            #expect(try make(photo).thumbnails[.large]?.width == 256, "\(photo)")
+        }
+    }
+
     @Test func videoIsNotDecoded() throws {
         let scratch = try Scratch()
         expectFailure(.unsupported, try scratch.write("clip.mp4", [0, 0, 0, 0x18] + Array("ftypmp42".utf8)), family: .video)

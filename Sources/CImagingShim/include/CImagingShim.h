@@ -13,9 +13,9 @@
 
 /// Starts libvips for a process that decodes untrusted files one at a time:
 /// no operation cache (nothing is reused, and a cache holds decoded pixels),
-/// `concurrency` worker threads, and the loaders libvips marks untrusted
-/// (ImageMagick, matio, ...) blocked, and its warnings (one per damaged file, the
-/// error itself comes back to the caller) not printed.
+/// `concurrency` worker threads, every loader blocked but the photo formats'
+/// (JPEG, PNG, WebP, TIFF, HEIF/AVIF, GIF), and its warnings (one per damaged file,
+/// the error itself comes back to the caller) not printed.
 int curator_vips_start(const char *program, int concurrency);
 
 // MARK: loading
@@ -26,10 +26,6 @@ VipsImage *curator_vips_open_source(VipsSource *source, int fail_on);
 /// vips_thumbnail_source: at most width x height, never upsized, shrink-on-load,
 /// rotated upright from EXIF unless `no_rotate`.
 int curator_vips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, int no_rotate, int fail_on);
-
-/// vips_thumbnail (a file by name), for the contact sheet's cells, which are
-/// thumbnails we or a file manager wrote.
-int curator_vips_thumbnail_file(const char *path, VipsImage **out, int width, int height);
 
 /// vips_thumbnail_image: a smaller thumbnail from one already made.
 int curator_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height);
