@@ -19,6 +19,8 @@ public final class WorkerChannel {
     public let output: FileDescriptor
     public let kind: Kind
     private var buffered: [UInt8] = []
+    /// Where messages are received, allocated once.
+    private var receiving: [UInt8] = []
 
     public init(input: FileDescriptor, output: FileDescriptor, kind: Kind) {
         self.input = input
@@ -67,17 +69,17 @@ public final class WorkerChannel {
     public func receive() throws(SystemError) -> Message? {
         switch kind {
         case .messages:
-            var bytes = [UInt8](repeating: 0, count: Self.maxMessage)
+            if receiving.isEmpty { receiving = [UInt8](repeating: 0, count: Self.maxMessage) }
             var fds = [Int32](repeating: -1, count: Int(CURATOR_MAX_PASSED_FDS))
             var count: Int32 = 0
             let n = try syscall("recvmsg") {
-                bytes.withUnsafeMutableBytes { raw in
+                receiving.withUnsafeMutableBytes { raw in
                     fds.withUnsafeMutableBufferPointer { curator_receive_with_fds(input.rawValue, raw.baseAddress, raw.count, $0.baseAddress, &count) }
                 }
             }
             let descriptors = fds[0..<Int(count)].map { FileDescriptor(rawValue: $0) }
             if n == 0 && descriptors.isEmpty { return nil }
-            bytes.removeSubrange(n...)
+            var bytes = Array(receiving[0..<n])
             if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
             return Message(bytes: bytes, descriptors: descriptors)
         case .lines:
