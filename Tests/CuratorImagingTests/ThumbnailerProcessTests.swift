@@ -100,6 +100,25 @@ struct ThumbnailerProcessTests {
         #expect(try setup.gnome.lookup(photo.lossyString, size: "large") == theirs)
     }
 
+    /// gdk-pixbuf-thumbnailer itself (`-s SIZE URI OUTPUT`, as the .thumbnailer file
+    /// says) writes a bare PNG: no Thumb::URI, no Thumb::MTime. gnome-desktop's factory
+    /// adds them when it saves (the test above); a bare one at the standard's path is
+    /// not valid for anyone, and is replaced.
+    @Test func aBareGdkPixbufThumbnailIsNotValid() throws {
+        let setup = try Setup()
+        let photo = try Samples.marker(setup.photos.appending("bare.jpg"))
+        let uri = try FileURI(path: photo)
+        let target = setup.cache.path(for: uri, size: .large)
+        _ = try setup.scratch.mkdir("home/.cache/thumbnails/large", mode: 0o700)
+        let out = try Tool.run("/usr/bin/gdk-pixbuf-thumbnailer", ["-s", "256", uri.text, target.lossyString])
+        try #require(out.status == 0, "\(out.stderr)")
+        #expect(try setup.directory.lookup(try setup.subject(photo), size: .large) == .stale)
+        #expect(try setup.gnome.lookup(photo.lossyString, size: "large") == nil, "GNOME does not take it either")
+        let result = try setup.make(photo, [.large])
+        #expect(result.sizes == [.large: .written], "\(result)")
+        #expect(try setup.gnome.lookup(photo.lossyString, size: "large") == target.lossyString)
+    }
+
     @Test func rawAndHEICThroughTheWorker() throws {
         let setup = try Setup()
         let dng = try Samples.dng(setup.photos.appending("DSC_0001.DNG"), orientation: 6)
