@@ -18,7 +18,8 @@ public enum PNGChunks {
     static let chunkLimit = 100_000
 
     /// The image's size from its IHDR chunk and its text chunks: tEXt, zTXt and
-    /// iTXt (compressed or not), keyword to text. `read(offset, count)` returns up
+    /// iTXt (compressed or not), keyword to text (those after the pixel data only when
+    /// the standard's URI and MTime were not before it). `read(offset, count)` returns up
     /// to `count` bytes at `offset` (fewer only at the end of the file); chunks
     /// other than text and IHDR are skipped, never read.
     public static func metadata(
@@ -41,6 +42,10 @@ public enum PNGChunks {
             let type = String(decoding: header[4..<8], as: UTF8.self)
             guard length <= Int(Int32.max), offset + 12 + length <= fileSize else { throw Malformed("chunk \(type) runs past the end") }
             if type == "IEND" { return (width, height, text) }
+            // As GLib: the standard's keys come before the pixels in practice, so once
+            // both are known the pixel data need not be walked (a 1024-pixel thumbnail
+            // has dozens of IDAT chunks).
+            if type == "IDAT", text[ThumbnailKeys.uri] != nil, text[ThumbnailKeys.mtime] != nil { return (width, height, text) }
             if type == "tEXt" || type == "zTXt" || type == "iTXt", length <= textLimit {
                 let body = try read(offset + 8, length + 4)
                 guard body.count == length + 4 else { throw Malformed("truncated \(type)") }

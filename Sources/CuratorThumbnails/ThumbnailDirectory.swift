@@ -189,8 +189,9 @@ public final class ThumbnailDirectory {
 
     /// Writes `bytes` under a temporary name in `directory`, mode 0600, then renames
     /// it over `name`: a reader sees the old file or the new one, never half of one.
-    /// No fsync: a thumbnail cut short by a power failure is an invalid PNG, and is
-    /// made again.
+    /// No fsync: it is a cache. After a power failure a new file renamed before its
+    /// data reached the disk is empty (or short of its text or first pixel chunk),
+    /// which no reader takes for a thumbnail, and it is made again.
     private static func replace(_ name: ByteString, in directory: FileDescriptor, with bytes: [UInt8], pathForMessages: ByteString) throws(SystemError) {
         var temporary = name
         temporary.bytes += Array(".curatord-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp".utf8)
