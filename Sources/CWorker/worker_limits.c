@@ -3,6 +3,7 @@
 #include "CWorker.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -31,4 +32,8 @@ int curator_worker_lower_priority(void) {
 int curator_worker_bind_to_parent(void) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+void curator_worker_limit_arenas(int arenas) {
+    mallopt(M_ARENA_MAX, arenas);
 }

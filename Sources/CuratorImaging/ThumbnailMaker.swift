@@ -131,7 +131,8 @@ public struct ThumbnailMaker: Sendable {
         }
     }
 
-    /// The largest size, decoded once into memory, upright and 8-bit sRGB.
+    /// The largest size, upright and 8-bit sRGB: a pipeline that decodes when it is
+    /// written (`encode` makes it once into memory when more than one size is made).
     private func thumbnail(_ source: VipsSourceRef, largest: ThumbnailSize, rotate: Bool) throws(ThumbnailMakingError) -> VipsImageRef {
         var out: UnsafeMutablePointer<VipsImage>?
         guard curator_vips_thumbnail_source(
@@ -141,15 +142,22 @@ public struct ThumbnailMaker: Sendable {
             throw ThumbnailMakingError.decoding(VipsError.take("thumbnail"))
         }
         do {
-            return try VipsImageRef(out).srgb8().materialized()
+            return try VipsImageRef(out).srgb8()
         } catch {
             throw ThumbnailMakingError.decoding(error)
         }
     }
 
-    /// Each size from the largest, as PNG.
-    private func encode(_ image: VipsImageRef, sizes: [ThumbnailSize], width: Int, height: Int) throws(ThumbnailMakingError) -> Made {
+    /// Each size from the largest, as PNG: a single size straight from the decoding
+    /// pipeline, several from the largest decoded once into memory.
+    private func encode(_ pipeline: VipsImageRef, sizes: [ThumbnailSize], width: Int, height: Int) throws(ThumbnailMakingError) -> Made {
         var made = Made(thumbnails: [:], width: width, height: height)
+        let image: VipsImageRef
+        do {
+            image = Set(sizes).count > 1 ? try pipeline.materialized() : pipeline
+        } catch {
+            throw ThumbnailMakingError.decoding(error)
+        }
         for size in Set(sizes).sorted(by: >) {
             do {
                 let scaled = image.width <= size.pixels && image.height <= size.pixels

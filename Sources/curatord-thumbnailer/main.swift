@@ -83,9 +83,8 @@ func confine(_ settings: Settings) {
         var memory = rlimit(rlim_cur: bytes, rlim_max: bytes)
         if setrlimit(Int32(RLIMIT_AS.rawValue), &memory) != 0 { log.warning("curatord-thumbnailer: RLIMIT_AS: \(Errno.current)") }
     }
-    // Two malloc arenas (not one per thread, each reserving 64 MiB of address space),
-    // and pixel buffers in their own mappings, given back when freed.
-    curator_tune_malloc(2, 256 << 10)
+    // Two malloc arenas, not one per thread: the address-space bound counts them.
+    curator_worker_limit_arenas(2)
     signal(SIGPIPE, SIG_IGN)
 }
 
@@ -177,6 +176,9 @@ send(channel, ThumbnailerHello(pid: getpid(), version: ThumbnailKeys.softwareNam
 while true {
     let message: WorkerChannel.Message
     do {
+        // Freed memory goes back to the system once no job has come for a second, not
+        // after every job: a run of jobs would fault the same pages in again each time.
+        if try !channel.wait(timeoutMilliseconds: 1000) { curator_trim_heap() }
         guard let received = try channel.receive() else { exit(0) }
         message = received
     } catch {
@@ -194,5 +196,4 @@ while true {
     }
     allowCPU(seconds: settings.cpuSeconds)
     send(channel, runner.run(job, descriptors: message.descriptors))
-    curator_trim_heap()
 }

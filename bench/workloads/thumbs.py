@@ -29,6 +29,8 @@ by `curatord-thumbnailer sheet` from the thumbnails just made (a warm cache): ti
 to the first page and to the last.
 
 Thumbnails do not depend on the tree: the workload measures once, at the first N.
+Making the set takes a while (about 20 minutes on 2 shared cores); with
+CURATORD_BENCH_SAMPLES=DIR it is made there once and kept for later runs.
 """
 import hashlib
 import json
@@ -223,7 +225,8 @@ def run(ctx):
         r.skip(KEY, n, "curatord", "no curatord-thumbnailer next to %s (swift build -c release)" % ctx.binary)
         return
     work = ctx.scratch.path("thumbs")
-    samples = os.path.join(work, "samples")
+    kept = os.environ.get("CURATORD_BENCH_SAMPLES")
+    samples = os.path.join(kept, "quick" if ctx.quick else "full") if kept else os.path.join(work, "samples")
     counts = (20, 2, 2) if ctx.quick else (1000, 20, 20)
     try:
         t0 = time.monotonic()

@@ -30,6 +30,10 @@ ssize_t curator_receive_with_fds(int socket, void *bytes, size_t capacity, int *
 /// that failed (the others are still made).
 int curator_worker_lower_priority(void);
 
+/// At most `arenas` malloc arenas (not one per thread, each reserving 64 MiB of
+/// address space); the mmap threshold is left to adapt.
+void curator_worker_limit_arenas(int arenas);
+
 /// The caller dies with SIGKILL when its parent does (PR_SET_PDEATHSIG) and can
 /// never gain privileges through exec (PR_SET_NO_NEW_PRIVS).
 int curator_worker_bind_to_parent(void);
