@@ -11,7 +11,9 @@ import Synchronization
 /// photo with its view position (top-left), selected ones framed and numbered in
 /// tap order in a filled circle on their top-right corner (the picker of seed 002),
 /// unselected ones with an empty circle there, protected ones dimmed with a lock.
-/// `curatorctl sheet` uses it; any libvips-readable thumbnail will do.
+/// `curatorctl sheet` uses it (or runs `curatord-thumbnailer sheet`, which keeps
+/// libvips out of the CLI); thumbnails are read as PNG, or by libvips in a photo
+/// format, and a missing one gets a placeholder.
 ///
 /// Not Sendable: it keeps rendered text between pages. One per thread.
 public final class ContactSheet {
@@ -51,6 +53,7 @@ public final class ContactSheet {
     /// One laid-out page, encoded.
     public func render(_ page: ContactSheetPage, number: Int, of count: Int, format: Format = .png) throws(Failure) -> [UInt8] {
         do {
+            try Vips.start()
             let canvas = try draw(page, number: number, of: count)
             let image = try VipsImageRef.fromPixels(canvas.pixels, width: canvas.width, height: canvas.height, bands: 3)
             switch format {
