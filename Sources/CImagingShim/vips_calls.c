@@ -87,7 +87,10 @@ int curator_vips_text(VipsImage **out, const char *markup, const char *font, int
 }
 
 int curator_vips_png_buffer(VipsImage *in, void **bytes, size_t *length, int compression) {
-    return vips_pngsave_buffer(in, bytes, length, "compression", compression, "strip", TRUE, NULL);
+    // Rows filtered "up" (each minus the one above): for thumbnails and contact
+    // sheets both smaller and quicker to deflate than unfiltered rows.
+    return vips_pngsave_buffer(in, bytes, length, "compression", compression, "strip", TRUE,
+                               "filter", VIPS_FOREIGN_PNG_FILTER_UP, NULL);
 }
 
 int curator_vips_jpeg_buffer(VipsImage *in, void **bytes, size_t *length, int quality) {

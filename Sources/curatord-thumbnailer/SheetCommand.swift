@@ -86,11 +86,14 @@ enum SheetCommand {
             let pages = style.layout(items)
             var written: [String] = []
             var firstPage = 0
-            for (index, page) in pages.enumerated() {
-                let bytes = try sheet.render(page, number: index + 1, of: pages.count, format: jpeg ? .jpeg(quality: 88) : .png)
+            try sheet.render(pages, format: jpeg ? .jpeg(quality: 88) : .png) { (index, bytes) throws(ContactSheet.Failure) in
                 let path = index == 0 ? output : pageName(output, index + 1)
-                let out = try FileDescriptor.open(ByteString(path), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
-                try out.closeAfter { (fd) throws(SystemError) in try fd.writeAll(bytes) }
+                do {
+                    let out = try FileDescriptor.open(ByteString(path), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+                    try out.closeAfter { (fd) throws(SystemError) in try fd.writeAll(bytes) }
+                } catch {
+                    throw ContactSheet.Failure(description: "\(error)")
+                }
                 written.append(path)
                 if index == 0 { firstPage = Int((MonotonicClock.nanoseconds() - started) / 1_000_000) }
             }
