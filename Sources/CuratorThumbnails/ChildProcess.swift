@@ -64,7 +64,7 @@ struct ChildProcess {
         var description: String {
             switch self {
             case .exited(let code): "exited with status \(code)"
-            case .signalled(let signal): "killed by \(Self.signalName(signal))"
+            case .signalled(let signal): "was killed by \(Self.signalName(signal))"
             }
         }
 
