@@ -6,6 +6,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Debug builds (tests, and the daemon the end-to-end tests start) carry the hook
+/// through which tests make a system call fail (`FaultPlan`); release builds call
+/// libc directly.
+let faultInjection: [SwiftSetting] = strict + [
+    .define("CURATOR_FAULT_INJECTION", .when(configuration: .debug)),
+]
+
 let package = Package(
     name: "curatord",
     platforms: [.macOS(.v15)],
@@ -30,16 +37,18 @@ let package = Package(
         // What Glibc hides without _GNU_SOURCE: renameat2, ucred, statx, O_PATH, O_TMPFILE.
         .target(name: "CLinux", path: "Sources/CLinux"),
 
-        .target(name: "CuratorSystem", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "CuratorSystem", dependencies: ["CLinux"], swiftSettings: faultInjection),
+        // The command lines of both programs: declared options, generated help (standard library only).
+        .target(name: "CuratorCommandLine", swiftSettings: strict),
         .target(name: "CuratorProtocol", swiftSettings: strict),
-        .target(name: "CuratorStore", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "CuratorStore", dependencies: ["CSQLite", "CuratorSystem"], swiftSettings: strict),
         .target(
             name: "CuratorCore",
             dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CInotifyTools", "CExif", "CLinux"],
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",
-            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CSystemd", "CLinux"],
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CuratorCommandLine", "CSystemd", "CLinux"],
             swiftSettings: strict),
         // Thumbnails by the freedesktop.org standard: naming, validity, the worker's job
         // protocol and its client. No libvips: the daemon may depend on it.
@@ -57,13 +66,17 @@ let package = Package(
             name: "curatord-thumbnailer",
             dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorSystem", "CWorker"],
             swiftSettings: strict),
-        .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem"], swiftSettings: strict),
+        .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem", "CuratorCommandLine"], swiftSettings: strict),
 
+        .testTarget(name: "CuratorCommandLineTests", dependencies: ["CuratorCommandLine"], swiftSettings: strict),
+        .testTarget(name: "CuratorSystemTests", dependencies: ["CuratorSystem"], swiftSettings: faultInjection),
+        .testTarget(name: "CuratorStoreTests", dependencies: ["CuratorStore", "CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
-            swiftSettings: strict),
+            swiftSettings: faultInjection),
+        .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorThumbnailsTests",
             dependencies: ["CuratorThumbnails", "CuratorSystem"],

@@ -2,9 +2,12 @@
 """What every workload shares: the scratch filesystem, the tree of the current N, a
 private environment, and the long-lived subjects (curatord, watchman servers).
 
-Subjects that watch the tree are run one at a time (`curatord_live`,
-`watchman_live`): on 2 cores a second watcher handling the same inotify events
-would take CPU from the one being measured.
+Subjects that watch the tree run one at a time (`curatord_live`, `watchman_live`)
+in every workload that changes the tree: on 2 cores a second watcher handling the
+same inotify events would take CPU from the one being measured. Workloads that only
+ask questions of an idle tree (list, memory, small requests, 16 clients) keep
+curatord and one watchman up together (`alone=False`) so that they can alternate
+between them repetition by repetition without restarting either.
 """
 import os
 import shutil
@@ -12,7 +15,6 @@ import sys
 import time
 
 import gen_tree
-import procs
 from curatord_client import Daemon
 from peers.watchman import WatchmanServer
 
@@ -50,6 +52,7 @@ class Context:
         self.daemon = None
         self.daemons = []  # every daemon started for the current workload attempt
         self.watchmen = {}
+        self.profiler = None  # set by run.py with --perf: attaches to each curatord started
 
     # MARK: sizes that --quick shrinks
 
@@ -69,6 +72,10 @@ class Context:
     def restore_cap(self) -> int:
         return 5 if self.quick else 20
 
+    @property
+    def flood_size(self) -> int:
+        return self.args.flood
+
     # MARK: the tree
 
     def set_tree(self, n: int):
@@ -82,11 +89,13 @@ class Context:
         # it (a root that goes away is kept, offline) and count in `status`.
         shutil.rmtree(self.new_daemon().state_dir, ignore_errors=True)
         t0 = time.monotonic()
-        self.manifest = gen_tree.generate(self.tree, n, seed=1)
+        self.manifest = gen_tree.generate(self.tree, n, seed=1, per_folder=self.args.per_folder)
         os.makedirs(self.events_dir, exist_ok=True)
-        self.log("generated %d photos + %d other files in %d folders in %.1f s" % (
-            self.manifest["photos"], self.manifest["other_files"], self.manifest["directories"], time.monotonic() - t0))
+        generated = time.monotonic() - t0
         sync_disks()
+        self.log("generated %d photos + %d other files in %d folders in %.1f s (%s writer), written back in %.1f s" % (
+            self.manifest["photos"], self.manifest["other_files"], self.manifest["directories"], generated,
+            self.manifest["writer"], time.monotonic() - t0 - generated))
 
     @property
     def events_dir(self) -> str:
@@ -101,15 +110,18 @@ class Context:
 
     def new_daemon(self, name: str = "curatord") -> Daemon:
         daemon = Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name)
+        if self.profiler is not None and self.profiler.active is not None:
+            daemon.on_start = self.profiler.attach
         self.daemons.append(daemon)
         return daemon
 
     def curatord_stopped_from_outside(self) -> bool:
         return any(d.stopped_from_outside() for d in self.daemons)
 
-    def curatord_live(self) -> Daemon:
-        """A curatord that has indexed the tree, with no other watcher running."""
-        self.stop_watchmen()
+    def curatord_live(self, alone: bool = True) -> Daemon:
+        """A curatord that has indexed the tree; with `alone`, no other watcher runs."""
+        if alone:
+            self.stop_watchmen()
         if self.daemon and self.daemon.alive():
             return self.daemon
         self.daemon = self.new_daemon().start()
@@ -129,9 +141,11 @@ class Context:
             self.daemon.stop()
             self.daemon = None
 
-    def watchman_live(self, settle_ms=None) -> WatchmanServer:
-        """A watchman server (default settle, or the given one) watching the tree, alone."""
-        self.stop_curatord()
+    def watchman_live(self, settle_ms=None, alone: bool = True) -> WatchmanServer:
+        """A watchman server (default settle, or the given one) watching the tree; with
+        `alone`, no other watcher runs (another watchman never does)."""
+        if alone:
+            self.stop_curatord()
         for key in [k for k in self.watchmen if k != settle_ms]:
             self.watchmen.pop(key).stop()
         server = self.watchmen.get(settle_ms)
@@ -141,6 +155,13 @@ class Context:
             server.watch_and_crawl(self.tree)
             self.watchmen[settle_ms] = server
         return server
+
+    def both_live(self):
+        """curatord and the default watchman, both up on the idle tree: for workloads that
+        only ask questions, alternating between the two in each repetition. curatord is
+        started first and has finished its scan before watchman crawls."""
+        daemon = self.curatord_live(alone=False)
+        return daemon, self.watchman_live(None, alone=False)
 
     def stop_watchmen(self):
         for key in list(self.watchmen):

@@ -10,6 +10,7 @@ import json
 import os
 import select
 import socket
+import subprocess
 import time
 
 import framing
@@ -143,6 +144,7 @@ class Daemon:
         self.started_at = None
         self.log_offset = 0
         self.stop_requested = False
+        self.on_start = None  # called with the pid once spawned (the profiler attaches)
 
     @property
     def pid(self) -> int:
@@ -156,10 +158,21 @@ class Daemon:
         log = open(self.log_path, "ab")
         try:
             self.log_offset = log.tell()
-            self.started_at = time.monotonic()
-            self.process = procs.spawn(cmd, env=self.env, stdout=log, stderr=log)
+            if self.on_start is None:
+                self.started_at = time.monotonic()
+                self.process = procs.spawn(cmd, env=self.env, stdout=log, stderr=log)
+                return self
+            # A profiler attaches before curatord runs: a shell with curatord's pid waits for
+            # a line, then execs it. (perf attached after the spawn would miss the threads
+            # made while it sets up, and with them the whole scan.)
+            self.process = procs.spawn(["/bin/sh", "-c", 'read -r _ || exit 1; exec "$0" "$@"'] + cmd, env=self.env,
+                                       stdout=log, stderr=log, stdin=subprocess.PIPE)
         finally:
             log.close()
+        self.on_start(self.process.pid)
+        self.started_at = time.monotonic()
+        self.process.stdin.write(b"go\n")
+        self.process.stdin.close()
         return self
 
     def stopped_from_outside(self) -> bool:

@@ -10,15 +10,18 @@ name that is not valid UTF-8, as old Samba shares have), junk (`.DS_Store`,
 with EXIF DateTimeOriginal. N counts *photos* (what curatord indexes); sidecars and
 junk come on top, and the manifest says how many.
 
-    gen_tree.py DIR --n 10000 [--seed 1]
+    gen_tree.py DIR --n 10000 [--seed 1] [--per-folder 100] [--writer auto|c|python]
 """
 import argparse
 import json
 import os
 import random
+import struct
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import native  # noqa: E402
 from jpeg_exif import jpeg_with_exif  # noqa: E402
 
 # Mirrors the daemon's photo types (Sources/CuratorCore/Index/PhotoType.swift), so the
@@ -35,6 +38,10 @@ EVENTS = [
 ]
 STYLES = ["iphone", "nikon_pair", "pixel", "canon", "named"]
 FIRST_YEAR = 2012
+# Years wrap after this one (event folders of the same month then get a number): a
+# million photos would otherwise reach years whose mtimes overflow 64-bit nanoseconds.
+# Trees up to about 130 000 photos never get this far and are as they always were.
+LAST_YEAR = 2051
 
 
 def is_photo(name: bytes) -> bool:
@@ -55,9 +62,16 @@ class Counters:
 
 
 class TreeWriter:
-    def __init__(self, root: bytes, rng: random.Random):
+    """Writes the files, or describes them in a plan for the C helper (`fastfiles plan`),
+    which writes the same tree several times faster: a million photos is then a matter
+    of seconds, not minutes of Python system calls."""
+
+    def __init__(self, root: bytes, rng: random.Random, sink=None):
         self.root = root
         self.rng = rng
+        self.sink = sink          # a binary stream taking the plan, or None: write here
+        self.plan = bytearray()
+        self.plan_dir = None      # the folder the plan's files go into now
         self.photos = 0
         self.others = 0
         self.bytes = 0
@@ -67,24 +81,43 @@ class TreeWriter:
         self.folders = []
 
     def mkdir(self, rel: bytes):
-        os.makedirs(os.path.join(self.root, rel), exist_ok=True)
+        if self.sink is None:
+            os.makedirs(os.path.join(self.root, rel), exist_ok=True)
+        else:
+            self._enter(rel)
         self.directories += 1
         self.folders.append(rel)
 
     def write(self, rel_dir: bytes, name: bytes, data: bytes, mtime_ns: int):
-        path = os.path.join(self.root, rel_dir, name)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
-        # mtime = shooting time: what a camera import leaves behind.
-        os.utime(path, ns=(mtime_ns, mtime_ns))
+        if self.sink is None:
+            path = os.path.join(self.root, rel_dir, name)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+            # mtime = shooting time: what a camera import leaves behind.
+            os.utime(path, ns=(mtime_ns, mtime_ns))
+        else:
+            if rel_dir != self.plan_dir:
+                self._enter(rel_dir)
+            self.plan += b"F" + struct.pack("<I", len(name)) + name + struct.pack("<qI", mtime_ns, len(data)) + data
+            if len(self.plan) >= 1 << 20:
+                self.flush()
         self.bytes += len(data)
         if is_photo(name):
             self.photos += 1
         else:
             self.others += 1
+
+    def _enter(self, rel: bytes):
+        self.plan += b"D" + struct.pack("<I", len(rel)) + rel
+        self.plan_dir = rel
+
+    def flush(self):
+        if self.sink is not None and self.plan:
+            self.sink.write(self.plan)
+            self.plan.clear()
 
     def content(self, name: bytes, when) -> bytes:
         lower = name.lower()
@@ -149,13 +182,57 @@ def _names_for(style: str, count: int, rng, counters: Counters, when, photos_lef
     return out
 
 
-def generate(root: str, n_photos: int, seed: int = 1) -> dict:
-    """Writes the tree under `root` (created if needed) and returns its manifest."""
-    rng = random.Random(seed)
-    counters = Counters()
+def generate(root: str, n_photos: int, seed: int = 1, per_folder: int = None, writer: str = "auto") -> dict:
+    """Writes the tree under `root` (created if needed) and returns its manifest.
+
+    `per_folder`: photos in each event folder (default: 20 to 200, and some `Selects/`
+    sub-folders); a fixed number gives the issue's "N photos, 100 a folder" trees.
+    `writer`: "c" (the C helper), "python", or "auto" (C when it can be built). Both
+    write the same tree for the same seed."""
+    helper = native.fastfiles() if writer in ("auto", "c") else None
+    if writer == "c" and helper is None:
+        raise RuntimeError("the C tree writer is not available: %s" % native.why_not())
     root_b = os.fsencode(root)
     os.makedirs(root_b, exist_ok=True)
-    w = TreeWriter(root_b, rng)
+    if helper is None:
+        w = _lay_out(TreeWriter(root_b, random.Random(seed)), n_photos, per_folder)
+        how = "python" + (" (%s)" % native.why_not() if writer == "auto" else "")
+    else:
+        proc = subprocess.Popen([helper, "plan", root_b], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        try:
+            w = _lay_out(TreeWriter(root_b, random.Random(seed), sink=proc.stdin), n_photos, per_folder)
+            w.flush()
+        except BrokenPipeError:
+            pass  # the helper failed: its message is read below
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+        err = proc.stderr.read()
+        proc.stdout.read()
+        if proc.wait() != 0:
+            raise RuntimeError("fastfiles plan %s failed (%d): %s" % (root, proc.returncode, err.decode(errors="replace")))
+        how = "c"
+    return {
+        "root": root,
+        "seed": seed,
+        "per_folder": per_folder,
+        "writer": how,
+        "photos": w.photos,
+        "other_files": w.others,
+        "directories": w.directories,
+        "bytes": w.bytes,
+        "exif_jpegs": w.exif,
+        "non_utf8_names": w.non_utf8,
+        "folders": [f.decode("utf-8", "surrogateescape") for f in w.folders],
+    }
+
+
+def _lay_out(w: TreeWriter, n_photos: int, per_folder) -> TreeWriter:
+    rng = w.rng
+    counters = Counters()
     year, month = FIRST_YEAR, 1
     used = set()
     guard = 0
@@ -172,12 +249,14 @@ def generate(root: str, n_photos: int, seed: int = 1) -> dict:
             month += 1
             if month > 12:
                 month, year = 1, year + 1
+                if year > LAST_YEAR:
+                    year = FIRST_YEAR
         w.mkdir(rel)
         style = rng.choice(STYLES)
         when = _when(rng, year, month)
-        size = rng.randint(20, 200)
+        size = rng.randint(20, 200) if per_folder is None else per_folder
         _fill(w, rel, _names_for(style, size, rng, counters, when, n_photos - w.photos), when)
-        if rng.random() < 0.08 and w.photos < n_photos:
+        if per_folder is None and rng.random() < 0.08 and w.photos < n_photos:
             sub = rel + b"/Selects"
             w.mkdir(sub)
             names = _names_for("iphone", rng.randint(20, 40), rng, counters, when, n_photos - w.photos)
@@ -187,17 +266,7 @@ def generate(root: str, n_photos: int, seed: int = 1) -> dict:
             w.write(rel, b".DS_Store", rng.randbytes(6148 // 8), _epoch_ns(when))
         if rng.random() < 0.1:
             w.write(rel, b"Thumbs.db", rng.randbytes(512), _epoch_ns(when))
-    return {
-        "root": root,
-        "seed": seed,
-        "photos": w.photos,
-        "other_files": w.others,
-        "directories": w.directories,
-        "bytes": w.bytes,
-        "exif_jpegs": w.exif,
-        "non_utf8_names": w.non_utf8,
-        "folders": [f.decode("utf-8", "surrogateescape") for f in w.folders],
-    }
+    return w
 
 
 def _fill(w: TreeWriter, rel: bytes, names, when):
@@ -239,8 +308,10 @@ def main(argv=None):
     p.add_argument("dir")
     p.add_argument("--n", type=int, default=10000, help="number of photos")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--per-folder", type=int, default=None, help="photos per folder (default 20 to 200)")
+    p.add_argument("--writer", choices=("auto", "c", "python"), default="auto")
     args = p.parse_args(argv)
-    manifest = generate(args.dir, args.n, args.seed)
+    manifest = generate(args.dir, args.n, args.seed, args.per_folder, args.writer)
     manifest.pop("folders")
     json.dump(manifest, sys.stdout, ensure_ascii=False, indent=1)
     print()

@@ -5,16 +5,19 @@ The doc's generated block sits between two marker comments; everything outside t
 (the hand-written analysis) is kept as it is when the table is rewritten.
 """
 import os
-import platform
 import subprocess
 import time
+
+import machine
+import stats
+from results import paired_ratios
 
 BEGIN = "<!-- BEGIN GENERATED RESULTS (bench/run.py --write-doc rewrites this block) -->"
 END = "<!-- END GENERATED RESULTS -->"
 
 
 def fmt(value: float, unit: str) -> str:
-    if unit in ("req/s", "files", "B/photo"):
+    if unit in ("req/s", "files", "B/photo", "count", "files/s"):
         return "{:,.0f}".format(value).replace(",", " ")
     if unit in ("MB", "cores"):
         return "%.1f" % value if unit == "MB" else "%.2f" % value
@@ -30,15 +33,22 @@ def fmt(value: float, unit: str) -> str:
 
 
 def ratio_text(cur, peer) -> str:
-    """curatord's median over the peer's, with a word on which way is better."""
+    """curatord over the peer, with a word on which way is better: the median of the
+    per-run ratios and their range when the two were interleaved, else the ratio of
+    the medians (said so)."""
     if cur is None or peer is cur or peer.median == 0 or cur.median == 0:
         return ""
-    x = cur.median / peer.median
-    if cur.higher_is_better:
-        better = x >= 1
-    else:
-        better = x <= 1
-    return "x%.2f (%s)" % (x, "curatord better" if better else "curatord worse")
+    if peer.subject.startswith("curatord"):
+        return ""  # curatord under other conditions (subscribed): its target says how it compares
+    per_run = paired_ratios(cur, peer)
+    x = stats.median(per_run) if per_run else cur.median / peer.median
+    better = x >= 1 if cur.higher_is_better else x <= 1
+    spread = ""
+    if per_run and len(per_run) > 1:
+        spread = " [%.2f–%.2f]" % (min(per_run), max(per_run))
+    elif not per_run:
+        spread = " (of medians)"
+    return "x%.2f%s (%s)" % (x, spread, "curatord better" if better else "curatord worse")
 
 
 def _groups(results, workload_order):
@@ -62,6 +72,13 @@ def _verdict_word(passed) -> str:
     return {True: "PASS", False: "MISS", None: "n/a"}[passed]
 
 
+def _load_text(results, n, key) -> str:
+    for w, nn, low, high in results.load:
+        if (w, nn) == (key, n):
+            return "%.1f" % low if round(low, 1) == round(high, 1) else "%.1f–%.1f" % (low, high)
+    return ""
+
+
 def console(results, titles, workload_order) -> str:
     out = []
     last_n = None
@@ -71,12 +88,13 @@ def console(results, titles, workload_order) -> str:
             out.append("=" * 30 + " N = %d photos " % n + "=" * 30)
             last_n = n
         out.append("")
-        out.append("## %s [%s]" % (titles.get(key, key), key))
+        load = _load_text(results, n, key)
+        out.append("## %s [%s]%s" % (titles.get(key, key), key, "  (load %s)" % load if load else ""))
         for metric in _metrics(series):
             rows = [s for s in series if s.metric == metric]
             cur = next((s for s in rows if s.subject == "curatord"), None)
             for s in rows:
-                out.append("  %-30s %-28s median %10s  min %10s  max %10s %-7s %s" % (
+                out.append("  %-34s %-34s median %10s  min %10s  max %10s %-7s %s" % (
                     s.subject, metric, fmt(s.median, s.unit), fmt(s.low, s.unit), fmt(s.high, s.unit), s.unit,
                     ratio_text(cur, s)))
         for k in skips:
@@ -84,9 +102,15 @@ def console(results, titles, workload_order) -> str:
         for e in broken:
             out.append("  BROKEN: %s" % e)
         for v in verdicts:
-            out.append("  target: %s -> %s (%s)" % (v.target, _verdict_word(v.passed), v.detail))
+            out.append("  target%s: %s -> %s (%s)" % (" (%s)" % v.set_for if v.set_for else "", v.target,
+                                                      _verdict_word(v.passed), v.detail))
         for t in notes:
             out.append("  note: %s" % t)
+    for p in results.profiles:
+        out.append("")
+        out.append("## perf profile of curatord, %s at N=%d (%s, %s samples; %s)" % (
+            titles.get(p["workload"], p["workload"]), p["n"], p["event"], p["samples"], p["summary"]))
+        out += ["  " + line for line in p["top"]]
     return "\n".join(out)
 
 
@@ -98,35 +122,41 @@ def _metrics(series):
     return seen
 
 
-def environment(fs_description: str, commands) -> list:
-    """Lines describing the machine and the run."""
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    mem = "?"
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemTotal:"):
-                    mem = "%.1f GiB" % (int(line.split()[1]) / 1024 / 1024)
-    except OSError:
-        pass
-    return [
-        "- Machine: %s, %d CPUs (nproc), %s RAM, Linux %s" % (model, os.cpu_count() or 0, mem, platform.release()),
-        "- Date: %s; load average at the end %s (the 2 cores are shared with other work, so expect noise)" % (
-            time.strftime("%Y-%m-%d %H:%M %Z"), " ".join("%.2f" % x for x in os.getloadavg())),
-        "- Filesystem: %s" % fs_description,
+METHOD = ("Method: **interleaved**. Each repetition runs curatord and each peer back to back, in an order "
+          "that rotates from one repetition to the next (curatord, find, watchman; find, watchman, curatord; "
+          "...), so that whatever load the neighbours put on the shared cores falls on both sides and no subject "
+          "always runs first; a ratio is taken within each repetition (curatord's figure over the peer's from "
+          "the same repetition), and the *curatord ÷ this* column and every target give the median of those "
+          "per-run ratios, with their range in brackets. Targets are judged on ratios, not on absolute times, "
+          "wherever a peer does the same work, so that they hold on whichever host runs them.")
+
+
+def environment(fs_description: str, commands, host: dict, load_end, when=None, soft=None) -> list:
+    """Lines describing the machine and the run (`host` from machine.describe() with the
+    run's load range; `soft` from `software()` at the time of the run)."""
+    soft = soft or software()
+    lines = [
+        "- Machine: %s" % machine.one_line(host),
+        "- inotify limits: max_queued_events %s, max_user_watches %s, max_user_instances %s" % (
+            host.get("inotify_max_queued_events"), host.get("inotify_max_user_watches"),
+            host.get("inotify_max_user_instances")),
+        "- Date: %s; 1-minute load average %.2f at the start, %.2f at the end%s (the cores are shared with "
+        "other work: absolute times are noisy, the interleaved ratios much less)" % (
+            when or time.strftime("%Y-%m-%d %H:%M %Z"), host["loadavg_at_start"][0], load_end[0],
+            ", %s while the workloads ran" % host["load_range"] if host.get("load_range") else ""),
+        "- Scratch filesystem: %s" % fs_description,
+        "- " + METHOD,
         "- Command%s: %s" % ("s (later ones redo some workloads, merged with --merge)" if len(commands) > 1 else "",
                              "; ".join("`%s`" % c for c in commands)),
-        "- curatord: %s" % _git_describe(),
-        "- Peers: %s" % "; ".join(_versions()),
+        "- curatord: %s" % soft["sources"],
+        "- Peers: %s" % "; ".join(soft["peers"]),
     ]
+    return lines
+
+
+def software() -> dict:
+    """What a run's figures belong to: the commits and the peers' versions."""
+    return {"sources": _git_describe(), "peers": _versions()}
 
 
 def _git_describe() -> str:
@@ -161,14 +191,16 @@ def _versions():
 
 def markdown(results, titles, workload_order, env_lines) -> str:
     out = [BEGIN, "", "### The run", ""] + env_lines + [""]
-    out += ["Median, min and max over the repetitions; *curatord ÷ this* is curatord's median over that row's median "
-            "(below 1 is better for times, above 1 for rates).", ""]
+    out += ["Median, min and max over the repetitions; *curatord ÷ this* is the median of curatord's figure over "
+            "that row's, repetition by repetition, [lowest–highest of those ratios] (below 1 is better for times, "
+            "above 1 for rates).", ""]
     last_n = None
     verdict_rows = []
+    load_rows = []
     for n, key, series, verdicts, skips, notes, broken in _groups(results, workload_order):
         if n != last_n:
             out += ["", "### N = %d photos" % n, "",
-                    "| workload | measure | who | median | min | max | unit | curatord ÷ this |",
+                    "| workload | measure | who | median | min | max | unit | curatord ÷ this, per run |",
                     "|---|---|---|---:|---:|---:|---|---|"]
             last_n = n
         for metric in _metrics(series):
@@ -186,10 +218,26 @@ def markdown(results, titles, workload_order, env_lines) -> str:
             verdict_rows.append((n, titles.get(key, key), v))
         for t in notes:
             verdict_rows.append((n, titles.get(key, key), t))
-    out += ["", "### Targets", "", "| N | workload | target | result | curatord |", "|---:|---|---|---|---|"]
+        load = _load_text(results, n, key)
+        if load:
+            load_rows.append("| %d | %s | %s |" % (n, titles.get(key, key), load))
+    out += ["", "### Targets", "",
+            "Each judged in this run, on the median of the per-run ratios where a peer is involved.", "",
+            "| N | workload | target | set for | result | curatord |", "|---:|---|---|---|---|---|"]
     for n, title, v in verdict_rows:
         if not isinstance(v, str):
-            out.append("| %d | %s | %s | **%s** | %s |" % (n, title, v.target, _verdict_word(v.passed), v.detail))
+            out.append("| %d | %s | %s | %s | **%s** | %s |" % (n, title, v.target, v.set_for or "",
+                                                               _verdict_word(v.passed), v.detail))
+    if results.profiles:
+        out += ["", "### Profiles", ""]
+        for p in results.profiles:
+            out += ["%s at N=%d: `perf record -g -e %s` of curatord, %s samples (`%s`):" % (
+                titles.get(p["workload"], p["workload"]), p["n"], p["event"], p["samples"], p["summary"]), "",
+                "```"] + p["top"] + ["```", ""]
+    if load_rows:
+        out += ["", "### Load while each workload ran", "",
+                "The host's 1-minute load average, lowest–highest, sampled every 5 s.", "",
+                "| N | workload | load |", "|---:|---|---|"] + load_rows
     out += ["", "### Notes", ""]
     for n, title, v in verdict_rows:
         if isinstance(v, str):
@@ -201,9 +249,10 @@ def markdown(results, titles, workload_order, env_lines) -> str:
 SKELETON_HEAD = """# Benchmarks
 
 curatord side by side with what people use today (`find` scripts, `inotifywait`,
-watchman, `trash-put`, `gio trash`, `mv`), on the workloads and targets of issue 6.
-Run it with `make bench` (full: N = 10 000 and 100 000) or `make bench-quick`
-(N = 1000, one repetition, what CI runs); `bench/run.py --help` lists the options.
+watchman, `trash-put`, `gio trash`, `mv`), on the workloads and targets of issues 6
+and 14. Run it with `make bench` (full: N = 10 000 and 100 000), `make bench-1m`
+(N = 1 000 000, not run by CI) or `make bench-quick` (N = 1000, one repetition, what
+CI runs); `bench/run.py --help` lists the options.
 The table below is generated; the analysis after it is written by hand.
 
 ## Results

@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""curatord's benchmark harness (issue 6): curatord and its peers on the same trees, same run.
+"""curatord's benchmark harness (issues 6 and 14): curatord and its peers on the same trees, same run.
 
     bench/run.py                      # N = 10 000 and 100 000, 5 repetitions
     bench/run.py --quick              # N = 1000, 1 repetition (CI: checks nothing broke, times nothing)
     bench/run.py --n 100000 --reps 3 --workloads cold,warm,memory --write-doc
+    bench/run.py --n 1000000 --per-folder 100 --reps 3   # the million-photo tier (make bench-1m)
+    bench/run.py --n 100000 --workloads cold --perf cold # and a perf profile of curatord's cold starts
+
+Every workload with peers is interleaved: each repetition runs curatord and then each
+peer back to back, and ratios are taken within a repetition; targets are judged on
+the median of those per-run ratios. The machine (CPU model, cores, kernel, inotify
+limits, load average) and the scratch filesystem are recorded with the figures.
 
 Runs as root on a loop-mounted journaled ext4 image (or --fs tmpfs), always unmounted
 and removed at the end, Ctrl-C included. Exit status: 0 when every workload ran
@@ -14,6 +21,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import sys
 import time
 import traceback
@@ -21,20 +29,23 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import machine  # noqa: E402
+import native  # noqa: E402
 import procs  # noqa: E402
 import report  # noqa: E402
 from context import Context  # noqa: E402
 from peers import install  # noqa: E402
 from peers.watchman import WatchmanError  # noqa: E402
+from profiler import Profiler  # noqa: E402
 from results import Results  # noqa: E402
-from scratch_fs import KINDS, ScratchFS  # noqa: E402
-from workloads import (burst, camera_import, cold_start, concurrent, index_size, latency, list_all,  # noqa: E402
-                       memory, small_request, thumbs, trash_undo, warm_restart)
+from scratch_fs import KINDS, NotEnoughSpace, ScratchFS  # noqa: E402
+from workloads import (burst, camera_import, cold_start, concurrent, flood, index_size, latency,  # noqa: E402
+                       list_all, memory, small_request, status_scan, thumbs, trash_undo, warm_restart)
 
 REPO = os.path.dirname(HERE)
 # Run order matters: the index is measured right after a cold start, memory after the listing.
-WORKLOADS = [cold_start, index_size, warm_restart, latency, burst, camera_import, list_all, small_request,
-             concurrent, memory, trash_undo, thumbs]
+WORKLOADS = [cold_start, index_size, warm_restart, status_scan, latency, burst, camera_import, flood.ROOT, flood.TREE,
+             list_all, small_request, concurrent, memory, trash_undo, thumbs]
 ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"
@@ -54,24 +65,42 @@ def parse(argv):
                         "trash-put, about 5 s for 10 000 files)")
     p.add_argument("--write-doc", action="store_true", help="rewrite the results block of docs/BENCHMARKS.md")
     p.add_argument("--doc", default=os.path.join(REPO, "docs", "BENCHMARKS.md"))
+    p.add_argument("--per-folder", type=int, default=None,
+                   help="photos a folder in the generated tree (default 20 to 200; the 1M tier uses 100)")
+    p.add_argument("--flood", type=int, default=None,
+                   help="files the flood workloads write at full speed (default 50 000; 2000 with --quick)")
+    p.add_argument("--perf", default="", metavar="WORKLOADS",
+                   help="comma-separated workloads during which curatord is profiled with `perf record -g` "
+                        "(a summary is written beside the figures; its times then include perf's overhead)")
     p.add_argument("--fs", choices=KINDS, default="loop-ext4", help="scratch filesystem (default loop-ext4)")
     p.add_argument("--image-gb", type=int, default=None,
-                   help="size of the loop image / tmpfs (default 2 quick, 6; 6 more for the thumbs workload)")
+                   help="size of the sparse loop image / tmpfs (default 2 quick, 6 up to 200 000 photos, more above; 6 more for the thumbs workload)")
+    p.add_argument("--inodes", type=int, default=None,
+                   help="mkfs.ext4 -N for the loop image (default one per 4 KiB; 1.5 per photo, at least 1 500 000, "
+                        "above 200 000 photos)")
+    p.add_argument("--scratch-dir", default=None, help="where the scratch image is made (default the system's /tmp)")
     p.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "curatord"))
     p.add_argument("--json-out", default=None,
                    help="where to keep the raw results (default bench/results/run-DATE.json, plus last.json)")
     p.add_argument("--merge", metavar="JSON",
                    help="a previous run's --json-out: keep its results except the workloads this run measures "
                         "(to redo one workload without redoing all)")
+    p.add_argument("--render", metavar="JSON",
+                   help="run nothing: print the report of a previous run's results file (and with --write-doc "
+                        "write its table into --doc), as that run recorded its machine and commands")
     p.add_argument("--no-install", action="store_true", help="do not apt-get install missing peers")
     args = p.parse_args(argv)
     if args.quick:
         args.n, args.reps = "1000", 1
     if args.trash_reps is None:
         args.trash_reps = args.reps
+    if args.flood is None:
+        args.flood = 2000 if args.quick else 50000
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
     if args.reps < 1 or args.trash_reps < 1 or not args.ns or min(args.ns) < 100:
         p.error("need --reps >= 1 and every N >= 100")
+    if args.flood < 1 or (args.per_folder is not None and args.per_folder < 1):
+        p.error("need --flood >= 1 and --per-folder >= 1")
     if args.workloads == "all":
         args.selected = list(WORKLOADS)
     else:
@@ -80,11 +109,20 @@ def parse(argv):
         if unknown:
             p.error("unknown workload(s) %s; known: %s" % (", ".join(unknown), ", ".join(ORDER)))
         args.selected = [w for w in WORKLOADS if w.KEY in keys]
+    args.perf_workloads = [ALIASES.get(k.strip(), k.strip()) for k in args.perf.split(",") if k.strip()]
+    unknown = [k for k in args.perf_workloads if k not in TITLES]
+    if unknown:
+        p.error("unknown workload(s) for --perf: %s" % ", ".join(unknown))
+    top = max(args.ns)
+    # What the run writes into the image at most: each photo and sidecar a 4 KiB block
+    # and an inode, the index, the flood and the batches, ext4's own tables and journal.
+    args.need_gb = (top * 1.15 * 4.6e3 + (args.flood + 4 * 10000) * 4.6e3 + top * 300) / (1 << 30) + 1.0
     if args.image_gb is None:
-        args.image_gb = 2 if max(args.ns) <= 20000 else 6
+        args.image_gb = 2 if top <= 20000 else 6 if top <= 200000 else int(args.need_gb * 2) + 2
+    if args.inodes is None and top > 200000:
+        args.inodes = max(1500000, int(top * 1.5))
         if thumbs in args.selected and not args.quick:
             args.image_gb += 6  # its 1000 camera JPEGs take about 4.5 GB
-
     return args
 
 
@@ -92,8 +130,29 @@ def log(text):
     print("[%s] %s" % (time.strftime("%H:%M:%S"), text), file=sys.stderr, flush=True)
 
 
+def render(args) -> int:
+    """The report (and doc block) of a results file, without running anything."""
+    with open(args.render) as f:
+        saved = json.load(f)
+    results = Results.from_json(saved["results"])
+    print(report.console(results, TITLES, ORDER))
+    if args.write_doc:
+        host = saved.get("machine")
+        if host is None:
+            log("%s has no machine record (written by an older harness): cannot write the doc from it" % args.render)
+            return 2
+        commands = saved.get("commands", [saved.get("command", "?")])
+        env_lines = report.environment(saved.get("filesystem", "?"), commands, host, host["loadavg_at_end"],
+                                       when=saved.get("date"), soft=saved.get("software"))
+        report.write_doc(args.doc, report.markdown(results, TITLES, ORDER, env_lines))
+        log("wrote %s" % args.doc)
+    return 0
+
+
 def main(argv=None) -> int:
     args = parse(argv)
+    if args.render:
+        return render(args)
     command = "bench/run.py " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     if not os.access(args.binary, os.X_OK):
         log("no curatord binary at %s: build it first (swift build -c release, or make bench)" % args.binary)
@@ -108,17 +167,42 @@ def main(argv=None) -> int:
             return 2
     procs.install_signal_handlers()
     results = Results()
-    scratch = ScratchFS(args.fs, args.image_gb)
+    host = machine.describe()
+    log("machine: %s; inotify max_queued_events %s; load average %.2f" % (
+        machine.one_line(host), host["inotify_max_queued_events"], host["loadavg_at_start"][0]))
+    if native.fastfiles() is None:
+        log("no C helper (%s): trees and floods are written in Python, slower" % native.why_not())
+    profiler = None
+    if args.perf_workloads:
+        profiler = Profiler(args.perf_workloads, os.path.join(HERE, "results", time.strftime("perf-%Y%m%d-%H%M%S")), log)
+        if not profiler.check():
+            profiler = None
+    scratch = ScratchFS(args.fs, args.image_gb, base_dir=args.scratch_dir, inodes=args.inodes, need_gb=args.need_gb)
+    sampler = machine.LoadSampler().start()
+    run_started = time.monotonic()
     interrupted = False
     try:
-        scratch.open()
+        free_gb = shutil.disk_usage(scratch.workdir).free / (1 << 30)
+        log("disk: %.1f GiB free under %s; this run writes about %.1f GiB at most into its %d GiB sparse image" % (
+            free_gb, os.path.dirname(scratch.workdir), args.need_gb, args.image_gb))
+        try:
+            scratch.open()
+        except NotEnoughSpace as e:
+            log(str(e))
+            return 2
         log("scratch filesystem: %s at %s" % (scratch.description, scratch.mountpoint))
         ctx = Context(args, scratch, os.path.abspath(args.binary), results)
+        ctx.profiler = profiler
         for n in args.ns:
             ctx.set_tree(n)
             for w in args.selected:
-                ctx.log("workload %s: %s" % (w.KEY, w.TITLE))
+                ctx.log("workload %s: %s (load average %.2f)" % (w.KEY, w.TITLE, os.getloadavg()[0]))
                 t0 = time.monotonic()
+                if profiler is not None and profiler.wants(w.KEY):
+                    if getattr(w, "USES_LIVE_DAEMON", False):
+                        ctx.curatord_live(alone=False)
+                    live = ctx.daemon.pid if ctx.daemon is not None and ctx.daemon.alive() else None
+                    profiler.begin(w.KEY, n, live)
                 for attempt in (1, 2):
                     ctx.daemons = []
                     mark = results.mark()
@@ -149,15 +233,27 @@ def main(argv=None) -> int:
                         results.broken.append((w.KEY, n, "%s: %s" % (type(e).__name__, e)))
                         ctx.log("BROKEN %s: %s\n%s" % (w.KEY, e, traceback.format_exc()))
                         break
-                ctx.log("workload %s done in %.1f s" % (w.KEY, time.monotonic() - t0))
+                if profiler is not None and profiler.active is not None:
+                    ctx.stop_all()  # perf ends with the process it records
+                    profiler.end(results)
+                low, high = sampler.between(t0, time.monotonic())
+                results.load.append((w.KEY, n, low, high))
+                ctx.log("workload %s done in %.1f s (load average %.1f–%.1f)" % (
+                    w.KEY, time.monotonic() - t0, low, high))
             ctx.stop_all()
     except KeyboardInterrupt:
         interrupted = True
         log("interrupted: stopping children and unmounting")
     finally:
+        sampler.stop()
         procs.stop_all()
         scratch.close()
+    low, high = sampler.between(run_started, time.monotonic())
+    host["load_range"] = "%.1f–%.1f" % (low, high)
+    host["loadavg_at_end"] = list(os.getloadavg())
+    soft = report.software()
     commands = [command]
+    run_date = time.strftime("%Y-%m-%d %H:%M %Z")
     if args.merge and not interrupted:
         with open(args.merge) as f:
             previous = json.load(f)
@@ -170,10 +266,12 @@ def main(argv=None) -> int:
     for path in outputs:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            json.dump({"commands": commands, "filesystem": scratch.description, "results": results.to_json()}, f,
-                      indent=1)
+            json.dump({"commands": commands, "date": run_date, "machine": host, "software": soft,
+                       "filesystem": scratch.description,
+                       "method": report.METHOD, "results": results.to_json()}, f, indent=1)
     if args.write_doc and not interrupted:
-        env_lines = report.environment(scratch.description, commands)
+        env_lines = report.environment(scratch.description, commands, host, host["loadavg_at_end"], when=run_date,
+                                       soft=soft)
         report.write_doc(args.doc, report.markdown(results, TITLES, ORDER, env_lines))
         log("wrote %s" % args.doc)
     if interrupted:

@@ -18,11 +18,13 @@ KINDS = ("loop-ext4", "tmpfs", "none")
 class ScratchFS:
     """A mounted scratch area; `close()` unmounts and deletes everything, always."""
 
-    def __init__(self, kind: str, size_gb: int, base_dir: str = None):
+    def __init__(self, kind: str, size_gb: int, base_dir: str = None, inodes: int = None, need_gb: float = 0):
         if kind not in KINDS:
             raise ValueError("filesystem must be one of %s" % ", ".join(KINDS))
         self.kind = kind
         self.size_gb = size_gb
+        self.inodes = inodes      # mkfs.ext4 -N (default: one inode per 4 KiB)
+        self.need_gb = need_gb    # what the run will write into the image, at most
         self.workdir = tempfile.mkdtemp(prefix="curatord-bench-", dir=base_dir)
         self.image = os.path.join(self.workdir, "scratch.img")
         self.mountpoint = os.path.join(self.workdir, "mnt")
@@ -32,13 +34,19 @@ class ScratchFS:
     def open(self):
         os.makedirs(self.mountpoint)
         if self.kind == "loop-ext4":
-            # Sparse image; one inode per 4 KiB because the tree is 100 000+ small files.
+            self._check_space()
+            # Sparse image; one inode per 4 KiB because the tree is 100 000+ small files,
+            # or as many as asked (a million photos and their sidecars: -N 1500000).
             with open(self.image, "wb") as f:
                 f.truncate(self.size_gb << 30)
-            _run(["mkfs.ext4", "-q", "-F", "-i", "4096", "-E", "lazy_itable_init=0,lazy_journal_init=0", self.image])
+            inodes = ["-N", str(self.inodes)] if self.inodes else ["-i", "4096"]
+            _run(["mkfs.ext4", "-q", "-F"] + inodes + ["-E", "lazy_itable_init=0,lazy_journal_init=0", self.image])
             _run(["mount", "-o", "loop", self.image, self.mountpoint])
             self.mounted = True
-            self.description = "ext4 with journal (has_journal), %d GiB image on a loop device, mkfs.ext4 -i 4096" % self.size_gb
+            self.description = "ext4 with journal (has_journal), %d GiB sparse image on a loop device (backed by %s), " \
+                               "mkfs.ext4 %s, %d inodes, mounted %s" % (
+                                   self.size_gb, _fs_type(self.workdir), " ".join(inodes), _inode_count(self.mountpoint),
+                                   _mount_options(self.mountpoint))
         elif self.kind == "tmpfs":
             _run(["mount", "-t", "tmpfs", "-o", "size=%dg,nr_inodes=0" % self.size_gb, "tmpfs", self.mountpoint])
             self.mounted = True
@@ -47,6 +55,15 @@ class ScratchFS:
             self.description = "unmounted directory %s on %s (figures may be distorted)" % (
                 self.mountpoint, _fs_type(self.mountpoint))
         return self
+
+    def _check_space(self):
+        """Says clearly, before anything is made, when the disk cannot hold the run."""
+        st = os.statvfs(self.workdir)
+        free_gb = st.f_bavail * st.f_frsize / (1 << 30)
+        if free_gb < self.need_gb:
+            raise NotEnoughSpace("not enough disk space for this run: about %.1f GiB will be written into the scratch "
+                                 "image under %s, and only %.1f GiB are free there; free some space or pass "
+                                 "--scratch-dir on a larger disk" % (self.need_gb, self.workdir, free_gb))
 
     def path(self, *parts) -> str:
         return os.path.join(self.mountpoint, *parts)
@@ -73,6 +90,26 @@ class ScratchFS:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+class NotEnoughSpace(Exception):
+    pass
+
+
+def _inode_count(path: str) -> int:
+    return os.statvfs(path).f_files
+
+
+def _mount_options(path: str) -> str:
+    try:
+        with open("/proc/mounts") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) >= 4 and fields[1] == path:
+                    return fields[3]
+    except OSError:
+        pass
+    return "?"
 
 
 def _fs_type(path: str) -> str:

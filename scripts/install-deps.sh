@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(
   libinotifytools0-dev libsqlite3-dev libsystemd-dev libexif-dev pkg-config
   trash-cli inotify-tools socat systemd util-linux e2fsprogs sqlite3
-  make groff-base
+  make groff-base python3-fusepy
+  debootstrap debian-archive-keyring systemd-container python3
   # Thumbnails: libvips and LibRaw (linked into curatord-thumbnailer only), zlib for
   # compressed PNG text, fonts for contact sheets (DejaVu, and Droid Sans Fallback
   # for names in Chinese, Japanese or Korean); the thumbnailers GNOME runs

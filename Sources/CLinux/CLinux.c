@@ -71,6 +71,14 @@ int curator_linkat_fd(int fd, int newdirfd, const char *newpath) {
     return linkat(AT_FDCWD, proc, newdirfd, newpath, AT_SYMLINK_FOLLOW);
 }
 
+int curator_linkat_empty(int fd, int newdirfd, const char *newpath) {
+    return linkat(fd, "", newdirfd, newpath, AT_EMPTY_PATH);
+}
+
+int curator_syncfs(int fd) {
+    return syncfs(fd);
+}
+
 int curator_fs_type(const char *path, int64_t *type) {
     struct statfs info;
     if (statfs(path, &info) != 0) return -1;

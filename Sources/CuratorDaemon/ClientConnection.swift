@@ -11,62 +11,43 @@ import Synchronization
 /// carries pushed events. Everything written goes through one outbox, a queue sent
 /// only by this thread, so responses and events never interleave mid-line.
 final class ClientConnection: EventSink, @unchecked Sendable {
-    // @unchecked: `buffer`, `discarding`, `sending` and `piece` are touched by the
+    // @unchecked: `input`, `sending`, `sent` and `piece` are touched by the
     // connection thread only; the outbox is shared and guarded by its mutex.
     let descriptor: FileDescriptor
     let peer: PeerCredentials
     let curator: Curator
+    /// Seconds without a request after which a connection that is not subscribed
+    /// and owes nothing is closed; 0 for never.
+    let idleTimeout: Double
     private let wake: Int32
     private let outbox = Mutex<Outbox>(Outbox())
-    private var buffer: [UInt8] = []
-    private var discarding = false
-    private let decoder = Wire.makeDecoder()
+    /// What the client sent that is not answered yet.
+    private var input = RequestLines()
     /// What is being sent now, taken off the outbox's queue; sent outside its lock.
-    private var sending: Outgoing?
+    private var sending: Outbox.Outgoing?
     private var sent = 0
     /// The piece of a listing being sent.
     private var piece: ListingPieces.Piece?
+    /// Set at shutdown: read no more, send what is owed, say so, close.
+    private let stopping = Atomic<Bool>(false)
+    /// True while received requests are being answered (a batch, a sync): a client
+    /// that hung up meanwhile still holds its place until they are done.
+    private let answering = Atomic<Bool>(false)
+    /// True once the descriptor is closed (its number may then be another file's).
+    private let descriptorClosed = Mutex<Bool>(false)
 
-    /// Pushed events beyond this are dropped and the subscriber is told to re-list;
-    /// a client that stops reading cannot grow our memory.
-    static let maxQueuedEventBytes = 16 << 20
     static let largeResponseBytes = 4 << 20
 
-    /// A response or events (bytes), or a listing written as it is sent.
-    enum Outgoing {
-        case bytes([UInt8])
-        case listing(ListingPieces)
-    }
-
-    struct Outbox {
-        var queue: [Outgoing] = []
-        var eventBytes = 0
-        var droppedEvents = false
-        var closed = false
-
-        /// Small lines (events come one at a time) join the last queued bytes; large
-        /// ones (a selection of many photos) are queued as they are, not copied.
-        mutating func append(_ bytes: [UInt8]) {
-            let small = 64 << 10
-            if bytes.count < small, case .bytes(var last)? = queue.last, last.count < small {
-                queue.removeLast()  // `last` is then the only reference: appended in place
-                last.append(contentsOf: bytes)
-                queue.append(.bytes(last))
-            } else {
-                queue.append(.bytes(bytes))
-            }
-        }
-    }
-
-    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator) throws(SystemError) {
+    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, idleTimeout: Double) throws(SystemError) {
         self.descriptor = descriptor
         self.peer = peer
         self.curator = curator
-        wake = try syscall("eventfd") { curator_eventfd() }
+        self.idleTimeout = idleTimeout
+        wake = try syscall("eventfd") { SystemCalls.eventfd() }
     }
 
     deinit {
-        Glibc.close(wake)
+        _ = SystemCalls.close(wake)  // an eventfd: nothing to lose
     }
 
     // MARK: EventSink
@@ -77,24 +58,12 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         // and it sends until the queue is empty (a burst of 1 000 events was 1 000
         // wake-ups of it).
         let (accepted, mustWake) = outbox.withLock { box -> (Bool, Bool) in
-            if box.closed { return (false, false) }
-            let wasEmpty = box.queue.isEmpty
-            if box.eventBytes + line.count > Self.maxQueuedEventBytes {
-                if !box.droppedEvents {
-                    box.droppedEvents = true
-                    let notice = Wire.event(Event(event: .dropped, message: "events were dropped because this client read too slowly; list again"))
-                    box.append([UInt8](notice))
-                }
-                return (true, wasEmpty)
-            }
-            box.droppedEvents = false
-            box.eventBytes += line.count
-            box.append([UInt8](line))
-            return (true, wasEmpty)
+            let wasEmpty = box.isEmpty
+            return (box.queueEvent([UInt8](line)), wasEmpty)
         }
-        if mustWake {
+        if accepted && mustWake {
             var one: UInt64 = 1
-            _ = Glibc.write(wake, &one, 8)
+            _ = SystemCalls.write(wake, &one, 8)
         }
         return accepted
     }
@@ -106,7 +75,10 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             if case .listing(let pieces)? = sending { pieces.cancel() }
             outbox.withLock { $0.closed = true }
             curator.clientDisconnected(self)
-            descriptor.close()
+            descriptorClosed.withLock { closed in
+                try? descriptor.close()  // the client's socket: nothing to lose
+                closed = true
+            }
         }
         let client = peer
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -114,26 +86,53 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         // `shutdown`): it may still read. What it is owed is sent first, a listing of
         // 15 MB included; then the connection ends.
         var inputClosed = false
+        // Idle: nothing received, nothing owed, since then. A subscriber never is.
+        var lastActivity = MonotonicClock.nanoseconds()
+        var subscribed = false
         while true {
-            let wantsWrite = sending != nil || outbox.withLock { !$0.queue.isEmpty }
-            if inputClosed && !wantsWrite { return }
+            // Requests are answered while the client is owed little; past that they
+            // wait (here, then in the socket, then in the client's own writes) until it
+            // reads: a client that sends and never reads cannot grow our memory.
+            answerWaitingRequests(client: client)
+            if !flush() { return }
+            let (wantsWrite, full) = outbox.withLock { box in (sending != nil || !box.isEmpty, box.isFull) }
+            if inputClosed && !wantsWrite && !input.hasLine { return }
+            let closing = stopping.load(ordering: .acquiring)
+            if closing && !wantsWrite {
+                say(Curator.stoppingNotice)
+                return
+            }
+            if wantsWrite { lastActivity = MonotonicClock.nanoseconds() }
+            let reading = !inputClosed && !full && !closing
             var fds = [
-                pollfd(fd: descriptor.rawValue, events: (inputClosed ? 0 : Int16(POLLIN)) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
+                pollfd(fd: descriptor.rawValue, events: (reading ? Int16(POLLIN) : 0) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
-            let n = poll(&fds, 2, -1)
+            let idleAt = idleTimeout > 0 && !subscribed && !wantsWrite ? lastActivity + UInt64(idleTimeout * 1e9) : nil
+            let n = SystemCalls.poll(&fds, 2, idleAt.map(Self.milliseconds(until:)) ?? -1)
             if n < 0 {
                 if errno == EINTR { continue }
                 return
             }
+            if n == 0, let idleAt, MonotonicClock.nanoseconds() >= idleAt {
+                if curator.isSubscribed(self) {
+                    subscribed = true
+                    continue
+                }
+                let seconds = idleTimeout == idleTimeout.rounded() ? "\(Int(idleTimeout))" : "\(idleTimeout)"
+                say(ProtocolError(.idleTimeout, "curatord closed this connection after \(seconds) s without a request "
+                                  + "(idle_timeout_seconds; a subscribed connection is never idle); connect again."))
+                log.debug("closed an idle connection (uid \(peer.uid), pid \(peer.pid))")
+                return
+            }
             if fds[1].revents != 0 {
                 var value: UInt64 = 0
-                _ = Glibc.read(wake, &value, 8)
+                _ = SystemCalls.read(wake, &value, 8)
             }
             if inputClosed && fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
                 return  // gone both ways: nothing more can be sent
             }
-            if !inputClosed && fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if reading && fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 let count: Int
                 do {
                     guard let received = try chunk.withUnsafeMutableBytes({ buf in
@@ -147,48 +146,62 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                     // End of input: a request line left unfinished is dropped.
                     inputClosed = true
                 } else {
-                    consume(chunk[0..<count], client: client)
+                    input.append(chunk[0..<count])
+                    lastActivity = MonotonicClock.nanoseconds()
                 }
             }
-            if !flush() { return }
         }
     }
 
-    /// Splits input into lines and answers each complete one.
-    private func consume(_ bytes: ArraySlice<UInt8>, client: ClientContext) {
-        var start = bytes.startIndex
-        while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            let piece = bytes[start..<newline]
-            start = newline + 1
-            if discarding {
-                discarding = false
-                buffer.removeAll(keepingCapacity: true)
-                continue
-            }
-            if buffer.count + piece.count > ProtocolInfo.maxRequestBytes {
-                buffer.removeAll(keepingCapacity: true)
-                reject(.requestTooLarge)
-                continue
-            }
-            buffer.append(contentsOf: piece)
-            let line = buffer
-            buffer.removeAll(keepingCapacity: true)
-            answer(line, client: client)
+    /// A poll timeout that ends at `deadline`, rounded up (0 once it has passed).
+    private static func milliseconds(until deadline: UInt64) -> Int32 {
+        let now = MonotonicClock.nanoseconds()
+        guard deadline > now else { return 0 }
+        return Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
+    }
+
+    /// The client has closed its socket and no request of it is being answered: the
+    /// thread is about to see it and end. For the server's counts, from its thread.
+    var isLeaving: Bool {
+        if answering.load(ordering: .acquiring) { return false }
+        return descriptorClosed.withLock { closed in
+            if closed { return true }
+            var fd = pollfd(fd: descriptor.rawValue, events: 0, revents: 0)
+            return SystemCalls.poll(&fd, 1, 0) == 1 && fd.revents & Int16(POLLHUP) != 0
         }
-        let rest = bytes[start...]
-        if rest.isEmpty || discarding { return }
-        if buffer.count + rest.count > ProtocolInfo.maxRequestBytes {
-            buffer.removeAll(keepingCapacity: true)
-            discarding = true
-            reject(.requestTooLarge)
-        } else {
-            buffer.append(contentsOf: rest)
+    }
+
+    /// Shutdown: the thread sends what is owed, then says so and ends.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = SystemCalls.write(wake, &one, 8)
+    }
+
+    /// The connection is about to be closed by us: the client is told why, with no
+    /// id (it may be about to send a request, and would otherwise see the
+    /// connection just end). Best effort: it owes nothing, the socket takes it.
+    private func say(_ error: ProtocolError) {
+        let line = [UInt8](Wire.failure(id: nil, error: error))
+        _ = line.withUnsafeBytes { sendSome($0) }
+    }
+
+    /// Answers the whole request lines received, in order, until the client is owed
+    /// enough (`Outbox.isFull`); the rest wait in `input`.
+    private func answerWaitingRequests(client: ClientContext) {
+        defer { answering.store(false, ordering: .releasing) }
+        while !outbox.withLock({ $0.isFull }), let line = input.next() {
+            answering.store(true, ordering: .releasing)
+            switch line {
+            case .request(let bytes): answer(bytes, client: client)
+            case .tooLarge: reject(.requestTooLarge)
+            }
         }
     }
 
     private func reject(_ code: ErrorCode) {
         let error = ProtocolError(code, "A request line may be at most \(ProtocolInfo.maxRequestBytes) bytes; this one was longer and was ignored.")
-        enqueue(.bytes([UInt8](Wire.failure(id: nil, error: error))))
+        outbox.withLock { $0.queueAnswer([UInt8](Wire.failure(id: nil, error: error))) }
     }
 
     private func answer(_ line: [UInt8], client: ClientContext) {
@@ -200,18 +213,12 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         case .success(let request):
             curator.answer(request, client: client, sink: self) { answer in
                 switch answer {
-                case .line(let bytes): enqueue(.bytes(bytes))
-                case .listing(let stream): enqueue(.listing(ListingPieces(stream)))
+                case .line(let bytes): outbox.withLock { $0.queueAnswer(bytes) }
+                case .listing(let stream): outbox.withLock { $0.queueListing(ListingPieces(stream)) }
                 }
             }
         case .failure(let failure):
-            enqueue(.bytes([UInt8](Wire.failure(id: failure.id, error: failure.error))))
-        }
-    }
-
-    private func enqueue(_ outgoing: Outgoing) {
-        outbox.withLock { box in
-            if case .bytes(let bytes) = outgoing { box.append(bytes) } else { box.queue.append(outgoing) }
+            outbox.withLock { $0.queueAnswer([UInt8](Wire.failure(id: failure.id, error: failure.error))) }
         }
     }
 
@@ -219,20 +226,20 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private func flush() -> Bool {
         while true {
             if sending == nil {
-                sending = outbox.withLock { box in box.queue.isEmpty ? nil : box.queue.removeFirst() }
+                sending = outbox.withLock { $0.takeNext() }
                 sent = 0
             }
             switch sending {
             case nil:
                 return true
-            case .bytes(let bytes)?:
+            case .bytes(let bytes, let answerBytes)?:
                 guard let count = bytes.withUnsafeBytes({ sendSome(UnsafeRawBufferPointer(rebasing: $0[sent...])) }) else { return false }
                 sent += count
                 if sent < bytes.count { return true }  // the socket is full
                 sending = nil
                 let idle = outbox.withLock { box in
-                    box.eventBytes = max(0, box.eventBytes - bytes.count)
-                    return box.queue.isEmpty
+                    box.sent(bytes.count, answerBytes: answerBytes)
+                    return box.isEmpty
                 }
                 // A large answer freed at once: hand it back to the system rather
                 // than keep it as resident heap.
@@ -247,9 +254,9 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                     continue
                 }
                 let from = sent
-                guard let count = current.writer.withBytes({ sendSome(UnsafeRawBufferPointer(rebasing: $0[from...])) }) else { return false }
+                guard let count = current.withBytes({ sendSome(UnsafeRawBufferPointer(rebasing: $0[from...])) }) else { return false }
                 sent += count
-                if sent < current.writer.written { return true }  // the socket is full
+                if sent < current.written { return true }  // the socket is full
                 pieces.recycle(current)
                 piece = nil
             }

@@ -30,14 +30,16 @@ public enum Daemon {
     public static func main(arguments: [String], inotify: InotifyToolsHandle?, inotifyError: SystemError?) -> Int32 {
         let args: DaemonArguments
         do {
-            args = try DaemonArguments.parse(Array(arguments.dropFirst()))
+            switch try DaemonArguments.parse(Array(arguments.dropFirst())) {
+            case .help(let text):
+                print(text)
+                return 0
+            case .run(let parsed):
+                args = parsed
+            }
         } catch {
-            printError("curatord: \(error)")
-            return 2
-        }
-        if args.showHelp {
-            print(DaemonArguments.help)
-            return 0
+            printError(error.text)
+            return error.exitCode
         }
         if args.showVersion {
             print("curatord \(ProtocolInfo.serverVersion) (protocol \(ProtocolInfo.version))")
@@ -45,13 +47,19 @@ public enum Daemon {
         }
         let config: Configuration
         do {
-            config = try loadConfiguration(args)
+            let warnings: [String]
+            (config, warnings) = try loadConfiguration(args)
+            for warning in warnings { log.warning(warning) }
         } catch {
             printError("curatord: \(error)")
             return 1
         }
         log.level = config.logLevel
         if args.checkConfig {
+            let check = SettingsCheck(config, socketIsDefault: config.socketPath == ByteString(Environment().defaultSocketPath))
+            for warning in check.warnings { log.warning(warning) }
+            for error in check.errors { printError("curatord: \(error)") }
+            guard check.errors.isEmpty else { return 1 }
             print(EffectiveSettings.describe(config))
             return 0
         }
@@ -62,10 +70,12 @@ public enum Daemon {
     static func printError(_ text: String) {
         // write(2), not FileHandle: a closed stderr must not trap the daemon.
         let bytes = Array((text + "\n").utf8)
-        _ = bytes.withUnsafeBytes { buffer in Glibc.write(2, buffer.baseAddress, buffer.count) }
+        _ = bytes.withUnsafeBytes { buffer in SystemCalls.write(2, buffer.baseAddress, buffer.count) }
     }
 
-    static func loadConfiguration(_ args: DaemonArguments) throws -> Configuration {
+    /// The configuration the command line names, and what its loader warned about
+    /// (unknown keys: for the log, and for the client that asked for a reload).
+    static func loadConfiguration(_ args: DaemonArguments) throws -> (Configuration, [String]) {
         let environment = Environment()
         var loader = ConfigLoader(environment: environment)
         var config: Configuration
@@ -89,21 +99,30 @@ public enum Daemon {
             }
             config.logLevel = level
         }
-        for warning in loader.warnings { log.warning(warning) }
-        return config
+        return (config, loader.warnings)
     }
 
-    /// How long shutdown waits for a running batch to reach the end of a photo,
-    /// the watcher's scan step and the capture reader's batch: 25 s together,
-    /// inside the units' TimeoutStopSec=30s.
+    /// How long shutdown waits for a running batch to reach the end of a step,
+    /// connections to send what they owe, the watcher's scan step and the capture
+    /// reader's batch: 27 s together, inside the units' TimeoutStopSec=30s.
     static let watcherStopSeconds = 15.0
     static let captureStopSeconds = 5.0
     static let batchStopSeconds = 5.0
+    static let connectionsStopSeconds = 2.0
 
     static func run(_ config: Configuration, arguments: DaemonArguments, inotify: InotifyToolsHandle?) -> Int32 {
         let activated = SocketActivation.listener()
         do {
             try makeDirectory(config.stateDirectory, mode: 0o700)
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+        // Before the index or the journal is opened: two daemons on one state would
+        // both write the journal, the second "recovering" the first's running batch.
+        // Held until the process exits.
+        guard let stateLock = lockStateDirectory(config.stateDirectory) else { return 1 }
+        do {
             // Under socket activation the .socket unit made the socket's directory.
             if activated == nil { try makeDirectory(config.socketPath.parent, mode: 0o700) }
         } catch {
@@ -114,7 +133,7 @@ public enum Daemon {
         do {
             curator = try Curator(config: config)
         } catch {
-            log.error("cannot open the index in \(config.stateDirectory): \(error)")
+            log.error("cannot open the index or the journal in \(config.stateDirectory): \(error)")
             return 1
         }
         do {
@@ -124,9 +143,11 @@ public enum Daemon {
             return 1
         }
         guard let (listener, ownsPath, served) = openListener(config, activated: activated) else { return 1 }
+        let reloader = ConfigReloader(curator: curator, arguments: arguments)
+        curator.handReloadsTo(reloader)
         let server: Server
         do {
-            server = try Server(listener: listener, curator: curator, maxClients: config.maxClients, ownsPath: ownsPath)
+            server = try Server(listener: listener, curator: curator, ownsPath: ownsPath)
         } catch {
             log.error("cannot start the socket server: \(error)")
             return 1
@@ -146,11 +167,35 @@ public enum Daemon {
                    + config.roots.map { "\($0.name)=\($0.path)" }.joined(separator: ", "))
         // The journal is recovered and the socket accepts: clients may talk during the first scan.
         SystemdNotifier.ready(status: curator.statusLine())
-        var loop = MainLoop(curator: curator, arguments: arguments, watchdog: Watchdog.fromEnvironment())
+        var loop = MainLoop(curator: curator, reloader: reloader, watchdog: Watchdog.fromEnvironment())
         if let period = loop.watchdog?.period { log.info("watchdog: pinging systemd every \(period / 1_000_000) ms") }
         let signal = loop.run()
         shutDown(server: server, watcher: watcher, captureReader: captureReader, curator: curator, signal: signal)
+        // The lock goes with the process (exit closes it), after everything else.
+        _ = stateLock
         return 0
+    }
+
+    /// The name of the lock file in the state directory.
+    static let lockFileName = "curatord.lock"
+
+    /// Takes the state directory's lock, or logs who holds it and returns nil.
+    static func lockStateDirectory(_ directory: ByteString) -> LockFile? {
+        let path = directory.appending(ByteString(lockFileName))
+        do {
+            switch try LockFile.acquire(path) {
+            case .acquired(let lock):
+                return lock
+            case .held(let held):
+                let who = held.pid.map { "curatord pid \($0)" } ?? "another curatord (its pid is not written yet)"
+                log.error("the state directory \(directory) is in use by \(who), which holds \(held.path); "
+                          + "stop it first, or give this one a state directory of its own (--state-dir)")
+                return nil
+            }
+        } catch {
+            log.error("cannot lock the state directory: \(error)")
+            return nil
+        }
     }
 
     /// The socket systemd passed, or one we make: (descriptor, the path to remove
@@ -172,16 +217,20 @@ public enum Daemon {
         }
     }
 
-    /// SIGTERM: stop accepting, let the step in progress finish (a batch stops
-    /// between two photos and is left to recovery), close the index.
-    /// Every wait is bounded, well inside the unit's TimeoutStopSec=.
+    /// SIGTERM: stop accepting, answer every new request `shutting_down`, let the
+    /// step in progress finish (a batch stops between two steps, answers its client,
+    /// and is left to recovery), let connections send what they owe and close them,
+    /// close the index. Every wait is bounded, well inside the unit's TimeoutStopSec=.
     static func shutDown(server: Server, watcher: Watcher, captureReader: CaptureReader, curator: Curator, signal: Int32) {
         SystemdNotifier.stopping(status: "stopping")
         log.notice("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
         server.stop()
         curator.beginStopping()
-        if !curator.waitForBatchStepBoundary(seconds: batchStopSeconds) {
+        if !curator.waitForBatchToStop(seconds: batchStopSeconds) {
             log.warning("the running batch did not reach the end of a step within \(Int(batchStopSeconds)) s; its journal will settle it at the next start")
+        }
+        if !server.closeConnections(waitingUpTo: connectionsStopSeconds) {
+            log.warning("some clients did not take what they were owed within \(Int(connectionsStopSeconds)) s; closing anyway")
         }
         if !watcher.stop(waitingUpTo: watcherStopSeconds) {
             log.warning("the watcher did not finish its step within \(Int(watcherStopSeconds)) s; closing the index anyway")
@@ -193,14 +242,20 @@ public enum Daemon {
         log.notice("stopped cleanly")
     }
 
+    /// Makes `path` and its missing parents, each 0700 (as the XDG base directory
+    /// spec asks of directories it makes), saying so: a typo in a configured path
+    /// must not go unnoticed. An existing one (through a symlink too) is left as it is.
     static func makeDirectory(_ path: ByteString, mode: mode_t) throws {
         guard !path.isEmpty else { return }
-        if let status = try FileStatus.ifExists(path) {
-            guard status.isDirectory else { throw SystemError("mkdir", path: path.lossyString, errno: .exists) }
+        if try FileStatus.ifExists(path) != nil {
+            guard (try? FileStatus.following(path))?.isDirectory == true else {
+                throw SystemError("mkdir", path: path.lossyString, errno: .exists)
+            }
             return
         }
-        try makeDirectory(path.parent, mode: 0o755)
-        let rc = path.withCString { mkdir($0, mode) }
+        try makeDirectory(path.parent, mode: 0o700)
+        let rc = path.withCString { SystemCalls.mkdirat(AT_FDCWD, $0, mode) }
         if rc != 0 && errno != EEXIST { throw SystemError("mkdir", path: path.lossyString, errno: .current) }
+        if rc == 0 { log.notice("created \(path) (mode 0\(String(mode, radix: 8)))") }
     }
 }

@@ -15,8 +15,14 @@ enum EffectiveSettings {
         lines.append("  trash_dir: \(c.homeTrash.map { q($0.lossyString) } ?? "null /* no home trash: each volume's .Trash-$uid */"),")
         lines.append("  log_level: \(q(c.logLevel.word)),")
         lines.append("  selection_cap: \(c.selectionCap.map(String.init) ?? "null"),")
+        lines.append("  max_sessions_per_user: \(c.maxSessionsPerUser),")
+        lines.append("  max_selection: \(c.maxSelection),")
+        lines.append("  max_selected_per_user: \(c.maxSelectedPerUser),")
         lines.append("  plan_ttl_seconds: \(Int(c.planTTLSeconds)),")
         lines.append("  max_clients: \(c.maxClients),")
+        lines.append("  max_clients_per_user: \(c.maxClientsPerUser),")
+        let idle = c.idleTimeoutSeconds == c.idleTimeoutSeconds.rounded() ? "\(Int(c.idleTimeoutSeconds))" : "\(c.idleTimeoutSeconds)"
+        lines.append("  idle_timeout_seconds: \(idle)\(c.idleTimeoutSeconds == 0 ? " /* never */" : ""),")
         lines.append("  roots: [")
         for r in c.roots {
             lines.append("    {")

@@ -9,16 +9,16 @@ import Glibc
 /// systemd's STATUS= current. Returns when the daemon must stop.
 struct MainLoop {
     let curator: Curator
-    let arguments: DaemonArguments
+    let reloader: ConfigReloader
     var watchdog: Watchdog?
     private var lastStatus = ""
 
     /// How often STATUS= is refreshed (scan progress, counts).
     static let statusPeriodNs: UInt64 = 1_000_000_000
 
-    init(curator: Curator, arguments: DaemonArguments, watchdog: Watchdog?) {
+    init(curator: Curator, reloader: ConfigReloader, watchdog: Watchdog?) {
         self.curator = curator
-        self.arguments = arguments
+        self.reloader = reloader
         self.watchdog = watchdog
     }
 
@@ -34,7 +34,7 @@ struct MainLoop {
             var timeout = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
             let signal = sigtimedwait(&set, nil, &timeout)
             if signal == SIGTERM || signal == SIGINT { return signal }
-            if signal == SIGHUP { ConfigReload.perform(curator: curator, arguments: arguments) }
+            if signal == SIGHUP { reloader.reload(askedBy: "SIGHUP") }
             watchdog?.service(curator, now: MonotonicClock.nanoseconds())
             publishStatus()
         }

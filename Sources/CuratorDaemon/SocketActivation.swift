@@ -37,7 +37,7 @@ enum SocketActivation {
         var length = socklen_t(MemoryLayout<sockaddr_un>.size)
         let rc = try? withUnsafeMutablePointer(to: &address) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(SystemError) in
-                try syscall("getsockname") { getsockname(fd, raw, &length) }
+                try syscall("getsockname") { SystemCalls.getsockname(fd, raw, &length) }
             }
         }
         guard rc != nil else { return nil }

@@ -188,11 +188,11 @@ public final class ContactSheet {
     /// (a JPEG, a palette PNG) by libvips, photo formats only.
     static func picture(at path: ByteString, fittedWithin side: Int) -> PNGImage? {
         guard !path.containsNUL, let fd = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return nil }
-        defer { fd.close() }
+        defer { try? fd.close() }  // read only
         if let bytes = try? fd.readAll(limit: 16 << 20), let image = try? PNGImage(decoding: bytes) {
             return image.fitted(within: side)
         }
-        _ = lseek(fd.rawValue, 0, SEEK_SET)
+        guard SystemCalls.lseek(fd.rawValue, 0, SEEK_SET) == 0 else { return nil }
         var out: UnsafeMutablePointer<VipsImage>?
         guard let source = try? VipsSourceRef.descriptor(fd.rawValue), (try? ThumbnailMaker.checkLoader(source)) != nil,
               curator_vips_thumbnail_source(source.pointer, &out, Int32(side), Int32(side), 1,

@@ -59,7 +59,7 @@ public struct ThumbnailJobRunner {
             }
             ownsSource = true
         }
-        defer { if ownsSource { source.close() } }
+        defer { if ownsSource { try? source.close() } }  // read only
         let status: FileStatus
         do { status = try FileStatus.of(descriptor: source) } catch { throw ThumbnailMakingError(.unreadable, "\(error)") }
         guard status.isRegularFile else { throw ThumbnailMakingError(.unreadable, "not a regular file") }

@@ -8,6 +8,7 @@ public enum Command: Sendable {
     case subscribe(SubscribeRequest)
     case rescan(RescanRequest)
     case sync(SyncRequest)
+    case reload(ReloadRequest)
     case view(ViewRequest)
     case mode(ModeRequest)
     case select(SelectRequest)
@@ -24,7 +25,7 @@ public enum Command: Sendable {
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
-        "hello", "status", "list", "subscribe", "rescan", "sync",
+        "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
         "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history",
     ]
@@ -37,6 +38,7 @@ public enum Command: Sendable {
         case .subscribe: "subscribe"
         case .rescan: "rescan"
         case .sync: "sync"
+        case .reload: "reload"
         case .view: "view"
         case .mode: "mode"
         case .select: "select"
@@ -62,6 +64,7 @@ public enum Command: Sendable {
         case .subscribe(let a): a
         case .rescan(let a): a
         case .sync(let a): a
+        case .reload(let a): a
         case .view(let a): a
         case .mode(let a): a
         case .select(let a), .deselect(let a), .toggle(let a): a
@@ -83,6 +86,7 @@ public enum Command: Sendable {
         case "subscribe": .subscribe(try SubscribeRequest(from: decoder))
         case "rescan": .rescan(try RescanRequest(from: decoder))
         case "sync": .sync(try SyncRequest(from: decoder))
+        case "reload": .reload(try ReloadRequest(from: decoder))
         case "view": .view(try ViewRequest(from: decoder))
         case "mode": .mode(try ModeRequest(from: decoder))
         case "select": .select(try SelectRequest(from: decoder))

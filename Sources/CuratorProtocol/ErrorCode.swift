@@ -14,8 +14,17 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let unknownCommand = ErrorCode("unknown_command")
     public static let invalidArgument = ErrorCode("invalid_argument")
     public static let tooManyClients = ErrorCode("too_many_clients")
+    /// This user holds as many connections as one user may.
+    public static let tooManyConnections = ErrorCode("too_many_connections")
+    /// The connection was closed for having been idle too long.
+    public static let idleTimeout = ErrorCode("idle_timeout")
     public static let internalError = ErrorCode("internal_error")
     public static let shuttingDown = ErrorCode("shutting_down")
+    /// The journal of batches could not be written or read; the message says what
+    /// the disk holds.
+    public static let journalFailed = ErrorCode("journal_failed")
+    /// A reload found the configuration file unreadable or invalid; the one in force stays.
+    public static let configInvalid = ErrorCode("config_invalid")
 
     // Lookups
     public static let noSuchRoot = ErrorCode("no_such_root")
@@ -31,6 +40,7 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let protected = ErrorCode("protected")
     public static let filterActive = ErrorCode("filter_active")
     public static let rootOffline = ErrorCode("root_offline")
+    public static let tooManySessions = ErrorCode("too_many_sessions")
 
     // Deletes
     public static let emptySelection = ErrorCode("empty_selection")

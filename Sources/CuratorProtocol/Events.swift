@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// A pushed event: an object with an `event` key and no `id`.
-public enum EventKind: String, Codable, Sendable {
+/// A pushed event: an object with an `event` key and never an `id`, which is the
+/// key a client matches responses to its requests by. A photo an event is about is
+/// named by `photo` (whose `id` is nested) or by `photo_id`.
+public enum EventKind: String, Codable, Sendable, CaseIterable {
     case added, removed, changed, moved
     /// A root went offline (unmounted, gone) or came back.
     case offline, online
@@ -9,7 +11,8 @@ public enum EventKind: String, Codable, Sendable {
     case scan
     /// The inotify queue overflowed; a rescan follows.
     case overflow
-    /// A session's selection was renumbered by something other than its own request.
+    /// A session changed by something other than the receiving client's own request:
+    /// another client's request on it, or a selected photo leaving the disk.
     case selection
     /// Progress of a running batch.
     case batch
@@ -21,10 +24,19 @@ public struct Event: Codable, Sendable {
     public var event: EventKind
     public var root: String?
     public var photo: PhotoSummary?
-    /// For `removed`: the id and former path; for `moved`: the former path.
-    public var id: Int64?
+    /// For `removed` and a batch's per-photo progress: the photo's id.
+    public var photoId: Int64?
+    /// For `removed` and `moved`: the former path.
     public var from: WirePath?
     public var session: String?
+    /// For `selection`: the session's mode, view, cap (`.some(nil)`: written as `null`)
+    /// and selected bytes, beside its `items` and `count`.
+    public var mode: SessionMode?
+    public var view: ViewSpec?
+    public var cap: Int??
+    public var bytes: Int64?
+    /// For `selection`: selected photos its view does not show.
+    public var hidden: Int?
     public var items: [SelectionItem]?
     public var state: String?
     public var batch: Int64?
@@ -34,15 +46,21 @@ public struct Event: Codable, Sendable {
     public var count: Int?
     public var message: String?
 
-    public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, id: Int64? = nil, from: WirePath? = nil,
-                session: String? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
+    public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, photoId: Int64? = nil, from: WirePath? = nil,
+                session: String? = nil, mode: SessionMode? = nil, view: ViewSpec? = nil, cap: Int?? = nil, bytes: Int64? = nil,
+                hidden: Int? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
                 done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil) {
         self.event = event
         self.root = root
         self.photo = photo
-        self.id = id
+        self.photoId = photoId
         self.from = from
         self.session = session
+        self.mode = mode
+        self.view = view
+        self.cap = cap
+        self.bytes = bytes
+        self.hidden = hidden
         self.items = items
         self.state = state
         self.batch = batch

@@ -9,6 +9,11 @@ extension Event: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
         w.optionalInt("batch", batch)
+        w.optionalInt("bytes", bytes)
+        if let cap {
+            w.key("cap")
+            if let cap { w.int(cap) } else { w.null() }
+        }
         w.optionalInt("count", count)
         w.optionalInt("done", done)
         w.key("event"); w.string(event.rawValue)
@@ -19,15 +24,22 @@ extension Event: JSONWritable {
             w.optionalString("path_raw", from.pathRaw)
             w.endObject()
         }
-        w.optionalInt("id", id)
+        w.optionalInt("hidden", hidden)
         if let items { w.array("items", items) }
         w.optionalString("message", message)
+        if let mode { w.key("mode"); w.string(mode.rawValue) }
         if let outcome { w.key("outcome"); w.string(outcome.rawValue) }
         if let photo { w.key("photo"); photo.write(to: &w) }
+        w.optionalInt("photo_id", photoId)
         w.optionalString("root", root)
         w.optionalString("session", session)
         w.optionalString("state", state)
         w.optionalInt("total", total)
+        if let view {
+            // Rare (selection events) and nested: the encoder writes it, as it would inside the event.
+            w.key("view")
+            w.raw((try? Wire.makeEncoder().encode(view)).map { [UInt8]($0) } ?? Array("{}".utf8))
+        }
         w.endObject()
     }
 }
@@ -55,6 +67,7 @@ extension SelectionItem: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
         w.optionalString("capture_time", captureTime)
+        if let hidden { w.key("hidden"); w.bool(hidden) }
         w.key("id"); w.int(id)
         w.key("number"); w.int(number)
         w.key("path"); w.string(path)

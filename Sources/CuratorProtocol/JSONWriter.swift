@@ -144,6 +144,8 @@ public struct JSONWriter: ~Copyable {
 
     @inlinable public mutating func bool(_ value: Bool) { word(value ? "true" : "false") }
 
+    @inlinable public mutating func null() { word("null") }
+
     /// Bytes already encoded as one JSON value.
     @inlinable public mutating func raw(_ json: [UInt8]) {
         json.withUnsafeBufferPointer { json in

@@ -38,6 +38,7 @@ extension FolderSection {
         w.key("path"); w.string(path)
         if let pathRaw { w.key("path_raw"); w.string(pathRaw) }
         w.key("root"); w.string(root)
+        w.key("total"); w.int(total)
         w.endObject()
     }
 }

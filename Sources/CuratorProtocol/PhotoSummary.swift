@@ -47,19 +47,24 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     }
 }
 
-/// A folder section of a listing: the photos of one directory, with a count.
+/// A folder section of a listing: a run of photos of one directory on the page,
+/// with their count and the folder's total in the whole view.
 public struct FolderSection: Codable, Hashable, Sendable {
     public var root: String
     public var path: String
     public var pathRaw: String?
+    /// Photos of the section, on this page.
     public var count: Int
+    /// Photos of the folder in the whole view, on every page.
+    public var total: Int
     /// Position of the section's first photo in the view.
     public var firstPosition: Int
-    public init(root: String, path: String, pathRaw: String? = nil, count: Int, firstPosition: Int) {
+    public init(root: String, path: String, pathRaw: String? = nil, count: Int, total: Int, firstPosition: Int) {
         self.root = root
         self.path = path
         self.pathRaw = pathRaw
         self.count = count
+        self.total = total
         self.firstPosition = firstPosition
     }
 }

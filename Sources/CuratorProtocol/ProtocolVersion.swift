@@ -4,7 +4,9 @@
 /// docs/PROTOCOL.md is the contract; these types are its single Swift statement,
 /// shared by the daemon and curatorctl. No I/O lives here.
 public enum ProtocolInfo {
-    public static let version = 1
+    /// 2: events name a photo by `photo_id`, never by a top-level `id`; undo's
+    /// progress events carry `total` and it ends with a final `batch` event.
+    public static let version = 2
     public static let serverName = "curatord"
     public static let serverVersion = "0.1.0"
     /// A request line longer than this is refused with `request_too_large`.

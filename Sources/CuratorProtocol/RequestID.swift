@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// The `id` a client puts on a request and gets back on its response: a number or a string.
+/// The `id` a client puts on a request and gets back on its response: an integer
+/// (written as one: `1e-999` is not an id) or a string.
 public enum RequestID: Codable, Hashable, Sendable, CustomStringConvertible {
     case number(Int64)
     case string(String)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let n = try? container.decode(Int64.self) {
-            self = .number(n)
-        } else if let s = try? container.decode(String.self) {
+        if let s = try? container.decode(String.self) {
             self = .string(s)
-        } else {
-            throw DecodingError.typeMismatch(
-                RequestID.self, .init(codingPath: decoder.codingPath, debugDescription: "id must be a number or a string"))
+            return
         }
+        let mustBe = "must be an integer or a string"
+        if NumberLiterals.of(decoder.userInfo)?.nonIntegers[RequestKeys.path(decoder.codingPath)] != nil {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: mustBe))
+        }
+        guard let n = try? container.decode(Int64.self) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: mustBe))
+        }
+        self = .number(n)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -26,9 +26,11 @@ public struct ListRequest: Codable, Sendable {
     private enum CodingKeys: String, CodingKey { case session, offset, limit, fields }
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let literals = NumberLiterals.of(decoder.userInfo)
         session = try container.decodeIfPresent(String.self, forKey: .session)
-        offset = try container.decodeIfPresent(Int.self, forKey: .offset)
-        limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+        offset = try container.integer(Int.self, forKey: .offset, literals: literals, minimum: 0)
+        // 0 is a page of no photos: the view's total alone.
+        limit = try container.integer(Int.self, forKey: .limit, literals: literals, minimum: 0)
         fields = try container.decodeIfPresent([String].self, forKey: .fields)
         let spec = try ViewSpec(from: decoder)
         view = spec == ViewSpec() ? nil : spec
@@ -46,7 +48,13 @@ public struct ListRequest: Codable, Sendable {
 public struct SubscribeRequest: Codable, Sendable {
     /// Only events of these roots (all when nil).
     public var roots: [String]?
-    public init(roots: [String]? = nil) { self.roots = roots }
+    /// The caller's sessions whose changes to follow (`selection` events); all of
+    /// them when nil, none when empty.
+    public var sessions: [String]?
+    public init(roots: [String]? = nil, sessions: [String]? = nil) {
+        self.roots = roots
+        self.sessions = sessions
+    }
 }
 
 public struct RescanRequest: Codable, Sendable {
@@ -64,7 +72,16 @@ public struct SyncRequest: Codable, Sendable {
         self.root = root
         self.timeoutMs = timeoutMs
     }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        root = try container.decodeIfPresent(String.self, forKey: .root)
+        timeoutMs = try container.integer(Int.self, forKey: .timeoutMs, literals: NumberLiterals.of(decoder.userInfo), minimum: 0)
+    }
 }
+
+/// Read the configuration file again and apply it; answered once it is in force.
+/// Only root and the user the daemon runs as may ask.
+public struct ReloadRequest: Codable, Sendable { public init() {} }
 
 public struct SessionRequest: Codable, Sendable {
     public var session: String?
@@ -103,6 +120,12 @@ public struct ModeRequest: Codable, Sendable {
         self.mode = mode
         self.cap = cap
     }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
+        mode = try container.decode(SessionMode.self, forKey: .mode)
+        cap = try container.integer(Int.self, forKey: .cap, literals: NumberLiterals.of(decoder.userInfo))
+    }
 }
 
 /// Which photos a select/deselect/toggle names: exactly one of these kinds.
@@ -120,6 +143,10 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
     public var from: String?
     public var to: String?
 
+    /// True when it names photos by what they share (`all`, `folder`, `glob`, a date
+    /// range) rather than one by one (`positions`, `ids`).
+    public var namesInBulk: Bool { positions == nil && ids == nil }
+
     public init(positions: String? = nil, ids: [Int64]? = nil, all: Bool? = nil, folder: String? = nil,
                 glob: String? = nil, from: String? = nil, to: String? = nil) {
         self.positions = positions
@@ -129,6 +156,16 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
         self.glob = glob
         self.from = from
         self.to = to
+    }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        positions = try container.decodeIfPresent(String.self, forKey: .positions)
+        ids = try container.integers(Int64.self, forKey: .ids, literals: NumberLiterals.of(decoder.userInfo))
+        all = try container.decodeIfPresent(Bool.self, forKey: .all)
+        folder = try container.decodeIfPresent(String.self, forKey: .folder)
+        glob = try container.decodeIfPresent(String.self, forKey: .glob)
+        from = try container.decodeIfPresent(String.self, forKey: .from)
+        to = try container.decodeIfPresent(String.self, forKey: .to)
     }
 }
 
@@ -166,6 +203,14 @@ public struct ReorderRequest: Codable, Sendable {
         self.photo = photo
         self.to = to
     }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let literals = NumberLiterals.of(decoder.userInfo)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
+        position = try container.integer(Int.self, forKey: .position, literals: literals)
+        photo = try container.integer(Int64.self, forKey: .photo, literals: literals)
+        to = try container.integer(Int.self, forKey: .to, literals: literals)
+    }
 }
 
 public struct DeletePrepareRequest: Codable, Sendable {
@@ -175,6 +220,11 @@ public struct DeletePrepareRequest: Codable, Sendable {
     public init(session: String? = nil, ids: [Int64]? = nil) {
         self.session = session
         self.ids = ids
+    }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
+        ids = try container.integers(Int64.self, forKey: .ids, literals: NumberLiterals.of(decoder.userInfo))
     }
 }
 
@@ -200,9 +250,17 @@ public struct UndoRequest: Codable, Sendable {
     /// A batch id; the caller's latest undoable batch when nil.
     public var batch: Int64?
     public init(batch: Int64? = nil) { self.batch = batch }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        batch = try container.integer(Int64.self, forKey: .batch, literals: NumberLiterals.of(decoder.userInfo))
+    }
 }
 
 public struct HistoryRequest: Codable, Sendable {
     public var limit: Int?
     public init(limit: Int? = nil) { self.limit = limit }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        limit = try container.integer(Int.self, forKey: .limit, literals: NumberLiterals.of(decoder.userInfo), minimum: 0)
+    }
 }

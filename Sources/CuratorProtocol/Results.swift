@@ -148,6 +148,28 @@ public struct SyncResult: Codable, Sendable {
     }
 }
 
+/// A configuration that is now in force: its roots, and what changed from the last.
+public struct ReloadResult: Codable, Sendable {
+    /// Every root's name, in configuration order.
+    public var roots: [String]
+    public var added: [String]
+    public var removed: [String]
+    /// Roots whose settings changed: they are scanned again.
+    public var changed: [String]
+    /// Settings that changed but apply only at the next start (`socket`, `state_dir`).
+    public var restartNeeded: [String]
+    /// What the configuration loader warned about (unknown keys, ...).
+    public var warnings: [String]
+    public init(roots: [String], added: [String], removed: [String], changed: [String], restartNeeded: [String], warnings: [String]) {
+        self.roots = roots
+        self.added = added
+        self.removed = removed
+        self.changed = changed
+        self.restartNeeded = restartNeeded
+        self.warnings = warnings
+    }
+}
+
 /// One entry of an ordered selection.
 public struct SelectionItem: Codable, Hashable, Sendable {
     public var number: Int
@@ -157,7 +179,11 @@ public struct SelectionItem: Codable, Hashable, Sendable {
     public var pathRaw: String?
     public var size: Int64
     public var captureTime: String?
-    public init(number: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, captureTime: String? = nil) {
+    /// True when the session's view does not show it (its filter hides it, or it
+    /// lies outside the view's folder): still selected, and deleted with the rest.
+    public var hidden: Bool?
+    public init(number: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, captureTime: String? = nil,
+                hidden: Bool? = nil) {
         self.number = number
         self.id = id
         self.root = root
@@ -165,6 +191,7 @@ public struct SelectionItem: Codable, Hashable, Sendable {
         self.pathRaw = pathRaw
         self.size = size
         self.captureTime = captureTime
+        self.hidden = hidden
     }
 }
 
@@ -176,18 +203,51 @@ public struct SessionResult: Codable, Sendable {
     public var cap: Int?
     public var count: Int
     public var bytes: Int64
+    /// Of `count`, the photos the session's view does not show (a filter hides them).
+    public var hidden: Int?
     /// What the request changed: photos added to / removed from the selection.
     public var added: Int?
     public var removed: Int?
-    public init(session: String, mode: SessionMode, view: ViewSpec, cap: Int?, count: Int, bytes: Int64, added: Int? = nil, removed: Int? = nil) {
+    /// Photos a `select` or `toggle` named in bulk (`all`, `folder`, `glob`, a date
+    /// range) and left out because they are protected; absent when none were.
+    public var skippedProtected: Int?
+    /// The idle session (nothing selected) forgotten to make room for this one,
+    /// when the request created a session and the user had `max_sessions_per_user`.
+    public var evicted: String?
+    public init(session: String, mode: SessionMode, view: ViewSpec, cap: Int?, count: Int, bytes: Int64, hidden: Int? = nil,
+                added: Int? = nil, removed: Int? = nil, skippedProtected: Int? = nil, evicted: String? = nil) {
         self.session = session
         self.mode = mode
         self.view = view
         self.cap = cap
         self.count = count
         self.bytes = bytes
+        self.hidden = hidden
         self.added = added
         self.removed = removed
+        self.skippedProtected = skippedProtected
+        self.evicted = evicted
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case session, mode, view, cap, count, bytes, hidden, added, removed, skippedProtected, evicted
+    }
+
+    /// `cap` is always written, `null` when the session has none: a client reads
+    /// the key, not its absence.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(session, forKey: .session)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(view, forKey: .view)
+        try container.encode(cap, forKey: .cap)
+        try container.encode(count, forKey: .count)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encodeIfPresent(hidden, forKey: .hidden)
+        try container.encodeIfPresent(added, forKey: .added)
+        try container.encodeIfPresent(removed, forKey: .removed)
+        try container.encodeIfPresent(skippedProtected, forKey: .skippedProtected)
+        try container.encodeIfPresent(evicted, forKey: .evicted)
     }
 }
 
@@ -198,13 +258,30 @@ public struct SelectionResult: Codable, Sendable {
     public var items: [SelectionItem]
     public var count: Int
     public var bytes: Int64
-    public init(session: String, mode: SessionMode, cap: Int?, items: [SelectionItem], count: Int, bytes: Int64) {
+    /// Of `count`, the photos the session's view does not show.
+    public var hidden: Int?
+    public init(session: String, mode: SessionMode, cap: Int?, items: [SelectionItem], count: Int, bytes: Int64, hidden: Int? = nil) {
         self.session = session
         self.mode = mode
         self.cap = cap
         self.items = items
         self.count = count
         self.bytes = bytes
+        self.hidden = hidden
+    }
+
+    private enum CodingKeys: String, CodingKey { case session, mode, cap, items, count, bytes, hidden }
+
+    /// `cap` is always written, `null` when the session has none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(session, forKey: .session)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(cap, forKey: .cap)
+        try container.encode(items, forKey: .items)
+        try container.encode(count, forKey: .count)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encodeIfPresent(hidden, forKey: .hidden)
     }
 }
 
@@ -262,7 +339,7 @@ public struct DeleteCancelResult: Codable, Sendable {
 }
 
 /// What happened to one photo of a batch (or of an undo).
-public enum PhotoOutcome: String, Codable, Sendable {
+public enum PhotoOutcome: String, Codable, Sendable, CaseIterable {
     case pending, trashed, restored
     case changed, vanished, permissionDenied = "permission_denied", `protected`, noTrash = "no_trash"
     case conflict, missing, error
@@ -290,7 +367,7 @@ public struct BatchItemResult: Codable, Hashable, Sendable {
     }
 }
 
-public enum BatchState: String, Codable, Sendable {
+public enum BatchState: String, Codable, Sendable, CaseIterable {
     case running, done, interrupted, undone, partlyUndone = "partly_undone"
 }
 

@@ -49,6 +49,19 @@ public enum Wire {
         return decoder
     }
 
+    /// The decoder of one request line: keys converted as `NumberLiterals` converts
+    /// them, and the line's non-integer numbers at hand for `IntegerArguments`.
+    static func makeRequestDecoder(literals: NumberLiterals) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            guard let last = path.last else { return RequestKeys.Key(stringValue: "") }
+            if let index = last.intValue { return RequestKeys.Key(intValue: index) }
+            return RequestKeys.Key(stringValue: RequestKeys.decoded(last.stringValue))
+        }
+        if let key = NumberLiterals.userInfoKey { decoder.userInfo[key] = literals }
+        return decoder
+    }
+
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -59,7 +72,8 @@ public enum Wire {
     /// Decodes one request line. On failure the error says what a client must fix,
     /// and carries the request's id when it could be read.
     public static func decodeRequest(_ line: Data) -> Swift.Result<Request, RequestFailure> {
-        let decoder = makeDecoder()
+        let literals = line.withUnsafeBytes { NumberLiterals(scanning: $0) }
+        let decoder = makeRequestDecoder(literals: literals)
         let id = (try? decoder.decode(IDOnly.self, from: line))?.id
         do {
             let envelope = try decoder.decode(Envelope.self, from: line)
@@ -86,9 +100,8 @@ public enum Wire {
         public var error: ProtocolError
     }
 
-    private static func keyPath(_ path: [any CodingKey]) -> String {
-        path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-    }
+    /// A key as the client wrote it: `timeout_ms`, `ids[2]`, `filter.glob`.
+    private static func keyPath(_ path: [any CodingKey]) -> String { RequestKeys.wirePath(path) }
 
     private static func describe(_ error: DecodingError) -> ProtocolError {
         switch error {

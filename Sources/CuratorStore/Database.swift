@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CSQLite
+import CuratorSystem
+import Glibc
 
 /// One SQLite connection. Not thread-safe: it belongs to exactly one owner
-/// (the index, or the journal), which serialises every call.
+/// (the index, or the journal), which serialises every call; debug builds check
+/// that no two threads are ever in it at once (`ConnectionUser`).
 public final class Database {
     let handle: OpaquePointer
     public let path: String
     private var cache: [String: Statement] = [:]
+    #if DEBUG
+    let user = ConnectionUser()
+    #endif
 
     public enum Durability { case normal, full }
 
-    /// Opens (creating if needed) a WAL database. `full` syncs the WAL on every
-    /// commit: what the journal needs; `normal` is enough for a rebuildable cache.
+    /// Opens (creating if needed) a WAL database, readable by its owner only
+    /// (`makePrivate`). `full` syncs the WAL on every commit: what the journal
+    /// needs; `normal` is enough for a rebuildable cache.
     public init(path: String, durability: Durability = .normal) throws(SQLiteError) {
+        try Self.makePrivate(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -30,52 +38,112 @@ public final class Database {
         try execute("PRAGMA foreign_keys=ON")
     }
 
+    /// Creates the database file 0600 before SQLite opens it, whatever the umask
+    /// (SQLite would create it 0644 less the umask), and takes group and other
+    /// bits off one that has them (and off a `-wal` or `-shm` left by a crash). SQLite
+    /// gives the `-wal` and `-shm` files it creates the main file's mode, exactly,
+    /// so they are 0600 too. The process umask is left alone: other threads
+    /// create files. An empty file is a valid empty database.
+    static func makePrivate(_ path: String) throws(SQLiteError) {
+        do throws(SystemError) {
+            let fd = try FileDescriptor.open(ByteString(path), O_RDWR | O_CREAT, mode: 0o600)
+            try fd.closeAfter(path: path) { (fd) throws(SystemError) in
+                let status = try FileStatus.of(descriptor: fd)
+                guard status.isRegularFile else { throw SystemError("open", path: path, errno: .invalid) }
+                if status.mode & 0o077 != 0 { try fd.changeMode(status.mode & 0o700, path: path) }
+            }
+            for suffix in ["-wal", "-shm"] {
+                let side = path + suffix
+                // Not there: SQLite creates it with the main file's mode.
+                guard let sideFD = try? FileDescriptor.open(ByteString(side), O_RDONLY) else { continue }
+                try sideFD.closeAfter(path: side) { (fd) throws(SystemError) in
+                    if let status = try? FileStatus.of(descriptor: fd), status.isRegularFile, status.mode & 0o077 != 0 {
+                        try fd.changeMode(status.mode & 0o700, path: side)
+                    }
+                }
+            }
+        } catch {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "\(error.call): \(error.errno.message)", path: error.path ?? path,
+                              systemErrno: error.errno.rawValue)
+        }
+    }
+
     deinit {
         cache.removeAll()
         sqlite3_close_v2(handle)
     }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path, systemErrno: systemErrno(rc))
+    }
+
+    /// The errno of the I/O failure behind `rc`; nil for failures that are not I/O
+    /// (sqlite3_system_errno keeps the last one, which may be older than `rc`).
+    func systemErrno(_ rc: Int32) -> Int32? {
+        guard [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(rc & 0xff) else { return nil }
+        let value = sqlite3_system_errno(handle)
+        return value != 0 ? value : nil
+    }
+
+    /// Runs `body` as the one thread in the connection (checked in debug builds;
+    /// nothing at all in release builds). `what` names the call for the report.
+    @inline(__always)
+    func exclusively<R, E: Error>(_ what: @autoclosure () -> String, _ body: () throws(E) -> R) throws(E) -> R {
+        #if DEBUG
+        let entered = user.enter(what(), path: path)
+        defer { if entered { user.leave() } }
+        #endif
+        return try body()
     }
 
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
-        var message: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
-        if rc != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? "error"
-            sqlite3_free(message)
-            throw SQLiteError(code: rc, message: text, sql: sql, path: path)
+        try exclusively(sql) { () throws(SQLiteError) in
+            var message: UnsafeMutablePointer<CChar>?
+            let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+            if rc != SQLITE_OK {
+                let text = message.map { String(cString: $0) } ?? "error"
+                sqlite3_free(message)
+                throw SQLiteError(code: rc, message: text, sql: sql, path: path, systemErrno: systemErrno(rc))
+            }
         }
     }
 
-    /// A prepared statement, cached by its SQL text.
+    /// A prepared statement, cached by its SQL text. One that is still being
+    /// stepped (a loop over its rows has not ended) is refused rather than reset
+    /// under that loop: a nested use of the same SQL would otherwise end the outer
+    /// loop early without a word.
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
-        if let cached = cache[sql] {
-            cached.reset()
-            return cached
+        try exclusively(sql) { () throws(SQLiteError) -> Statement in
+            if let cached = cache[sql] {
+                guard !cached.isBusy else { throw cached.stillRunning() }
+                cached.reset()
+                return cached
+            }
+            let statement = try Statement(database: self, sql: sql)
+            cache[sql] = statement
+            return statement
         }
-        let statement = try Statement(database: self, sql: sql)
-        cache[sql] = statement
-        return statement
     }
 
     /// Runs `body` in a transaction (BEGIN IMMEDIATE); rolls back if it throws.
+    /// The thread running it is the connection's until it ends.
     public func transaction<R>(_ body: () throws -> R) throws -> R {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+        try exclusively("transaction") { () throws -> R in
+            try execute("BEGIN IMMEDIATE")
+            do {
+                let result = try body()
+                try execute("COMMIT")
+                return result
+            } catch {
+                try? execute("ROLLBACK")
+                throw error
+            }
         }
     }
 
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertRowID: Int64 { exclusively("sqlite3_last_insert_rowid") { sqlite3_last_insert_rowid(handle) } }
+    public var changes: Int { exclusively("sqlite3_changes") { Int(sqlite3_changes(handle)) } }
 
     public func userVersion() throws(SQLiteError) -> Int {
         try prepare("PRAGMA user_version").firstRow { Int($0.int64(0)) } ?? 0
@@ -93,21 +161,25 @@ public final class Database {
     /// Copies what it can of the WAL into the main file without waiting for, or
     /// blocking, other connections (for a connection of its own, on its own thread).
     public func checkpointPassively() throws(SQLiteError) {
-        var logFrames: Int32 = 0
-        var checkpointed: Int32 = 0
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &checkpointed)
-        guard rc == SQLITE_OK || rc == SQLITE_BUSY else { throw error(rc, sql: "wal_checkpoint(PASSIVE)") }
+        try exclusively("wal_checkpoint(PASSIVE)") { () throws(SQLiteError) in
+            var logFrames: Int32 = 0
+            var checkpointed: Int32 = 0
+            let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &checkpointed)
+            guard rc == SQLITE_OK || rc == SQLITE_BUSY else { throw error(rc, sql: "wal_checkpoint(PASSIVE)") }
+        }
     }
 
     /// Forces the WAL into the main file (used on clean shutdown).
     /// Throws when SQLite could not checkpoint (a statement still reading, say).
     public func checkpoint() throws(SQLiteError) {
-        // A cached SELECT stepped only once (a MAX(), a lookup) still holds its read
-        // transaction, and a checkpoint cannot truncate under it: finish them all.
-        for statement in cache.values { statement.reset() }
-        var logFrames: Int32 = 0
-        var checkpointed: Int32 = 0
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
-        guard rc == SQLITE_OK else { throw error(rc, sql: "wal_checkpoint(TRUNCATE): \(checkpointed) of \(logFrames) frames") }
+        try exclusively("wal_checkpoint(TRUNCATE)") { () throws(SQLiteError) in
+            // A cached SELECT stepped only once (a MAX(), a lookup) still holds its read
+            // transaction, and a checkpoint cannot truncate under it: finish them all.
+            for statement in cache.values { statement.reset() }
+            var logFrames: Int32 = 0
+            var checkpointed: Int32 = 0
+            let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+            guard rc == SQLITE_OK else { throw error(rc, sql: "wal_checkpoint(TRUNCATE): \(checkpointed) of \(logFrames) frames") }
+        }
     }
 }

@@ -2,11 +2,16 @@
 import CSQLite
 
 /// A prepared statement: prepared in `init`, finalized in `deinit`.
-/// Parameters are bound, never spliced into SQL text.
+/// Parameters are bound, never spliced into SQL text, and exactly as many as the
+/// SQL has: a missing one would silently be NULL, an extra one silently dropped.
 public final class Statement {
     let handle: OpaquePointer
     unowned let database: Database
     public let sql: String
+    /// How many `?` the SQL has.
+    public let parameterCount: Int
+    /// Whether values are bound since the last `reset` (which clears them).
+    private var bound = false
 
     init(database: Database, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
@@ -15,16 +20,30 @@ public final class Statement {
         handle = statement
         self.database = database
         self.sql = sql
+        parameterCount = Int(sqlite3_bind_parameter_count(statement))
     }
 
     deinit { sqlite3_finalize(handle) }
 
-    func reset() {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+    /// True between a first step that returned a row and the end of the run (the
+    /// last row, a reset): someone is going through its rows.
+    public var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
+    func stillRunning() -> SQLiteError {
+        SQLiteError(code: SQLITE_MISUSE, message: "the statement is in use: a loop over its rows has not ended, "
+                    + "and using it again would end that loop early", sql: sql, path: database.path)
     }
 
-    public enum Value {
+    /// Ends the statement's run (and its read transaction) and clears its bindings.
+    public func reset() {
+        database.exclusively("reset: \(sql)") {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            bound = false
+        }
+    }
+
+    public enum Value: Sendable {
         case int(Int64)
         case text(String)
         case blob([UInt8])
@@ -37,8 +56,21 @@ public final class Statement {
         try bind(values)
     }
 
+    /// Binds `values` to the `?`s in order, after ending a run that had ended
+    /// anyway. Refused: a count that differs from the SQL's, and a statement whose
+    /// rows are being gone through (`isBusy`: binding would reset that loop).
     @discardableResult
     public func bind(_ values: [Value]) throws(SQLiteError) -> Statement {
+        try database.exclusively("bind: \(sql)") { () throws(SQLiteError) in try bindValues(values) }
+        return self
+    }
+
+    private func bindValues(_ values: [Value]) throws(SQLiteError) {
+        guard values.count == parameterCount else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "\(values.count) values bound to a statement that takes \(parameterCount)",
+                              sql: sql, path: database.path)
+        }
+        guard !isBusy else { throw stillRunning() }
         sqlite3_reset(handle)
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
@@ -56,16 +88,27 @@ public final class Statement {
             }
             if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
         }
-        return self
+        bound = true
     }
 
-    /// Advances; true when a row is available.
+    /// Advances; true when a row is available. A statement that takes values and
+    /// has none bound is refused (each `?` would be NULL). After a failure the run
+    /// is over (reset), so the statement is not left busy.
     public func step() throws(SQLiteError) -> Bool {
-        let rc = sqlite3_step(handle)
-        switch rc {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        default: throw database.error(rc, sql: sql)
+        try database.exclusively("step: \(sql)") { () throws(SQLiteError) -> Bool in
+            guard bound || parameterCount == 0 else {
+                throw SQLiteError(code: SQLITE_MISUSE, message: "no values bound to a statement that takes \(parameterCount)",
+                                  sql: sql, path: database.path)
+            }
+            let rc = sqlite3_step(handle)
+            switch rc {
+            case SQLITE_ROW: return true
+            case SQLITE_DONE: return false
+            default:
+                let error = database.error(rc, sql: sql)
+                sqlite3_reset(handle)
+                throw error
+            }
         }
     }
 
@@ -73,16 +116,22 @@ public final class Statement {
     /// is reset after. A statement left on a row keeps its read transaction open,
     /// and in WAL mode no checkpoint can pass it: the WAL then grows without end.
     public func firstRow<R>(_ read: (Statement) -> R) throws(SQLiteError) -> R? {
-        defer { sqlite3_reset(handle) }
-        guard try step() else { return nil }
-        return read(self)
+        try database.exclusively("firstRow: \(sql)") { () throws(SQLiteError) -> R? in
+            defer { sqlite3_reset(handle) }
+            guard try step() else { return nil }
+            return read(self)
+        }
     }
 
     /// Runs to completion, ignoring rows.
     public func run() throws(SQLiteError) {
-        while try step() {}
-        sqlite3_reset(handle)
+        try database.exclusively("run: \(sql)") { () throws(SQLiteError) in
+            while try step() {}
+            sqlite3_reset(handle)
+        }
     }
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }

@@ -6,6 +6,8 @@ public struct DirectoryEntry: Sendable {
     public enum Kind: Sendable { case file, directory, symlink, other, unknown }
     public var name: ByteString
     public var kind: Kind
+    /// d_ino: finds a file by its inode without a stat per entry.
+    public var inode: UInt64
 }
 
 /// Lists a directory without following symlinks or allocating per entry more than its name.
@@ -17,16 +19,16 @@ public enum DirectoryReader {
 
     /// Takes ownership of `fd`.
     public static func entries(ofOpen fd: FileDescriptor, path: ByteString) throws(SystemError) -> [DirectoryEntry] {
-        guard let stream = fdopendir(fd.rawValue) else {
+        guard let stream = SystemCalls.fdopendir(fd.rawValue) else {
             let err = Errno.current
-            fd.close()
+            try? fd.close()  // only read: the fdopendir error says what went wrong
             throw SystemError("fdopendir", path: path.lossyString, errno: err)
         }
-        defer { closedir(stream) }
+        defer { _ = SystemCalls.closedir(stream) }  // only read: nothing for a close to lose
         var result: [DirectoryEntry] = []
         while true {
             errno = 0
-            guard let entry = readdir(stream) else {
+            guard let entry = SystemCalls.readdir(stream) else {
                 if errno != 0 { throw SystemError("readdir", path: path.lossyString, errno: .current) }
                 break
             }
@@ -43,7 +45,7 @@ public enum DirectoryReader {
             case Int32(DT_UNKNOWN): kind = .unknown
             default: kind = .other
             }
-            result.append(DirectoryEntry(name: ByteString(name), kind: kind))
+            result.append(DirectoryEntry(name: ByteString(name), kind: kind, inode: UInt64(entry.pointee.d_ino)))
         }
         return result
     }

@@ -28,6 +28,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let notEmpty = Errno(ENOTEMPTY)
     public static let readOnly = Errno(EROFS)
     public static let busy = Errno(EBUSY)
+    public static let fileTooLarge = Errno(EFBIG)
 
     /// The symbolic name (`ENOENT`), as clients see it in error codes.
     public var name: String {
@@ -62,6 +63,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
         case ESTALE: "ESTALE"
         case ENOSYS: "ENOSYS"
         case ETXTBSY: "ETXTBSY"
+        case EFBIG: "EFBIG"
         default: "E\(rawValue)"
         }
     }

@@ -31,7 +31,7 @@ public struct FileStatus: Hashable, Sendable {
     public static func of(_ path: ByteString, relativeTo dir: FileDescriptor = .currentDirectory) throws(SystemError) -> FileStatus {
         var st = stat()
         _ = try syscall("lstat", path: path.lossyString) {
-            path.withCString { fstatat(dir.rawValue, $0, &st, AT_SYMLINK_NOFOLLOW) }
+            path.withCString { SystemCalls.fstatat(dir.rawValue, $0, &st, AT_SYMLINK_NOFOLLOW) }
         }
         return FileStatus(st)
     }
@@ -39,13 +39,13 @@ public struct FileStatus: Hashable, Sendable {
     /// stat that follows symlinks (used for roots, which may be symlinks themselves).
     public static func following(_ path: ByteString) throws(SystemError) -> FileStatus {
         var st = stat()
-        _ = try syscall("stat", path: path.lossyString) { path.withCString { stat($0, &st) } }
+        _ = try syscall("stat", path: path.lossyString) { path.withCString { SystemCalls.stat($0, &st) } }
         return FileStatus(st)
     }
 
     public static func of(descriptor: FileDescriptor) throws(SystemError) -> FileStatus {
         var st = stat()
-        _ = try syscall("fstat") { fstat(descriptor.rawValue, &st) }
+        _ = try syscall("fstat") { SystemCalls.fstat(descriptor.rawValue, &st) }
         return FileStatus(st)
     }
 

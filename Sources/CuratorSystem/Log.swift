@@ -46,7 +46,7 @@ public final class Logger: Sendable {
         let parts = value.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         var st = stat()
-        guard fstat(2, &st) == 0 else { return false }
+        guard SystemCalls.fstat(2, &st) == 0 else { return false }
         return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
     }
 
@@ -70,7 +70,7 @@ public final class Logger: Sendable {
         bytes.withUnsafeMutableBytes { buf in
             var offset = 0
             while offset < buf.count {
-                let n = write(2, buf.baseAddress! + offset, buf.count - offset)
+                let n = SystemCalls.write(2, buf.baseAddress! + offset, buf.count - offset)
                 if n <= 0 { if n == -1 && errno == EINTR { continue }; return }
                 offset += n
             }

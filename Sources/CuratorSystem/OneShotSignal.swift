@@ -1,31 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Synchronization
 
-/// Something that happens once (a thread answered, a thread exited), waited for
-/// with a deadline from any thread.
+/// Something that happens once (a thread answered, a cookie came through), waited
+/// for with a deadline from any thread.
 public final class OneShotSignal: Sendable {
-    private let condition = Condition()
-    private let fired = Atomic<Bool>(false)
+    private let fired = Monitor(false)
 
     public init() {}
 
     public func signal() {
-        condition.withLock { _ in fired.store(true, ordering: .releasing) }
-        condition.broadcast()
+        fired.withLock { locked in
+            locked.state = true
+            locked.broadcast()
+        }
     }
 
-    public var isSignalled: Bool { fired.load(ordering: .acquiring) }
+    public var isSignalled: Bool { fired.withLock { $0.state } }
 
     /// True once signalled; false when `seconds` pass first.
     public func wait(seconds: Double) -> Bool {
-        let deadline = MonotonicClock.nanoseconds() + UInt64(max(seconds, 0) * 1e9)
-        return condition.withLock { waiting in
-            while !fired.load(ordering: .acquiring) {
-                let now = MonotonicClock.nanoseconds()
-                guard now < deadline else { return false }
-                waiting.wait(seconds: Double(deadline - now) / 1e9)
-            }
-            return true
-        }
+        let deadline = Deadline.after(seconds: seconds)
+        return fired.withLock { locked in locked.wait(until: deadline) { $0 } }
     }
 }

@@ -4,6 +4,8 @@ import Glibc
 
 /// A detached POSIX thread running one closure. Foundation's `Thread` would pull
 /// all of swift-corelibs-foundation (and ICU) into the static daemon binary.
+/// `WorkerPool` starts its threads with it; work is handed to a thread through a
+/// pool, not by starting one here (the watcher's threads still do, until they move).
 public enum SystemThread {
     private final class Body {
         let run: () -> Void

@@ -35,7 +35,7 @@ public enum UnixSocket {
     }
 
     public static func makeStreamSocket() throws(SystemError) -> FileDescriptor {
-        let fd = try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let fd = try syscall("socket") { SystemCalls.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         return FileDescriptor(rawValue: fd)
     }
 
@@ -46,11 +46,11 @@ public enum UnixSocket {
             _ = try withAddress(path) { (addr, len) in
                 // syscall() can't be used inside withAddress's non-throwing closure; retry EINTR here.
                 var rc: Int32
-                repeat { rc = Glibc.connect(fd.rawValue, addr, len) } while rc == -1 && errno == EINTR
+                repeat { rc = SystemCalls.connect(fd.rawValue, addr, len) } while rc == -1 && errno == EINTR
                 return rc == -1 ? errno : 0
             }.throwingErrno("connect", path: path)
         } catch {
-            fd.close()
+            try? fd.close()  // a socket that never connected: nothing to lose
             throw error
         }
         return fd
@@ -64,23 +64,29 @@ public enum UnixSocket {
                 throw SystemError("bind", path: path.lossyString, errno: Errno(EEXIST))
             }
             if let probe = try? connect(to: path) {
-                probe.close()
+                try? probe.close()
                 throw SystemError("bind", path: path.lossyString, errno: Errno(EADDRINUSE))
             }
-            _ = try syscall("unlink", path: path.lossyString) { path.withCString { unlink($0) } }
+            _ = try syscall("unlink", path: path.lossyString) { path.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) } }
         }
         let fd = try makeStreamSocket()
         do {
-            // The umask makes the file private from its first instant; chmod then sets the
-            // mode asked for (fchmod on a socket descriptor would not change the file).
-            let old = umask(0o177)
-            let rc = try withAddress(path) { (addr, len) in Glibc.bind(fd.rawValue, addr, len) == -1 ? errno : 0 }
-            umask(old)
-            try rc.throwingErrno("bind", path: path)
-            _ = try syscall("chmod", path: path.lossyString) { path.withCString { chmod($0, mode) } }
-            _ = try syscall("listen", path: path.lossyString) { Glibc.listen(fd.rawValue, backlog) }
+            // The file must never be wider than `mode`, not even for an instant. Linux
+            // creates a socket's file with the mode of the socket's own inode less the
+            // umask (unix_bind), so the mode is set on the unbound socket: the file is
+            // born `mode & ~umask`. The umask itself is never touched: it belongs to the
+            // whole process, and other threads create files meanwhile (the journal's
+            // checkpointer, SQLite's -wal and -shm). chmod then adds back what the umask
+            // took away (fchmod on the descriptor after bind would not reach the file).
+            // It goes by path: the socket's directory is trusted (0700 when curatord
+            // makes it, root's or the service's otherwise).
+            _ = try syscall("fchmod", path: path.lossyString) { SystemCalls.fchmod(fd.rawValue, mode) }
+            try withAddress(path) { (addr, len) in SystemCalls.bind(fd.rawValue, addr, len) == -1 ? errno : 0 }
+                .throwingErrno("bind", path: path)
+            _ = try syscall("chmod", path: path.lossyString) { path.withCString { SystemCalls.chmod($0, mode) } }
+            _ = try syscall("listen", path: path.lossyString) { SystemCalls.listen(fd.rawValue, backlog) }
         } catch {
-            fd.close()
+            try? fd.close()  // a socket that never listened: nothing to lose
             throw error
         }
         return fd
@@ -88,7 +94,7 @@ public enum UnixSocket {
 
     /// Accepts one connection (close-on-exec), or nil on EAGAIN.
     public static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor? {
-        guard let fd = try nonBlockingSyscall("accept4", { curator_accept4_cloexec(listener.rawValue) }) else { return nil }
+        guard let fd = try nonBlockingSyscall("accept4", { SystemCalls.accept(listener.rawValue) }) else { return nil }
         return FileDescriptor(rawValue: fd)
     }
 
@@ -96,7 +102,7 @@ public enum UnixSocket {
         var pid: Int32 = 0
         var uid: UInt32 = 0
         var gid: UInt32 = 0
-        _ = try syscall("getsockopt(SO_PEERCRED)") { curator_peer_credentials(fd.rawValue, &pid, &uid, &gid) }
+        _ = try syscall("getsockopt(SO_PEERCRED)") { SystemCalls.peerCredentials(fd.rawValue, &pid, &uid, &gid) }
         return PeerCredentials(pid: pid, uid: uid, gid: gid)
     }
 
@@ -105,7 +111,7 @@ public enum UnixSocket {
         var offset = 0
         while offset < bytes.count {
             let n = try syscall("send") {
-                bytes.withUnsafeBytes { buf in send(fd.rawValue, buf.baseAddress! + offset, buf.count - offset, Int32(MSG_NOSIGNAL)) }
+                bytes.withUnsafeBytes { buf in SystemCalls.send(fd.rawValue, buf.baseAddress! + offset, buf.count - offset, Int32(MSG_NOSIGNAL)) }
             }
             offset += n
         }
@@ -113,13 +119,13 @@ public enum UnixSocket {
 
     /// Sends what fits without blocking; returns the number of bytes sent.
     public static func sendSome(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
-        let n = try nonBlockingSyscall("send") { send(fd.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        let n = try nonBlockingSyscall("send") { SystemCalls.send(fd.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         return n ?? 0
     }
 
     public static func receive(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, blocking: Bool = true) throws(SystemError) -> Int? {
         let flags: Int32 = blocking ? 0 : Int32(MSG_DONTWAIT)
-        return try nonBlockingSyscall("recv") { recv(fd.rawValue, buffer.baseAddress, buffer.count, flags) }
+        return try nonBlockingSyscall("recv") { SystemCalls.recv(fd.rawValue, buffer.baseAddress, buffer.count, flags) }
     }
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Glibc
 
-/// Facts about a Unix user that SO_PEERCRED does not give: its supplementary groups.
+/// Facts about a Unix user that SO_PEERCRED does not give: its name, home and
+/// supplementary groups, from the user database (getpwuid_r, reentrant).
 public enum UserAccount {
     /// The user's groups from the group database (primary `gid` included), or just
     /// `[gid]` when the uid has no passwd entry.
@@ -20,21 +21,35 @@ public enum UserAccount {
     }
 
     public static func userName(uid: UInt32) -> String? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let rc = getpwuid_r(uid, &entry, &buffer, buffer.count, &result)
-        guard rc == 0, result != nil, let name = entry.pw_name else { return nil }
-        return String(validatingCString: name)
+        entry(uid: uid) { entry in entry.pw_name.flatMap { String(validatingCString: $0) } } ?? nil
     }
 
     public static func homeDirectory(uid: UInt32) -> ByteString? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let rc = getpwuid_r(uid, &entry, &buffer, buffer.count, &result)
-        guard rc == 0, result != nil, let dir = entry.pw_dir else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: dir, count: strlen(dir))
-        return ByteString(bytes: bytes)
+        entry(uid: uid) { entry in
+            entry.pw_dir.map { ByteString(bytes: UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+        } ?? nil
+    }
+
+    /// Looks `uid` up and hands its entry to `read` while the buffer its strings
+    /// point into is alive: `read` must copy what it keeps. The buffer starts at
+    /// `bufferSize` bytes and doubles on ERANGE (a long GECOS field, many
+    /// groups in an NSS module) up to 1 MiB. Nil when there is no such user or
+    /// the lookup fails.
+    static func entry<R>(uid: UInt32, bufferSize: Int = 4096, _ read: (passwd) -> R) -> R? {
+        var size = max(bufferSize, 1)
+        while true {
+            var entry = passwd()
+            var result: UnsafeMutablePointer<passwd>?
+            let found: R?? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { buffer -> R?? in
+                guard let base = buffer.baseAddress else { return .some(nil) }
+                let rc = getpwuid_r(uid, &entry, base, buffer.count, &result)
+                if rc == ERANGE { return nil }  // too small: try a larger buffer
+                guard rc == 0, result != nil else { return .some(nil) }
+                return .some(read(entry))
+            }
+            if let found { return found }
+            guard size < 1 << 20 else { return nil }
+            size *= 2
+        }
     }
 }

@@ -31,11 +31,12 @@ public final class ThumbnailDirectory {
         self.path = path
     }
 
-    deinit { descriptor.close() }
+    // A directory opened for reading: its close has nothing to report.
+    deinit { try? descriptor.close() }
 
     /// Takes a copy of `descriptor` (an open `thumbnails` directory); the caller keeps its own.
     public static func duplicating(_ descriptor: FileDescriptor, path: ByteString = "thumbnails") throws(SystemError) -> ThumbnailDirectory {
-        let copy = try syscall("fcntl", path: path.lossyString) { fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0) }
+        let copy = try syscall("fcntl", path: path.lossyString) { SystemCalls.fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0) }
         return ThumbnailDirectory(descriptor: FileDescriptor(rawValue: copy), path: path)
     }
 
@@ -45,7 +46,7 @@ public final class ThumbnailDirectory {
         if create {
             for directory in [cache.root.parent, cache.root] {
                 do {
-                    _ = try syscall("mkdir", path: directory.lossyString) { directory.withCString { mkdir($0, 0o700) } }
+                    _ = try syscall("mkdir", path: directory.lossyString) { directory.withCString { SystemCalls.mkdirat(AT_FDCWD, $0, 0o700) } }
                 } catch where error.errno == .exists {
                 }
             }
@@ -147,7 +148,7 @@ public final class ThumbnailDirectory {
         for name in names {
             do {
                 _ = try syscall("unlinkat", path: path.appending(name).lossyString) {
-                    name.withCString { unlinkat(descriptor.rawValue, $0, 0) }
+                    name.withCString { SystemCalls.unlinkat(descriptor.rawValue, $0, 0) }
                 }
                 removed += 1
             } catch where error.errno == .noEntry || error.errno == .notDirectory {
@@ -166,21 +167,21 @@ public final class ThumbnailDirectory {
             walked = walked.appending(component)
             do {
                 _ = try syscall("mkdirat", path: walked.lossyString) {
-                    component.withCString { mkdirat(current.rawValue, $0, 0o700) }
+                    component.withCString { SystemCalls.mkdirat(current.rawValue, $0, 0o700) }
                 }
             } catch where error.errno == .exists {
             } catch {
-                if owned { current.close() }
+                if owned { try? current.close() }
                 throw error
             }
             let next: FileDescriptor
             do {
                 next = try FileDescriptor.open(component, O_RDONLY | curator_O_DIRECTORY | curator_O_NOFOLLOW, relativeTo: current)
             } catch {
-                if owned { current.close() }
+                if owned { try? current.close() }
                 throw error
             }
-            if owned { current.close() }
+            if owned { try? current.close() }
             current = next
             owned = true
         }
@@ -199,16 +200,18 @@ public final class ThumbnailDirectory {
         let fd = try FileDescriptor.open(
             temporary, O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW, mode: 0o600, relativeTo: directory)
         do {
-            try fd.closeAfter { (fd) throws(SystemError) in
+            // closeAfter throws when close(2) fails: on NFS that is where a failed
+            // write-back shows, and a thumbnail whose bytes may not be there is not renamed into place.
+            try fd.closeAfter(path: shown) { (fd) throws(SystemError) in
                 // The umask may take bits away, never add them; say 0600 anyway.
-                _ = try syscall("fchmod", path: shown) { fchmod(fd.rawValue, 0o600) }
+                _ = try syscall("fchmod", path: shown) { SystemCalls.fchmod(fd.rawValue, 0o600) }
                 try fd.writeAll(bytes)
             }
             _ = try syscall("renameat", path: shown) {
-                temporary.withCString { from in name.withCString { to in renameat(directory.rawValue, from, directory.rawValue, to) } }
+                temporary.withCString { from in name.withCString { to in SystemCalls.renameat2(directory.rawValue, from, directory.rawValue, to, 0) } }
             }
         } catch {
-            _ = temporary.withCString { unlinkat(directory.rawValue, $0, 0) }
+            _ = temporary.withCString { SystemCalls.unlinkat(directory.rawValue, $0, 0) }
             throw error
         }
     }
@@ -228,7 +231,7 @@ extension FileDescriptor {
             let n = try syscall("pread") {
                 buffer.withUnsafeMutableBytes { raw -> Int in
                     guard let base = raw.baseAddress else { return 0 }
-                    return pread(rawValue, base + filled, count - filled, off_t(offset + filled))
+                    return SystemCalls.pread(rawValue, base + filled, count - filled, off_t(offset + filled))
                 }
             }
             if n == 0 { break }

@@ -46,7 +46,7 @@ public final class ThumbnailerProcess {
         /// and `swift build` put it.
         public static func besideCurrentExecutable() -> ByteString? {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            let count = SystemCalls.readlink("/proc/self/exe", &buffer, buffer.count - 1)
             guard count > 0 else { return nil }
             let own = ByteString(buffer[0..<count].map { UInt8(bitPattern: $0) })
             return own.parent.appending("curatord-thumbnailer")
@@ -94,11 +94,12 @@ public final class ThumbnailerProcess {
                 executable: options.executable, arguments: options.arguments, environment: options.environment,
                 stdin: theirs, stdout: theirs)
         } catch {
-            mine.close()
-            theirs.close()
+            try? mine.close()
+            try? theirs.close()
             throw ThumbnailerError(.spawn, "\(error)")
         }
-        theirs.close()
+        // The worker holds its copy; ours is only a socket end with nothing to report.
+        try? theirs.close()
         starts += 1
         let channel = WorkerChannel(input: mine, output: mine, kind: .messages)
         let started = Worker(child: child, channel: channel, socket: mine)
@@ -112,7 +113,7 @@ public final class ThumbnailerProcess {
                 throw ThumbnailerError(.spawn, "the worker \(ending) before it was ready")
             }
             hello = try JSONDecoder().decode(ThumbnailerHello.self, from: Data(message.bytes))
-            message.descriptors.forEach { $0.close() }
+            message.descriptors.forEach { try? $0.close() }
         } catch let error as ThumbnailerError {
             throw error
         } catch {
@@ -159,7 +160,7 @@ public final class ThumbnailerProcess {
             worker = nil
             return blame(request, id: id, ending: ending)
         }
-        message.descriptors.forEach { $0.close() }
+        message.descriptors.forEach { try? $0.close() }
         do {
             let result = try JSONDecoder().decode(ThumbnailResult.self, from: Data(message.bytes))
             guard result.id == id else {
@@ -182,10 +183,10 @@ public final class ThumbnailerProcess {
     public func stop() {
         guard let active = worker else { return }
         worker = nil
-        shutdown(active.socket.rawValue, Int32(SHUT_RDWR))
+        _ = SystemCalls.shutdown(active.socket.rawValue, Int32(SHUT_RDWR))
         for _ in 0..<100 {
             if active.child.poll() != nil {
-                active.socket.close()
+                try? active.socket.close()
                 return
             }
             usleep(10_000)
@@ -242,7 +243,7 @@ public final class ThumbnailerProcess {
     private func end(_ active: Worker, kill: Bool) -> ChildProcess.Ending {
         if kill { active.child.kill() }
         let ending = active.child.wait()
-        active.socket.close()
+        try? active.socket.close()
         return ending
     }
 }

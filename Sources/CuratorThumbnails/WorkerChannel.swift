@@ -61,7 +61,7 @@ public final class WorkerChannel {
     public func wait(timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
         if kind == .lines, buffered.contains(UInt8(ascii: "\n")) { return true }
         var entry = pollfd(fd: input.rawValue, events: Int16(POLLIN), revents: 0)
-        let ready = try syscall("poll") { poll(&entry, 1, timeoutMilliseconds) }
+        let ready = try syscall("poll") { SystemCalls.poll(&entry, 1, timeoutMilliseconds) }
         return ready > 0
     }
 
@@ -93,7 +93,7 @@ public final class WorkerChannel {
                     throw SystemError("read", path: "a line longer than \(Self.maxMessage) bytes", errno: Errno(EMSGSIZE))
                 }
                 var chunk = [UInt8](repeating: 0, count: 65536)
-                let n = try syscall("read") { chunk.withUnsafeMutableBytes { Glibc.read(input.rawValue, $0.baseAddress, $0.count) } }
+                let n = try syscall("read") { chunk.withUnsafeMutableBytes { SystemCalls.read(input.rawValue, $0.baseAddress, $0.count) } }
                 if n == 0 {
                     if buffered.isEmpty { return nil }
                     let line = buffered

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
 import CuratorProtocol
 
-/// One subcommand: its name, a one-line abstract, how to parse it and run it.
-protocol CLICommand {
-    static var name: String { get }
-    static var abstract: String { get }
-    static var usage: String { get }
-    init(parsing arguments: inout ArgumentList) throws(CLIError)
+/// One subcommand of curatorctl: its declared arguments (`@Option`, `@Flag`,
+/// `@Argument`, `@OptionGroup`), its configuration (name and one-line abstract),
+/// and what it does. Listed in `CuratorCtl.configuration.subcommands`, or in a
+/// group's (`trash list`), it is parsed, helped and run from there.
+protocol CLICommand: ParsableCommand {
     func run(_ context: CLIContext) throws(CLIError)
 }
 
@@ -22,6 +22,16 @@ final class CLIContext {
         let made = try Client(socketPath: options.socket)
         client = made
         return made
+    }
+
+    /// Commands that read events check first that the daemon writes them as this
+    /// curatorctl reads them (the shapes changed with protocol 2).
+    func requireSameProtocol() throws(CLIError) {
+        let hello = try connection().call(.hello(HelloRequest()), as: HelloResult.self)
+        guard hello.protocolVersion == ProtocolInfo.version else {
+            throw CLIError.protocolMismatch("it speaks protocol \(hello.protocolVersion) and this curatorctl protocol "
+                                            + "\(ProtocolInfo.version); use the curatorctl of curatord \(hello.version)")
+        }
     }
 
     /// Sends a command: with --json prints the raw response and returns nil;

@@ -2,10 +2,12 @@
 import CuratorProtocol
 import CuratorSystem
 
-/// What can go wrong in curatorctl, each with the exit code it leaves.
+/// What can go wrong in curatorctl, each with the exit code it leaves. (A command
+/// line that cannot be run is a `CommandLineError`, exit code 2, before any of these.)
 enum CLIError: Error {
-    case usage(String)
     case daemonUnreachable(path: String, reason: SystemError)
+    /// The socket is there, but this user may not open it (EACCES): the daemon may be running.
+    case socketForbidden(explanation: String)
     case daemon(ProtocolError)
     case connectionLost(String)
     case protocolMismatch(String)
@@ -13,8 +15,7 @@ enum CLIError: Error {
 
     var exitCode: Int32 {
         switch self {
-        case .usage: 2
-        case .daemonUnreachable: 3
+        case .daemonUnreachable, .socketForbidden: 3
         case .daemon: 1
         case .connectionLost, .protocolMismatch: 4
         case .cancelled: 5
@@ -24,8 +25,6 @@ enum CLIError: Error {
     /// A sentence for people.
     var message: String {
         switch self {
-        case .usage(let text):
-            return text
         case .daemonUnreachable(let path, let reason):
             let why = reason.errno == .noEntry ? "there is no socket at \(path)"
                 : reason.errno == .connectionRefused ? "nothing is listening on \(path)"
@@ -36,6 +35,8 @@ enum CLIError: Error {
                 or as a service: systemctl --user start curatord
                 or point curatorctl at its socket with --socket PATH (or $CURATORD_SOCKET).
                 """
+        case .socketForbidden(let explanation):
+            return explanation
         case .daemon(let error):
             return error.message
         case .connectionLost(let text):

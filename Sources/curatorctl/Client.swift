@@ -16,11 +16,14 @@ final class Client {
         do {
             descriptor = try UnixSocket.connect(to: ByteString(socketPath))
         } catch {
+            if error.errno == .accessDenied || error.errno == .notPermitted {
+                throw CLIError.socketForbidden(explanation: SocketAccess(path: socketPath).explanation())
+            }
             throw CLIError.daemonUnreachable(path: socketPath, reason: error)
         }
     }
 
-    deinit { descriptor.close() }
+    deinit { try? descriptor.close() }  // a socket: nothing to lose
 
     /// Sends a command and returns its result, or throws the daemon's error.
     func call<R: Decodable>(_ command: Command, as type: R.Type) throws(CLIError) -> R {
@@ -40,7 +43,14 @@ final class Client {
     func callRaw(_ command: Command) throws(CLIError) -> Data {
         let id = RequestID.number(nextID)
         nextID += 1
-        try send(Wire.request(id: id, command: command))
+        do {
+            try send(Wire.request(id: id, command: command))
+        } catch {
+            // Refused (too many connections, shutting down): the daemon said why and
+            // closed before our request got there. Its reason is the answer to show.
+            guard let line = try? readLine(), line.first == UInt8(ascii: "{") else { throw error }
+            return line
+        }
         while true {
             let line = try readLine()
             // Events may come before our response when subscribed: skip them here.

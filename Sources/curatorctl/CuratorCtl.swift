@@ -1,66 +1,74 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
 import CuratorProtocol
 import Foundation
 
 /// curatorctl: the command-line client. One connection per invocation.
-enum CuratorCtl {
-    static var commands: [any CLICommand.Type] { [
-        StatusCommand.self, ListCommand.self, WatchCommand.self, RescanCommand.self, SyncCommand.self,
-        ViewCommand.self, ModeCommand.self, SelectCommand.self, DeselectCommand.self, ToggleCommand.self, ClearCommand.self,
-        SelectionCommand.self, MoveCommand.self, RemoveCommand.self, UndoCommand.self, HistoryCommand.self,
-    ] }
+struct CuratorCtl: ParsableCommand {
+    /// The commands, in the order the help lists them. A new command is a file in
+    /// Commands/ and a line here (or in its group's list, for `trash list`).
+    static let configuration = CommandConfiguration(
+        name: "curatorctl",
+        abstract: "Talks to curatord over its Unix socket, one connection per command.",
+        discussion: """
+            Exit status: 0 done; 1 curatord refused the request; 2 wrong usage; 3 curatord's socket cannot be used \
+            (not running, or not yours); 4 the connection was lost or the answer not understood; 5 cancelled.
+            """,
+        subcommands: [
+            StatusCommand.self,
+            ListCommand.self,
+            WatchCommand.self,
+            RescanCommand.self,
+            SyncCommand.self,
+            ReloadCommand.self,
+            ViewCommand.self,
+            ModeCommand.self,
+            SelectCommand.self,
+            DeselectCommand.self,
+            ToggleCommand.self,
+            ClearCommand.self,
+            SelectionCommand.self,
+            MoveCommand.self,
+            RemoveCommand.self,
+            UndoCommand.self,
+            HistoryCommand.self,
+        ])
 
-    static func help() -> String {
-        var lines = [
-            "Usage: curatorctl [--socket PATH] [--json] [--session NAME] COMMAND [ARGS]",
-            "",
-            "Talks to curatord over its Unix socket (default $XDG_RUNTIME_DIR/curatord.sock, or $CURATORD_SOCKET).",
-            "",
-            "Commands:",
-        ]
-        for c in commands { lines.append("  \(Format.pad(c.name, 10)) \(c.abstract)") }
-        lines += ["", "curatorctl help COMMAND shows a command's arguments.", "--json prints the daemon's raw JSON responses."]
-        return lines.joined(separator: "\n")
-    }
+    @OptionGroup var global: GlobalOptions
+
+    @Flag("--version", help: "Show the version and the protocol version.")
+    var version: Bool
 
     static func main(_ argv: [String]) -> Int32 {
-        var arguments = ArgumentList(argv)
+        let line: ParsedCommandLine
         do {
-            var options = GlobalOptions(socket: GlobalOptions.defaultSocket())
-            if let socket = try arguments.option("--socket", "-S") { options.socket = socket }
-            options.json = arguments.flag("--json")
-            options.session = try arguments.option("--session")
-            if arguments.flag("--help", "-h") || arguments.isEmpty {
-                Format.write(help())
+            switch try CommandParser.parse(argv, root: CuratorCtl.self) {
+            case .help(let text):
+                Format.write(text)
                 return 0
+            case .run(let parsed):
+                line = parsed
             }
-            if arguments.flag("--version") {
-                Format.write("curatorctl \(ProtocolInfo.serverVersion) (protocol \(ProtocolInfo.version))")
-                return 0
-            }
-            var words = arguments.items
-            let name = words.removeFirst()
-            if name == "help" {
-                if let topic = words.first, let c = commands.first(where: { $0.name == topic }) {
-                    Format.write("curatorctl \(c.usage)\n\n\(c.abstract)")
-                } else {
-                    Format.write(help())
-                }
-                return 0
-            }
-            guard let type = commands.first(where: { $0.name == name }) else {
-                throw CLIError.usage("unknown command \"\(name)\"; see curatorctl --help")
-            }
-            var rest = ArgumentList(words)
-            let command = try type.init(parsing: &rest)
-            try command.run(CLIContext(options: options))
+        } catch {
+            Format.error(error.text)
+            return error.exitCode
+        }
+        guard let root = line.command(CuratorCtl.self) else { return 1 }
+        if root.version {
+            Format.write("curatorctl \(ProtocolInfo.serverVersion) (protocol \(ProtocolInfo.version))")
             return 0
-        } catch let error as CLIError {
+        }
+        // No command, or a group without its subcommand: what there is to choose from.
+        guard let command = line.command as? any CLICommand else {
+            Format.write(line.help)
+            return 0
+        }
+        do {
+            try command.run(CLIContext(options: root.global))
+            return 0
+        } catch {
             Format.error("curatorctl: \(error.message)")
             return error.exitCode
-        } catch {
-            Format.error("curatorctl: \(error)")
-            return 1
         }
     }
 }

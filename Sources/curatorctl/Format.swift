@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
 import Foundation
 import Glibc
 
@@ -58,7 +59,7 @@ enum Format {
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.write(fd, base + offset, buffer.count - offset)
+                return SystemCalls.write(fd, base + offset, buffer.count - offset)
             }
             if n < 0 {
                 if errno == EINTR { continue }

@@ -185,7 +185,7 @@ while true {
         log.error("curatord-thumbnailer: reading jobs: \(error)")
         exit(1)
     }
-    defer { message.descriptors.forEach { $0.close() } }
+    defer { message.descriptors.forEach { try? $0.close() } }  // the daemon's copies stay open
     if message.bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
     let job: ThumbnailJob
     do {

@@ -62,8 +62,24 @@ import Testing
         #expect(config.roots[1].watch == .poll && config.roots[1].pollInterval == 60)
         #expect(config.socketPath.lossyString == f.directory + "/curatord.sock")
         #expect(config.source == f.file)
+        // What one user's sessions may hold, by default.
+        #expect(config.maxSessionsPerUser == 64 && config.maxSelection == 100_000 && config.maxSelectedPerUser == 250_000)
+        let limited = try f.load("{ roots: [\"\(f.pictures)\"], max_sessions_per_user: 8, max_selection: 300000 }").0
+        #expect(limited.maxSessionsPerUser == 8 && limited.maxSelection == 300_000)
+        #expect(limited.maxSelectedPerUser == 300_000, "the per-user default is never below one selection's")
         // Loading writes nothing: not even the state directory.
         #expect(!FileManager.default.fileExists(atPath: f.directory + "/state"))
+    }
+
+    @Test func connectionLimitsDefaultToAQuarterPerUserAndFiveIdleMinutes() throws {
+        let f = Fixture()
+        let (defaults, _) = try f.load(#"{ roots: ["\#(f.pictures)"] }"#)
+        #expect(defaults.maxClients == 64 && defaults.maxClientsPerUser == 16 && defaults.idleTimeoutSeconds == 300)
+        let (few, _) = try f.load(#"{ roots: ["\#(f.pictures)"], max_clients: 2 }"#)
+        #expect(few.maxClientsPerUser == 1, "one user never holds every connection the default allows")
+        let (set, warnings) = try f.load(#"{ roots: ["\#(f.pictures)"], max_clients: 10, max_clients_per_user: 3, idle_timeout_seconds: 0 }"#)
+        #expect(warnings.isEmpty)
+        #expect(set.maxClientsPerUser == 3 && set.idleTimeoutSeconds == 0)
     }
 
     @Test func unknownKeysAreWarnedNotRefused() throws {
@@ -118,7 +134,22 @@ import Testing
         Case(json: "{ roots: [\"@DIR@/pictures\"], socket_mode: \"0400\" }", key: "socket_mode", says: "including owner read/write"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], log_level: \"loud\" }", key: "log_level", says: "must be one of error"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], selection_cap: 2.5 }", key: "selection_cap", says: "whole number"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_selection: 10, selection_cap: 11 }", key: "selection_cap",
+             says: "from 1 to max_selection (10)"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_sessions_per_user: 0 }", key: "max_sessions_per_user",
+             says: "whole number from 1 to 10000"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_selection: 1000001 }", key: "max_selection", says: "whole number from 1 to 1000000"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_selected_per_user: \"lots\" }", key: "max_selected_per_user",
+             says: "must be a number, not a string"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_selection: 500, max_selected_per_user: 100 }", key: "max_selected_per_user",
+             says: "below max_selection (500)"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients: 0 }", key: "max_clients", says: "between 1 and 512"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients: 8, max_clients_per_user: 9 }", key: "max_clients_per_user",
+             says: "from 1 to max_clients (8)"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients_per_user: 0 }", key: "max_clients_per_user", says: "from 1 to max_clients"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], max_clients_per_user: 2.5 }", key: "max_clients_per_user", says: "whole number"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], idle_timeout_seconds: -1 }", key: "idle_timeout_seconds", says: "between 0 (never) and 86400"),
+        Case(json: "{ roots: [\"@DIR@/pictures\"], idle_timeout_seconds: NaN }", key: "idle_timeout_seconds", says: "between 0 (never) and 86400"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], state_dir: true }", key: "state_dir", says: "must be a string, not a boolean"),
         Case(json: "{ roots: [\"@DIR@/pictures\"], socket: \"/tmp/\(String(repeating: "s", count: 120))\" }", key: "socket",
              says: "the limit for a Unix socket path"),
@@ -138,6 +169,18 @@ import Testing
         #expect(line.hasPrefix(f.file + ": " + (c.key.map { $0 + ": " } ?? "")), "\(line)")
         // Nothing written.
         #expect(try FileManager.default.contentsOfDirectory(atPath: f.directory).sorted() == ["camera", "curatord.json5", "pictures", "plain-file"])
+    }
+
+    /// A file past 1 MiB is refused whole: read in part, a valid beginning was taken
+    /// for the whole configuration.
+    @Test func aFileLargerThanAMegabyteIsRefusedNotCut() throws {
+        let f = Fixture()
+        let head = "{ roots: [\"\(f.pictures)\"] }\n"
+        let error = try #require(f.failure(head + String(repeating: " ", count: 1 << 20)))
+        #expect(error.file == f.file && error.key == nil)
+        #expect(error.message.contains("larger than 1 MiB"), "\(error)")
+        // Up to the limit is read as ever.
+        #expect(try f.load(head + String(repeating: " ", count: (1 << 20) - head.utf8.count)).0.roots.count == 1)
     }
 
     @Test func aMissingFileIsNamed() {

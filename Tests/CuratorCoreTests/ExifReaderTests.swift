@@ -245,7 +245,7 @@ import Testing
     @Test func readsRelativeToADirectoryDescriptor() throws {
         try scratch.write("2024/IMG_1.JPG", TestJPEG.make(dateTimeOriginal: "2024:05:17 10:20:30"))
         let directory = try FileDescriptor.openDirectory(scratch.child("2024"))
-        defer { directory.close() }
+        defer { try? directory.close() }
         #expect(ExifReader.captureTime(path: "IMG_1.JPG", relativeTo: directory)?.wire == "2024-05-17T10:20:30")
         #expect(ExifReader.captureTime(path: "IMG_1.JPG") == nil, "not found from the working directory")
     }
@@ -283,7 +283,7 @@ import Testing
     @Test func theReadBudgetIsEnforced() throws {
         let path = try scratch.write("big.bin", TestContainers.junk(1 << 20))
         let fd = try FileDescriptor.open(path, O_RDONLY)
-        defer { fd.close() }
+        defer { try? fd.close() }
         var source = try ExifFileSource(descriptor: fd, size: 1 << 20, budget: 100_000, headSize: 65_536)
         #expect(try source.read(at: 10, count: 100) == Array(TestContainers.junk(110).suffix(100)), "served from the head")
         #expect(source.budget == 100_000 - 65_536)

@@ -12,7 +12,7 @@ import Testing
 
     /// What the listing must be: summaries of the view's photos, Codable-encoded.
     static func expected(_ state: CuratorState, _ args: ListRequest, id: RequestID?, fields: PhotoFields) throws -> String {
-        let session = state.session(try state.sessionKey(args.session, uid: me.uid))
+        let session = state.session(try SessionKey.named(args.session, uid: me.uid))
         let spec = args.view ?? session.view
         let ids = try state.resolve(spec)
         let offset = max(args.offset ?? 0, 0)
@@ -24,8 +24,9 @@ import Testing
                 let photo = try #require(state.library.photo(ids[index]))
                 if index == offset || state.library.photo(ids[index - 1])?.folderID != photo.folderID {
                     let path = state.wirePath(state.library.folders[photo.folderID]?.path ?? .empty)
+                    let total = ids.filter { state.library.photo($0)?.folderID == photo.folderID }.count
                     folders.append(FolderSection(root: state.rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
-                                                 count: 0, firstPosition: index + 1))
+                                                 count: 0, total: total, firstPosition: index + 1))
                 }
                 folders[folders.count - 1].count += 1
                 photos.append(state.summary(photo, position: index + 1,
@@ -50,7 +51,7 @@ import Testing
 
     /// The whole `list` line, written at once from its stream.
     static func line(_ state: CuratorState, _ args: ListRequest, id: RequestID?, fields: PhotoFields = .all) throws -> [UInt8] {
-        var stream = try state.listingStream(args, id: id, client: me, fields: fields)
+        var stream = try ListCommand.stream(in: state, args, id: id, uid: me.uid, fields: fields)
         return stream.line()
     }
 
@@ -81,8 +82,8 @@ import Testing
         try f.state.library.setCapture(ids[1], .known(CaptureTime(year: 1800, month: 1, day: 1)!.seconds))
         try f.state.library.setCapture(ids[2], .none)
         // A selection, numbered out of id order.
-        _ = try f.state.setMode(ModeRequest(mode: .select), uid: Self.me.uid)
-        _ = try f.state.changeSelection(.select, SelectRequest(selector: PhotoSelector(positions: "5 2 9")), uid: Self.me.uid)
+        _ = try ModeCommand.run(in: f.state, ModeRequest(mode: .select), caller: Caller(uid: Self.me.uid))
+        _ = try SelectionVerb.select.run(in: f.state, SelectRequest(selector: PhotoSelector(positions: "5 2 9")), caller: Caller(uid: Self.me.uid))
 
         let requests = [ListRequest(), ListRequest(offset: 3, limit: 4), ListRequest(offset: 50), ListRequest(limit: 0),
                         ListRequest(view: ViewSpec(sort: .name, order: .desc)), ListRequest(view: ViewSpec(sort: .capture))]
@@ -119,7 +120,7 @@ import Testing
         for args in [ListRequest(), ListRequest(offset: 5, limit: 9), ListRequest(limit: 0)] {
             let whole = try Self.line(f.state, args, id: .number(1))
             for size in [1, 2, 7, 64, 1000, ListingStream.pieceBytes] {
-                var stream = try f.state.listingStream(args, id: .number(1), client: Self.me, fields: .all)
+                var stream = try ListCommand.stream(in: f.state, args, id: .number(1), uid: Self.me.uid, fields: .all)
                 // Pieces go into buffers in turn, as the connection's writing thread does.
                 var w = JSONWriter(reservingCapacity: 64), other = JSONWriter(reservingCapacity: 64)
                 var sent: [UInt8] = []
@@ -150,7 +151,7 @@ import Testing
         for name in names { try f.write("2023/x/" + name) }
         try f.reconcile("2023/x", names)
         let before = try Self.line(f.state, ListRequest(), id: nil)
-        var stream = try f.state.listingStream(ListRequest(), id: nil, client: Self.me, fields: .all)
+        var stream = try ListCommand.stream(in: f.state, ListRequest(), id: nil, uid: Self.me.uid, fields: .all)
         var w = JSONWriter(reservingCapacity: 64)
         stream.writeNext(to: &w, bytes: 300)
         // Meanwhile: photos go, one changes, one arrives, the root goes offline.

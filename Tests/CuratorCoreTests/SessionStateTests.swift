@@ -107,14 +107,57 @@ import Testing
         #expect(update.state.generation == state.generation + 1)
     }
 
-    @Test func aFilterOrSortIsAChangeOfView() throws {
-        let state = try selecting([1])
+    /// Article 001: the checkmarks stay while the search text changes. A filter,
+    /// sort, order or sub-folder change of the same page keeps mode, cap and
+    /// selection, and does not void a delete plan (the generation stays).
+    @Test func aFilterOrSortOfTheSamePageKeepsTheSelection() throws {
+        let state = try selecting([3, 1, 2], cap: 5)
         var filtered = pictures
-        filtered.filter = ViewFilter(glob: "*.CR2")
-        #expect(state.setView(filtered).state.mode == .view)
+        filtered.filter = ViewFilter(glob: "*.CR2", types: ["cr2"], from: "2024")
         var resorted = pictures
+        resorted.sort = .size
         resorted.order = .desc
-        #expect(state.setView(resorted).state.selection.isEmpty)
+        var flat = pictures
+        flat.recursive = false
+        for view in [filtered, resorted, flat] {
+            let update = state.setView(view)
+            #expect(update.state.view == view)
+            #expect(update.state.mode == .select)
+            #expect(update.state.selection == state.selection)
+            #expect(update.state.selection.cap == 5)
+            #expect(update.state.generation == state.generation)
+            #expect(update.change == .none)
+        }
+        // And back: still the same selection, in the same order.
+        #expect(state.setView(filtered).state.setView(pictures).state == state)
+    }
+
+    /// Article 003: another page (root or folder) resets the session.
+    @Test func anotherRootOrFolderResetsTheSession() throws {
+        let inFolder = try SessionState(view: holiday).setMode(.select).state.apply(.select([1, 2])).state
+        for page in [ViewSpec(root: "pictures", folder: "2024/other", sort: .name), ViewSpec(root: "pictures", sort: .name),
+                     ViewSpec(root: "phone", folder: "2024/holiday", sort: .name), ViewSpec(folder: "2024/holiday", sort: .name),
+                     ViewSpec(root: "pictures", folder: "2024", sort: .name)] {
+            let update = inFolder.setView(page)
+            #expect(update.state.mode == .view, "\(page)")
+            #expect(update.state.selection.isEmpty)
+            #expect(update.change.removed == [1, 2])
+        }
+        // One folder, however it is spelled, is one page.
+        var spelled = holiday
+        spelled.folder = "/2024//holiday/"
+        spelled.filter = ViewFilter(glob: "*.jpg")
+        #expect(inFolder.setView(spelled).state.selection.items == [1, 2])
+        var raw = holiday
+        raw.folder = nil
+        raw.folderRaw = Data("2024/holiday".utf8).base64EncodedString()
+        #expect(inFolder.setView(raw).state.selection.items == [1, 2])
+        // The root itself: no folder, "" and "/" are the same page.
+        let top = try selecting([4])
+        var empty = pictures
+        empty.folder = ""
+        empty.sort = .name
+        #expect(top.setView(empty).state.selection.items == [4])
     }
 
     @Test func theSameViewAgainKeepsTheSelection() throws {

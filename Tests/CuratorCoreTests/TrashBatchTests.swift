@@ -91,6 +91,53 @@ struct TrashBatchTests {
         #expect(rows.first?.state == .done)
     }
 
+    /// Checkpoint requests that come while a pass runs or waits to run are served by
+    /// it, not by a pass each; one that comes once all is quiet gets a pass of its own.
+    @Test func checkpointRequestsAreCoalesced() throws {
+        let box = try Sandbox()
+        let runner = try box.runner()
+        let checkpointer = runner.checkpointer
+        func settled() -> Int {
+            var last = checkpointer.passes.load(ordering: .acquiring)
+            var quiet = 0
+            for _ in 0..<1_000 where quiet < 30 {
+                usleep(10_000)
+                let now = checkpointer.passes.load(ordering: .acquiring)
+                quiet = now == last ? quiet + 1 : 0
+                last = now
+            }
+            return last
+        }
+        let before = settled()
+        for _ in 0..<500 { checkpointer.request() }
+        let burst = settled() - before
+        #expect(burst >= 1 && burst <= 25, "\(burst) passes for 500 requests")
+        checkpointer.request()
+        #expect(settled() == before + burst + 1, "a request when all is quiet gets one pass")
+    }
+
+    /// Every chunk of a batch, and of its undo, hands its jobs (the next chunk's plan,
+    /// the `.trashinfo` files written ahead, the sync) to the same few helper threads:
+    /// none is started per chunk.
+    @Test func theChunksOfABatchReuseTheSameHelperThreads() throws {
+        let box = try Sandbox()
+        let names: [ByteString] = (1...60).map { ByteString("h/IMG_\($0).jpg") }
+        for name in names { try box.photo(name) }
+        let runner = try box.runner(chunkSize: 5)
+        let outcome = try runner.run(plan: try box.plan(names), requester: .me)
+        #expect(outcome.result.trashed == 60)
+        let batch = runner.helpers.started
+        // 12 chunks: 11 planned ahead (the first on the batch thread), 12 info writers, 12 syncs.
+        #expect(batch.jobs == 35, "\(batch)")
+        #expect(batch.threads >= 1 && batch.threads <= 3, "\(batch)")
+
+        let undone = try runner.undo(batch: outcome.result.batch, requester: .me)
+        #expect(undone.result.restored == 60)
+        let undo = runner.helpers.started
+        #expect(undo.jobs - batch.jobs == 12, "one sync per chunk: \(undo)")
+        #expect(undo.threads - batch.threads <= 3, "\(undo)")
+    }
+
     /// Left-overs of other tools: `files/IMG.jpg` without info, `info/IMG.2.jpg.trashinfo` without file.
     static func leaveOtherToolsLeftovers(in box: Sandbox) throws {
         try Sandbox.makeDirectories(box.homeTrash.appending("files"))
@@ -313,6 +360,7 @@ struct TrashBatchTests {
         #expect(history[0].createdAt.count == 25, "RFC 3339 with zone: \(history[0].createdAt)")
         #expect(try runner.history(uid: geteuid() &+ 12345).isEmpty)
         #expect(try runner.history(uid: nil, limit: 1).count == 1)
+        #expect(try runner.history(uid: nil, limit: 0).isEmpty, "a limit of 0 is none, as the protocol says")
         #expect(try runner.result(of: first.result.batch).items.map(\.outcome) == [.trashed, .trashed])
     }
 }

@@ -126,6 +126,23 @@ struct TrashInfoTests {
         #expect(MountTable.unescape("trailing\\04".utf8) == ByteString("trailing\\04"))
     }
 
+    /// A mount table larger than the limit is an error, not its first 16 MiB: the
+    /// mount a photo is on may be past the cut, and another mount's trash chosen.
+    @Test func aMountTableTooLargeToReadWholeIsAnError() throws {
+        let box = try Sandbox()
+        let path = box.base.appending("mountinfo")
+        let line = Array("27 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n".utf8)
+        var text: [UInt8] = []
+        while text.count <= 16 << 20 { text += line }
+        try Sandbox.write(path, text)
+        #expect(throws: SystemError.self) { try MountTable.load(from: path) }
+        do {
+            _ = try MountTable.load(from: path)
+        } catch {
+            #expect(error.errno == .fileTooLarge && error.description.contains("more than 16 MiB"), "\(error)")
+        }
+    }
+
     @Test func theLiveMountTableHasTheRootMount() throws {
         let entries = try MountTable.load()
         let rootID = try DirectoryHandle.open("/", followingSymlinks: true).mountID()

@@ -116,6 +116,41 @@ struct TrashVolumeTests {
         #expect(Sandbox.names(in: volume.top.appending("decoy")).isEmpty, "nothing is created through a symlink")
     }
 
+    /// A `.Trash-$uid` (or `.Trash/$uid`) that others may use is not used as it is:
+    /// it, its `files/` and its `info/` are set back to 0700, then used.
+    @Test(arguments: [".Trash-@", ".Trash/@"])
+    func aVolumeTrashOthersMayUseIsMadePrivateFirst(_ layout: String) throws {
+        let volume = try Volume()
+        if layout.hasPrefix(".Trash/") {
+            try Sandbox.makeDirectories(volume.top.appending(".Trash"))
+            _ = volume.top.appending(".Trash").withCString { chmod($0, 0o1777) }
+        }
+        let trash = volume.top.appending(ByteString(layout.replacingOccurrences(of: "@", with: "\(geteuid())")))
+        for dir in [trash, trash.appending("files"), trash.appending("info")] {
+            try Sandbox.makeDirectories(dir)
+            _ = dir.withCString { chmod($0, 0o777) }
+        }
+        let batch = try volume.box.runner().run(plan: BatchPlan(session: "s", items: [try volume.photo("x.jpg")]), requester: .me)
+        #expect(batch.result.items.first?.outcome == .trashed, "\(batch.result.items)")
+        #expect(Sandbox.names(in: trash.appending("files")) == ["x.jpg"])
+        for dir in [trash, trash.appending("files"), trash.appending("info")] { #expect(try mode(dir) == 0o700, "\(dir)") }
+    }
+
+    /// Someone else's `.Trash-$uid`, however open, is never used for this uid.
+    @Test func aVolumeTrashOwnedBySomeoneElseIsRefused() throws {
+        let volume = try Volume()
+        let trash = volume.top.appending(ByteString(".Trash-\(geteuid())"))
+        try Sandbox.makeDirectories(trash)
+        _ = trash.withCString { chmod($0, 0o777) }
+        _ = trash.withCString { chown($0, 4242, 4242) }
+        let batch = try volume.box.runner().run(plan: BatchPlan(session: "s", items: [try volume.photo("x.jpg")]), requester: .me)
+        let item = try #require(batch.result.items.first)
+        #expect(item.outcome == .noTrash)
+        #expect(item.detail?.contains("owned by uid 4242") == true, "\(item.detail ?? "")")
+        #expect(try mode(trash) == 0o777, "not ours to change")
+        #expect(Sandbox.names(in: trash).isEmpty)
+    }
+
     @Test func anotherUsersVolumeTrashIsTheirs() throws {
         let volume = try Volume()
         let item = try volume.photo("shared/x.jpg")

@@ -16,7 +16,7 @@ struct ThumbnailMakerTests {
     private func make(_ path: ByteString, family: ImageFamily = .image, sizes: [ThumbnailSize] = [.large]) throws(ThumbnailMakingError) -> ThumbnailMaker.Made {
         let fd: FileDescriptor
         do { fd = try FileDescriptor.open(path, O_RDONLY) } catch { throw ThumbnailMakingError(.unreadable, "\(error)") }
-        defer { fd.close() }
+        defer { try? fd.close() }
         let size = (try? FileStatus.of(descriptor: fd).size) ?? 0
         return try maker.make(from: fd, size: Int(size), family: family, sizes: sizes)
     }

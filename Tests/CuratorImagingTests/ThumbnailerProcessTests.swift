@@ -36,7 +36,7 @@ struct ThumbnailerProcessTests {
         /// Asks the worker for `sizes` of the file at `path`, passing descriptors.
         func make(_ path: ByteString, _ sizes: [ThumbnailSize] = [.normal, .large]) throws -> ThumbnailResult {
             let source = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
-            defer { source.close() }
+            defer { try? source.close() }
             let request = ThumbnailRequest(uri: try FileURI(path: path), source: source, cache: directory.descriptor, sizes: sizes)
             return try thumbnailer.make(request)
         }

@@ -14,16 +14,35 @@ struct EventWriterTests {
         Event(event: .added, root: "pics", photo: photo),
         Event(event: .changed, root: "pics", photo: awkward),
         Event(event: .moved, root: "pics", photo: photo, from: WirePath(path: "old/ä.jpg", pathRaw: "b2xk")),
-        Event(event: .removed, root: "pics", id: 42, from: WirePath(path: "2024/x.jpg")),
+        Event(event: .removed, root: "pics", photoId: 42, from: WirePath(path: "2024/x.jpg")),
         Event(event: .offline, root: "usb", message: "the root's folder is gone"),
         Event(event: .scan, root: "pics", state: "done", count: 100_000),
         Event(event: .selection, session: "default",
               items: [SelectionItem(number: 1, id: 5, root: "pics", path: "a.jpg", size: 10, captureTime: "2020-01-01T00:00:00"),
                       SelectionItem(number: 2, id: 9, root: "pics", path: "b\u{7f}.jpg", pathRaw: "Yg==", size: 0)]),
-        Event(event: .batch, state: "running", batch: 12, done: 512, total: 10_000, outcome: .permissionDenied),
+        // A session's state: `cap` is written as null when there is none.
+        Event(event: .selection, session: "gui", mode: .select,
+              view: ViewSpec(root: "pics", folder: "2024/05", filter: ViewFilter(glob: "*.NEF", types: ["nef"]), sort: .capture, order: .desc),
+              cap: .some(nil), bytes: 12_345, items: [SelectionItem(number: 1, id: 5, root: "pics", path: "a.jpg", size: 10)], count: 1),
+        Event(event: .selection, session: "s", mode: .view, view: ViewSpec(), cap: .some(8), bytes: 0, items: [], count: 0),
+        Event(event: .batch, photoId: 7, state: "running", batch: 12, done: 512, total: 10_000, outcome: .permissionDenied),
         Event(event: .dropped, message: "events were dropped because this client read too slowly; list again"),
-        Event(event: .overflow, root: "pics"),
+        Event(event: .overflow, message: "inotify queue overflow; rescanning"),
+        Event(event: .online, root: "usb"),
     ]
+
+    /// Whatever an event holds, it has no top-level `id`: that is how clients tell
+    /// the response to a request, and a photo's id is `photo_id` (or in `photo`).
+    @Test func noEventHasATopLevelID() throws {
+        for kind in EventKind.allCases {
+            let everything = Event(event: kind, root: "pics", photo: Self.photo, photoId: 42, from: WirePath(path: "a.jpg"),
+                                   session: "default", items: [SelectionItem(number: 1, id: 5, root: "pics", path: "a.jpg", size: 1)],
+                                   state: "trashing", batch: 3, done: 1, total: 2, outcome: .trashed, count: 1, message: "m")
+            let object = try #require(try JSONSerialization.jsonObject(with: Wire.event(everything)) as? [String: Any])
+            #expect(object["id"] == nil, "\(kind)")
+            #expect(object["photo_id"] as? Int == 42)
+        }
+    }
 
     @Test func everyEventIsWrittenAsTheEncoderWouldWriteIt() throws {
         for event in Self.events {
@@ -32,5 +51,7 @@ struct EventWriterTests {
             let written = Wire.event(event)
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
         }
+        let line = String(decoding: Wire.event(Self.events[7]), as: UTF8.self)
+        #expect(line.contains(#""cap":null"#) && line.contains(#""view":{"filter":{"glob":"*.NEF","types":["nef"]}"#))
     }
 }

@@ -5,8 +5,8 @@ import Testing
 
 /// The hand-written listing writer must say exactly what the Codable encoder says.
 struct JSONWriterTests {
-    static let folders = [FolderSection(root: "pics", path: "2024/05 beach", count: 1, firstPosition: 1),
-                          FolderSection(root: "pics", path: "x", pathRaw: "eA==", count: 2, firstPosition: 2)]
+    static let folders = [FolderSection(root: "pics", path: "2024/05 beach", count: 1, total: 3, firstPosition: 1),
+                          FolderSection(root: "pics", path: "x", pathRaw: "eA==", count: 2, total: 2, firstPosition: 2)]
     static let view = ViewSpec(root: "pics", sort: .capture)
     static let awkward = ["", "plain", "quote\" back\\slash\nnew\ttab\u{01}\u{1F}\u{08}\u{0C}\r/Été à Nice.jpg", "日本/写真.heic"]
 

@@ -31,6 +31,26 @@ struct ThumbnailDirectoryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.root.appending("large").lossyString).count == 1)
     }
 
+    #if CURATOR_FAULT_INJECTION
+    /// close(2) is where NFS reports a failed write-back: a thumbnail whose close
+    /// failed is a failed write, and nothing is renamed into place.
+    @Test func aFailedCloseOfAWrittenThumbnailIsAFailedWrite() throws {
+        let scratch = try Scratch()
+        let cache = ThumbnailCache(root: scratch.child("cache/thumbnails"))
+        let directory = try ThumbnailDirectory.open(cache, create: true)
+        let subject = try subject(scratch)
+        let png = try PNGChunks.insertingText(subject.textEntries, into: PNGChunks.emptyImage(text: []))
+        // The first close is the thumbnail's (under its temporary name, which is random).
+        let plan = FaultPlan(Fault(.close, .fail(Errno(EIO))))
+        #expect(throws: SystemError.self) {
+            try plan.run { () throws(SystemError) in try directory.write(png, for: subject.uri, size: .large) }
+        }
+        #expect(plan.missed.isEmpty)
+        #expect(try directory.lookup(subject, size: .large) == .missing)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.root.appending("large").lossyString).isEmpty)
+    }
+    #endif
+
     @Test func aChangedFileMakesItsThumbnailStale() throws {
         let scratch = try Scratch()
         let directory = try ThumbnailDirectory.open(ThumbnailCache(root: scratch.child("thumbnails")), create: true)

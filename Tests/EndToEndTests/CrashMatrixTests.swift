@@ -33,6 +33,9 @@ struct CrashMatrixTests {
         + ["chunk.intent", "chunk.synced", "chunk.journaled"].flatMap { step in chunkCounts.map { Crash(step: step, count: $0) } }
         + ["item.info_written", "item.verified", "item.renamed"]
             .flatMap { step in counts.map { Crash(step: step, count: $0) } }
+        // While a .trashinfo is being written (on the helper that writes them ahead):
+        // the first photo of each chunk, so that the batch thread is waiting for it.
+        + stride(from: 1, to: planned, by: chunk).map { Crash(step: "item.info_unnamed", count: $0) }
         + [Crash(step: "batch.finished", count: 1)]
 
     static let undoCrashes: [Crash] =
@@ -51,7 +54,7 @@ struct CrashMatrixTests {
         switch crash.step {
         case "batch.journaled": 0
         case "chunk.intent": (crash.count - 1) * chunk
-        case "item.info_written", "item.verified": crash.count - 1
+        case "item.info_unnamed", "item.info_written", "item.verified": crash.count - 1
         case "item.renamed": crash.count
         case "chunk.synced", "chunk.journaled": min(crash.count + 1, chunks) * chunk
         default: planned
@@ -116,6 +119,7 @@ struct CrashMatrixTests {
         try a.d.explainingFailures {
             #expect(throws: (any Error).self, "the confirm loses its connection") { try a.c.confirm(a.plan) }
             try Self.expectKilled(a.d, at: crash.spec)
+            CrashCheck.wholeTrashInfos(a.d, "\(crash.spec), before the restart")
 
             let again = try Self.restart(a.d)
             let census = try CrashCheck.invariants(a.d, a.photos, crash.spec)
@@ -142,6 +146,7 @@ struct CrashMatrixTests {
             #expect(try a.c.confirm(a.plan)["trashed"] as? Int == Self.planned)
             #expect(throws: (any Error).self, "the undo loses its connection") { try a.c.undo() }
             try Self.expectKilled(a.d, at: crash.spec)
+            CrashCheck.wholeTrashInfos(a.d, "\(crash.spec), before the restart")
 
             let again = try Self.restart(a.d)
             let census = try CrashCheck.invariants(a.d, a.photos, crash.spec)
@@ -171,10 +176,12 @@ struct CrashMatrixTests {
                 #expect(throws: (any Error).self) { try a.c.confirm(a.plan) }
             }
             try Self.expectKilled(a.d, at: first.spec)
+            CrashCheck.wholeTrashInfos(a.d, "\(first.spec), before the restart")
 
             a.d.extraEnvironment["CURATORD_FAILPOINT"] = second.spec
             #expect(throws: HarnessError.self, "recovery runs before the socket opens, and dies") { try a.d.start() }
             try Self.expectKilled(a.d, at: second.spec)
+            CrashCheck.wholeTrashInfos(a.d, "\(context), before the restart")
 
             let again = try Self.restart(a.d)
             let census = try CrashCheck.invariants(a.d, a.photos, context)

@@ -27,8 +27,8 @@ struct CrashRandomTests {
         case undoAfterDelay
     }
 
-    static let batchSteps = ["batch.journaled", "chunk.intent", "item.info_written", "item.verified", "item.renamed",
-                             "chunk.synced", "chunk.journaled", "batch.finished"]
+    static let batchSteps = ["batch.journaled", "chunk.intent", "item.info_unnamed", "item.info_written", "item.verified",
+                             "item.renamed", "chunk.synced", "chunk.journaled", "batch.finished"]
     /// Chunks of 32 photos (`CURATORD_BATCH_CHUNK`): a batch is eight chunks, so kills
     /// land before, inside and after chunk syncs and commits.
     static let chunk = 32
@@ -100,6 +100,7 @@ struct CrashRandomTests {
                     d.kill9()
                 }
                 let context = "crash \(i + 1) of \(Self.crashes), seed \(seed): \(what)"
+                CrashCheck.wholeTrashInfos(d, "\(context), before the restart")
                 d.extraEnvironment = Self.environment
                 try d.start()
                 let census = try CrashCheck.invariants(d, photos, context)

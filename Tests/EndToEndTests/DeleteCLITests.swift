@@ -117,6 +117,96 @@ struct DeleteCLITests {
     }
 }
 
+/// What curatorctl says when a photo is named the way `ls` shows it, and when undo
+/// finds a photo not where it left it (issue 11, item 24).
+@Suite(.serialized)
+struct UndoReportCLITests {
+    /// `rm --photo ROOT/PATH` as `ls` prints it works from anywhere, inside the root
+    /// too, where the same text is also a path on disk (pics/pics/a/... does not exist).
+    @Test func rmPhotoTakesWhatLsPrintsFromInsideTheRoot() throws {
+        let d = Daemon()
+        Files.mkdir(d.root() + "/a")
+        Files.mkdir(d.root() + "/b")
+        Files.write(d.root() + "/a/same.jpg", "a")
+        Files.write(d.root() + "/b/same.jpg", "b")
+        try d.start()
+        let ls = try d.ctl(["ls"])
+        #expect(ls.stdout.contains("pics/a/") && ls.stdout.contains("same.jpg"), "\(ls.stdout)")
+        let rm = try d.ctl(["rm", "--yes", "--photo", "pics/a/same.jpg"], in: d.root())
+        #expect(rm.status == 0, "\(rm.stdout)\(rm.stderr)")
+        #expect(!Files.exists(d.root() + "/a/same.jpg") && Files.exists(d.root() + "/b/same.jpg"))
+        // A path relative to the working directory still works, and so does one from outside the root.
+        let relative = try d.ctl(["rm", "--yes", "--photo", "b/same.jpg"], in: d.root())
+        #expect(relative.status == 0, "\(relative.stderr)")
+        #expect(!Files.exists(d.root() + "/b/same.jpg"))
+        let nothing = try d.ctl(["rm", "--yes", "--photo", "pics/a/nope.jpg"], in: d.root())
+        #expect(nothing.status != 0)
+        #expect(nothing.stderr.contains("No indexed photo is at pics/a/nope.jpg"), "\(nothing.stderr)")
+    }
+
+    /// The trash removed by hand: undo says why nothing came back, and that it can be run again.
+    @Test func undoSaysWhyWhenTheTrashIsGone() throws {
+        let (d, _) = try DeleteCLITests.daemon()
+        #expect(try d.ctl(["select", "1", "2"]).status == 0)
+        #expect(try d.ctl(["rm", "--yes"]).status == 0)
+        try FileManager.default.removeItem(atPath: d.trashDirectory)
+        let undo = try d.ctl(["undo"])
+        #expect(undo.stdout.contains("Batch 1: 0 photos put back, 2 could not be put back:"), "\(undo.stdout)")
+        let lines = undo.stdout.split(separator: "\n").filter { $0.contains("IMG_") }
+        #expect(lines.count == 2, "\(undo.stdout)")
+        #expect(lines.allSatisfy { $0.contains("could not be put back: ENOENT") && $0.contains(d.trashDirectory) }, "\(undo.stdout)")
+        #expect(undo.stdout.contains("`curatorctl undo 1` again"), "\(undo.stdout)")
+    }
+
+    /// Purged by hand: the reason is said once, not wrapped in another.
+    @Test func undoOfAPurgedPhotoSaysSoOnce() throws {
+        let (d, _) = try DeleteCLITests.daemon()
+        #expect(try d.ctl(["select", "1"]).status == 0)
+        #expect(try d.ctl(["rm", "--yes"]).status == 0)
+        let trash = TrashSnapshot(d.trashDirectory)
+        let entry = try #require(trash.entries.first)
+        Files.remove(trash.filePath(entry.name))
+        Files.remove(trash.infoPath(entry.name))
+        let undo = try d.ctl(["undo"])
+        #expect(undo.stdout.contains("Batch 1: 0 photos put back, 1 no longer in the trash:"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("pics/2024/05/IMG_0001.JPG: no longer in the trash (purged)\n"), "\(undo.stdout)")
+        #expect(!undo.stdout.contains("(no longer"), "said once: \(undo.stdout)")
+    }
+
+    /// The name `gio trash --restore` (GLib 2.74) gives a restored file: every byte
+    /// outside printable ASCII, and the backslash, written as `\xNN` (checked by hand
+    /// with gio and gvfsd-trash: `été.jpg` came back as `\xc3\xa9t\xc3\xa9.jpg`).
+    static func gioRestoredName(_ name: [UInt8]) -> [UInt8] {
+        name.flatMap { byte -> [UInt8] in
+            if byte >= 32 && byte <= 126 && byte != UInt8(ascii: "\\") { return [byte] }
+            return Array(String(format: "\\x%02x", byte).utf8)
+        }
+    }
+
+    /// A photo that gio put back under such a name is reported where it is, not as purged.
+    @Test func undoFindsAPhotoGioRestoredUnderAnEscapedName() throws {
+        let d = Daemon()
+        Files.write(d.root() + "/été.jpg", "summer")
+        Files.write(d.root() + "/plain.jpg", "plain")
+        try d.start()
+        #expect(try d.ctl(["select", "1-2"]).status == 0)
+        #expect(try d.ctl(["rm", "--yes"]).status == 0)
+        // Restored as gio does: the file renamed out of the trash, its .trashinfo removed.
+        let trash = TrashSnapshot(d.trashDirectory)
+        let entry = try #require(trash.entries.first { $0.path.hasSuffix("/été.jpg") })
+        let escaped = String(decoding: Self.gioRestoredName(Array("été.jpg".utf8)), as: UTF8.self)
+        #expect(escaped == #"\xc3\xa9t\xc3\xa9.jpg"#)
+        Files.rename(trash.filePath(entry.name), d.root() + "/" + escaped)
+        Files.remove(trash.infoPath(entry.name))
+
+        let undo = try d.ctl(["undo"])
+        #expect(undo.stdout.contains("Batch 1: 1 photo put back, 1 no longer in the trash:"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("pics/été.jpg: restored by another tool under another name: \(escaped)"), "\(undo.stdout)")
+        #expect(!undo.stdout.contains("purged"), "\(undo.stdout)")
+        #expect(Files.read(d.root() + "/" + escaped) == "summer")
+    }
+}
+
 /// On a terminal, a long batch draws a progress bar from the batch events.
 @Suite(.serialized)
 struct DeleteProgressBarTests {

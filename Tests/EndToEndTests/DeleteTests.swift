@@ -66,7 +66,7 @@ struct DeleteTests {
         while let event = try progress.nextEvent(timeout: 5) {
             guard event["event"] as? String == "batch" else { continue }
             #expect(event["total"] as? Int == 2)
-            if let n = event["done"] as? Int, event["id"] != nil { done.append(n) }
+            if let n = event["done"] as? Int, event["photo_id"] != nil { done.append(n) }
             if event["batch"] as? Int == batch { break }
         }
         #expect(done == [1, 2])

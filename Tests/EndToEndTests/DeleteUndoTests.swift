@@ -47,6 +47,46 @@ struct DeleteUndoTests {
         #expect(try c.errorCode(["cmd": "undo", "batch": batch]) == "not_undoable")
     }
 
+    /// A delete and its undo are told alike: one `batch` event per photo, each with
+    /// the total, then one with the batch id and its final state (40 photos: 41 events
+    /// each way).
+    @Test func undoIsToldLikeTheDelete() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 40, folders: ["a", "b"])
+        try d.start()
+        let c = try d.client()
+        let watcher = try d.client()
+        _ = try watcher.result(["cmd": "subscribe"])
+        let ids = Set(try c.idsByPath().values)
+        try c.select("1-40")
+
+        // A batch's events up to its last one (the one without a photo).
+        func batchEvents() throws -> [[String: Any]] {
+            var events: [[String: Any]] = []
+            while let event = try watcher.nextEvent(timeout: 10) {
+                guard event["event"] as? String == "batch" else { continue }
+                events.append(event)
+                if event["photo_id"] == nil { break }
+            }
+            return events
+        }
+        let batch = try #require(try c.deleteSelection()["batch"] as? Int)
+        for (verb, state, final) in [("trashing", "trashing", "done"), ("restoring", "restoring", "undone")] {
+            if verb == "restoring" { #expect(try c.undo(batch)["restored"] as? Int == 40) }
+            let events = try batchEvents()
+            #expect(events.count == 41, "\(verb): \(events.count) events")
+            let progress = events.dropLast()
+            #expect(progress.map { $0["done"] as? Int } == (1...40).map { $0 }, "\(verb)")
+            #expect(progress.allSatisfy { $0["total"] as? Int == 40 && $0["state"] as? String == state && $0["outcome"] != nil
+                                          && $0["batch"] == nil }, "\(verb): \(progress.first ?? [:])")
+            #expect(Set(progress.compactMap { $0["photo_id"] as? Int }) == ids, "\(verb)")
+            let last = try #require(events.last)
+            #expect(last["batch"] as? Int == batch && last["state"] as? String == final, "\(verb): \(last)")
+            #expect(last["done"] as? Int == 40 && last["total"] as? Int == 40, "\(verb): \(last)")
+        }
+        #expect(try photos.allBack().isEmpty)
+    }
+
     @Test func undoAfterARestart() throws {
         let d = Daemon()
         let photos = try PhotoSet.make(in: d.root(), count: 5)

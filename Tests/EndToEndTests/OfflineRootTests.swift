@@ -74,7 +74,7 @@ extension Watch {
             #expect(ids["a.jpg"] == before["a.jpg"] && ids["sub/b.jpg"] == before["sub/b.jpg"])
             let later = try watcher.drainEvents()
             #expect(later.contains { $0["event"] as? String == "online" })
-            #expect(later.filter { $0["event"] as? String == "removed" }.compactMap { $0["id"] as? Int } == [before["sub/c.jpg"]])
+            #expect(later.filter { $0["event"] as? String == "removed" }.compactMap { $0["photo_id"] as? Int } == [before["sub/c.jpg"]])
         }
 
         @Test func aRootMovedAwayIsOfflineAndKeepsItsIDsWhenItComesBack() throws {

@@ -59,5 +59,36 @@ extension Watch {
             Files.write(root + "/d7/new.jpg")
             try eventually(timeout: 10, "a poll to pick up the new photo") { try c.idsByPath()["d7/new.jpg"] != nil }
         }
+
+        /// `sync` of a polled root waits for that root's scan, not for another root's:
+        /// here a share whose scan hangs on a slow lookup (a FUSE file system) does not
+        /// hold up the sync of a polled root that is not scanning.
+        @Test func aSyncOfAPolledRootWaitsForItsOwnScanOnly() throws {
+            try FailingFS.requireAvailable()
+            let daemon = Daemon(roots: ["pics", "share"])
+            Files.write(daemon.root("pics") + "/a.jpg")
+            let backing = daemon.home.mkdir("backing")
+            Files.write(backing + "/b.jpg")
+            let fs = try FailingFS(backing: backing, at: daemon.root("share"), home: daemon.home)
+            defer {
+                daemon.stop()
+                withExtendedLifetime(fs) {}
+            }
+            configure(daemon, """
+                { roots: [{ name: "pics", path: "\(daemon.root("pics"))", watch: "poll", poll_interval_seconds: 3600 },
+                          { name: "share", path: "\(daemon.root("share"))", watch: "inotify" }] }
+                """)
+            try daemon.start()
+            let c = try daemon.client()
+            #expect(try c.idsByPath().count == 2)
+
+            fs.fail(["b.jpg sleep 4"])
+            _ = try c.result(["cmd": "rescan", "root": "share"])
+            try eventually(timeout: 5, "the share's scan to start") { try c.rootStatus("share")["scanning"] as? Bool == true }
+            let synced = try c.result(["cmd": "sync", "root": "pics", "timeout_ms": 2000])
+            #expect(synced["synced"] as? Bool == true, "\(synced)")
+            #expect(try c.rootStatus("share")["scanning"] as? Bool == true, "the share was still scanning all along")
+            fs.heal()
+        }
     }
 }

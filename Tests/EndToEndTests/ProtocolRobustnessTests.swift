@@ -35,6 +35,42 @@ struct ProtocolRobustnessTests {
         #expect(try daemon.client().result(["cmd": "status"])["photos"] as? Int == 1)
     }
 
+    /// Numbers the decoder alone would bend into integers are refused, naming the key.
+    @Test func looseNumbersAreRefusedNamingTheKey() throws {
+        let daemon = Daemon()
+        Files.write(daemon.root() + "/a.jpg")
+        try daemon.start()
+        let client = try daemon.client()
+        let cases: [(line: String, argument: String)] = [
+            (#"{"id":1,"cmd":"list","offset":-1}"#, "offset"),
+            (#"{"id":2,"cmd":"list","limit":-1}"#, "limit"),
+            (#"{"id":3,"cmd":"list","limit":1e-999}"#, "limit"),
+            (#"{"id":4,"cmd":"list","offset":-0.0}"#, "offset"),
+            (#"{"id":5,"cmd":"history","limit":-1}"#, "limit"),
+            (#"{"id":6,"cmd":"sync","timeout_ms":2.5}"#, "timeout_ms"),
+            (#"{"id":7,"cmd":"delete.prepare","ids":[1,1.0]}"#, "ids[1]"),
+        ]
+        for (line, argument) in cases {
+            try client.sendLine(line)
+            let answer = try #require(try client.readObject(timeout: 5))
+            let error = answer["error"] as? [String: Any]
+            #expect(answer["ok"] as? Bool == false, "\(line) -> \(answer)")
+            #expect(error?["code"] as? String == "invalid_argument", "\(line) -> \(answer)")
+            #expect(error?["argument"] as? String == argument, "\(line) -> \(answer)")
+            #expect(answer["id"] != nil, "\(line) -> \(answer)")
+        }
+        // An id that is not an integer comes back as no id at all, not as 0.
+        try client.sendLine(#"{"id":1e-999,"cmd":"hello"}"#)
+        let badID = try #require(try client.readObject(timeout: 5))
+        #expect(badID["id"] == nil, "\(badID)")
+        #expect((badID["error"] as? [String: Any])?["argument"] as? String == "id", "\(badID)")
+        // limit 0 is the total alone.
+        let counted = try client.result(["cmd": "list", "limit": 0])
+        #expect(counted["total"] as? Int == 1)
+        #expect((counted["photos"] as? [Any])?.isEmpty == true)
+        #expect(try client.result(["cmd": "hello"])["server"] as? String == "curatord")
+    }
+
     @Test func oversizedRequestIsRefusedAndTheConnectionSurvives() throws {
         let daemon = Daemon()
         try daemon.start()
@@ -44,7 +80,7 @@ struct ProtocolRobustnessTests {
         try client.sendLine(#"{"cmd":"hello","pad":""# + big + #""}"#)
         let refusal = try #require(try client.readObject(timeout: 10))
         #expect((refusal["error"] as? [String: Any])?["code"] as? String == "request_too_large")
-        #expect(try client.result(["cmd": "hello"])["protocol_version"] as? Int == 1)
+        #expect(try client.result(["cmd": "hello"])["protocol_version"] as? Int == 2)
         #expect(daemon.process?.isRunning == true)
     }
 

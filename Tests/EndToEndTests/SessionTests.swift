@@ -61,7 +61,7 @@ struct SessionTests {
         #expect(positions == [4, 5])
     }
 
-    @Test func leavingSelectModeAndChangingTheViewEachClearTheSelection() throws {
+    @Test func leavingSelectModeAndChangingThePageEachClearTheSelection() throws {
         let d = try Self.daemon()
         let c = try d.client()
         _ = try c.result(["cmd": "mode", "mode": "select"])
@@ -73,19 +73,71 @@ struct SessionTests {
 
         _ = try c.result(["cmd": "mode", "mode": "select"])
         _ = try c.result(["cmd": "select", "positions": "1-3"])
-        let changed = try c.result(["cmd": "view", "sort": "size"])
+        let changed = try c.result(["cmd": "view", "root": "pics", "folder": "2024"])
         #expect(changed["mode"] as? String == "view")
         #expect(changed["removed"] as? Int == 3)
         #expect(try Self.selection(c).isEmpty)
+    }
+
+    /// Issue 11 item 27, article 001: the checkmarks stay while the search text
+    /// changes. A filter or sort change of the same folder keeps the selection;
+    /// photos the filter hides stay selected, are counted, and are trashed after
+    /// the photos shown.
+    @Test func aFilterOrSortChangeKeepsTheSelectionAndHiddenPhotosAreDeletedLast() throws {
+        let d = try Self.daemon()
+        #expect(try d.ctl(["view", "pics/2024/05"]).status == 0)
+        #expect(try d.ctl(["select", "1-5"]).status == 0)
+        let filtered = try d.ctl(["view", "pics/2024/05", "--glob", "IMG_000[24].JPG"])
+        #expect(filtered.status == 0)
+        #expect(filtered.stdout.contains("5 photos selected"), "\(filtered.stdout)")
+        #expect(filtered.stdout.contains("3 of them hidden by the view"))
+        #expect(!filtered.stdout.contains("left the selection"))
+        let c = try d.client()
+        #expect(try c.photos().map { $0["selected"] as? Int } == [2, 4])
+        let selection = try c.result(["cmd": "selection"])
+        #expect(selection["count"] as? Int == 5)
+        #expect(selection["hidden"] as? Int == 3)
+        let items = selection["items"] as? [[String: Any]] ?? []
+        #expect(items.map { $0["hidden"] as? Bool == true } == [true, false, true, false, true])
+        let listed = try d.ctl(["selection"])
+        #expect(listed.stdout.contains("IMG_0001.JPG") && listed.stdout.contains("(hidden by the view)"))
+
+        // Sorted differently too: still the same five, in the order chosen.
+        let sorted = try c.result(["cmd": "view", "root": "pics", "folder": "2024/05", "filter": ["glob": "IMG_000[24].JPG"],
+                                   "sort": "name", "order": "desc"])
+        #expect(sorted["count"] as? Int == 5)
+        #expect(try Self.selection(c).map(\.number) == [1, 2, 3, 4, 5])
+        let plan = try c.prepare()
+        let planned = PhotoOutcomes(plan).paths.map { String($0.dropFirst("2024/05/".count)) }
+        // Shown (descending position: 4 is 1st, 2 is 2nd), then hidden (without the filter: 1, 3, 5).
+        #expect(planned == ["IMG_0002.JPG", "IMG_0004.JPG", "IMG_0001.JPG", "IMG_0003.JPG", "IMG_0005.JPG"])
+        #expect(PhotoOutcomes(plan).items.map { $0["position"] as? Int } == [2, 1, nil, nil, nil])
+        // Sorting again changes no selection, so the plan stands, and is carried out as shown.
+        _ = try c.result(["cmd": "view", "root": "pics", "folder": "2024/05", "sort": "size"])
+        let done = try c.confirm(plan)
+        #expect(done["trashed"] as? Int == 5)
+        #expect(PhotoOutcomes(done).paths == PhotoOutcomes(plan).paths)
+    }
+
+    /// Item 27: another folder is another page (article 003): the session resets,
+    /// and curatorctl says what left the selection.
+    @Test func anotherFolderResetsTheSessionAndSaysSo() throws {
+        let d = try Self.daemon()
+        #expect(try d.ctl(["view", "pics/2024/05", "--glob", "IMG_000[12].JPG"]).status == 0)
+        #expect(try d.ctl(["select", "1-2"]).status == 0)
+        let moved = try d.ctl(["view", "pics/2024"])
+        #expect(moved.stdout.contains("The view changed: 2 photos left the selection."), "\(moved.stdout)")
+        #expect(try Self.selection(try d.client()).isEmpty)
     }
 
     @Test func aFileDeletedOnDiskLeavesTheSelectionAndSubscribersHearTheNewNumbering() throws {
         let d = try Self.daemon()
         let c = try d.client()
         let watcher = try d.client()
-        _ = try watcher.result(["cmd": "subscribe"])
         _ = try c.result(["cmd": "mode", "mode": "select"])
         _ = try c.result(["cmd": "select", "positions": "1 2 3"])
+        // Subscribed after those requests, whose changes it would hear too.
+        _ = try watcher.result(["cmd": "subscribe"])
         Files.remove(d.root() + "/2024/05/IMG_0001.JPG")
         try c.sync()
         let sel = try Self.selection(c)
@@ -132,14 +184,42 @@ struct SessionTests {
         #expect(listed.first { $0["path"] as? String == "Wedding/best.jpg" }?["protected"] as? Bool == true)
         #expect(listed.first { $0["path"] as? String == "Culls/blurry.jpg" }?["protected"] == nil)
         _ = try c.result(["cmd": "mode", "mode": "select"])
-        let refused = try c.request(["cmd": "select", "all": true])
-        let error = try #require(refused["error"] as? [String: Any])
-        #expect(error["code"] as? String == "protected")
+        // Named one by one, a protected photo is refused, and the request with it.
         let wedding = try #require(listed.first { $0["path"] as? String == "Wedding/best.jpg" }?["id"] as? Int)
-        #expect(error["photos"] as? [Int] == [wedding])
-        #expect(try Self.selection(c).isEmpty)
+        for named in [["positions": "1 2"], ["ids": [wedding]]] as [[String: Any]] {
+            let refused = try c.request(["cmd": "select"].merging(named) { a, _ in a })
+            let error = try #require(refused["error"] as? [String: Any])
+            #expect(error["code"] as? String == "protected")
+            #expect(error["photos"] as? [Int] == [wedding])
+            #expect(try Self.selection(c).isEmpty)
+        }
         _ = try c.result(["cmd": "select", "folder": "Culls"])
         #expect(try Self.selection(c).map(\.path) == ["Culls/blurry.jpg"])
+    }
+
+    /// Issue 11 item 28: a paged listing's section header gives the photos of the
+    /// folder on that page (`count`) and in the whole view (`total`).
+    @Test func aPagedListingGivesEachSectionItsFoldersTotal() throws {
+        let d = try Self.daemon(count: 7)
+        try FileManager.default.createDirectory(atPath: d.root() + "/2024/06", withIntermediateDirectories: true)
+        for i in 1...3 { Files.write(d.root() + "/2024/06/" + String(format: "B_%04d.JPG", i)) }
+        let c = try d.client()
+        try c.sync()
+        let page = try c.result(["cmd": "list", "offset": 5, "limit": 3])
+        let folders = page["folders"] as? [[String: Any]] ?? []
+        #expect(folders.compactMap { $0["path"] as? String } == ["2024/05", "2024/06"])
+        #expect(folders.compactMap { $0["count"] as? Int } == [2, 1])
+        #expect(folders.compactMap { $0["total"] as? Int } == [7, 3])
+        #expect(folders.compactMap { $0["first_position"] as? Int } == [6, 8])
+        // Sorted by size, a folder's photos may come in several runs: each gives the folder's total.
+        let bySize = try c.result(["cmd": "list", "sort": "size", "limit": 4])
+        for section in bySize["folders"] as? [[String: Any]] ?? [] {
+            #expect(section["total"] as? Int == (section["path"] as? String == "2024/05" ? 7 : 3))
+        }
+        let ls = try d.ctl(["ls", "--offset", "5", "--limit", "3"])
+        #expect(ls.stdout.contains("pics/2024/05/  (2 of 7 photos)"), "\(ls.stdout)")
+        #expect(ls.stdout.contains("pics/2024/06/  (1 of 3 photos)"))
+        #expect(try d.ctl(["ls"]).stdout.contains("pics/2024/05/  (7 photos)"))
     }
 
     @Test func reorderIsRefusedUnderAFilterAndPersistsAcrossARestart() throws {

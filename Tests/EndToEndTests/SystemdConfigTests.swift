@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import Glibc
 import Testing
 
 /// `curatord --check-config`: validates without starting anything, prints the
@@ -113,6 +114,112 @@ struct SystemdConfigTests {
         let missing = try Self.checkConfig(home.sub("none.json5"), home: home)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("\(home.sub("none.json5")): cannot read the configuration file: No such file or directory"))
+    }
+
+    /// A state directory the daemon could not use is an error of --check-config
+    /// (exit 1, the key and the reason), not an answer of 0 and a start that fails.
+    @Test func aStateDirectoryThatCannotBeUsedIsAnError() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let file = home.sub("c.json5")
+        let plainFile = home.sub("plain")
+        Files.write(plainFile, "not a directory")
+        let cases: [(String, String)] = [
+            (plainFile, "state_dir: \(plainFile) is not a directory"),
+            (plainFile + "/below", "state_dir: \(plainFile)/below cannot be created: \(plainFile) is not a directory"),
+        ]
+        for (state, expected) in cases {
+            Files.write(file, #"{ roots: ["\#(pics)"], state_dir: "\#(state)" }"#)
+            let result = try Self.checkConfig(file, home: home)
+            #expect(result.status == 1, "\(state): \(result.output)")
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        let stateDir = home.mkdir("state-ok")
+        Files.mkdir(stateDir + "/index.sqlite")
+        Files.write(file, #"{ roots: ["\#(pics)"], state_dir: "\#(stateDir)" }"#)
+        let notAFile = try Self.checkConfig(file, home: home)
+        #expect(notAFile.status == 1 && notAFile.stderr.contains("\(stateDir)/index.sqlite is not a regular file"), "\(notAFile.output)")
+    }
+
+    /// As a user who may not write there: the state directory (or where it would be
+    /// made) is named as not writable.
+    @Test func aStateDirectoryNotWritableByTheUserIsAnError() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: needs root and setpriv to run --check-config as another uid")
+            return
+        }
+        let home = TestDirectory("config")
+        chmod(home.path, 0o755)
+        let pics = home.mkdir("pics")
+        let locked = home.mkdir("locked")  // root's, 0755
+        chmod(locked, 0o755)
+        let file = home.sub("c.json5")
+        for (state, expected) in [(locked, "state_dir: \(locked) is not writable by uid 4242"),
+                                  (locked + "/state", "state_dir: \(locked)/state cannot be created: \(locked) is not writable by uid 4242")] {
+            Files.write(file, #"{ roots: ["\#(pics)"], state_dir: "\#(state)", socket: "\#(home.path)/s/curatord.sock" }"#)
+            chmod(file, 0o644)
+            let result = try Command.run("/usr/bin/setpriv", ["--reuid=4242", "--regid=4242", "--clear-groups",
+                                                              Daemon.curatord, "--check-config", "--config", file],
+                                         environment: ["PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": home.path])
+            #expect(result.status == 1, "\(result.output)")
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+            #expect(result.stderr.contains("socket: \(home.path)/s is not writable") || result.stderr.contains("socket: \(home.path)/s cannot be created"),
+                    "the socket's directory is looked at too: \(result.stderr)")
+        }
+    }
+
+    /// A socket in a directory that does not exist: --check-config says it will be
+    /// made, and the daemon makes it (and any missing parent) 0700, saying so.
+    @Test func aMissingSocketDirectoryIsSaidAndMadePrivate() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let socketDirectory = home.sub("run/deeper")
+        let file = home.sub("c.json5")
+        Files.write(file, #"{ roots: ["\#(pics)"], socket: "\#(socketDirectory)/curatord.sock" }"#)
+        let result = try Self.checkConfig(file, home: home)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stderr.contains("socket: the directory \(socketDirectory) does not exist: curatord will create it (0700)"),
+                "\(result.stderr)")
+        #expect(!Files.exists(home.sub("run")), "checking creates nothing")
+
+        let d = Daemon()
+        d.configPath = file
+        d.extraEnvironment["XDG_STATE_HOME"] = home.sub("state")
+        var arguments = d.arguments
+        // The daemon's own --socket would win: run it on the file's.
+        if let at = arguments.firstIndex(of: "--socket") { arguments.removeSubrange(at...(at + 1)) }
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: Daemon.curatord)
+        run.arguments = arguments
+        run.environment = d.environment
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: { _ = FileManager.default.createFile(atPath: d.logPath, contents: nil); return d.logPath }()))
+        run.standardError = log
+        run.standardOutput = log
+        try run.run()
+        defer {
+            kill(run.processIdentifier, SIGTERM)
+            run.waitUntilExit()
+        }
+        try eventually(timeout: 15, "the socket to appear") { Files.exists(socketDirectory + "/curatord.sock") }
+        for dir in [home.sub("run"), socketDirectory] {
+            var st = stat()
+            #expect(lstat(dir, &st) == 0 && st.st_mode & 0o777 == 0o700, "\(dir): \(String(st.st_mode & 0o777, radix: 8))")
+            #expect(d.logText.contains("created \(dir) (mode 0700)"), "\(d.logText)")
+        }
+    }
+
+    @Test func aSocketEveryUserMayUseIsWarnedAbout() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let file = home.sub("c.json5")
+        for (mode, warned) in [("0777", true), ("0666", true), ("0660", false), ("0600", false)] {
+            Files.write(file, #"{ roots: ["\#(pics)"], socket_mode: "\#(mode)" }"#)
+            let result = try Self.checkConfig(file, home: home)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.stderr.contains("\(file): socket_mode: \"\(mode)\" lets every user of this machine use the socket") == warned,
+                    "\(mode): \(result.stderr)")
+        }
     }
 
     @Test func underTheSystemManagerTheDirectoriesSystemdGivesAreTheDefaults() throws {

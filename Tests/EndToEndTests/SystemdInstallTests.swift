@@ -51,9 +51,11 @@ struct SystemdInstallTests {
         for unit in ["system/curatord.service", "user/curatord.service"] {
             let text = Files.read(dest.path + "/usr/lib/systemd/" + unit) ?? ""
             #expect(text.contains("ExecStart=/usr/bin/curatord"), "\(unit): \(text)")
+            #expect(text.contains("ExecReload=/usr/bin/curatorctl --socket "), "\(unit): \(text)")
             #expect(!text.contains("/usr/local/"))
             let source = Files.read(Command.packageRoot + "/systemd/" + (unit.hasPrefix("user/") ? "user/curatord.service" : "curatord.service")) ?? ""
-            #expect(text == source.replacingOccurrences(of: "/usr/local/bin/curatord", with: "/usr/bin/curatord"))
+            #expect(text == source.replacingOccurrences(of: "/usr/local/bin/curatord", with: "/usr/bin/curatord")
+                .replacingOccurrences(of: "/usr/local/bin/curatorctl", with: "/usr/bin/curatorctl"))
         }
         // What was installed runs.
         let version = try Command.run(dest.path + "/usr/bin/curatord", ["--version"])

@@ -82,6 +82,17 @@ struct SystemdShutdownTests {
         #expect(!daemon.logText.contains("did not reach the end of a step"))
         let trashedAtStop = (try? FileManager.default.contentsOfDirectory(atPath: trashFiles))?.count ?? 0
         #expect(trashedAtStop < count, "the batch finished before the stop: the test proves nothing")
+        // The confirming client got its answer (it used to get none: the batch's thread
+        // parked until the process ended), saying how far the batch went; then the end.
+        let answer = try #require(try confirming.readObject(timeout: 5), "the confirm was never answered")
+        #expect(answer["id"] as? Int == 1)
+        let error = answer["error"] as? [String: Any] ?? [:]
+        #expect(error["code"] as? String == "shutting_down", "\(answer)")
+        let message = error["message"] as? String ?? ""
+        #expect(message.contains("batch 1 stopped after") && message.contains("of its \(count) photos"), "\(message)")
+        let notice = try confirming.readObject(timeout: 5)
+        #expect((notice?["error"] as? [String: Any])?["code"] as? String == "shutting_down" && notice?["id"] == nil, "\(String(describing: notice))")
+        #expect(throws: HarnessError.self) { _ = try confirming.readLine(timeout: 5) }
 
         // The next start recovers it: every photo is either in place or in the trash with its .trashinfo.
         try daemon.start()

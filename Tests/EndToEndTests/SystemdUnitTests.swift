@@ -10,8 +10,8 @@ import Testing
 struct SystemdUnitTests {
     static let root = Command.packageRoot
 
-    /// A copy of the units with ExecStart= pointing at the built binary, which
-    /// verify wants to exist; the text is otherwise exactly what we ship.
+    /// A copy of the units with ExecStart= and ExecReload= pointing at the built
+    /// binaries, which verify wants to exist; the text is otherwise exactly what we ship.
     static func unitCopy(_ relative: [String], in directory: TestDirectory) throws -> [String] {
         try relative.map { path in
             let text = try String(contentsOfFile: root + "/systemd/" + path, encoding: .utf8)
@@ -19,7 +19,8 @@ struct SystemdUnitTests {
                 #expect(text.contains("ExecStart=/usr/local/bin/curatord"), "\(path) should name /usr/local/bin/curatord for make install to rewrite")
             }
             let copy = directory.sub((path as NSString).lastPathComponent)
-            Files.write(copy, text.replacingOccurrences(of: "/usr/local/bin/curatord", with: Daemon.curatord))
+            Files.write(copy, text.replacingOccurrences(of: "/usr/local/bin/curatord", with: Daemon.curatord)
+                .replacingOccurrences(of: "/usr/local/bin/curatorctl", with: Daemon.curatorctl))
             return copy
         }
     }
@@ -78,7 +79,7 @@ struct SystemdUnitTests {
                 "docs/SYSTEMD.md must record the measured exposure \(score)")
 
         let text = Files.read(Self.root + "/systemd/curatord.service") ?? ""
-        for line in ["Type=notify", "ExecReload=kill -HUP $MAINPID", "User=curatord", "Group=curatord", "StateDirectory=curatord",
+        for line in ["Type=notify", "ExecReload=/usr/local/bin/curatorctl --socket /run/curatord/curatord.sock reload", "User=curatord", "Group=curatord", "StateDirectory=curatord",
                      "ConfigurationDirectory=curatord", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                      "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX", "SystemCallFilter=@system-service",
                      "CapabilityBoundingSet=\n"] {
@@ -94,6 +95,25 @@ struct SystemdUnitTests {
         }
         let userSocket = Files.read(Self.root + "/systemd/user/curatord.socket") ?? ""
         #expect(userSocket.contains("ListenStream=%t/curatord.sock") && userSocket.contains("SocketMode=0600"))
+    }
+
+    /// A minimal image (debootstrap's minbase, slim containers) has no kill(1) or
+    /// sh beyond what we ship: every command a unit runs must be one of our binaries,
+    /// by absolute path (issue 13: `systemctl reload` failed with 203/EXEC).
+    @Test func unitsRunOnlyOurOwnBinaries() throws {
+        let ours = ["/usr/local/bin/curatord", "/usr/local/bin/curatorctl"]
+        for unit in ["curatord.service", "user/curatord.service"] {
+            let text = Files.read(Self.root + "/systemd/" + unit) ?? ""
+            let commands = text.split(separator: "\n").filter { $0.hasPrefix("Exec") }
+            #expect(commands.count >= 2, "\(unit): \(commands)")
+            for line in commands {
+                let program = line.split(separator: "=", maxSplits: 1).last?.split(separator: " ").first.map(String.init) ?? ""
+                #expect(ours.contains(program), "\(unit): \(line) runs \(program), which a minimal system may lack")
+            }
+            #expect(text.contains("ExecReload=/usr/local/bin/curatorctl --socket "), "\(unit) reloads through curatorctl")
+        }
+        let user = Files.read(Self.root + "/systemd/user/curatord.service") ?? ""
+        #expect(user.contains("ExecReload=/usr/local/bin/curatorctl --socket %t/curatord.sock reload"))
     }
 
     @Test func sysusersSnippetMakesTheUserAndGroup() throws {

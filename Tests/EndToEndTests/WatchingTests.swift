@@ -50,7 +50,7 @@ extension Watch {
             // Subscribers saw exactly: a added, slow added once (whole), a removed.
             var seen: [[String: Any]] = []
             let removed = try watcher.waitForEvent(seen: &seen) { $0["event"] as? String == "removed" }
-            #expect(removed?["id"] as? Int == aID)
+            #expect(removed?["photo_id"] as? Int == aID)
             #expect((removed?["from"] as? [String: Any])?["path"] as? String == "a.jpg")
             let added = seen.filter { $0["event"] as? String == "added" }.compactMap { $0["photo"] as? [String: Any] }
             #expect(added.map { $0["path"] as? String } == ["a.jpg", "slow.jpg"])

@@ -33,4 +33,4 @@ def run(ctx):
     r.add(KEY, n, "curatord", "state dir bytes per photo", "B/photo", [per_photo])
     r.note(KEY, n, "state dir after a clean stop: " + ", ".join("%s %d B" % kv for kv in files.items()))
     r.verdict(KEY, n, "at most 300 bytes per photo", per_photo <= 300, "%.0f B/photo (%d B for %d photos)" % (
-        per_photo, total, ctx.expected_photos))
+        per_photo, total, ctx.expected_photos), set_for="issue 6")

@@ -33,6 +33,13 @@ int curator_openat(int dirfd, const char *path, int flags, unsigned int mode);
 
 int curator_linkat_fd(int fd, int newdirfd, const char *newpath);
 
+/// linkat(fd, "", newdirfd, newpath, AT_EMPTY_PATH): names an O_TMPFILE file
+/// without /proc (needs CAP_DAC_READ_SEARCH).
+int curator_linkat_empty(int fd, int newdirfd, const char *newpath);
+
+/// syncfs(2): writes back the whole file system `fd` is on.
+int curator_syncfs(int fd);
+
 /// statfs f_type of a path.
 int curator_fs_type(const char *path, int64_t *type);
 

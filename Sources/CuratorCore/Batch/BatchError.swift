@@ -20,6 +20,8 @@ public struct BatchError: Error, Sendable, CustomStringConvertible {
         public static let journal = Code("journal")
         /// A test failpoint stopped the run.
         public static let failpoint = Code("failpoint")
+        /// The daemon is stopping: the batch or undo went no further (or did not start).
+        public static let stopped = Code("stopped")
     }
 
     public let code: Code
@@ -40,8 +42,15 @@ public struct BatchError: Error, Sendable, CustomStringConvertible {
         case .notOwner: .permissionDenied
         case .invalidPlan: .invalidArgument
         case .recoveryPending: .batchRunning
+        case .journal: .journalFailed
+        case .stopped: .shuttingDown
         default: .internalError
         }
         return ProtocolError(wire, message)
+    }
+
+    /// What the journal said, without the "journal: " this type's messages start with.
+    var journalDetail: String {
+        message.hasPrefix("journal: ") ? String(message.dropFirst("journal: ".count)) : message
     }
 }

@@ -20,8 +20,8 @@ final class BatchRecovery {
 
     func recoverAll() throws(BatchError) -> [BatchResult] {
         var results: [BatchResult] = []
-        for batch in try journaling({ () throws(SQLiteError) in try journal.batchesNeedingRecovery() }) {
-            var items = try journaling { () throws(SQLiteError) in try journal.items(of: batch.id) }
+        for batch in try journaling({ () throws(JournalError) in try journal.batchesNeedingRecovery() }) {
+            var items = try journaling { () throws(JournalError) in try journal.items(of: batch.id) }
             for index in items.indices {
                 items[index] = try settle(items[index], in: batch)
             }
@@ -60,6 +60,11 @@ final class BatchRecovery {
             case .trashed: return item
             default: return try record(&item, item.state, .error, "cannot be inspected: \(error.errno.name)", moved: false)
             }
+        }
+        // Where .trashinfo files cannot be written unnamed (no O_TMPFILE), a kill can
+        // leave one under its partial name: never a .trashinfo, but clutter in info/.
+        if item.state == .intent, let trash = look.trash, let name = item.trashName, (try? trash.removePartialInfo(name)) == true {
+            repairs.append("batch \(batch.id) step \(item.step) \(item.relativePath.lossyString): removed a partial .trashinfo")
         }
         guard let decision = RecoveryDecision.decide(item.state, look.facts) else { return item }
         for repair in decision.repairs {
@@ -118,11 +123,11 @@ final class BatchRecovery {
         }
     }
 
-    private func journaling<R>(_ body: () throws(SQLiteError) -> R) throws(BatchError) -> R {
+    private func journaling<R, E: Error>(_ body: () throws(E) -> R) throws(BatchError) -> R {
         do {
             return try body()
         } catch {
-            throw BatchError(.journal, "journal: \(error)")
+            throw BatchError.journal(error)
         }
     }
 }

@@ -17,6 +17,12 @@ public final class BatchRunner {
     private let journal: Journal
     /// Empties the journal's WAL after each batch, undo and recovery, off this thread.
     let checkpointer: JournalCheckpointer
+    /// The threads a batch or an undo hands work to while it moves photos: the next
+    /// chunk planned, `.trashinfo` files written ahead, syncs. At most three jobs
+    /// run at once (the next chunk's plan, this chunk's infos, the last chunk's
+    /// sync), so the same three threads serve every chunk of every batch, and end
+    /// after a few idle seconds.
+    let helpers = WorkerPool(name: "curatord-batch", threads: 3, queueLimit: 8, stackSize: 256 << 10, keepIdleSeconds: 5)
     private let trashConfiguration: TrashConfiguration
     private let failpoints: Failpoints
     private let effectiveUID: UInt32
@@ -29,7 +35,7 @@ public final class BatchRunner {
         do {
             journal = try Journal(path: journalPath)
         } catch {
-            throw BatchError(.journal, "cannot open the journal: \(error)")
+            throw BatchError.journal(error, opening: true)
         }
         checkpointer = JournalCheckpointer(path: journalPath)
         trashConfiguration = trash
@@ -55,12 +61,12 @@ public final class BatchRunner {
     /// sync runs, and chunk k's outcomes are committed once that sync returned.
     /// `progress` is called once per photo, after its outcome is journaled, so a
     /// chunk's photos are reported together once it is durable; `chunkReported` after
-    /// each chunk's photos. `pause` is called between chunks with nothing in flight
-    /// (every photo so far journaled as done) when `shouldPause` says so; the daemon
-    /// parks a stopping batch there.
+    /// each chunk's photos. `shouldStop` is asked before anything is journaled and
+    /// between chunks, with nothing in flight (every photo so far journaled as done):
+    /// when it says so, the batch goes no further and throws `.stopped`, saying where
+    /// it stopped; the journal keeps it `running` for the next start's recovery.
     public func run(plan: BatchPlan, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
-                    chunkReported: () -> Void = {}, shouldPause: () -> Bool = { false },
-                    pause: () -> Void = {}) throws(BatchError) -> BatchOutcome {
+                    chunkReported: () -> Void = {}, shouldStop: () -> Bool = { false }) throws(BatchError) -> BatchOutcome {
         guard !plan.items.isEmpty else { throw BatchError(.invalidPlan, "the plan is empty") }
         guard Set(plan.items.map(\.photoID)).count == plan.items.count else {
             throw BatchError(.invalidPlan, "the plan names a photo twice")
@@ -69,35 +75,45 @@ public final class BatchRunner {
             throw BatchError(.invalidPlan, "root paths must be absolute")
         }
         try refuseWhileUnrecovered()
+        if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the batch was not started; nothing was moved.") }
         defer { checkpointer.request() }
-        let id = try journaling { () throws(SQLiteError) in
-            try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(), items: plan.items)
+        let id: Int64
+        do {
+            id = try journaling { () throws(SQLiteError) in
+                try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(), items: plan.items)
+            }
+        } catch {
+            throw BatchError(.journal, "The journal failed (\(error.journalDetail)): the batch was not started; nothing was moved.")
         }
         try failpoints.reach(.batchJournaled)
         log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
 
-        let resolver = TrashResolver(configuration: trashConfiguration, effectiveUID: effectiveUID)
-        let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, resolver: resolver, requester: requester,
-                                   effectiveUID: effectiveUID, batch: id, batchSize: plan.items.count)
+        let planner = ChunkPlanner(trash: trashConfiguration, requester: requester, effectiveUID: effectiveUID, batch: id,
+                                   batchSize: plan.items.count)
+        let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
         let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
         let chunks = chunking.chunks(Array(planned.indices)) { planned[$0].rootPath.appending(planned[$0].relativePath).parent }
             .map { chunk in chunk.map { (item: planned[$0], isProtected: plan.items[$0].isProtected) } }
-        // Each chunk is prepared on a helper while the one before it moves.
-        var preparing = chunks.first.map { ChunkPreparer(trasher, $0) }
-        defer { _ = preparing?.prepared() }  // a batch that stops early waits for its helper
-        try Self.pipelined(chunks, shouldPause: shouldPause, pause: pause, stage: { (index, chunk) throws(BatchError) in
-            let prepared = preparing?.prepared() ?? trasher.prepare(chunk)
-            preparing = index + 1 < chunks.count ? ChunkPreparer(trasher, chunks[index + 1]) : nil
-            preparing?.start()
-            return try trasher.stage(chunk: chunk, prepared: prepared)
-        }, finish: { (_, staged) throws(BatchError) in
-            let results = try trasher.finish(staged)
-            done += results
-            for result in results { progress(result.result) }
-            chunkReported()
-        })
-        try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
+        // Each chunk is prepared on a helper while the one before it moves; the first, here.
+        var preparing = chunks.first.map { ChunkPreparer(planner, $0, on: nil) }
+        defer { preparing?.finish() }  // a batch that stops early waits for its helper
+        do {
+            try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (index, chunk) throws(BatchError) in
+                let prepared = preparing?.prepared() ?? planner.prepare(chunk)
+                preparing = index + 1 < chunks.count ? ChunkPreparer(planner, chunks[index + 1], on: helpers) : nil
+                return try trasher.stage(chunk: chunk, prepared: prepared)
+            }, finish: { (_, staged) throws(BatchError) in
+                let results = try trasher.finish(staged)
+                done += results
+                for result in results { progress(result.result) }
+                chunkReported()
+            })
+            try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
+        } catch {
+            throw Self.partWay(error, "batch \(id)", recorded: done.count, of: plan.items.count,
+                               moved: "in the trash", unmoved: "where it was")
+        }
         try failpoints.reach(.batchFinished)
         let outcome = BatchOutcome(result: Self.batchResult(id, .done, done))
         log.info("batch \(id) done: \(outcome.result.trashed) trashed, \(outcome.result.skipped) skipped")
@@ -107,11 +123,12 @@ public final class BatchRunner {
     /// The pipeline a batch and an undo share: chunk k is staged (journaled, moved,
     /// its sync started) before chunk k-1 is finished (its sync waited for, its
     /// outcomes committed and reported), so chunk k's moves overlap chunk k-1's sync.
-    /// A pause asked for (`shouldPause`) is taken between chunks with nothing in
-    /// flight. When a chunk cannot be staged, the chunk before it is on disk: it is
-    /// still finished (journaled) if the journal lets us, then the error goes on.
+    /// A stop asked for (`shouldStop`) is taken between chunks with nothing in
+    /// flight, by throwing `.stopped`. When a chunk cannot be staged, the chunk before
+    /// it is on disk: it is still finished (journaled) if the journal lets us, then
+    /// the error goes on.
     private static func pipelined<Chunk, Staged>(
-        _ chunks: [Chunk], shouldPause: () -> Bool, pause: () -> Void,
+        _ chunks: [Chunk], shouldStop: () -> Bool,
         stage: (Int, Chunk) throws(BatchError) -> Staged, finish: (Chunk, Staged) throws(BatchError) -> Void
     ) throws(BatchError) {
         var inFlight: (chunk: Chunk, staged: Staged)?
@@ -121,9 +138,9 @@ public final class BatchRunner {
             try finish(chunk, staged)
         }
         for (index, chunk) in chunks.enumerated() {
-            if shouldPause() {
+            if shouldStop() {
                 try finishInFlight()
-                pause()
+                throw BatchError(.stopped, "stopped between two steps")
             }
             let staged: Staged
             do {
@@ -136,20 +153,40 @@ public final class BatchRunner {
             inFlight = (chunk, staged)
         }
         try finishInFlight()
-        if shouldPause() { pause() }
+    }
+
+    /// A batch or undo that could not go on: the error says how far it got and what
+    /// the disk holds, so that a client can believe it. `moved` and `unmoved` say
+    /// where a photo is once its step was taken, and before.
+    private static func partWay(_ error: BatchError, _ what: String, recorded: Int, of total: Int,
+                                moved: String, unmoved: String) -> BatchError {
+        switch error.code {
+        case .stopped:
+            log.notice("\(what) stopped for shutdown after \(recorded) of \(total) photos; the next start settles it")
+            return BatchError(.stopped, "curatord is stopping: \(what) stopped after \(recorded) of its \(total) photos, between two "
+                              + "steps; the others are untouched. The next start settles it from the journal (see history).")
+        case .journal:
+            return BatchError(.journal, "The journal failed (\(error.journalDetail)): \(what) stopped with \(recorded) of "
+                              + "its \(total) photos recorded. Every photo is either \(moved) or \(unmoved); the next start of "
+                              + "curatord settles \(what) from the disk, and until then no batch or undo can run.")
+        default:
+            return error
+        }
     }
 
     // MARK: undo
 
     /// Puts a batch's photos back, in ascending view order (the reverse of trashing).
     /// `batch` nil means the requester's latest batch with photos still in the trash.
-    /// Pipelined like `run`, with the same callbacks.
+    /// Pipelined like `run`, with the same callbacks; `willRestore` is told how many
+    /// photos it is about to put back (one `progress` each), before the first.
     public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
-                     chunkReported: () -> Void = {}, shouldPause: () -> Bool = { false },
-                     pause: () -> Void = {}) throws(BatchError) -> UndoOutcome {
+                     willRestore: (Int) -> Void = { _ in },
+                     chunkReported: () -> Void = {}, shouldStop: () -> Bool = { false }) throws(BatchError) -> UndoOutcome {
         try refuseWhileUnrecovered()
+        if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the undo was not started; nothing was moved.") }
         defer { checkpointer.request() }
-        let found = try journaling { () throws(SQLiteError) -> JournalBatch? in
+        let found = try journaling { () throws(JournalError) -> JournalBatch? in
             if let batch { return try journal.batch(batch) }
             return try journal.latestUndoable(uid: requester.uid)
         }
@@ -160,7 +197,7 @@ public final class BatchRunner {
             throw BatchError(.notOwner, "batch \(target.id) belongs to uid \(target.uid)")
         }
 
-        var items = try journaling { () throws(SQLiteError) in try journal.items(of: target.id) }
+        var items = try journaling { () throws(JournalError) in try journal.items(of: target.id) }
         // Photos a crash caught mid-step are settled first, as recovery would.
         if items.contains(where: { $0.state == .intent || $0.state == .restoring }) {
             let recovery = BatchRecovery(journal: journal, failpoints: failpoints)
@@ -172,24 +209,31 @@ public final class BatchRunner {
         try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, target.state, undoRunning: true) }
         try failpoints.reach(.undoStarted)
         log.info("undo of batch \(target.id): \(order.count) photos back for uid \(requester.uid)")
+        willRestore(order.count)
         let restorer = PhotoRestorer(journal: journal, failpoints: failpoints, requester: requester,
-                                     effectiveUID: effectiveUID, batch: target.id)
+                                     effectiveUID: effectiveUID, batch: target.id, helpers: helpers)
         var results: [BatchItemResult] = []
         var restored: [RestoredPhoto] = []
         let chunks = chunking.chunks(order) { items[$0].rootPath.appending(items[$0].relativePath).parent }
-        try Self.pipelined(chunks, shouldPause: shouldPause, pause: pause, stage: { (_, chunk) throws(BatchError) in
-            try restorer.stage(chunk: chunk.map { items[$0] })
-        }, finish: { (chunk, staged) throws(BatchError) in
-            for (index, (item, photo)) in zip(chunk, try restorer.finish(staged)) {
-                items[index] = item
-                if let photo { restored.append(photo) }
-                results.append(item.result)
-                progress(item.result)
-            }
-            chunkReported()
-        })
-        let state = BatchRecovery.stateAfterUndo(previous: target.state, items)
-        try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }
+        var state = target.state
+        do {
+            try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (_, chunk) throws(BatchError) in
+                try restorer.stage(chunk: chunk.map { items[$0] })
+            }, finish: { (chunk, staged) throws(BatchError) in
+                for (index, (item, photo)) in zip(chunk, try restorer.finish(staged)) {
+                    items[index] = item
+                    if let photo { restored.append(photo) }
+                    results.append(item.result)
+                    progress(item.result)
+                }
+                chunkReported()
+            })
+            state = BatchRecovery.stateAfterUndo(previous: target.state, items)
+            try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }
+        } catch {
+            throw Self.partWay(error, "the undo of batch \(target.id)", recorded: results.count, of: order.count,
+                               moved: "back at its path", unmoved: "still in the trash")
+        }
         try failpoints.reach(.undoFinished)
         let result = UndoResult(batch: target.id, state: state, items: results,
                                 restored: results.count { $0.outcome == .restored },
@@ -203,9 +247,9 @@ public final class BatchRunner {
 
     /// A user's batches (all users' when `uid` is nil), newest first.
     public func history(uid: UInt32?, limit: Int = 50) throws(BatchError) -> [BatchSummary] {
-        try journaling { () throws(SQLiteError) in
-            try journal.recentBatches(uid: uid, limit: min(max(limit, 1), 10_000)).map { (batch) throws(SQLiteError) in
-                let counts = try journal.counts(of: batch.id)
+        try journaling { () throws(JournalError) in
+            try journal.recentBatches(uid: uid, limit: min(max(limit, 0), 10_000)).map { (batch) throws(JournalError) in
+                let counts = try JournalError.sql { () throws(SQLiteError) in try journal.counts(of: batch.id) }
                 return BatchSummary(batch: batch.id,
                                     createdAt: LocalTime(epochSeconds: batch.createdNanoseconds / 1_000_000_000).rfc3339Text,
                                     state: batch.state, count: counts.count, trashed: counts.trashed,
@@ -216,9 +260,9 @@ public final class BatchRunner {
 
     /// A batch with the last recorded outcome of every photo.
     public func result(of batch: Int64) throws(BatchError) -> BatchResult {
-        let found = try journaling { () throws(SQLiteError) in try journal.batch(batch) }
+        let found = try journaling { () throws(JournalError) in try journal.batch(batch) }
         guard let found else { throw BatchError(.noSuchBatch, "no batch \(batch)") }
-        let items = try journaling { () throws(SQLiteError) in try journal.items(of: batch) }
+        let items = try journaling { () throws(JournalError) in try journal.items(of: batch) }
         return Self.batchResult(batch, found.state, items)
     }
 
@@ -232,7 +276,7 @@ public final class BatchRunner {
     /// device, inode, size, mtime): a crash came between the move back and the
     /// indexing. Blocking (one lstat each): call before serving, outside the state lock.
     public func photosBackInPlace(unindexed: ([Int64]) -> Set<Int64>) throws(BatchError) -> [RestoredPhoto] {
-        let items = try journaling { () throws(SQLiteError) in try journal.itemsBackOrGone() }
+        let items = try journaling { () throws(JournalError) in try journal.itemsBackOrGone() }
         let lost = unindexed(items.map(\.photoID))
         let roots = RootDirectories()
         var found: [Int64: RestoredPhoto] = [:]
@@ -247,7 +291,7 @@ public final class BatchRunner {
 
     /// The owner of a batch, for the daemon's permission checks.
     public func owner(of batch: Int64) throws(BatchError) -> UInt32? {
-        try journaling { () throws(SQLiteError) in try journal.batch(batch)?.uid }
+        try journaling { () throws(JournalError) in try journal.batch(batch)?.uid }
     }
 
     // MARK: helpers
@@ -264,11 +308,11 @@ public final class BatchRunner {
         }
     }
 
-    private func journaling<R>(_ body: () throws(SQLiteError) -> R) throws(BatchError) -> R {
+    private func journaling<R, E: Error>(_ body: () throws(E) -> R) throws(BatchError) -> R {
         do {
             return try body()
         } catch {
-            throw BatchError(.journal, "journal: \(error)")
+            throw BatchError.journal(error)
         }
     }
 }

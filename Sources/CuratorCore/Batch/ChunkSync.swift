@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
 import CuratorSystem
 import FoundationEssentials
 import Glibc
-import Synchronization
-
-// Swift's Glibc module is built without _GNU_SOURCE and hides syncfs(2).
-@_silgen_name("syncfs") private func system_syncfs(_ fd: Int32) -> Int32
 
 /// Makes one chunk's file system work durable with one call per file system
 /// instead of an fsync per photo and directory.
@@ -37,9 +34,15 @@ final class ChunkSync {
     /// goes to the same trash: no path hashed twice per photo).
     private var trashes: [ByteString: Touched] = [:]
     private var last: Touched?
-    /// The syncfs calls running on a helper thread since `start`, in `order`.
+    /// The syncfs calls running on a batch helper since `start`, in `order`.
     private var running: SyncfsRound?
     private var order: [ByteString] = []
+    private let helpers: WorkerPool
+
+    /// `helpers` run the syncs while the batch thread goes on.
+    init(helpers: WorkerPool) {
+        self.helpers = helpers
+    }
 
     var isEmpty: Bool { trashes.isEmpty }
 
@@ -66,7 +69,7 @@ final class ChunkSync {
     func start() {
         guard running == nil, !trashes.isEmpty else { return }
         order = trashes.keys.sorted()
-        running = SyncfsRound(order.compactMap { trashes[$0]?.trash.info.descriptor.rawValue })
+        running = SyncfsRound(order.compactMap { trashes[$0]?.trash.info.descriptor.rawValue }, on: helpers)
     }
 
     /// Waits for the syncs (starting them if `start` was not called), fsyncs one by
@@ -109,43 +112,51 @@ final class ChunkSync {
     }
 }
 
-/// syncfs(2) of some file systems on a thread of its own: the batch thread goes on
-/// with the next chunk and collects the results (errno per descriptor, 0 for
-/// success) when it needs them. The thread syncs duplicates of the descriptors, so
-/// a batch that stops (and closes its directories) never leaves it a stale number.
-private final class SyncfsRound: Sendable {
-    private let done = OneShotSignal()
-    private let results: Mutex<[Int32]>
+/// syncfs(2) of some file systems as a job on a batch helper: the batch thread goes
+/// on with the next chunk and collects the results (errno per descriptor, 0 for
+/// success) when it needs them. The job syncs duplicates of the descriptors, so a
+/// batch that stops (and closes its directories) never leaves it a stale number.
+private struct SyncfsRound {
+    private let copies: [Int32]
+    private let job: JobHandle<[Int32], Never>?
+    /// The results when no helper could be had (synced here, before the next chunk).
+    private let synced: [Int32]?
 
-    init(_ descriptors: [Int32]) {
+    init(_ descriptors: [Int32], on helpers: WorkerPool) {
         var copies: [Int32] = []
         var initial: [Int32] = []
         for fd in descriptors {
-            let copy = dup(fd)
+            let copy = SystemCalls.dup(fd)
             copies.append(copy)
             initial.append(copy < 0 ? errno : 0)
         }
-        results = Mutex(initial)
-        do throws(SystemError) {
-            try SystemThread.detach(name: "curatord-syncfs", stackSize: 256 << 10) { [self, copies] in run(copies) }
+        self.copies = copies
+        do throws(WorkerError) {
+            job = try helpers.submit(named: "curatord-syncfs") { [copies, initial] in Self.sync(copies, initial) }
+            synced = nil
         } catch {
-            // No thread to overlap it with: the sync is done here, before the next chunk.
             log.warning("syncing on this thread: \(error)")
-            run(copies)
+            job = nil
+            synced = Self.sync(copies, initial)
         }
     }
 
-    private func run(_ copies: [Int32]) {
+    private static func sync(_ copies: [Int32], _ initial: [Int32]) -> [Int32] {
+        var results = initial
         for (index, fd) in copies.enumerated() where fd >= 0 {
-            let error = system_syncfs(fd) == 0 ? 0 : errno
-            close(fd)
-            results.withLock { $0[index] = error }
+            results[index] = SystemCalls.syncfs(fd) == 0 ? 0 : errno
+            _ = SystemCalls.close(fd)  // a duplicate, only synced
         }
-        done.signal()
+        return results
     }
 
     func wait() -> [Int32] {
-        while !done.wait(seconds: 3600) {}
-        return results.withLock { $0 }
+        if let synced { return synced }
+        guard let job else { return [] }
+        if let results = job.wait().get() { return results }
+        // Dropped by a pool shut down under it (which a batch's pool never is): nothing
+        // was synced, and the caller fsyncs one by one instead.
+        for fd in copies where fd >= 0 { _ = SystemCalls.close(fd) }
+        return copies.map { _ in ECANCELED }
     }
 }

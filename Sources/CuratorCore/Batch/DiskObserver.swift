@@ -41,8 +41,8 @@ final class DiskObserver {
             case .unreadable: facts.info = .unreadable
             case .present(let info): facts.info = info.path == item.infoPath ? .matching : .foreign
             }
-        } catch where error.errno == .tooManyLinks || error.errno == .isDirectory {
-            facts.info = .foreign  // a symlink or directory under that name is not ours
+        } catch where error.errno == .tooManyLinks || error.errno == .isDirectory || error.errno == .fileTooLarge {
+            facts.info = .foreign  // a symlink, a directory or 64 KiB under that name is not ours
         }
         return Observation(facts: facts, original: original, trash: trash)
     }

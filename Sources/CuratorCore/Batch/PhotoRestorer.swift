@@ -23,8 +23,13 @@ final class PhotoRestorer {
     private let requester: Requester
     private let effectiveUID: UInt32
     private let batch: Int64
+    /// The undo's helpers: syncs.
+    private let helpers: WorkerPool
+    /// Inode -> names, of the folders looked into for photos restored under another name.
+    private var namesByInode: [ByteString: [UInt64: [ByteString]]] = [:]
 
-    init(journal: Journal, failpoints: Failpoints, requester: Requester, effectiveUID: UInt32, batch: Int64) {
+    init(journal: Journal, failpoints: Failpoints, requester: Requester, effectiveUID: UInt32, batch: Int64, helpers: WorkerPool) {
+        self.helpers = helpers
         self.journal = journal
         self.failpoints = failpoints
         self.requester = requester
@@ -68,7 +73,7 @@ final class PhotoRestorer {
         }
         try failpoints.reach(.undoChunkIntent)
 
-        let sync = ChunkSync()
+        let sync = ChunkSync(helpers: helpers)
         let parents = RestoreParents(observer: observer, requester: requester, effectiveUID: effectiveUID)
         var endings: [Ending?] = Array(repeating: nil, count: items.count)
         for index in items.indices where known[index] {
@@ -133,8 +138,12 @@ final class PhotoRestorer {
                 trash = found
             }
         } catch {
+            // Its trash cannot be read (deleted, unmounted, EACCES): unless another tool
+            // already put the photo back, nothing is decided, and a later undo finishes
+            // the job. Say where, not just the errno.
+            if let back = putBackByAnotherTool(item) { return back }
             log.error("undo of batch \(batch) step \(item.step): \(error)")
-            return stays(.error, error.errno.name)
+            return stays(.error, "\(error.errno.name) (\(error.errno.message))" + (error.path.map { " at \($0)" } ?? ""))
         }
 
         let parent: DirectoryHandle
@@ -189,8 +198,54 @@ final class PhotoRestorer {
             return Ending(state: .gone, outcome: .missing, detail: "already back at its path (restored by another tool)",
                           photo: item.restoredPhoto(at: status, byOtherTool: true, recreated: []))
         }
+        if look.facts.original == .absent, look.facts.trashFile == .absent, let path = item.photoPath,
+           let name = restoredUnderAnotherName(item, path) {
+            return Ending(state: .gone, outcome: .missing,
+                          detail: "restored by another tool under another name: \(path.relative.parent.appending(name).lossyString)")
+        }
         let why = look.facts.trashFile == .other ? "another file holds its name in the trash" : "no longer in the trash (purged)"
         return Ending(state: .gone, outcome: .missing, detail: why)
+    }
+
+    /// The photo found back by another tool's hand, at its path or under another name
+    /// in its folder, when its trash cannot be read; nil when it is not (or when its
+    /// root cannot be read either).
+    private func putBackByAnotherTool(_ item: JournalItem) -> Ending? {
+        guard let path = item.photoPath, let original = try? observer.roots.statusAtOriginalPath(path) else {
+            if let path = item.photoPath, let name = restoredUnderAnotherName(item, path) {
+                return Ending(state: .gone, outcome: .missing,
+                              detail: "restored by another tool under another name: \(path.relative.parent.appending(name).lossyString)")
+            }
+            return nil
+        }
+        guard item.identity.isSameFile(original) else { return nil }
+        return Ending(state: .gone, outcome: .missing, detail: "already back at its path (restored by another tool)",
+                      photo: item.restoredPhoto(at: original, byOtherTool: true, recreated: []))
+    }
+
+    /// The name another tool put the photo back under in its own folder, when it did:
+    /// `gio trash --restore` (GLib 2.74) writes each byte of a name outside printable
+    /// ASCII as `\xNN`, so `été.jpg` comes back as `\xc3\xa9t\xc3\xa9.jpg`. Found by
+    /// its inode in one listing of the folder, and checked whole (device, inode, size,
+    /// mtime): a rename keeps them all.
+    private func restoredUnderAnotherName(_ item: JournalItem, _ path: PhotoPath) -> ByteString? {
+        let folder = path.root.appending(path.relative).parent
+        if namesByInode[folder] == nil {
+            var names: [UInt64: [ByteString]] = [:]
+            if let root = try? observer.roots.handle(path.root), let opened = try? path.openParent(from: root),
+               let listing = try? DirectoryReader.entries(ofOpen: FileDescriptor.openDirectory(".", relativeTo: opened.parent.descriptor),
+                                                          path: folder) {
+                for entry in listing where entry.kind == .file || entry.kind == .unknown { names[entry.inode, default: []].append(entry.name) }
+            }
+            namesByInode[folder] = names
+        }
+        guard let candidates = namesByInode[folder]?[item.identity.inode],
+              let root = try? observer.roots.handle(path.root), let opened = try? path.openParent(from: root)
+        else { return nil }
+        return candidates.first { name in
+            guard name != path.name, let status = (try? opened.parent.status(of: name)) ?? nil else { return false }
+            return item.identity.mismatch(status) == nil
+        }
     }
 
     /// renameat2(NOREPLACE); on a file system without it (EINVAL), link + unlink,

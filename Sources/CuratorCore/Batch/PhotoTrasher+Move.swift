@@ -54,10 +54,13 @@ extension PhotoTrasher {
                 case .written?: break
                 case .taken?: continue  // taken meanwhile: next name
                 case .failed(let error)?: throw error
-                case nil: guard try trash.writeInfoUnsynced(name, planned.info) else { continue }
+                case nil:
+                    guard try trash.writeInfoUnsynced(name, planned.info, beforeNaming: { [failpoints] in
+                        try? failpoints.reach(.itemInfoUnnamed)
+                    }) else { continue }
                 }
             } catch {
-                // A partial file may be left: abandon takes it away.
+                // Nothing was named (it is written whole or not at all); abandon removes the name if it was.
                 log.error("batch \(batch) step \(item.step): writing \(trash.path)/info/\(name).trashinfo: \(error)")
                 sync.touched(trash, directory: nil, info: name)
                 return abandon(.error, error.errno.name)

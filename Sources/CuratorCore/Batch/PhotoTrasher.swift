@@ -9,7 +9,8 @@ import CuratorSystem
 ///
 ///   1. every photo of the chunk checked, its trash and a free name chosen, and the
 ///      whole chunk's intents (and the skips found) committed at once;
-///   2. per photo, nothing synced: `.trashinfo` created (O_EXCL), identity checked
+///   2. per photo, nothing synced: `.trashinfo` created whole (written unnamed,
+///      then named, never replacing), identity checked
 ///      again, renameat2(NOREPLACE) into `files/`;
 ///   3. the file systems touched synced (`ChunkSync`), then the chunk's outcomes
 ///      committed at once. Only then are its photos reported.
@@ -18,31 +19,24 @@ import CuratorSystem
 /// (which recovery settles from the disk) until its move is synced. A photo that is
 /// not exactly what the plan pinned is left alone and reported. One per batch.
 final class PhotoTrasher {
+    typealias PlannedMove = ChunkPlanner.PlannedMove
+    typealias Prepared = ChunkPlanner.Prepared
+
     let journal: Journal
     let failpoints: Failpoints
-    let resolver: TrashResolver
-    let roots = RootDirectories()
-    let requester: Requester
-    let effectiveUID: UInt32
     let batch: Int64
-    /// Photos in the batch: what a trash's name listing is weighed against.
-    let batchSize: Int
-    /// The last `DeletionDate=` text and the second it is for.
-    var dateText: (second: Int64, text: String)?
+    /// The batch's helpers: `.trashinfo` files written ahead, syncs.
+    let helpers: WorkerPool
 
-    init(journal: Journal, failpoints: Failpoints, resolver: TrashResolver, requester: Requester, effectiveUID: UInt32, batch: Int64,
-         batchSize: Int) {
-        self.batchSize = batchSize
+    init(journal: Journal, failpoints: Failpoints, batch: Int64, helpers: WorkerPool) {
         self.journal = journal
         self.failpoints = failpoints
-        self.resolver = resolver
-        self.requester = requester
-        self.effectiveUID = effectiveUID
         self.batch = batch
+        self.helpers = helpers
     }
 
     /// How a photo's work ends, journaled at the chunk's commit.
-    struct Ending: Equatable {
+    struct Ending: Equatable, Sendable {
         var state: JournalItemState
         var outcome: PhotoOutcome
         var detail: String?
@@ -57,20 +51,13 @@ final class PhotoTrasher {
         let sync: ChunkSync
     }
 
-    /// Step 1 for one chunk (photos in plan order, with whether each is protected):
-    /// nothing on disk changes, nothing is journaled.
-    func prepare(_ chunk: [(item: JournalItem, isProtected: Bool)]) -> [Prepared] {
-        let parents = ParentDirectories(roots: roots)
-        return chunk.map { prepare($0.item, isProtected: $0.isProtected, parents: parents) }
-    }
-
     /// Step 2 for one chunk, once prepared: intents committed, then the moves,
     /// unsynced; the chunk's sync is started on a helper thread so that the next
     /// chunk's work overlaps it. Throws
     /// only when the batch must stop (journal failure, failpoint); the journal then
     /// holds the truth up to that point.
-    /// `prepared` is step 1 for the chunk's photos (`prepare(_:)`, done ahead by a
-    /// `ChunkPreparer`), in the chunk's order.
+    /// `prepared` is step 1 for the chunk's photos (`ChunkPlanner.prepare`, done
+    /// ahead by a `ChunkPreparer`), in the chunk's order.
     func stage(chunk: [(item: JournalItem, isProtected: Bool)], prepared: [Prepared]) throws(BatchError) -> StagedChunk {
         var items = chunk.map(\.item)
 
@@ -102,12 +89,12 @@ final class PhotoTrasher {
         try failpoints.reach(.chunkIntent)
 
         // 2. The moves, unsynced; the .trashinfo files written ahead on a helper thread.
-        let sync = ChunkSync()
+        let sync = ChunkSync(helpers: helpers)
         let moves = items.indices.compactMap { index -> (index: Int, move: PlannedMove)? in
             if case .move(let move) = prepared[index] { (index, move) } else { nil }
         }
-        let ahead = InfoWriterAhead(moves.map(\.move))
-        ahead.start()
+        let ahead = InfoWriterAhead(moves.map(\.move), failpoints: failpoints)
+        ahead.start(on: helpers)
         var reached = 0
         do throws(BatchError) {
             for (at, (index, move)) in moves.enumerated() {

@@ -15,10 +15,14 @@ public struct ConfigLoader {
 
     static let topLevelKeys: Set<String> = [
         "roots", "socket", "socket_mode", "state_dir", "log_level", "selection_cap", "plan_ttl_seconds", "max_clients", "trash_dir",
+        "max_clients_per_user", "idle_timeout_seconds", "max_sessions_per_user", "max_selection", "max_selected_per_user",
     ]
     static let rootKeys: Set<String> = [
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all",
     ]
+
+    /// The largest configuration file read; a larger one is refused whole, never cut.
+    static let maximumSize = 1 << 20
 
     /// Loads `path`. Nothing is written, whatever happens.
     public mutating func load(file path: String) throws(ConfigError) -> Configuration {
@@ -26,7 +30,9 @@ public struct ConfigLoader {
         do {
             let fd = try FileDescriptor.open(ByteString(path), O_RDONLY)
             // A configuration is small: a megabyte is plenty, and reading /dev/zero by mistake ends.
-            data = Data(try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: 1 << 20) })
+            data = Data(try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: Self.maximumSize) })
+        } catch where error.errno == .fileTooLarge {
+            throw ConfigError(file: path, key: nil, "is larger than 1 MiB: not a configuration file; nothing of it was used")
         } catch {
             throw ConfigError(file: path, key: nil, "cannot read the configuration file: \(error.errno.message)")
         }
@@ -192,6 +198,10 @@ public struct ConfigLoader {
                 throw fail("socket_mode", "must be an octal mode such as \"0600\" or \"0660\", including owner read/write")
             }
             socketMode = mode
+            if mode & 0o007 != 0 {
+                warnings.append("\(file.map { "\($0): " } ?? "")socket_mode: \"\(m)\" lets every user of this machine use the socket "
+                                + "(each request still acts with its own uid's permissions); \"0660\" lets only the socket's group in")
+            }
         }
         let state = try absolute(try string("state_dir", in: top, path: "state_dir") ?? environment.defaultStateDirectory, key: "state_dir")
         var level = LogLevel.info
@@ -201,15 +211,37 @@ public struct ConfigLoader {
             }
             level = parsed
         }
+        func whole(_ key: String, from low: Int, to high: Int, default value: Int) throws(ConfigError) -> Int {
+            guard let n = try number(key, in: top, path: key) else { return value }
+            guard n >= Double(low), n <= Double(high), n == n.rounded() else { throw fail(key, "must be a whole number from \(low) to \(high)") }
+            return Int(n)
+        }
+        let maxSessions = try whole("max_sessions_per_user", from: 1, to: 10_000, default: Configuration.defaultMaxSessionsPerUser)
+        let maxSelection = try whole("max_selection", from: 1, to: 1_000_000, default: Configuration.defaultMaxSelection)
+        let maxSelected = try whole("max_selected_per_user", from: 1, to: 10_000_000,
+                                    default: max(Configuration.defaultMaxSelectedPerUser, maxSelection))
+        guard maxSelected >= maxSelection else {
+            throw fail("max_selected_per_user", "is \(maxSelected), below max_selection (\(maxSelection)): one selection could never be full")
+        }
         var cap: Int?
         if let c = try number("selection_cap", in: top, path: "selection_cap") {
-            guard c >= 1, c <= 1_000_000, c == c.rounded() else { throw fail("selection_cap", "must be a whole number from 1 to 1000000") }
+            guard c >= 1, c <= Double(maxSelection), c == c.rounded() else {
+                throw fail("selection_cap", "must be a whole number from 1 to max_selection (\(maxSelection))")
+            }
             cap = Int(c)
         }
         let ttl = try number("plan_ttl_seconds", in: top, path: "plan_ttl_seconds") ?? 300
         guard ttl >= 1 && ttl <= 86400 else { throw fail("plan_ttl_seconds", "must be between 1 and 86400") }
         let maxClients = try number("max_clients", in: top, path: "max_clients") ?? 64
         guard maxClients >= 1 && maxClients <= 512 else { throw fail("max_clients", "must be between 1 and 512") }
+        let perUser = try number("max_clients_per_user", in: top, path: "max_clients_per_user")
+        if let perUser {
+            guard perUser >= 1, perUser <= maxClients, perUser == perUser.rounded() else {
+                throw fail("max_clients_per_user", "must be a whole number from 1 to max_clients (\(Int(maxClients)))")
+            }
+        }
+        let idle = try number("idle_timeout_seconds", in: top, path: "idle_timeout_seconds") ?? Configuration.defaultIdleTimeoutSeconds
+        guard idle >= 0 && idle <= 86400 else { throw fail("idle_timeout_seconds", "must be between 0 (never) and 86400") }
         var trash: String?
         if let configured = try string("trash_dir", in: top, path: "trash_dir") {
             trash = try absolute(configured, key: "trash_dir")
@@ -221,7 +253,10 @@ public struct ConfigLoader {
 
         return Configuration(roots: roots, socketPath: ByteString(socket), socketMode: socketMode,
                              stateDirectory: ByteString(state), logLevel: level, selectionCap: cap,
-                             planTTLSeconds: ttl, maxClients: Int(maxClients), homeTrash: trash.map { ByteString($0) }, source: file)
+                             planTTLSeconds: ttl, maxClients: Int(maxClients), maxClientsPerUser: perUser.map { Int($0) },
+                             idleTimeoutSeconds: idle, maxSessionsPerUser: maxSessions,
+                             maxSelection: maxSelection, maxSelectedPerUser: maxSelected,
+                             homeTrash: trash.map { ByteString($0) }, source: file)
     }
 
     /// " (did you mean "socket"?)" for a key a typo or two away from a known one.

@@ -46,9 +46,21 @@ public struct Configuration: Sendable, Hashable {
     public var logLevel: LogLevel
     /// Default cap on a session's selection; nil for none.
     public var selectionCap: Int?
+    /// What one user's sessions may hold, so that no user can grow the daemon
+    /// without bound: sessions (the least recently used idle one makes room for a
+    /// new one), photos in one selection, and photos in all of them together.
+    public var maxSessionsPerUser: Int
+    public var maxSelection: Int
+    public var maxSelectedPerUser: Int
     /// How long a delete plan's token stays valid.
     public var planTTLSeconds: Double
     public var maxClients: Int
+    /// Connections one uid may hold at once, well below `maxClients`, so that one
+    /// user cannot lock the others out.
+    public var maxClientsPerUser: Int
+    /// A connection that is not subscribed, owes nothing and has sent nothing for
+    /// this long is closed; 0 for never.
+    public var idleTimeoutSeconds: Double
     /// Where the home trash lives ($XDG_DATA_HOME/Trash); nil for a system service,
     /// whose photos go to each volume's `.Trash-$uid`.
     public var homeTrash: ByteString?
@@ -57,6 +69,10 @@ public struct Configuration: Sendable, Hashable {
 
     public init(roots: [RootConfig], socketPath: ByteString, socketMode: UInt32 = 0o600, stateDirectory: ByteString,
                 logLevel: LogLevel = .info, selectionCap: Int? = nil, planTTLSeconds: Double = 300, maxClients: Int = 64,
+                maxClientsPerUser: Int? = nil, idleTimeoutSeconds: Double = Configuration.defaultIdleTimeoutSeconds,
+                maxSessionsPerUser: Int = Configuration.defaultMaxSessionsPerUser,
+                maxSelection: Int = Configuration.defaultMaxSelection,
+                maxSelectedPerUser: Int = Configuration.defaultMaxSelectedPerUser,
                 homeTrash: ByteString?, source: String? = nil) {
         self.roots = roots
         self.socketPath = socketPath
@@ -64,13 +80,26 @@ public struct Configuration: Sendable, Hashable {
         self.stateDirectory = stateDirectory
         self.logLevel = logLevel
         self.selectionCap = selectionCap
+        self.maxSessionsPerUser = maxSessionsPerUser
+        self.maxSelection = maxSelection
+        self.maxSelectedPerUser = maxSelectedPerUser
         self.planTTLSeconds = planTTLSeconds
         self.maxClients = maxClients
+        self.maxClientsPerUser = maxClientsPerUser ?? Self.defaultMaxClientsPerUser(maxClients)
+        self.idleTimeoutSeconds = idleTimeoutSeconds
         self.homeTrash = homeTrash
         self.source = source
     }
 
     public func root(named name: String) -> RootConfig? { roots.first { $0.name == name } }
+
+    /// A quarter of the connections: one user never holds more than that.
+    public static func defaultMaxClientsPerUser(_ maxClients: Int) -> Int { max(1, maxClients / 4) }
+    public static let defaultIdleTimeoutSeconds = 300.0
+    public static let defaultMaxSessionsPerUser = 64
+    /// A whole library of the size curatord is measured at (100 000 photos) fits.
+    public static let defaultMaxSelection = 100_000
+    public static let defaultMaxSelectedPerUser = 250_000
 }
 
 /// A configuration problem: the file, the key, and what is wrong, on one line.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
 import FoundationEssentials
 import Glibc
 
@@ -13,8 +14,8 @@ public struct Environment: Sendable {
         self.uid = uid
         if let home = variables["HOME"], !home.isEmpty {
             self.home = home
-        } else if let pw = getpwuid(uid), let dir = pw.pointee.pw_dir {
-            self.home = String(cString: dir)
+        } else if let dir = UserAccount.homeDirectory(uid: uid) {
+            self.home = dir.lossyString
         } else {
             self.home = "/"
         }

@@ -56,17 +56,9 @@ struct ExifFileSource: ExifByteSource {
     private static func pread(_ descriptor: FileDescriptor, at offset: Int64, count: Int) throws(SystemError) -> [UInt8] {
         guard count > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = try syscall("pread") {
-                buffer.withUnsafeMutableBytes { raw in
-                    guard let base = raw.baseAddress else { return 0 }
-                    return Glibc.pread(descriptor.rawValue, base + filled, count - filled, off_t(offset) + off_t(filled))
-                }
-            }
-            if n == 0 { break }
-            filled += n
-        }
+        let filled = try buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemError) in try descriptor.read(at: offset, into: raw) }
+        }.get()
         buffer.removeSubrange(filled...)
         return buffer
     }

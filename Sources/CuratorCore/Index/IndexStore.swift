@@ -12,6 +12,9 @@ final class IndexStore {
     /// Photo rows inserted, updated or deleted since opening: a restart over an
     /// unchanged tree must leave this at zero (reported in `status`).
     private(set) var photoWrites = 0
+    /// Rows dropped while loading because a value in them is out of range for what
+    /// it holds (only a corrupt or foreign file has one), each said in a warning.
+    private(set) var droppedRows: [String] = []
 
     // Prepared once: scans and events run these per file.
     private lazy var upsertPhotoStatement = try? database.prepare(
@@ -55,15 +58,24 @@ final class IndexStore {
     func loadRoots() throws -> [(id: Int32, name: String, path: ByteString, device: UInt64)] {
         let s = try database.prepare("SELECT id, name, path, device FROM roots")
         var result: [(Int32, String, ByteString, UInt64)] = []
-        while try s.step() { result.append((Int32(s.int64(0)), s.text(1), ByteString(s.blob(2)), UInt64(bitPattern: s.int64(3)))) }
+        var bad: [Int64] = []
+        while try s.step() {
+            guard let id = Int32(exactly: s.int64(0)) else {
+                bad.append(s.int64(0))
+                continue
+            }
+            result.append((id, s.text(1), ByteString(s.blob(2)), UInt64(bitPattern: s.int64(3))))
+        }
+        for id in bad {
+            drop("roots", id, "id \(id) is not a 32-bit root id", "DELETE FROM roots WHERE id = ?")
+        }
         return result
     }
 
     func insertRoot(name: String, path: ByteString) throws -> Int32 {
         try database.prepare("INSERT INTO roots(name, path) VALUES(?, ?)").bind(.text(name), .blob(path.bytes)).run()
-        return Int32(database.lastInsertRowID)
+        return try Self.rowID(database.lastInsertRowID, table: "roots")
     }
-
     func updateRoot(id: Int32, path: ByteString, device: UInt64) throws {
         try database.prepare("UPDATE roots SET path = ?, device = ? WHERE id = ?")
             .bind(.blob(path.bytes), .int(Int64(bitPattern: device)), .int(Int64(id))).run()
@@ -74,16 +86,28 @@ final class IndexStore {
     func loadFolders() throws -> [Folder] {
         let s = try database.prepare("SELECT id, root, path FROM folders")
         var result: [Folder] = []
-        while try s.step() { result.append(Folder(id: Int32(s.int64(0)), rootID: Int32(s.int64(1)), path: ByteString(s.blob(2)))) }
+        var bad: [(id: Int64, why: String)] = []
+        while try s.step() {
+            let (id, root) = (s.int64(0), s.int64(1))
+            guard let folderID = Int32(exactly: id), let rootID = Int32(exactly: root) else {
+                bad.append((id, Int32(exactly: id) == nil ? "id \(id) is not a 32-bit folder id" : "root \(root) is not a 32-bit root id"))
+                continue
+            }
+            result.append(Folder(id: folderID, rootID: rootID, path: ByteString(s.blob(2))))
+        }
+        for (id, why) in bad {
+            // Its photos go with it: the next scan indexes them again.
+            drop("folders", id, why, "DELETE FROM photos WHERE folder = ?")
+            drop("folders", id, nil, "DELETE FROM folders WHERE id = ?")
+        }
         return result
     }
 
     func insertFolder(rootID: Int32, path: ByteString) throws -> Int32 {
         try statement(insertFolderStatement, "INSERT INTO folders(root, path) VALUES(?, ?)")
             .bind(.int(Int64(rootID)), .blob(path.bytes)).run()
-        return Int32(database.lastInsertRowID)
+        return try Self.rowID(database.lastInsertRowID, table: "folders")
     }
-
     func updateFolder(_ folder: Folder) throws {
         try statement(updateFolderStatement, "UPDATE folders SET path = ? WHERE id = ?")
             .bind(.blob(folder.path.bytes), .int(Int64(folder.id))).run()
@@ -97,21 +121,38 @@ final class IndexStore {
 
     func loadPhotos(_ body: (Photo) -> Void) throws {
         let s = try database.prepare("SELECT p.id, f.root, p.folder, p.name, p.size, p.mtime, p.dev, p.ino, p.type, p.capture, p.rank FROM photos p JOIN folders f ON f.id = p.folder")
+        var bad: [(id: Int64, why: String)] = []
         while try s.step() {
-            let type = PhotoType(wireName: s.text(8)) ?? .jpeg
-            body(Photo(id: s.int64(0), rootID: Int32(s.int64(1)), folderID: Int32(s.int64(2)), name: ByteString(s.blob(3)),
+            // loadFolders dropped the folders whose ids are out of range; this only
+            // guards against a file changed under us.
+            guard let rootID = Int32(exactly: s.int64(1)), let folderID = Int32(exactly: s.int64(2)) else {
+                bad.append((s.int64(0), "its folder or root is not a 32-bit id"))
+                continue
+            }
+            guard Self.photoIDs.contains(s.int64(0)) else {
+                bad.append((s.int64(0), "id \(s.int64(0)) is not between 1 and 2^53"))
+                continue
+            }
+            let type = PhotoType(wireName: s.text(8)) ?? .jpeg  // a guess the next scan corrects
+            body(Photo(id: s.int64(0), rootID: rootID, folderID: folderID, name: ByteString(s.blob(3)),
                        identity: FileIdentity(device: UInt64(bitPattern: s.int64(6)), inode: UInt64(bitPattern: s.int64(7)),
                                               size: s.int64(4), mtimeNs: s.int64(5)),
                        type: type, capture: CaptureState(raw: s.int64(9)), rank: s.int64(10)))
         }
+        for (id, why) in bad { drop("photos", id, why, "DELETE FROM photos WHERE id = ?") }
     }
 
     func photoCount() throws -> Int {
         try database.prepare("SELECT COUNT(*) FROM photos").firstRow { Int($0.int64(0)) } ?? 0
     }
 
+    /// Photo ids are positive and below 2^53, so that they stay exact in a JSON number
+    /// (a double in most clients) and the next id never overflows.
+    static let photoIDs: ClosedRange<Int64> = 1...(1 << 53)
+
     func maxPhotoID() throws -> Int64 {
-        try database.prepare("SELECT COALESCE(MAX(id), 0) FROM photos").firstRow { $0.int64(0) } ?? 0
+        try database.prepare("SELECT COALESCE(MAX(id), 0) FROM photos WHERE id BETWEEN ? AND ?")
+            .bind(.int(Self.photoIDs.lowerBound), .int(Self.photoIDs.upperBound)).firstRow { $0.int64(0) } ?? 0
     }
 
     func upsertPhoto(_ p: Photo) throws {
@@ -124,8 +165,16 @@ final class IndexStore {
             .run()
     }
 
+    /// How far photo ids have been handed out (0 when never); a value out of range
+    /// is said and ignored.
     func reservedPhotoID() throws -> Int64 {
-        try database.prepare("SELECT value FROM meta WHERE key = 'reserved_photo_id'").firstRow { $0.int64(0) } ?? 0
+        let value = try database.prepare("SELECT value FROM meta WHERE key = 'reserved_photo_id'").firstRow { $0.int64(0) } ?? 0
+        guard value == 0 || Self.photoIDs.contains(value) else {
+            droppedRows.append("meta row reserved_photo_id: \(value) is not between 1 and 2^53")
+            log.warning("\(database.path): meta row reserved_photo_id: \(value) is not between 1 and 2^53; ignored")
+            return 0
+        }
+        return value
     }
 
     func setReservedPhotoID(_ value: Int64) throws {
@@ -142,7 +191,24 @@ final class IndexStore {
     func loadSessions() throws -> [(uid: UInt32, name: String, state: [UInt8])] {
         let s = try database.prepare("SELECT uid, name, state FROM sessions")
         var result: [(UInt32, String, [UInt8])] = []
-        while try s.step() { result.append((UInt32(truncatingIfNeeded: s.int64(0)), s.text(1), s.blob(2))) }
+        var bad: [(uid: Int64, name: String)] = []
+        while try s.step() {
+            // Never truncated: uid 4294968296 is not uid 1000, and must not get that user's session.
+            guard let uid = UInt32(exactly: s.int64(0)) else {
+                bad.append((s.int64(0), s.text(1)))
+                continue
+            }
+            result.append((uid, s.text(1), s.blob(2)))
+        }
+        for (uid, name) in bad {
+            droppedRows.append("sessions row (\(uid), \(name)): uid \(uid) is not a 32-bit uid")
+            log.warning("\(database.path): sessions row (\(uid), \(name)): uid \(uid) is not a 32-bit uid; the session is dropped")
+            do {
+                try database.prepare("DELETE FROM sessions WHERE uid = ? AND name = ?").bind(.int(uid), .text(name)).run()
+            } catch {
+                log.warning("\(database.path): cannot drop that session row: \(error)")
+            }
+        }
         return result
     }
 
@@ -151,6 +217,40 @@ final class IndexStore {
             .bind(.int(Int64(uid)), .text(name), .blob(state)).run()
     }
 
+    func deleteSession(uid: UInt32, name: String) throws {
+        try database.prepare("DELETE FROM sessions WHERE uid = ? AND name = ?").bind(.int(Int64(uid)), .text(name)).run()
+    }
+
+    // MARK: stored values out of range
+
+    /// The id SQLite gave a new row, as the 32-bit id the index uses for roots and
+    /// folders; an error, not a trap, when a corrupt row pushed ids past 2^31.
+    static func rowID(_ id: Int64, table: String) throws -> Int32 {
+        guard let exact = Int32(exactly: id) else {
+            throw IndexStoreError("\(table): the new row's id \(id) is not a 32-bit id (a corrupt index: remove index.sqlite to rebuild it)")
+        }
+        return exact
+    }
+
+    /// Drops a row that cannot be loaded, saying why (`why` nil: a second statement for the same row).
+    private func drop(_ table: String, _ id: Int64, _ why: String?, _ sql: String) {
+        if let why {
+            droppedRows.append("\(table) row \(id): \(why)")
+            log.warning("\(database.path): \(table) row \(id): \(why); the row is dropped (the index is a cache: a scan rebuilds what it held)")
+        }
+        do {
+            try database.prepare(sql).bind(.int(id)).run()
+        } catch {
+            log.warning("\(database.path): cannot drop \(table) row \(id): \(error)")
+        }
+    }
+
     func begin() throws { try database.execute("BEGIN") }
     func commit() throws { try database.execute("COMMIT") }
+}
+
+/// The index file holds something the index cannot use.
+struct IndexStoreError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

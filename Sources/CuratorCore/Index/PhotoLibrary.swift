@@ -42,6 +42,8 @@ final class PhotoLibrary {
     /// Bumped on every change, so that cached views know when to rebuild.
     private(set) var generation: UInt64 = 0
     private var inTransaction = false
+    /// What the open transaction changed in memory, oldest first (`LibraryUndo`).
+    private var undoLog: [LibraryUndo] = []
 
     init(store: IndexStore) throws {
         self.store = store
@@ -66,6 +68,7 @@ final class PhotoLibrary {
     private var reservedID: Int64 = 0
 
     private func takeID() throws -> Int64 {
+        note(.ids(next: nextID, reserved: reservedID))
         if nextID >= reservedID {
             reservedID = nextID + 4096
             try store.setReservedPhotoID(reservedID)
@@ -91,20 +94,86 @@ final class PhotoLibrary {
 
     /// Groups the writes of `body` into one SQLite transaction (the cache need not
     /// be durable per write, but one transaction per directory keeps scans fast).
+    /// Every mutation runs in one (its own, when called outside). If the body or
+    /// the commit fails, SQLite rolls back and so do the in-memory tables, from the
+    /// undo log: the two never disagree, and ids handed out in the failed
+    /// transaction (never published, never stored) are handed out again, after
+    /// the reservation that was rolled back with them.
     func batch<R>(_ body: () throws -> R) throws -> R {
         if inTransaction { return try body() }
         droppedFolderPaths.removeAll(keepingCapacity: true)
         try store.begin()
         inTransaction = true
-        defer { inTransaction = false }
+        defer {
+            inTransaction = false
+            // A large transaction (a root dropped) does not keep its log's memory.
+            undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
+        }
         do {
             let r = try body()
             try store.commit()
             return r
         } catch {
-            try? store.database.execute("ROLLBACK")
+            do {
+                try store.database.execute("ROLLBACK")
+            } catch {
+                // A failed COMMIT may have rolled back already; either way nothing of it stays.
+                log.debug("index: rollback: \(error)")
+            }
+            rollBackMemory()
             throw error
         }
+    }
+
+    private func note(_ change: LibraryUndo) {
+        if inTransaction { undoLog.append(change) }
+    }
+
+    /// Puts the in-memory tables back as they were when the transaction began,
+    /// undoing its changes newest first.
+    private func rollBackMemory() {
+        while let change = undoLog.popLast() {
+            switch change {
+            case .inserted(let photo, let entry, let inode, let rank):
+                photos[photo.id] = nil
+                setEntry(photo.folderID, photo.name, entry)
+                byInode[Self.inodeDigest(photo.identity.device, photo.identity.inode)] = inode
+                nextRank[photo.folderID] = rank
+                count(photo, -1)
+            case .removed(let photo, let entry, let inode):
+                photos[photo.id] = photo
+                if entry { setEntry(photo.folderID, photo.name, photo.id) }
+                if inode { byInode[Self.inodeDigest(photo.identity.device, photo.identity.inode)] = photo.id }
+                count(photo, 1)
+            case .replaced(let old):
+                if let current = photos[old.id], current.capture == .pending { pendingCaptureByRoot[current.rootID, default: 0] -= 1 }
+                if old.capture == .pending { pendingCaptureByRoot[old.rootID, default: 0] += 1 }
+                photos[old.id] = old
+            case .linked(let folder, let atPath, let inRoot, let child):
+                folders[folder.id] = nil
+                folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = atPath
+                if !inRoot { foldersByRoot[folder.rootID]?.remove(folder.id) }
+                if !child, let parent = parentID(of: folder) {
+                    children[parent]?.remove(folder.id)
+                    if children[parent]?.isEmpty == true { children[parent] = nil }
+                }
+            case .unlinked(let folder, let atPath, let inRoot, let child):
+                folders[folder.id] = folder
+                if atPath { folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = folder.id }
+                if inRoot { foldersByRoot[folder.rootID, default: []].insert(folder.id) }
+                if child, let parent = parentID(of: folder) { children[parent, default: []].insert(folder.id) }
+            case .dropped(let id, let below, let path, let rank):
+                children[id] = below
+                droppedFolderPaths[id] = path
+                nextRank[id] = rank
+            case .rank(let folder, let rank):
+                nextRank[folder] = rank
+            case .ids(let next, let reserved):
+                nextID = next
+                reservedID = reserved
+            }
+        }
+        generation &+= 1
     }
 
     /// Photo rows written to the store since it was opened.
@@ -173,15 +242,23 @@ final class PhotoLibrary {
     @discardableResult
     func ensureFolder(root: Int32, path: ByteString) throws -> Int32 {
         if let id = folderID(root: root, path: path) { return id }
-        if !path.isEmpty { try ensureFolder(root: root, path: path.parent) }
-        let id = try store.insertFolder(rootID: root, path: path)
-        link(Folder(id: id, rootID: root, path: path))
-        return id
+        return try batch {
+            if !path.isEmpty { try ensureFolder(root: root, path: path.parent) }
+            let id = try store.insertFolder(rootID: root, path: path)
+            link(Folder(id: id, rootID: root, path: path))
+            return id
+        }
     }
 
     /// Inserts a new photo, or updates the one at that path. Returns the change.
     func upsert(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
                 capture: CaptureState = .pending, preferredID: Int64? = nil) throws -> LibraryChange? {
+        try batch { try upsertInTransaction(root: root, folder: folder, name: name, identity: identity, type: type,
+                                            capture: capture, preferredID: preferredID) }
+    }
+
+    private func upsertInTransaction(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
+                                     capture: CaptureState, preferredID: Int64?) throws -> LibraryChange? {
         if let id = photoID(folder: folder, name: name), var existing = photos[id] {
             if existing.identity == identity && existing.type == type { return nil }
             let sameFile = existing.identity.device == identity.device && existing.identity.inode == identity.inode
@@ -210,6 +287,11 @@ final class PhotoLibrary {
 
     /// Moves a photo to another folder/name, keeping its id.
     func move(_ id: Int64, toFolder folder: Int32, name: ByteString, identity: FileIdentity? = nil) throws -> LibraryChange? {
+        guard photos[id] != nil else { return nil }
+        return try batch { try moveInTransaction(id, toFolder: folder, name: name, identity: identity) }
+    }
+
+    private func moveInTransaction(_ id: Int64, toFolder folder: Int32, name: ByteString, identity: FileIdentity?) throws -> LibraryChange? {
         guard var photo = photos[id] else { return nil }
         let fromFolder = photo.folderID
         let fromName = photo.name
@@ -230,32 +312,44 @@ final class PhotoLibrary {
 
     func remove(_ id: Int64) throws -> LibraryChange? {
         guard let photo = photos[id] else { return nil }
-        removeFromMemory(photo)
-        try store.deletePhoto(id: id)
-        return .removed(photo)
+        return try batch {
+            removeFromMemory(photo)
+            try store.deletePhoto(id: id)
+            return .removed(photo)
+        }
     }
 
     func setCapture(_ id: Int64, _ capture: CaptureState) throws {
         guard var photo = photos[id], photo.capture != capture else { return }
-        if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] -= 1 }
-        if capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += 1 }
-        photo.capture = capture
-        photos[id] = photo
-        generation &+= 1
-        try store.upsertPhoto(photo)
+        try batch {
+            note(.replaced(photo))
+            if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] -= 1 }
+            if capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += 1 }
+            photo.capture = capture
+            photos[id] = photo
+            generation &+= 1
+            try store.upsertPhoto(photo)
+        }
     }
 
     func setRank(_ id: Int64, _ rank: Int64) throws {
         guard var photo = photos[id] else { return }
-        photo.rank = rank
-        photos[id] = photo
-        generation &+= 1
-        try store.upsertPhoto(photo)
+        try batch {
+            note(.replaced(photo))
+            photo.rank = rank
+            photos[id] = photo
+            generation &+= 1
+            try store.upsertPhoto(photo)
+        }
     }
 
     /// A directory renamed or moved inside its root: its folder and those below
     /// it change path; every photo keeps its id. Costs the size of the subtree.
     func moveFolderTree(root: Int32, from: ByteString, to: ByteString) throws {
+        try batch { try moveFolderTreeInTransaction(root: root, from: from, to: to) }
+    }
+
+    private func moveFolderTreeInTransaction(root: Int32, from: ByteString, to: ByteString) throws {
         // rename(2) only replaces an empty directory: anything still indexed at the
         // destination is stale. (`from` and `to` never nest: the kernel refuses that.)
         _ = try removeTree(root: root, path: to, keepTop: false)
@@ -275,7 +369,7 @@ final class PhotoLibrary {
     /// Everything at or below `path` left the root (deleted, or moved out). The
     /// root's own folder (empty path) stays, emptied.
     func removeTree(root: Int32, path: ByteString) throws -> [LibraryChange] {
-        try removeTree(root: root, path: path, keepTop: path.isEmpty)
+        try batch { try removeTree(root: root, path: path, keepTop: path.isEmpty) }
     }
 
     private func removeTree(root: Int32, path: ByteString, keepTop: Bool) throws -> [LibraryChange] {
@@ -293,31 +387,49 @@ final class PhotoLibrary {
 
     /// Drops one folder whose photos are gone (its sub-folders are dropped by the caller).
     func dropFolder(_ folder: Folder) throws {
-        for id in photoIDs(inFolder: folder.id) { _ = try remove(id) }
-        unlink(folder)
-        children[folder.id] = nil
-        droppedFolderPaths[folder.id] = folder.path
-        nextRank[folder.id] = nil
-        try store.deleteFolder(id: folder.id)
+        try batch {
+            for id in photoIDs(inFolder: folder.id) { _ = try remove(id) }
+            unlink(folder)
+            note(.dropped(folder.id, children: children[folder.id], path: droppedFolderPaths[folder.id], rank: nextRank[folder.id]))
+            children[folder.id] = nil
+            droppedFolderPaths[folder.id] = folder.path
+            nextRank[folder.id] = nil
+            try store.deleteFolder(id: folder.id)
+        }
     }
 
     // MARK: memory
 
+    /// The folder directly above `folder`, when it is linked.
+    private func parentID(of folder: Folder) -> Int32? {
+        folder.path.isEmpty ? nil : folderID(root: folder.rootID, path: folder.path.parent)
+    }
+
     private func link(_ folder: Folder) {
-        folders[folder.id] = folder
-        folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = folder.id
-        foldersByRoot[folder.rootID, default: []].insert(folder.id)
-        if !folder.path.isEmpty, let parent = folderID(root: folder.rootID, path: folder.path.parent) {
-            children[parent, default: []].insert(folder.id)
+        let key = FolderKey(rootID: folder.rootID, path: folder.path)
+        let parent = parentID(of: folder)
+        if inTransaction {
+            note(.linked(folder, atPath: folderByPath[key], inRoot: foldersByRoot[folder.rootID]?.contains(folder.id) == true,
+                        child: parent.map { children[$0]?.contains(folder.id) == true } ?? false))
         }
+        folders[folder.id] = folder
+        folderByPath[key] = folder.id
+        foldersByRoot[folder.rootID, default: []].insert(folder.id)
+        if let parent { children[parent, default: []].insert(folder.id) }
     }
 
     private func unlink(_ folder: Folder) {
-        folders[folder.id] = nil
         let key = FolderKey(rootID: folder.rootID, path: folder.path)
+        let parent = parentID(of: folder)
+        if inTransaction {
+            note(.unlinked(folders[folder.id] ?? folder, atPath: folderByPath[key] == folder.id,
+                          inRoot: foldersByRoot[folder.rootID]?.contains(folder.id) == true,
+                          child: parent.map { children[$0]?.contains(folder.id) == true } ?? false))
+        }
+        folders[folder.id] = nil
         if folderByPath[key] == folder.id { folderByPath[key] = nil }
         foldersByRoot[folder.rootID]?.remove(folder.id)
-        if !folder.path.isEmpty, let parent = folderID(root: folder.rootID, path: folder.path.parent) {
+        if let parent {
             children[parent]?.remove(folder.id)
             if children[parent]?.isEmpty == true { children[parent] = nil }
         }
@@ -325,33 +437,46 @@ final class PhotoLibrary {
 
     private func takeRank(_ folder: Int32) -> Int64 {
         let rank = nextRank[folder] ?? 1
+        note(.rank(folder, nextRank[folder]))
         nextRank[folder] = rank + 1
         return rank
     }
 
+    /// Sets (or clears) a folder entry, dropping a folder's table once it is empty.
+    private func setEntry(_ folder: Int32, _ name: ByteString, _ id: Int64?) {
+        entries[folder, default: FolderEntries()][name] = id
+        if entries[folder]?.isEmpty == true { entries[folder] = nil }
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) a photo from its root's totals.
+    private func count(_ photo: Photo, _ sign: Int) {
+        countByRoot[photo.rootID, default: 0] += sign
+        bytesByRoot[photo.rootID, default: 0] += Int64(sign) * photo.size
+        if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += sign }
+        generation &+= 1
+    }
+
     private func insertInMemory(_ photo: Photo) {
+        let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
+        if inTransaction {
+            note(.inserted(photo, entry: entries[photo.folderID]?[photo.name], inode: byInode[inode], rank: nextRank[photo.folderID]))
+        }
         photos[photo.id] = photo
         entries[photo.folderID, default: FolderEntries()][photo.name] = photo.id
-        byInode[Self.inodeDigest(photo.identity.device, photo.identity.inode)] = photo.id
+        byInode[inode] = photo.id
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
-        countByRoot[photo.rootID, default: 0] += 1
-        bytesByRoot[photo.rootID, default: 0] += photo.size
-        if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += 1 }
-        generation &+= 1
+        count(photo, 1)
     }
 
     private func removeFromMemory(_ photo: Photo) {
         photos[photo.id] = nil
-        if entries[photo.folderID]?[photo.name] == photo.id {
-            entries[photo.folderID]?[photo.name] = nil
-            if entries[photo.folderID]?.isEmpty == true { entries[photo.folderID] = nil }
-        }
+        let entry = entries[photo.folderID]?[photo.name] == photo.id
+        if entry { setEntry(photo.folderID, photo.name, nil) }
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
-        if byInode[inode] == photo.id { byInode[inode] = nil }
-        countByRoot[photo.rootID, default: 0] -= 1
-        bytesByRoot[photo.rootID, default: 0] -= photo.size
-        if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] -= 1 }
-        generation &+= 1
+        let ownInode = byInode[inode] == photo.id
+        if ownInode { byInode[inode] = nil }
+        note(.removed(photo, entry: entry, inode: ownInode))
+        count(photo, -1)
     }
 
     // MARK: roots and sessions (persistence only)

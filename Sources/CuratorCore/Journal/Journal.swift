@@ -15,10 +15,14 @@ final class Journal {
     /// connection does it itself only past this many pages (64 MB).
     static let autocheckpointPages = 16384
 
-    init(path: String) throws(SQLiteError) {
-        database = try Database(path: path, durability: .full)
-        try database.setAutocheckpoint(pages: Self.autocheckpointPages)
-        try migrate()
+    /// Opens the journal, refusing one this version cannot read whole (a newer
+    /// schema, a state or outcome it does not know): such a file is left exactly
+    /// as it is, for a human, and nothing is recovered from it.
+    init(path: String) throws(JournalError) {
+        database = try JournalError.sql { () throws(SQLiteError) in try Database(path: path, durability: .full) }
+        try JournalError.sql { () throws(SQLiteError) in try database.setAutocheckpoint(pages: Self.autocheckpointPages) }
+        try checkReadable()
+        try JournalError.sql { () throws(SQLiteError) in try migrate() }
         // The file's own directory entry must survive a power cut too.
         let parent = ByteString(path).parent
         do {
@@ -26,6 +30,64 @@ final class Journal {
         } catch {
             log.warning("journal: \(error)")
         }
+    }
+
+    /// Every value the journal holds must be one this version knows: a guess (an
+    /// unknown state read as `interrupted`, say) would have recovery act on it.
+    /// Costs one pass over the items at start (some 25 ms of CPU per 100 000).
+    private func checkReadable() throws(JournalError) {
+        let path = database.path
+        let version = try JournalError.sql { () throws(SQLiteError) in try database.userVersion() }
+        guard version <= Self.schemaVersion else {
+            throw .unknownValue(path: path, table: "journal", row: "PRAGMA", column: "user_version", value: "\(version)",
+                                known: "schema \(Self.schemaVersion) or older: a newer curatord wrote it")
+        }
+        guard version > 0 else { return }  // a new file: nothing in it yet
+        let batchStates = try distinct("SELECT DISTINCT state FROM batches")
+        if let value = batchStates.first(where: { BatchState(rawValue: $0[0]) == nil })?[0] {
+            let row = try first("SELECT id FROM batches WHERE state = ? ORDER BY id LIMIT 1", [.text(value)]) { "id \($0.int64(0))" } ?? "?"
+            throw .unknownValue(path: path, table: "batches", row: row, column: "state", value: value, known: Self.known(BatchState.self))
+        }
+        if let (id, uid) = try first("SELECT id, uid FROM batches WHERE uid < 0 OR uid > 4294967295 ORDER BY id LIMIT 1", [], {
+            ($0.int64(0), $0.int64(1))
+        }) {
+            throw .unknownValue(path: path, table: "batches", row: "id \(id)", column: "uid", value: "\(uid)", known: "a uid from 0 to 4294967295")
+        }
+        // One pass in key order, nothing sorted.
+        let states = JournalItemState.allCases.map(\.rawValue)
+        let outcomes = PhotoOutcome.allCases.map(\.rawValue)
+        let unknownItem = "SELECT batch, step, state, outcome FROM items WHERE state NOT IN (\(Self.placeholders(states.count))) "
+            + "OR outcome NOT IN (\(Self.placeholders(outcomes.count))) ORDER BY batch, step LIMIT 1"
+        if let (row, state, outcome) = try first(unknownItem, (states + outcomes).map { .text($0) }, {
+            ("batch \($0.int64(0)), step \($0.int64(1))", $0.text(2), $0.text(3))
+        }) {
+            if !states.contains(state) {
+                throw .unknownValue(path: path, table: "items", row: row, column: "state", value: state, known: Self.known(JournalItemState.self))
+            }
+            throw .unknownValue(path: path, table: "items", row: row, column: "outcome", value: outcome, known: Self.known(PhotoOutcome.self))
+        }
+    }
+
+    /// "?, ?, ?": the values themselves are bound.
+    private static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
+
+    private static func known<T: CaseIterable & RawRepresentable>(_: T.Type) -> String where T.RawValue == String {
+        T.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Every row of a query of text columns (a few distinct values).
+    private func distinct(_ sql: String) throws(JournalError) -> [[String]] {
+        try JournalError.sql { () throws(SQLiteError) in
+            let statement = try database.prepare(sql)
+            defer { statement.reset() }
+            var rows: [[String]] = []
+            while try statement.step() { rows.append((0..<statement.columnCount).map { statement.text($0) }) }
+            return rows
+        }
+    }
+
+    private func first<R>(_ sql: String, _ values: [Statement.Value], _ read: (Statement) -> R) throws(JournalError) -> R? {
+        try JournalError.sql { () throws(SQLiteError) in try database.prepare(sql).bind(values).firstRow(read) }
     }
 
     private func migrate() throws(SQLiteError) {
@@ -139,24 +201,44 @@ final class Journal {
 
     private static let batchColumns = "id, uid, session, created_ns, state, undo_running"
 
-    private func readBatch(_ s: Statement) -> JournalBatch {
-        JournalBatch(id: s.int64(0), uid: UInt32(truncatingIfNeeded: s.int64(1)), session: s.text(2), createdNanoseconds: s.int64(3),
-                     state: BatchState(rawValue: s.text(4)) ?? .interrupted, undoRunning: s.int64(5) != 0)
+    /// A batch row, every value checked: an unknown state is an error, not a guess.
+    private func readBatch(_ s: Statement) throws(JournalError) -> JournalBatch {
+        let id = s.int64(0)
+        guard let uid = UInt32(exactly: s.int64(1)) else {
+            throw JournalError.unknownValue(path: database.path, table: "batches", row: "id \(id)", column: "uid",
+                                            value: "\(s.int64(1))", known: "a uid from 0 to 4294967295")
+        }
+        guard let state = BatchState(rawValue: s.text(4)) else {
+            throw JournalError.unknownValue(path: database.path, table: "batches", row: "id \(id)", column: "state", value: s.text(4),
+                                            known: BatchState.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return JournalBatch(id: id, uid: uid, session: s.text(2), createdNanoseconds: s.int64(3), state: state,
+                            undoRunning: s.int64(5) != 0)
     }
 
-    private func batches(_ sql: String, _ values: [Statement.Value]) throws(SQLiteError) -> [JournalBatch] {
-        let statement = try database.prepare(sql).bind(values)
-        var result: [JournalBatch] = []
-        while try statement.step() { result.append(readBatch(statement)) }
+    private func batches(_ sql: String, _ values: [Statement.Value]) throws(JournalError) -> [JournalBatch] {
+        try rows(sql, values, readBatch)
+    }
+
+    /// Every row of `sql`, each read by `read`, which may refuse it; the statement is
+    /// reset however it ends, so that no read transaction is left open.
+    private func rows<R>(_ sql: String, _ values: [Statement.Value],
+                         _ read: (Statement) throws(JournalError) -> R) throws(JournalError) -> [R] {
+        let statement = try JournalError.sql { () throws(SQLiteError) in try database.prepare(sql).bind(values) }
+        defer { statement.reset() }
+        var result: [R] = []
+        while try JournalError.sql({ () throws(SQLiteError) in try statement.step() }) {
+            result.append(try read(statement))
+        }
         return result
     }
 
-    func batch(_ id: Int64) throws(SQLiteError) -> JournalBatch? {
+    func batch(_ id: Int64) throws(JournalError) -> JournalBatch? {
         try batches("SELECT \(Self.batchColumns) FROM batches WHERE id = ?", [.int(id)]).first
     }
 
     /// Batches a crash left unfinished: running, undoing, or with a photo mid-step.
-    func batchesNeedingRecovery() throws(SQLiteError) -> [JournalBatch] {
+    func batchesNeedingRecovery() throws(JournalError) -> [JournalBatch] {
         try batches("""
             SELECT \(Self.batchColumns) FROM batches
             WHERE state = ? OR undo_running != 0
@@ -166,7 +248,7 @@ final class Journal {
     }
 
     /// The newest batch of `uid` that still has photos in the trash.
-    func latestUndoable(uid: UInt32) throws(SQLiteError) -> JournalBatch? {
+    func latestUndoable(uid: UInt32) throws(JournalError) -> JournalBatch? {
         try batches("""
             SELECT \(Self.batchColumns) FROM batches
             WHERE uid = ? AND state != ? AND id IN (SELECT batch FROM items WHERE state IN (?, ?))
@@ -176,7 +258,7 @@ final class Journal {
     }
 
     /// Newest first; all users when `uid` is nil.
-    func recentBatches(uid: UInt32?, limit: Int) throws(SQLiteError) -> [JournalBatch] {
+    func recentBatches(uid: UInt32?, limit: Int) throws(JournalError) -> [JournalBatch] {
         if let uid {
             return try batches("SELECT \(Self.batchColumns) FROM batches WHERE uid = ? ORDER BY id DESC LIMIT ?",
                                [.int(Int64(uid)), .int(Int64(limit))])
@@ -199,35 +281,43 @@ final class Journal {
         """
 
     /// The photos of a batch in plan order.
-    func items(of batch: Int64) throws(SQLiteError) -> [JournalItem] {
-        try readItems(try database.prepare("SELECT \(Self.itemColumns) FROM items WHERE batch = ? ORDER BY step").bind(.int(batch)))
+    func items(of batch: Int64) throws(JournalError) -> [JournalItem] {
+        try readItems("SELECT \(Self.itemColumns) FROM items WHERE batch = ? ORDER BY step", [.int(batch)])
     }
 
     /// Photos of every batch that a batch's undo, recovery or another tool put back
     /// at their original path (`restored`, and `gone` which covers that case too).
-    func itemsBackOrGone() throws(SQLiteError) -> [JournalItem] {
-        try readItems(try database.prepare("SELECT \(Self.itemColumns) FROM items WHERE state IN (?, ?) ORDER BY batch, step")
-            .bind(.text(JournalItemState.restored.rawValue), .text(JournalItemState.gone.rawValue)))
+    func itemsBackOrGone() throws(JournalError) -> [JournalItem] {
+        try readItems("SELECT \(Self.itemColumns) FROM items WHERE state IN (?, ?) ORDER BY batch, step",
+                      [.text(JournalItemState.restored.rawValue), .text(JournalItemState.gone.rawValue)])
     }
 
-    private func readItems(_ statement: Statement) throws(SQLiteError) -> [JournalItem] {
-        var result: [JournalItem] = []
-        while try statement.step() {
-            let s = statement
-            result.append(JournalItem(
-                batch: s.int64(0), step: s.int(1), photoID: s.int64(2), rootName: s.text(3),
-                rootPath: ByteString(s.blob(4)), relativePath: ByteString(s.blob(5)),
-                identity: FileIdentity(device: UInt64(bitPattern: s.int64(6)), inode: UInt64(bitPattern: s.int64(7)),
-                                        size: s.int64(8), mtimeNs: s.int64(9)),
-                state: JournalItemState(rawValue: s.text(10)) ?? .skipped,
-                outcome: PhotoOutcome(rawValue: s.text(11)) ?? .error,
-                detail: s.isNull(12) ? nil : s.text(12),
-                trashDirectory: s.isNull(13) ? nil : ByteString(s.blob(13)),
-                trashName: s.isNull(14) ? nil : ByteString(s.blob(14)),
-                infoPath: s.isNull(15) ? nil : ByteString(s.blob(15)),
-                moved: s.int64(16) != 0))
+    private func readItems(_ sql: String, _ values: [Statement.Value]) throws(JournalError) -> [JournalItem] {
+        try rows(sql, values, readItem)
+    }
+
+    /// An item row, every value checked: an unknown state or outcome is an error, not a guess.
+    private func readItem(_ s: Statement) throws(JournalError) -> JournalItem {
+        let row = "batch \(s.int64(0)), step \(s.int64(1))"
+        guard let state = JournalItemState(rawValue: s.text(10)) else {
+            throw JournalError.unknownValue(path: database.path, table: "items", row: row, column: "state", value: s.text(10),
+                                            known: JournalItemState.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        return result
+        guard let outcome = PhotoOutcome(rawValue: s.text(11)) else {
+            throw JournalError.unknownValue(path: database.path, table: "items", row: row, column: "outcome", value: s.text(11),
+                                            known: PhotoOutcome.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return JournalItem(
+            batch: s.int64(0), step: s.int(1), photoID: s.int64(2), rootName: s.text(3),
+            rootPath: ByteString(s.blob(4)), relativePath: ByteString(s.blob(5)),
+            identity: FileIdentity(device: UInt64(bitPattern: s.int64(6)), inode: UInt64(bitPattern: s.int64(7)),
+                                   size: s.int64(8), mtimeNs: s.int64(9)),
+            state: state, outcome: outcome,
+            detail: s.isNull(12) ? nil : s.text(12),
+            trashDirectory: s.isNull(13) ? nil : ByteString(s.blob(13)),
+            trashName: s.isNull(14) ? nil : ByteString(s.blob(14)),
+            infoPath: s.isNull(15) ? nil : ByteString(s.blob(15)),
+            moved: s.int64(16) != 0)
     }
 
     /// Photos now in the trash by our hand (photo id and pinned identity), so that

@@ -12,14 +12,14 @@ import Synchronization
 ///
 /// A passive checkpoint never waits for, nor blocks, the batch thread; the WAL
 /// file is then reused from its start by the next batch.
-final class JournalCheckpointer: @unchecked Sendable {
-    // @unchecked: `database` is opened and used only by the checkpoint thread, and
-    // one runs at a time (`running`).
+final class JournalCheckpointer: Sendable {
     private let path: String
-    private var database: Database?
-    private let running = Atomic<Bool>(false)
-    private let again = Atomic<Bool>(false)
-    /// Set once a checkpoint has run (tests wait on it).
+    /// Opened by the first pass, kept for the next ones (passes run one at a time).
+    private let connection = Mutex<Database?>(nil)
+    /// One thread, and at most one pass waiting behind the one running: a request
+    /// made while a pass waits is served by that pass, which has not started yet.
+    private let worker = WorkerPool(name: "curatord-ckpt", threads: 1, queueLimit: 1, stackSize: 256 << 10, keepIdleSeconds: 5)
+    /// Passes run so far (tests wait on it).
     let passes = Atomic<Int>(0)
 
     init(path: String) {
@@ -28,29 +28,23 @@ final class JournalCheckpointer: @unchecked Sendable {
 
     /// Asks for a checkpoint soon; one running now runs once more when it is done.
     func request() {
-        again.store(true, ordering: .releasing)
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        do throws(SystemError) {
-            try SystemThread.detach(name: "curatord-ckpt", stackSize: 256 << 10) { [self] in work() }
+        do throws(WorkerError) {
+            try worker.submit(whenFull: .refuse) { [self] in checkpoint() }
         } catch {
-            running.store(false, ordering: .releasing)
+            if case .full = error { return }  // a pass is waiting to start: it covers this request
             log.warning("journal checkpoint left to SQLite: \(error)")
         }
     }
 
-    private func work() {
-        while again.exchange(false, ordering: .acquiringAndReleasing) {
+    private func checkpoint() {
+        connection.withLock { database in
             do throws(SQLiteError) {
                 if database == nil { database = try Database(path: path, durability: .full) }
                 try database?.checkpointPassively()
             } catch {
                 log.warning("journal checkpoint: \(error)")
             }
-            passes.add(1, ordering: .releasing)
         }
-        running.store(false, ordering: .releasing)
-        // A request that came after the loop's last look but before `running` was
-        // cleared found it still set: look once more.
-        if again.load(ordering: .acquiring) { request() }
+        passes.add(1, ordering: .releasing)
     }
 }

@@ -47,12 +47,13 @@ public struct OrderedSelection: Sendable {
     }
 
     /// Appends the ids not yet selected, in the order given (repeats count once);
-    /// those already selected keep their numbers.
+    /// those already selected keep their numbers. Refused whole past the cap, or
+    /// past the daemon's `limit`.
     @discardableResult
-    public mutating func select(_ ids: [Int64]) throws(SelectionError) -> SelectionChange {
+    public mutating func select(_ ids: [Int64], limit: SelectionLimit? = nil) throws(SelectionError) -> SelectionChange {
         var named = Set<Int64>()
         let new = ids.filter { slotOf[$0] == nil && named.insert($0).inserted }
-        try checkCap(keeping: count, adding: new.count)
+        try checkCap(keeping: count, adding: new.count, limit: limit)
         new.forEach { append($0) }
         return SelectionChange(added: new)
     }
@@ -63,15 +64,15 @@ public struct OrderedSelection: Sendable {
         removeSelected(ids)
     }
 
-    /// Removes the selected ids and appends the others, as one request: the cap is
-    /// checked on the result, so a toggle that frees room may use it.
+    /// Removes the selected ids and appends the others, as one request: the cap
+    /// and the limit are checked on the result, so a toggle that frees room may use it.
     @discardableResult
-    public mutating func toggle(_ ids: [Int64]) throws(SelectionError) -> SelectionChange {
+    public mutating func toggle(_ ids: [Int64], limit: SelectionLimit? = nil) throws(SelectionError) -> SelectionChange {
         var named = Set<Int64>()
         let unique = ids.filter { named.insert($0).inserted }
         let leaving = unique.filter { slotOf[$0] != nil }
         let joining = unique.filter { slotOf[$0] == nil }
-        try checkCap(keeping: count - leaving.count, adding: joining.count)
+        try checkCap(keeping: count - leaving.count, adding: joining.count, limit: limit)
         var change = removeSelected(leaving)
         joining.forEach { append($0) }
         change.added = joining
@@ -103,9 +104,13 @@ public struct OrderedSelection: Sendable {
         cap = newCap
     }
 
-    private func checkCap(keeping staying: Int, adding new: Int) throws(SelectionError) {
-        guard let cap, new > 0, staying + new > cap else { return }
-        throw .selectionFull(cap: cap, requested: new, available: cap - staying)
+    private func checkCap(keeping staying: Int, adding new: Int, limit: SelectionLimit? = nil) throws(SelectionError) {
+        guard new > 0 else { return }
+        if let cap, staying + new > cap { throw .selectionFull(cap: cap, requested: new, available: cap - staying) }
+        // A selection already past a limit lowered since may shrink, never grow.
+        if let limit, staying + new > limit.most {
+            throw .limitReached(limit, requested: new, available: max(0, limit.most - staying))
+        }
     }
 
     private mutating func append(_ id: Int64) {

@@ -19,6 +19,9 @@ public enum SelectionError: Error, Equatable, Sendable {
     case invalidCap(Int)
     /// A new cap below what the selection already holds.
     case capBelowSelection(cap: Int, count: Int)
+    /// The result would pass the daemon's limit on what a selection, or all of a
+    /// user's selections, may hold. Fields as for `selectionFull`.
+    case limitReached(SelectionLimit, requested: Int, available: Int)
 }
 
 extension SelectionError: CustomStringConvertible {
@@ -42,6 +45,17 @@ extension SelectionError: CustomStringConvertible {
             return "A cap of \(cap) is not possible: a selection's cap must be at least 1."
         case let .capBelowSelection(cap, count):
             return "The selection already holds \(count) photos, more than a cap of \(cap); deselect some first."
+        case let .limitReached(limit, requested, available):
+            let room = available > 0 ? " Only \(available) more \(photos(available)) would fit." : ""
+            switch limit.reason {
+            case .selection:
+                let total = limit.most - available + requested
+                return "A selection may hold at most \(limit.configured) photos (max_selection), and this would make \(total).\(room)"
+            case .user:
+                let total = limit.configured - available + requested
+                return "Your sessions together may hold at most \(limit.configured) selected photos (max_selected_per_user), "
+                    + "and this would make \(total); deselect some here or in your other sessions.\(room)"
+            }
         }
     }
 
@@ -56,7 +70,7 @@ extension SelectionError: CustomStringConvertible {
         switch self {
         case .notInSelectMode:
             return ProtocolError(.notInSelectMode, message)
-        case .selectionFull:
+        case .selectionFull, .limitReached:
             return ProtocolError(.selectionFull, message)
         case let .noSuchPosition(positions, _):
             return ProtocolError(.noSuchPosition, message, positions: Array(positions.prefix(Self.listedPositionsLimit)))

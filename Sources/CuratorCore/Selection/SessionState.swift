@@ -3,9 +3,11 @@
 import CuratorProtocol
 
 /// A session's view, mode and ordered selection, and the rules that tie them
-/// (articles 000 and 003): changing the view resets to view mode with nothing
-/// selected; leaving select mode clears the selection; the selection changes only in
-/// select mode. So a view-mode session never holds a selection.
+/// (articles 000, 001 and 003): changing the view's page (root or folder) resets to
+/// view mode with nothing selected, while a filter or sort change keeps the
+/// selection (a selection is a set of identities; the view only shows them);
+/// leaving select mode clears the selection; the selection changes only in select
+/// mode. So a view-mode session never holds a selection.
 ///
 /// The rules return a new state rather than mutate, so that the daemon can persist
 /// the result under its lock and install it only once that succeeded.
@@ -24,10 +26,17 @@ public struct SessionState: Equatable, Sendable {
         self.generation = 0
     }
 
-    /// A different view resets the session (article 003); the same view again
-    /// changes nothing, so re-sending it does not lose a selection.
+    /// Another page (root or folder) resets the session (article 003). Another
+    /// filter, sort, order or `recursive` on the same page only changes what is
+    /// shown: mode, cap and selection stay, photos the view now hides included
+    /// (article 001). The same view again changes nothing.
     public func setView(_ newView: ViewSpec) -> SessionUpdate {
         guard newView != view else { return SessionUpdate(state: self, change: .none) }
+        if newView.page == view.page {
+            var next = self
+            next.view = newView
+            return SessionUpdate(state: next, change: .none)
+        }
         var next = SessionState(view: newView)
         next.generation = generation
         let change = SelectionChange(removed: selection.items)
@@ -59,15 +68,16 @@ public struct SessionState: Equatable, Sendable {
         return SessionUpdate(state: next, change: .none)
     }
 
-    /// Applies a selection operation, refused whole in view mode or past the cap.
-    public func apply(_ operation: SelectionOperation) throws(SelectionError) -> SessionUpdate {
+    /// Applies a selection operation, refused whole in view mode, past the cap, or
+    /// past the daemon's `limit` (removing photos is never refused).
+    public func apply(_ operation: SelectionOperation, limit: SelectionLimit? = nil) throws(SelectionError) -> SessionUpdate {
         guard mode == .select else { throw .notInSelectMode }
         var next = self
         let change: SelectionChange
         switch operation {
-        case let .select(ids): change = try next.selection.select(ids)
+        case let .select(ids): change = try next.selection.select(ids, limit: limit)
         case let .deselect(ids): change = next.selection.deselect(ids)
-        case let .toggle(ids): change = try next.selection.toggle(ids)
+        case let .toggle(ids): change = try next.selection.toggle(ids, limit: limit)
         case .clear: change = next.selection.clear()
         }
         next.advance(by: change)

@@ -1,26 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
 import CuratorSystem
 import Glibc
 
 extension Curator {
-    /// SIGTERM's first step: background work finishes the step it is in and
-    /// goes no further. A batch stops between two photos, each fully journaled,
-    /// and is left to the journal's recovery at the next start.
-    public func beginStopping() { markStopping() }
+    /// What every request gets once the daemon is stopping.
+    public static let stoppingError = ProtocolError(.shuttingDown, "curatord is stopping; try again once it has started again.")
+    /// What a connection closed at shutdown is told.
+    public static let stoppingNotice = ProtocolError(.shuttingDown, "curatord is stopping; this connection is closed.")
 
-    /// Waits until no batch is in the middle of a photo: either none runs, or the
-    /// running one has parked at a step boundary. False when `seconds` pass first.
-    public func waitForBatchStepBoundary(seconds: Double) -> Bool {
-        guard withState({ $0.batchRunning }) else { return true }
-        return batchParked.wait(seconds: seconds)
+    /// SIGTERM's first step: background work finishes the step it is in and goes
+    /// no further, and requests are answered `shutting_down`. A batch or undo stops
+    /// between two chunks, each fully journaled, answers its client, and is left to
+    /// the journal's recovery at the next start. Taken under the state lock, so that
+    /// a confirm either started its batch before (and is waited for) or is refused.
+    public func beginStopping() { withState { _ in markStopping() } }
+
+    /// Waits until no batch or undo runs: none did, or the running one has stopped
+    /// between two steps (or finished). False when `seconds` pass first.
+    public func waitForBatchToStop(seconds: Double) -> Bool {
+        let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
+        while withState({ $0.plans.batchRunning }) {
+            if MonotonicClock.nanoseconds() >= deadline { return false }
+            usleep(5_000)
+        }
+        return true
     }
 
-    /// Called by a batch after each photo's outcome is journaled and applied:
-    /// once stopping, it goes no further. The thread stays parked (it holds the
-    /// runner) until the process exits; the journal says where the batch stood.
-    func parkIfStopping() {
-        guard isStopping else { return }
-        batchParked.signal()
-        while true { pause() }
+    /// Flushes the index to its main file on a clean stop.
+    public func shutdown() {
+        markStopping()
+        withState { state in
+            state.sessions.saveUse()
+            do {
+                try state.library.storeForRoots.database.checkpoint()
+            } catch {
+                // Not fatal: SQLite replays the WAL at the next open.
+                log.warning("could not checkpoint the index at shutdown: \(error)")
+            }
+        }
     }
 }

@@ -5,10 +5,8 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Who is asking: the peer's credentials from SO_PEERCRED.
-public typealias ClientContext = PeerCredentials
-
-/// The daemon's state behind one lock, and the entry point for requests.
+/// The daemon's state behind one lock, and the entry point for requests
+/// (`answer`, which finds each command's handler in `CommandTable`).
 /// `CuratorState` is the single owner of what changes; threads (watcher, capture
 /// reader, client connections) reach it only through `withState`.
 public final class Curator: Sendable {
@@ -21,8 +19,8 @@ public final class Curator: Sendable {
     let outgoing = OutgoingMoves()
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
-    /// Fired when a running batch has stopped at a step boundary for shutdown.
-    let batchParked = OneShotSignal()
+    /// The daemon's part of `reload`, once it has handed it over.
+    private let reloaderSlot = Mutex<(any ConfigurationReloading)?>(nil)
 
     /// Set once shutdown begins; background threads finish their step and stop.
     public var isStopping: Bool { stopping.load(ordering: .acquiring) }
@@ -49,9 +47,7 @@ public final class Curator: Sendable {
         withState { state in
             // Also for photos the index still holds (a crash came before they were
             // unindexed): the scan drops them, and the tombstone brings the id back.
-            for (id, identity) in trashed {
-                state.tombstones[InodeKey(device: identity.device, inode: identity.inode)] = id
-            }
+            for (id, identity) in trashed { state.tombstones.bury(id, identity: identity) }
             for restored in report.restored { state.photoRestored(restored) }
         }
         // Photos back at their paths before the crash, but killed before the index had
@@ -76,354 +72,17 @@ public final class Curator: Sendable {
 
     public var isScanning: Bool { withState { s in s.roots.values.contains { $0.scanning } } }
 
+    /// Hands the daemon's part of the `reload` command over (`ReloadCommand`).
+    public func handReloadsTo(_ reloader: any ConfigurationReloading) { reloaderSlot.withLock { $0 = reloader } }
+
+    var reloader: (any ConfigurationReloading)? { reloaderSlot.withLock { $0 } }
+
     // MARK: clients
 
-    public func clientConnected() { withState { $0.clients += 1 } }
-    public func clientDisconnected(_ sink: (any EventSink)?) {
-        withState { state in
-            state.clients -= 1
-            if let sink { state.subscribers[ObjectIdentifier(sink)] = nil }
-        }
-    }
+    public func clientConnected() { withState { $0.events.clientConnected() } }
 
-    // MARK: requests
+    /// True once `sink` has subscribed (a subscriber is never idle).
+    public func isSubscribed(_ sink: any EventSink) -> Bool { withState { $0.events.isSubscribed(sink) } }
 
-    /// An answer as a connection sends it: a line, or a listing to write and send
-    /// a piece at a time.
-    public enum Answer: Sendable {
-        case line([UInt8])
-        case listing(ListingStream)
-    }
-
-    /// Handles one decoded request, as `handle` does, but leaves a listing to be
-    /// written while it is sent, and hands the answer to `send`. A listing is handed
-    /// over under the state lock, where events are published too: so the events of
-    /// changes the listing does not show are queued after it, those it shows before it.
-    public func answer(_ request: Request, client: ClientContext, sink: any EventSink, send: (Answer) -> Void) {
-        guard case .list(let args) = request.command else { return send(.line(handle(request, client: client, sink: sink))) }
-        do {
-            try listing(args, id: request.id, client: client) { send(.listing($0)) }
-        } catch {
-            send(.line([UInt8](Wire.failure(id: request.id, error: error))))
-        }
-    }
-
-    /// What a `list` request shows, taken under the lock and handed to `body` there;
-    /// written after, outside it.
-    private func listing<R>(_ args: ListRequest, id: RequestID?, client: ClientContext,
-                            _ body: (ListingStream) -> R) throws(ProtocolError) -> R {
-        let fields = try args.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
-        return try withState { state throws(ProtocolError) in
-            body(try state.listingStream(args, id: id, client: client, fields: fields))
-        }
-    }
-
-    /// Handles one decoded request and returns the response line. Runs on the
-    /// client's connection thread; the lock is held only while state is touched.
-    public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> [UInt8] {
-        do {
-            switch request.command {
-            case .hello:
-                return [UInt8](Wire.success(id: request.id, result: HelloResult(
-                    server: ProtocolInfo.serverName, version: ProtocolInfo.serverVersion,
-                    protocolVersion: ProtocolInfo.version, uid: client.uid)))
-            case .status:
-                return [UInt8](Wire.success(id: request.id, result: status()))
-            case .list(let args):
-                var stream = try listing(args, id: request.id, client: client) { $0 }
-                return stream.line()
-            case .subscribe(let args):
-                try withState { state in try state.subscribe(args, sink: sink, uid: client.uid) }
-                return [UInt8](Wire.success(id: request.id, result: SubscribeResult()))
-            case .rescan(let args):
-                let ids = try withState { state throws(ProtocolError) -> [Int32] in
-                    if let name = args.root {
-                        guard let id = state.rootID(named: name) else {
-                            throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\".", argument: "root")
-                        }
-                        return [id]
-                    }
-                    return state.rootOrder
-                }
-                inbox.post(.rescan(ids))
-                let names = withState { state in ids.map(state.rootName) }
-                return [UInt8](Wire.success(id: request.id, result: RescanResult(roots: names)))
-            case .sync(let args):
-                return [UInt8](Wire.success(id: request.id, result: try sync(args)))
-            case .view(let args):
-                return try session(request) { state throws(ProtocolError) in try state.setView(args, uid: client.uid) }
-            case .mode(let args):
-                return try session(request) { state throws(ProtocolError) in try state.setMode(args, uid: client.uid) }
-            case .select(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.select, args, uid: client.uid) }
-            case .deselect(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.deselect, args, uid: client.uid) }
-            case .toggle(let args):
-                return try session(request) { state throws(ProtocolError) in try state.changeSelection(.toggle, args, uid: client.uid) }
-            case .clear(let args):
-                return try session(request) { state throws(ProtocolError) in try state.clearSelection(args, uid: client.uid) }
-            case .selection(let args):
-                return try session(request) { state throws(ProtocolError) in try state.selection(args, uid: client.uid) }
-            case .reorder(let args):
-                return try session(request) { state throws(ProtocolError) in try state.reorder(args, uid: client.uid) }
-            case .deletePrepare(let args):
-                return try session(request) { state throws(ProtocolError) in try state.prepareDelete(args, uid: client.uid) }
-            case .deleteCancel(let args):
-                return try session(request) { state throws(ProtocolError) in try state.cancelDelete(args, uid: client.uid) }
-            case .deleteConfirm(let args):
-                return [UInt8](Wire.success(id: request.id, result: try confirmDelete(args, client: client)))
-            case .undo(let args):
-                return [UInt8](Wire.success(id: request.id, result: try undo(args, client: client)))
-            case .history(let args):
-                let batches = try self.batches.withRunner { (runner) throws(BatchError) in
-                    try runner.history(uid: client.uid, limit: args.limit ?? 50)
-                }
-                return [UInt8](Wire.success(id: request.id, result: HistoryResult(batches: batches)))
-            }
-        } catch let error as ProtocolError {
-            return [UInt8](Wire.failure(id: request.id, error: error))
-        } catch let error as BatchError {
-            return [UInt8](Wire.failure(id: request.id, error: error.protocolError))
-        } catch {
-            log.error("\(request.command.name) failed: \(error)")
-            return [UInt8](Wire.failure(id: request.id, error: ProtocolError(.internalError, "\(error)")))
-        }
-    }
-
-    /// Runs a session command under the lock and encodes its result there.
-    private func session<R: Encodable>(_ request: Request, _ body: (CuratorState) throws(ProtocolError) -> R) throws(ProtocolError) -> [UInt8] {
-        try withState { (state) throws(ProtocolError) -> [UInt8] in
-            [UInt8](Wire.success(id: request.id, result: try body(state), encoder: state.encoder))
-        }
-    }
-
-    func status() -> StatusResult {
-        let watcher = watcherReport.snapshot
-        return withState { state in
-            let rootStatuses = state.rootOrder.compactMap { id -> RootStatus? in
-                guard let r = state.roots[id] else { return nil }
-                return RootStatus(
-                    name: r.config.name, path: r.config.path.lossyString, watch: r.config.watch, watching: r.watchingDescription,
-                    online: r.online, photos: state.library.countByRoot[id] ?? 0, bytes: state.library.bytesByRoot[id] ?? 0,
-                    watches: r.watches, scanning: r.scanning, scanDirectories: r.scanDirectories, scanFiles: r.scanFiles,
-                    capturePending: state.capturePendingCount(root: id), lastScanMs: r.lastScanMs, overflows: r.overflows,
-                    rescans: r.rescans, note: r.note)
-            }
-            return StatusResult(
-                version: ProtocolInfo.serverVersion, pid: getpid(),
-                uptimeMs: Int64((MonotonicClock.nanoseconds() - startedAt) / 1_000_000), roots: rootStatuses,
-                photos: state.library.photos.count, scanning: rootStatuses.contains { $0.scanning }, clients: state.clients,
-                subscribers: state.subscribers.count, sessions: state.sessionCount, overflows: state.totalOverflows,
-                rescans: state.totalRescans, batchRunning: state.batchRunning, indexWrites: state.library.storeWrites,
-                inotify: state.roots.values.contains { $0.usesInotify } || watcher.restarts > 0
-                    ? InotifyStatus(watches: watcher.watches, staleEntries: watcher.staleEntries, restarts: watcher.restarts) : nil)
-        }
-    }
-
-    /// Runs a confirmed plan: photos to the trash in the plan's order, each one
-    /// leaving the index as it goes, progress pushed to the owner's subscribers.
-    func confirmDelete(_ args: DeleteConfirmRequest, client: ClientContext) throws -> BatchResult {
-        let plan = try withState { state throws(ProtocolError) in try state.takePlan(args, uid: client.uid) }
-        var trashed: [Int64] = []
-        let total = plan.items.count
-        let requester = Requester.resolving(uid: client.uid, gid: client.gid)
-        var pinned: [Int64: FileIdentity] = [:]
-        for item in plan.items { pinned[item.photoID] = item.identity }
-        let leaving = withState { state in
-            let rootIDs = Dictionary(state.rootOrder.map { (state.rootName($0), $0) }, uniquingKeysWith: { first, _ in first })
-            return plan.items.compactMap { item in
-                rootIDs[item.rootName].map { (WatchTable.Entry(rootID: $0, path: item.relativePath), item.photoID) }
-            }
-        }
-        outgoing.expect(leaving.map(\.0))
-        defer {
-            // Moves the watcher left to the batch that the batch did not make: looked at again.
-            let skipped = outgoing.end()
-            let gone = Set(trashed)
-            let again = leaving.filter { skipped.contains($0.0) && !gone.contains($0.1) }.map(\.0)
-            if !again.isEmpty { inbox.post(.recheck(again)) }
-        }
-        do {
-            // A chunk's photos are applied to the state together: one lock, one index
-            // transaction, one view invalidation per chunk rather than per photo.
-            var reported: [BatchItemResult] = []
-            let outcome = try batches.withRunner { (runner) throws(BatchError) in
-                try runner.run(plan: BatchPlan(session: plan.key.name, items: plan.items), requester: requester,
-                               progress: { reported.append($0) },
-                               chunkReported: {
-                                   let chunk = reported
-                                   reported.removeAll(keepingCapacity: true)
-                                   let gone = chunk.filter { $0.outcome == .trashed }.compactMap { item in
-                                       pinned[item.id].map { (id: item.id, identity: $0) }
-                                   }
-                                   trashed += chunk.filter { $0.outcome == .trashed }.map(\.id)
-                                   withState { state in
-                                       state.photosTrashed(gone)
-                                       for item in chunk {
-                                           state.send(Event(event: .batch, id: item.id, state: "trashing", batch: nil, done: item.step,
-                                                            total: total, outcome: item.outcome), toUID: client.uid)
-                                       }
-                                   }
-                               },
-                               shouldPause: { isStopping },
-                               pause: { parkIfStopping() })
-            }
-            withState { state in
-                state.finishBatch(plan, trashed: trashed)
-                state.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
-                                           done: total, total: total), toUID: client.uid)
-            }
-            return outcome.result
-        } catch {
-            withState { state in state.finishBatch(plan, trashed: trashed) }
-            throw error
-        }
-    }
-
-    /// Puts a batch back (the caller's latest when none is named), then indexes
-    /// the photos again under their former ids.
-    func undo(_ args: UndoRequest, client: ClientContext) throws -> UndoResult {
-        let requester = Requester.resolving(uid: client.uid, gid: client.gid)
-        let running = withState { state -> Bool in
-            if state.batchRunning { return true }
-            state.batchRunning = true
-            return false
-        }
-        if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
-        defer { withState { $0.batchRunning = false } }
-        var total = 0
-        let outcome = try batches.withRunner { (runner) throws(BatchError) in
-            var reported: [BatchItemResult] = []
-            return try runner.undo(batch: args.batch, requester: requester,
-                                   progress: { reported.append($0) },
-                                   chunkReported: {
-                                       let chunk = reported
-                                       reported.removeAll(keepingCapacity: true)
-                                       let first = total
-                                       total += chunk.count
-                                       withState { state in
-                                           for (offset, item) in chunk.enumerated() {
-                                               state.send(Event(event: .batch, id: item.id, state: "restoring", batch: args.batch,
-                                                                done: first + offset + 1, outcome: item.outcome), toUID: client.uid)
-                                           }
-                                       }
-                                   },
-                                   shouldPause: { isStopping },
-                                   pause: { parkIfStopping() })
-        }
-        withState { state in
-            for restored in outcome.restored { state.photoRestored(restored) }
-        }
-        return outcome.result
-    }
-
-    /// Read-your-writes: drop a cookie file in each root and wait until the watcher
-    /// has seen it, so every event before it has been applied.
-    func sync(_ args: SyncRequest) throws(ProtocolError) -> SyncResult {
-        let started = MonotonicClock.nanoseconds()
-        let targets = try withState { state throws(ProtocolError) -> [(ByteString, Bool)] in
-            var ids = state.rootOrder
-            if let name = args.root {
-                guard let id = state.rootID(named: name) else {
-                    throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\".", argument: "root")
-                }
-                ids = [id]
-            }
-            return ids.compactMap { id in
-                guard let r = state.roots[id], r.online else { return nil }
-                return (r.config.path, r.usesInotify)
-            }
-        }
-        let timeout = Double(min(max(args.timeoutMs ?? 10_000, 1), 120_000)) / 1000
-        var synced = true
-        for (path, viaInotify) in targets where viaInotify {
-            let name = inbox.makeCookieName()
-            let waiter = inbox.register(cookie: name)
-            let file = path.appending(name)
-            do {
-                let fd = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
-                fd.close()
-            } catch {
-                inbox.unregister(cookie: name)
-                throw ProtocolError(.internalError, "cannot write a sync cookie in \(path): \(error)")
-            }
-            let seen = waiter.wait(seconds: timeout)
-            _ = file.withCString { unlink($0) }
-            if !seen {
-                inbox.unregister(cookie: name)
-                synced = false
-            }
-        }
-        // Roots being scanned or polled: wait until their scan is over.
-        let deadline = started + UInt64(timeout * 1e9)
-        while targets.contains(where: { !$0.1 }) && isScanning && MonotonicClock.nanoseconds() < deadline {
-            usleep(2000)
-        }
-        if isScanning && targets.contains(where: { !$0.1 }) { synced = false }
-        return SyncResult(synced: synced, elapsedMs: Double(MonotonicClock.nanoseconds() - started) / 1e6)
-    }
-}
-
-extension CuratorState {
-
-    func capturePendingCount(root: Int32) -> Int {
-        library.pendingCaptureByRoot[root] ?? 0
-    }
-
-    func subscribe(_ args: SubscribeRequest, sink: any EventSink, uid: UInt32) throws(ProtocolError) {
-        var filter: Set<Int32>?
-        if let names = args.roots {
-            var ids = Set<Int32>()
-            for name in names {
-                guard let id = rootID(named: name) else {
-                    throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\".", argument: "roots")
-                }
-                ids.insert(id)
-            }
-            filter = ids
-        }
-        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: filter)
-    }
-}
-
-extension Curator {
-    /// A one-line summary for systemd's STATUS=.
-    public func statusLine() -> String {
-        withState { state in
-            let scanning = state.rootOrder.compactMap { id -> String? in
-                guard let r = state.roots[id], r.scanning else { return nil }
-                return "\(r.config.name) \(r.scanFiles) files/\(r.scanDirectories) folders"
-            }
-            let offline = state.rootOrder.filter { state.roots[$0]?.online == false }.count
-            var text = "\(state.library.photos.count) photos in \(state.rootOrder.count) root(s)"
-            if !scanning.isEmpty { text += "; scanning " + scanning.joined(separator: ", ") }
-            if offline > 0 { text += "; \(offline) offline" }
-            text += "; \(state.clients) client(s)"
-            return text
-        }
-    }
-
-    /// Applies a new configuration (SIGHUP): roots added, removed or changed,
-    /// sessions and the index kept.
-    public func reconfigure(_ config: Configuration) throws {
-        try withState { state in
-            try state.registerRoots(config.roots)
-            state.config = config
-            state.viewCache.invalidate()
-        }
-        inbox.post(.reconfigure)
-    }
-
-    /// Flushes the index to its main file on a clean stop.
-    public func shutdown() {
-        stopping.store(true, ordering: .releasing)
-        withState { state in
-            do {
-                try state.library.storeForRoots.database.checkpoint()
-            } catch {
-                // Not fatal: SQLite replays the WAL at the next open.
-                log.warning("could not checkpoint the index at shutdown: \(error)")
-            }
-        }
-    }
+    public func clientDisconnected(_ sink: (any EventSink)?) { withState { $0.events.clientDisconnected(sink) } }
 }

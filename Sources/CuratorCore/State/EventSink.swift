@@ -13,4 +13,10 @@ struct Subscriber {
     let uid: UInt32
     /// Root ids to report; nil for all.
     let roots: Set<Int32>?
+    /// Names of the owner's sessions whose changes it follows; nil for all of them.
+    let sessions: Set<String>?
+
+    func follows(_ key: SessionKey) -> Bool {
+        key.uid == uid && (sessions?.contains(key.name) ?? true)
+    }
 }

@@ -36,32 +36,34 @@ struct ListingPhotoWriter: Sendable {
     private var type: PhotoType?
     private var typeName: [UInt8] = []
 
-    /// Takes what it needs of `state`; call it with the state's lock held.
-    init(state: CuratorState, fields: PhotoFields, selection: OrderedSelection?) {
+    /// Takes what it needs of the roots and folders (copy-on-write copies, taken
+    /// under the state's lock).
+    init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?) {
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
                  fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),
                  fields.contains(.selected), fields.contains(.size), fields.contains(.type))
         self.selection = selection
-        folders = state.library.folders
+        self.folders = folders
         var roots: [Int32: RootPart] = [:]
-        for id in Set(state.roots.keys).union(state.rootNames.keys) {
-            let runtime = state.roots[id]
-            roots[id] = RootPart(name: JSONWriter.escaped(state.rootName(id).utf8), offline: !(runtime?.online ?? true),
+        for id in Set(registry.ids).union(registry.names.keys) {
+            let runtime = registry[id]
+            roots[id] = RootPart(name: JSONWriter.escaped(registry.name(id).utf8), offline: !(runtime?.online ?? true),
                                  protectAll: runtime?.config.protectAll ?? false,
                                  protection: runtime?.protection ?? ProtectionRules([]))
         }
         self.roots = roots
-        rootNames = state.rootNames
+        rootNames = registry.names
         var types: [PhotoType: [UInt8]] = [:]
         for type in PhotoType.allCases { types[type] = JSONWriter.escaped(type.wireName.utf8) }
         self.types = types
     }
 
-    /// The section of a listing that a run of `count` photos of one folder opens.
-    func folderSection(of photo: borrowing Photo, count: Int, firstPosition: Int) -> FolderSection {
+    /// The section of a listing that a run of `count` photos of one folder opens;
+    /// `total` is the folder's photos in the whole view.
+    func folderSection(of photo: borrowing Photo, count: Int, total: Int, firstPosition: Int) -> FolderSection {
         let path = WirePath(folders[photo.folderID]?.path ?? .empty)
         return FolderSection(root: rootNames[photo.rootID] ?? "?", path: path.path, pathRaw: path.pathRaw,
-                             count: count, firstPosition: firstPosition)
+                             count: count, total: total, firstPosition: firstPosition)
     }
 
     /// One photo object. Borrowed: a copy of a `Photo` retains and releases its name.
@@ -95,7 +97,7 @@ struct ListingPhotoWriter: Sendable {
         }
     }
 
-    /// As `CuratorState.isProtected`, from the root's rules taken at the start.
+    /// As `RootRegistry.isProtected`, from the root's rules taken at the start.
     private func isProtected(_ photo: borrowing Photo) -> Bool {
         if root.protectAll { return true }
         if root.protection.isEmpty { return false }

@@ -30,6 +30,8 @@ public struct ListingStream: Sendable {
     private let id: RequestID?
     private let table: ContiguousArray<Photo>
     private let slots: [Int32]
+    /// Photos of each folder in the whole view, by folder id.
+    private let folderTotals: [Int32: Int]
     private let positions: Range<Int>
     private let offset: Int
     private let total: Int
@@ -39,11 +41,12 @@ public struct ListingStream: Sendable {
     /// Where the last piece left the JSON (pieces may go into different writers).
     private var separatorPending = false
 
-    init(id: RequestID?, table: ContiguousArray<Photo>, slots: [Int32], positions: Range<Int>, offset: Int,
-         view: [UInt8], photos: ListingPhotoWriter) {
+    init(id: RequestID?, table: ContiguousArray<Photo>, slots: [Int32], folderTotals: [Int32: Int], positions: Range<Int>,
+         offset: Int, view: [UInt8], photos: ListingPhotoWriter) {
         self.id = id
         self.table = table
         self.slots = slots
+        self.folderTotals = folderTotals
         self.positions = positions
         self.offset = offset
         total = slots.count
@@ -86,7 +89,9 @@ public struct ListingStream: Sendable {
                         return end
                     }
                 }
-                photos.folderSection(of: table[Int(slots[start])], count: end - start, firstPosition: start + 1).write(to: &w)
+                let first = table[Int(slots[start])]
+                photos.folderSection(of: first, count: end - start, total: folderTotals[first.folderID] ?? end - start,
+                                     firstPosition: start + 1).write(to: &w)
                 phase = .folders(from: end)
             case .photos(let start):
                 let end = positions.upperBound

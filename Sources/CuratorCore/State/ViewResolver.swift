@@ -2,36 +2,14 @@
 import CuratorProtocol
 import CuratorSystem
 
-/// The last views resolved, valid while the library has not changed. Listing a
-/// page at a time, and selecting by position, then cost no re-sort.
-struct ViewCache {
-    private var generation: UInt64 = .max
-    private var entries: [ViewSpec: ResolvedView] = [:]
-
-    mutating func invalidate() { entries.removeAll(keepingCapacity: true) }
-
-    mutating func lookup(_ spec: ViewSpec, generation: UInt64) -> ResolvedView? {
-        if generation != self.generation {
-            entries.removeAll(keepingCapacity: true)
-            self.generation = generation
-            return nil
-        }
-        return entries[spec]
-    }
-
-    mutating func store(_ spec: ViewSpec, view: ResolvedView) {
-        // A view of 100 000 photos is 1.2 MB: keep a few, not every sort tried.
-        if entries.count >= 4 { entries.removeAll(keepingCapacity: false) }
-        entries[spec] = view
-    }
-}
-
 /// A view's photos in order: their ids, and their slots in the photo table, valid
 /// while the library's generation is the one the view was computed at (a listing
-/// then reads photos without hashing an id each).
+/// then reads photos without hashing an id each); and how many photos of each
+/// folder the whole view holds (a page's section headers give them).
 struct ResolvedView {
     var ids: [Int64]
     var slots: [Int32]
+    var folderTotals: [Int32: Int] = [:]
 }
 
 extension CuratorState {
@@ -48,22 +26,11 @@ extension CuratorState {
     }
 
     private func computeView(_ spec: ViewSpec) throws(ProtocolError) -> ResolvedView {
-        var rootFilter: Int32?
-        if let name = spec.root {
-            guard let id = rootID(named: name) else {
-                throw ProtocolError(.noSuchRoot, "There is no root named \"\(name)\"; roots: \(rootOrder.map(rootName).joined(separator: ", ")).",
-                                    argument: "root")
-            }
-            rootFilter = id
-        }
-        let folderPath = try spec.folderPath()
-        if folderPath != nil && rootFilter == nil {
-            if rootOrder.count == 1 { rootFilter = rootOrder[0] } else {
-                throw ProtocolError(.invalidArgument, "A folder needs a root when several roots are configured.", argument: "root")
-            }
-        }
-        let recursive = spec.recursive ?? true
-        let filter = try CompiledFilter(spec.filter)
+        let scope = try ViewMembership(spec, roots: roots)
+        let rootFilter = scope.root
+        let folderPath = scope.folder
+        let recursive = scope.recursive
+        let filter = scope.filter
 
         // Folders in the view, with their path, computed once.
         var folderPaths: [Int32: ByteString] = [:]
@@ -115,7 +82,11 @@ extension CuratorState {
         }
         var slots = rows.map(\.index)
         if spec.order == .desc { slots.reverse() }
-        return ResolvedView(ids: slots.map { table[Int($0)].id }, slots: slots)
+        var perRank = [Int](repeating: 0, count: orderedFolders.count)
+        for row in rows { perRank[Int(row.folder)] += 1 }
+        var folderTotals: [Int32: Int] = [:]
+        for (rank, folder) in orderedFolders.enumerated() where perRank[rank] > 0 { folderTotals[folder] = perRank[rank] }
+        return ResolvedView(ids: slots.map { table[Int($0)].id }, slots: slots, folderTotals: folderTotals)
     }
 }
 

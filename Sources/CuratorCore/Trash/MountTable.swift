@@ -15,9 +15,12 @@ struct MountEntry: Hashable, Sendable {
 /// (not per st_dev): two bind mounts of one file system share st_dev, yet a rename
 /// between them fails with EXDEV.
 enum MountTable {
+    /// The whole table or an error: a table cut short could lack the mount a photo
+    /// is on, or pick its parent's, and so the wrong trash. 16 MiB is some
+    /// 100 000 mounts.
     static func load(from path: ByteString = "/proc/self/mountinfo") throws(SystemError) -> [MountEntry] {
         let fd = try FileDescriptor.open(path, O_RDONLY)
-        let bytes = try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: 16 << 20) }
+        let bytes = try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll(limit: 16 << 20, path: path.lossyString) }
         return parse(bytes)
     }
 

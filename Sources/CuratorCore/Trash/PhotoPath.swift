@@ -4,7 +4,7 @@ import CuratorSystem
 /// A photo's place: a root directory and a path below it, checked to have no
 /// `.`/`..` or empty component, so that walking it from the root's descriptor
 /// (without following symlinks) cannot leave the root.
-struct PhotoPath: Hashable {
+struct PhotoPath: Hashable, Sendable {
     let root: ByteString
     let relative: ByteString
     let directories: [ByteString]

@@ -11,9 +11,7 @@ import Synchronization
 ///
 /// Shared by a batch's threads (the next chunk is prepared while one moves): the
 /// names it hands out are kept behind a lock; the rest is set once.
-final class TrashDirectory: @unchecked Sendable {
-    // @unchecked: what changes (`names`, `ownerOfInfo`) is behind locks; the
-    // directory handles are set once.
+final class TrashDirectory: Sendable {
     /// The trash directory's absolute path (`.../Trash`, `$topdir/.Trash-1000`, ...).
     let path: ByteString
     /// The volume's top directory for a volume trash; nil for the home trash or when
@@ -128,43 +126,42 @@ final class TrashDirectory: @unchecked Sendable {
     /// Creates `info/<name>.trashinfo` complete and synced; false when the name is taken.
     /// Made by root in another user's trash, it is given to that user (the owner of
     /// `info/`), like the trash itself: their own trash tools must be able to read it.
-    /// A crash before the chown leaves the photo at its path, and recovery removes it.
     func createInfo(_ name: ByteString, _ trashInfo: TrashInfo) throws(SystemError) -> Bool {
-        guard try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600) else { return false }
-        try giveInfoToOwner(name)
+        guard try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: try infoOwner(),
+                                  synced: true)
+        else { return false }
         try info.sync()
         return true
     }
 
-    /// Creates `info/<name>.trashinfo` with O_EXCL and writes it, syncing nothing:
-    /// the batch syncs the whole chunk's file system before it journals the photo as
-    /// trashed. A crash (or power cut) before that can leave it short or empty, which
-    /// recovery reads as `unreadable` and rewrites or removes. False when the name is taken.
-    func writeInfoUnsynced(_ name: ByteString, _ trashInfo: TrashInfo) throws(SystemError) -> Bool {
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(Self.infoName(name), O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW,
-                                         mode: 0o600, relativeTo: info.descriptor)
-        } catch where error.errno == .exists {
-            return false
-        }
-        try fd.closeAfter { (fd) throws(SystemError) in try fd.writeAll(trashInfo.rendered()) }
-        try giveInfoToOwner(name)
-        return true
+    /// Creates `info/<name>.trashinfo`, whole or not at all (written unnamed, then
+    /// named: `DirectoryHandle.createFile`), syncing nothing: the batch syncs the
+    /// whole chunk's file system before it journals the photo as trashed. A kill
+    /// never leaves an empty or short `.trashinfo` for trash tools to meet; only a
+    /// power cut before that sync can (recovery reads it as `unreadable`). False
+    /// when the name is taken. `beforeNaming` is the crash tests' failpoint.
+    func writeInfoUnsynced(_ name: ByteString, _ trashInfo: TrashInfo, beforeNaming: () -> Void = {}) throws(SystemError) -> Bool {
+        try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: try infoOwner(), synced: false,
+                            beforeNaming: beforeNaming)
     }
 
-    /// Made by root in another user's trash, a `.trashinfo` is given to that user (the
-    /// owner of `info/`), like the trash itself: their own trash tools must read it.
-    /// A crash before the chown leaves the photo at its path, and recovery removes it.
-    private func giveInfoToOwner(_ name: ByteString) throws(SystemError) {
-        guard isRoot else { return }
+    /// Removes what a crash may have left of `info/<name>.trashinfo` being written on
+    /// a file system without O_TMPFILE (its partial name); false when there was none.
+    func removePartialInfo(_ name: ByteString) throws(SystemError) -> Bool {
+        try info.remove(DirectoryHandle.partialName(for: Self.infoName(name)))
+    }
+
+    /// Who a `.trashinfo` we write must belong to: made by root in another user's
+    /// trash, that user (the owner of `info/`), given before it is named; nil otherwise.
+    private func infoOwner() throws(SystemError) -> UInt32? {
+        guard isRoot else { return nil }
         let owner = try ownerOfInfo.withLock { (known) throws(SystemError) -> UInt32 in
             if let known { return known }
             let found = try info.status().uid
             known = found
             return found
         }
-        if owner != 0 { try info.changeOwner(Self.infoName(name), uid: owner, gid: UInt32.max) }
+        return owner == 0 ? nil : owner
     }
 
     /// The owner of `info/`, read once.

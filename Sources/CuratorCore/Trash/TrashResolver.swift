@@ -5,7 +5,9 @@ import Glibc
 /// Picks the trash for a file the way the freedesktop.org Trash spec says, by the
 /// *mount* the file is on: the home trash when it is on the home trash's mount,
 /// else `$topdir/.Trash/$uid` when `$topdir/.Trash` is a sticky directory (not a
-/// symlink), else `$topdir/.Trash-$uid`. Directories it creates are 0700.
+/// symlink), else `$topdir/.Trash-$uid`. Every trash directory it uses (the home
+/// `Trash` included) is opened without following a symlink, must be owned by the
+/// user, and is private: created 0700, set back to 0700 if others may use it.
 /// Lives for one batch (it caches opened trashes); not Sendable.
 final class TrashResolver {
     enum Choice {
@@ -47,17 +49,30 @@ final class TrashResolver {
     private func resolve(mountID: UInt64, uid: UInt32) -> Choice {
         if let home = configuration.homeTrash, uid == configuration.homeTrashOwner {
             do throws(SystemError) {
-                if try Self.mountOfNearestAncestor(home) == mountID {
-                    let root = try Self.openCreating(home)
-                    let files = try ensureDirectory("files", in: root, uid: uid)
-                    let info = try ensureDirectory("info", in: root, uid: uid)
-                    return .trash(TrashDirectory(path: home, topdir: nil, files: files, info: info))
+                if try Self.mountOfHomeTrash(home) == mountID {
+                    return try homeTrash(home, uid: uid)
                 }
             } catch {
                 return .unavailable("cannot use the home trash \(home): \(error)")
             }
         }
         return volumeTrash(mountID: mountID, uid: uid)
+    }
+
+    /// `$XDG_DATA_HOME/Trash`, created on first use. Its parents are followed like any
+    /// path the user gives, but `Trash` itself must be a directory, not a symlink (as
+    /// the spec asks of `$topdir/.Trash`): photos must not be moved wherever a link
+    /// points. Owned by the user and private, like a volume trash.
+    private func homeTrash(_ home: ByteString, uid: UInt32) throws(SystemError) -> Choice {
+        let parent = try Self.openCreating(home.parent.isEmpty ? "/" : home.parent)
+        do throws(TrashRefusal) {
+            let root = try openPrivate(home.lastComponent, in: parent, path: home, uid: uid)
+            let files = try openPrivate("files", in: root, path: home.appending("files"), uid: uid)
+            let info = try openPrivate("info", in: root, path: home.appending("info"), uid: uid)
+            return .trash(TrashDirectory(path: home, topdir: nil, files: files, info: info))
+        } catch {
+            return .unavailable("cannot use the home trash: \(error.reason)")
+        }
     }
 
     private func volumeTrash(mountID: UInt64, uid: UInt32) -> Choice {
@@ -124,30 +139,54 @@ final class TrashResolver {
     /// a directory owned by someone else, or one on another mount.
     private func openTrash(_ name: ByteString, in parent: DirectoryHandle, path: ByteString, topdir: ByteString,
                            mountID: UInt64, uid: UInt32) throws(TrashRefusal) -> TrashDirectory {
-        func refusal(_ error: SystemError) -> TrashRefusal {
-            TrashRefusal(reason: error.errno == .tooManyLinks ? "\(path) is a symlink" : "\(error)")
+        let dir = try openPrivate(name, in: parent, path: path, uid: uid)
+        let dirMount: UInt64
+        do throws(SystemError) {
+            dirMount = try dir.mountID()
+        } catch {
+            throw TrashRefusal(reason: "\(error)")
         }
+        guard dirMount == mountID else { throw TrashRefusal(reason: "\(path) is on another mount") }
+        let files = try openPrivate("files", in: dir, path: path.appending("files"), uid: uid)
+        let info = try openPrivate("info", in: dir, path: path.appending("info"), uid: uid)
+        return TrashDirectory(path: path, topdir: topdir, files: files, info: info)
+    }
+
+    /// Opens or creates (0700) a directory of a trash: not through a symlink, owned by
+    /// `uid` (or by us, who made it for them), and private. One that others may read
+    /// or write (a `.Trash-1000` made 0777 by someone) is set back to 0700, which its
+    /// owner may do; where that fails it is refused.
+    private func openPrivate(_ name: ByteString, in parent: DirectoryHandle, path: ByteString,
+                             uid: UInt32) throws(TrashRefusal) -> DirectoryHandle {
         let dir: DirectoryHandle
         let status: FileStatus
-        let dirMount: UInt64
         do throws(SystemError) {
             dir = try ensureDirectory(name, in: parent, uid: uid)
             status = try dir.status()
-            dirMount = try dir.mountID()
         } catch {
-            throw refusal(error)
+            guard error.errno == .tooManyLinks || error.errno == .notDirectory else { throw TrashRefusal(reason: "\(error)") }
+            // O_NOFOLLOW | O_DIRECTORY fails on a symlink with ENOTDIR or ELOOP: lstat tells which it is.
+            let isSymlink = (try? parent.status(of: name))??.isSymlink ?? false
+            throw TrashRefusal(reason: "\(path) is \(isSymlink ? "a symlink" : "not a directory")")
         }
         guard status.uid == uid || status.uid == effectiveUID else {
             throw TrashRefusal(reason: "\(path) is owned by uid \(status.uid), not \(uid)")
         }
-        guard dirMount == mountID else { throw TrashRefusal(reason: "\(path) is on another mount") }
-        do throws(SystemError) {
-            let files = try ensureDirectory("files", in: dir, uid: uid)
-            let info = try ensureDirectory("info", in: dir, uid: uid)
-            return TrashDirectory(path: path, topdir: topdir, files: files, info: info)
-        } catch {
-            throw refusal(error)
+        let mode = status.mode & 0o7777
+        if mode & 0o077 != 0 {
+            do throws(SystemError) {
+                try dir.changeMode(0o700)
+                log.notice("\(path) had mode 0\(String(mode, radix: 8)): set to 0700, as a trash directory must be private")
+            } catch where (error.errno == .notPermitted || error.errno == .notSupported)
+                && (effectiveUID == 0 || status.uid == effectiveUID) {
+                // Its owner (or root) may not change its mode: the file system keeps none
+                // per file (vfat, exFAT: the mount's options decide who may use it).
+                log.info("\(path): mode 0\(String(mode, radix: 8)) is the file system's own (\(error.errno.name) on fchmod); used as it is")
+            } catch {
+                throw TrashRefusal(reason: "\(path) has mode 0\(String(mode, radix: 8)) (others may use it) and cannot be made 0700: \(error)")
+            }
         }
+        return dir
     }
 
     /// mkdir 0700 if missing (given to `uid` when we are root acting for someone
@@ -159,14 +198,18 @@ final class TrashResolver {
         return try parent.openDirectory(name)
     }
 
-    /// The mount of `path`, or of its nearest existing ancestor when it does not exist yet.
-    static func mountOfNearestAncestor(_ path: ByteString) throws(SystemError) -> UInt64 {
+    /// The mount of the home trash `path`, or of its nearest existing ancestor when it
+    /// does not exist yet. `path` itself is not followed: a symlink there is refused
+    /// later, for photos on the mount it stands on.
+    static func mountOfHomeTrash(_ path: ByteString) throws(SystemError) -> UInt64 {
         var current = path
+        var following = false
         while true {
             do {
-                return try DirectoryHandle.open(current, followingSymlinks: true).mountID()
-            } catch where error.errno == .noEntry && current.count > 1 {
+                return try DirectoryHandle.open(current, followingSymlinks: following).mountID()
+            } catch where [.noEntry, .tooManyLinks, .notDirectory].contains(error.errno) && current.count > 1 {
                 current = current.parent.isEmpty ? "/" : current.parent
+                following = true
             }
         }
     }

@@ -59,30 +59,3 @@ public final class CaptureReader: Sendable {
         }
     }
 }
-
-extension CuratorState {
-    /// The next photos whose capture time is pending, with their absolute paths.
-    func takeCaptureWork(limit: Int) -> [(Int64, ByteString)] {
-        var work: [(Int64, ByteString)] = []
-        while work.count < limit, let id = capturePending.popLast() {
-            guard let photo = library.photo(id), photo.capture == .pending, let root = roots[photo.rootID], root.online else { continue }
-            work.append((id, root.config.path.appending(library.relativePath(of: photo))))
-        }
-        // A cold scan queues every photo (800 kB at 100 000); popLast keeps that capacity.
-        if capturePending.isEmpty { capturePending = [] }
-        return work
-    }
-
-    func applyCaptureTimes(_ results: [(Int64, CaptureState)]) {
-        do {
-            try library.batch {
-                for (id, capture) in results where library.photo(id)?.capture == .pending {
-                    try library.setCapture(id, capture)
-                }
-            }
-        } catch {
-            log.error("cannot record capture times: \(error)")
-        }
-        viewCache.invalidate()
-    }
-}

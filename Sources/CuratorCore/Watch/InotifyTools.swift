@@ -16,7 +16,7 @@ struct InotifyEvent: Sendable {
 }
 
 /// The thin wrapper around libinotifytools. The library keeps process-global state
-/// and is not reentrant: only the watcher thread calls into it (after `main` made
+/// and is not reentrant: only the inotify source's thread calls into it (after `main` made
 /// the first instance). We use it for init/cleanup, add/remove watch and reading
 /// events; the map from watch descriptor to directory is ours (`WatchTable`).
 final class InotifyTools {
@@ -73,7 +73,7 @@ final class InotifyTools {
         for entry in entries {
             guard let fd = Int32(entry.name.lossyString) else { continue }
             var buffer = [CChar](repeating: 0, count: 256)
-            let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+            let n = SystemCalls.readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
             if n > 0 {
                 let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if target == "anon_inode:inotify" { found.append(fd) }
@@ -93,7 +93,7 @@ final class InotifyTools {
     func watch(_ directory: FileDescriptor) -> Result<Int32, Errno> {
         let alias = "/proc/self/fd/\(directory.rawValue)"
         guard inotifytools_watch_file(alias, Self.watchMask) != 0 else { return .failure(Errno(inotifytools_error())) }
-        let wd = inotify_add_watch(descriptor, alias, UInt32(bitPattern: Self.watchMask))
+        let wd = SystemCalls.inotifyAddWatch(descriptor, alias, UInt32(bitPattern: Self.watchMask))
         guard wd > 0 else { return .failure(.current) }
         // Watching a directory again returns the wd it has; the library then keeps
         // only its first entry, which is what we want.
@@ -151,4 +151,11 @@ final class InotifyTools {
         guard let text = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8) else { return 0 }
         return Int(text.filter { !$0.isWhitespace }) ?? 0
     }
+}
+
+/// libinotifytools, initialised first thing in `main` and handed to the watcher.
+public final class InotifyToolsHandle: @unchecked Sendable {
+    // @unchecked: created on the main thread, then used by the inotify source's thread only.
+    let tools: InotifyTools
+    public init() throws(SystemError) { tools = try InotifyTools() }
 }

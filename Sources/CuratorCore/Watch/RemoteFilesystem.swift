@@ -22,7 +22,7 @@ enum RemoteFilesystem {
     /// The remote file system's name when `path` is on one, nil for a local one.
     static func kind(of path: ByteString) -> String? {
         var type: Int64 = 0
-        guard path.withCString({ curator_fs_type($0, &type) }) == 0 else { return nil }
+        guard path.withCString({ SystemCalls.fileSystemType($0, &type) }) == 0 else { return nil }
         return remoteMagics[UInt(UInt32(truncatingIfNeeded: type))]
     }
 }

@@ -32,7 +32,7 @@ enum RootPresence {
     }
 
     private static func canonical(_ path: ByteString) -> ByteString? {
-        guard let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
+        guard let resolved = path.withCString({ SystemCalls.realpath($0) }) else { return nil }
         defer { free(resolved) }
         return ByteString(bytes: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }

@@ -2,12 +2,17 @@
 import CuratorSystem
 
 /// A walk of a root (full: whatever is not seen is gone) or of one new subtree.
-struct ScanJob {
+///
+/// A class: the crawler mutates the job in place, step after step. A struct kept
+/// in the queue while a copy of it is worked on would share `seenPhotos`, and the
+/// first insert of every step would copy the whole set (the start-up scan of a
+/// million photos was quadratic for that, issue 14).
+final class ScanJob {
     enum Kind: Equatable { case full, subtree(ByteString) }
-    var root: Int32
-    var kind: Kind
-    /// Orders the job against sync cookies (see Watcher+Cookies).
-    var sequence: UInt64
+    let kind: Kind
+    /// Orders the job against sync cookies (see `CookieGate`) and other roots' scans.
+    let sequence: UInt64
+    /// Directories still to read, relative to the root (a stack: depth first).
     var pending: [ByteString]
     var seenPhotos = Set<Int64>()
     var seenFolders = Set<ByteString>()
@@ -23,14 +28,37 @@ struct ScanJob {
     var directories = 0
     var files = 0
 
-    init(root: Int32, kind: Kind, sequence: UInt64) {
-        self.root = root
+    init(kind: Kind, sequence: UInt64) {
         self.kind = kind
         self.sequence = sequence
         switch kind {
         case .full: pending = [.empty]
         case .subtree(let path): pending = [path]
         }
+    }
+
+    var isFull: Bool { kind == .full }
+
+    /// An event applied while the scan runs found a photo at `path`: it exists, and
+    /// so do the folders above it (a full scan's end must not remove them).
+    func saw(_ path: ByteString, photo id: Int64?) {
+        if let id { seenPhotos.insert(id) }
+        sawFolder(path.parent)
+    }
+
+    /// A folder renamed while the scan runs: what the scan saw of it, and what it
+    /// has still to read of it, are under the new path now.
+    func folderMoved(from: ByteString, to: ByteString) {
+        pending = pending.map { $0.isWithin(from) ? to.appending($0.relative(to: from)) : $0 }
+        let moved = seenFolders.filter { $0.isWithin(from) }
+        for folder in moved { seenFolders.insert(to.appending(folder.relative(to: from))) }
+        sawFolder(to)
+    }
+
+    private func sawFolder(_ path: ByteString) {
+        var folder = path
+        // The scan reads a folder's parents before it: once one is known, so are they.
+        while seenFolders.insert(folder).inserted && !folder.isEmpty { folder = folder.parent }
     }
 }
 

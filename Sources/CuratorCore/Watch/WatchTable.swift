@@ -15,7 +15,7 @@ struct WatchTable {
 
     /// The directory a watch was set on (device and inode): a directory replaced at
     /// the same path is a different one and needs a watch of its own.
-    struct DirectoryKey: Hashable {
+    struct DirectoryKey: Hashable, Sendable {
         var device: UInt64
         var inode: UInt64
     }
@@ -34,6 +34,9 @@ struct WatchTable {
     func directory(_ wd: Int32) -> DirectoryKey? { identity[wd] }
 
     func count(root: Int32) -> Int { countByRoot[root] ?? 0 }
+
+    /// Live watches per root (roots with none left out).
+    var countsByRoot: [Int32: Int] { countByRoot.filter { $0.value > 0 } }
 
     /// Records a watch. A watch already filed under another path (the directory
     /// moved while events were lost), or another watch at this path (the directory

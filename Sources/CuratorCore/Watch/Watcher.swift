@@ -1,85 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CInotifyTools
 import CuratorProtocol
 import CuratorSystem
 import FoundationEssentials
 import Glibc
 
-/// The watcher thread: it alone calls libinotifytools, walks the roots, and feeds
-/// what it sees into `CuratorState`. inotify events are hints: each one names a
-/// path that is then stat'ed, and the disk is the authority.
-public final class Watcher: @unchecked Sendable {
-    // @unchecked: every stored property below is touched only by the watcher
-    // thread (`run`), except `curator`, `inbox` and `report`, which are Sendable.
-    let curator: Curator
+/// The watcher: three rooms and the thread that runs two of them.
+///
+/// - `InotifySource` (a thread of its own) reads the kernel's events into hints;
+/// - one `Crawler` per root looks at what the hints name, walks folders and
+///   updates the index;
+/// - `RootSupervisor` keeps the roots' presence, polling, reload and inotify
+///   restarts in line.
+///
+/// This thread takes the hints in order and hands each root's to its crawler,
+/// answers sync cookies once everything before them is applied (`CookieGate`),
+/// runs the crawlers' scans a slice at a time, the timers, and the commands of
+/// other threads (`WatcherInbox`).
+public final class Watcher: RootControl, @unchecked Sendable {
+    // @unchecked: `crawlers`, `cookies` and `stopping` (and the supervisor) are
+    // touched only by the watcher thread (`run`); the rest is Sendable.
+    let state: any WatcherStateLock
     let inbox: WatcherInbox
     let report: WatcherReport
-    /// Nil when inotify could not be initialised (or re-initialised): every root is then polled.
-    var tools: InotifyTools?
-    var table = WatchTable()
-    /// Scans waiting to run, oldest first.
-    var scans: [ScanJob] = []
-    /// Events read while a scan was running, handled when it ends.
-    var backlog: [InotifyEvent] = []
-    var backlogOverflowed = false
-    /// MOVED_FROM halves waiting for their MOVED_TO, by cookie.
-    var pendingMoves: [UInt32: PendingMove] = [:]
-    /// Files created but not yet closed after writing.
-    var pendingCreates: [WatchTable.Entry: PendingCreate] = [:]
-    /// Sync cookies seen while earlier work (a scan, an unpaired move) was still
-    /// outstanding: answered once that work is done.
-    var deferredCookies: [(name: ByteString, sequence: UInt64)] = []
-    /// Orders work items (scans, pending moves) against sync cookies.
-    var sequence: UInt64 = 0
-    var nextPoll: [Int32: UInt64] = [:]
-    var nextLivenessCheck: UInt64 = 0
-    /// The settings each root was started with, so that a reload restarts only the roots that changed.
-    var startedConfigs: [Int32: RootConfig] = [:]
-    var stopping = false
+    let outgoing: OutgoingMoves
+    let source: InotifySource
+    private var crawlers: [Int32: Crawler] = [:]
+    private lazy var supervisor = RootSupervisor(state: state, probe: SystemRootProbe(), control: self,
+                                                 staleEntryLimit: staleEntryLimit)
+    private var cookies = CookieGate()
+    private let sequence = WorkSequence()
+    private var stopping = false
+    private let staleEntryLimit: Int
     /// Fired when the thread leaves its loop, so that shutdown can wait for the
     /// scan step in progress to finish before the index is closed.
-    let exited = OneShotSignal()
-    /// Past this many stale library entries, libinotifytools is started afresh.
-    let staleEntryLimit: Int
+    private let exited = OneShotSignal()
 
-    static let maxBacklog = 200_000
-    /// A created file that sees no close-after-write is indexed once its size and
-    /// mtime have stayed the same this long.
-    static let createSettleNs: UInt64 = 2_000_000_000
-    /// How long a MOVED_FROM waits for its MOVED_TO before it counts as a move out.
-    static let moveSettleNs: UInt64 = 2_000_000
-    static let livenessIntervalNs: UInt64 = 1_000_000_000
+    /// Hints taken at a time.
+    static let hintsPerTake = 4096
+    /// How long the thread applies hints before it serves commands and scans again.
+    static let hintBudgetNs: UInt64 = 50_000_000
     static let defaultStaleEntryLimit = 10_000
     /// Lowers the compaction bound, for tests that churn directories.
     static let staleEntryLimitVariable = "CURATORD_STALE_WATCH_LIMIT"
 
-    struct PendingMove {
-        var root: Int32
-        var path: ByteString
-        var isDirectory: Bool
-        var seenAt: UInt64
-        var sequence: UInt64
-    }
-
-    struct PendingCreate {
-        /// When size or mtime last changed (or the create was seen).
-        var quietSince: UInt64
-        var size: Int64
-        var mtimeNs: Int64
-    }
-
     /// `tools` is nil when inotify could not be initialised: every root is then polled.
     public init(curator: Curator, tools: InotifyToolsHandle?) {
-        self.curator = curator
-        self.inbox = curator.inbox
-        self.report = curator.watcherReport
-        self.tools = tools?.tools
+        state = curator
+        inbox = curator.inbox
+        report = curator.watcherReport
+        outgoing = curator.outgoing
+        let inbox = curator.inbox
+        source = InotifySource(tools: tools?.tools, hints: PendingHints(wake: { inbox.wake() }), report: curator.watcherReport,
+                               outgoing: curator.outgoing)
         let limit = ProcessInfo.processInfo.environment[Self.staleEntryLimitVariable].flatMap { Int($0) }
         staleEntryLimit = max(limit ?? Self.defaultStaleEntryLimit, 1)
     }
 
-    /// Starts the thread.
+    /// Starts the threads.
     public func start() throws(SystemError) {
+        try source.start()
         try SystemThread.detach(name: "curatord-watch", stackSize: 1 << 20) { [self] in run() }
     }
 
@@ -91,278 +70,204 @@ public final class Watcher: @unchecked Sendable {
         return exited.wait(seconds: seconds)
     }
 
-    func run() {
-        startAllRoots()
+    private func run() {
+        supervisor.startAll(now: MonotonicClock.nanoseconds())
         while !stopping {
             // Selections that photos left during the last burst are saved and
             // announced once, here, not once per photo.
-            curator.withState { $0.flushSelections() }
+            state.withUpdates { $0.flushSelections() }
             for command in inbox.takeCommands() { handle(command) }
             if stopping { break }
-            releaseDeferredCookies()
-            if let tools, tools.staleEntries >= staleEntryLimit {
-                compact()
-                continue
-            }
-            if !scans.isEmpty {
-                runScanStep()
+            dispatchHints(budgetNs: Self.hintBudgetNs)
+            releaseCookies()
+            if supervisor.compactIfNeeded(now: MonotonicClock.nanoseconds()) { continue }
+            if let crawler = nextScan() {
+                runScanStep(of: crawler)
                 runTimers()
                 continue
             }
-            if !backlog.isEmpty {
-                let events = backlog
-                backlog.removeAll()
-                process(events)
-                continue
-            }
-            waitForEvents(timeoutMs: millisecondsToNextDeadline())
+            if !source.hints.isEmpty { continue }
+            waitForWake(timeoutMs: millisecondsToNextDeadline())
             runTimers()
         }
+        source.stop(waitingUpTo: 2)
         inbox.releaseAllCookies()
         exited.signal()
     }
 
-    func handle(_ command: WatcherCommand) {
+    private func handle(_ command: WatcherCommand) {
         switch command {
         case .stop:
             stopping = true
         case .rescan(let ids):
-            for id in ids ?? curator.withState({ $0.rootOrder }) { scheduleFullScan(root: id, reason: "requested") }
+            for id in ids ?? state.withUpdates({ $0.watchedRoots.map(\.id) }) {
+                crawlers[id]?.scheduleFullScan(reason: "requested")
+            }
         case .reconfigure:
-            reconfigure()
+            supervisor.reconfigure(now: MonotonicClock.nanoseconds())
         case .ping(let probe):
-            probe.signal()
+            // Answered by the source once this thread has got here: both turn.
+            source.ping(probe)
         case .recheck(let files):
-            for file in files { fileChanged(root: file.rootID, path: file.path) }
+            for (root, entries) in Dictionary(grouping: files, by: \.rootID) { crawlers[root]?.recheck(entries.map(\.path)) }
         }
     }
 
-    func nextSequence() -> UInt64 {
-        sequence += 1
-        return sequence
+    // MARK: hints
+
+    /// Hands the waiting hints to the crawlers, in order, for up to `budgetNs`.
+    private func dispatchHints(budgetNs: UInt64) {
+        let deadline = MonotonicClock.nanoseconds() &+ budgetNs
+        repeat {
+            let (lost, hints) = source.hints.take(max: Self.hintsPerTake)
+            if let lost { supervisor.eventsLost(reason: lost) }
+            if hints.isEmpty { return }
+            route(hints)
+        } while MonotonicClock.nanoseconds() < deadline
     }
 
-    // MARK: roots
-
-    func startAllRoots() {
-        let ids = curator.withState { $0.rootOrder }
-        for id in ids { startRoot(id) }
-    }
-
-    /// Decides how a root is watched and schedules its first scan.
-    func startRoot(_ id: Int32) {
-        let now = MonotonicClock.nanoseconds()
-        let (config, recordedDevice) = curator.withState { state in (state.roots[id]?.config, state.roots[id]?.device ?? 0) }
-        guard let config else { return }
-        startedConfigs[id] = config
-        let status: FileStatus
-        switch RootPresence.check(config.path, recordedDevice: recordedDevice) {
-        case .present(let s): status = s
-        case .absent(let reason):
-            setOffline(id, reason: reason)
-            return
+    /// Each root's hints go to its crawler in their order. A sync cookie is answered
+    /// once everything before it is applied; a root's check comes before any later
+    /// hint of that root is applied as if it were still there.
+    private func route(_ hints: [Hint]) {
+        var waiting: [Int32: [Hint]] = [:]
+        func apply(_ root: Int32) {
+            guard let list = waiting[root], !list.isEmpty else { return }
+            waiting[root] = []
+            crawlers[root]?.apply(list)
         }
-        let remote = RemoteFilesystem.kind(of: config.path)
-        let inotify = tools != nil
-        curator.withState { state in
-            guard var r = state.roots[id] else { return }
-            r.online = true
-            r.device = status.device
-            r.inode = status.inode
-            switch config.watch {
-            case .inotify:
-                r.usesInotify = inotify
-                r.polls = !inotify
-            case .poll:
-                r.usesInotify = false
-                r.polls = true
-            case .auto:
-                r.usesInotify = inotify
-                r.polls = remote != nil || !inotify
-            }
-            r.note = nil
-            if !inotify && config.watch != .poll { r.note = "inotify is unavailable; polling" }
-            if let remote, config.watch == .auto { r.note = "on a \(remote) share: inotify misses other hosts' changes, so it is also polled" }
-            state.roots[id] = r
-            try? state.library.storeForRoots.updateRoot(id: id, path: config.path, device: status.device)
-        }
-        if curator.withState({ $0.roots[id]?.polls ?? false }) {
-            nextPoll[id] = now + UInt64(config.pollInterval * 1e9)
-        } else {
-            nextPoll[id] = nil
-        }
-        scheduleFullScan(root: id, reason: nil)
-    }
-
-    /// Drops every watch of a root (kept in the index: its photos stay).
-    func unwatchRoot(_ id: Int32) {
-        for wd in table.removeRoot(id) { tools?.unwatch(wd) }
-        pendingCreates = pendingCreates.filter { $0.key.rootID != id }
-    }
-
-    func setOffline(_ id: Int32, reason: String) {
-        unwatchRoot(id)
-        scans.removeAll { $0.root == id }
-        let changed = curator.withState { state -> Bool in
-            guard var r = state.roots[id] else { return false }
-            let was = r.online
-            r.online = false
-            r.scanning = false
-            r.watches = 0
-            r.note = reason
-            state.roots[id] = r
-            state.viewCache.invalidate()
-            if was { state.send(Event(event: .offline, root: r.config.name, message: reason), root: id) }
-            return was
-        }
-        if changed {
-            let name = curator.withState { $0.rootName(id) }
-            log.warning("root \(name) is offline: \(reason); its photos stay indexed")
-        }
-    }
-
-    /// Checks that each root (or just `only`) is still the folder it was: unmounts
-    /// and deletions make it offline (never empty); a root coming back is reconciled.
-    func checkLiveness(only: Int32? = nil) {
-        let roots = curator.withState { state in state.rootOrder.compactMap { state.roots[$0] } }
-        for root in roots where only == nil || root.id == only {
-            switch RootPresence.check(root.config.path, recordedDevice: root.device) {
-            case .absent(let reason):
-                if root.online { setOffline(root.id, reason: reason) }
-            case .present(let status):
-                if root.online && root.inode != 0 && (status.inode != root.inode || status.device != root.device) {
-                    // Deleted and recreated (or remounted): a new directory at the same path.
-                    log.notice("root \(root.config.name) was replaced at its path; rescanning")
-                    unwatchRoot(root.id)
-                    startRoot(root.id)
-                } else if !root.online {
-                    log.notice("root \(root.config.name) is back; reconciling")
-                    curator.withState { state in
-                        state.send(Event(event: .online, root: root.config.name), root: root.id)
-                        state.requeuePendingCaptures(root: root.id)
-                    }
-                    startRoot(root.id)
-                }
+        for hint in hints {
+            switch hint.kind {
+            case .cookie(let name):
+                for root in waiting.keys { apply(root) }
+                cookieArrived(name)
+            case .rootChanged:
+                apply(hint.root)
+                supervisor.checkLiveness(only: hint.root, now: MonotonicClock.nanoseconds())
+            case .path, .movedFrom, .movedTo:
+                waiting[hint.root, default: []].append(hint)
             }
         }
+        for root in waiting.keys { apply(root) }
     }
 
-    /// A reload: roots no longer configured are dropped (watches, scans, polls),
-    /// new ones started, and those whose settings changed started over, so a new
-    /// path, watch method or exclusion list takes effect without a restart.
-    func reconfigure() {
-        let configs = curator.withState { state in
-            state.rootOrder.compactMap { id in state.roots[id].map { (id, $0.config) } }
+    // MARK: cookies
+
+    /// The number of the oldest scan or unpaired move of any root.
+    private var oldestWork: UInt64? {
+        crawlers.values.compactMap(\.oldestOutstandingWork).min()
+    }
+
+    private func cookieArrived(_ name: ByteString) {
+        if cookies.arrived(name, sequence: sequence.next(), oldestWork: oldestWork) { inbox.cookieSeen(name) }
+    }
+
+    private func releaseCookies() {
+        guard !cookies.isEmpty else { return }
+        for name in cookies.release(oldestWork: oldestWork) { inbox.cookieSeen(name) }
+    }
+
+    // MARK: scans
+
+    /// The crawler whose scan was queued first.
+    private func nextScan() -> Crawler? {
+        var next: (crawler: Crawler, sequence: UInt64)?
+        for crawler in crawlers.values {
+            guard let sequence = crawler.nextScan else { continue }
+            if next == nil || sequence < next?.sequence ?? .max { next = (crawler, sequence) }
         }
-        let current = Dictionary(configs, uniquingKeysWith: { first, _ in first })
-        let running = Set(startedConfigs.keys).union(table.byWD.values.map(\.rootID))
-        for id in running where current[id] == nil { stopRoot(id) }
-        for (id, config) in configs where startedConfigs[id] != config {
-            if let old = startedConfigs[id] {
-                stopRoot(id)
-                if old.path != config.path {
-                    // Another folder: the device and inode recorded for the old one would make it look unmounted.
-                    curator.withState { state in
-                        state.roots[id]?.device = 0
-                        state.roots[id]?.inode = 0
-                    }
-                }
+        return next?.crawler
+    }
+
+    private func runScanStep(of crawler: Crawler) {
+        switch crawler.runScanStep() {
+        case .idle, .working:
+            break
+        case .outOfWatches:
+            supervisor.fallBackToPolling(crawler.root, now: MonotonicClock.nanoseconds())
+        case .readyToFinish:
+            // What happened on disk while the scan ran is applied first, so that a
+            // photo renamed across folders meanwhile is moved (keeping its id), not
+            // removed by the scan's end and added again. The flush makes sure every
+            // event queued before now is among the hints.
+            source.flush()
+            dispatchHints(budgetNs: 1_000_000_000)
+            switch crawler.finishFullScan() {
+            case .finished(let listed):
+                // Cookies whose events were lost (an overflow, a restarted inotify) are
+                // answered here: the scan read the whole root after they were made.
+                for name in listed { cookieArrived(name) }
+            case .rootChanged:
+                supervisor.checkLiveness(only: crawler.root, now: MonotonicClock.nanoseconds())
+            case .superseded:
+                break
             }
-            startRoot(id)
         }
-    }
-
-    /// Forgets everything the watcher holds for a root.
-    func stopRoot(_ id: Int32) {
-        unwatchRoot(id)
-        scans.removeAll { $0.root == id }
-        nextPoll[id] = nil
-        startedConfigs[id] = nil
     }
 
     // MARK: timers
 
-    func millisecondsToNextDeadline() -> Int32 {
+    private func runTimers() {
         let now = MonotonicClock.nanoseconds()
-        var deadline = max(nextLivenessCheck, now)
-        for (_, at) in nextPoll { deadline = min(deadline, at) }
-        if !pendingCreates.isEmpty { deadline = min(deadline, now + 250_000_000) }
-        if let oldest = pendingMoves.values.map(\.seenAt).min() { deadline = min(deadline, oldest + Self.moveSettleNs) }
+        supervisor.tick(now: now)
+        for crawler in crawlers.values { crawler.settle(now: now) }
+    }
+
+    private func millisecondsToNextDeadline() -> Int32 {
+        let now = MonotonicClock.nanoseconds()
+        var deadline = supervisor.nextDeadline(now: now)
+        for crawler in crawlers.values {
+            if let due = crawler.nextDeadline(now: now) { deadline = min(deadline, due) }
+        }
         return Int32(clamping: (deadline > now ? deadline - now : 0) / 1_000_000 + 1)
     }
 
-    func runTimers() {
-        let now = MonotonicClock.nanoseconds()
-        if now >= nextLivenessCheck {
-            nextLivenessCheck = now + Self.livenessIntervalNs
-            checkLiveness()
-        }
-        for (id, at) in nextPoll where now >= at {
-            let interval = curator.withState { $0.roots[id]?.config.pollInterval } ?? 300
-            nextPoll[id] = now + UInt64(interval * 1e9)
-            if curator.withState({ $0.roots[id]?.online ?? false }) { scheduleFullScan(root: id, reason: nil) }
-        }
-        if now > Self.moveSettleNs { settlePendingMoves(olderThan: now - Self.moveSettleNs) }
-        settlePendingCreates(now: now)
-    }
-
-    // MARK: reading events
-
-    /// Waits for inotify (or a wake-up) and handles everything readable.
-    func waitForEvents(timeoutMs: Int32) {
-        // Events left in the library's own buffer do not make the descriptor readable.
-        if let tools, tools.mayHoldBufferedEvents {
-            process(readAvailableEvents())
-            return
-        }
+    /// Waits for a command or hints (the source wakes this thread through the
+    /// inbox), or the next deadline.
+    private func waitForWake(timeoutMs: Int32) {
         var fds = [pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-        if let tools { fds.append(pollfd(fd: tools.descriptor, events: Int16(POLLIN), revents: 0)) }
-        let n = poll(&fds, nfds_t(fds.count), timeoutMs)
-        if n <= 0 { return }
-        if fds[0].revents != 0 { inbox.drainWake() }
-        if fds.count > 1 && fds[1].revents != 0 {
-            // While a batch moves photos out, their events come by the thousand, each
-            // a wake-up of this thread on the cores the batch needs: they are read a
-            // few milliseconds' worth at a time instead (other events wait as long).
-            if curator.outgoing.isExpecting { usleep(Self.batchCoalesceMicroseconds) }
-            process(readAvailableEvents())
+        if SystemCalls.poll(&fds, 1, timeoutMs) > 0 && fds[0].revents != 0 { inbox.drainWake() }
+    }
+
+    // MARK: RootControl (the supervisor's hands)
+
+    var inotifyAvailable: Bool { source.isAvailable }
+
+    var staleWatchEntries: Int { report.snapshot.staleEntries }
+
+    var crawledRoots: [Int32] { Array(crawlers.keys) }
+
+    func startCrawling(_ id: Int32, config: RootConfig, watching: Bool) {
+        if let crawler = crawlers[id] {
+            crawler.start(config: config, watching: watching)
+        } else {
+            crawlers[id] = Crawler(root: id, config: config, watching: watching, state: state, watcher: source,
+                                   outgoing: outgoing, sequence: sequence)
         }
     }
 
-    /// How long events gather before they are read while a batch runs.
-    static let batchCoalesceMicroseconds: UInt32 = 4000
-
-    /// What the kernel has queued, copied out event by event (a bounded number at
-    /// a time; `mayHoldBufferedEvents` says when more is left).
-    func readAvailableEvents() -> [InotifyEvent] {
-        guard let tools else { return [] }
-        var events: [InotifyEvent] = []
-        while let event = tools.nextEvent() {
-            events.append(event)
-            if events.count >= 65536 { break }
-        }
-        return events
+    func stopCrawling(_ id: Int32) {
+        crawlers[id]?.stop()
+        source.unwatch(root: id)
     }
 
-    /// While a scan runs, events are read (so the kernel queue does not overflow)
-    /// and kept for afterwards.
-    func bufferEvents() {
-        guard tools != nil else { return }
-        let events = readAvailableEvents()
-        // Cookies stay in order with the rest: a sync answers only once everything
-        // before its cookie is applied.
-        if !backlogOverflowed { backlog.append(contentsOf: events) }
-        if backlog.count > Self.maxBacklog {
-            // Handled like a kernel queue overflow once the scan step is over.
-            backlog.removeAll()
-            backlogOverflowed = true
-        }
+    func removeCrawler(_ id: Int32) {
+        stopCrawling(id)
+        crawlers[id] = nil
     }
-}
 
-/// libinotifytools, initialised first thing in `main` and handed to the watcher.
-public final class InotifyToolsHandle: @unchecked Sendable {
-    // @unchecked: created on the main thread, then used by the watcher thread only.
-    let tools: InotifyTools
-    public init() throws(SystemError) { tools = try InotifyTools() }
+    func scheduleFullScan(_ id: Int32, reason: String?) {
+        crawlers[id]?.scheduleFullScan(reason: reason)
+    }
+
+    func stopWatching(_ id: Int32) {
+        source.unwatch(root: id)
+        crawlers[id]?.watching = false
+    }
+
+    func forgetPendingMoves() {
+        for crawler in crawlers.values { crawler.forgetPendingMoves() }
+    }
+
+    func restartInotify() -> Result<Int, SystemError> { source.restart() }
 }

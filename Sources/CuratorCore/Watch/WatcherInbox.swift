@@ -11,8 +11,9 @@ enum WatcherCommand: Sendable {
     case rescan([Int32]?)
     /// The configuration changed: start, stop or restart roots.
     case reconfigure
-    /// Signal it from the watcher's loop: proof for the systemd watchdog that
-    /// the thread is still turning (see `Curator.startLivenessProbe`).
+    /// Signal it from the watcher's loop, then from the inotify source's: proof for
+    /// the systemd watchdog that both threads are still turning (see
+    /// `Curator.startLivenessProbe`).
     case ping(OneShotSignal)
     /// Look at these files again (moves out a batch expected but did not make).
     case recheck([WatchTable.Entry])
@@ -28,7 +29,7 @@ final class WatcherInbox: Sendable {
     private let cookieCounter = Atomic<Int>(0)
 
     init() throws(SystemError) {
-        wakeDescriptor = try syscall("eventfd") { curator_eventfd() }
+        wakeDescriptor = try syscall("eventfd") { SystemCalls.eventfd() }
     }
 
     func post(_ command: WatcherCommand) {
@@ -38,12 +39,12 @@ final class WatcherInbox: Sendable {
 
     func wake() {
         var one: UInt64 = 1
-        _ = Glibc.write(wakeDescriptor, &one, 8)
+        _ = SystemCalls.write(wakeDescriptor, &one, 8)
     }
 
     func drainWake() {
         var value: UInt64 = 0
-        _ = Glibc.read(wakeDescriptor, &value, 8)
+        _ = SystemCalls.read(wakeDescriptor, &value, 8)
     }
 
     func takeCommands() -> [WatcherCommand] {

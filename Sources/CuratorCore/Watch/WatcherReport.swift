@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Synchronization
 
-/// What the watcher thread tells `status` about inotify itself, without taking
-/// the state lock for it.
+/// What the inotify source tells `status` (and the crawler) about inotify itself,
+/// without taking the state lock for it.
 final class WatcherReport: Sendable {
     struct Snapshot: Sendable {
         /// Entries libinotifytools keeps for watches the kernel already dropped.
@@ -11,6 +11,8 @@ final class WatcherReport: Sendable {
         var restarts = 0
         /// Live watches, all roots together.
         var watches = 0
+        /// Live watches of each root.
+        var watchesByRoot: [Int32: Int] = [:]
     }
 
     private let current = Mutex(Snapshot())

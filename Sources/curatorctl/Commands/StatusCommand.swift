@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
 import CuratorProtocol
 
 struct StatusCommand: CLICommand {
-    static let name = "status"
-    static let abstract = "Show the roots, what is indexed, and whether scans are running."
-    static let usage = "status"
-
-    init(parsing arguments: inout ArgumentList) throws(CLIError) { try arguments.noMore() }
+    static let configuration = CommandConfiguration(
+        name: "status",
+        abstract: "Show the roots, what is indexed, and whether scans are running.")
 
     func run(_ context: CLIContext) throws(CLIError) {
         guard let s = try context.call(.status(StatusRequest()), as: StatusResult.self) else { return }

@@ -16,7 +16,7 @@ final class Client {
         fd = try UnixSocket.connect(to: ByteString(socket))
     }
 
-    deinit { fd.close() }
+    deinit { try? fd.close() }
 
     func sendLine(_ text: String) throws {
         try UnixSocket.sendAll(fd, Array((text + "\n").utf8))

@@ -12,11 +12,31 @@ enum CrashCheck {
     /// the photos stand.
     static func invariants(_ d: Daemon, _ photos: PhotoSet, _ context: String,
                            sourceLocation: SourceLocation = #_sourceLocation) throws -> PhotoSet.Census {
+        wholeTrashInfos(d, context, sourceLocation: sourceLocation)
         let census = try photos.census(trash: d.trashDirectory)
         #expect(census.problems.isEmpty, "\(context): \(census.problems)", sourceLocation: sourceLocation)
         let unsettled = try JournalReader.unsettled(stateDirectory: d.stateDir)
         #expect(unsettled.isEmpty, "\(context): \(unsettled)", sourceLocation: sourceLocation)
         return census
+    }
+
+    /// Right after a kill, before any restart recovers anything: every `.trashinfo`
+    /// in the trash is whole (`[Trash Info]`, a `Path=` and a `DeletionDate=`). Until
+    /// the daemon runs again (it may be stopped, or fail to start) trash-list, gio and
+    /// file managers read them; `.trashinfo` files written ahead for photos not moved
+    /// yet are allowed (the spec allows an info file without its file), a short or
+    /// empty one is not.
+    static func wholeTrashInfos(_ d: Daemon, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let info = d.trashDirectory + "/info"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: info)) ?? []
+        for name in names.sorted() where name.hasSuffix(".trashinfo") {
+            let text = Files.read(info + "/" + name) ?? ""
+            let lines = text.split(separator: "\n").map(String.init)
+            let whole = lines.first == "[Trash Info]"
+                && lines.contains { $0.hasPrefix("Path=") && $0.count > "Path=".count }
+                && lines.contains { $0.hasPrefix("DeletionDate=") && $0.count > "DeletionDate=".count }
+            #expect(whole, "\(context): \(name) is not a whole .trashinfo: \(text.debugDescription)", sourceLocation: sourceLocation)
+        }
     }
 
     /// Undoes the caller's batches until nothing of theirs is in the trash, then

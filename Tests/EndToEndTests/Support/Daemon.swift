@@ -205,9 +205,12 @@ final class Daemon {
         chmod(socket, 0o666)
     }
 
-    /// Runs curatorctl with this daemon's socket; returns exit code and output.
-    func ctl(_ args: [String], asUID uid: UInt32? = nil, input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs curatorctl with this daemon's socket (from `directory` when given); returns
+    /// exit code and output.
+    func ctl(_ args: [String], asUID uid: UInt32? = nil, input: String? = nil,
+             in directory: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var argv = args
         if let uid {
             p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")

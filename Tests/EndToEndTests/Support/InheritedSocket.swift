@@ -17,7 +17,7 @@ final class InheritedSocket {
     }
 
     deinit {
-        listener.close()
+        try? listener.close()
         unlink(path)
     }
 

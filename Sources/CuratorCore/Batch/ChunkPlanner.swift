@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import Glibc
+import Synchronization
+
+/// Step 1 of a chunk, per photo: find it from its root without following symlinks,
+/// check it is the photo planned and that the requester may delete it, choose its
+/// trash (by mount) and a free name. Changes nothing on disk and uses no journal,
+/// so the next chunk is planned on a batch helper while the batch thread moves the
+/// one before it (`ChunkPreparer`). One per batch.
+final class ChunkPlanner: Sendable {
+    /// A photo ready to move. A class: a chunk's moves are handed between threads
+    /// and lists several times, and a copy of these five fields was five retains.
+    final class PlannedMove: Sendable {
+        let parent: DirectoryHandle
+        let path: PhotoPath
+        let trash: TrashDirectory
+        let name: ByteString
+        let info: TrashInfo
+        var infoPath: ByteString { info.path }
+
+        init(parent: DirectoryHandle, path: PhotoPath, trash: TrashDirectory, name: ByteString, info: TrashInfo) {
+            self.parent = parent
+            self.path = path
+            self.trash = trash
+            self.name = name
+            self.info = info
+        }
+    }
+
+    enum Prepared: Sendable {
+        /// Nothing to move: the outcome is known already.
+        case done(PhotoTrasher.Ending)
+        case move(PlannedMove)
+    }
+
+    /// A chunk's photos in plan order, with whether each is protected.
+    typealias Work = [(item: JournalItem, isProtected: Bool)]
+
+    /// What planning keeps from one chunk to the next: the roots and trashes opened,
+    /// and the last `DeletionDate=` text with the second it is for.
+    private struct Caches {
+        let roots = RootDirectories()
+        let resolver: TrashResolver
+        var dateText: (second: Int64, text: String)?
+    }
+
+    private let requester: Requester
+    private let effectiveUID: UInt32
+    private let batch: Int64
+    /// Photos in the batch: what a trash's name listing is weighed against.
+    private let batchSize: Int
+    /// Used by one chunk at a time (a chunk's planning is waited for before the next
+    /// one starts): the lock is never contended, and lets the planner go from the
+    /// batch thread to a helper and back.
+    private let caches: Mutex<Caches>
+
+    init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int) {
+        self.requester = requester
+        self.effectiveUID = effectiveUID
+        self.batch = batch
+        self.batchSize = batchSize
+        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID)))
+    }
+
+    /// Step 1 for one chunk, in the chunk's order: nothing on disk changes, nothing is journaled.
+    func prepare(_ chunk: Work) -> [Prepared] {
+        caches.withLock { caches in
+            let parents = ParentDirectories(roots: caches.roots)
+            var prepared: [Prepared] = []
+            prepared.reserveCapacity(chunk.count)
+            for (item, isProtected) in chunk {
+                prepared.append(prepare(item, isProtected: isProtected, parents: parents, caches: &caches))
+            }
+            return prepared
+        }
+    }
+
+    private func prepare(_ item: JournalItem, isProtected: Bool, parents: ParentDirectories, caches: inout Caches) -> Prepared {
+        func skip(_ outcome: PhotoOutcome, _ detail: String?) -> Prepared {
+            .done(PhotoTrasher.Ending(state: .skipped, outcome: outcome, detail: detail))
+        }
+        func failed(_ error: SystemError, _ doing: String) -> Prepared {
+            log.error("batch \(batch) step \(item.step): \(doing): \(error)")
+            return skip(.error, error.errno.name)
+        }
+
+        if isProtected { return skip(.protected, "in a protected folder") }
+        guard let path = item.photoPath else { return skip(.error, "invalid relative path") }
+
+        let parent: DirectoryHandle
+        let chain: [FileStatus]
+        let status: FileStatus
+        do throws(SystemError) {
+            (parent, chain) = try parents.open(path)
+            guard let found = try parent.status(of: path.name) else { return skip(.vanished, nil) }
+            status = found
+        } catch {
+            switch error.errno {
+            case .noEntry: return skip(.vanished, nil)
+            case .tooManyLinks, .notDirectory: return skip(.changed, "a directory on its path was replaced")
+            default: return failed(error, "locating \(path.absolute)")
+            }
+        }
+        if let mismatch = item.identity.mismatch(status) { return skip(.changed, mismatch) }
+
+        if requester.uid != effectiveUID {
+            guard let directory = chain.last, AccessRule.maySearch(chain, requester),
+                  AccessRule.mayRemove(status, from: directory, requester)
+            else {
+                return skip(.permissionDenied, "uid \(requester.uid) may not delete files in \(path.absolute.parent)")
+            }
+        }
+
+        let resolver = caches.resolver
+        let placement = parents.placement(path, parent) { parent in
+            ParentDirectories.Placement(trash: resolver.trash(for: parent, uid: requester.uid), resolvedPath: parent.resolvedPath())
+        }
+        let trash: TrashDirectory
+        switch placement.trash {
+        case .trash(let found): trash = found
+        case .unavailable(let reason): return skip(.noTrash, reason)
+        }
+        // Path= names the file where the kernel says it is (the root may be a symlink).
+        let original = placement.resolvedPath.map { $0.appending(path.name) } ?? path.absolute
+        guard let infoPath = trash.infoPath(forOriginal: original) else {
+            return skip(.noTrash, "\(original) is not below the top directory of \(trash.path)")
+        }
+        let name: ByteString
+        do throws(SystemError) {
+            trash.listNamesIfWorthIt(batchCount: batchSize)
+            name = try trash.freeName(for: path.name)
+        } catch {
+            return failed(error, "choosing a name in \(trash.path)")
+        }
+        return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name,
+                                 info: TrashInfo(path: infoPath, deletionDate: Self.deletionDate(&caches.dateText))))
+    }
+
+    /// `DeletionDate=` for now: formatted once per second, not once per photo.
+    private static func deletionDate(_ cached: inout (second: Int64, text: String)?) -> String {
+        let now = Int64(time(nil))
+        if let cached, cached.second == now { return cached.text }
+        let text = LocalTime(epochSeconds: now).trashInfoText
+        cached = (now, text)
+        return text
+    }
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import Glibc
+
+/// The client a command answers: its credentials (SO_PEERCRED) and its connection.
+struct Caller {
+    let credentials: PeerCredentials
+    /// The asking connection's event side: what it subscribes with, and the
+    /// origin whose own changes are its answer rather than events for it.
+    let connection: (any EventSink)?
+
+    init(_ credentials: PeerCredentials, connection: (any EventSink)?) {
+        self.credentials = credentials
+        self.connection = connection
+    }
+
+    /// A user asking without a connection (tests, and steps run on a user's behalf).
+    init(uid: UInt32, gid: UInt32 = 0) {
+        self.init(PeerCredentials(pid: getpid(), uid: uid, gid: gid), connection: nil)
+    }
+
+    var uid: UInt32 { credentials.uid }
+    var origin: ObjectIdentifier? { connection.map { ObjectIdentifier($0) } }
+}
+
+/// One command of the protocol: its typed arguments (from `CuratorProtocol`) and
+/// how it is answered. `CommandTable` finds it by its wire name. Most commands
+/// take one of the two shapes below; `list`, which answers with a stream, answers
+/// itself.
+protocol CommandHandler: Sendable {
+    associatedtype Arguments: Sendable
+    /// This command's arguments, when `command` is this command.
+    static func arguments(of command: Command) -> Arguments?
+    /// Answers: calls `send` once, after everything that can fail, with a line or
+    /// a listing. What it throws is the client's answer (`Curator.answer` says how).
+    static func respond(to arguments: Arguments, id: RequestID?, caller: Caller, curator: Curator,
+                        send: (Curator.Answer) -> Void) throws
+}
+
+/// A command that runs whole under the state lock (sessions and selections): its
+/// result is encoded there too, with the state's one encoder.
+protocol StateCommand: CommandHandler {
+    associatedtype Result: Encodable
+    static func run(in state: CuratorState, _ arguments: Arguments, caller: Caller) throws(ProtocolError) -> Result
+}
+
+extension StateCommand {
+    static func respond(to arguments: Arguments, id: RequestID?, caller: Caller, curator: Curator,
+                        send: (Curator.Answer) -> Void) throws {
+        let line = try curator.withState { (state) throws(ProtocolError) -> [UInt8] in
+            [UInt8](Wire.success(id: id, result: try run(in: state, arguments, caller: caller), encoder: state.encoder))
+        }
+        send(.line(line))
+    }
+}
+
+/// A command that takes the state lock itself, in short steps, around work done
+/// outside it (a batch, a sync's wait, the watcher's inbox) or needs none.
+protocol CuratorCommand: CommandHandler {
+    associatedtype Result: Encodable
+    static func run(_ arguments: Arguments, curator: Curator, caller: Caller) throws -> Result
+}
+
+extension CuratorCommand {
+    static func respond(to arguments: Arguments, id: RequestID?, caller: Caller, curator: Curator,
+                        send: (Curator.Answer) -> Void) throws {
+        let result = try run(arguments, curator: curator, caller: caller)
+        send(.line([UInt8](Wire.success(id: id, result: result))))
+    }
+}

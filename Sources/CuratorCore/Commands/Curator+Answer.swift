@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// Who is asking: the peer's credentials from SO_PEERCRED.
+public typealias ClientContext = PeerCredentials
+
+extension Curator {
+    /// An answer as a connection sends it: a line, or a listing to write and send
+    /// a piece at a time.
+    public enum Answer: Sendable {
+        case line([UInt8])
+        case listing(ListingStream)
+    }
+
+    /// Answers one decoded request through its handler in `CommandTable`, on the
+    /// client's connection thread, and hands the answer to `send`. A listing is
+    /// handed over under the state lock, where events are published too: so the
+    /// events of changes the listing does not show are queued after it, those it
+    /// shows before it.
+    public func answer(_ request: Request, client: ClientContext, sink: any EventSink, send: (Answer) -> Void) {
+        // From SIGTERM on nothing new is started: the watcher, the index and the
+        // journal are being closed under it.
+        if isStopping { return send(.line([UInt8](Wire.failure(id: request.id, error: Self.stoppingError)))) }
+        let name = request.command.name
+        do {
+            guard let handler = CommandTable.handlers[name] else {
+                throw ProtocolError(.internalError, "curatord has no handler for \"\(name)\"")
+            }
+            try respond(with: handler, to: request, caller: Caller(client, connection: sink), send: send)
+        } catch let error as ProtocolError {
+            send(.line([UInt8](Wire.failure(id: request.id, error: error))))
+        } catch let error as BatchError {
+            // The journal is the one file that cannot be rebuilt: its failure is said
+            // in the log (once, here) as well as to the client.
+            if error.code == .journal { log.error("\(name): \(error.message)") }
+            send(.line([UInt8](Wire.failure(id: request.id, error: error.protocolError))))
+        } catch {
+            log.error("\(name) failed: \(error)")
+            send(.line([UInt8](Wire.failure(id: request.id, error: ProtocolError(.internalError, "\(error)")))))
+        }
+    }
+
+    /// Handles one decoded request and returns the whole response line (a listing
+    /// written out, after the lock is released).
+    public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> [UInt8] {
+        var line: [UInt8] = []
+        var listing: ListingStream?
+        answer(request, client: client, sink: sink) { answer in
+            switch answer {
+            case .line(let bytes): line = bytes
+            case .listing(let stream): listing = stream
+            }
+        }
+        if var listing { return listing.line() }
+        return line
+    }
+
+    private func respond<H: CommandHandler>(with handler: H.Type, to request: Request, caller: Caller,
+                                            send: (Answer) -> Void) throws {
+        guard let arguments = H.arguments(of: request.command) else {
+            throw ProtocolError(.internalError, "\"\(request.command.name)\" reached the handler of another command")
+        }
+        try H.respond(to: arguments, id: request.id, caller: caller, curator: self, send: send)
+    }
+}

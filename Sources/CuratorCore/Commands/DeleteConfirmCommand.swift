@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// `delete.confirm`: a plan carried out. Photos go to the trash in the plan's
+/// order, each journaled first (`BatchRunner`, under the journal's own lock, never
+/// the state's); each chunk leaves the index as it reaches the trash, and the
+/// owner's subscribers hear every photo's outcome. A photo that changed since the
+/// plan, or is protected now, is skipped and reported.
+enum DeleteConfirmCommand: CuratorCommand {
+    static func arguments(of command: Command) -> DeleteConfirmRequest? { if case .deleteConfirm(let a) = command { a } else { nil } }
+
+    static func run(_ args: DeleteConfirmRequest, curator: Curator, caller: Caller) throws -> BatchResult {
+        // Checked under the lock `beginStopping` takes: a batch is either known to a
+        // stopping daemon (which waits for it to stop) or refused before anything is journaled.
+        let plan = try curator.withState { (state) throws(ProtocolError) in
+            if curator.isStopping { throw Curator.stoppingError }
+            return try takePlan(in: state, args, uid: caller.uid)
+        }
+        let client = caller.credentials
+        let origin = caller.origin
+        var trashed: [Int64] = []
+        let total = plan.items.count
+        let requester = Requester.resolving(uid: client.uid, gid: client.gid)
+        var pinned: [Int64: FileIdentity] = [:]
+        for item in plan.items { pinned[item.photoID] = item.identity }
+        let leaving = curator.withState { state in
+            let rootIDs = Dictionary(state.rootOrder.map { (state.rootName($0), $0) }, uniquingKeysWith: { first, _ in first })
+            return plan.items.compactMap { item in
+                rootIDs[item.rootName].map { (WatchTable.Entry(rootID: $0, path: item.relativePath), item.photoID) }
+            }
+        }
+        curator.outgoing.expect(leaving.map(\.0))
+        defer {
+            // Moves the watcher left to the batch that the batch did not make: looked at again.
+            let skipped = curator.outgoing.end()
+            let gone = Set(trashed)
+            let again = leaving.filter { skipped.contains($0.0) && !gone.contains($0.1) }.map(\.0)
+            if !again.isEmpty { curator.inbox.post(.recheck(again)) }
+        }
+        do {
+            // A chunk's photos are applied to the state together: one lock, one index
+            // transaction, one view invalidation per chunk rather than per photo.
+            var reported: [BatchItemResult] = []
+            let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
+                try runner.run(plan: BatchPlan(session: plan.key.name, items: plan.items), requester: requester,
+                               progress: { reported.append($0) },
+                               chunkReported: {
+                                   let chunk = reported
+                                   reported.removeAll(keepingCapacity: true)
+                                   let gone = chunk.filter { $0.outcome == .trashed }.compactMap { item in
+                                       pinned[item.id].map { (id: item.id, identity: $0) }
+                                   }
+                                   trashed += chunk.filter { $0.outcome == .trashed }.map(\.id)
+                                   curator.withState { state in
+                                       state.photosTrashed(gone)
+                                       for item in chunk {
+                                           state.events.send(Event(event: .batch, photoId: item.id, state: "trashing", batch: nil,
+                                                                   done: item.step, total: total, outcome: item.outcome),
+                                                             toUID: client.uid)
+                                       }
+                                   }
+                               },
+                               shouldStop: { curator.isStopping })
+            }
+            curator.withState { state in
+                state.finishBatch(plan, trashed: trashed, origin: origin)
+                state.events.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
+                                        done: total, total: total), toUID: client.uid)
+            }
+            return outcome.result
+        } catch {
+            curator.withState { state in state.finishBatch(plan, trashed: trashed, origin: origin) }
+            throw error
+        }
+    }
+
+    /// Takes a plan for confirmation: checks owner, expiry, the selection it was
+    /// made from, and that no other batch runs; re-checks protection (a reload may
+    /// have protected a folder since). Marks the batch running.
+    static func takePlan(in state: CuratorState, _ args: DeleteConfirmRequest, uid: UInt32) throws(ProtocolError) -> DeletePlan {
+        let key = try SessionKey.named(args.session, uid: uid)
+        guard var plan = state.plans[args.token], plan.key.uid == uid else {
+            throw ProtocolError(.tokenInvalid, "This delete token is unknown, already used, cancelled, or replaced by newer plans; prepare the delete again.",
+                                argument: "token")
+        }
+        if args.session != nil && plan.key != key {
+            throw ProtocolError(.tokenInvalid, "This delete token belongs to another session.", argument: "token")
+        }
+        if MonotonicClock.nanoseconds() > plan.expiresAt {
+            state.plans.remove(args.token)
+            throw ProtocolError(.tokenExpired, "This delete plan has expired; prepare the delete again.", argument: "token")
+        }
+        if let generation = plan.generation, state.session(plan.key).generation != generation {
+            state.plans.remove(args.token)
+            throw ProtocolError(.tokenInvalid, "The selection changed since this plan was shown; prepare the delete again.",
+                                argument: "token")
+        }
+        if state.plans.batchRunning {
+            throw ProtocolError(.batchRunning, "Another batch is being carried out; try again when it is done.")
+        }
+        state.plans.remove(args.token)
+        for index in plan.items.indices {
+            if let photo = state.library.photo(plan.items[index].photoID) { plan.items[index].isProtected = state.isProtected(photo) }
+        }
+        state.plans.batchRunning = true
+        return plan
+    }
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// `delete.prepare` (the "Delete?" alert of article 000): a plan of the session's
+/// selection, or of explicit ids, in trashing order (descending view position),
+/// each photo's identity pinned; a token to confirm it with before it expires.
+/// Any change to the selection voids it.
+enum DeletePrepareCommand: StateCommand {
+    static func arguments(of command: Command) -> DeletePrepareRequest? { if case .deletePrepare(let a) = command { a } else { nil } }
+
+    static func run(in state: CuratorState, _ args: DeletePrepareRequest, caller: Caller) throws(ProtocolError) -> DeletePlanResult {
+        let library = state.library
+        let config = state.config
+        let key = try SessionKey.named(args.session, uid: caller.uid)
+        let session = state.session(key)
+        state.plans.dropExpired(now: MonotonicClock.nanoseconds())
+        var ids: [Int64]
+        if let explicit = args.ids {
+            guard !explicit.isEmpty else { throw ProtocolError(.emptySelection, "No photos were named.", argument: "ids") }
+            guard explicit.count <= config.maxSelection else {
+                throw ProtocolError(.invalidArgument, "A plan may name at most \(config.maxSelection) photos (max_selection).",
+                                    argument: "ids")
+            }
+            let unknown = explicit.filter { library.photo($0) == nil }
+            if !unknown.isEmpty {
+                throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
+            }
+            ids = explicit.firstOccurrences()
+        } else {
+            ids = session.selection.items.filter { library.photo($0) != nil }
+            guard !ids.isEmpty else {
+                throw ProtocolError(.emptySelection, session.mode == .select ? "Nothing is selected." : "Nothing is selected: the session is in view mode.")
+            }
+        }
+        // What the checks and the plan need of each root, read once: reading a root's
+        // runtime copies a whole `RootRuntime`, three times per photo before.
+        let rootFacts = state.roots.facts
+        let rootParts = state.roots.mapRuntimes { (name: $0.config.name, path: $0.config.path) }
+        let refused = rootFacts.mayProtect.isEmpty ? [] : ids.filter { library.photo($0).map(state.isProtected) ?? false }
+        if !refused.isEmpty {
+            throw ProtocolError(.protected, "\(count(refused.count)) in a protected folder and cannot be deleted.", photos: refused)
+        }
+        let offline = ids.filter { id in
+            library.photo(id).map { rootParts[$0.rootID] == nil || rootFacts.offline.contains($0.rootID) } ?? false
+        }
+        if !offline.isEmpty {
+            throw ProtocolError(.rootOffline, "\(count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
+        }
+        // Descending position in the session's view (article 000: highest index first).
+        // Then the photos its filter hides (a filter keeps the selection, article 001),
+        // by descending position in the same page and sort without the filter; then
+        // photos outside the view's folder, newest id first.
+        let planned = Set(ids)
+        var position: [Int64: Int] = [:]
+        position.reserveCapacity(ids.count)
+        for (index, id) in ((try? state.resolve(session.view)) ?? []).enumerated() where planned.contains(id) { position[id] = index + 1 }
+        var unfiltered: [Int64: Int] = [:]
+        if position.count < planned.count && (session.view.hasFilter || session.view.recursive == false) {
+            var page = session.view
+            page.filter = nil
+            page.recursive = nil
+            for (index, id) in ((try? state.resolve(page)) ?? []).enumerated() where planned.contains(id) && position[id] == nil {
+                unfiltered[id] = index + 1
+            }
+        }
+        ids.sort { a, b in
+            let ka = (position[a], unfiltered[a] ?? 0)
+            let kb = (position[b], unfiltered[b] ?? 0)
+            switch (ka.0, kb.0) {
+            case let (pa?, pb?): return pa > pb
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return ka.1 != kb.1 ? ka.1 > kb.1 : a > b
+            }
+        }
+        var items: [BatchPlanItem] = []
+        var shown: [PlanItem] = []
+        var bytes: Int64 = 0
+        for (index, id) in ids.enumerated() {
+            guard let photo = library.photo(id), let root = rootParts[photo.rootID] else { continue }
+            let relative = library.relativePath(of: photo)
+            items.append(BatchPlanItem(photoID: id, rootName: root.name, rootPath: root.path, relativePath: relative,
+                                       identity: photo.identity))
+            let wire = state.wirePath(relative)
+            shown.append(PlanItem(step: index + 1, id: id, root: root.name, path: wire.path, pathRaw: wire.pathRaw,
+                                  size: photo.size, position: position[id]))
+            bytes += photo.size
+        }
+        let ttl = config.planTTLSeconds
+        let plan = DeletePlan(token: DeletePlan.makeToken(), key: key, generation: args.ids == nil ? session.generation : nil,
+                              expiresAt: MonotonicClock.nanoseconds() + UInt64(ttl * 1e9), items: items)
+        state.plans.add(plan)
+        return DeletePlanResult(token: plan.token, expiresInMs: Int(ttl * 1000), items: shown, count: shown.count, bytes: bytes)
+    }
+
+    private static func count(_ n: Int) -> String { n == 1 ? "1 photo is" : "\(n) photos are" }
+}
+
+extension Array where Element: Hashable {
+    /// Each element once, where it first occurs.
+    fileprivate func firstOccurrences() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+
+/// `history`: the caller's batches, newest first, from the journal.
+enum HistoryCommand: CuratorCommand {
+    static func arguments(of command: Command) -> HistoryRequest? { if case .history(let a) = command { a } else { nil } }
+
+    static func run(_ args: HistoryRequest, curator: Curator, caller: Caller) throws -> HistoryResult {
+        let batches = try curator.batches.withRunner { (runner) throws(BatchError) in
+            try runner.history(uid: caller.uid, limit: args.limit ?? 50)
+        }
+        return HistoryResult(batches: batches)
+    }
+}

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+
+/// `selection`: the session's selected photos, numbered in the order chosen, those
+/// its view hides flagged.
+enum SelectionCommand: StateCommand {
+    static func arguments(of command: Command) -> SessionRequest? { if case .selection(let a) = command { a } else { nil } }
+
+    static func run(in state: CuratorState, _ args: SessionRequest, caller: Caller) throws(ProtocolError) -> SelectionResult {
+        let key = try SessionKey.named(args.session, uid: caller.uid)
+        let session = state.session(key)
+        let hidden = state.hiddenSelected(session)
+        return SelectionResult(session: key.name, mode: session.mode, cap: session.selection.cap,
+                               items: state.selectionItems(session, hidden: hidden), count: session.selection.count,
+                               bytes: state.selectedBytes(session), hidden: hidden.count)
+    }
+}

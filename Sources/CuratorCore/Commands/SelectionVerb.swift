@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+
+/// What `select`, `deselect` and `toggle` share: the photos named are resolved
+/// against the session's view, protected ones are refused (or, named in bulk, left
+/// out and counted), and the session's selection changes within its limits.
+enum SelectionVerb {
+    case select, deselect, toggle
+
+    func run(in state: CuratorState, _ args: SelectRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
+        let key = try SessionKey.named(args.session, uid: caller.uid)
+        let current = state.session(key)
+        guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }
+        var ids = try state.resolveSelector(args.selector, view: current.view)
+        var skipped = 0
+        if self != .deselect {
+            // Protected photos cannot be selected (article 003's non-removable sections).
+            let adding = self == .select ? ids : ids.filter { !current.selection.contains($0) }
+            let library = state.library
+            let refused = state.roots.facts.mayProtect.isEmpty ? [] : adding.filter { id in library.photo(id).map(state.isProtected) ?? false }
+            if !refused.isEmpty && args.selector.namesInBulk {
+                // Named in bulk, they are simply not selectable: the rest is, and the
+                // answer says how many were left out.
+                let left = Set(refused)
+                ids.removeAll(where: left.contains)
+                skipped = refused.count
+            } else if !refused.isEmpty {
+                let paths = refused.prefix(5).compactMap { library.photo($0) }.map { library.relativePath(of: $0).lossyString }
+                throw ProtocolError(.protected, "\(refused.count == 1 ? "This photo is" : "\(refused.count) of these photos are") in a protected folder and cannot be selected: \(paths.joined(separator: ", "))\(refused.count > 5 ? ", ..." : "").",
+                                    photos: refused)
+            }
+        }
+        let operation: SelectionOperation = switch self {
+        case .select: .select(ids)
+        case .deselect: .deselect(ids)
+        case .toggle: .toggle(ids)
+        }
+        let update: SessionUpdate
+        do {
+            update = try current.apply(operation, limit: state.selectionLimit(for: key))
+        } catch {
+            throw error.protocolError
+        }
+        try state.commit(update.state, for: key, replacing: current, origin: caller.origin)
+        var result = state.sessionResult(key, update.state, change: update.change)
+        if skipped > 0 { result.skippedProtected = skipped }
+        return result
+    }
+}

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import Glibc
+
+/// `status`: the daemon, each root (watching, scanning, counts), clients and counters.
+enum StatusCommand: CuratorCommand {
+    static func arguments(of command: Command) -> StatusRequest? { if case .status(let a) = command { a } else { nil } }
+
+    static func run(_ arguments: StatusRequest, curator: Curator, caller: Caller) -> StatusResult {
+        let watcher = curator.watcherReport.snapshot
+        return curator.withState { state in
+            let rootStatuses = state.rootOrder.compactMap { id -> RootStatus? in
+                guard let r = state.roots[id] else { return nil }
+                return RootStatus(
+                    name: r.config.name, path: r.config.path.lossyString, watch: r.config.watch, watching: r.watchingDescription,
+                    online: r.online, photos: state.library.countByRoot[id] ?? 0, bytes: state.library.bytesByRoot[id] ?? 0,
+                    watches: r.watches, scanning: r.scanning, scanDirectories: r.scanDirectories, scanFiles: r.scanFiles,
+                    capturePending: state.library.pendingCaptureByRoot[id] ?? 0, lastScanMs: r.lastScanMs, overflows: r.overflows,
+                    rescans: r.rescans, note: r.note)
+            }
+            return StatusResult(
+                version: ProtocolInfo.serverVersion, pid: getpid(),
+                uptimeMs: Int64((MonotonicClock.nanoseconds() - curator.startedAt) / 1_000_000), roots: rootStatuses,
+                photos: state.library.photos.count, scanning: rootStatuses.contains { $0.scanning }, clients: state.events.clients,
+                subscribers: state.events.subscriberCount, sessions: state.sessions.count, overflows: state.roots.totalOverflows,
+                rescans: state.roots.totalRescans, batchRunning: state.plans.batchRunning, indexWrites: state.library.storeWrites,
+                inotify: state.roots.values.contains { $0.usesInotify } || watcher.restarts > 0
+                    ? InotifyStatus(watches: watcher.watches, staleEntries: watcher.staleEntries, restarts: watcher.restarts) : nil)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// `undo`: a batch put back (the caller's latest when none is named), in ascending
+/// order, never over a file that now stands at a photo's path; the photos are then
+/// indexed again under their former ids. Told like a delete: one event per photo
+/// with the total, then a last one.
+enum UndoCommand: CuratorCommand {
+    static func arguments(of command: Command) -> UndoRequest? { if case .undo(let a) = command { a } else { nil } }
+
+    static func run(_ args: UndoRequest, curator: Curator, caller: Caller) throws -> UndoResult {
+        let uid = caller.uid
+        let requester = Requester.resolving(uid: uid, gid: caller.credentials.gid)
+        let running = try curator.withState { (state) throws(ProtocolError) -> Bool in
+            if curator.isStopping { throw Curator.stoppingError }
+            if state.plans.batchRunning { return true }
+            state.plans.batchRunning = true
+            return false
+        }
+        if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
+        defer { curator.withState { $0.plans.batchRunning = false } }
+        var total = 0
+        var done = 0
+        let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
+            var reported: [BatchItemResult] = []
+            return try runner.undo(batch: args.batch, requester: requester,
+                                   progress: { reported.append($0) },
+                                   willRestore: { total = $0 },
+                                   chunkReported: {
+                                       let chunk = reported
+                                       reported.removeAll(keepingCapacity: true)
+                                       let first = done
+                                       done += chunk.count
+                                       curator.withState { state in
+                                           for (offset, item) in chunk.enumerated() {
+                                               state.events.send(Event(event: .batch, photoId: item.id, state: "restoring",
+                                                                       done: first + offset + 1, total: total, outcome: item.outcome),
+                                                                 toUID: uid)
+                                           }
+                                       }
+                                   },
+                                   shouldStop: { curator.isStopping })
+        }
+        curator.withState { state in
+            for restored in outcome.restored { state.photoRestored(restored) }
+            state.events.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
+                                    done: done, total: total), toUID: uid)
+        }
+        return outcome.result
+    }
+}

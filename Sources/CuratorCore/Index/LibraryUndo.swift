@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// One change a `PhotoLibrary` transaction made to its in-memory tables, with what
+/// it replaced: enough to put the tables back exactly as they were when SQLite rolls
+/// the transaction back, so that memory and `index.sqlite` never disagree. Each
+/// case is one memory operation (a photo in or out, a folder linked or unlinked),
+/// so a transaction that drops 100 000 photos logs 100 000 entries, not 400 000.
+enum LibraryUndo {
+    /// A photo put in: what its folder entry, its inode slot and its folder's next
+    /// rank held before.
+    case inserted(Photo, entry: Int64?, inode: Int64?, rank: Int64?)
+    /// A photo taken out: whether its folder entry and its inode slot were its own
+    /// (and so were cleared).
+    case removed(Photo, entry: Bool, inode: Bool)
+    /// A photo replaced in place (capture time, rank): the one before.
+    case replaced(Photo)
+    /// A folder linked: what held its path before, and whether it was already
+    /// among its root's folders and its parent's children.
+    case linked(Folder, atPath: Int32?, inRoot: Bool, child: Bool)
+    /// A folder unlinked: whether its path, its root's set and its parent's
+    /// children held it (and so were changed).
+    case unlinked(Folder, atPath: Bool, inRoot: Bool, child: Bool)
+    /// A folder dropped: its children set, dropped path and next rank before.
+    case dropped(Int32, children: Set<Int32>?, path: ByteString?, rank: Int64?)
+    /// A folder's next rank before `takeRank`.
+    case rank(Int32, Int64?)
+    /// The id counters before an id was handed out.
+    case ids(next: Int64, reserved: Int64)
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// Photos as clients see them, from the index and the roots' settings.
+extension CuratorState {
+    func wirePath(_ path: ByteString) -> WirePath { WirePath(path) }
+
+    /// A photo as clients see it; with `fields`, what is not asked for is left
+    /// empty and not computed (a listing of every photo by path is cheap).
+    func summary(_ photo: Photo, position: Int? = nil, selected: Int? = nil, fields: PhotoFields = .all,
+                 facts: RootFacts? = nil) -> PhotoSummary {
+        let facts = facts ?? roots.facts
+        let path = fields.contains(.path) ? wirePath(library.relativePath(of: photo)) : WirePath(path: "")
+        let offline = facts.offline.contains(photo.rootID)
+        let protected = fields.contains(.protected) && facts.mayProtect.contains(photo.rootID) && isProtected(photo)
+        return PhotoSummary(position: position, id: photo.id, root: fields.contains(.root) ? rootName(photo.rootID) : "",
+                            path: path.path, pathRaw: path.pathRaw,
+                            size: photo.size, mtimeNs: photo.identity.mtimeNs, type: fields.contains(.type) ? photo.type.wireName : "",
+                            captureTime: fields.contains(.captureTime) ? photo.capture.seconds.map { CaptureTime(seconds: $0).wire } : nil,
+                            protected: protected ? true : nil, offline: offline ? true : nil, selected: selected)
+    }
+
+    /// Whether a photo is protected by its root's settings (`RootRegistry.isProtected`).
+    func isProtected(_ photo: Photo) -> Bool {
+        roots.isProtected(photo, folderPath: library.folders[photo.folderID]?.path ?? .empty)
+    }
+}
+
+extension WirePath {
+    /// A path as clients get it: as text when it is UTF-8, else as lossy text and
+    /// the exact bytes in base64.
+    init(_ path: ByteString) {
+        if let text = path.utf8String {
+            self.init(path: text)
+        } else {
+            self.init(path: path.lossyString, pathRaw: path.base64)
+        }
+    }
+}

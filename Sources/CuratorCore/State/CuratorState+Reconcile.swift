@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// Reconciling what the disk says (the watcher's entry points): the index, the
+/// tombstones of trashed photos, the capture queue, and publication of the changes.
+extension CuratorState {
+    /// Brings one directory's photos in line with `files` (everything the disk has
+    /// there). `complete` means `files` is the whole directory, so indexed photos
+    /// missing from it are gone; with `deferRemovals` (a full scan) they are left
+    /// for `finishScan`, so that a photo renamed into a directory the scan has not
+    /// reached yet can still be recognised there by its inode.
+    func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool = false,
+                   seen: inout Set<Int64>) throws -> [LibraryChange] {
+        var changes: [LibraryChange] = []
+        try library.batch {
+            let folder = try library.ensureFolder(root: root, path: directory)
+            var present = Set<ByteString>()
+            for file in files {
+                present.insert(file.name)
+                let identity = FileIdentity(file.status)
+                if let id = library.photoID(folder: folder, name: file.name) {
+                    seen.insert(id)
+                    if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
+                        changes.append(change)
+                        if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id) }
+                    }
+                    continue
+                }
+                if let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
+                    if case .moved(let p, _, _) = moved { seen.insert(p.id) }
+                    changes.append(moved)
+                    continue
+                }
+                let former = tombstones.exhume(device: identity.device, inode: identity.inode)
+                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
+                                                   preferredID: former) {
+                    if case .added(let p) = change {
+                        seen.insert(p.id)
+                        capturePending.append(p.id)
+                    }
+                    changes.append(change)
+                }
+            }
+            if complete && !deferRemovals {
+                for (name, id) in library.members(ofFolder: folder) where !present.contains(name) {
+                    if let change = try library.remove(id) { changes.append(change) }
+                }
+            }
+        }
+        publish(changes)
+        return changes
+    }
+
+    /// A file new at this path whose inode the index knows under a path that no
+    /// longer holds it: the same photo, renamed while we were not looking. Size and
+    /// mtime must match too (a rename changes neither): an inode number reused by
+    /// a new file after a deletion must not inherit the deleted photo's id.
+    private func adoptRenamed(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity) throws -> LibraryChange? {
+        guard let id = library.photoID(device: identity.device, inode: identity.inode),
+              let old = library.photo(id), old.rootID == root,
+              old.identity.size == identity.size, old.identity.mtimeNs == identity.mtimeNs,
+              let oldPath = absolutePath(root: root, relative: library.relativePath(of: old))
+        else { return nil }
+        if let there = try? FileStatus.ifExists(oldPath), there.inode == identity.inode, there.device == identity.device {
+            return nil  // still there too: a hard link, so a photo of its own
+        }
+        return try library.move(id, toFolder: folder, name: name, identity: identity)
+    }
+
+    /// One file appeared or was rewritten (an event); the watcher has stat'ed it.
+    func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws {
+        var seen = Set<Int64>()
+        _ = try reconcile(root: root, directory: directory, files: [file], complete: false, seen: &seen)
+    }
+
+    /// A file at this path is gone (deleted or moved out), as the disk confirms.
+    func fileVanished(root: Int32, relativePath: ByteString) throws {
+        guard let id = library.photoID(root: root, relativePath: relativePath) else { return }
+        if let change = try library.remove(id) { publish([change]) }
+    }
+
+    /// A file renamed inside a root (a paired move).
+    func fileMoved(root: Int32, from: ByteString, toRoot: Int32, to: ByteString, file: ScannedFile) throws {
+        guard toRoot == root, let id = library.photoID(root: root, relativePath: from) else {
+            try fileVanished(root: root, relativePath: from)
+            try fileAppeared(root: toRoot, directory: to.parent, file: file)
+            return
+        }
+        let change = try library.batch { () -> LibraryChange? in
+            let folder = try library.ensureFolder(root: root, path: to.parent)
+            return try library.move(id, toFolder: folder, name: to.lastComponent, identity: FileIdentity(file.status))
+        }
+        if let change { publish([change]) }
+    }
+
+    func folderMoved(root: Int32, from: ByteString, to: ByteString) throws {
+        try library.batch { try library.moveFolderTree(root: root, from: from, to: to) }
+        unselectProtected(root: root, within: to)
+        if events.hasSubscribers {
+            // Each photo below moved; tell subscribers so their paths stay right.
+            for folder in library.folders(root: root, within: to) {
+                let fromFolderPath = from.appending(folder.path.relative(to: to))
+                for id in library.photoIDs(inFolder: folder.id) {
+                    guard let photo = library.photo(id) else { continue }
+                    let oldPath = fromFolderPath.appending(photo.name)
+                    events.send(Event(event: .moved, root: roots.names[root], photo: summary(photo), from: wirePath(oldPath)),
+                         root: root)
+                }
+            }
+        }
+    }
+
+    func folderVanished(root: Int32, path: ByteString) throws {
+        let changes = try library.batch { try library.removeTree(root: root, path: path) }
+        publish(changes)
+    }
+
+    /// The end of a full scan of a root: whatever was not seen is gone, except below
+    /// `unreadable` directories (a permission problem is not a deletion).
+    /// Costs the size of the root, not of the whole index.
+    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString] = []) throws {
+        var changes: [LibraryChange] = []
+        try library.batch {
+            var unseenFolders: [Folder] = []
+            for folderID in library.folderIDs(inRoot: root) {
+                guard let folder = library.folders[folderID] else { continue }
+                if unreadable.contains(where: { folder.path.isWithin($0) }) { continue }
+                for (_, id) in library.members(ofFolder: folderID) where !seen.contains(id) {
+                    if let change = try library.remove(id) { changes.append(change) }
+                }
+                if !seenFolders.contains(folder.path) && !folder.path.isEmpty { unseenFolders.append(folder) }
+            }
+            // Deepest first: each folder leaves a parent that is still linked.
+            for folder in unseenFolders.sorted(by: { $0.path.count > $1.path.count }) { try library.dropFolder(folder) }
+        }
+        publish(changes)
+    }
+}

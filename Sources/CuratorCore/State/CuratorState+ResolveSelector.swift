@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// What a `select`, `deselect` or `toggle` names (positions, ids, all, a folder, a
+/// glob, a date range), as photo ids: against the index, the roots and the view.
+extension CuratorState {
+    /// Turns what a client named into photo ids, in the order named.
+    func resolveSelector(_ selector: PhotoSelector, view: ViewSpec) throws(ProtocolError) -> [Int64] {
+        let kinds = [selector.positions != nil, selector.ids != nil, selector.all == true, selector.folder != nil,
+                     selector.glob != nil, selector.from != nil || selector.to != nil].filter { $0 }.count
+        guard kinds == 1 else {
+            throw ProtocolError(.invalidArgument, kinds == 0
+                ? "Name the photos: positions, ids, all, folder, glob, or a date range (from/to)."
+                : "Name the photos one way at a time: positions, ids, all, folder, glob or from/to.")
+        }
+        if let ids = selector.ids {
+            let unknown = ids.filter { library.photo($0) == nil || roots[library.photo($0)?.rootID ?? -1] == nil }
+            if !unknown.isEmpty {
+                throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
+            }
+            return ids
+        }
+        let viewIDs = try resolve(view)
+        if let text = selector.positions {
+            do {
+                return try PositionSpec(parsing: text).resolve(in: viewIDs)
+            } catch {
+                throw error.protocolError
+            }
+        }
+        if selector.all == true { return viewIDs }
+        var narrowed = view
+        var filter = view.filter ?? ViewFilter()
+        if let folder = selector.folder {
+            let path = ByteString(folder).normalizedRelative
+            let ids = viewIDs.filter { id in
+                guard let p = library.photo(id), let f = library.folders[p.folderID] else { return false }
+                return f.path.isWithin(path)
+            }
+            if ids.isEmpty && library.folders.values.allSatisfy({ !$0.path.isWithin(path) }) {
+                throw ProtocolError(.noSuchFolder, "There is no folder \"\(folder)\" in this view.", argument: "folder")
+            }
+            return ids
+        }
+        if let glob = selector.glob { filter.glob = glob }
+        if selector.from != nil { filter.from = selector.from }
+        if selector.to != nil { filter.to = selector.to }
+        narrowed.filter = filter
+        let matching = Set(try resolve(narrowed))
+        return viewIDs.filter(matching.contains)
+    }
+}

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
+import CuratorSystem
+import Glibc
+
+/// Walks: the first scan of a root, the rescans that repair lost events or poll a
+/// share, and the subtree of each folder that arrives. Each folder is watched before
+/// it is read, read in full, and reconciled with the index in one locked step.
+extension Crawler {
+    /// What a scan step leaves the watcher to do.
+    enum ScanStep: Equatable {
+        /// No scan waits.
+        case idle
+        /// A step was taken; more may follow.
+        case working
+        /// inotify is out of watches (ENOSPC): the root has to be polled instead.
+        case outOfWatches
+        /// The running full scan has read everything: the watcher applies what events
+        /// came meanwhile, then `finishFullScan` decides what is gone.
+        case readyToFinish
+    }
+
+    enum FullScanEnd: Equatable {
+        /// Done; the sync cookies the scan listed are to be answered.
+        case finished(cookies: [ByteString])
+        /// Another folder stands at the root's path now (unmounted meanwhile):
+        /// nothing is removed, and the root's presence is to be checked.
+        case rootChanged
+        /// A newer full scan replaced this one.
+        case superseded
+    }
+
+    /// The sequence of the scan that runs next, if any.
+    var nextScan: UInt64? { online ? scans.first?.sequence : nil }
+
+    /// Queues a full scan of the root, unless one is already waiting (or the root is
+    /// offline: its return starts one). `reason` is set for a rescan (lost events, a
+    /// request).
+    func scheduleFullScan(reason: String?) {
+        guard online else { return }
+        if scans.contains(where: { $0.isFull && !$0.started }) { return }
+        // A running full scan would miss what the reason is about: start over. The
+        // new job takes the old one's place in the order, so that cookies waiting
+        // for the old one also wait for it.
+        var number = sequence.next()
+        for job in scans where job.isFull && job.started { number = min(number, job.sequence) }
+        removeScans { $0.isFull && $0.started }
+        appendScan(ScanJob(kind: .full, sequence: number))
+        state.withUpdates { $0.scanScheduled(root: root, rescan: reason != nil) }
+        if let reason { log.info("rescanning root \(name): \(reason)") }
+    }
+
+    func scheduleSubtreeScan(_ path: ByteString) {
+        guard online else { return }
+        if scans.contains(where: { ($0.isFull || $0.kind == .subtree(path)) && !$0.started }) { return }
+        appendScan(ScanJob(kind: .subtree(path), sequence: sequence.next()))
+    }
+
+    /// Reads folders of the oldest job for `sliceNanoseconds`, then returns so that
+    /// commands and hints are served.
+    func runScanStep() -> ScanStep {
+        guard let job = scans.first else { return .idle }
+        guard online else {
+            removeScans { _ in true }
+            return .working
+        }
+        if !job.started {
+            job.started = true
+            job.startedAt = MonotonicClock.nanoseconds()
+            if job.isFull {
+                job.rootDirectory = (try? FileStatus.following(config.path)).map { WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) }
+                state.withUpdates { $0.scanStarted(root: root) }
+            }
+        }
+        let sliceEnd = MonotonicClock.nanoseconds() + sliceNanoseconds
+        var outOfWatches = false
+        while !job.pending.isEmpty {
+            // A few folders opened, watched in one request, then read: watch before read.
+            var opened: [OpenDirectory] = []
+            while opened.count < directoriesPerWatch, let path = job.pending.popLast() {
+                if let directory = open(path, for: job) { opened.append(directory) }
+            }
+            if watching && !opened.isEmpty {
+                let outcomes = watcher.watch(opened.map {
+                    DirectoryToWatch(root: root, path: $0.path, descriptor: $0.descriptor, directory: $0.key)
+                })
+                for (directory, outcome) in zip(opened, outcomes) {
+                    switch outcome {
+                    case .outOfWatches:
+                        outOfWatches = true
+                    case .failed(let errno) where errno != .noEntry && errno != .notDirectory:
+                        log.warning("root \(name): cannot watch \(directory.path.lossyString): \(errno)")
+                    case .watched, .failed, .unavailable:
+                        break
+                    }
+                }
+                if outOfWatches { watching = false }
+            }
+            for directory in opened { read(directory, for: job) }
+            if MonotonicClock.nanoseconds() >= sliceEnd { break }
+        }
+        let watches = watcher.watchCount(root: root)
+        state.withUpdates { roots in
+            roots.scanProgressed(root: root, directories: job.isFull ? job.directories : nil, files: job.isFull ? job.files : nil,
+                                 watches: watches)
+        }
+        if outOfWatches { return .outOfWatches }
+        guard job.pending.isEmpty else { return .working }
+        if job.isFull { return .readyToFinish }
+        removeScans { $0 === job }
+        return .working
+    }
+
+    /// Ends the full scan that `runScanStep` found ready: what it did not see is gone.
+    func finishFullScan() -> FullScanEnd {
+        guard let job = scans.first, job.isFull, job.started, job.pending.isEmpty else { return .superseded }
+        removeScans { $0 === job }
+        let elapsedMs = Int((MonotonicClock.nanoseconds() - job.startedAt) / 1_000_000)
+        // An unmount during the scan made later directories look empty or gone:
+        // that is not a deletion. The liveness check takes the root offline.
+        let now = (try? FileStatus.following(config.path)).map { WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) }
+        guard let now, now == job.rootDirectory else {
+            log.warning("root \(name): its folder changed during the scan; nothing is removed")
+            state.withUpdates { $0.scanAbandoned(root: root) }
+            return .rootChanged
+        }
+        let stillQueued = scans.contains { $0.isFull }
+        let watches = watcher.watchCount(root: root)
+        state.withUpdates { updates in
+            do {
+                try updates.finishScan(root: root, seen: job.seenPhotos, seenFolders: job.seenFolders, unreadable: job.unreadable)
+            } catch {
+                log.error("root \(name): cannot record the end of the scan: \(error)")
+            }
+            updates.scanFinished(root: root, elapsedMs: elapsedMs, watches: watches, stillScanning: stillQueued)
+        }
+        log.info("root \(name): scanned \(job.files) photos in \(job.directories) folders in \(elapsedMs) ms")
+        // A scan's listings and sets are freed all at once: return them to the system.
+        curator_trim_heap()
+        removeAbandonedCookies(job.cookies)
+        return .finished(cookies: job.cookies)
+    }
+
+    /// Cookie files of another process (a daemon killed during a sync), old enough
+    /// that no sync can still be waiting for them, are ours to clean up.
+    private func removeAbandonedCookies(_ names: [ByteString]) {
+        let ours = ByteString(".curatord-cookie-\(getpid())-")
+        let now = Int64(time(nil))
+        for name in names where !name.bytes.starts(with: ours.bytes) {
+            let path = config.path.appending(name)
+            guard let status = try? FileStatus.ifExists(path), status.isRegularFile,
+                  now - status.mtimeNanoseconds / 1_000_000_000 > 600
+            else { continue }
+            if path.withCString({ SystemCalls.unlinkat(AT_FDCWD, $0, 0) }) == 0 { log.info("removed an abandoned sync cookie \(path)") }
+        }
+    }
+
+    // MARK: one folder
+
+    /// A folder opened for reading, not yet read.
+    struct OpenDirectory {
+        var path: ByteString
+        var absolute: ByteString
+        var descriptor: FileDescriptor
+        var key: WatchTable.DirectoryKey
+    }
+
+    /// Opens a folder of the job (nil when it is gone or cannot be read: the reason
+    /// is logged and what the index knows below it is kept).
+    private func open(_ relative: ByteString, for job: ScanJob) -> OpenDirectory? {
+        let absolute = config.path.appending(relative)
+        let fd: FileDescriptor
+        do {
+            // The root itself may be a symlink (followed); nothing below it is.
+            fd = relative.isEmpty ? try FileDescriptor.open(absolute, O_RDONLY | curator_O_DIRECTORY)
+                : try FileDescriptor.openDirectory(absolute)
+        } catch {
+            if error.errno != .noEntry && error.errno != .notDirectory && error.errno != .tooManyLinks {
+                log.warning("cannot read \(absolute.lossyString): \(error.errno)")
+                // Unreadable: keep what we knew of it rather than call it empty.
+                markUnreadable(relative, in: job)
+            }
+            return nil
+        }
+        do {
+            let status = try FileStatus.of(descriptor: fd)
+            return OpenDirectory(path: relative, absolute: absolute, descriptor: fd,
+                                 key: WatchTable.DirectoryKey(device: status.device, inode: status.inode))
+        } catch {
+            log.warning("cannot stat \(absolute.lossyString): \(error)")
+            markUnreadable(relative, in: job)
+            try? fd.close()
+            return nil
+        }
+    }
+
+    /// Lists an open (and watched) folder, stats its photos, queues its sub-folders
+    /// and reconciles it with the index in one locked step; closes it.
+    private func read(_ directory: OpenDirectory, for job: ScanJob) {
+        defer { try? directory.descriptor.close() }
+        let (relative, absolute, fd) = (directory.path, directory.absolute, directory.descriptor)
+        let listing: [DirectoryEntry]
+        do {
+            let dup = try FileDescriptor(rawValue: syscall("dup") { SystemCalls.dup(fd.rawValue) })
+            listing = try DirectoryReader.entries(ofOpen: dup, path: absolute)
+        } catch {
+            log.warning("cannot list \(absolute.lossyString): \(error)")
+            markUnreadable(relative, in: job)
+            return
+        }
+        noteReadable(relative)
+        job.directories += 1
+        job.seenFolders.insert(relative)
+        var files: [ScannedFile] = []
+        // A name listed but not stat-able for another reason than being gone (EACCES
+        // on a folder without search permission, EIO): the folder is kept as if
+        // unreadable, so that what the index knew of that file is not removed.
+        var unstatable = false
+        func status(of name: ByteString) -> FileStatus? {
+            do {
+                return try FileStatus.of(name, relativeTo: fd)
+            } catch {
+                if error.errno != .noEntry && error.errno != .notDirectory {
+                    log.warning("cannot stat \(absolute.appending(name).lossyString): \(error.errno); keeping what the index knew of it")
+                    unstatable = true
+                }
+                return nil
+            }
+        }
+        for entry in listing {
+            var kind = entry.kind
+            var entryStatus: FileStatus?
+            if kind == .unknown {
+                entryStatus = status(of: entry.name)
+                if let s = entryStatus { kind = s.isDirectory ? .directory : s.isRegularFile ? .file : .other }
+            }
+            switch kind {
+            case .directory:
+                if !filter.skipsDirectory(entry.name) { job.pending.append(relative.appending(entry.name)) }
+            case .file:
+                if relative.isEmpty && job.isFull && WatcherInbox.isCookie(entry.name) { job.cookies.append(entry.name) }
+                guard let type = filter.photoType(entry.name) else { continue }
+                guard let s = entryStatus ?? status(of: entry.name), s.isRegularFile else { continue }
+                files.append(ScannedFile(name: entry.name, status: s, type: type))
+            default:
+                continue
+            }
+        }
+        if unstatable { job.unreadable.append(relative) }
+        job.files += files.count
+        let deferRemovals = job.isFull
+        state.withUpdates { index in
+            do {
+                // In place: the job alone holds its set, so nothing is copied.
+                try index.reconcile(root: root, directory: relative, files: files, complete: !unstatable,
+                                    deferRemovals: deferRemovals, seen: &job.seenPhotos)
+            } catch {
+                log.error("cannot index \(absolute.lossyString): \(error)")
+            }
+        }
+    }
+
+    private func markUnreadable(_ relative: ByteString, in job: ScanJob) {
+        job.unreadable.append(relative)
+        noteUnreadable(relative)
+    }
+}

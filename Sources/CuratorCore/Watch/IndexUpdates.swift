@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// What the crawler changes in the index, once it has looked at the disk. The state
+/// implements it (behind its lock: see `WatcherStateLock`); the crawler knows
+/// nothing else of it, so the state's own parts can move without the watcher.
+protocol IndexUpdates: AnyObject {
+    /// Brings one directory's photos in line with `files` (everything the disk has
+    /// there; `complete` when that is the whole directory). With `deferRemovals` (a
+    /// full scan) photos missing from it are left for `finishScan`. Every photo kept
+    /// or added is inserted in `seen`.
+    @discardableResult
+    func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
+                   seen: inout Set<Int64>) throws -> [LibraryChange]
+    /// One file appeared or was rewritten.
+    func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws
+    /// A file at this path is gone, as the disk confirms.
+    func fileVanished(root: Int32, relativePath: ByteString) throws
+    /// A file renamed (a paired move): it keeps its id.
+    func fileMoved(root: Int32, from: ByteString, toRoot: Int32, to: ByteString, file: ScannedFile) throws
+    /// A folder renamed inside its root: its photos keep their ids.
+    func folderMoved(root: Int32, from: ByteString, to: ByteString) throws
+    /// A folder deleted or moved out of its root, with everything below it.
+    func folderVanished(root: Int32, path: ByteString) throws
+    /// The end of a full scan: what it did not see is gone, except below `unreadable`.
+    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString]) throws
+    /// The photo indexed at a path, if any.
+    func photoID(root: Int32, relativePath: ByteString) -> Int64?
+    /// Saves and announces, once, the selections that photos left since the last call.
+    func flushSelections()
+}
+
+/// A root as the watcher needs to know it.
+struct WatchedRoot: Sendable, Equatable {
+    var id: Int32
+    var config: RootConfig
+    var online: Bool
+    /// The device and inode of the root's folder when it was last started (0: never).
+    var device: UInt64
+    var inode: UInt64
+    var usesInotify: Bool
+    var polls: Bool
+}
+
+/// What the root supervisor (and the crawler, for its scans) records of each root:
+/// whether it is there, how it is watched, how its scans go. Implemented by the state.
+protocol RootUpdates: AnyObject {
+    /// The configured roots, in configuration order.
+    var watchedRoots: [WatchedRoot] { get }
+    func watchedRoot(_ id: Int32) -> WatchedRoot?
+    func rootName(_ id: Int32) -> String
+    /// The root's folder is there (`directory`) and is watched as `watching` says.
+    func rootStarted(_ id: Int32, directory: FileStatus, watching: RootWatching)
+    /// The root went away (offline, its photos kept); true if it was online.
+    func rootWentOffline(_ id: Int32, reason: String) -> Bool
+    /// An offline root is back: said to subscribers before it is reconciled.
+    func rootCameBack(_ id: Int32)
+    /// The root now names another folder: the device and inode recorded for the
+    /// old one would make it look unmounted.
+    func forgetRootDirectory(_ id: Int32)
+    /// No more inotify for this root: it is polled, and `note` says why.
+    func rootPolled(_ id: Int32, note: String)
+    /// Events were lost (a queue overflow): counted and said to subscribers. Returns
+    /// the roots that inotify watches and that are online, to be rescanned.
+    func eventsLost(reason: String) -> [Int32]
+    /// A full scan was queued (`rescan`: not the first one, but a repair or a request).
+    func scanScheduled(root: Int32, rescan: Bool)
+    func scanStarted(root: Int32)
+    /// How far the scan is; `directories` and `files` only for full scans.
+    func scanProgressed(root: Int32, directories: Int?, files: Int?, watches: Int)
+    /// A full scan ended without removing anything (the root's folder changed under it).
+    func scanAbandoned(root: Int32)
+    func scanFinished(root: Int32, elapsedMs: Int, watches: Int, stillScanning: Bool)
+}
+
+/// How a root is watched, from its configured method and what the host offers.
+struct RootWatching: Sendable, Equatable {
+    var usesInotify: Bool
+    var polls: Bool
+    var note: String?
+
+    /// `remote` names the network or FUSE file system the root is on, if any: such
+    /// a root gets no inotify events for changes made on other hosts.
+    static func decide(method: WatchMethod, inotifyAvailable: Bool, remote: String?) -> RootWatching {
+        var watching: RootWatching
+        switch method {
+        case .inotify:
+            watching = RootWatching(usesInotify: inotifyAvailable, polls: !inotifyAvailable)
+        case .poll:
+            watching = RootWatching(usesInotify: false, polls: true)
+        case .auto:
+            watching = RootWatching(usesInotify: inotifyAvailable, polls: remote != nil || !inotifyAvailable)
+        }
+        if !inotifyAvailable && method != .poll { watching.note = "inotify is unavailable; polling" }
+        if let remote, method == .auto { watching.note = "on a \(remote) share: inotify misses other hosts' changes, so it is also polled" }
+        return watching
+    }
+}
+
+/// Everything the watcher changes in the state.
+typealias WatcherUpdates = IndexUpdates & RootUpdates
+
+/// The state's lock, as the watcher takes it: each call is one locked step.
+protocol WatcherStateLock: Sendable {
+    func withUpdates<R>(_ body: (any WatcherUpdates) -> R) -> R
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// Keeps each root's watching in line with the world: whether its folder is there
+/// (offline when it goes, never empty; reconciled when it comes back, rescanned when
+/// another folder or device stands at its path), how it is watched (inotify, polls
+/// for shares, polling when watches run out or inotify is lost), what a reload
+/// changes (roots added, removed, changed), and when libinotifytools is started
+/// afresh to shed stale entries. It decides; the crawlers and the inotify source
+/// do the work (`RootControl`). Runs on the watcher thread.
+final class RootSupervisor {
+    private let state: any WatcherStateLock
+    private let probe: any RootProbe
+    private unowned let control: any RootControl
+    /// Past this many stale library entries, libinotifytools is started afresh.
+    let staleEntryLimit: Int
+    /// The settings each root was started with, so that a reload restarts only the roots that changed.
+    private(set) var startedConfigs: [Int32: RootConfig] = [:]
+    /// When each polled root is scanned next.
+    private(set) var nextPoll: [Int32: UInt64] = [:]
+    private var nextLivenessCheck: UInt64 = 0
+
+    static let livenessIntervalNs: UInt64 = 1_000_000_000
+
+    init(state: any WatcherStateLock, probe: any RootProbe, control: any RootControl, staleEntryLimit: Int) {
+        self.state = state
+        self.probe = probe
+        self.control = control
+        self.staleEntryLimit = max(staleEntryLimit, 1)
+    }
+
+    // MARK: roots
+
+    func startAll(now: UInt64) {
+        for root in state.withUpdates({ $0.watchedRoots }) { start(root.id, now: now) }
+    }
+
+    /// Decides how a root is watched and has it scanned.
+    func start(_ id: Int32, now: UInt64) {
+        guard let root = state.withUpdates({ $0.watchedRoot(id) }) else { return }
+        let config = root.config
+        startedConfigs[id] = config
+        let directory: FileStatus
+        switch probe.presence(of: config.path, recordedDevice: root.device) {
+        case .present(let status): directory = status
+        case .absent(let reason):
+            setOffline(id, reason: reason)
+            return
+        }
+        let watching = RootWatching.decide(method: config.watch, inotifyAvailable: control.inotifyAvailable,
+                                           remote: probe.remoteKind(of: config.path))
+        state.withUpdates { $0.rootStarted(id, directory: directory, watching: watching) }
+        nextPoll[id] = watching.polls ? now + Self.interval(config) : nil
+        control.startCrawling(id, config: config, watching: watching.usesInotify)
+        control.scheduleFullScan(id, reason: nil)
+    }
+
+    /// The root went away: its watches and scans go, its photos stay (flagged offline).
+    func setOffline(_ id: Int32, reason: String) {
+        control.stopCrawling(id)
+        let (changed, name) = state.withUpdates { ($0.rootWentOffline(id, reason: reason), $0.rootName(id)) }
+        if changed { log.warning("root \(name) is offline: \(reason); its photos stay indexed") }
+    }
+
+    /// Checks that each root (or just `only`) is still the folder it was: unmounts
+    /// and deletions make it offline (never empty); a root coming back is reconciled.
+    func checkLiveness(only: Int32? = nil, now: UInt64) {
+        for root in state.withUpdates({ $0.watchedRoots }) where only == nil || root.id == only {
+            switch probe.presence(of: root.config.path, recordedDevice: root.device) {
+            case .absent(let reason):
+                if root.online { setOffline(root.id, reason: reason) }
+            case .present(let status):
+                if root.online && root.inode != 0 && (status.inode != root.inode || status.device != root.device) {
+                    // Deleted and recreated (or remounted): a new directory at the same path.
+                    log.notice("root \(root.config.name) was replaced at its path; rescanning")
+                    control.stopCrawling(root.id)
+                    start(root.id, now: now)
+                } else if !root.online {
+                    log.notice("root \(root.config.name) is back; reconciling")
+                    state.withUpdates { $0.rootCameBack(root.id) }
+                    start(root.id, now: now)
+                }
+            }
+        }
+    }
+
+    /// A reload: roots no longer configured are dropped (watches, scans, polls),
+    /// new ones started, and those whose settings changed started over, so a new
+    /// path, watch method or exclusion list takes effect without a restart.
+    func reconfigure(now: UInt64) {
+        let roots = state.withUpdates { $0.watchedRoots }
+        let current = Dictionary(roots.map { ($0.id, $0.config) }, uniquingKeysWith: { first, _ in first })
+        for id in Set(startedConfigs.keys).union(control.crawledRoots) where current[id] == nil { stop(id) }
+        for root in roots where startedConfigs[root.id] != root.config {
+            if let old = startedConfigs[root.id] {
+                stop(root.id)
+                if old.path != root.config.path {
+                    // Another folder: the device and inode recorded for the old one would make it look unmounted.
+                    state.withUpdates { $0.forgetRootDirectory(root.id) }
+                }
+            }
+            start(root.id, now: now)
+        }
+    }
+
+    /// Forgets everything held for a root.
+    func stop(_ id: Int32) {
+        control.removeCrawler(id)
+        nextPoll[id] = nil
+        startedConfigs[id] = nil
+    }
+
+    /// Out of inotify watches (ENOSPC): this root is polled instead, and says so.
+    func fallBackToPolling(_ id: Int32, now: UInt64) {
+        guard let root = state.withUpdates({ $0.watchedRoot(id) }) else { return }
+        control.stopWatching(id)
+        let note = "inotify watch limit reached (fs.inotify.max_user_watches = \(probe.maxUserWatches)); "
+            + "polling every \(Int(root.config.pollInterval)) s"
+        state.withUpdates { $0.rootPolled(id, note: note) }
+        nextPoll[id] = now + Self.interval(root.config)
+        log.warning("root \(root.config.name): \(note)")
+    }
+
+    /// Events were lost (the kernel queue overflowed, or too many waited): every
+    /// inotify root is rescanned, and the index converges to what is on disk.
+    func eventsLost(reason: String) {
+        let ids = state.withUpdates { $0.eventsLost(reason: reason) }
+        log.warning("\(reason): rescanning \(ids.count) root(s)")
+        control.forgetPendingMoves()
+        for id in ids { control.scheduleFullScan(id, reason: reason) }
+    }
+
+    // MARK: timers
+
+    /// Liveness checks (every second) and the polls that are due.
+    func tick(now: UInt64) {
+        if now >= nextLivenessCheck {
+            nextLivenessCheck = now + Self.livenessIntervalNs
+            checkLiveness(now: now)
+        }
+        for (id, at) in nextPoll where now >= at {
+            let root = state.withUpdates { $0.watchedRoot(id) }
+            nextPoll[id] = now + (root.map { Self.interval($0.config) } ?? 300_000_000_000)
+            if root?.online == true { control.scheduleFullScan(id, reason: nil) }
+        }
+    }
+
+    func nextDeadline(now: UInt64) -> UInt64 {
+        var deadline = max(nextLivenessCheck, now)
+        for (_, at) in nextPoll { deadline = min(deadline, at) }
+        return deadline
+    }
+
+    // MARK: compaction
+
+    /// libinotifytools never forgets the entry of a watch the kernel dropped
+    /// (IN_IGNORED), so mkdir/rmdir churn would grow its memory without bound. Past
+    /// `staleEntryLimit` such entries it is started afresh and every inotify root is
+    /// rescanned (which watches each folder again). True when that happened.
+    @discardableResult
+    func compactIfNeeded(now: UInt64) -> Bool {
+        guard control.inotifyAvailable, control.staleWatchEntries >= staleEntryLimit else { return false }
+        let roots = state.withUpdates { $0.watchedRoots.filter { $0.usesInotify && $0.online }.map(\.id) }
+        switch control.restartInotify() {
+        case .success(let stale):
+            log.info("restarted inotify to shed \(stale) stale watch entries; rescanning \(roots.count) root(s)")
+            for id in roots { control.scheduleFullScan(id, reason: "inotify restarted to shed stale watch entries") }
+        case .failure(let error):
+            log.error("cannot restart inotify (\(error)); every root is polled from now on")
+            let all = state.withUpdates { updates in
+                updates.watchedRoots.map { root in
+                    updates.rootPolled(root.id, note: "inotify could not be restarted (\(error)); polling")
+                    return root
+                }
+            }
+            for root in all {
+                control.stopWatching(root.id)
+                nextPoll[root.id] = now + Self.interval(root.config)
+                control.scheduleFullScan(root.id, reason: "inotify lost")
+            }
+        }
+        return true
+    }
+
+    private static func interval(_ config: RootConfig) -> UInt64 {
+        UInt64(max(config.pollInterval, 0) * 1e9)
+    }
+}
+
+/// What the supervisor has the watcher's other rooms do (implemented by `Watcher`).
+protocol RootControl: AnyObject {
+    var inotifyAvailable: Bool { get }
+    var staleWatchEntries: Int { get }
+    /// The roots that have a crawler, started or stopped.
+    var crawledRoots: [Int32] { get }
+    /// Crawls the root (again) with these settings.
+    func startCrawling(_ id: Int32, config: RootConfig, watching: Bool)
+    /// Drops the root's watches, scans and waiting work (offline, or about to start again).
+    func stopCrawling(_ id: Int32)
+    /// Forgets the root altogether (no longer configured, or configured anew).
+    func removeCrawler(_ id: Int32)
+    func scheduleFullScan(_ id: Int32, reason: String?)
+    /// The root is polled from now on: its watches go.
+    func stopWatching(_ id: Int32)
+    /// Events were lost: rename halves still waiting for their partner are moot.
+    func forgetPendingMoves()
+    /// Starts libinotifytools afresh (see `InotifySource.restart`).
+    func restartInotify() -> Result<Int, SystemError>
+}
+
+/// What the supervisor asks of the file system, so that tests can stand in for it.
+protocol RootProbe {
+    func presence(of path: ByteString, recordedDevice: UInt64) -> RootPresence
+    /// The network or FUSE file system `path` is on, nil for a local one.
+    func remoteKind(of path: ByteString) -> String?
+    /// fs.inotify.max_user_watches, for the note of a root that ran out.
+    var maxUserWatches: Int { get }
+}
+
+struct SystemRootProbe: RootProbe {
+    func presence(of path: ByteString, recordedDevice: UInt64) -> RootPresence {
+        RootPresence.check(path, recordedDevice: recordedDevice)
+    }
+
+    func remoteKind(of path: ByteString) -> String? { RemoteFilesystem.kind(of: path) }
+
+    var maxUserWatches: Int { InotifyTools.maxUserWatches }
+}

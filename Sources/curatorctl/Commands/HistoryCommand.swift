@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
+import CuratorProtocol
+
+struct HistoryCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "history",
+        abstract: "List your batches, newest first: id, time, state, counts, bytes.")
+
+    @Option("--limit", "-n", value: "N", help: "Show the newest N batches (default 50).")
+    var limit: Int?
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        guard let r = try context.call(.history(HistoryRequest(limit: limit)), as: HistoryResult.self) else { return }
+        if r.batches.isEmpty {
+            Format.write("No batches yet.")
+            return
+        }
+        for b in r.batches {
+            Format.write("\(Format.pad(String(b.batch), 5, right: true))  \(b.createdAt)  \(Format.pad(b.state.rawValue, 13))  "
+                         + "\(b.trashed)/\(b.count) trashed, \(b.restored) restored, \(Format.bytes(b.bytes))")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
+import CuratorProtocol
+
+struct SelectionCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "selection",
+        abstract: "Show the selection in the order chosen, numbered, with totals.")
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        guard let r = try context.call(.selection(SessionRequest(session: context.options.session)), as: SelectionResult.self) else { return }
+        if r.items.isEmpty {
+            Format.write(r.mode == .select ? "Nothing is selected." : "Nothing is selected (the session is in view mode).")
+            return
+        }
+        let width = String(r.items.count).count
+        for item in r.items {
+            Format.write("\(Format.pad(String(item.number), width, right: true)). \(item.root)/\(item.path)  \(Format.bytes(item.size))"
+                         + (item.captureTime.map { "  \($0)" } ?? "") + "  #\(item.id)" + (item.hidden == true ? "  (hidden by the view)" : ""))
+        }
+        let hidden = (r.hidden ?? 0) > 0 ? "; \(r.hidden ?? 0) hidden by the view" : ""
+        Format.write("\(Format.plural(r.count, "photo")), \(Format.bytes(r.bytes))" + (r.cap.map { " (at most \($0))" } ?? "") + hidden)
+    }
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+
+/// What select, deselect and toggle share once their photos are named.
+struct SelectionVerb {
+    enum Verb: String { case select, deselect, toggle }
+
+    /// Sends the verb; in view mode, enters select mode first and says so (the CLI's courtesy).
+    static func run(_ verb: Verb, _ selector: PhotoSelector, _ context: CLIContext) throws(CLIError) {
+        let request = SelectRequest(session: context.options.session, selector: selector)
+        let command: Command = switch verb {
+        case .select: .select(request)
+        case .deselect: .deselect(request)
+        case .toggle: .toggle(request)
+        }
+        let result: SessionResult?
+        do {
+            result = try context.call(command, as: SessionResult.self)
+        } catch CLIError.daemon(let error) where error.code == .notInSelectMode && verb != .deselect && !context.options.json {
+            if let entered = try context.call(.mode(ModeRequest(session: context.options.session, mode: .select)), as: SessionResult.self) {
+                SessionOutput.evictionNote(entered)
+            }
+            Format.write("Entered select mode.")
+            result = try context.call(command, as: SessionResult.self)
+        }
+        guard let r = result else { return }
+        var parts: [String] = []
+        if let added = r.added, added > 0 { parts.append("\(added) selected") }
+        if let removed = r.removed, removed > 0 { parts.append("\(removed) deselected") }
+        if let skipped = r.skippedProtected, skipped > 0 {
+            parts.append("\(Format.plural(skipped, "protected photo")) left out (protected folders cannot be selected)")
+        }
+        if !parts.isEmpty { Format.write(parts.joined(separator: ", ").prefix(1).uppercased() + parts.joined(separator: ", ").dropFirst() + ".") }
+        Format.write(SessionOutput.describe(r))
+    }
+}

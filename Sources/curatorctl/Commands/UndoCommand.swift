@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
+import CuratorProtocol
+
+struct UndoCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "undo",
+        abstract: "Put a batch's photos back where they were (your latest batch, or the one named).")
+
+    @Argument("BATCH", help: "The batch's number, as history shows it (default: your latest batch still in the trash).",
+              expecting: "a batch number, as `curatorctl history` shows", transform: { Int64($0) })
+    var batch: Int64?
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        guard let r = try context.call(.undo(UndoRequest(batch: batch)), as: UndoResult.self) else { return }
+        let failed = r.items.count { $0.outcome != .restored && $0.outcome != .conflict && $0.outcome != .missing }
+        let notBack = r.items.filter { $0.outcome != .restored }
+        Format.write("Batch \(r.batch): \(Format.plural(r.restored, "photo")) put back"
+                     + (r.conflicts > 0 ? ", \(r.conflicts) left in the trash because a file now stands at their path" : "")
+                     + (r.missing > 0 ? ", \(r.missing) no longer in the trash" : "")
+                     + (failed > 0 ? ", \(failed) could not be put back" : "") + (notBack.isEmpty ? "." : ":"))
+        for item in notBack { Format.write("  \(item.root)/\(item.path): \(Self.reason(item))") }
+        if failed > 0 { Format.write("They stay recorded: `curatorctl undo \(r.batch)` again puts them back once that is fixed.") }
+    }
+
+    /// Why a photo did not come back, in one phrase: the daemon's detail when it gives
+    /// one (it says it whole), else what the outcome means.
+    static func reason(_ item: BatchItemResult) -> String {
+        switch item.outcome {
+        case .conflict: "a file is in the way; still in the trash"
+        case .missing: item.detail ?? "not in the trash any more"
+        default: "could not be put back: " + (item.detail ?? item.outcome.rawValue)
+        }
+    }
+}

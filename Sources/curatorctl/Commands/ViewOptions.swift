@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
+import CuratorProtocol
+
+/// The options that describe a view, shared by `ls` and `view`.
+struct ViewOptions: ParsableArguments {
+    @Option("--root", value: "ROOT", help: "The root to look at (then ROOT[/FOLDER] names a folder of it).")
+    var root: String?
+
+    @Option("--folder", value: "FOLDER", help: "The folder to look at, in its root.")
+    var folder: String?
+
+    @Option("--glob", "--filter", value: "PATTERN", help: """
+        Only photos whose file name matches the shell pattern PATTERN (its whole path in the root when PATTERN has a /).
+        """)
+    var glob: String?
+
+    @Option("--type", value: "TYPES", help: "Only photos of these types, comma-separated: jpeg,nef.",
+            expecting: "types like jpeg,nef", transform: { $0.split(separator: ",").map(String.init) })
+    var types: [String]?
+
+    @Option("--from", value: "DATE", help: "Only photos captured on or after DATE: YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.")
+    var from: String?
+
+    @Option("--to", value: "DATE", help: "Only photos captured on or before DATE (--to 2024: to the end of 2024).")
+    var to: String?
+
+    @Option("--sort", value: "KEY", help: "capture, name, mtime, size or custom (each folder's own order).")
+    var sort: SortKey?
+
+    @Flag("--desc", "--reverse", help: "Highest first.")
+    var descending: Bool
+
+    @Flag("--flat", "--no-recursive", help: "This folder only, not the ones below.")
+    var flat: Bool
+
+    /// The view these options and a positional `ROOT`, `ROOT/FOLDER` or `FOLDER` (when
+    /// there is one root, or with --root) describe.
+    func spec(at location: String?) -> ViewSpec {
+        var spec = ViewSpec()
+        var filter = ViewFilter()
+        filter.glob = glob
+        filter.types = types
+        filter.from = from
+        filter.to = to
+        if !filter.isEmpty { spec.filter = filter }
+        if let sort { spec.sort = sort }
+        if descending { spec.order = .desc }
+        if flat { spec.recursive = false }
+        spec.root = root
+        spec.folder = folder
+        guard let location, !location.isEmpty else { return spec }
+        if spec.root == nil, let slash = location.firstIndex(of: "/") {
+            spec.root = String(location[..<slash])
+            let rest = String(location[location.index(after: slash)...])
+            if !rest.isEmpty { spec.folder = rest }
+        } else if spec.root == nil {
+            spec.root = location
+        } else {
+            spec.folder = location
+        }
+        return spec
+    }
+}
+
+extension SortKey: ExpressibleByArgument {}

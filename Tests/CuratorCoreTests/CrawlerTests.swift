@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorSystem
+import Foundation
+import Glibc
+import Testing
+
+/// The crawler on its own: hints and scans over a real folder and a real index,
+/// with a stand-in for the inotify source. What it decides comes from the disk.
+@Suite struct CrawlerTests {
+    @Test func aFolderIsWatchedBeforeItIsRead() throws {
+        let f = try CrawlerFixture()
+        try f.write("a/x.jpg")
+        try f.write("a/b/y.jpg")
+        try f.write("z.jpg")
+        // Written after the folder was opened, as its watch is being set: the
+        // listing that follows the watch must find it.
+        f.watcher.duringWatch = { directory in
+            if directory.path == ByteString("a") { _ = try? f.write("a/late.jpg") }
+        }
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        #expect(Set(f.ids.keys) == ["a/x.jpg", "a/b/y.jpg", "z.jpg", "a/late.jpg"])
+        #expect(Set(f.watcher.watched) == [.empty, ByteString("a"), ByteString("a/b")])
+        #expect(f.state.roots[f.rootID]?.scanning == false)
+    }
+
+    @Test func renamesPairedByCookieKeepTheID() throws {
+        let f = try CrawlerFixture()
+        try f.write("a/x.jpg")
+        f.mkdir("b")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let id = try #require(f.ids["a/x.jpg"])
+        f.rename("a/x.jpg", "b/renamed.jpg")
+        f.crawler.apply([f.hint(.movedFrom(ByteString("a/x.jpg"), cookie: 1, isDirectory: false)),
+                         f.hint(.movedTo(ByteString("b/renamed.jpg"), cookie: 1, isDirectory: false))])
+        #expect(f.ids == ["b/renamed.jpg": id])
+
+        // A folder renamed: its photos keep their ids, and it is read again (a
+        // name that is excluded now, or no longer, changes what is indexed).
+        f.rename("b", "c")
+        f.crawler.apply([f.hint(.movedFrom(ByteString("b"), cookie: 2, isDirectory: true)),
+                         f.hint(.movedTo(ByteString("c"), cookie: 2, isDirectory: true))])
+        #expect(f.ids == ["c/renamed.jpg": id])
+        #expect(f.crawler.scans.map(\.kind) == [.subtree(ByteString("c"))])
+        f.scanAll()
+        #expect(f.ids == ["c/renamed.jpg": id])
+    }
+
+    /// A photo rewritten, then its folder renamed, before the crawler looked: the
+    /// rewrite's hint names a path gone with the rename, which is not a deletion.
+    @Test func aPhotoWhoseFolderWasRenamedAfterItsEventKeepsItsID() throws {
+        let f = try CrawlerFixture()
+        try f.write("album/x.jpg")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let id = try #require(f.ids["album/x.jpg"])
+        try f.write("album/x.jpg", "rewritten")
+        f.rename("album", "trip")
+        f.crawler.apply([f.path("album/x.jpg", .written),
+                         f.hint(.movedFrom(ByteString("album"), cookie: 3, isDirectory: true)),
+                         f.hint(.movedTo(ByteString("trip"), cookie: 3, isDirectory: true))])
+        f.scanAll()
+        #expect(f.ids == ["trip/x.jpg": id])
+        #expect(f.state.library.photos[id]?.size == Int64("rewritten".utf8.count))
+    }
+
+    @Test func aMoveWithoutItsPartnerIsAMoveOutOnceItHasWaited() throws {
+        let f = try CrawlerFixture()
+        try f.write("x.jpg")
+        try f.write("trashed.jpg")
+        try f.write("gone/y.jpg")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let outside = f.scratch.child("outside")
+        #expect(mkdir(outside.lossyString, 0o755) == 0)
+        #expect(rename(f.root.appending(ByteString("x.jpg")).lossyString, outside.appending(ByteString("x.jpg")).lossyString) == 0)
+        #expect(rename(f.root.appending(ByteString("gone")).lossyString, outside.appending(ByteString("gone")).lossyString) == 0)
+        #expect(rename(f.root.appending(ByteString("trashed.jpg")).lossyString, outside.appending(ByteString("t.jpg")).lossyString) == 0)
+        // A batch moves this one out itself and reports it: the crawler leaves it be.
+        f.outgoing.expect([WatchTable.Entry(rootID: f.rootID, path: ByteString("trashed.jpg"))])
+        f.crawler.apply([f.hint(.movedFrom(ByteString("x.jpg"), cookie: 1, isDirectory: false)),
+                         f.hint(.movedFrom(ByteString("gone"), cookie: 2, isDirectory: true)),
+                         f.hint(.movedFrom(ByteString("trashed.jpg"), cookie: 3, isDirectory: false))])
+        let seenAt = try #require(f.crawler.pendingMoves.values.map(\.seenAt).min())
+        f.crawler.settle(now: seenAt + 1_000_000)
+        #expect(f.ids.count == 3, "its partner may still come")
+        #expect(f.crawler.oldestOutstandingWork != nil, "a sync waits for it")
+        f.crawler.settle(now: seenAt + Crawler.moveSettleNs)
+        #expect(Set(f.ids.keys) == ["trashed.jpg"])
+        #expect(f.crawler.oldestOutstandingWork == nil)
+        // The folder that left still exists: its watches are removed, not just forgotten.
+        #expect(f.watcher.forgotten.map(\.path) == [ByteString("gone")] && f.watcher.forgotten.first?.unwatch == true)
+        #expect(f.outgoing.end() == [WatchTable.Entry(rootID: f.rootID, path: ByteString("trashed.jpg"))])
+    }
+
+    @Test func aFileBeingWrittenIsIndexedAtItsCloseNotBefore() throws {
+        let f = try CrawlerFixture()
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        try f.write("new.jpg", "half")
+        f.crawler.apply([f.path("new.jpg", .awaitingClose)])
+        f.crawler.apply([f.path("new.jpg", .attributes)])
+        #expect(f.ids.isEmpty)
+        #expect(f.crawler.pendingCreates[ByteString("new.jpg")] != nil)
+        try f.write("new.jpg", "written whole")
+        f.crawler.apply([f.path("new.jpg", .written)])
+        #expect(f.ids.keys.sorted() == ["new.jpg"])
+        #expect(f.state.library.photos.values.first?.size == Int64("written whole".utf8.count))
+        #expect(f.crawler.pendingCreates.isEmpty)
+    }
+
+    @Test func theDiskDecidesWhatAHintMeans() throws {
+        let f = try CrawlerFixture()
+        try f.write("a.jpg")
+        try f.write("dir/b.jpg")
+        try f.write("notes.txt")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        #expect(Set(f.ids.keys) == ["a.jpg", "dir/b.jpg"])
+        // A hint of a deletion for a file that is there is a change; one of a close
+        // for a file that is gone is a deletion; a folder deleted takes its photos.
+        try f.write("a.jpg", "rewritten")
+        f.remove("dir/b.jpg")
+        #expect(rmdir(f.root.appending(ByteString("dir")).lossyString) == 0)
+        f.crawler.apply([f.path("a.jpg", .deleted), f.path("dir/b.jpg", .written), f.path("dir", .directoryDeleted),
+                         f.path("notes.txt", .written)])
+        #expect(Set(f.ids.keys) == ["a.jpg"])
+        #expect(f.state.library.photos.values.first?.size == Int64("rewritten".utf8.count))
+        // A deleted folder's watches are dropped by the kernel: forgotten, not removed.
+        #expect(f.watcher.forgotten.map(\.path) == [ByteString("dir")] && f.watcher.forgotten.first?.unwatch == false)
+    }
+
+    /// Issue 12's first bug: a photo renamed across folders while a full rescan runs
+    /// was removed by the scan's end (neither folder showed it when the scan read
+    /// it) and added again by the rename's events: a new id.
+    @Test func aPhotoRenamedAcrossFoldersDuringAFullScanKeepsItsID() throws {
+        let f = try CrawlerFixture()
+        try f.write("a/x.jpg")
+        try f.write("b/y.jpg")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let before = f.ids
+        #expect(before.count == 2)
+
+        f.crawler.sliceNanoseconds = 0
+        f.crawler.directoriesPerWatch = 1
+        f.crawler.scheduleFullScan(reason: "test")
+        #expect(f.crawler.runScanStep() == .working)  // the root
+        #expect(f.crawler.runScanStep() == .working)  // one of the two folders
+        let job = try #require(f.crawler.scans.first)
+        // From the folder not read yet to the one read already: neither shows it to the scan.
+        let (from, to) = job.seenFolders.contains(ByteString("b")) ? ("a/x.jpg", "b/x.jpg") : ("b/y.jpg", "a/y.jpg")
+        f.rename(from, to)
+        f.crawler.apply([f.hint(.movedFrom(ByteString(from), cookie: 5, isDirectory: false)),
+                         f.hint(.movedTo(ByteString(to), cookie: 5, isDirectory: false))])
+        #expect(f.crawler.runScanStep() == .readyToFinish)
+        #expect(f.crawler.finishFullScan() == .finished(cookies: []))
+        var expected = before
+        expected[to] = expected.removeValue(forKey: from)
+        #expect(f.ids == expected)
+    }
+
+    /// The same for a folder renamed during a full scan after the scan read it: the
+    /// scan's end must not take it (and its photos) for gone.
+    @Test func aFolderRenamedDuringAFullScanKeepsItsPhotos() throws {
+        let f = try CrawlerFixture()
+        try f.write("a/x.jpg")
+        try f.write("a/deep/y.jpg")
+        try f.write("b/z.jpg")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let before = f.ids
+
+        f.crawler.sliceNanoseconds = 0
+        f.crawler.directoriesPerWatch = 1
+        f.crawler.scheduleFullScan(reason: "test")
+        var step = f.crawler.runScanStep()
+        while step == .working, !(f.crawler.scans.first?.seenFolders.contains(ByteString("a/deep")) ?? true) {
+            step = f.crawler.runScanStep()
+        }
+        f.rename("a", "moved")
+        f.crawler.apply([f.hint(.movedFrom(ByteString("a"), cookie: 6, isDirectory: true)),
+                         f.hint(.movedTo(ByteString("moved"), cookie: 6, isDirectory: true))])
+        while step != .readyToFinish && step != .idle { step = f.crawler.runScanStep() }
+        _ = f.crawler.finishFullScan()
+        f.scanAll()
+        #expect(f.ids == ["moved/x.jpg": before["a/x.jpg"], "moved/deep/y.jpg": before["a/deep/y.jpg"], "b/z.jpg": before["b/z.jpg"]])
+    }
+
+    /// Issue 14: the start-up scan was quadratic, because a copy of the running job
+    /// left in the queue shared its `seenPhotos`, and the first insert of every step
+    /// copied the whole set. A step must insert into the job's own set, in place.
+    @Test func aScanStepNeverCopiesTheSetOfPhotosSeen() throws {
+        #expect(MemoryLayout<Set<Int64>>.size == MemoryLayout<UInt>.size, "a native Set is one reference to its storage")
+        func storage(_ set: Set<Int64>) -> UInt { withUnsafeBytes(of: set) { $0.load(as: UInt.self) } }
+        let f = try CrawlerFixture()
+        for folder in 0..<30 {
+            for photo in 0..<5 { try f.write("f\(folder)/\(photo).jpg") }
+        }
+        f.crawler.sliceNanoseconds = 0
+        f.crawler.directoriesPerWatch = 1
+        f.crawler.scheduleFullScan(reason: nil)
+        #expect(f.crawler.runScanStep() == .working)
+        let job = try #require(f.crawler.scans.first)
+        // Room for every photo: from here on, new storage can only mean a copy.
+        job.seenPhotos.reserveCapacity(1000)
+        let capacity = job.seenPhotos.capacity
+        let address = storage(job.seenPhotos)
+        var steps = 0
+        while f.crawler.runScanStep() == .working {
+            steps += 1
+            #expect(storage(job.seenPhotos) == address, "step \(steps) copied the set")
+        }
+        #expect(steps >= 29)
+        #expect(job.seenPhotos.count == 150 && job.seenPhotos.capacity == capacity)
+        #expect(f.crawler.finishFullScan() == .finished(cookies: []))
+        #expect(f.ids.count == 150)
+    }
+
+    @Test func anOfflineRootDropsItsHintsAndScans() throws {
+        let f = try CrawlerFixture()
+        f.crawler.scheduleFullScan(reason: nil)
+        f.crawler.stop()
+        #expect(f.crawler.nextScan == nil)
+        try f.write("a.jpg")
+        f.crawler.apply([f.path("a.jpg", .written)])
+        f.crawler.scheduleFullScan(reason: "requested")
+        #expect(f.crawler.scans.isEmpty && f.ids.isEmpty)
+        f.crawler.start(config: f.crawler.config, watching: true)
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        #expect(f.ids.keys.sorted() == ["a.jpg"])
+    }
+}

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorProtocol
+import CuratorSystem
+import Testing
+
+/// The small components of the state: tombstones, the capture queue, the view cache.
+@Suite struct SmallStateTests {
+    @Test func aTombstoneGivesItsIdBackOnce() {
+        var tombstones = Tombstones()
+        tombstones.bury(7, identity: FileIdentity(device: 1, inode: 99, size: 10, mtimeNs: 5))
+        tombstones.bury(8, identity: FileIdentity(device: 2, inode: 99, size: 10, mtimeNs: 5))
+        #expect(tombstones.count == 2)
+        #expect(tombstones.id(device: 1, inode: 99) == 7)
+        #expect(tombstones.exhume(device: 3, inode: 99) == nil)
+        #expect(tombstones.exhume(device: 1, inode: 99) == 7)
+        #expect(tombstones.exhume(device: 1, inode: 99) == nil)
+        #expect(tombstones.id(device: 2, inode: 99) == 8)
+    }
+
+    @Test func theCaptureQueueHandsOutWhatIsStillToBeRead() {
+        var queue = CaptureQueue()
+        for id in 1...6 { queue.append(Int64(id)) }
+        var asked: [Int64] = []
+        let work = queue.take(limit: 2) { id in
+            asked.append(id)
+            return id == 5 ? nil : ByteString("/p/\(id)")
+        }
+        #expect(work.map(\.0) == [6, 4], "newest first; one no longer to be read is dropped")
+        #expect(work.map(\.1) == [ByteString("/p/6"), ByteString("/p/4")])
+        #expect(asked == [6, 5, 4])
+        #expect(queue.count == 3)
+        #expect(queue.take(limit: 10) { ByteString("/p/\($0)") }.map(\.0) == [3, 2, 1])
+        #expect(queue.isEmpty)
+        queue.append(9)
+        queue.removeAll()
+        #expect(queue.queued.isEmpty)
+    }
+
+    @Test func theViewCacheHoldsAFewViewsOfOneGeneration() {
+        var cache = ViewCache()
+        let view = ResolvedView(ids: [3, 1, 2], slots: [2, 0, 1])
+        let byName = ViewSpec(sort: .name)
+        #expect(cache.lookup(byName, generation: 1) == nil)
+        cache.store(byName, view: view)
+        #expect(cache.lookup(byName, generation: 1)?.ids == [3, 1, 2])
+        // The library changed: nothing cached is valid.
+        #expect(cache.lookup(byName, generation: 2) == nil)
+        #expect(cache.count == 0)
+        for sort in [SortKey.name, .size, .mtime, .capture] { cache.store(ViewSpec(sort: sort), view: view) }
+        #expect(cache.count == 4)
+        cache.store(ViewSpec(sort: .custom), view: view)
+        #expect(cache.count == 1, "a fifth view starts afresh rather than keep every sort tried")
+        #expect(cache.lookup(ViewSpec(sort: .custom), generation: 2) != nil)
+        cache.invalidate()
+        #expect(cache.lookup(ViewSpec(sort: .custom), generation: 2) == nil)
+    }
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+
+/// The command lines of the real binaries (issue 12): per-command help, words too
+/// many refused, `--` ending the options, global options before the command, and
+/// usage errors with exit status 2.
+@Suite struct CuratorctlCommandLineTests {
+    /// curatorctl with a socket where nothing listens: a line that got past its
+    /// parsing would fail with 3 (unreachable), so 0 or 2 says the parser answered.
+    static func offline(_ args: [String]) throws -> Command {
+        let nowhere = TestDirectory("cli")
+        return try Command.run(Daemon.curatorctl, ["--socket", nowhere.sub("none.sock")] + args)
+    }
+
+    @Test func lsHelpShowsTheHelpOfLs() throws {
+        let help = try Self.offline(["ls", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stderr.isEmpty, "\(help.stderr)")
+        #expect(help.stdout.hasPrefix("Usage: curatorctl ls [ROOT[/FOLDER]] [--root ROOT]"), "\(help.stdout)")
+        for option in ["--glob, --filter PATTERN", "--desc, --reverse", "--offset N", "-n, --limit N", "-h, --help"] {
+            #expect(help.stdout.contains("\n  \(option)"), "ls --help lacks \(option)")
+        }
+        #expect(!help.stdout.contains("Commands:"), "the help of ls, not the list of commands")
+        let unwrapped = help.stdout.replacingOccurrences(of: "\n", with: " ")
+        #expect(unwrapped.contains("The options of curatorctl (--socket, --json, --session, --version) go before \"ls\""))
+        #expect(try Self.offline(["ls", "-h"]).stdout == help.stdout)
+        #expect(try Self.offline(["ls", "pics", "--sort", "size", "--help"]).stdout == help.stdout)
+    }
+
+    @Test func helpLsIsTheHelpOfLs() throws {
+        let help = try Self.offline(["help", "ls"])
+        #expect(help.status == 0)
+        #expect(help.stdout == (try Self.offline(["ls", "--help"])).stdout)
+        #expect(help.stdout.hasPrefix("Usage: curatorctl ls "))
+        let unknown = try Self.offline(["help", "lsx"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.hasPrefix("curatorctl: unknown command \"lsx\"\nUsage: curatorctl "), "\(unknown.stderr)")
+    }
+
+    @Test func theCommandsAreListedWithNoCommandOrHelp() throws {
+        let bare = try Self.offline([])
+        #expect(bare.status == 0)
+        #expect(bare.stdout.contains("\nCommands:\n"))
+        #expect(try Self.offline(["--help"]).stdout == bare.stdout)
+        #expect(try Self.offline(["help"]).stdout == bare.stdout)
+    }
+
+    @Test func anUnknownOptionIsAnErrorWithTheUsage() throws {
+        let bogus = try Self.offline(["ls", "--bogus"])
+        #expect(bogus.status == 2)
+        #expect(bogus.stdout.isEmpty)
+        #expect(bogus.stderr.hasPrefix("curatorctl: unknown option --bogus\nUsage: curatorctl ls [ROOT[/FOLDER]]"), "\(bogus.stderr)")
+        #expect(bogus.stderr.hasSuffix("See curatorctl ls --help.\n"), "\(bogus.stderr)")
+        let value = try Self.offline(["history", "--limit", "ten"])
+        #expect(value.status == 2)
+        #expect(value.stderr.hasPrefix("curatorctl: --limit needs a whole number, not \"ten\"\n"), "\(value.stderr)")
+        let command = try Self.offline(["lsx"])
+        #expect(command.status == 2)
+        #expect(command.stderr.hasPrefix("curatorctl: unknown command \"lsx\"\n"), "\(command.stderr)")
+    }
+
+    /// One daemon for the checks that would have reached it before: each refused
+    /// line must leave it untouched.
+    @Test func wordsTooManyAndLateGlobalOptionsAreRefused() throws {
+        let d = Daemon()
+        Files.write(d.root() + "/a.jpg")
+        Files.write(d.root() + "/b.jpg")
+        try d.start()
+        // `sync a b` ignored `b`.
+        let sync = try d.ctl(["sync", "pics", "extra"])
+        #expect(sync.status == 2)
+        #expect(sync.stderr.hasPrefix("curatorctl: unexpected argument \"extra\"\nUsage: curatorctl sync [ROOT] [--timeout MS]"),
+                "\(sync.stderr)")
+        #expect(sync.stdout.isEmpty)
+        #expect(try d.ctl(["sync", "pics"]).status == 0)
+        for words in [["rescan", "pics", "extra"], ["undo", "1", "2"], ["mode", "select", "view"], ["status", "now"],
+                      ["selection", "all"], ["move", "1", "2", "--to", "3"]] {
+            let refused = try d.ctl(words)
+            #expect(refused.status == 2, "\(words): \(refused.stderr)")
+            #expect(refused.stderr.contains("unexpected argument"), "\(words): \(refused.stderr)")
+        }
+        #expect(try d.client().result(["cmd": "selection"])["mode"] as? String == "view", "mode select view changed nothing")
+
+        // curatorctl's own options go before the command; after it they are explained.
+        let json = try d.ctl(["ls", "--json"])
+        #expect(json.status == 2)
+        #expect(json.stdout.isEmpty)
+        #expect(json.stderr.hasPrefix("curatorctl: --json is an option of curatorctl: give it before \"ls\", as in curatorctl --json ls\n"),
+                "\(json.stderr)")
+        let session = try d.ctl(["select", "1", "--session", "other"])
+        #expect(session.status == 2)
+        #expect(session.stderr.contains("--session is an option of curatorctl: give it before \"select\""), "\(session.stderr)")
+        #expect(try d.client().result(["cmd": "selection", "session": "other"])["count"] as? Int == 0)
+        #expect(try d.ctl(["--json", "ls"]).status == 0)
+        #expect(try d.ctl(["--session", "other", "select", "1"]).status == 0)
+    }
+
+    /// `--` ends the options: a root named `-dash`, which a word before it would
+    /// take for options. A value may start with a dash where an option takes one.
+    @Test func doubleDashEndsTheOptions() throws {
+        let d = Daemon(roots: ["-dash", "pics"])
+        Files.write(d.root("-dash") + "/in-dash.jpg")
+        Files.write(d.root("pics") + "/-x.jpg")
+        Files.write(d.root("pics") + "/y.jpg")
+        try d.start()
+        let listed = try d.ctl(["ls", "--", "-dash"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("in-dash.jpg"), "\(listed.stdout)")
+        #expect(!listed.stdout.contains("y.jpg"))
+        let unescaped = try d.ctl(["ls", "-dash"])
+        #expect(unescaped.status == 2)
+        #expect(unescaped.stderr.hasPrefix("curatorctl: unknown option -d (in -dash)\n"), "\(unescaped.stderr)")
+        #expect(try d.ctl(["rescan", "--", "-dash"]).status == 0)
+
+        let glob = try d.ctl(["ls", "pics", "--glob", "-x*"])
+        #expect(glob.status == 0, "\(glob.stderr)")
+        #expect(glob.stdout.contains("-x.jpg"), "\(glob.stdout)")
+        #expect(!glob.stdout.contains("y.jpg"), "\(glob.stdout)")
+        #expect(try d.ctl(["ls", "pics", "--glob=-x*"]).stdout == glob.stdout)
+    }
+}
+
+@Suite struct CuratordCommandLineTests {
+    @Test func helpIsGeneratedFromTheOptions() throws {
+        let help = try Command.run(Daemon.curatord, ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stderr.isEmpty, "\(help.stderr)")
+        #expect(help.stdout.hasPrefix("Usage: curatord [--config FILE] [--root DIR ...] [--socket PATH]"), "\(help.stdout)")
+        for option in ["-c, --config FILE", "-r, --root DIR", "-s, --socket PATH", "--state-dir DIR", "--log-level LEVEL",
+                       "--check-config", "-V, --version", "-h, --help"] {
+            #expect(help.stdout.contains("\n  \(option)"), "curatord --help lacks \(option)")
+        }
+        #expect(try Command.run(Daemon.curatord, ["-h"]).stdout == help.stdout)
+    }
+
+    @Test func usageErrorsNameTheWordAndExitTwo() throws {
+        for (words, message) in [
+            (["--bogus"], "unknown option --bogus"),
+            (["--root"], "--root needs a value (DIR)"),
+            (["--check-config", "stray"], "unexpected argument \"stray\""),
+            (["--check-config=yes"], "--check-config takes no value"),
+        ] {
+            let result = try Command.run(Daemon.curatord, words)
+            #expect(result.status == 2, "\(words)")
+            #expect(result.stdout.isEmpty, "\(words): \(result.stdout)")
+            #expect(result.stderr.hasPrefix("curatord: \(message)\nUsage: curatord [--config FILE]"), "\(words): \(result.stderr)")
+            #expect(result.stderr.hasSuffix("See curatord --help.\n"), "\(words): \(result.stderr)")
+        }
+    }
+
+    @Test func shortAndAttachedFormsAreTaken() throws {
+        let dir = TestDirectory("cli")
+        let root = dir.mkdir("photos")
+        let own = ["--state-dir", dir.mkdir("state"), "-s", dir.sub("curatord.sock")]
+        for words in [["-r", root], ["-r" + root], ["--root=" + root], ["--root", root]] {
+            let check = try Command.run(Daemon.curatord, ["--check-config"] + own + words)
+            #expect(check.status == 0, "\(words): \(check.stderr)")
+            #expect(check.stdout.contains(root), "\(words): \(check.stdout)")
+        }
+    }
+}
