@@ -44,11 +44,11 @@ let package = Package(
         .target(name: "CuratorStore", dependencies: ["CSQLite", "CuratorSystem"], swiftSettings: strict),
         .target(
             name: "CuratorCore",
-            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CInotifyTools", "CExif", "CLinux"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CuratorThumbnails", "CInotifyTools", "CExif", "CLinux"],
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",
-            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CuratorCommandLine", "CSystemd", "CLinux"],
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CuratorThumbnails", "CuratorCommandLine", "CSystemd", "CLinux"],
             swiftSettings: strict),
         // Thumbnails by the freedesktop.org standard: naming, validity, the worker's job
         // protocol and its client. No libvips: the daemon may depend on it.
@@ -59,12 +59,12 @@ let package = Package(
         // The imaging engine (libvips, LibRaw): making thumbnails, contact sheets.
         .target(
             name: "CuratorImaging",
-            dependencies: ["CuratorThumbnails", "CuratorSystem", "CVips", "CRaw", "CImagingShim", "CLinux"],
+            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CVips", "CRaw", "CImagingShim", "CLinux"],
             swiftSettings: strict),
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
         .executableTarget(
             name: "curatord-thumbnailer",
-            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorSystem", "CWorker"],
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CWorker"],
             swiftSettings: strict),
         .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem", "CuratorCommandLine"], swiftSettings: strict),
 
@@ -79,11 +79,11 @@ let package = Package(
         .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorThumbnailsTests",
-            dependencies: ["CuratorThumbnails", "CuratorSystem"],
-            swiftSettings: strict),
+            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem"],
+            swiftSettings: faultInjection),
         .testTarget(
             name: "CuratorImagingTests",
-            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorSystem"],
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

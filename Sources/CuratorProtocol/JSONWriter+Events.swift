@@ -33,6 +33,12 @@ extension Event: JSONWritable {
         w.optionalInt("photo_id", photoId)
         w.optionalString("root", root)
         w.optionalString("session", session)
+        if let sizes {
+            w.key("sizes")
+            w.beginArray()
+            for size in sizes { w.string(size.rawValue) }
+            w.endArray()
+        }
         w.optionalString("state", state)
         w.optionalInt("total", total)
         if let view {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
 import CuratorSystem
 
 /// Where a user's thumbnails are, by the thumbnail standard: `$XDG_CACHE_HOME/thumbnails`

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
 import CuratorSystem
 import CWorker
 import FoundationEssentials
@@ -125,7 +126,7 @@ public final class ThumbnailerProcess {
 
     /// Makes (or finds valid) the thumbnails `request` asks for, and says what became
     /// of them. Throws only when no worker can be run; a file's failure is a result.
-    public func make(_ request: ThumbnailRequest) throws(ThumbnailerError) -> ThumbnailResult {
+    public func make(_ request: ThumbnailerRequest) throws(ThumbnailerError) -> ThumbnailResult {
         let id = nextID
         nextID += 1
         let job = ThumbnailJob(
@@ -219,7 +220,7 @@ public final class ThumbnailerProcess {
     }
 
     /// The failure of a job whose worker died, recorded so that nobody tries again.
-    private func blame(_ request: ThumbnailRequest, id: Int, ending: ChildProcess.Ending) -> ThumbnailResult {
+    private func blame(_ request: ThumbnailerRequest, id: Int, ending: ChildProcess.Ending) -> ThumbnailResult {
         let code: ThumbnailFailure = ending == .signalled(SIGXCPU) ? .timeout : .crashed
         let reason = code == .timeout
             ? "more than \(options.cpuSecondsPerJob) s of CPU time"
@@ -249,7 +250,7 @@ public final class ThumbnailerProcess {
 }
 
 /// One file's thumbnails, asked of the worker.
-public struct ThumbnailRequest {
+public struct ThumbnailerRequest {
     public var uri: FileURI
     /// The file, open for reading (the caller keeps it: the worker gets a copy).
     public var source: FileDescriptor

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorImaging
+import CuratorProtocol
 import CuratorSystem
 import CuratorThumbnails
 import Foundation

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
 import CuratorSystem
 import CuratorThumbnails
 import Foundation
@@ -37,7 +38,7 @@ struct ThumbnailerProcessTests {
         func make(_ path: ByteString, _ sizes: [ThumbnailSize] = [.normal, .large]) throws -> ThumbnailResult {
             let source = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
             defer { try? source.close() }
-            let request = ThumbnailRequest(uri: try FileURI(path: path), source: source, cache: directory.descriptor, sizes: sizes)
+            let request = ThumbnailerRequest(uri: try FileURI(path: path), source: source, cache: directory.descriptor, sizes: sizes)
             return try thumbnailer.make(request)
         }
 
