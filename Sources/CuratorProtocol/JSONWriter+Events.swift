@@ -64,6 +64,7 @@ extension PhotoSummary: JSONWritable {
         w.key("root"); w.string(root)
         w.optionalInt("selected", selected)
         w.key("size"); w.int(size)
+        if let thumbnail { w.key("thumbnail"); w.bool(thumbnail) }
         w.key("type"); w.string(type)
         w.endObject()
     }
