@@ -12,11 +12,13 @@ enum CLIError: Error {
     case connectionLost(String)
     case protocolMismatch(String)
     case cancelled
+    /// Something curatorctl does itself failed (a file, a child process): exit 1.
+    case failed(String)
 
     var exitCode: Int32 {
         switch self {
         case .daemonUnreachable, .socketForbidden: 3
-        case .daemon: 1
+        case .daemon, .failed: 1
         case .connectionLost, .protocolMismatch: 4
         case .cancelled: 5
         }
@@ -45,6 +47,8 @@ enum CLIError: Error {
             return "curatord answered something this curatorctl does not understand: \(text)"
         case .cancelled:
             return "Nothing was changed."
+        case .failed(let text):
+            return text
         }
     }
 }

@@ -32,6 +32,7 @@ struct CuratorCtl: ParsableCommand {
             RemoveCommand.self,
             UndoCommand.self,
             HistoryCommand.self,
+            SheetCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

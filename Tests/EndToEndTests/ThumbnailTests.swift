@@ -147,6 +147,40 @@ import Testing
         #expect(before == 192 && after.first?["height"] as? Int == 256, "4:3 before, square after: \(after)")
     }
 
+    /// `curatorctl sheet`: pages drawn by curatord-thumbnailer from the daemon's
+    /// thumbnails, the selection alone with --selection, a clear error when empty.
+    @Test func curatorctlDrawsTheViewAndTheSelectionAsContactSheets() throws {
+        let daemon = Daemon()
+        let root = daemon.root()
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            for i in 1...5 { try Self.sample(["marker", "\(root)/\(folder)/\(i).jpg", "--width", "\(300 + 40 * i)", "--height", "300"]) }
+        }
+        try daemon.start()
+        let ctl = { (args: [String]) throws -> Command in
+            try Command.run(Daemon.curatorctl, ["--socket", daemon.socket] + args)
+        }
+        let out = daemon.home.sub("sheet.png")
+        let drawn = try ctl(["sheet", "-o", out, "--columns", "4", "--cell", "128"])
+        #expect(drawn.status == 0, "\(drawn.output)")
+        #expect(drawn.stdout.contains("10 photos on 1 page"), "\(drawn.output)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG")
+        // 4 columns of 128-pixel cells, with margins and gutters: wider than 4 cells, narrower than 6.
+        let width = png.subdata(in: 16..<20).reduce(0) { $0 << 8 | Int($1) }
+        #expect(width > 4 * 128 && width < 6 * 128, "width \(width)")
+
+        let none = try ctl(["sheet", "--selection", "-o", daemon.home.sub("none.png")])
+        #expect(none.status == 1 && none.stderr.contains("nothing is selected"), "\(none.output)")
+        _ = try ctl(["mode", "select"])
+        _ = try ctl(["select", "7", "2"])
+        let picks = daemon.home.sub("picks.jpg")
+        let selected = try ctl(["sheet", "--selection", "-o", picks])
+        #expect(selected.status == 0 && selected.stdout.contains("2 photos on 1 page"), "\(selected.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: picks)).prefix(3) == Data([0xFF, 0xD8, 0xFF]), "a JPEG")
+        #expect(try ctl(["sheet", "-o", daemon.home.sub("sheet.gif")]).status == 1, "only PNG or JPEG")
+    }
+
     /// A photo deleted by another program loses its thumbnails; a photo trashed by a
     /// batch keeps them, and after its undo they are valid at once.
     @Test func deletedPhotosLoseTheirThumbnailsTrashedOnesKeepThem() throws {
