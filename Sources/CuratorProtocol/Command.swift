@@ -22,12 +22,13 @@ public enum Command: Sendable {
     case deleteCancel(DeleteCancelRequest)
     case undo(UndoRequest)
     case history(HistoryRequest)
+    case thumbnail(ThumbnailRequest)
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
         "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
-        "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history",
+        "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "thumbnail",
     ]
 
     public var name: String {
@@ -52,6 +53,7 @@ public enum Command: Sendable {
         case .deleteCancel: "delete.cancel"
         case .undo: "undo"
         case .history: "history"
+        case .thumbnail: "thumbnail"
         }
     }
 
@@ -75,6 +77,7 @@ public enum Command: Sendable {
         case .deleteCancel(let a): a
         case .undo(let a): a
         case .history(let a): a
+        case .thumbnail(let a): a
         }
     }
 
@@ -100,6 +103,7 @@ public enum Command: Sendable {
         case "delete.cancel": .deleteCancel(try DeleteCancelRequest(from: decoder))
         case "undo": .undo(try UndoRequest(from: decoder))
         case "history": .history(try HistoryRequest(from: decoder))
+        case "thumbnail": .thumbnail(try ThumbnailRequest(from: decoder))
         default: nil
         }
     }

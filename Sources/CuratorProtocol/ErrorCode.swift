@@ -49,6 +49,9 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let batchRunning = ErrorCode("batch_running")
     public static let permissionDenied = ErrorCode("permission_denied")
     public static let notUndoable = ErrorCode("not_undoable")
+
+    // Thumbnails
+    public static let thumbnailsOff = ErrorCode("thumbnails_off")
 }
 
 /// The `error` object of a failed response.

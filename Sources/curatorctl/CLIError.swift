@@ -14,11 +14,13 @@ enum CLIError: Error {
     case cancelled
     /// `cull` stopped for a reason other than `q` (the terminal is restored by then).
     case cull(String, exitCode: Int32)
+    /// Something curatorctl does itself failed (a file, a child process): exit 1.
+    case failed(String)
 
     var exitCode: Int32 {
         switch self {
         case .daemonUnreachable, .socketForbidden: 3
-        case .daemon: 1
+        case .daemon, .failed: 1
         case .connectionLost, .protocolMismatch: 4
         case .cancelled: 5
         case .cull(_, let code): code
@@ -48,7 +50,7 @@ enum CLIError: Error {
             return "curatord answered something this curatorctl does not understand: \(text)"
         case .cancelled:
             return "Nothing was changed."
-        case .cull(let text, _):
+        case .cull(let text, _), .failed(let text):
             return text
         }
     }

@@ -33,6 +33,7 @@ struct CuratorCtl: ParsableCommand {
             UndoCommand.self,
             HistoryCommand.self,
             CullCommand.self,
+            SheetCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -29,5 +29,6 @@ enum CommandTable {
         "delete.cancel": DeleteCancelCommand.self,
         "undo": UndoCommand.self,
         "history": HistoryCommand.self,
+        "thumbnail": ThumbnailCommand.self,
     ]
 }

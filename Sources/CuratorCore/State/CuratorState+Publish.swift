@@ -24,6 +24,7 @@ extension CuratorState {
     func publishWithoutSelections(_ changes: [LibraryChange]) {
         guard !changes.isEmpty else { return }
         viewCache.invalidate()
+        thumbnailsNote(changes)
         guard events.hasSubscribers else { return }
         for change in changes {
             switch change {

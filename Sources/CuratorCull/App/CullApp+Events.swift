@@ -30,6 +30,8 @@ extension CullApp {
                 overlay = .progress(title: title, done: event.done ?? 0, total: event.total ?? total)
                 dirty = true
             }
+        case .thumbnail:
+            if let id = event.photoId { thumbnails.event(photo: id, state: event.state) }
         case .offline:
             say("\(event.root ?? "A root") is offline: \(event.message ?? "")", warning: true)
             scheduleShape()

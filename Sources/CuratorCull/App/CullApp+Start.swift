@@ -27,7 +27,7 @@ extension CullApp {
         let cell = size.pixelWidth > 0 && size.pixelHeight > 0
             ? (size.pixelWidth / size.columns, size.pixelHeight / size.rows) : (10, 20)
         art = ChafaArt(graphics: graphics, cellPixels: cell)
-        thumbnails = Thumbnails(art: art)
+        thumbnails = Thumbnails(art: art, link: link)
         thumbnails.onChange = { [weak self] in self?.dirty = true }
         cursor = data.total > 0 ? 1 : 0
     }

@@ -61,7 +61,7 @@ public final class CullApp {
         terminal = try Terminal()
         link = try DaemonLink(socketPath: options.socketPath)
         art = ChafaArt(graphics: .symbols, cellPixels: (10, 20))
-        thumbnails = Thumbnails(art: art)
+        thumbnails = Thumbnails(art: art, link: link)
     }
 
     /// Runs until `q`; the terminal is left as it was found, whatever ends it.

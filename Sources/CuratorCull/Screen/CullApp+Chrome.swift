@@ -126,7 +126,7 @@ extension CullApp {
         } else {
             drawPlaceholder(&screen, photo: photo, x: 2, y: 1, columns: artColumns, rows: artRows)
         }
-        if let photo { thumbnails.want([photo], large: true) } else { requestDetails(around: [cursor]) }
+        if let photo { thumbnails.want([photo], columns: artColumns, rows: artRows, large: true) } else { requestDetails(around: [cursor]) }
         var y = artRows + 2
         let label = Palette.mutedText
         func line(_ name: String, _ value: String, _ style: CellStyle = .plain) {

@@ -207,6 +207,6 @@ extension CullApp {
             }
         }
         let shown = positions.compactMap { data.photo(at: $0) }
-        thumbnails.want(shown, large: false)
+        thumbnails.want(shown, columns: geometry.artColumns, rows: geometry.artRows, large: false)
     }
 }
