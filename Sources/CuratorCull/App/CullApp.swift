@@ -54,6 +54,8 @@ public final class CullApp {
     var shapeAgain = false
     var startedAt = MonotonicClock.nanoseconds()
     var firstFrameReported = false
+    /// When the keys not answered on screen yet were read (for CURATORCTL_CULL_TIMING).
+    var keyReadAt: UInt64?
 
     public init(options: CullOptions) throws(CullError) {
         self.options = options
@@ -97,6 +99,7 @@ public final class CullApp {
             if let error = pendingError { throw error }
             if fds[0].revents & Int16(POLLIN) != 0 {
                 guard let bytes = terminal.readInput() else { running = false; break }
+                if keyReadAt == nil { keyReadAt = MonotonicClock.nanoseconds() }
                 let typed = keys.feed(bytes)
                 // Ctrl-C is never kept waiting: it quits even while the daemon is silent.
                 if typed.contains(.control("c")), !isProgress { running = false; break }

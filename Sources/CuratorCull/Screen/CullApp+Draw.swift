@@ -39,17 +39,22 @@ extension CullApp {
         terminal.write(writer.frame(screen, kittyImages: graphics == .kitty))
         if !firstFrameReported, data.total == 0 || data.photo(at: max(cursor, 1)) != nil {
             firstFrameReported = true
-            reportFirstFrame()
+            timing("first_frame_ms", since: startedAt)
+        }
+        if let keyReadAt, busy == 0, pendingKeys.isEmpty {
+            self.keyReadAt = nil
+            timing("key_ms", since: keyReadAt)
         }
     }
 
-    /// CURATORCTL_CULL_TIMING=FILE: the time to the first whole screen, for the benchmark.
-    private func reportFirstFrame() {
+    /// CURATORCTL_CULL_TIMING=FILE: the time to the first whole screen and from each
+    /// key read to its frame, with the peak resident memory, for the benchmark.
+    private func timing(_ name: String, since start: UInt64) {
         guard let path = getenv("CURATORCTL_CULL_TIMING").map({ String(cString: $0) }), !path.isEmpty else { return }
-        let ms = Double(MonotonicClock.nanoseconds() - startedAt) / 1e6
+        let ms = Double(MonotonicClock.nanoseconds() - start) / 1e6
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let line = "first_frame_ms=\(ms) max_rss_kb=\(usage.ru_maxrss)\n"
+        let line = "\(name)=\(ms) wall_ns=\(WallClock.nanoseconds()) max_rss_kb=\(usage.ru_maxrss)\n"
         let fd = SystemCalls.openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         _ = line.withCString { SystemCalls.write(fd, $0, strlen($0)) }
