@@ -66,8 +66,9 @@ extension CullApp {
         shapeInFlight = true
         let before = followAfterShape ?? data.id(at: cursor)
         followAfterShape = nil
-        try link.call(shapeRequest(), as: ShapeListing.self) { [weak self] outcome in
+        try link.send(shapeRequest()) { [weak self] line in
             guard let self else { return }
+            let outcome = ShapeListing.read(Array(line))
             self.shapeInFlight = false
             if self.shapeAgain {
                 self.shapeAgain = false

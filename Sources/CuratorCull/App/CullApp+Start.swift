@@ -18,7 +18,14 @@ extension CullApp {
         // Follow this session and every root: others' additions, trashes and renumbering.
         _ = try link.callNow(.subscribe(SubscribeRequest(roots: nil, sessions: [session])), as: SubscribeResult.self)
         apply(try link.callNow(.selection(SessionRequest(session: session)), as: SelectionResult.self))
-        data.replaceShape(with: try link.callNow(shapeRequest(), as: ShapeListing.self))
+        var shape: Result<ShapeListing, ProtocolError>?
+        try link.send(shapeRequest()) { shape = ShapeListing.read(Array($0)) }
+        try link.settle()
+        switch shape {
+        case .success(let listing)?: data.replaceShape(with: listing)
+        case .failure(let error)?: throw CullError.daemon(error)
+        case nil: throw CullError.connectionLost("no answer")
+        }
         try terminal.enter()
         graphics = try chooseGraphics()
         writer = ScreenWriter(trueColor: Self.hasTrueColor(ProcessInfo.processInfo.environment))

@@ -16,6 +16,8 @@ import Glibc
 final class DaemonLink {
     let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
+    /// How far `buffer` has been searched for a newline (a 1 MB listing comes in many reads).
+    private var scanned = 0
     private var nextID: Int64 = 1
     private var waiting: [Int64: (Data) -> Void] = [:]
     /// Requests not sent yet, in order.
@@ -72,6 +74,11 @@ final class DaemonLink {
         }
     }
 
+    /// Waits until every request sent has its answer (used at start, before the loop runs).
+    func settle() throws(CullError) {
+        while isWaiting { try readAvailable(blocking: true) }
+    }
+
     /// Sends a request and waits for its answer, handling the lines before it (used
     /// at start, before the loop runs).
     func callNow<R: Decodable>(_ command: Command, as type: R.Type) throws(CullError) -> R {
@@ -118,7 +125,8 @@ final class DaemonLink {
 
     private func dispatchLines() throws(CullError) {
         var start = 0
-        while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        while let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+            scanned = newline + 1
             let line = Data(buffer[start..<newline])
             start = newline + 1
             guard line.first == UInt8(ascii: "{"), let probe = try? decoder.decode(Probe.self, from: line) else { continue }
@@ -133,5 +141,6 @@ final class DaemonLink {
             }
         }
         buffer.removeFirst(start)
+        scanned = buffer.count
     }
 }
