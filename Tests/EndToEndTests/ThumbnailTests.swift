@@ -113,7 +113,10 @@ import Testing
         let ids = try client.idsByPath()
         let a = try #require(ids["a.jpg"]), b = try #require(ids["b.heic"])
         let watcher = try Client(daemon.socket)
-        _ = try watcher.result(["cmd": "subscribe"])
+        _ = try watcher.result(["cmd": "subscribe", "thumbnails": true])
+        // A subscriber that did not ask for thumbnail events gets none.
+        let plain = try Client(daemon.socket)
+        _ = try plain.result(["cmd": "subscribe"])
 
         // A size nobody made yet: pending, first in line, then an event, then ready.
         let asked = try Self.thumbnails(client, [b], size: "xx-large")
@@ -121,6 +124,7 @@ import Testing
         let event = try #require(try watcher.nextEvent(timeout: 30), "a thumbnail event")
         #expect(event["event"] as? String == "thumbnail" && event["photo_id"] as? Int == b && event["state"] as? String == "ready")
         #expect((event["sizes"] as? [String])?.contains("xx-large") == true, "\(event)")
+        #expect(try plain.nextEvent(timeout: 1) == nil, "no thumbnail event without \"thumbnails\": true")
         let made = try Self.thumbnails(client, [b], size: "xx-large")
         #expect(made.first?["state"] as? String == "ready" && made.first?["width"] as? Int == 1024, "\(made)")
 

@@ -59,11 +59,11 @@ extension CuratorState {
         guard announce, events.hasSubscribers else { return }
         switch outcome {
         case .ready(let made):
-            events.send(Event(event: .thumbnail, root: work.rootName, photoId: work.id, state: ThumbnailState.ready.rawValue,
-                              sizes: made.sorted()), root: photo.rootID)
+            events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: work.id, state: ThumbnailState.ready.rawValue,
+                                       sizes: made.sorted()), root: photo.rootID)
         case .failed(let reason):
-            events.send(Event(event: .thumbnail, root: work.rootName, photoId: work.id, state: ThumbnailState.failed.rawValue,
-                              message: reason), root: photo.rootID)
+            events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: work.id, state: ThumbnailState.failed.rawValue,
+                                       message: reason), root: photo.rootID)
         case .retry:
             break
         }

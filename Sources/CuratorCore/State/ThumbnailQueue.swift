@@ -17,6 +17,9 @@ struct ThumbnailQueue {
     private var background: [Int64] = []
     private var asked: [Int64] = []
     private var askedHead = 0
+    /// The ids in `asked[askedHead...]`: a client asking for 5 000 photos again and
+    /// again costs a lookup each, not a walk of the list (this runs under the lock).
+    private var askedSet: Set<Int64> = []
     private var queued: Set<Int64> = []
     /// Sizes beyond the background's that a client asked for, by photo.
     private var extraSizes: [Int64: Set<ThumbnailSize>] = [:]
@@ -47,9 +50,8 @@ struct ThumbnailQueue {
     /// A client wants `size` of `id`: it goes first.
     mutating func ask(_ id: Int64, size: ThumbnailSize) {
         if !Self.backgroundSizes.contains(size) { extraSizes[id, default: []].insert(size) }
-        if asked[askedHead...].contains(id) { return }
         queued.insert(id)
-        asked.append(id)
+        if askedSet.insert(id).inserted { asked.append(id) }
     }
 
     /// The photo changed or moved: what was made of it is no longer its thumbnail.
@@ -83,6 +85,7 @@ struct ThumbnailQueue {
         while askedHead < asked.count {
             let id = asked[askedHead]
             askedHead += 1
+            askedSet.remove(id)
             if askedHead == asked.count { asked = []; askedHead = 0 }
             guard queued.remove(id) != nil, wanted(id) else { continue }
             return (id, sizes(of: id), true)

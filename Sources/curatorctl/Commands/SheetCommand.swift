@@ -90,7 +90,8 @@ struct SheetCommand: CLICommand {
         }
         let pages = (try? JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])?["pages"] as? [String] ?? [output]
         let missing = shown.count - thumbnails.count
-        Format.write("\(Format.plural(shown.count, "photo")) on \(Format.plural(pages.count, "page")): \(pages.joined(separator: " "))"
+        let named = pages.count <= 3 ? pages.joined(separator: " ") : "\(pages[0]) ... \(pages[pages.count - 1])"
+        Format.write("\(Format.plural(shown.count, "photo")) on \(Format.plural(pages.count, "page")): \(named)"
                      + (missing > 0 ? " (\(missing) without a thumbnail yet)" : ""))
     }
 
