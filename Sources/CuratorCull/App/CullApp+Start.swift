@@ -16,7 +16,7 @@ extension CullApp {
             }
         }
         // Follow this session and every root: others' additions, trashes and renumbering.
-        _ = try link.callNow(.subscribe(SubscribeRequest(roots: nil, sessions: [session])), as: SubscribeResult.self)
+        _ = try link.callNow(.subscribe(SubscribeRequest(roots: nil, sessions: [session], thumbnails: true)), as: SubscribeResult.self)
         apply(try link.callNow(.selection(SessionRequest(session: session)), as: SelectionResult.self))
         var shape: Result<ShapeListing, ProtocolError>?
         try link.send(shapeRequest()) { shape = ShapeListing.read(Array($0)) }
