@@ -41,12 +41,12 @@ from profiler import Profiler  # noqa: E402
 from results import Results  # noqa: E402
 from scratch_fs import KINDS, NotEnoughSpace, ScratchFS  # noqa: E402
 from workloads import (burst, camera_import, cold_start, concurrent, flood, index_size, latency,  # noqa: E402
-                       list_all, memory, small_request, status_scan, trash_undo, warm_restart)
+                       list_all, memory, small_request, status_scan, thumbs, trash_undo, warm_restart)
 
 REPO = os.path.dirname(HERE)
 # Run order matters: the index is measured right after a cold start, memory after the listing.
 WORKLOADS = [cold_start, index_size, warm_restart, status_scan, latency, burst, camera_import, flood.ROOT, flood.TREE,
-             list_all, small_request, concurrent, memory, trash_undo]
+             list_all, small_request, concurrent, memory, trash_undo, thumbs]
 ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"
@@ -75,7 +75,7 @@ def parse(argv):
                         "(a summary is written beside the figures; its times then include perf's overhead)")
     p.add_argument("--fs", choices=KINDS, default="loop-ext4", help="scratch filesystem (default loop-ext4)")
     p.add_argument("--image-gb", type=int, default=None,
-                   help="size of the sparse loop image / tmpfs (default 2 quick, 6 up to 200 000 photos, more above)")
+                   help="size of the sparse loop image / tmpfs (default 2 quick, 6 up to 200 000 photos, more above; 6 more for the thumbs workload)")
     p.add_argument("--inodes", type=int, default=None,
                    help="mkfs.ext4 -N for the loop image (default one per 4 KiB; 1.5 per photo, at least 1 500 000, "
                         "above 200 000 photos)")
@@ -129,6 +129,8 @@ def parse(argv):
         args.image_gb = 2 if top <= 20000 else 6 if top <= 200000 else int(args.need_gb * 2) + 2
     if args.inodes is None and top > 200000:
         args.inodes = max(1500000, int(top * 1.5))
+        if thumbs in args.selected and not args.quick:
+            args.image_gb += 6  # its 1000 camera JPEGs take about 4.5 GB
     return args
 
 

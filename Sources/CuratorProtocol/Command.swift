@@ -24,12 +24,13 @@ public enum Command: Sendable {
     case history(HistoryRequest)
     case trashList(TrashRequest)
     case trashEmpty(TrashRequest)
+    case thumbnail(ThumbnailRequest)
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
         "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
-        "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "trash.list", "trash.empty",
+        "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "trash.list", "trash.empty", "thumbnail",
     ]
 
     public var name: String {
@@ -56,6 +57,7 @@ public enum Command: Sendable {
         case .history: "history"
         case .trashList: "trash.list"
         case .trashEmpty: "trash.empty"
+        case .thumbnail: "thumbnail"
         }
     }
 
@@ -80,6 +82,7 @@ public enum Command: Sendable {
         case .undo(let a): a
         case .history(let a): a
         case .trashList(let a), .trashEmpty(let a): a
+        case .thumbnail(let a): a
         }
     }
 
@@ -107,6 +110,7 @@ public enum Command: Sendable {
         case "history": .history(try HistoryRequest(from: decoder))
         case "trash.list": .trashList(try TrashRequest(from: decoder))
         case "trash.empty": .trashEmpty(try TrashRequest(from: decoder))
+        case "thumbnail": .thumbnail(try ThumbnailRequest(from: decoder))
         default: nil
         }
     }

@@ -28,10 +28,12 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public var offline: Bool?
     /// This photo's number in the session's ordered selection, when selected.
     public var selected: Int?
+    /// True when its thumbnails (`normal` and `large`) are ready (`thumbnail`).
+    public var thumbnail: Bool?
 
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,
-                offline: Bool? = nil, selected: Int? = nil) {
+                offline: Bool? = nil, selected: Int? = nil, thumbnail: Bool? = nil) {
         self.position = position
         self.id = id
         self.root = root
@@ -44,6 +46,7 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
         self.protected = `protected`
         self.offline = offline
         self.selected = selected
+        self.thumbnail = thumbnail
     }
 }
 

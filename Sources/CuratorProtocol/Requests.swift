@@ -51,9 +51,13 @@ public struct SubscribeRequest: Codable, Sendable {
     /// The caller's sessions whose changes to follow (`selection` events); all of
     /// them when nil, none when empty.
     public var sessions: [String]?
-    public init(roots: [String]? = nil, sessions: [String]? = nil) {
+    /// Also `thumbnail` events (a grid that shows thumbnails as they are made):
+    /// off by default, since the background announces every photo of a library.
+    public var thumbnails: Bool?
+    public init(roots: [String]? = nil, sessions: [String]? = nil, thumbnails: Bool? = nil) {
         self.roots = roots
         self.sessions = sessions
+        self.thumbnails = thumbnails
     }
 }
 

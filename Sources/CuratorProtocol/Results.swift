@@ -78,9 +78,11 @@ public struct StatusResult: Codable, Sendable {
     public var indexWrites: Int?
     /// The inotify instance itself; absent when every root is polled.
     public var inotify: InotifyStatus?
+    /// The background thumbnailer; absent when thumbnails are off.
+    public var thumbnails: ThumbnailStatus?
     public init(version: String, pid: Int32, uptimeMs: Int64, roots: [RootStatus], photos: Int, scanning: Bool,
                 clients: Int, subscribers: Int, sessions: Int, overflows: Int, rescans: Int, batchRunning: Bool,
-                indexWrites: Int? = nil, inotify: InotifyStatus? = nil) {
+                indexWrites: Int? = nil, inotify: InotifyStatus? = nil, thumbnails: ThumbnailStatus? = nil) {
         self.version = version
         self.pid = pid
         self.uptimeMs = uptimeMs
@@ -95,6 +97,7 @@ public struct StatusResult: Codable, Sendable {
         self.batchRunning = batchRunning
         self.indexWrites = indexWrites
         self.inotify = inotify
+        self.thumbnails = thumbnails
     }
 }
 

@@ -33,6 +33,8 @@ struct CuratorCtl: ParsableCommand {
             UndoCommand.self,
             HistoryCommand.self,
             TrashCommand.self,
+            CullCommand.self,
+            SheetCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

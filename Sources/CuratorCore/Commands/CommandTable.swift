@@ -31,5 +31,6 @@ enum CommandTable {
         "history": HistoryCommand.self,
         "trash.list": TrashListCommand.self,
         "trash.empty": TrashEmptyCommand.self,
+        "thumbnail": ThumbnailCommand.self,
     ]
 }

@@ -10,6 +10,7 @@ enum StatusCommand: CuratorCommand {
 
     static func run(_ arguments: StatusRequest, curator: Curator, caller: Caller) -> StatusResult {
         let watcher = curator.watcherReport.snapshot
+        let thumbnailNote = curator.thumbnailStatusNote
         return curator.withState { state in
             let rootStatuses = state.rootOrder.compactMap { id -> RootStatus? in
                 guard let r = state.roots[id] else { return nil }
@@ -28,7 +29,11 @@ enum StatusCommand: CuratorCommand {
                 subscribers: state.events.subscriberCount, sessions: state.sessions.count, overflows: state.roots.totalOverflows,
                 rescans: state.roots.totalRescans, batchRunning: state.plans.batchRunning, indexWrites: state.library.storeWrites,
                 inotify: state.roots.values.contains { $0.usesInotify } || watcher.restarts > 0
-                    ? InotifyStatus(watches: watcher.watches, staleEntries: watcher.staleEntries, restarts: watcher.restarts) : nil)
+                    ? InotifyStatus(watches: watcher.watches, staleEntries: watcher.staleEntries, restarts: watcher.restarts) : nil,
+                thumbnails: state.config.thumbnailCache.map { cache in
+                    ThumbnailStatus(backlog: state.thumbnails.backlog, ready: state.thumbnails.ready.count,
+                                    failed: state.thumbnails.failed.count, cache: cache.lossyString, note: thumbnailNote)
+                })
         }
     }
 }

@@ -16,6 +16,7 @@ public struct ConfigLoader {
     static let topLevelKeys: Set<String> = [
         "roots", "socket", "socket_mode", "state_dir", "log_level", "selection_cap", "plan_ttl_seconds", "max_clients", "trash_dir",
         "max_clients_per_user", "idle_timeout_seconds", "max_sessions_per_user", "max_selection", "max_selected_per_user",
+        "thumbnails", "thumbnail_dir",
     ]
     static let rootKeys: Set<String> = [
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all", "delete",
@@ -281,12 +282,22 @@ public struct ConfigLoader {
             trash = environment.homeTrash
         }
 
+        var thumbnails: String?
+        if try bool("thumbnails", in: top, path: "thumbnails") ?? true {
+            if let dir = try string("thumbnail_dir", in: top, path: "thumbnail_dir") {
+                thumbnails = try absolute(dir, key: "thumbnail_dir")
+            } else {
+                thumbnails = environment.thumbnailCache
+            }
+        }
+
         return Configuration(roots: roots, socketPath: ByteString(socket), socketMode: socketMode,
                              stateDirectory: ByteString(state), logLevel: level, selectionCap: cap,
                              planTTLSeconds: ttl, maxClients: Int(maxClients), maxClientsPerUser: perUser.map { Int($0) },
                              idleTimeoutSeconds: idle, maxSessionsPerUser: maxSessions,
                              maxSelection: maxSelection, maxSelectedPerUser: maxSelected,
-                             homeTrash: trash.map { ByteString($0) }, source: file)
+                             homeTrash: trash.map { ByteString($0) }, thumbnailCache: thumbnails.map { ByteString($0) },
+                             source: file)
     }
 
     /// " (did you mean "socket"?)" for a key a typo or two away from a known one.

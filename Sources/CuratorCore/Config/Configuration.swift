@@ -87,6 +87,8 @@ public struct Configuration: Sendable, Hashable {
     /// Where the home trash lives ($XDG_DATA_HOME/Trash); nil for a system service,
     /// whose photos go to each volume's `.Trash-$uid`.
     public var homeTrash: ByteString?
+    /// The `thumbnails` directory the daemon makes thumbnails in; nil: none are made.
+    public var thumbnailCache: ByteString?
     /// The file the settings came from, if any.
     public var source: String?
 
@@ -96,7 +98,7 @@ public struct Configuration: Sendable, Hashable {
                 maxSessionsPerUser: Int = Configuration.defaultMaxSessionsPerUser,
                 maxSelection: Int = Configuration.defaultMaxSelection,
                 maxSelectedPerUser: Int = Configuration.defaultMaxSelectedPerUser,
-                homeTrash: ByteString?, source: String? = nil) {
+                homeTrash: ByteString?, thumbnailCache: ByteString? = nil, source: String? = nil) {
         self.roots = roots
         self.socketPath = socketPath
         self.socketMode = socketMode
@@ -111,6 +113,7 @@ public struct Configuration: Sendable, Hashable {
         self.maxClientsPerUser = maxClientsPerUser ?? Self.defaultMaxClientsPerUser(maxClients)
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.homeTrash = homeTrash
+        self.thumbnailCache = thumbnailCache
         self.source = source
     }
 

@@ -18,7 +18,8 @@ extension CuratorState {
                             path: path.path, pathRaw: path.pathRaw,
                             size: photo.size, mtimeNs: photo.identity.mtimeNs, type: fields.contains(.type) ? photo.type.wireName : "",
                             captureTime: fields.contains(.captureTime) ? photo.capture.seconds.map { CaptureTime(seconds: $0).wire } : nil,
-                            protected: protected ? true : nil, offline: offline ? true : nil, selected: selected)
+                            protected: protected ? true : nil, offline: offline ? true : nil, selected: selected,
+                            thumbnail: fields.contains(.thumbnail) && thumbnails.isReady(photo.id) ? true : nil)
     }
 
     /// Whether a photo is protected by its root's settings (`RootRegistry.isProtected`).

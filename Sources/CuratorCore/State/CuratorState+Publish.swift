@@ -41,6 +41,7 @@ extension CuratorState {
     func publishWithoutSelections(_ changes: [LibraryChange]) {
         guard !changes.isEmpty else { return }
         viewCache.invalidate()
+        thumbnailsNote(changes)
         guard events.hasSubscribers else { return }
         // Each subscriber hears of the photos its user may see (`+Visibility`): a
         // photo moved out of sight is removed for them, one moved into sight added.

@@ -27,8 +27,19 @@ struct EventHub {
 
     /// `sink` hears events of `roots` (all when nil) and the changes of its owner's
     /// `sessions` (all when nil). Subscribing again replaces what it asked before.
-    mutating func subscribe(_ sink: any EventSink, uid: UInt32, roots: Set<Int32>?, sessions: Set<String>?) {
-        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: roots, sessions: sessions)
+    mutating func subscribe(_ sink: any EventSink, uid: UInt32, roots: Set<Int32>?, sessions: Set<String>?,
+                            thumbnails: Bool = false) {
+        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: roots, sessions: sessions,
+                                                         thumbnails: thumbnails)
+    }
+
+    /// A `thumbnail` event of `root`, to the subscribers that asked for them; built
+    /// only when one will receive it.
+    mutating func sendThumbnail(_ event: @autoclosure () -> Event, root: Int32) {
+        let wanting = subscribers.filter { $0.value.thumbnails && ($0.value.roots?.contains(root) ?? true) }
+        guard !wanting.isEmpty else { return }
+        let line = Wire.event(event())
+        for (key, subscriber) in wanting where !subscriber.sink.deliver(line) { subscribers[key] = nil }
     }
 
     /// The users who subscribe (for the photos each may see).
