@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   libinotifytools0-dev libsqlite3-dev libsystemd-dev libexif-dev pkg-config
   trash-cli inotify-tools socat systemd util-linux e2fsprogs sqlite3
-  make groff-base python3-fusepy
+  make groff-base python3-fusepy sshfs openssh-server openssh-client
   debootstrap debian-archive-keyring systemd-container python3
 )
 missing=()

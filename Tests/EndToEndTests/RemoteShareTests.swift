@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Glibc
+import Testing
+
+extension Watch {
+    /// A root on a share mounted from another host (sshfs over loopback standing in
+    /// for NFS and SMB, which these kernels lack): a laptop that mounts the NAS.
+    @Suite struct RemoteShare {
+        /// The daemon with one root, `nas`, at `photos` on an sshfs mount (the mount's
+        /// top is its parent, where `.Trash-$uid` goes), and a local root `pics`.
+        struct Setup {
+            let daemon: Daemon
+            let share: SSHShare
+            var root: String { share.mountpoint + "/photos" }
+            var serverRoot: String { share.export + "/photos" }
+        }
+
+        static func setUp(photos: [String] = ["a.jpg", "b.jpg"], pollSeconds: Int = 1, extra: String = "") throws -> Setup {
+            try SSHShare.requireAvailable()
+            let daemon = Daemon(roots: ["pics"])
+            let share = try SSHShare(mountpoint: daemon.home.sub("nas"))
+            Files.mkdir(share.export + "/photos")
+            for (n, name) in photos.enumerated() { Files.write(share.export + "/photos/" + name, "photo \(n) \(name)") }
+            configure(daemon, """
+                { roots: [{ name: "pics", path: "\(daemon.root("pics"))" },
+                          { name: "nas", path: "\(share.mountpoint)/photos", poll_interval_seconds: \(pollSeconds) \(extra) }] }
+                """)
+            try daemon.start()
+            return Setup(daemon: daemon, share: share)
+        }
+
+        @Test func theShareIsPolledAndWhatTheServerChangesIsFound() throws {
+            let s = try Self.setUp()
+            defer { s.daemon.stop() }
+            let c = try s.daemon.client()
+            let status = try c.rootStatus("nas")
+            #expect(status["watching"] as? String == "inotify+poll", "\(status)")
+            #expect(Set(try c.idsByPath(["root": "nas"]).keys) == ["a.jpg", "b.jpg"])
+
+            // Made on the server: no inotify event reaches this host; the poll finds it.
+            Files.write(s.serverRoot + "/c.jpg", "from the server")
+            Files.remove(s.serverRoot + "/b.jpg")
+            try eventually(timeout: 10, "a poll to find the server's changes") {
+                Set(try c.idsByPath(["root": "nas"]).keys) == ["a.jpg", "c.jpg"]
+            }
+            // Made here, on the mount: inotify sees it at once.
+            Files.write(s.root + "/d.jpg", "from this host")
+            _ = try c.result(["cmd": "sync", "root": "nas"])
+            #expect(try c.idsByPath(["root": "nas"])["d.jpg"] != nil)
+        }
+
+        @Test func trashGoesToTheTopOfTheMountByRename() throws {
+            let s = try Self.setUp()
+            defer { s.daemon.stop() }
+            let c = try s.daemon.client()
+            let inode = try #require(s.share.serverInode("photos/a.jpg"))
+            let id = try #require(try c.idsByPath(["root": "nas"])["a.jpg"])
+            let batch = try c.deleteSelection(["ids": [id]])
+            #expect(PhotoOutcomes(batch).byPath["a.jpg"] == "trashed", "\(batch)")
+            let trash = s.share.export + "/.Trash-\(getuid())"
+            // Renamed on the server (same inode), not copied: a copy over the network
+            // would cost the whole file twice and could be cut half way.
+            #expect(s.share.serverInode(".Trash-\(getuid())/files/a.jpg") == inode)
+            #expect(Files.exists(trash + "/info/a.jpg.trashinfo"))
+            #expect(!Files.exists(s.serverRoot + "/a.jpg"))
+            #expect(try c.idsByPath(["root": "nas"])["a.jpg"] == nil)
+        }
+
+        @Test func anUnmountedShareIsOfflineWithItsPhotosAndIdsKept() throws {
+            let s = try Self.setUp()
+            defer { s.daemon.stop() }
+            let c = try s.daemon.client()
+            let before = try c.idsByPath(["root": "nas"])
+            s.share.unmount()
+            try eventually(timeout: 10, "the share to go offline") { try c.rootStatus("nas")["online"] as? Bool == false }
+            #expect(try c.idsByPath(["root": "nas"]) == before)
+            try s.share.remount()
+            try eventually(timeout: 10, "the share to come back") { try c.rootStatus("nas")["online"] as? Bool == true }
+            try s.daemon.waitForScanToFinish()
+            #expect(try c.idsByPath(["root": "nas"]) == before)
+        }
+
+        @Test func aKilledServerMakesTheRootOfflineWithItsPhotosKept() throws {
+            let s = try Self.setUp()
+            defer { s.daemon.stop() }
+            let c = try s.daemon.client()
+            let before = try c.idsByPath(["root": "nas"])
+            s.share.killServer()
+            try eventually(timeout: 10, "the share to go offline") { try c.rootStatus("nas")["online"] as? Bool == false }
+            let status = try c.rootStatus("nas")
+            #expect(status["photos"] as? Int == 2, "\(status)")
+            #expect(try c.idsByPath(["root": "nas"]) == before)
+        }
+    }
+}
