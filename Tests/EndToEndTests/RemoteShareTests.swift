@@ -76,7 +76,9 @@ extension Watch {
             try eventually(timeout: 10, "the share to go offline") { try c.rootStatus("nas")["online"] as? Bool == false }
             #expect(try c.idsByPath(["root": "nas"]) == before)
             try s.share.remount()
-            try eventually(timeout: 10, "the share to come back") { try c.rootStatus("nas")["online"] as? Bool == true }
+            try s.daemon.explainingFailures {
+                try eventually(timeout: 10, "the share to come back") { try c.rootStatus("nas")["online"] as? Bool == true }
+            }
             try s.daemon.waitForScanToFinish()
             #expect(try c.idsByPath(["root": "nas"]) == before)
         }
@@ -91,6 +93,63 @@ extension Watch {
             let status = try c.rootStatus("nas")
             #expect(status["photos"] as? Int == 2, "\(status)")
             #expect(try c.idsByPath(["root": "nas"]) == before)
+        }
+
+        /// A server that stops answering (SIGSTOP) hangs every call on the mount,
+        /// uninterruptibly: such calls run where a hang costs that root alone. `sync`
+        /// keeps its timeout, the root is said unresponsive (since when), other roots
+        /// and `status` stay fast, and it recovers by itself when the server answers.
+        @Test func aHungServerHangsNoRequestAndTheRootRecovers() throws {
+            let s = try Self.setUp()
+            defer {
+                s.share.resume()
+                s.daemon.stop()
+            }
+            let c = try s.daemon.client()
+            s.share.hang()
+            defer { s.share.resume() }
+
+            var started = Date()
+            let sync = try c.result(["cmd": "sync", "root": "nas", "timeout_ms": 3000], timeout: 15)
+            let syncSeconds = Date().timeIntervalSince(started)
+            #expect(syncSeconds < 3.8, "sync of the hung share took \(syncSeconds) s")
+            #expect(sync["synced"] as? Bool == false, "\(sync)")
+
+            try eventually(timeout: 10, "the share to be said unresponsive") {
+                try c.rootStatus("nas")["unresponsive_since"] as? String != nil
+            }
+            let nas = try c.rootStatus("nas")
+            #expect(nas["online"] as? Bool == true, "a hung share is not gone: \(nas)")
+            #expect(nas["photos"] as? Int == 2)
+
+            // Meanwhile the other root, status, listings and a sync of everything stay fast.
+            for n in 0..<3 {
+                Files.write(s.daemon.root("pics") + "/p\(n).jpg")
+                started = Date()
+                let local = try c.result(["cmd": "sync", "root": "pics", "timeout_ms": 3000], timeout: 10)
+                #expect(local["synced"] as? Bool == true)
+                _ = try c.status()
+                #expect(try c.idsByPath(["root": "pics"])["p\(n).jpg"] != nil)
+                let seconds = Date().timeIntervalSince(started)
+                #expect(seconds < 1.5, "a request for another root took \(seconds) s while the share hangs")
+                usleep(500_000)
+            }
+            started = Date()
+            let all = try c.result(["cmd": "sync", "timeout_ms": 2000], timeout: 10)
+            #expect(Date().timeIntervalSince(started) < 2.8)
+            #expect(all["synced"] as? Bool == false, "the hung share is not synced: \(all)")
+
+            // The server answers again: the root recovers by itself and its changes are found.
+            s.share.resume()
+            Files.write(s.serverRoot + "/after.jpg", "written while it hung")
+            try eventually(timeout: 15, "the share to answer again") {
+                (try c.rootStatus("nas")["unresponsive_since"] as? String) == nil
+            }
+            try eventually(timeout: 10, "a poll to find what the server changed") {
+                try c.idsByPath(["root": "nas"])["after.jpg"] != nil
+            }
+            let again = try c.result(["cmd": "sync", "root": "nas", "timeout_ms": 3000], timeout: 10)
+            #expect(again["synced"] as? Bool == true, "\(again)")
         }
     }
 }

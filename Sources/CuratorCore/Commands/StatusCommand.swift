@@ -17,7 +17,8 @@ enum StatusCommand: CuratorCommand {
                     online: r.online, photos: state.library.countByRoot[id] ?? 0, bytes: state.library.bytesByRoot[id] ?? 0,
                     watches: r.watches, scanning: r.scanning, scanDirectories: r.scanDirectories, scanFiles: r.scanFiles,
                     capturePending: state.library.pendingCaptureByRoot[id] ?? 0, lastScanMs: r.lastScanMs, overflows: r.overflows,
-                    rescans: r.rescans, note: r.note)
+                    rescans: r.rescans, note: r.note,
+                    unresponsiveSince: r.unresponsiveSince.map { LocalTime(epochSeconds: $0).rfc3339Text })
             }
             return StatusResult(
                 version: ProtocolInfo.serverVersion, pid: getpid(),
