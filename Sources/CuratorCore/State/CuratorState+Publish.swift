@@ -20,6 +20,23 @@ extension CuratorState {
         publishWithoutSelections(changes)
     }
 
+    /// A full scan's step in one folder: the photos it added are told as one
+    /// `scanned` event (folder and count), the rest one event each. A first scan
+    /// finds every photo of the root: one event per photo made a subscribed start
+    /// 85 % slower (issue 14), and a client learns as much from listing the folder.
+    func publishScanned(_ changes: [LibraryChange], root: Int32, folder: ByteString) {
+        var added = 0
+        var others: [LibraryChange] = []
+        for change in changes {
+            if case .added = change { added += 1 } else { others.append(change) }
+        }
+        publish(others)
+        guard added > 0 else { return }
+        viewCache.invalidate()
+        guard events.hasSubscribers else { return }
+        events.send(Event(event: .scanned, root: rootName(root), folder: wirePath(folder), count: added), root: root)
+    }
+
     /// Events for subscribers only; selections are left to the caller.
     func publishWithoutSelections(_ changes: [LibraryChange]) {
         guard !changes.isEmpty else { return }
