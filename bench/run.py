@@ -29,6 +29,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import baseline  # noqa: E402
 import machine  # noqa: E402
 import native  # noqa: E402
 import procs  # noqa: E402
@@ -80,6 +81,11 @@ def parse(argv):
                         "above 200 000 photos)")
     p.add_argument("--scratch-dir", default=None, help="where the scratch image is made (default the system's /tmp)")
     p.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "curatord"))
+    p.add_argument("--baseline-bin", metavar="PATH", default=None,
+                   help="an earlier curatord (the binary, or the build folder holding it), run as the peer "
+                        "'curatord@base': each repetition of each workload runs both builds back to back, alternating "
+                        "which goes first, and 'curatord ÷ this' compares them (a before/after table under the same "
+                        "load; targets are not judged)")
     p.add_argument("--json-out", default=None,
                    help="where to keep the raw results (default bench/results/run-DATE.json, plus last.json)")
     p.add_argument("--merge", metavar="JSON",
@@ -96,6 +102,8 @@ def parse(argv):
         args.trash_reps = args.reps
     if args.flood is None:
         args.flood = 2000 if args.quick else 50000
+    if args.baseline_bin is not None and os.path.isdir(args.baseline_bin):
+        args.baseline_bin = os.path.join(args.baseline_bin, "curatord")
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
     if args.reps < 1 or args.trash_reps < 1 or not args.ns or min(args.ns) < 100:
         p.error("need --reps >= 1 and every N >= 100")
@@ -155,6 +163,9 @@ def main(argv=None) -> int:
     if not os.access(args.binary, os.X_OK):
         log("no curatord binary at %s: build it first (swift build -c release, or make bench)" % args.binary)
         return 2
+    if args.baseline_bin is not None and not os.access(args.baseline_bin, os.X_OK):
+        log("no curatord binary at %s (--baseline-bin)" % args.baseline_bin)
+        return 2
     if args.fs != "none" and os.geteuid() != 0:
         log("mounting a scratch filesystem needs root; run as root or pass --fs none (figures then distorted)")
         return 2
@@ -205,7 +216,10 @@ def main(argv=None) -> int:
                     ctx.daemons = []
                     mark = results.mark()
                     try:
-                        w.run(ctx)
+                        if args.baseline_bin is not None:
+                            baseline.run_paired(ctx, w, os.path.abspath(args.baseline_bin))
+                        else:
+                            w.run(ctx)
                         break
                     except KeyboardInterrupt:
                         raise

@@ -64,6 +64,9 @@ public enum Daemon {
             return 0
         }
         if let inotifyError { log.warning("inotify is unavailable (\(inotifyError)); every root will be polled") }
+        for problem in TrashReadiness.problems(config, servesOthers: SettingsCheck.servesOthers(config)) {
+            log.warning("\(problem)")
+        }
         return run(config, arguments: args, inotify: inotify)
     }
 

@@ -22,12 +22,14 @@ public enum Command: Sendable {
     case deleteCancel(DeleteCancelRequest)
     case undo(UndoRequest)
     case history(HistoryRequest)
+    case trashList(TrashRequest)
+    case trashEmpty(TrashRequest)
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
         "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
-        "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history",
+        "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "trash.list", "trash.empty",
     ]
 
     public var name: String {
@@ -52,6 +54,8 @@ public enum Command: Sendable {
         case .deleteCancel: "delete.cancel"
         case .undo: "undo"
         case .history: "history"
+        case .trashList: "trash.list"
+        case .trashEmpty: "trash.empty"
         }
     }
 
@@ -75,6 +79,7 @@ public enum Command: Sendable {
         case .deleteCancel(let a): a
         case .undo(let a): a
         case .history(let a): a
+        case .trashList(let a), .trashEmpty(let a): a
         }
     }
 
@@ -100,6 +105,8 @@ public enum Command: Sendable {
         case "delete.cancel": .deleteCancel(try DeleteCancelRequest(from: decoder))
         case "undo": .undo(try UndoRequest(from: decoder))
         case "history": .history(try HistoryRequest(from: decoder))
+        case "trash.list": .trashList(try TrashRequest(from: decoder))
+        case "trash.empty": .trashEmpty(try TrashRequest(from: decoder))
         default: nil
         }
     }

@@ -264,3 +264,26 @@ public struct HistoryRequest: Codable, Sendable {
         limit = try container.integer(Int.self, forKey: .limit, literals: NumberLiterals.of(decoder.userInfo), minimum: 0)
     }
 }
+
+/// `trash.list` and `trash.empty`: the caller's photos in the trash by curatord's
+/// hand, of either kind; `root` narrows to one root, `older_than_days` to photos
+/// trashed at least that many days ago. `trash.empty` takes the `token` of the
+/// `trash.list` with the same arguments, and empties exactly what that listed.
+public struct TrashRequest: Codable, Sendable {
+    public var root: String?
+    public var olderThanDays: Int?
+    public var token: String?
+    public init(root: String? = nil, olderThanDays: Int? = nil, token: String? = nil) {
+        self.root = root
+        self.olderThanDays = olderThanDays
+        self.token = token
+    }
+    private enum CodingKeys: String, CodingKey { case root, olderThanDays, token }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        root = try container.decodeIfPresent(String.self, forKey: .root)
+        olderThanDays = try container.integer(Int.self, forKey: .olderThanDays, literals: NumberLiterals.of(decoder.userInfo),
+                                              minimum: 0)
+        token = try container.decodeIfPresent(String.self, forKey: .token)
+    }
+}

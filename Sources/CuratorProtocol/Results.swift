@@ -347,6 +347,8 @@ public enum PhotoOutcome: String, Codable, Sendable, CaseIterable {
     case pending, trashed, restored
     case changed, vanished, permissionDenied = "permission_denied", `protected`, noTrash = "no_trash"
     case conflict, missing, error
+    /// Emptied from the trash for good (`trash.empty`, or a root's `recycle_keep_days`).
+    case emptied
 }
 
 public struct BatchItemResult: Codable, Hashable, Sendable {
@@ -433,4 +435,62 @@ public struct BatchSummary: Codable, Sendable {
 public struct HistoryResult: Codable, Sendable {
     public var batches: [BatchSummary]
     public init(batches: [BatchSummary]) { self.batches = batches }
+}
+
+/// One photo in the trash by curatord's hand.
+public struct TrashedPhoto: Codable, Hashable, Sendable {
+    public var batch: Int64
+    public var step: Int
+    public var id: Int64
+    public var root: String
+    /// Its original path below the root.
+    public var path: String
+    public var pathRaw: String?
+    public var size: Int64
+    /// When its batch ran (RFC 3339, local time).
+    public var trashedAt: String
+    public var kind: TrashKind
+    /// Where it is now (absolute).
+    public var location: String
+    public init(batch: Int64, step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
+                trashedAt: String, kind: TrashKind, location: String) {
+        self.batch = batch
+        self.step = step
+        self.id = id
+        self.root = root
+        self.path = path
+        self.pathRaw = pathRaw
+        self.size = size
+        self.trashedAt = trashedAt
+        self.kind = kind
+        self.location = location
+    }
+}
+
+public struct TrashListResult: Codable, Sendable {
+    public var photos: [TrashedPhoto]
+    public var count: Int
+    public var bytes: Int64
+    /// What `trash.empty` with the same arguments takes to empty exactly these.
+    public var token: String
+    public init(photos: [TrashedPhoto], count: Int, bytes: Int64, token: String) {
+        self.photos = photos
+        self.count = count
+        self.bytes = bytes
+        self.token = token
+    }
+}
+
+public struct TrashEmptyResult: Codable, Sendable {
+    /// One per photo listed: `emptied`, or why it was not (`missing`, `changed`, `error`).
+    public var items: [BatchItemResult]
+    public var emptied: Int
+    public var skipped: Int
+    public var bytes: Int64
+    public init(items: [BatchItemResult], emptied: Int, skipped: Int, bytes: Int64) {
+        self.items = items
+        self.emptied = emptied
+        self.skipped = skipped
+        self.bytes = bytes
+    }
 }

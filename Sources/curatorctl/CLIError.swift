@@ -12,6 +12,10 @@ enum CLIError: Error {
     case connectionLost(String)
     case protocolMismatch(String)
     case cancelled
+    /// The request was carried out, but it did nothing (`nothingDone`) or only part of
+    /// what was asked: the lines above say, per photo, why. Scripts must not take it
+    /// for a success.
+    case incomplete(String, nothingDone: Bool)
 
     var exitCode: Int32 {
         switch self {
@@ -19,6 +23,7 @@ enum CLIError: Error {
         case .daemon: 1
         case .connectionLost, .protocolMismatch: 4
         case .cancelled: 5
+        case .incomplete(_, let nothingDone): nothingDone ? 6 : 7
         }
     }
 
@@ -45,6 +50,8 @@ enum CLIError: Error {
             return "curatord answered something this curatorctl does not understand: \(text)"
         case .cancelled:
             return "Nothing was changed."
+        case .incomplete(let text, _):
+            return text
         }
     }
 }

@@ -32,6 +32,7 @@ struct CuratorCtl: ParsableCommand {
             RemoveCommand.self,
             UndoCommand.self,
             HistoryCommand.self,
+            TrashCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

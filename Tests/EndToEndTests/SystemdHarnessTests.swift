@@ -29,7 +29,7 @@ struct SystemdHarnessTests {
                         "systemctl enable --now curatord.socket curatord.service"] {
             #expect(steps.contains(command), "the extracted steps lack \(command)")
         }
-        #expect(dropin == "[Service]\nReadWritePaths=/srv/photos\n", "\(dropin)")
+        #expect(dropin == "[Service]\nProtectSystem=full\n", "\(dropin)")
         #expect(try Command.run("/bin/bash", ["-n", dir.sub("steps.sh")]).status == 0)
 
         let (user, userSteps, _) = try Self.extract("As a user service", dropin: false, in: dir)

@@ -14,7 +14,7 @@ import Glibc
 /// before serving anyone; `run` and `undo` refuse to start while a batch is still
 /// recorded as running.
 public final class BatchRunner {
-    private let journal: Journal
+    let journal: Journal
     /// Empties the journal's WAL after each batch, undo and recovery, off this thread.
     let checkpointer: JournalCheckpointer
     /// The threads a batch or an undo hands work to while it moves photos: the next
@@ -24,7 +24,7 @@ public final class BatchRunner {
     /// after a few idle seconds.
     let helpers = WorkerPool(name: "curatord-batch", threads: 3, queueLimit: 8, stackSize: 256 << 10, keepIdleSeconds: 5)
     private let trashConfiguration: TrashConfiguration
-    private let failpoints: Failpoints
+    let failpoints: Failpoints
     private let effectiveUID: UInt32
     private let chunking: ChunkPolicy
 
@@ -88,8 +88,10 @@ public final class BatchRunner {
         try failpoints.reach(.batchJournaled)
         log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
 
+        var recycleGroups: [String: UInt32] = [:]
+        for item in plan.items { if let group = item.recycleGroup { recycleGroups[item.rootName] = group } }
         let planner = ChunkPlanner(trash: trashConfiguration, requester: requester, effectiveUID: effectiveUID, batch: id,
-                                   batchSize: plan.items.count)
+                                   batchSize: plan.items.count, recycleGroups: recycleGroups)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
         let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
@@ -302,13 +304,13 @@ public final class BatchRunner {
                            skipped: items.count - moved.count, bytes: moved.reduce(0) { $0 + $1.size })
     }
 
-    private func refuseWhileUnrecovered() throws(BatchError) {
+    func refuseWhileUnrecovered() throws(BatchError) {
         if try journaling({ () throws(SQLiteError) in try journal.hasRunningBatch() }) {
             throw BatchError(.recoveryPending, "a batch is still recorded as running: recovery must run first")
         }
     }
 
-    private func journaling<R, E: Error>(_ body: () throws(E) -> R) throws(BatchError) -> R {
+    func journaling<R, E: Error>(_ body: () throws(E) -> R) throws(BatchError) -> R {
         do {
             return try body()
         } catch {

@@ -43,6 +43,7 @@ final class ChunkPlanner: Sendable {
     private struct Caches {
         let roots = RootDirectories()
         let resolver: TrashResolver
+        let recycler: RecycleResolver
         var dateText: (second: Int64, text: String)?
     }
 
@@ -56,12 +57,18 @@ final class ChunkPlanner: Sendable {
     /// batch thread to a helper and back.
     private let caches: Mutex<Caches>
 
-    init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int) {
+    /// The group given to recycle folders, per root name (`recycle_group`).
+    private let recycleGroups: [String: UInt32]
+
+    init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int,
+         recycleGroups: [String: UInt32] = [:]) {
         self.requester = requester
+        self.recycleGroups = recycleGroups
         self.effectiveUID = effectiveUID
         self.batch = batch
         self.batchSize = batchSize
-        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID)))
+        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID),
+                              recycler: RecycleResolver(effectiveUID: effectiveUID)))
     }
 
     /// Step 1 for one chunk, in the chunk's order: nothing on disk changes, nothing is journaled.
@@ -113,6 +120,9 @@ final class ChunkPlanner: Sendable {
             }
         }
 
+        if item.trashKind == .recycle {
+            return prepareRecycle(item, path: path, parent: parent, caches: &caches)
+        }
         let resolver = caches.resolver
         let placement = parents.placement(path, parent) { parent in
             ParentDirectories.Placement(trash: resolver.trash(for: parent, uid: requester.uid), resolvedPath: parent.resolvedPath())
@@ -136,6 +146,33 @@ final class ChunkPlanner: Sendable {
         }
         return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name,
                                  info: TrashInfo(path: infoPath, deletionDate: Self.deletionDate(&caches.dateText))))
+    }
+
+    /// To `<root>/.recycle/<user>/<its folder>/`, under its own name or the next free one.
+    private func prepareRecycle(_ item: JournalItem, path: PhotoPath, parent: DirectoryHandle, caches: inout Caches) -> Prepared {
+        let root: DirectoryHandle
+        do throws(SystemError) {
+            root = try caches.roots.handle(path.root)
+        } catch {
+            log.error("batch \(batch) step \(item.step): opening the root \(path.root): \(error)")
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .error, detail: error.errno.name))
+        }
+        let folder: TrashDirectory
+        switch caches.recycler.folder(for: path, root: root, uid: requester.uid, gid: requester.gid,
+                                      group: recycleGroups[item.rootName]) {
+        case .trash(let found): folder = found
+        case .unavailable(let reason):
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .noTrash, detail: reason))
+        }
+        let name: ByteString
+        do throws(SystemError) {
+            name = try folder.freeName(for: path.name)
+        } catch {
+            log.error("batch \(batch) step \(item.step): choosing a name in \(folder.path): \(error)")
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .error, detail: error.errno.name))
+        }
+        return .move(PlannedMove(parent: parent, path: path, trash: folder, name: name,
+                                 info: TrashInfo(path: path.absolute, deletionDate: Self.deletionDate(&caches.dateText))))
     }
 
     /// `DeletionDate=` for now: formatted once per second, not once per photo.

@@ -84,7 +84,7 @@ final class RestoreParents {
                     return .refused("uid \(requester.uid) may not recreate \(parent.path.appending(name))")
                 }
                 try parent.makeDirectory(name, mode: 0o777)
-                if effectiveUID == 0, requester.uid != 0 {
+                if FilePrivilege.current.mayChown, requester.uid != effectiveUID {
                     try parent.changeOwner(name, uid: requester.uid, gid: requester.gid)
                 }
                 return .created(try parent.openDirectory(name))

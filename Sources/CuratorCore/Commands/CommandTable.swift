@@ -29,5 +29,7 @@ enum CommandTable {
         "delete.cancel": DeleteCancelCommand.self,
         "undo": UndoCommand.self,
         "history": HistoryCommand.self,
+        "trash.list": TrashListCommand.self,
+        "trash.empty": TrashEmptyCommand.self,
     ]
 }

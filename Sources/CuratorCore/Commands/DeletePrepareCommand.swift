@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import Glibc
 
 /// `delete.prepare` (the "Delete?" alert of article 000): a plan of the session's
 /// selection, or of explicit ids, in trashing order (descending view position),
@@ -46,6 +47,13 @@ enum DeletePrepareCommand: StateCommand {
         }
         if !offline.isEmpty {
             throw ProtocolError(.rootOffline, "\(count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
+        }
+        // A trash made for someone else must become theirs; a daemon that may not chown
+        // would skip every photo at delete time: refused here, before anything is shown.
+        if caller.uid != geteuid(), !FilePrivilege.current.mayChown {
+            throw ProtocolError(.trashUnavailable, "curatord (uid \(geteuid())) may not make a trash that belongs to you (uid "
+                                + "\(caller.uid)): it lacks CAP_CHOWN, so nothing can be trashed for you. Its start-up "
+                                + "message and `curatord --check-config` say how to give it the capability.")
         }
         // Descending position in the session's view (article 000: highest index first).
         // Then the photos its filter hides (a filter keeps the selection, article 001),

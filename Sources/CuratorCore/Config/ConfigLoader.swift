@@ -19,6 +19,7 @@ public struct ConfigLoader {
     ]
     static let rootKeys: Set<String> = [
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all",
+        "trash", "recycle_group", "recycle_keep_days",
     ]
 
     /// The largest configuration file read; a larger one is refused whole, never cut.
@@ -183,9 +184,31 @@ public struct ConfigLoader {
                     protected = try strings("protected", in: object, path: "\(at).protected") ?? []
                 }
             }
+            var trash = TrashKind.freedesktop
+            if let t = try string("trash", in: object, path: "\(at).trash") {
+                guard let kind = TrashKind(rawValue: t) else {
+                    throw fail("\(at).trash", "must be \"freedesktop\" (the user's own trash) or \"recycle\" (<root>/.recycle/<user>), not \"\(t)\"")
+                }
+                trash = kind
+            }
+            let recycleGroup = try string("recycle_group", in: object, path: "\(at).recycle_group")
+            if let recycleGroup {
+                guard trash == .recycle else { throw fail("\(at).recycle_group", "applies to trash: \"recycle\" only") }
+                guard UserAccount.groupID(named: recycleGroup) != nil else {
+                    throw fail("\(at).recycle_group", "there is no group \"\(recycleGroup)\"")
+                }
+            }
+            var keepDays: Int?
+            if let days = try number("recycle_keep_days", in: object, path: "\(at).recycle_keep_days") {
+                guard days >= 1, days <= 36500, days == days.rounded() else {
+                    throw fail("\(at).recycle_keep_days", "must be a whole number of days from 1 to 36500 (leave it out to keep trashed photos until emptied)")
+                }
+                keepDays = Int(days)
+            }
             roots.append(RootConfig(name: name, path: ByteString(path), watch: watch, pollInterval: interval,
                                     exclude: exclude, includeDefaultExclusions: defaults, types: types,
-                                    protected: protected, protectAll: protectAll))
+                                    protected: protected, protectAll: protectAll, trash: trash,
+                                    recycleGroup: recycleGroup, recycleKeepDays: keepDays))
         }
 
         let socket = try absolute(try string("socket", in: top, path: "socket") ?? environment.defaultSocketPath, key: "socket")

@@ -20,10 +20,19 @@ public struct RootConfig: Sendable, Hashable {
     public var protected: [String]
     /// The whole root is protected.
     public var protectAll: Bool
+    /// Where its trashed photos go (`trash`).
+    public var trash: TrashKind
+    /// `recycle_group`: the group given the recycle folders (read and restore), by
+    /// name; nil keeps them the user's alone.
+    public var recycleGroup: String?
+    /// `recycle_keep_days`: photos trashed longer ago than this are emptied by the
+    /// daemon itself (either kind); nil never.
+    public var recycleKeepDays: Int?
 
     public init(name: String, path: ByteString, watch: WatchMethod = .auto, pollInterval: Double = 300,
                 exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
-                protected: [String] = [], protectAll: Bool = false) {
+                protected: [String] = [], protectAll: Bool = false, trash: TrashKind = .freedesktop,
+                recycleGroup: String? = nil, recycleKeepDays: Int? = nil) {
         self.name = name
         self.path = path
         self.watch = watch
@@ -33,6 +42,9 @@ public struct RootConfig: Sendable, Hashable {
         self.types = types
         self.protected = protected
         self.protectAll = protectAll
+        self.trash = trash
+        self.recycleGroup = recycleGroup
+        self.recycleKeepDays = recycleKeepDays
     }
 }
 

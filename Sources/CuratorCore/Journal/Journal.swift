@@ -9,7 +9,8 @@ import CuratorSystem
 /// One owner; not thread-safe. See docs/JOURNAL.md.
 final class Journal {
     private let database: Database
-    static let schemaVersion = 1
+    /// 2: `items.trash_kind` (issue 13: a root's trash may be a recycle folder).
+    static let schemaVersion = 2
 
     /// The WAL is checkpointed by `JournalCheckpointer` after each batch; this
     /// connection does it itself only past this many pages (64 MB).
@@ -124,6 +125,10 @@ final class Journal {
                 PRIMARY KEY(batch, step)
             ) WITHOUT ROWID;
             """)
+        if version < 2 {
+            // Every row written before is a freedesktop trash's.
+            try database.execute("ALTER TABLE items ADD COLUMN trash_kind TEXT NOT NULL DEFAULT 'freedesktop'")
+        }
         try database.setUserVersion(Self.schemaVersion)
     }
 
@@ -166,12 +171,15 @@ final class Journal {
         }
     }
 
-    /// The trash and name chosen for a photo, recorded before its `.trashinfo` is written.
-    func recordIntent(batch: Int64, step: Int, trashDirectory: ByteString, trashName: ByteString, infoPath: ByteString) throws(SQLiteError) {
+    /// The trash and name chosen for a photo, recorded before its `.trashinfo` is
+    /// written. For a recycle folder, `trashDirectory` is the folder the photo goes
+    /// into (`<root>/.recycle/<user>/<its folder>`), and `infoPath` its original path.
+    func recordIntent(batch: Int64, step: Int, trashDirectory: ByteString, trashName: ByteString, infoPath: ByteString,
+                      kind: TrashKind = .freedesktop) throws(SQLiteError) {
         try database.prepare("""
-            UPDATE items SET state = ?, trash_dir = ?, trash_name = ?, info_path = ? WHERE batch = ? AND step = ?
+            UPDATE items SET state = ?, trash_dir = ?, trash_name = ?, info_path = ?, trash_kind = ? WHERE batch = ? AND step = ?
             """).bind(.text(JournalItemState.intent.rawValue), .blob(trashDirectory.bytes), .blob(trashName.bytes),
-                      .blob(infoPath.bytes), .int(batch), .int(Int64(step))).run()
+                      .blob(infoPath.bytes), .text(kind.rawValue), .int(batch), .int(Int64(step))).run()
     }
 
     /// A photo's new state and reported outcome. `moved` is only ever set, never cleared.
@@ -242,9 +250,10 @@ final class Journal {
         try batches("""
             SELECT \(Self.batchColumns) FROM batches
             WHERE state = ? OR undo_running != 0
-               OR id IN (SELECT batch FROM items WHERE state IN (?, ?))
+               OR id IN (SELECT batch FROM items WHERE state IN (?, ?, ?))
             ORDER BY id
-            """, [.text(BatchState.running.rawValue), .text(JournalItemState.intent.rawValue), .text(JournalItemState.restoring.rawValue)])
+            """, [.text(BatchState.running.rawValue), .text(JournalItemState.intent.rawValue), .text(JournalItemState.restoring.rawValue),
+                  .text(JournalItemState.emptying.rawValue)])
     }
 
     /// The newest batch of `uid` that still has photos in the trash.
@@ -277,12 +286,26 @@ final class Journal {
 
     private static let itemColumns = """
         batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, detail,
-        trash_dir, trash_name, info_path, moved
+        trash_dir, trash_name, info_path, moved, trash_kind
         """
 
     /// The photos of a batch in plan order.
     func items(of batch: Int64) throws(JournalError) -> [JournalItem] {
         try readItems("SELECT \(Self.itemColumns) FROM items WHERE batch = ? ORDER BY step", [.int(batch)])
+    }
+
+    /// The photos of `uid`'s batches that are in the trash by our hand, oldest batch
+    /// first, each with its batch's time (nanoseconds since the epoch).
+    /// Every user's when `uid` is nil.
+    func trashedItems(uid: UInt32?) throws(JournalError) -> [(item: JournalItem, createdNanoseconds: Int64)] {
+        try rows("""
+            SELECT \(Self.itemColumns.split(separator: ",").map { "items." + $0.trimmingPrefix(while: \.isWhitespace) }
+                      .joined(separator: ", ")), batches.created_ns
+            FROM items JOIN batches ON batches.id = items.batch
+            WHERE (? OR batches.uid = ?) AND items.state = ? ORDER BY items.batch, items.step
+            """, [.int(uid == nil ? 1 : 0), .int(Int64(uid ?? 0)), .text(JournalItemState.trashed.rawValue)]) { (s) throws(JournalError) in
+            (try readItem(s), s.int64(18))
+        }
     }
 
     /// Photos of every batch that a batch's undo, recovery or another tool put back
@@ -307,6 +330,10 @@ final class Journal {
             throw JournalError.unknownValue(path: database.path, table: "items", row: row, column: "outcome", value: s.text(11),
                                             known: PhotoOutcome.allCases.map(\.rawValue).joined(separator: ", "))
         }
+        guard let kind = TrashKind(rawValue: s.text(17)) else {
+            throw JournalError.unknownValue(path: database.path, table: "items", row: row, column: "trash_kind", value: s.text(17),
+                                            known: TrashKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
         return JournalItem(
             batch: s.int64(0), step: s.int(1), photoID: s.int64(2), rootName: s.text(3),
             rootPath: ByteString(s.blob(4)), relativePath: ByteString(s.blob(5)),
@@ -317,7 +344,7 @@ final class Journal {
             trashDirectory: s.isNull(13) ? nil : ByteString(s.blob(13)),
             trashName: s.isNull(14) ? nil : ByteString(s.blob(14)),
             infoPath: s.isNull(15) ? nil : ByteString(s.blob(15)),
-            moved: s.int64(16) != 0)
+            moved: s.int64(16) != 0, trashKind: kind)
     }
 
     /// Photos now in the trash by our hand (photo id and pinned identity), so that

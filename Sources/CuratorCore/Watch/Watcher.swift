@@ -3,6 +3,7 @@ import CuratorProtocol
 import CuratorSystem
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// The watcher: three rooms and the thread that runs two of them.
 ///
@@ -37,9 +38,10 @@ public final class Watcher: RootControl, @unchecked Sendable {
     private let sequence = WorkSequence()
     private var stopping = false
     private let staleEntryLimit: Int
-    /// Fired when the thread leaves its loop, so that shutdown can wait for the
-    /// scan step in progress to finish before the index is closed.
-    private let exited = OneShotSignal()
+    /// The watcher thread: one long job. Shutdown waits for its handle, so that the
+    /// scan step in progress finishes before the index is closed.
+    private let thread = WorkerPool(name: "curatord-watch", threads: 1, stackSize: 1 << 20, keepIdleSeconds: 0)
+    private let loop = Mutex<JobHandle<Void, Never>?>(nil)
 
     /// Hints taken at a time.
     static let hintsPerTake = 4096
@@ -63,9 +65,10 @@ public final class Watcher: RootControl, @unchecked Sendable {
     }
 
     /// Starts the threads.
-    public func start() throws(SystemError) {
+    public func start() throws(WorkerError) {
         try source.start()
-        try SystemThread.detach(name: "curatord-watch", stackSize: 1 << 20) { [self] in run() }
+        let job = try thread.submit { [self] in run() }
+        loop.withLock { $0 = job }
     }
 
     /// Asks the thread to stop after the step in progress and waits for it, up
@@ -73,7 +76,8 @@ public final class Watcher: RootControl, @unchecked Sendable {
     @discardableResult
     public func stop(waitingUpTo seconds: Double) -> Bool {
         inbox.post(.stop)
-        return exited.wait(seconds: seconds)
+        guard let job = loop.withLock({ $0 }) else { return true }
+        return job.wait(until: .after(seconds: seconds)) != nil
     }
 
     private func run() {
@@ -99,7 +103,6 @@ public final class Watcher: RootControl, @unchecked Sendable {
         }
         source.stop(waitingUpTo: 2)
         inbox.releaseAllCookies()
-        exited.signal()
     }
 
     private func handle(_ command: WatcherCommand) {
