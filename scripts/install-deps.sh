@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   libinotifytools0-dev libsqlite3-dev libsystemd-dev libexif-dev libacl1-dev pkg-config
   trash-cli inotify-tools socat systemd util-linux e2fsprogs sqlite3
-  make groff-base python3-fusepy
+  make groff-base python3-fusepy sshfs openssh-server openssh-client
   libchafa-dev tmux
   debootstrap debian-archive-keyring systemd-container python3
   # Thumbnails: libvips and LibRaw (linked into curatord-thumbnailer only), zlib for

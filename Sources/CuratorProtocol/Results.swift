@@ -37,9 +37,12 @@ public struct RootStatus: Codable, Sendable {
     public var rescans: Int
     /// Why the root is polled or offline, when it is.
     public var note: String?
+    /// Since when (RFC 3339) the root's file system has not answered: a share whose
+    /// server hangs. Absent while it answers.
+    public var unresponsiveSince: String?
     public init(name: String, path: String, watch: WatchMethod, watching: String, online: Bool, photos: Int, bytes: Int64,
                 watches: Int, scanning: Bool, scanDirectories: Int, scanFiles: Int, capturePending: Int,
-                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?) {
+                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?, unresponsiveSince: String? = nil) {
         self.name = name
         self.path = path
         self.watch = watch
@@ -56,6 +59,7 @@ public struct RootStatus: Codable, Sendable {
         self.overflows = overflows
         self.rescans = rescans
         self.note = note
+        self.unresponsiveSince = unresponsiveSince
     }
 }
 

@@ -230,6 +230,13 @@ package enum SystemCalls {
         return Glibc.dup(descriptor)
     }
 
+    @inlinable package static func dup2(_ descriptor: Int32, _ target: Int32) -> Int32 {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed { return FaultPlan.intercept(.dup2, descriptor: descriptor) { _ in Glibc.dup2(descriptor, target) } }
+        #endif
+        return Glibc.dup2(descriptor, target)
+    }
+
     @inlinable package static func readlink(_ path: UnsafePointer<CChar>, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
         #if CURATOR_FAULT_INJECTION
         if FaultPlan.isArmed { return FaultPlan.intercept(.readlink, path: path) { _ in Glibc.readlink(path, buffer, size) } }

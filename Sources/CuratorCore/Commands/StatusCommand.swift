@@ -20,7 +20,8 @@ enum StatusCommand: CuratorCommand {
                     online: r.online, photos: counts.photos, bytes: counts.bytes,
                     watches: r.watches, scanning: r.scanning, scanDirectories: r.scanDirectories, scanFiles: r.scanFiles,
                     capturePending: counts.capturePending, lastScanMs: r.lastScanMs, overflows: r.overflows,
-                    rescans: r.rescans, note: r.note)
+                    rescans: r.rescans, note: r.note,
+                    unresponsiveSince: r.unresponsiveSince.map { LocalTime(epochSeconds: $0).rfc3339Text })
             }
             return StatusResult(
                 version: ProtocolInfo.serverVersion, pid: getpid(),

@@ -17,6 +17,10 @@ public final class Curator: Sendable {
     let batches: BatchService
     let watcherReport = WatcherReport()
     let outgoing = OutgoingMoves()
+    /// Writes and removes `sync`'s cookie files: a cookie on a share whose server
+    /// hangs holds one of these threads, never the client's, so that every
+    /// `timeout_ms` is kept. Past 8 hung at once, syncs of such roots fail at once.
+    let cookieWriters = WorkerPool(name: "curatord-cookie", threads: 8, stackSize: 256 << 10, keepIdleSeconds: 5)
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
     /// The daemon's part of `reload`, once it has handed it over.

@@ -21,7 +21,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
     func watchedRoot(_ id: Int32) -> WatchedRoot? {
         roots[id].map { r in
             WatchedRoot(id: id, config: r.config, online: r.online, device: r.device, inode: r.inode,
-                        usesInotify: r.usesInotify, polls: r.polls)
+                        usesInotify: r.usesInotify, polls: r.polls, unresponsiveSince: r.unresponsiveSince)
         }
     }
 
@@ -55,6 +55,15 @@ extension CuratorState: IndexUpdates, RootUpdates {
         guard let r = roots[id] else { return }
         send(Event(event: .online, root: r.config.name), root: id)
         requeuePendingCaptures(root: id)
+    }
+
+    func rootUnresponsive(_ id: Int32, since: Int64) {
+        guard roots[id]?.unresponsiveSince == nil else { return }
+        roots[id]?.unresponsiveSince = since
+    }
+
+    func rootResponsive(_ id: Int32) {
+        roots[id]?.unresponsiveSince = nil
     }
 
     func forgetRootDirectory(_ id: Int32) {

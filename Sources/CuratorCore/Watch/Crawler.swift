@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
+import Synchronization
 
 /// The crawler of one root: it takes the hints the inotify source left, looks at
 /// the disk (`lstat`: the disk is the authority; only ENOENT and ENOTDIR mean gone),
@@ -438,11 +439,12 @@ final class Crawler {
 
 /// Numbers work (scans, unpaired moves) and sync cookies in the order they come,
 /// across roots: a cookie is answered once nothing numbered before it is pending.
-final class WorkSequence {
-    private var last: UInt64 = 0
+final class WorkSequence: Sendable {
+    // Atomic: a remote root's crawler numbers its work on its lane's thread.
+    private let last = Atomic<UInt64>(0)
 
-    func next() -> UInt64 {
-        last += 1
-        return last
-    }
+    func next() -> UInt64 { last.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    /// The last number handed out.
+    var current: UInt64 { last.load(ordering: .relaxed) }
 }

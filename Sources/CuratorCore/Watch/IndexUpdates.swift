@@ -45,6 +45,8 @@ struct WatchedRoot: Sendable, Equatable {
     var inode: UInt64
     var usesInotify: Bool
     var polls: Bool
+    /// Set while its file system does not answer (seconds since the epoch).
+    var unresponsiveSince: Int64? = nil
 }
 
 /// What the root supervisor (and the crawler, for its scans) records of each root:
@@ -63,6 +65,11 @@ protocol RootUpdates: AnyObject {
     /// The root now names another folder: the device and inode recorded for the
     /// old one would make it look unmounted.
     func forgetRootDirectory(_ id: Int32)
+    /// The root's file system has not answered since `since` (seconds since the
+    /// epoch): its photos stay, nothing is asked of it until it answers again.
+    func rootUnresponsive(_ id: Int32, since: Int64)
+    /// It answers again.
+    func rootResponsive(_ id: Int32)
     /// No more inotify for this root: it is polled, and `note` says why.
     func rootPolled(_ id: Int32, note: String)
     /// Events were lost (a queue overflow): counted and said to subscribers. Returns
