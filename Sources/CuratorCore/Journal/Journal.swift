@@ -322,7 +322,7 @@ final class Journal {
             FROM items JOIN batches ON batches.id = items.batch
             WHERE (? OR batches.uid = ?) AND items.state = ? ORDER BY items.batch, items.step
             """, [.int(uid == nil ? 1 : 0), .int(Int64(uid ?? 0)), .text(JournalItemState.trashed.rawValue)]) { (s) throws(JournalError) in
-            (try readItem(s), s.int64(18))
+            (try readItem(s), s.int64(19))  // after the 19 item columns
         }
     }
 
