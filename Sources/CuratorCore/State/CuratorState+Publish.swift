@@ -33,6 +33,8 @@ extension CuratorState {
         publish(others)
         guard added > 0 else { return }
         viewCache.invalidate()
+        // The thumbnailer hears of each photo, even when subscribers hear of the folder.
+        thumbnailsNote(changes.filter { if case .added = $0 { true } else { false } })
         guard events.hasSubscribers else { return }
         events.send(Event(event: .scanned, root: rootName(root), folder: wirePath(folder), count: added), root: root)
     }
