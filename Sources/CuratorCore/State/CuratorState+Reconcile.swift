@@ -14,46 +14,79 @@ extension CuratorState {
     /// `scanned` event for the directory, not one `added` event each.
     func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool = false,
                    coalesceAdded: Bool = false, seen: inout Set<Int64>) throws -> [LibraryChange] {
-        var changes: [LibraryChange] = []
-        try library.batch {
-            let folder = try library.ensureFolder(root: root, path: directory)
-            var present = Set<ByteString>()
-            for file in files {
-                present.insert(file.name)
-                let identity = FileIdentity(file.status)
-                if let id = library.photoID(folder: folder, name: file.name) {
-                    seen.insert(id)
-                    if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
-                        changes.append(change)
-                        if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id) }
-                    }
-                    continue
-                }
-                if let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
-                    if case .moved(let p, _, _) = moved { seen.insert(p.id) }
-                    changes.append(moved)
-                    continue
-                }
-                let former = tombstones.exhume(device: identity.device, inode: identity.inode)
-                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
-                                                   preferredID: former) {
-                    if case .added(let p) = change {
-                        seen.insert(p.id)
-                        capturePending.append(p.id)
-                    }
-                    changes.append(change)
-                }
-            }
-            if complete && !deferRemovals {
-                for (name, id) in library.members(ofFolder: folder) where !present.contains(name) {
-                    if let change = try library.remove(id) { changes.append(change) }
-                }
-            }
+        let changes = try library.batch {
+            try reconcileInTransaction(root: root, directory: directory, files: files[...], complete: complete,
+                                       deferRemovals: deferRemovals, seen: &seen)
         }
         if coalesceAdded {
             publishScanned(changes, root: root, folder: directory)
         } else {
             publish(changes)
+        }
+        return changes
+    }
+
+    /// A scan step's folders (or parts of folders) in one SQLite transaction and one
+    /// hold of the lock: a transaction per folder, and a lock taken per folder, were
+    /// most of a cold scan's time under the lock (issue 14). Each folder is published
+    /// as `reconcile` publishes it. A part of a folder (`ScannedFolder.complete`
+    /// false) removes nothing, so only a full scan (`deferRemovals`) splits folders.
+    func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
+                   seen: inout Set<Int64>) throws {
+        let changes = try library.batch {
+            try folders.map { folder in
+                try reconcileInTransaction(root: root, directory: folder.path, files: folder.files, complete: folder.complete,
+                                           deferRemovals: deferRemovals, seen: &seen)
+            }
+        }
+        for (folder, changed) in zip(folders, changes) {
+            if coalesceAdded {
+                publishScanned(changed, root: root, folder: folder.path)
+            } else {
+                publish(changed)
+            }
+        }
+    }
+
+    private func reconcileInTransaction(root: Int32, directory: ByteString, files: ArraySlice<ScannedFile>, complete: Bool,
+                                        deferRemovals: Bool, seen: inout Set<Int64>) throws -> [LibraryChange] {
+        var changes: [LibraryChange] = []
+        let folder = try library.ensureFolder(root: root, path: directory)
+        // The names present are needed only to find what is gone here and now; a
+        // full scan leaves that to its end (a set of every name was a hash and an
+        // insert per photo of a cold scan).
+        let removesHere = complete && !deferRemovals
+        var present = Set<ByteString>(minimumCapacity: removesHere ? files.count : 0)
+        for file in files {
+            if removesHere { present.insert(file.name) }
+            let identity = FileIdentity(file.status)
+            if let id = library.photoID(folder: folder, name: file.name) {
+                seen.insert(id)
+                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
+                    changes.append(change)
+                    if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id) }
+                }
+                continue
+            }
+            if let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
+                if case .moved(let p, _, _) = moved { seen.insert(p.id) }
+                changes.append(moved)
+                continue
+            }
+            let former = tombstones.exhume(device: identity.device, inode: identity.inode)
+            if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
+                                               preferredID: former) {
+                if case .added(let p) = change {
+                    seen.insert(p.id)
+                    capturePending.append(p.id)
+                }
+                changes.append(change)
+            }
+        }
+        if removesHere {
+            for (name, id) in library.members(ofFolder: folder) where !present.contains(name) {
+                if let change = try library.remove(id) { changes.append(change) }
+            }
         }
         return changes
     }
@@ -145,22 +178,74 @@ extension CuratorState {
 
     /// The end of a full scan of a root: whatever was not seen is gone, except below
     /// `unreadable` directories (a permission problem is not a deletion).
-    /// Costs the size of the root, not of the whole index.
+    /// Costs the size of the root, not of the whole index. In one step: the
+    /// crawler takes it in bounded steps (`removeUnseen`, `dropFolders`).
     func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString] = []) throws {
+        var folders = scanFolderIDs(root: root)[...]
+        var unseen: [Folder] = []
+        while !folders.isEmpty {
+            let step = try removeUnseen(root: root, folders: folders, seen: seen, seenFolders: seenFolders, unreadable: unreadable,
+                                        budget: .max)
+            folders = folders.dropFirst(step.consumed)
+            unseen += step.unseenFolders
+        }
+        _ = try dropFolders(Self.deepestFirst(unseen)[...], limit: .max)
+    }
+
+    /// Folders in an order where each comes before its parent.
+    static func deepestFirst(_ folders: [Folder]) -> [Folder] { folders.sorted { $0.path.count > $1.path.count } }
+
+    /// The root's folders as a full scan's end goes through them, a step at a time.
+    func scanFolderIDs(root: Int32) -> [Int32] { library.folderIDs(inRoot: root).sorted() }
+
+    /// One step of a full scan's end: in the first of `folders`, the photos the scan
+    /// did not see are removed, until about `budget` photos were looked at (a whole
+    /// folder at least). Returns how many folders it took, and those of them the scan
+    /// did not see (to be dropped, deepest first, once every step is done). Folders
+    /// gone meanwhile are passed over; photos gone meanwhile are not found.
+    func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: Set<Int64>, seenFolders: Set<ByteString>,
+                      unreadable: [ByteString], budget: Int) throws -> (consumed: Int, unseenFolders: [Folder]) {
         var changes: [LibraryChange] = []
+        var unseenFolders: [Folder] = []
+        var consumed = 0
+        var looked = 0
         try library.batch {
-            var unseenFolders: [Folder] = []
-            for folderID in library.folderIDs(inRoot: root) {
-                guard let folder = library.folders[folderID] else { continue }
+            for folderID in folders {
+                consumed += 1
+                guard let folder = library.folders[folderID], folder.rootID == root else { continue }
                 if unreadable.contains(where: { folder.path.isWithin($0) }) { continue }
-                for (_, id) in library.members(ofFolder: folderID) where !seen.contains(id) {
+                let members = library.photoIDs(inFolder: folderID)
+                looked += members.count + 1
+                for id in members where !seen.contains(id) {
+                    // A removal writes a row and an event: it weighs more than a look.
+                    looked += 16
                     if let change = try library.remove(id) { changes.append(change) }
                 }
                 if !seenFolders.contains(folder.path) && !folder.path.isEmpty { unseenFolders.append(folder) }
+                if looked >= budget { break }
             }
-            // Deepest first: each folder leaves a parent that is still linked.
-            for folder in unseenFolders.sorted(by: { $0.path.count > $1.path.count }) { try library.dropFolder(folder) }
         }
         publish(changes)
+        return (consumed, unseenFolders)
+    }
+
+    /// The last steps of a full scan's end: folders it did not see are dropped,
+    /// deepest first (each leaves a parent that is still linked), up to `limit` per
+    /// call. Returns how many it took.
+    func dropFolders(_ folders: ArraySlice<Folder>, limit: Int) throws -> Int {
+        var changes: [LibraryChange] = []
+        let taken = folders.prefix(limit)
+        try library.batch {
+            for folder in taken {
+                // Still the folder the step saw (not dropped by an event, nor another at its path).
+                guard library.folders[folder.id]?.path == folder.path else { continue }
+                for id in library.photoIDs(inFolder: folder.id) {
+                    if let change = try library.remove(id) { changes.append(change) }
+                }
+                try library.dropFolder(folder)
+            }
+        }
+        publish(changes)
+        return taken.count
     }
 }

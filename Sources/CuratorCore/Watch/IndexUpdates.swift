@@ -27,8 +27,17 @@ protocol IndexUpdates: AnyObject {
     /// A directory's mode, owner or ACL changed (IN_ATTRIB): who may read the
     /// folders below it is worked out again.
     func directoryAttributesChanged(root: Int32, path: ByteString)
-    /// The end of a full scan: what it did not see is gone, except below `unreadable`.
-    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString]) throws
+    /// Several folders of a scan (or parts of large ones, in a full scan) in one
+    /// transaction, each as `reconcile` does one.
+    func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
+                   seen: inout Set<Int64>) throws
+    /// The end of a full scan, in steps: the root's folders, then the photos not seen
+    /// removed a few folders at a time (`removeUnseen`), then the folders not seen
+    /// dropped (`dropFolders`, deepest first), except below `unreadable`.
+    func scanFolderIDs(root: Int32) -> [Int32]
+    func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: Set<Int64>, seenFolders: Set<ByteString>,
+                      unreadable: [ByteString], budget: Int) throws -> (consumed: Int, unseenFolders: [Folder])
+    func dropFolders(_ folders: ArraySlice<Folder>, limit: Int) throws -> Int
     /// The photo indexed at a path, if any.
     func photoID(root: Int32, relativePath: ByteString) -> Int64?
     /// Saves and announces, once, the selections that photos left since the last call.
