@@ -20,10 +20,15 @@ public struct RootConfig: Sendable, Hashable {
     public var protected: [String]
     /// The whole root is protected.
     public var protectAll: Bool
+    /// Files of one shot (RAW + JPEG, a Live Photo, their sidecars) are kept as one
+    /// group (issue 15), shown by `groupShows`.
+    public var groups: Bool
+    public var groupShows: GroupSettings.Shown
 
     public init(name: String, path: ByteString, watch: WatchMethod = .auto, pollInterval: Double = 300,
                 exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
-                protected: [String] = [], protectAll: Bool = false) {
+                protected: [String] = [], protectAll: Bool = false, groups: Bool = false,
+                groupShows: GroupSettings.Shown = .rendered) {
         self.name = name
         self.path = path
         self.watch = watch
@@ -33,6 +38,13 @@ public struct RootConfig: Sendable, Hashable {
         self.types = types
         self.protected = protected
         self.protectAll = protectAll
+        self.groups = groups
+        self.groupShows = groupShows
+    }
+
+    /// How this root groups files, for the index.
+    public var groupSettings: GroupSettings {
+        GroupSettings(enabled: groups, shown: groupShows, types: types.flatMap { try? PhotoTypeFilter(names: $0) } ?? .all)
     }
 }
 

@@ -16,7 +16,7 @@ public enum LibraryChange: Sendable {
 /// touches, never to the whole index: photos are kept per folder, folders per
 /// root and per parent.
 final class PhotoLibrary {
-    private let store: IndexStore
+    let store: IndexStore
     private(set) var photos = PhotoTable()
     /// Each folder's photos by name: lookups by path, and a folder's members.
     private var entries: [Int32: FolderEntries] = [:]
@@ -45,6 +45,20 @@ final class PhotoLibrary {
     /// What the open transaction changed in memory, oldest first (`LibraryUndo`).
     private var undoLog: [LibraryUndo] = []
 
+    // Groups (PhotoLibrary+Groups.swift).
+    /// Every row of a group by its id, kept for each group that is more than one
+    /// row or whose id is not its only row's own.
+    var groupRows: [Int64: [Int64]] = [:]
+    /// Each root's way of grouping; a root not set does not group.
+    var groupSettings: [Int32: GroupSettings] = [:]
+    /// Folders the open transaction put rows in or took rows from: grouped again
+    /// before it commits.
+    var dirtyFolders: Set<Int32> = []
+    /// Rows the open transaction added: they bring no group id of their own.
+    var freshIDs: Set<Int64> = []
+    /// Rows whose group or role changed since the state last took them (`takeShifts`).
+    var shifts: [GroupShift] = []
+
     init(store: IndexStore) throws {
         self.store = store
         var loaded = try store.loadFolders()
@@ -67,7 +81,7 @@ final class PhotoLibrary {
     /// keeps its id for an undo): the store records how far ids have been handed out.
     private var reservedID: Int64 = 0
 
-    private func takeID() throws -> Int64 {
+    func takeID() throws -> Int64 {
         note(.ids(next: nextID, reserved: reservedID))
         if nextID >= reservedID {
             reservedID = nextID + 4096
@@ -104,16 +118,22 @@ final class PhotoLibrary {
         droppedFolderPaths.removeAll(keepingCapacity: true)
         try store.begin()
         inTransaction = true
+        let shiftsBefore = shifts.count
         defer {
             inTransaction = false
             // A large transaction (a root dropped) does not keep its log's memory.
             undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
+            dirtyFolders.removeAll(keepingCapacity: true)
+            freshIDs.removeAll(keepingCapacity: true)
         }
         do {
             let r = try body()
+            // Each folder touched is grouped again, in the same transaction.
+            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder) }
             try store.commit()
             return r
         } catch {
+            shifts.removeSubrange(min(shiftsBefore, shifts.count)...)
             do {
                 try store.database.execute("ROLLBACK")
             } catch {
@@ -168,6 +188,8 @@ final class PhotoLibrary {
                 nextRank[id] = rank
             case .rank(let folder, let rank):
                 nextRank[folder] = rank
+            case .groupRows(let group, let rows):
+                groupRows[group] = rows
             case .ids(let next, let reserved):
                 nextID = next
                 reservedID = reserved
@@ -278,8 +300,10 @@ final class PhotoLibrary {
         } else {
             id = try takeID()
         }
+        // A sidecar has no capture time of its own (its group's is its photos').
         let photo = Photo(id: id, rootID: root, folderID: folder, name: name, identity: identity, type: type,
-                          capture: capture, rank: takeRank(folder))
+                          capture: type.isSidecar ? .none : capture, rank: takeRank(folder))
+        freshIDs.insert(id)
         insertInMemory(photo)
         try store.upsertPhoto(photo)
         return .added(photo)
@@ -330,6 +354,39 @@ final class PhotoLibrary {
             generation &+= 1
             try store.upsertPhoto(photo)
         }
+    }
+
+    /// A row's group and role, as `regroup` decided them; in place, undone with
+    /// the transaction, its group's rows kept.
+    func setGroup(_ id: Int64, group: Int64, role: GroupRole) throws {
+        guard var photo = photos[id], photo.groupID != group || photo.role != role else { return }
+        let old = photo.groupID
+        let oldRows = rows(ofGroup: old)
+        let newRows = old == group ? [] : rows(ofGroup: group)
+        note(.replaced(photo))
+        photo.groupID = group
+        photo.role = role
+        photos[id] = photo
+        generation &+= 1
+        if old != group {
+            setRows(old, oldRows.filter { $0 != id })
+            setRows(group, newRows + [id])
+        }
+        try store.upsertPhoto(photo)
+    }
+
+    /// Keeps `groupRows[group]` only where `rows(ofGroup:)` could not tell it.
+    private func setRows(_ group: Int64, _ rows: [Int64]) {
+        let kept: [Int64]? = rows.isEmpty || rows == [group] ? nil : rows
+        guard groupRows[group] != kept else { return }
+        note(.groupRows(group, groupRows[group]))
+        groupRows[group] = kept
+    }
+
+    /// The rows whose group or role changed since the last call, for events.
+    func takeShifts() -> [GroupShift] {
+        defer { shifts.removeAll() }
+        return shifts
     }
 
     func setRank(_ id: Int64, _ rank: Int64) throws {
@@ -460,15 +517,20 @@ final class PhotoLibrary {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         if inTransaction {
             note(.inserted(photo, entry: entries[photo.folderID]?[photo.name], inode: byInode[inode], rank: nextRank[photo.folderID]))
+            dirtyFolders.insert(photo.folderID)
         }
+        let groupBefore = rows(ofGroup: photo.groupID)
         photos[photo.id] = photo
         entries[photo.folderID, default: FolderEntries()][photo.name] = photo.id
         byInode[inode] = photo.id
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
+        setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id])
         count(photo, 1)
     }
 
     private func removeFromMemory(_ photo: Photo) {
+        let groupBefore = rows(ofGroup: photo.groupID)
+        if inTransaction { dirtyFolders.insert(photo.folderID) }
         photos[photo.id] = nil
         let entry = entries[photo.folderID]?[photo.name] == photo.id
         if entry { setEntry(photo.folderID, photo.name, nil) }
@@ -476,6 +538,7 @@ final class PhotoLibrary {
         let ownInode = byInode[inode] == photo.id
         if ownInode { byInode[inode] = nil }
         note(.removed(photo, entry: entry, inode: ownInode))
+        setRows(photo.groupID, groupBefore.filter { $0 != photo.id })
         count(photo, -1)
     }
 

@@ -14,7 +14,7 @@ extension CuratorState {
         let path = fields.contains(.path) ? wirePath(library.relativePath(of: photo)) : WirePath(path: "")
         let offline = facts.offline.contains(photo.rootID)
         let protected = fields.contains(.protected) && facts.mayProtect.contains(photo.rootID) && isProtected(photo)
-        return PhotoSummary(position: position, id: photo.id, root: fields.contains(.root) ? rootName(photo.rootID) : "",
+        return PhotoSummary(position: position, id: photo.groupID, root: fields.contains(.root) ? rootName(photo.rootID) : "",
                             path: path.path, pathRaw: path.pathRaw,
                             size: photo.size, mtimeNs: photo.identity.mtimeNs, type: fields.contains(.type) ? photo.type.wireName : "",
                             captureTime: fields.contains(.captureTime) ? photo.capture.seconds.map { CaptureTime(seconds: $0).wire } : nil,

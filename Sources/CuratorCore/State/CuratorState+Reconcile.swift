@@ -102,7 +102,8 @@ extension CuratorState {
             for folder in library.folders(root: root, within: to) {
                 let fromFolderPath = from.appending(folder.path.relative(to: to))
                 for id in library.photoIDs(inFolder: folder.id) {
-                    guard let photo = library.photo(id) else { continue }
+                    // A group moves as one: said once, by its shown photo.
+                    guard let photo = library.photo(id), photo.role == .shown else { continue }
                     let oldPath = fromFolderPath.appending(photo.name)
                     events.send(Event(event: .moved, root: roots.names[root], photo: summary(photo), from: wirePath(oldPath)),
                          root: root)

@@ -15,7 +15,7 @@ extension CuratorState {
                 : "Name the photos one way at a time: positions, ids, all, folder, glob or from/to.")
         }
         if let ids = selector.ids {
-            let unknown = ids.filter { library.photo($0) == nil || roots[library.photo($0)?.rootID ?? -1] == nil }
+            let unknown = ids.filter { library.listed($0) == nil || roots[library.listed($0)?.rootID ?? -1] == nil }
             if !unknown.isEmpty {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
             }
@@ -35,7 +35,7 @@ extension CuratorState {
         if let folder = selector.folder {
             let path = ByteString(folder).normalizedRelative
             let ids = viewIDs.filter { id in
-                guard let p = library.photo(id), let f = library.folders[p.folderID] else { return false }
+                guard let p = library.listed(id), let f = library.folders[p.folderID] else { return false }
                 return f.path.isWithin(path)
             }
             if ids.isEmpty && library.folders.values.allSatisfy({ !$0.path.isWithin(path) }) {

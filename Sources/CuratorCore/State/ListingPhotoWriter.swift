@@ -78,14 +78,14 @@ struct ListingPhotoWriter: Sendable {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
-        if wants.id { w.key("id"); w.int(photo.id) }
+        if wants.id { w.key("id"); w.int(photo.groupID) }
         if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.identity.mtimeNs) }
         if wants.offline, root.offline { w.key("offline"); w.bool(true) }
         if wants.path { writePath(photo, to: &w) }
         if wants.position { w.key("position"); w.int(position) }
         if wants.protected, root.mayProtect, isProtected(photo) { w.key("protected"); w.bool(true) }
         if wants.root { w.key("root"); w.string(escaped: root.name) }
-        if wants.selected, let number = selection?.number(of: photo.id) { w.key("selected"); w.int(number) }
+        if wants.selected, let number = selection?.number(of: photo.groupID) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }
         if wants.type {
             if photo.type != type {

@@ -86,7 +86,7 @@ extension CuratorState {
         for row in rows { perRank[Int(row.folder)] += 1 }
         var folderTotals: [Int32: Int] = [:]
         for (rank, folder) in orderedFolders.enumerated() where perRank[rank] > 0 { folderTotals[folder] = perRank[rank] }
-        return ResolvedView(ids: slots.map { table[Int($0)].id }, slots: slots, folderTotals: folderTotals)
+        return ResolvedView(ids: slots.map { table[Int($0)].groupID }, slots: slots, folderTotals: folderTotals)
     }
 }
 
@@ -102,6 +102,8 @@ extension CuratorState {
             let path = paths[folder] ?? .empty
             for id in library.photoIDs(inFolder: folder) {
                 guard let slot = table.slot(of: id) else { continue }
+                // A group is listed once, by its shown photo (issue 15).
+                if table.values[Int(slot)].role != .shown { continue }
                 if !filter.isEmpty, !filter.matches(table.values[Int(slot)], folderPath: path) { continue }
                 rows.append(ViewRow(folder: Int32(rank), index: slot, key: 0, tie: 0))
             }
