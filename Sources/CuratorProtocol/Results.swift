@@ -113,15 +113,18 @@ public struct InotifyStatus: Codable, Sendable {
 }
 
 public struct ListResult: Codable, Sendable {
-    /// Photos in the whole view (before offset/limit).
+    /// Photos in the whole view (before offset/limit); a group counts once.
     public var total: Int
+    /// Files in the whole view: every file of each group (issue 15).
+    public var files: Int
     public var offset: Int
     public var photos: [PhotoSummary]
     /// Sections of the returned page, in view order.
     public var folders: [FolderSection]
     public var view: ViewSpec
-    public init(total: Int, offset: Int, photos: [PhotoSummary], folders: [FolderSection], view: ViewSpec) {
+    public init(total: Int, files: Int? = nil, offset: Int, photos: [PhotoSummary], folders: [FolderSection], view: ViewSpec) {
         self.total = total
+        self.files = files ?? total
         self.offset = offset
         self.photos = photos
         self.folders = folders

@@ -28,6 +28,12 @@ extension PhotoLibrary {
         return []
     }
 
+    /// The files of the group `photo` shows, in the order listings give them;
+    /// nil for a photo alone.
+    func members(ofGroupShownBy photo: Photo) -> [Photo]? {
+        GroupMembers.of(photo, rows: groupRows, table: photos)
+    }
+
     /// The photo that stands for group `id` in listings, when the group is listed
     /// (an orphan sidecar stands for itself).
     func listed(_ id: Int64) -> Photo? {
@@ -136,4 +142,39 @@ extension GroupSettings {
         case .raw: return 2
         }
     }
+}
+
+/// A group's files from copies of the index's tables (a listing reads them
+/// outside the state's lock).
+enum GroupMembers {
+    static func of(_ photo: Photo, rows: [Int64: [Int64]], table: PhotoTable) -> [Photo]? {
+        guard photo.role == .shown, let ids = rows[photo.groupID], ids.count > 1 else { return nil }
+        return ids.compactMap { table[$0] }.sorted { a, b in
+            let (ra, rb) = (rank(a), rank(b))
+            return ra != rb ? ra < rb : a.name < b.name
+        }
+    }
+
+    /// The shown photo, the other photos (rendered, RAW, video), the sidecars.
+    private static func rank(_ photo: Photo) -> Int {
+        switch photo.role {
+        case .shown: 0
+        case .member:
+            switch MemberKind(photo.type) {
+            case .rendered: 1
+            case .raw: 2
+            default: 3
+            }
+        default: 4
+        }
+    }
+
+    /// The group's capture time: its shown photo's, else the first of its other
+    /// photos that has one (a RAW's EXIF beside a PNG's none).
+    static func capture(of photo: Photo, members: [Photo]?) -> Int64? {
+        if let seconds = photo.capture.seconds { return seconds }
+        return members?.lazy.compactMap(\.capture.seconds).first
+    }
+
+    static func totalSize(_ members: [Photo]) -> Int64 { members.reduce(0) { $0 + $1.size } }
 }

@@ -513,11 +513,19 @@ final class PhotoLibrary {
         generation &+= 1
     }
 
+    /// Whether a row coming or going can change its folder's groups: always where
+    /// the root groups; elsewhere only a row that is not a plain photo alone (a
+    /// sidecar, or a member left from when it grouped). A root that does not group
+    /// then costs nothing per event (grouping a folder is proportional to it).
+    private func mayChangeGroups(_ photo: Photo) -> Bool {
+        groupSettings[photo.rootID]?.enabled == true || photo.role != .shown || photo.groupID != photo.id
+    }
+
     private func insertInMemory(_ photo: Photo) {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         if inTransaction {
             note(.inserted(photo, entry: entries[photo.folderID]?[photo.name], inode: byInode[inode], rank: nextRank[photo.folderID]))
-            dirtyFolders.insert(photo.folderID)
+            if mayChangeGroups(photo) { dirtyFolders.insert(photo.folderID) }
         }
         let groupBefore = rows(ofGroup: photo.groupID)
         photos[photo.id] = photo
@@ -530,7 +538,7 @@ final class PhotoLibrary {
 
     private func removeFromMemory(_ photo: Photo) {
         let groupBefore = rows(ofGroup: photo.groupID)
-        if inTransaction { dirtyFolders.insert(photo.folderID) }
+        if inTransaction && mayChangeGroups(photo) { dirtyFolders.insert(photo.folderID) }
         photos[photo.id] = nil
         let entry = entries[photo.folderID]?[photo.name] == photo.id
         if entry { setEntry(photo.folderID, photo.name, nil) }
