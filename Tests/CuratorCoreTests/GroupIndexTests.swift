@@ -177,6 +177,60 @@ import Testing
         #expect(index.shape() == before)
     }
 
+    /// Events regroup only the shots their names can touch (a folder of thousands
+    /// must not be grouped whole per file); whatever the order of comings and
+    /// goings, the index must then agree with grouping the whole folder afresh.
+    @Test func regroupingOnlyTheShotsAnEventTouchesAgreesWithGroupingTheWholeFolder() throws {
+        let index = try Index()
+        try index.library.batch {
+            for n in 0..<200 { try index.add(ByteString("DSC_\(1000 + n).JPG")) }
+        }
+        let pool: [ByteString] = ["IMG_0001.JPG", "IMG_0001.CR2", "img_0001.cr2", "IMG_0001.xmp", "IMG_0001.CR2.xmp",
+                                  "IMG_0001_01.CR2.xmp", "IMG_0001_01.CR2", "IMG_0001.HEIC", "IMG_0001.MOV", "IMG_0002.NEF",
+                                  "IMG_0002.nef.xmp", "IMG_0002.JPG", "DSC_1003.NEF", "DSC_1004.xmp", "IMG_0001.AAE"]
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<300 {
+            let name = pool[Int.random(in: 0..<pool.count, using: &generator)]
+            if let id = index.id(name) {
+                _ = try index.library.remove(id)
+            } else {
+                try index.add(name)
+            }
+            let names = index.library.members(ofFolder: index.folder).map(\.name)
+            let expected = PhotoGrouping.group(names: names)
+            var roles: [ByteString: GroupRole] = [:]
+            var together: [ByteString: Int] = [:]
+            for (number, group) in expected.groups.enumerated() {
+                for member in group.members {
+                    roles[member.name] = member.kind == .sidecar ? .sidecar : member.name == group.shown.name ? .shown : .member
+                    together[member.name] = number
+                }
+            }
+            for name in expected.orphans { roles[name] = .orphan }
+            for name in expected.undecided { roles[name] = .undecided }
+            // The pool's names and two bystanders (the other 198 are alike).
+            let watched = names.filter { pool.contains($0) || $0 == "DSC_1003.JPG" || $0 == "DSC_1004.JPG" }
+            for name in watched {
+                let row = try #require(index.row(name))
+                #expect(row.role == roles[name], "step \(step): \(name)")
+                for other in watched where other != name && together[other] != nil {
+                    let sameGroup = index.row(other)?.groupID == row.groupID
+                    #expect(sameGroup == (together[other] == together[name]), "step \(step): \(name) and \(other)")
+                }
+            }
+            if step % 50 == 0 {
+                // A listed group's rows are exactly those bearing its id.
+                for name in watched where roles[name] == .shown {
+                    let row = try #require(index.row(name))
+                    #expect(Set(index.library.rows(ofGroup: row.groupID)) == Set(names.compactMap { index.id($0) }.filter {
+                        index.library.photo($0)?.groupID == row.groupID
+                    }))
+                }
+            }
+        }
+        #expect(index.library.groupKeys[index.folder] != nil, "events regrouped the folder in part")
+    }
+
     @Test func anIndexFromBeforeGroupsIsMigratedAndGroupedKeepingItsIDs() throws {
         let dir = try ScratchDirectory()
         let path = dir.child("index.sqlite").lossyString

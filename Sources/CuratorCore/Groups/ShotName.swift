@@ -71,6 +71,17 @@ enum ShotName: Hashable {
         }
     }
 
+    /// The bases whose grouping this name can change: a photo's own, a shot
+    /// sidecar's, the files a file sidecar may be about. Names that share none
+    /// group independently of each other.
+    static func keys(of name: ByteString) -> [ByteString] {
+        switch ShotName(name) {
+        case .photo(_, let base), .shotSidecar(_, let base): [base]
+        case .fileSidecar(_, let file, let original): [foldedStem(file)] + (original.map { [foldedStem($0)] } ?? [])
+        case .other: []
+        }
+    }
+
     var isSidecar: Bool {
         switch self {
         case .shotSidecar, .fileSidecar: true

@@ -51,18 +51,26 @@ extension PhotoLibrary {
         groupSettings[root] = settings
         guard recorded != settings.storedValue else { return }
         try batch {
-            for folder in folderIDs(inRoot: root) { dirtyFolders.insert(folder) }
+            for folder in folderIDs(inRoot: root) { dirtyFolders.insert(folder) }  // whole
             try store.setGroupSettings(settings.storedValue, root: root)
         }
     }
 
     /// Groups one folder's rows again, from their names; called before a
-    /// transaction commits, for every folder it touched.
-    func regroup(folder: Int32) throws {
+    /// transaction commits, for every folder it touched. With `names` (those put
+    /// in or taken out), only the rows that share a base with them, and with
+    /// those, and so on (`ShotName.keys`): an event costs its shot, not its folder.
+    func regroup(folder: Int32, names: Set<ByteString>?) throws {
         guard let root = folders[folder]?.rootID else { return }
         var settings = groupSettings[root] ?? GroupSettings(enabled: false)
         settings.types = .all  // the index holds only the photos the root counts
-        let entries = members(ofFolder: folder)
+        // Many names changed (a scan): the whole folder is as cheap, and needs no index.
+        let entries: [(name: ByteString, id: Int64)]
+        if let names, names.count * 8 < memberCount(ofFolder: folder) {
+            entries = affected(by: names, in: folder)
+        } else {
+            entries = members(ofFolder: folder)
+        }
         let idOf = Dictionary(entries.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         let grouping = PhotoGrouping.group(names: entries.map(\.name), settings: settings)
 
@@ -129,6 +137,30 @@ extension PhotoLibrary {
             shifts.append(GroupShift(id: row, fromGroup: photo.groupID, fromRole: photo.role, toGroup: group, toRole: role))
             try setGroup(row, group: group, role: role)
         }
+    }
+}
+
+extension PhotoLibrary {
+    /// The rows whose groups `names` can change: the closure of the names that
+    /// share a base (`ShotName.keys`) with them.
+    private func affected(by names: Set<ByteString>, in folder: Int32) -> [(name: ByteString, id: Int64)] {
+        if groupKeys[folder] == nil {
+            var index: [ByteString: Set<ByteString>] = [:]
+            for entry in members(ofFolder: folder) {
+                for key in ShotName.keys(of: entry.name) { index[key, default: []].insert(entry.name) }
+            }
+            groupKeys[folder] = index
+        }
+        let index = groupKeys[folder] ?? [:]
+        var keys = Set(names.flatMap { ShotName.keys(of: $0) })
+        var pending = Array(keys)
+        var found = Set<ByteString>()
+        while let key = pending.popLast() {
+            for name in index[key] ?? [] where found.insert(name).inserted {
+                for next in ShotName.keys(of: name) where keys.insert(next).inserted { pending.append(next) }
+            }
+        }
+        return found.sorted().compactMap { name in photoID(folder: folder, name: name).map { (name, $0) } }
     }
 }
 

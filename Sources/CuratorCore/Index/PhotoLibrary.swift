@@ -54,6 +54,12 @@ final class PhotoLibrary {
     /// Folders the open transaction put rows in or took rows from: grouped again
     /// before it commits.
     var dirtyFolders: Set<Int32> = []
+    /// Names the open transaction put in or took out, by folder: only the groups
+    /// they can change are made again (`regroup(folder:names:)`).
+    var dirtyNames: [Int32: Set<ByteString>] = [:]
+    /// Per folder, its names by the bases they can change (`ShotName.keys`): built
+    /// when a folder is first regrouped in part, kept since, dropped on a rollback.
+    var groupKeys: [Int32: [ByteString: Set<ByteString>]] = [:]
     /// Rows the open transaction added: they bring no group id of their own.
     var freshIDs: Set<Int64> = []
     /// Rows whose group or role changed since the state last took them (`takeShifts`).
@@ -124,12 +130,15 @@ final class PhotoLibrary {
             // A large transaction (a root dropped) does not keep its log's memory.
             undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
             dirtyFolders.removeAll(keepingCapacity: true)
+            dirtyNames.removeAll(keepingCapacity: true)
             freshIDs.removeAll(keepingCapacity: true)
         }
         do {
             let r = try body()
-            // Each folder touched is grouped again, in the same transaction.
-            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder) }
+            // Each folder touched is grouped again, in the same transaction: whole,
+            // or the groups its changed names can be in.
+            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, names: nil) }
+            for (folder, names) in dirtyNames { try regroup(folder: folder, names: names) }
             try store.commit()
             return r
         } catch {
@@ -141,6 +150,7 @@ final class PhotoLibrary {
                 log.debug("index: rollback: \(error)")
             }
             rollBackMemory()
+            groupKeys.removeAll()  // rebuilt from the folder when next needed
             throw error
         }
     }
@@ -238,6 +248,8 @@ final class PhotoLibrary {
 
     /// The photos directly in a folder, by name.
     func members(ofFolder folder: Int32) -> [(name: ByteString, id: Int64)] { entries[folder]?.pairs ?? [] }
+
+    func memberCount(ofFolder folder: Int32) -> Int { entries[folder]?.count ?? 0 }
 
     func photos(inRoot root: Int32) -> [Photo] {
         folderIDs(inRoot: root).flatMap { photoIDs(inFolder: $0).compactMap { photos[$0] } }
@@ -451,6 +463,7 @@ final class PhotoLibrary {
             children[folder.id] = nil
             droppedFolderPaths[folder.id] = folder.path
             nextRank[folder.id] = nil
+            groupKeys[folder.id] = nil
             try store.deleteFolder(id: folder.id)
         }
     }
@@ -525,7 +538,7 @@ final class PhotoLibrary {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         if inTransaction {
             note(.inserted(photo, entry: entries[photo.folderID]?[photo.name], inode: byInode[inode], rank: nextRank[photo.folderID]))
-            if mayChangeGroups(photo) { dirtyFolders.insert(photo.folderID) }
+            if mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
         }
         let groupBefore = rows(ofGroup: photo.groupID)
         photos[photo.id] = photo
@@ -533,12 +546,18 @@ final class PhotoLibrary {
         byInode[inode] = photo.id
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
         setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id])
+        if groupKeys[photo.folderID] != nil {
+            for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }
+        }
         count(photo, 1)
     }
 
     private func removeFromMemory(_ photo: Photo) {
         let groupBefore = rows(ofGroup: photo.groupID)
-        if inTransaction && mayChangeGroups(photo) { dirtyFolders.insert(photo.folderID) }
+        if inTransaction && mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
+        if groupKeys[photo.folderID] != nil {
+            for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key]?.remove(photo.name) }
+        }
         photos[photo.id] = nil
         let entry = entries[photo.folderID]?[photo.name] == photo.id
         if entry { setEntry(photo.folderID, photo.name, nil) }
