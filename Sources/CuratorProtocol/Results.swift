@@ -23,7 +23,10 @@ public struct RootStatus: Codable, Sendable {
     /// What is in force now: `inotify`, `poll`, or `inotify+poll`; `poll` after a watch limit was hit.
     public var watching: String
     public var online: Bool
+    /// Photos as listings count them: a group once (issue 15).
     public var photos: Int
+    /// Every file indexed, a group's each (sidecars too); present where the root groups.
+    public var files: Int?
     public var bytes: Int64
     public var watches: Int
     public var scanning: Bool
@@ -39,8 +42,9 @@ public struct RootStatus: Codable, Sendable {
     public var note: String?
     public init(name: String, path: String, watch: WatchMethod, watching: String, online: Bool, photos: Int, bytes: Int64,
                 watches: Int, scanning: Bool, scanDirectories: Int, scanFiles: Int, capturePending: Int,
-                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?) {
+                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?, files: Int? = nil) {
         self.name = name
+        self.files = files
         self.path = path
         self.watch = watch
         self.watching = watching

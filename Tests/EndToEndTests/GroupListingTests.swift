@@ -19,6 +19,12 @@ extension Watch {
             try daemon.start()
             let c = try daemon.client()
 
+            // Status counts the same way: photos (a group once) and files (each, sidecars too).
+            let status = try c.status()
+            let rootStatus = try #require((status["roots"] as? [[String: Any]])?.first)
+            #expect(rootStatus["photos"] as? Int == 2 && rootStatus["files"] as? Int == 5, "\(rootStatus)")
+            #expect(status["photos"] as? Int == 2)
+
             let result = try c.result(["cmd": "list"])
             #expect(result["total"] as? Int == 2)
             #expect(result["files"] as? Int == 4)

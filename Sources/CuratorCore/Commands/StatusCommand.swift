@@ -14,15 +14,15 @@ enum StatusCommand: CuratorCommand {
                 guard let r = state.roots[id] else { return nil }
                 return RootStatus(
                     name: r.config.name, path: r.config.path.lossyString, watch: r.config.watch, watching: r.watchingDescription,
-                    online: r.online, photos: state.library.countByRoot[id] ?? 0, bytes: state.library.bytesByRoot[id] ?? 0,
+                    online: r.online, photos: state.library.listedByRoot[id] ?? 0, bytes: state.library.bytesByRoot[id] ?? 0,
                     watches: r.watches, scanning: r.scanning, scanDirectories: r.scanDirectories, scanFiles: r.scanFiles,
                     capturePending: state.library.pendingCaptureByRoot[id] ?? 0, lastScanMs: r.lastScanMs, overflows: r.overflows,
-                    rescans: r.rescans, note: r.note)
+                    rescans: r.rescans, note: r.note, files: r.config.groups ? state.library.countByRoot[id] ?? 0 : nil)
             }
             return StatusResult(
                 version: ProtocolInfo.serverVersion, pid: getpid(),
                 uptimeMs: Int64((MonotonicClock.nanoseconds() - curator.startedAt) / 1_000_000), roots: rootStatuses,
-                photos: state.library.photos.count, scanning: rootStatuses.contains { $0.scanning }, clients: state.events.clients,
+                photos: state.library.listedByRoot.values.reduce(0, +), scanning: rootStatuses.contains { $0.scanning }, clients: state.events.clients,
                 subscribers: state.events.subscriberCount, sessions: state.sessions.count, overflows: state.roots.totalOverflows,
                 rescans: state.roots.totalRescans, batchRunning: state.plans.batchRunning, indexWrites: state.library.storeWrites,
                 inotify: state.roots.values.contains { $0.usesInotify } || watcher.restarts > 0

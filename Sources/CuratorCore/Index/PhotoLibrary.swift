@@ -37,6 +37,9 @@ final class PhotoLibrary {
     private var nextRank: [Int32: Int64] = [:]
     private(set) var countByRoot: [Int32: Int] = [:]
     private(set) var bytesByRoot: [Int32: Int64] = [:]
+    /// Rows listed as photos per root (a group once): `countByRoot` less the
+    /// groups' other files.
+    private(set) var listedByRoot: [Int32: Int] = [:]
     /// Photos per root whose capture time is still to be read.
     private(set) var pendingCaptureByRoot: [Int32: Int] = [:]
     /// Bumped on every change, so that cached views know when to rebuild.
@@ -178,6 +181,8 @@ final class PhotoLibrary {
             case .replaced(let old):
                 if let current = photos[old.id], current.capture == .pending { pendingCaptureByRoot[current.rootID, default: 0] -= 1 }
                 if old.capture == .pending { pendingCaptureByRoot[old.rootID, default: 0] += 1 }
+                if let current = photos[old.id], current.role == .shown { listedByRoot[current.rootID, default: 0] -= 1 }
+                if old.role == .shown { listedByRoot[old.rootID, default: 0] += 1 }
                 photos[old.id] = old
             case .linked(let folder, let atPath, let inRoot, let child):
                 folders[folder.id] = nil
@@ -376,6 +381,8 @@ final class PhotoLibrary {
         let oldRows = rows(ofGroup: old)
         let newRows = old == group ? [] : rows(ofGroup: group)
         note(.replaced(photo))
+        if photo.role == .shown { listedByRoot[photo.rootID, default: 0] -= 1 }
+        if role == .shown { listedByRoot[photo.rootID, default: 0] += 1 }
         photo.groupID = group
         photo.role = role
         photos[id] = photo
@@ -522,6 +529,7 @@ final class PhotoLibrary {
     private func count(_ photo: Photo, _ sign: Int) {
         countByRoot[photo.rootID, default: 0] += sign
         bytesByRoot[photo.rootID, default: 0] += Int64(sign) * photo.size
+        if photo.role == .shown { listedByRoot[photo.rootID, default: 0] += sign }
         if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += sign }
         generation &+= 1
     }

@@ -107,7 +107,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
         r.lastScanMs = elapsedMs
         r.watches = watches
         roots[root] = r
-        send(Event(event: .scan, root: r.config.name, state: "done", count: library.countByRoot[root] ?? 0), root: root)
+        send(Event(event: .scan, root: r.config.name, state: "done", count: library.listedByRoot[root] ?? 0), root: root)
     }
 }
 
