@@ -9,6 +9,9 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
     case offline, online
     /// A scan of a root started or finished.
     case scan
+    /// A full scan found photos new to the index in one folder: their `added`
+    /// events, coalesced into one (the folder is listed to see them).
+    case scanned
     /// The inotify queue overflowed; a rescan follows.
     case overflow
     /// A session changed by something other than the receiving client's own request:
@@ -28,6 +31,8 @@ public struct Event: Codable, Sendable {
     public var photoId: Int64?
     /// For `removed` and `moved`: the former path.
     public var from: WirePath?
+    /// For `scanned`: the folder (relative to its root) whose new photos it counts.
+    public var folder: WirePath?
     public var session: String?
     /// For `selection`: the session's mode, view, cap (`.some(nil)`: written as `null`)
     /// and selected bytes, beside its `items` and `count`.
@@ -47,7 +52,7 @@ public struct Event: Codable, Sendable {
     public var message: String?
 
     public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, photoId: Int64? = nil, from: WirePath? = nil,
-                session: String? = nil, mode: SessionMode? = nil, view: ViewSpec? = nil, cap: Int?? = nil, bytes: Int64? = nil,
+                folder: WirePath? = nil, session: String? = nil, mode: SessionMode? = nil, view: ViewSpec? = nil, cap: Int?? = nil, bytes: Int64? = nil,
                 hidden: Int? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
                 done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil) {
         self.event = event
@@ -55,6 +60,7 @@ public struct Event: Codable, Sendable {
         self.photo = photo
         self.photoId = photoId
         self.from = from
+        self.folder = folder
         self.session = session
         self.mode = mode
         self.view = view

@@ -17,13 +17,8 @@ extension Event: JSONWritable {
         w.optionalInt("count", count)
         w.optionalInt("done", done)
         w.key("event"); w.string(event.rawValue)
-        if let from {
-            w.key("from")
-            w.beginObject()
-            w.key("path"); w.string(from.path)
-            w.optionalString("path_raw", from.pathRaw)
-            w.endObject()
-        }
+        if let folder { writePath("folder", folder, to: &w) }
+        if let from { writePath("from", from, to: &w) }
         w.optionalInt("hidden", hidden)
         if let items { w.array("items", items) }
         w.optionalString("message", message)
@@ -40,6 +35,14 @@ extension Event: JSONWritable {
             w.key("view")
             w.raw((try? Wire.makeEncoder().encode(view)).map { [UInt8]($0) } ?? Array("{}".utf8))
         }
+        w.endObject()
+    }
+
+    private func writePath(_ key: StaticString, _ path: WirePath, to w: inout JSONWriter) {
+        w.key(key)
+        w.beginObject()
+        w.key("path"); w.string(path.path)
+        w.optionalString("path_raw", path.pathRaw)
         w.endObject()
     }
 }

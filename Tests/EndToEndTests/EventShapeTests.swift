@@ -17,6 +17,7 @@ extension Watch {
             "offline": (["root", "message"], []),
             "online": (["root"], []),
             "scan": (["root", "state"], ["count"]),
+            "scanned": (["root", "folder", "count"], []),
             "overflow": (["message"], []),
             "selection": (["session", "mode", "view", "cap", "count", "bytes", "hidden", "items"], []),
             "batch": (["state", "done", "total"], ["photo_id", "outcome", "batch"]),
@@ -52,6 +53,7 @@ extension Watch {
 
             Files.rename(root, root + ".away")                               // offline
             try eventually(timeout: 10, "the root to go offline") { try c.rootStatus()["online"] as? Bool == false }
+            Files.write(root + ".away/while-away.jpg")                       // scanned (the return's first scan)
             Files.rename(root + ".away", root)                               // online
             try eventually(timeout: 10, "the root to come back") {
                 let s = try c.rootStatus()

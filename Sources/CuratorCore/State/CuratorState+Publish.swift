@@ -10,8 +10,9 @@ import CuratorSystem
 /// the JPEG's group; a photo that went into a group is `removed` as a photo of
 /// its own; one that comes out of a group (renamed away) is `added` under its id.
 extension CuratorState {
-    func publish(_ changes: [LibraryChange]) {
-        let events = groupEvents(changes)
+    /// `announced`: rows added that another event tells (a scan's `scanned`).
+    func publish(_ changes: [LibraryChange], announced: Set<Int64> = []) {
+        let events = groupEvents(changes, announced: announced)
         guard !events.isEmpty else { return }
         var leaving: [Int64] = []
         for event in events {
@@ -24,6 +25,30 @@ extension CuratorState {
         }
         if !leaving.isEmpty { sessions.photosLeft(leaving) }
         send(events)
+    }
+
+    /// A full scan's step in one folder: the photos it added are told as one
+    /// `scanned` event (folder and count), the rest one event each. A first scan
+    /// finds every photo of the root: one event per photo made a subscribed start
+    /// 85 % slower (issue 14), and a client learns as much from listing the folder.
+    func publishScanned(_ changes: [LibraryChange], root: Int32, folder: ByteString) {
+        var added = 0
+        var announced = Set<Int64>()
+        var others: [LibraryChange] = []
+        for change in changes {
+            if case .added(let p) = change {
+                announced.insert(p.id)
+                // A photo that went into a group, or a sidecar, is no photo of the count.
+                if library.photo(p.id)?.role == .shown { added += 1 }
+            } else {
+                others.append(change)
+            }
+        }
+        publish(others, announced: announced)
+        guard added > 0 else { return }
+        viewCache.invalidate()
+        guard events.hasSubscribers else { return }
+        events.send(Event(event: .scanned, root: rootName(root), folder: wirePath(folder), count: added), root: root)
     }
 
     /// Events for subscribers only; selections are left to the caller.
@@ -51,7 +76,7 @@ extension CuratorState {
 
     /// The library's changes (and the regrouping they caused) as clients see them:
     /// one event per listed id.
-    func groupEvents(_ changes: [LibraryChange]) -> [GroupEvent] {
+    func groupEvents(_ changes: [LibraryChange], announced: Set<Int64> = []) -> [GroupEvent] {
         let shifts = library.takeShifts()
         var result: [GroupEvent] = []
         /// Rows that changed; what each was (its group and role) before.
@@ -93,7 +118,7 @@ extension CuratorState {
                 touch(p.groupID)
             }
         }
-        let added = Set(changes.compactMap { if case .added(let p) = $0 { p.id } else { nil } })
+        let added = Set(changes.compactMap { if case .added(let p) = $0 { p.id } else { nil } }).union(announced)
         for shift in shifts {
             touch(shift.fromGroup)
             touch(shift.toGroup)

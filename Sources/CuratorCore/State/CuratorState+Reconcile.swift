@@ -9,9 +9,11 @@ extension CuratorState {
     /// there). `complete` means `files` is the whole directory, so indexed photos
     /// missing from it are gone; with `deferRemovals` (a full scan) they are left
     /// for `finishScan`, so that a photo renamed into a directory the scan has not
-    /// reached yet can still be recognised there by its inode.
+    /// reached yet can still be recognised there by its inode. With `coalesceAdded`
+    /// (a full scan's folder step) the photos it adds are told to subscribers as one
+    /// `scanned` event for the directory, not one `added` event each.
     func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool = false,
-                   seen: inout Set<Int64>) throws -> [LibraryChange] {
+                   coalesceAdded: Bool = false, seen: inout Set<Int64>) throws -> [LibraryChange] {
         var changes: [LibraryChange] = []
         try library.batch {
             let folder = try library.ensureFolder(root: root, path: directory)
@@ -48,7 +50,11 @@ extension CuratorState {
                 }
             }
         }
-        publish(changes)
+        if coalesceAdded {
+            publishScanned(changes, root: root, folder: directory)
+        } else {
+            publish(changes)
+        }
         return changes
     }
 

@@ -43,9 +43,15 @@ extension Crawler {
         // new job takes the old one's place in the order, so that cookies waiting
         // for the old one also wait for it.
         var number = sequence.next()
-        for job in scans where job.isFull && job.started { number = min(number, job.sequence) }
+        // The root's first scan coalesces what it adds (so does the scan that replaces it).
+        var coalesce = firstScanDue
+        firstScanDue = false
+        for job in scans where job.isFull && job.started {
+            number = min(number, job.sequence)
+            coalesce = coalesce || job.coalescesAdded
+        }
         removeScans { $0.isFull && $0.started }
-        appendScan(ScanJob(kind: .full, sequence: number))
+        appendScan(ScanJob(kind: .full, sequence: number, coalescesAdded: coalesce))
         state.withUpdates { $0.scanScheduled(root: root, rescan: reason != nil) }
         if let reason { log.info("rescanning root \(name): \(reason)") }
     }
@@ -253,7 +259,7 @@ extension Crawler {
             do {
                 // In place: the job alone holds its set, so nothing is copied.
                 try index.reconcile(root: root, directory: relative, files: files, complete: !unstatable,
-                                    deferRemovals: deferRemovals, seen: &job.seenPhotos)
+                                    deferRemovals: deferRemovals, coalesceAdded: job.coalescesAdded, seen: &job.seenPhotos)
             } catch {
                 log.error("cannot index \(absolute.lossyString): \(error)")
             }

@@ -16,6 +16,9 @@ final class Crawler {
     var watching: Bool
     /// False while the root is offline or stopped: hints are dropped, no scan runs.
     private(set) var online = true
+    /// True from the root's start (or return) until its first full scan is queued:
+    /// that scan finds the whole root, and tells subscribers of it folder by folder.
+    var firstScanDue = true
 
     let state: any WatcherStateLock
     let watcher: any DirectoryWatcher
@@ -92,6 +95,7 @@ final class Crawler {
         }
         self.watching = watching
         online = true
+        firstScanDue = true
     }
 
     /// The root went offline or is stopped: its scans and waiting work are dropped

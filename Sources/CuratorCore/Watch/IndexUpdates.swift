@@ -8,11 +8,12 @@ import CuratorSystem
 protocol IndexUpdates: AnyObject {
     /// Brings one directory's photos in line with `files` (everything the disk has
     /// there; `complete` when that is the whole directory). With `deferRemovals` (a
-    /// full scan) photos missing from it are left for `finishScan`. Every photo kept
-    /// or added is inserted in `seen`.
+    /// full scan) photos missing from it are left for `finishScan`; with
+    /// `coalesceAdded` (a full scan too) the photos added are told as one `scanned`
+    /// event. Every photo kept or added is inserted in `seen`.
     @discardableResult
     func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
-                   seen: inout Set<Int64>) throws -> [LibraryChange]
+                   coalesceAdded: Bool, seen: inout Set<Int64>) throws -> [LibraryChange]
     /// One file appeared or was rewritten.
     func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws
     /// A file at this path is gone, as the disk confirms.

@@ -28,9 +28,10 @@ final class ScanJob {
     var directories = 0
     var files = 0
 
-    init(kind: Kind, sequence: UInt64) {
+    init(kind: Kind, sequence: UInt64, coalescesAdded: Bool = false) {
         self.kind = kind
         self.sequence = sequence
+        self.coalescesAdded = coalescesAdded
         switch kind {
         case .full: pending = [.empty]
         case .subtree(let path): pending = [path]
@@ -38,6 +39,10 @@ final class ScanJob {
     }
 
     var isFull: Bool { kind == .full }
+    /// A root's first full scan (at start-up, once added, back online): the photos
+    /// it adds are told to subscribers as one `scanned` event per folder, not one
+    /// `added` event each. Later scans (rescans, polls) report changes one by one.
+    let coalescesAdded: Bool
 
     /// An event applied while the scan runs found a photo at `path`: it exists, and
     /// so do the folders above it (a full scan's end must not remove them).

@@ -44,6 +44,9 @@ struct WatchCommand: CLICommand {
         case .offline: return "! \(root)offline: \(e.message ?? "")"
         case .online: return "! \(root)online again"
         case .scan: return "· \(root)scan \(e.state ?? "")\(e.count.map { ", \($0) photos" } ?? "")"
+        case .scanned:
+            let folder = e.folder.map { $0.path.isEmpty ? "/" : $0.path + "/" } ?? "?"
+            return "+ \(root)\(folder)  \(Format.plural(e.count ?? 0, "photo")) found by the scan"
         case .overflow: return "! the inotify queue overflowed; rescanning"
         case .selection: return "· session \(e.session ?? "?"): " + describeSession(e)
         case .batch: return "· batch \(e.batch ?? 0): \(e.done ?? 0)/\(e.total ?? 0) \(e.state ?? "")"
