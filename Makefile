@@ -16,6 +16,7 @@ INSTALL ?= install
 INSTALLED = \
 	$(BINDIR)/curatord \
 	$(BINDIR)/curatorctl \
+	$(BINDIR)/curatord-thumbnailer \
 	$(SYSTEMDUNITDIR)/curatord.service \
 	$(SYSTEMDUNITDIR)/curatord.socket \
 	$(SYSTEMDUSERUNITDIR)/curatord.service \
@@ -56,6 +57,8 @@ install: release
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatord $(DESTDIR)$(BINDIR)/curatord
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatorctl $(DESTDIR)$(BINDIR)/curatorctl
+	# The thumbnail worker: curatord starts it from beside itself, curatorctl sheet too.
+	$(INSTALL) -m 0755 $(BUILDDIR)/curatord-thumbnailer $(DESTDIR)$(BINDIR)/curatord-thumbnailer
 	for unit in curatord.service curatord.socket; do \
 		sed $(UNITPATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \

@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "curatord", targets: ["curatord"]),
         .executable(name: "curatorctl", targets: ["curatorctl"]),
+        .executable(name: "curatord-thumbnailer", targets: ["curatord-thumbnailer"]),
     ],
     targets: [
         // C libraries from Debian, wrapped once and thinly.
@@ -26,6 +27,18 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd"),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        .systemLibrary(name: "CACL", path: "Sources/CACL", pkgConfig: "libacl"),
+        // The terminal grid of `curatorctl cull`: thumbnails as text, sixels, kitty or iTerm2 images.
+        .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa"),
+        // Raw mode and its undoing from a signal handler (async-signal-safe, so in C).
+        .target(name: "CTerminalGuard", path: "Sources/CTerminalGuard"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
+        // Imaging: linked only into the thumbnailer worker (and later the CLI), never the daemon.
+        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips"),
+        .systemLibrary(name: "CRaw", path: "Sources/CRaw", pkgConfig: "libraw_r"),
+        .target(name: "CImagingShim", dependencies: ["CVips"], path: "Sources/CImagingShim"),
+        // Descriptor passing and process priority for the thumbnailer worker and its client.
+        .target(name: "CWorker", path: "Sources/CWorker"),
         // What Glibc hides without _GNU_SOURCE: renameat2, ucred, statx, O_PATH, O_TMPFILE.
         .target(name: "CLinux", path: "Sources/CLinux"),
 
@@ -36,24 +49,55 @@ let package = Package(
         .target(name: "CuratorStore", dependencies: ["CSQLite", "CuratorSystem"], swiftSettings: strict),
         .target(
             name: "CuratorCore",
-            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CInotifyTools", "CExif", "CLinux"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CuratorThumbnails", "CInotifyTools", "CExif", "CACL", "CLinux"],
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",
-            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CuratorCommandLine", "CSystemd", "CLinux"],
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorProtocol", "CuratorThumbnails", "CuratorCommandLine", "CSystemd", "CLinux"],
+            swiftSettings: strict),
+        // Thumbnails by the freedesktop.org standard: naming, validity, the worker's job
+        // protocol and its client. No libvips: the daemon may depend on it.
+        .target(
+            name: "CuratorThumbnails",
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CLinux", "CZlib", "CWorker"],
+            swiftSettings: strict),
+        // The imaging engine (libvips, LibRaw): making thumbnails, contact sheets.
+        .target(
+            name: "CuratorImaging",
+            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CVips", "CRaw", "CImagingShim", "CLinux"],
             swiftSettings: strict),
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
-        .executableTarget(name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem", "CuratorCommandLine"], swiftSettings: strict),
+        .executableTarget(
+            name: "curatord-thumbnailer",
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CWorker"],
+            swiftSettings: strict),
+        // `curatorctl cull`: the full-screen grid, driven by the protocol (CLI side: may use Foundation).
+        .target(
+            name: "CuratorCull",
+            dependencies: ["CuratorProtocol", "CuratorSystem", "CuratorThumbnails", "CChafa", "CTerminalGuard"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "curatorctl", dependencies: ["CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CuratorCull"],
+            swiftSettings: strict),
 
         .testTarget(name: "CuratorCommandLineTests", dependencies: ["CuratorCommandLine"], swiftSettings: strict),
         .testTarget(name: "CuratorSystemTests", dependencies: ["CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorStoreTests", dependencies: ["CuratorStore", "CuratorSystem"], swiftSettings: faultInjection),
+        .testTarget(name: "CuratorCullTests", dependencies: ["CuratorCull", "CuratorProtocol"], swiftSettings: strict),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
             swiftSettings: faultInjection),
         .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "CuratorThumbnailsTests",
+            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem"],
+            swiftSettings: faultInjection),
+        .testTarget(
+            name: "CuratorImagingTests",
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem"],
+            swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["CuratorSystem", "CuratorProtocol"],

@@ -15,6 +15,7 @@ import sys
 import time
 
 import gen_tree
+from baseline import BASE_DAEMON
 from curatord_client import Daemon
 from peers.watchman import WatchmanServer
 
@@ -25,6 +26,8 @@ class Context:
         self.quick = args.quick
         self.reps = args.reps
         self.binary = binary
+        # The daemon's name (socket, state directory): "curatord", or the baseline's in a --baseline-bin run.
+        self.daemon_name = "curatord"
         self.scratch = scratch
         self.results = results
         self.run_dir = scratch.path("run")
@@ -87,7 +90,8 @@ class Context:
         self.tree = self.scratch.path("tree-%d" % n)
         # A new tree gets a new index: the previous tree's root would otherwise stay in
         # it (a root that goes away is kept, offline) and count in `status`.
-        shutil.rmtree(self.new_daemon().state_dir, ignore_errors=True)
+        for name in ("curatord", BASE_DAEMON):
+            shutil.rmtree(self.new_daemon(name).state_dir, ignore_errors=True)
         t0 = time.monotonic()
         self.manifest = gen_tree.generate(self.tree, n, seed=1, per_folder=self.args.per_folder)
         os.makedirs(self.events_dir, exist_ok=True)
@@ -108,7 +112,8 @@ class Context:
 
     # MARK: subjects
 
-    def new_daemon(self, name: str = "curatord") -> Daemon:
+    def new_daemon(self, name: str = None) -> Daemon:
+        name = name or self.daemon_name
         daemon = Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name)
         if self.profiler is not None and self.profiler.active is not None:
             daemon.on_start = self.profiler.attach

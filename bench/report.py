@@ -10,6 +10,7 @@ import time
 
 import machine
 import stats
+from baseline import current_subject
 from results import paired_ratios
 
 BEGIN = "<!-- BEGIN GENERATED RESULTS (bench/run.py --write-doc rewrites this block) -->"
@@ -38,7 +39,7 @@ def ratio_text(cur, peer) -> str:
     the medians (said so)."""
     if cur is None or peer is cur or peer.median == 0 or cur.median == 0:
         return ""
-    if peer.subject.startswith("curatord"):
+    if peer.subject.startswith("curatord") and current_subject(peer.subject) is None:
         return ""  # curatord under other conditions (subscribed): its target says how it compares
     per_run = paired_ratios(cur, peer)
     x = stats.median(per_run) if per_run else cur.median / peer.median
@@ -49,6 +50,13 @@ def ratio_text(cur, peer) -> str:
     elif not per_run:
         spread = " (of medians)"
     return "x%.2f%s (%s)" % (x, spread, "curatord better" if better else "curatord worse")
+
+
+def _compared_with(rows, s):
+    """The row a row is compared with: this build's row of the same kind for a baseline
+    row (--baseline-bin), curatord's for a peer's."""
+    subject = current_subject(s.subject) or "curatord"
+    return next((r for r in rows if r.subject == subject), None)
 
 
 def _groups(results, workload_order):
@@ -92,8 +100,8 @@ def console(results, titles, workload_order) -> str:
         out.append("## %s [%s]%s" % (titles.get(key, key), key, "  (load %s)" % load if load else ""))
         for metric in _metrics(series):
             rows = [s for s in series if s.metric == metric]
-            cur = next((s for s in rows if s.subject == "curatord"), None)
             for s in rows:
+                cur = _compared_with(rows, s)
                 out.append("  %-34s %-34s median %10s  min %10s  max %10s %-7s %s" % (
                     s.subject, metric, fmt(s.median, s.unit), fmt(s.low, s.unit), fmt(s.high, s.unit), s.unit,
                     ratio_text(cur, s)))
@@ -205,8 +213,8 @@ def markdown(results, titles, workload_order, env_lines) -> str:
             last_n = n
         for metric in _metrics(series):
             rows = [s for s in series if s.metric == metric]
-            cur = next((s for s in rows if s.subject == "curatord"), None)
             for s in rows:
+                cur = _compared_with(rows, s)
                 out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     titles.get(key, key), metric, s.subject, fmt(s.median, s.unit), fmt(s.low, s.unit),
                     fmt(s.high, s.unit), s.unit, ratio_text(cur, s)))

@@ -29,6 +29,7 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import baseline  # noqa: E402
 import machine  # noqa: E402
 import native  # noqa: E402
 import procs  # noqa: E402
@@ -40,12 +41,12 @@ from profiler import Profiler  # noqa: E402
 from results import Results  # noqa: E402
 from scratch_fs import KINDS, NotEnoughSpace, ScratchFS  # noqa: E402
 from workloads import (burst, camera_import, cold_start, concurrent, flood, index_size, latency,  # noqa: E402
-                       list_all, memory, small_request, status_scan, trash_undo, warm_restart)
+                       list_all, memory, small_request, status_scan, thumbs, trash_undo, warm_restart)
 
 REPO = os.path.dirname(HERE)
 # Run order matters: the index is measured right after a cold start, memory after the listing.
 WORKLOADS = [cold_start, index_size, warm_restart, status_scan, latency, burst, camera_import, flood.ROOT, flood.TREE,
-             list_all, small_request, concurrent, memory, trash_undo]
+             list_all, small_request, concurrent, memory, trash_undo, thumbs]
 ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"
@@ -74,12 +75,17 @@ def parse(argv):
                         "(a summary is written beside the figures; its times then include perf's overhead)")
     p.add_argument("--fs", choices=KINDS, default="loop-ext4", help="scratch filesystem (default loop-ext4)")
     p.add_argument("--image-gb", type=int, default=None,
-                   help="size of the sparse loop image / tmpfs (default 2 quick, 6 up to 200 000 photos, more above)")
+                   help="size of the sparse loop image / tmpfs (default 2 quick, 6 up to 200 000 photos, more above; 6 more for the thumbs workload)")
     p.add_argument("--inodes", type=int, default=None,
                    help="mkfs.ext4 -N for the loop image (default one per 4 KiB; 1.5 per photo, at least 1 500 000, "
                         "above 200 000 photos)")
     p.add_argument("--scratch-dir", default=None, help="where the scratch image is made (default the system's /tmp)")
     p.add_argument("--binary", default=os.path.join(REPO, ".build", "release", "curatord"))
+    p.add_argument("--baseline-bin", metavar="PATH", default=None,
+                   help="an earlier curatord (the binary, or the build folder holding it), run as the peer "
+                        "'curatord@base': each repetition of each workload runs both builds back to back, alternating "
+                        "which goes first, and 'curatord ÷ this' compares them (a before/after table under the same "
+                        "load; targets are not judged)")
     p.add_argument("--json-out", default=None,
                    help="where to keep the raw results (default bench/results/run-DATE.json, plus last.json)")
     p.add_argument("--merge", metavar="JSON",
@@ -96,6 +102,8 @@ def parse(argv):
         args.trash_reps = args.reps
     if args.flood is None:
         args.flood = 2000 if args.quick else 50000
+    if args.baseline_bin is not None and os.path.isdir(args.baseline_bin):
+        args.baseline_bin = os.path.join(args.baseline_bin, "curatord")
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
     if args.reps < 1 or args.trash_reps < 1 or not args.ns or min(args.ns) < 100:
         p.error("need --reps >= 1 and every N >= 100")
@@ -121,6 +129,8 @@ def parse(argv):
         args.image_gb = 2 if top <= 20000 else 6 if top <= 200000 else int(args.need_gb * 2) + 2
     if args.inodes is None and top > 200000:
         args.inodes = max(1500000, int(top * 1.5))
+        if thumbs in args.selected and not args.quick:
+            args.image_gb += 6  # its 1000 camera JPEGs take about 4.5 GB
     return args
 
 
@@ -154,6 +164,9 @@ def main(argv=None) -> int:
     command = "bench/run.py " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     if not os.access(args.binary, os.X_OK):
         log("no curatord binary at %s: build it first (swift build -c release, or make bench)" % args.binary)
+        return 2
+    if args.baseline_bin is not None and not os.access(args.baseline_bin, os.X_OK):
+        log("no curatord binary at %s (--baseline-bin)" % args.baseline_bin)
         return 2
     if args.fs != "none" and os.geteuid() != 0:
         log("mounting a scratch filesystem needs root; run as root or pass --fs none (figures then distorted)")
@@ -205,7 +218,10 @@ def main(argv=None) -> int:
                     ctx.daemons = []
                     mark = results.mark()
                     try:
-                        w.run(ctx)
+                        if args.baseline_bin is not None:
+                            baseline.run_paired(ctx, w, os.path.abspath(args.baseline_bin))
+                        else:
+                            w.run(ctx)
                         break
                     except KeyboardInterrupt:
                         raise

@@ -21,6 +21,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import baseline  # noqa: E402
 import gen_tree  # noqa: E402
 import machine  # noqa: E402
 import native  # noqa: E402
@@ -69,6 +70,61 @@ class Ratios(unittest.TestCase):
         self.assertTrue(back.series[0].interleaved)
         self.assertEqual(back.verdicts[0].set_for, "issue 14")
         self.assertEqual(back.load, [("cold", 10, 1.0, 2.0)])
+
+
+class Baseline(unittest.TestCase):
+    """--baseline-bin: a workload run once per build per repetition, alternating which goes
+    first; the baseline's curatord rows kept under curatord@base and compared with this
+    build's row of the same kind, its peers' rows dropped."""
+
+    class Workload:
+        KEY = "cold"
+
+        def __init__(self):
+            self.order = []
+
+        def run(self, ctx):
+            self.order.append(ctx.daemon_name)
+            slow = 2.0 if ctx.daemon_name == baseline.BASE_DAEMON else 1.0
+            ctx.results.add("cold", ctx.n, "curatord", "time", "s", [slow], interleaved=True)
+            ctx.results.add("cold", ctx.n, "curatord, one client subscribed", "time", "s", [slow * 3],
+                            interleaved=True)
+            ctx.results.add("cold", ctx.n, "find", "time", "s", [4.0], interleaved=True)
+            ctx.results.add("cold", ctx.n, "the writer, curatord watching", "rate", "files/s", [slow * 10],
+                            higher_is_better=True, interleaved=True)
+            ctx.results.note("cold", ctx.n, "a note")
+
+    class Context:
+        def __init__(self):
+            self.results, self.binary, self.daemon_name, self.n, self.reps = Results(), "/new", "curatord", 10, 3
+            self.args = type("Args", (), {"trash_reps": 2})()
+
+        def stop_all(self):
+            pass
+
+    def test_paired_run(self):
+        ctx, w = self.Context(), self.Workload()
+        baseline.run_paired(ctx, w, "/old/curatord")
+        self.assertEqual(w.order, ["curatord", "curatord-base", "curatord-base", "curatord", "curatord",
+                                   "curatord-base"])
+        r = ctx.results
+        self.assertEqual((ctx.binary, ctx.daemon_name, ctx.reps, ctx.args.trash_reps), ("/new", "curatord", 3, 2))
+        self.assertEqual(r.find("cold", 10, "curatord", "time").samples, [1.0] * 3)
+        self.assertEqual(r.find("cold", 10, "curatord@base", "time").samples, [2.0] * 3)
+        self.assertEqual(r.find("cold", 10, "curatord@base, one client subscribed", "time").samples, [6.0] * 3)
+        self.assertEqual(r.find("cold", 10, "find", "time").samples, [4.0] * 3)
+        self.assertIsNone(r.find("cold", 10, "curatord@base", "find"))
+        self.assertEqual(r.find("cold", 10, "the writer, curatord@base watching", "rate").samples, [20.0] * 3)
+        rates = [s for s in r.series if s.metric == "rate"]
+        self.assertEqual(report._compared_with(rates, rates[1]).subject, "the writer, curatord watching")
+        rows = [s for s in r.series if s.metric == "time"]
+        text = {s.subject: report.ratio_text(report._compared_with(rows, s), s) for s in rows}
+        self.assertEqual(text["curatord@base"], "x0.50 [0.50–0.50] (curatord better)")
+        self.assertEqual(text["curatord@base, one client subscribed"], "x0.50 [0.50–0.50] (curatord better)")
+        self.assertEqual(text["curatord, one client subscribed"], "")
+        self.assertIn("x0.25", text["find"])
+        self.assertEqual(sum(1 for _, _, t in r.notes if t == "a note"), 1)
+        self.assertTrue(any(t.startswith("before/after run") for _, _, t in r.notes))
 
 
 class Subscriber(unittest.TestCase):

@@ -3,10 +3,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -euo pipefail
 packages=(
-  libinotifytools0-dev libsqlite3-dev libsystemd-dev libexif-dev pkg-config
+  libinotifytools0-dev libsqlite3-dev libsystemd-dev libexif-dev libacl1-dev pkg-config
   trash-cli inotify-tools socat systemd util-linux e2fsprogs sqlite3
-  make groff-base python3-fusepy
+  make groff-base python3-fusepy sshfs openssh-server openssh-client
+  libchafa-dev tmux
   debootstrap debian-archive-keyring systemd-container python3
+  # Thumbnails: libvips and LibRaw (linked into curatord-thumbnailer only), zlib for
+  # compressed PNG text, fonts for contact sheets (DejaVu, and Droid Sans Fallback
+  # for names in Chinese, Japanese or Korean); the thumbnailers GNOME runs
+  # (benchmark peers and interoperability tests), GLib's gio and PyGObject with
+  # gnome-desktop's thumbnail factory (what Nautilus uses) for those tests.
+  libvips-dev libraw-dev zlib1g-dev fonts-dejavu-core fonts-droid-fallback
+  libvips-tools libgdk-pixbuf2.0-bin libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0
 )
 missing=()
 for p in "${packages[@]}"; do

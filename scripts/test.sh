@@ -16,6 +16,13 @@ if grep -rn '@_silgen_name' Sources; then
     echo "test.sh: the lines above declare C functions with @_silgen_name; wrap them in Sources/CLinux" >&2
     exit 1
 fi
+# Work goes to a thread through a WorkerPool (docs/ARCHITECTURE.md, "Modules"): the one
+# pthread_create is SystemThread's, which only the pool calls.
+if grep -rn 'pthread_create(\|SystemThread\.detach' Sources \
+        | grep -v '^Sources/CuratorSystem/SystemThread.swift:\|^Sources/CuratorSystem/WorkerPool.swift:'; then
+    echo "test.sh: the lines above start threads by hand; submit a job to a WorkerPool instead" >&2
+    exit 1
+fi
 # Tests too: a warning in a test is a warning.
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 log="$(mktemp)"

@@ -98,6 +98,9 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             let (wantsWrite, full) = outbox.withLock { box in (sending != nil || !box.isEmpty, box.isFull) }
             if inputClosed && !wantsWrite && !input.hasLine { return }
             let closing = stopping.load(ordering: .acquiring)
+            // Lines that waited behind what was owed (a listing) are answered now that
+            // it is sent: the client sent them already and may send nothing more.
+            if input.hasLine && !full && !closing { continue }
             if closing && !wantsWrite {
                 say(Curator.stoppingNotice)
                 return

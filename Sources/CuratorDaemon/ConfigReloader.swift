@@ -38,12 +38,16 @@ final class ConfigReloader: ConfigurationReloading {
 
     private func apply(askedBy: String, waitForWatcher: Bool) -> Result<ReloadResult, ProtocolError> {
         let config: Configuration
-        let warnings: [String]
+        var warnings: [String]
         do {
             (config, warnings) = try Daemon.loadConfiguration(arguments)
         } catch {
             return refuse("\(error)")
         }
+        // Said to the one who reloaded, and logged: a root whose trash cannot work.
+        let trash = TrashReadiness.problems(config, servesOthers: SettingsCheck.servesOthers(config)).map(\.description)
+        for problem in trash { log.warning(problem) }
+        warnings += trash
         let old = curator.configuration
         var restartNeeded: [String] = []
         if config.socketPath != old.socketPath { restartNeeded.append("socket") }

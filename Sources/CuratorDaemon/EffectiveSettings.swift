@@ -35,6 +35,9 @@ enum EffectiveSettings {
             lines.append("      types: \(r.types.map { "[" + $0.map(q).joined(separator: ", ") + "]" } ?? "null /* all photo types */"),")
             lines.append("      protected: [\(r.protected.map(q).joined(separator: ", "))],")
             lines.append("      protect_all: \(r.protectAll),")
+            lines.append("      trash: \(q(r.trash.rawValue)),")
+            if let group = r.recycleGroup { lines.append("      recycle_group: \(q(group)),") }
+            lines.append("      recycle_keep_days: \(r.recycleKeepDays.map(String.init) ?? "null /* kept until emptied */"),")
             lines.append("    },")
         }
         lines.append("  ],")

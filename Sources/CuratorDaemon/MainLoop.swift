@@ -2,6 +2,7 @@
 import CuratorCore
 import CuratorSystem
 import Glibc
+import Synchronization
 
 /// The main thread once everything runs: waits for SIGTERM, SIGINT and SIGHUP
 /// with sigtimedwait (they are blocked in every thread, so none is lost or
@@ -12,6 +13,14 @@ struct MainLoop {
     let reloader: ConfigReloader
     var watchdog: Watchdog?
     private var lastStatus = ""
+    /// When `recycle_keep_days` is applied next: a minute after the start (tests:
+    /// `CURATORD_EXPIRY_FIRST_SECONDS`), then hourly.
+    private var nextExpiry = MonotonicClock.nanoseconds()
+        + UInt64(getenv("CURATORD_EXPIRY_FIRST_SECONDS").flatMap { UInt32(String(cString: $0)) } ?? 60) * 1_000_000_000
+    /// One round of `recycle_keep_days` at a time: a round due while one runs is skipped.
+    private let expiry = WorkerPool(name: "curatord-expire", threads: 1, stackSize: 512 << 10, keepIdleSeconds: 0)
+
+    static let expiryPeriodNs: UInt64 = 3_600 * 1_000_000_000
 
     /// How often STATUS= is refreshed (scan progress, counts).
     static let statusPeriodNs: UInt64 = 1_000_000_000
@@ -37,6 +46,23 @@ struct MainLoop {
             if signal == SIGHUP { reloader.reload(askedBy: "SIGHUP") }
             watchdog?.service(curator, now: MonotonicClock.nanoseconds())
             publishStatus()
+            expireTrashIfDue()
+        }
+    }
+
+    /// Empties what `recycle_keep_days` says is due, on a thread of its own (it may
+    /// take a while, and the watchdog must be fed), one round at a time.
+    private mutating func expireTrashIfDue() {
+        let now = MonotonicClock.nanoseconds()
+        guard now >= nextExpiry else { return }
+        nextExpiry = now + Self.expiryPeriodNs
+        guard curator.configuration.roots.contains(where: { $0.recycleKeepDays != nil }) else { return }
+        let curator = self.curator
+        do throws(WorkerError) {
+            try expiry.submit(whenFull: .refuse) { curator.emptyExpiredTrash() }
+        } catch {
+            if case .full = error { return }  // the last round still runs
+            log.error("recycle_keep_days: \(error)")
         }
     }
 

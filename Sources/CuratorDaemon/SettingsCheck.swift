@@ -13,6 +13,8 @@ struct SettingsCheck {
     var warnings: [String] = []
 
     init(_ config: Configuration, socketIsDefault: Bool) {
+        // Before anyone deletes: a root whose trash cannot work for its users says so, with the fix.
+        warnings += TrashReadiness.problems(config, servesOthers: Self.servesOthers(config)).map(\.description)
         checkDirectory(config.stateDirectory, key: "state_dir")
         for name in ["index.sqlite", "journal.sqlite"] {
             let file = config.stateDirectory.appending(ByteString(name))
@@ -73,5 +75,11 @@ struct SettingsCheck {
     private static func denied(_ path: ByteString, _ mode: Int32) -> String? {
         let rc = path.withCString { SystemCalls.faccessat(AT_FDCWD, $0, mode, AT_EACCESS) }
         return rc == 0 ? nil : Errno.current.message
+    }
+
+    /// Whether users other than the daemon's own may ask it to trash: a socket that
+    /// others may open, or a service of the system manager.
+    static func servesOthers(_ config: Configuration) -> Bool {
+        config.socketMode & 0o077 != 0 || Environment().isUnderSystemManager
     }
 }

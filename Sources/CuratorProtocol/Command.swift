@@ -22,12 +22,15 @@ public enum Command: Sendable {
     case deleteCancel(DeleteCancelRequest)
     case undo(UndoRequest)
     case history(HistoryRequest)
+    case trashList(TrashRequest)
+    case trashEmpty(TrashRequest)
+    case thumbnail(ThumbnailRequest)
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
         "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
-        "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history",
+        "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "trash.list", "trash.empty", "thumbnail",
     ]
 
     public var name: String {
@@ -52,6 +55,9 @@ public enum Command: Sendable {
         case .deleteCancel: "delete.cancel"
         case .undo: "undo"
         case .history: "history"
+        case .trashList: "trash.list"
+        case .trashEmpty: "trash.empty"
+        case .thumbnail: "thumbnail"
         }
     }
 
@@ -75,6 +81,8 @@ public enum Command: Sendable {
         case .deleteCancel(let a): a
         case .undo(let a): a
         case .history(let a): a
+        case .trashList(let a), .trashEmpty(let a): a
+        case .thumbnail(let a): a
         }
     }
 
@@ -100,6 +108,9 @@ public enum Command: Sendable {
         case "delete.cancel": .deleteCancel(try DeleteCancelRequest(from: decoder))
         case "undo": .undo(try UndoRequest(from: decoder))
         case "history": .history(try HistoryRequest(from: decoder))
+        case "trash.list": .trashList(try TrashRequest(from: decoder))
+        case "trash.empty": .trashEmpty(try TrashRequest(from: decoder))
+        case "thumbnail": .thumbnail(try ThumbnailRequest(from: decoder))
         default: nil
         }
     }

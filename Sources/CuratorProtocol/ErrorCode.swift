@@ -49,6 +49,11 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let batchRunning = ErrorCode("batch_running")
     public static let permissionDenied = ErrorCode("permission_denied")
     public static let notUndoable = ErrorCode("not_undoable")
+    /// curatord cannot make a trash that belongs to the caller (it lacks the privilege): no plan is made.
+    public static let trashUnavailable = ErrorCode("trash_unavailable")
+
+    // Thumbnails
+    public static let thumbnailsOff = ErrorCode("thumbnails_off")
 }
 
 /// The `error` object of a failed response.

@@ -21,6 +21,8 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
     case batch
     /// The subscriber fell too far behind; events were dropped and it should re-list.
     case dropped
+    /// A photo's thumbnails became ready (or could not be made).
+    case thumbnail
 }
 
 public struct Event: Codable, Sendable {
@@ -50,11 +52,14 @@ public struct Event: Codable, Sendable {
     public var outcome: PhotoOutcome?
     public var count: Int?
     public var message: String?
+    /// For `thumbnail`: the sizes made.
+    public var sizes: [ThumbnailSize]?
 
     public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, photoId: Int64? = nil, from: WirePath? = nil,
                 folder: WirePath? = nil, session: String? = nil, mode: SessionMode? = nil, view: ViewSpec? = nil, cap: Int?? = nil, bytes: Int64? = nil,
                 hidden: Int? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
-                done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil) {
+                done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil,
+                sizes: [ThumbnailSize]? = nil) {
         self.event = event
         self.root = root
         self.photo = photo
@@ -75,5 +80,6 @@ public struct Event: Codable, Sendable {
         self.outcome = outcome
         self.count = count
         self.message = message
+        self.sizes = sizes
     }
 }

@@ -28,6 +28,12 @@ extension Event: JSONWritable {
         w.optionalInt("photo_id", photoId)
         w.optionalString("root", root)
         w.optionalString("session", session)
+        if let sizes {
+            w.key("sizes")
+            w.beginArray()
+            for size in sizes { w.string(size.rawValue) }
+            w.endArray()
+        }
         w.optionalString("state", state)
         w.optionalInt("total", total)
         if let view {
@@ -67,6 +73,7 @@ extension PhotoSummary: JSONWritable {
         w.key("root"); w.string(root)
         w.optionalInt("selected", selected)
         w.key("size"); w.int(size)
+        if let thumbnail { w.key("thumbnail"); w.bool(thumbnail) }
         w.optionalInt("total_size", totalSize)
         w.key("type"); w.string(type)
         w.endObject()

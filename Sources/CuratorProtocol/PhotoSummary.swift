@@ -46,6 +46,8 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public var offline: Bool?
     /// This photo's number in the session's ordered selection, when selected.
     public var selected: Int?
+    /// True when its thumbnails (`normal` and `large`) are ready (`thumbnail`).
+    public var thumbnail: Bool?
     /// A group's files, the shown one first (issue 15); absent for a photo alone.
     public var members: [GroupMemberSummary]?
     /// The bytes of all of a group's files; absent for a photo alone.
@@ -53,7 +55,8 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
 
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,
-                offline: Bool? = nil, selected: Int? = nil, members: [GroupMemberSummary]? = nil, totalSize: Int64? = nil) {
+                offline: Bool? = nil, selected: Int? = nil, thumbnail: Bool? = nil,
+                members: [GroupMemberSummary]? = nil, totalSize: Int64? = nil) {
         self.position = position
         self.id = id
         self.root = root
@@ -66,6 +69,7 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
         self.protected = `protected`
         self.offline = offline
         self.selected = selected
+        self.thumbnail = thumbnail
         self.members = members
         self.totalSize = totalSize
     }

@@ -51,9 +51,13 @@ public struct SubscribeRequest: Codable, Sendable {
     /// The caller's sessions whose changes to follow (`selection` events); all of
     /// them when nil, none when empty.
     public var sessions: [String]?
-    public init(roots: [String]? = nil, sessions: [String]? = nil) {
+    /// Also `thumbnail` events (a grid that shows thumbnails as they are made):
+    /// off by default, since the background announces every photo of a library.
+    public var thumbnails: Bool?
+    public init(roots: [String]? = nil, sessions: [String]? = nil, thumbnails: Bool? = nil) {
         self.roots = roots
         self.sessions = sessions
+        self.thumbnails = thumbnails
     }
 }
 
@@ -262,5 +266,28 @@ public struct HistoryRequest: Codable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         limit = try container.integer(Int.self, forKey: .limit, literals: NumberLiterals.of(decoder.userInfo), minimum: 0)
+    }
+}
+
+/// `trash.list` and `trash.empty`: the caller's photos in the trash by curatord's
+/// hand, of either kind; `root` narrows to one root, `older_than_days` to photos
+/// trashed at least that many days ago. `trash.empty` takes the `token` of the
+/// `trash.list` with the same arguments, and empties exactly what that listed.
+public struct TrashRequest: Codable, Sendable {
+    public var root: String?
+    public var olderThanDays: Int?
+    public var token: String?
+    public init(root: String? = nil, olderThanDays: Int? = nil, token: String? = nil) {
+        self.root = root
+        self.olderThanDays = olderThanDays
+        self.token = token
+    }
+    private enum CodingKeys: String, CodingKey { case root, olderThanDays, token }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        root = try container.decodeIfPresent(String.self, forKey: .root)
+        olderThanDays = try container.integer(Int.self, forKey: .olderThanDays, literals: NumberLiterals.of(decoder.userInfo),
+                                              minimum: 0)
+        token = try container.decodeIfPresent(String.self, forKey: .token)
     }
 }

@@ -40,9 +40,13 @@ public struct RootStatus: Codable, Sendable {
     public var rescans: Int
     /// Why the root is polled or offline, when it is.
     public var note: String?
+    /// Since when (RFC 3339) the root's file system has not answered: a share whose
+    /// server hangs. Absent while it answers.
+    public var unresponsiveSince: String?
     public init(name: String, path: String, watch: WatchMethod, watching: String, online: Bool, photos: Int, bytes: Int64,
                 watches: Int, scanning: Bool, scanDirectories: Int, scanFiles: Int, capturePending: Int,
-                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?, files: Int? = nil) {
+                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?, unresponsiveSince: String? = nil,
+                files: Int? = nil) {
         self.name = name
         self.files = files
         self.path = path
@@ -60,6 +64,7 @@ public struct RootStatus: Codable, Sendable {
         self.overflows = overflows
         self.rescans = rescans
         self.note = note
+        self.unresponsiveSince = unresponsiveSince
     }
 }
 
@@ -82,9 +87,11 @@ public struct StatusResult: Codable, Sendable {
     public var indexWrites: Int?
     /// The inotify instance itself; absent when every root is polled.
     public var inotify: InotifyStatus?
+    /// The background thumbnailer; absent when thumbnails are off.
+    public var thumbnails: ThumbnailStatus?
     public init(version: String, pid: Int32, uptimeMs: Int64, roots: [RootStatus], photos: Int, scanning: Bool,
                 clients: Int, subscribers: Int, sessions: Int, overflows: Int, rescans: Int, batchRunning: Bool,
-                indexWrites: Int? = nil, inotify: InotifyStatus? = nil) {
+                indexWrites: Int? = nil, inotify: InotifyStatus? = nil, thumbnails: ThumbnailStatus? = nil) {
         self.version = version
         self.pid = pid
         self.uptimeMs = uptimeMs
@@ -99,6 +106,7 @@ public struct StatusResult: Codable, Sendable {
         self.batchRunning = batchRunning
         self.indexWrites = indexWrites
         self.inotify = inotify
+        self.thumbnails = thumbnails
     }
 }
 
@@ -350,6 +358,8 @@ public enum PhotoOutcome: String, Codable, Sendable, CaseIterable {
     case pending, trashed, restored
     case changed, vanished, permissionDenied = "permission_denied", `protected`, noTrash = "no_trash"
     case conflict, missing, error
+    /// Emptied from the trash for good (`trash.empty`, or a root's `recycle_keep_days`).
+    case emptied
 }
 
 public struct BatchItemResult: Codable, Hashable, Sendable {
@@ -421,7 +431,15 @@ public struct BatchSummary: Codable, Sendable {
     public var skipped: Int
     public var restored: Int
     public var bytes: Int64
-    public init(batch: Int64, createdAt: String, state: BatchState, count: Int, trashed: Int, skipped: Int, restored: Int, bytes: Int64) {
+    /// Set on a batch another user ran that trashed photos of the asker's: who ran
+    /// it (uid, and name where the user database has one). The counts are then of
+    /// the asker's photos in it only.
+    public var byUid: UInt32?
+    public var byUser: String?
+    public init(batch: Int64, createdAt: String, state: BatchState, count: Int, trashed: Int, skipped: Int, restored: Int, bytes: Int64,
+                byUid: UInt32? = nil, byUser: String? = nil) {
+        self.byUid = byUid
+        self.byUser = byUser
         self.batch = batch
         self.createdAt = createdAt
         self.state = state
@@ -436,4 +454,62 @@ public struct BatchSummary: Codable, Sendable {
 public struct HistoryResult: Codable, Sendable {
     public var batches: [BatchSummary]
     public init(batches: [BatchSummary]) { self.batches = batches }
+}
+
+/// One photo in the trash by curatord's hand.
+public struct TrashedPhoto: Codable, Hashable, Sendable {
+    public var batch: Int64
+    public var step: Int
+    public var id: Int64
+    public var root: String
+    /// Its original path below the root.
+    public var path: String
+    public var pathRaw: String?
+    public var size: Int64
+    /// When its batch ran (RFC 3339, local time).
+    public var trashedAt: String
+    public var kind: TrashKind
+    /// Where it is now (absolute).
+    public var location: String
+    public init(batch: Int64, step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
+                trashedAt: String, kind: TrashKind, location: String) {
+        self.batch = batch
+        self.step = step
+        self.id = id
+        self.root = root
+        self.path = path
+        self.pathRaw = pathRaw
+        self.size = size
+        self.trashedAt = trashedAt
+        self.kind = kind
+        self.location = location
+    }
+}
+
+public struct TrashListResult: Codable, Sendable {
+    public var photos: [TrashedPhoto]
+    public var count: Int
+    public var bytes: Int64
+    /// What `trash.empty` with the same arguments takes to empty exactly these.
+    public var token: String
+    public init(photos: [TrashedPhoto], count: Int, bytes: Int64, token: String) {
+        self.photos = photos
+        self.count = count
+        self.bytes = bytes
+        self.token = token
+    }
+}
+
+public struct TrashEmptyResult: Codable, Sendable {
+    /// One per photo listed: `emptied`, or why it was not (`missing`, `changed`, `error`).
+    public var items: [BatchItemResult]
+    public var emptied: Int
+    public var skipped: Int
+    public var bytes: Int64
+    public init(items: [BatchItemResult], emptied: Int, skipped: Int, bytes: Int64) {
+        self.items = items
+        self.emptied = emptied
+        self.skipped = skipped
+        self.bytes = bytes
+    }
 }

@@ -8,9 +8,9 @@ import Synchronization
 package enum SystemCall: String, Sendable, CaseIterable {
     case openat, close, read, pread, write, pwrite, fsync, syncfs
     case fstat, fstatat, stat, statx, statfs
-    case mkdirat, unlinkat, renameat2, linkat, fchmod, chmod, fchown, fchownat, ftruncate, flock, fcntl, dup
+    case mkdirat, unlinkat, renameat2, linkat, fchmod, chmod, fchown, fchownat, ftruncate, lseek, flock, fcntl, dup, dup2
     case readlink, realpath, faccessat, fdopendir, readdir
-    case socket, bind, listen, accept4, connect, send, recv, getsockopt, getsockname, poll, eventfd
+    case socket, bind, listen, accept4, connect, send, recv, shutdown, getsockopt, getsockname, poll, eventfd
     case inotify_add_watch
 }
 

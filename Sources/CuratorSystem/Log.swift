@@ -33,9 +33,14 @@ public final class Logger: Sendable {
 
     private let minimum = Atomic<Int>(LogLevel.info.rawValue)
     private let journald: Bool
+    /// A copy of stderr, made at start: lines go there, so that fd 2 may point
+    /// elsewhere for a moment (`StandardError.silenced`) without losing one.
+    private let descriptor: Int32
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         journald = Self.stderrIsJournal(environment["JOURNAL_STREAM"])
+        let copy = SystemCalls.fcntl(2, F_DUPFD_CLOEXEC, 3)
+        descriptor = copy >= 0 ? copy : 2
     }
 
     /// JOURNAL_STREAM is "device:inode" of the stream systemd connected to
@@ -70,7 +75,7 @@ public final class Logger: Sendable {
         bytes.withUnsafeMutableBytes { buf in
             var offset = 0
             while offset < buf.count {
-                let n = SystemCalls.write(2, buf.baseAddress! + offset, buf.count - offset)
+                let n = SystemCalls.write(descriptor, buf.baseAddress! + offset, buf.count - offset)
                 if n <= 0 { if n == -1 && errno == EINTR { continue }; return }
                 offset += n
             }

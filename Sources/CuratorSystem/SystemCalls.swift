@@ -201,6 +201,13 @@ package enum SystemCalls {
         return Glibc.ftruncate(descriptor, length)
     }
 
+    @inlinable package static func lseek(_ descriptor: Int32, _ offset: off_t, _ whence: Int32) -> off_t {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed { return FaultPlan.intercept(.lseek, descriptor: descriptor) { _ in Glibc.lseek(descriptor, offset, whence) } }
+        #endif
+        return Glibc.lseek(descriptor, offset, whence)
+    }
+
     @inlinable package static func flock(_ descriptor: Int32, _ operation: Int32) -> Int32 {
         #if CURATOR_FAULT_INJECTION
         if FaultPlan.isArmed { return FaultPlan.intercept(.flock, descriptor: descriptor) { _ in libcFlock(descriptor, operation) } }
@@ -221,6 +228,13 @@ package enum SystemCalls {
         if FaultPlan.isArmed { return FaultPlan.intercept(.dup, descriptor: descriptor) { _ in Glibc.dup(descriptor) } }
         #endif
         return Glibc.dup(descriptor)
+    }
+
+    @inlinable package static func dup2(_ descriptor: Int32, _ target: Int32) -> Int32 {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed { return FaultPlan.intercept(.dup2, descriptor: descriptor) { _ in Glibc.dup2(descriptor, target) } }
+        #endif
+        return Glibc.dup2(descriptor, target)
     }
 
     @inlinable package static func readlink(_ path: UnsafePointer<CChar>, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
@@ -339,6 +353,13 @@ package enum SystemCalls {
         if FaultPlan.isArmed { return FaultPlan.intercept(.getsockname, descriptor: descriptor) { _ in Glibc.getsockname(descriptor, address, length) } }
         #endif
         return Glibc.getsockname(descriptor, address, length)
+    }
+
+    @inlinable package static func shutdown(_ descriptor: Int32, _ how: Int32) -> Int32 {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed { return FaultPlan.intercept(.shutdown, descriptor: descriptor) { _ in Glibc.shutdown(descriptor, how) } }
+        #endif
+        return Glibc.shutdown(descriptor, how)
     }
 
     @inlinable package static func poll(_ descriptors: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMilliseconds: Int32) -> Int32 {

@@ -4,9 +4,9 @@ import Glibc
 
 /// A detached POSIX thread running one closure. Foundation's `Thread` would pull
 /// all of swift-corelibs-foundation (and ICU) into the static daemon binary.
-/// `WorkerPool` starts its threads with it; work is handed to a thread through a
-/// pool, not by starting one here (the watcher's threads still do, until they move).
-public enum SystemThread {
+/// Only `WorkerPool` starts threads with it (it is not public): work is handed to a
+/// thread through a pool, a long loop being one long job.
+enum SystemThread {
     private final class Body {
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
@@ -14,7 +14,7 @@ public enum SystemThread {
 
     /// Starts `body` on a new thread named `name` (at most 15 bytes are shown by
     /// `ps -L` and `top -H`).
-    public static func detach(name: String, stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+    static func detach(name: String, stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
         let context = Unmanaged.passRetained(Body {
             curator_name_thread(name)
             body()

@@ -20,6 +20,11 @@ public enum UserAccount {
         }
     }
 
+    /// The user's primary group from the user database.
+    public static func primaryGroup(uid: UInt32) -> UInt32? {
+        entry(uid: uid) { $0.pw_gid }
+    }
+
     public static func userName(uid: UInt32) -> String? {
         entry(uid: uid) { entry in entry.pw_name.flatMap { String(validatingCString: $0) } } ?? nil
     }
@@ -28,6 +33,25 @@ public enum UserAccount {
         entry(uid: uid) { entry in
             entry.pw_dir.map { ByteString(bytes: UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
         } ?? nil
+    }
+
+    /// A group's id by its name (getgrnam_r); nil when there is none.
+    public static func groupID(named name: String) -> UInt32? {
+        var size = 4096
+        while size <= 1 << 20 {
+            var entry = group()
+            var result: UnsafeMutablePointer<group>?
+            let rc = withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return ENOMEM }
+                return name.withCString { getgrnam_r($0, &entry, base, buffer.count, &result) }
+            }
+            if rc == ERANGE {
+                size *= 2
+                continue
+            }
+            return rc == 0 && result != nil ? entry.gr_gid : nil
+        }
+        return nil
     }
 
     /// Looks `uid` up and hands its entry to `read` while the buffer its strings

@@ -47,4 +47,16 @@ final class CLIContext {
         }
         return try connection().call(command, as: type)
     }
+
+    /// Like `call`, but the result is decoded in `--json` mode too (after the raw
+    /// answer is written), for a command whose exit status depends on it. The Bool
+    /// says whether the text for people is still to be written.
+    func callDecoding<R: Decodable>(_ command: Command, as type: R.Type) throws(CLIError) -> (R, writeText: Bool)? {
+        guard options.json else { return (try connection().call(command, as: type), true) }
+        let raw = try connection().callRaw(command)
+        Format.writeRaw(raw)
+        guard let decoded = try? Wire.makeDecoder().decode(Response<R>.self, from: raw) else { return nil }
+        if let result = decoded.result { return (result, false) }
+        throw CLIError.daemon(decoded.error ?? ProtocolError(.internalError, "no result"))
+    }
 }

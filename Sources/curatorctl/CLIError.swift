@@ -12,13 +12,23 @@ enum CLIError: Error {
     case connectionLost(String)
     case protocolMismatch(String)
     case cancelled
+    /// The request was carried out, but it did nothing (`nothingDone`) or only part of
+    /// what was asked: the lines above say, per photo, why. Scripts must not take it
+    /// for a success.
+    case incomplete(String, nothingDone: Bool)
+    /// `cull` stopped for a reason other than `q` (the terminal is restored by then).
+    case cull(String, exitCode: Int32)
+    /// Something curatorctl does itself failed (a file, a child process): exit 1.
+    case failed(String)
 
     var exitCode: Int32 {
         switch self {
         case .daemonUnreachable, .socketForbidden: 3
-        case .daemon: 1
+        case .daemon, .failed: 1
         case .connectionLost, .protocolMismatch: 4
         case .cancelled: 5
+        case .incomplete(_, let nothingDone): nothingDone ? 6 : 7
+        case .cull(_, let code): code
         }
     }
 
@@ -45,6 +55,8 @@ enum CLIError: Error {
             return "curatord answered something this curatorctl does not understand: \(text)"
         case .cancelled:
             return "Nothing was changed."
+        case .incomplete(let text, _), .cull(let text, _), .failed(let text):
+            return text
         }
     }
 }

@@ -32,6 +32,9 @@ struct CuratorCtl: ParsableCommand {
             RemoveCommand.self,
             UndoCommand.self,
             HistoryCommand.self,
+            TrashCommand.self,
+            CullCommand.self,
+            SheetCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -82,6 +82,15 @@ import Testing
         #expect(set.maxClientsPerUser == 3 && set.idleTimeoutSeconds == 0)
     }
 
+    @Test func aRootsDeletePolicyIsWritableUnlessOwnerIsAsked() throws {
+        let f = Fixture()
+        let (config, warnings) = try f.load("""
+            { roots: [{ path: "\(f.pictures)" }, { path: "\(f.camera)", delete: "owner" }] }
+            """)
+        #expect(warnings.isEmpty)
+        #expect(config.roots.map(\.deletePolicy) == [.writable, .owner])
+    }
+
     @Test func unknownKeysAreWarnedNotRefused() throws {
         let f = Fixture()
         let (_, warnings) = try f.load("""
@@ -107,6 +116,8 @@ import Testing
         Case(json: "{ roots: \"@DIR@/pictures\" }", key: "roots", says: "must be an array, not a string"),
         Case(json: "{ roots: [42] }", key: "roots[0]", says: "must be an object or a path string, not a number"),
         Case(json: "{ roots: [{ name: \"x\" }] }", key: "roots[0].path", says: "is missing"),
+        Case(json: "{ roots: [{ path: \"@DIR@/pictures\", delete: \"anyone\" }] }", key: "roots[0].delete",
+             says: "must be \"writable\" (whoever may write the folder) or \"owner\" (only the file's owner), not \"anyone\""),
         Case(json: "{ roots: [\"@DIR@/nowhere\"] }", key: "roots[0].path", says: "@DIR@/nowhere: No such file or directory"),
         Case(json: "{ roots: [\"@DIR@/plain-file\"] }", key: "roots[0].path", says: "is not a directory"),
         Case(json: "{ roots: [\"@DIR@/pictures\", \"@DIR@/pictures/2024\"] }", key: "roots[1].path",

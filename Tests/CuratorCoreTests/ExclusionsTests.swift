@@ -34,6 +34,11 @@ import Testing
         #expect(exclusions.excludesFile(name: "._IMG_1.JPG"), "AppleDouble files are never photos")
         #expect(exclusions.excludesFile(name: "upload.tmp"))
         #expect(exclusions.excludesDirectory(name: "work.tmp"))
+        // Trash folders never come back as photos, whatever the defaults say.
+        for trash: ByteString in [".recycle", ".Trash", ".Trash-1000"] {
+            #expect(exclusions.excludesDirectory(name: trash), "\(trash)")
+        }
+        #expect(!exclusions.excludesDirectory(name: ".Trashy"))
     }
 
     @Test func configuredPatternsApplyToDirectoriesAndFiles() {

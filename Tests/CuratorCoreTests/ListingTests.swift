@@ -14,7 +14,7 @@ import Testing
     static func expected(_ state: CuratorState, _ args: ListRequest, id: RequestID?, fields: PhotoFields) throws -> String {
         let session = state.session(try SessionKey.named(args.session, uid: me.uid))
         let spec = args.view ?? session.view
-        let ids = try state.resolve(spec)
+        let ids = try state.resolve(spec, uid: 0)
         let offset = max(args.offset ?? 0, 0)
         let end = min(ids.count, offset + (args.limit ?? ids.count))
         var photos: [PhotoSummary] = []
@@ -82,13 +82,17 @@ import Testing
         try f.state.library.setCapture(ids[0], .known(CaptureTime(year: 2024, month: 5, day: 1, hour: 10, minute: 2, second: 9)!.seconds))
         try f.state.library.setCapture(ids[1], .known(CaptureTime(year: 1800, month: 1, day: 1)!.seconds))
         try f.state.library.setCapture(ids[2], .none)
+        // Thumbnails ready for two photos.
+        f.state.thumbnails.finished(ids[0], .ready([.normal, .large]))
+        f.state.thumbnails.finished(ids[3], .ready([.normal, .large, .xLarge]))
+        f.state.thumbnails.finished(ids[4], .ready([.xLarge]))
         // A selection, numbered out of id order.
         _ = try ModeCommand.run(in: f.state, ModeRequest(mode: .select), caller: Caller(uid: Self.me.uid))
         _ = try SelectionVerb.select.run(in: f.state, SelectRequest(selector: PhotoSelector(positions: "5 2 9")), caller: Caller(uid: Self.me.uid))
 
         let requests = [ListRequest(), ListRequest(offset: 3, limit: 4), ListRequest(offset: 50), ListRequest(limit: 0),
                         ListRequest(view: ViewSpec(sort: .name, order: .desc)), ListRequest(view: ViewSpec(sort: .capture))]
-        let fieldSets: [PhotoFields] = [.all, [.path], [.id, .selected, .protected], [.captureTime, .type, .root, .size, .mtimeNs, .position]]
+        let fieldSets: [PhotoFields] = [.all, [.path], [.id, .selected, .protected, .thumbnail], [.captureTime, .type, .root, .size, .mtimeNs, .position]]
         for args in requests {
             for fields in fieldSets {
                 for id in [RequestID.number(3), .string("x\"y"), nil] {
@@ -106,6 +110,7 @@ import Testing
         }
         let whole = try Self.listed(f.state, ListRequest(), id: nil, fields: .all)
         #expect(whole.contains("\"protected\":true") && whole.contains("\"selected\":3") && whole.contains("\"path_raw\":"))
+        #expect(whole.components(separatedBy: "\"thumbnail\":true").count == 3, "two photos have their thumbnails")
         #expect(whole.contains("\"capture_time\":\"2024-05-01T10:02:09\"") && whole.contains("\"capture_time\":\"1800-01-01T00:00:00\""))
     }
 

@@ -62,6 +62,14 @@ struct RecoveryDecisionTests {
         (.restoring, .same, .absent, .matching, [.removeInfo], .restored, .restored),
         // A chunk journaled trashed is synced; should its info still read empty, it is rewritten.
         (.trashed, .absent, .same, .unreadable, [.replaceInfo], .trashed, .trashed),
+        // Emptying (trash.empty): whatever is left of the photo in the trash goes, file first.
+        (.emptying, .absent, .same, .matching, [.unlinkTrashFile, .removeInfo], .gone, .emptied),
+        (.emptying, .absent, .same, .absent, [.unlinkTrashFile], .gone, .emptied),
+        (.emptying, .absent, .absent, .matching, [.removeInfo], .gone, .emptied),
+        (.emptying, .absent, .absent, .absent, [], .gone, .emptied),
+        (.emptying, .absent, .other, .foreign, [], .gone, .emptied),
+        // Put back at its path by another tool meanwhile: left there.
+        (.emptying, .same, .absent, .absent, [], .gone, .missing),
     ]
 
     @Test(arguments: Self.table.indices)
@@ -76,6 +84,21 @@ struct RecoveryDecisionTests {
     static var allFacts: [DiskFacts] {
         Presence.allCases.flatMap { o in
             Presence.allCases.flatMap { f in InfoPresence.allCases.map { DiskFacts(original: o, trashFile: f, info: $0) } }
+        }
+    }
+
+    /// Emptying never touches the original path, leaves nothing of ours in the trash,
+    /// and settles.
+    @Test func emptyingSettlesAndLeavesNothingOfOursInTheTrash() throws {
+        for facts in Self.allFacts {
+            let d = try #require(RecoveryDecision.decide(.emptying, facts))
+            let info = "\(facts) → \(d)"
+            #expect(d.state == .gone, "\(info)")
+            #expect(!d.repairs.contains(.unlinkOriginal) && !d.repairs.contains(.writeInfo) && !d.repairs.contains(.replaceInfo), "\(info)")
+            #expect((facts.trashFile == .same) == d.repairs.contains(.unlinkTrashFile), "\(info)")
+            if facts.info == .matching || facts.info == .unreadable {
+                #expect(d.repairs.contains(.removeInfo) || facts.trashFile == .other, "\(info)")
+            }
         }
     }
 

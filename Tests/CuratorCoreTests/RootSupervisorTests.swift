@@ -11,7 +11,9 @@ import Testing
 /// polled, and inotify started afresh or lost.
 @Suite struct RootSupervisorTests {
     /// The file system as the supervisor sees it: set per test.
-    final class Probe: RootProbe {
+    final class Probe: RootProbe, @unchecked Sendable {
+        // @unchecked: set up by the test before the supervisor asks; remote checks
+        // read it on their own thread while the test waits for their answer.
         var present: [ByteString: FileStatus] = [:]
         var remote: [ByteString: String] = [:]
         var maxUserWatches = 8192
@@ -32,7 +34,7 @@ import Testing
         var calls: [String] = []
         var restart: Result<Int, SystemError> = .success(0)
 
-        func startCrawling(_ id: Int32, config: RootConfig, watching: Bool) {
+        func startCrawling(_ id: Int32, config: RootConfig, watching: Bool, remote: Bool) {
             calls.append("start \(config.name)\(watching ? " watching" : "")")
             if !crawledRoots.contains(id) { crawledRoots.append(id) }
         }

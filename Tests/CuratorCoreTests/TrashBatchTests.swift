@@ -109,9 +109,14 @@ struct TrashBatchTests {
             return last
         }
         let before = settled()
-        for _ in 0..<500 { checkpointer.request() }
+        // While the passes are held, the first request's pass is running (held) or
+        // waiting, and the other 499 are served by one waiting pass: one or two in all,
+        // however the threads are scheduled.
+        checkpointer.holdingPasses {
+            for _ in 0..<500 { checkpointer.request() }
+        }
         let burst = settled() - before
-        #expect(burst >= 1 && burst <= 25, "\(burst) passes for 500 requests")
+        #expect(burst >= 1 && burst <= 2, "\(burst) passes for 500 requests")
         checkpointer.request()
         #expect(settled() == before + burst + 1, "a request when all is quiet gets one pass")
     }

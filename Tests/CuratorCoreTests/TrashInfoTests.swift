@@ -120,8 +120,27 @@ struct TrashInfoTests {
             """
         let entries = MountTable.parse(Array(text.utf8))
         #expect(entries.count == 4)
-        #expect(entries[2] == MountEntry(id: 98, parentID: 27, mountPoint: "/mnt/my photos", fsType: "ext4"))
+        #expect(entries[2] == MountEntry(id: 98, parentID: 27, mountPoint: "/mnt/my photos", fsType: "ext4", device: "7:0",
+                                         root: "/", readOnly: false))
         #expect(MountTable.entry(id: 99, in: entries)?.mountPoint == "/home/ann/Pictures")
+        // A bind mount of a subdirectory placed elsewhere: its mount point is its top directory.
+        #expect(MountTable.enclosingWhole(of: entries[3], in: entries) == nil)
+    }
+
+    /// What ReadWritePaths= makes in a service's namespace: a subdirectory bound onto
+    /// itself, read-only around it; the whole file system is found, and the options read.
+    @Test func findsTheWholeFileSystemAroundABindMountInPlace() {
+        let text = """
+            27 1 254:0 / / ro,relatime shared:1 - ext4 /dev/vda rw
+            40 27 254:0 /srv/photos /srv/photos rw,relatime - ext4 /dev/vda rw
+            41 27 7:0 / /srv/disk ro - ext4 /dev/loop0 rw
+            42 41 7:0 /photos /srv/disk/photos rw - ext4 /dev/loop0 rw
+            """
+        let entries = MountTable.parse(Array(text.utf8))
+        #expect(entries[0].readOnly && !entries[1].readOnly)
+        #expect(MountTable.enclosingWhole(of: entries[1], in: entries)?.mountPoint == "/")
+        #expect(MountTable.enclosingWhole(of: entries[3], in: entries)?.mountPoint == "/srv/disk")
+        #expect(MountTable.enclosingWhole(of: entries[2], in: entries) == nil)
         #expect(MountTable.unescape("a\\134b\\011c\\012".utf8) == ByteString("a\\b\tc\n"))
         #expect(MountTable.unescape("trailing\\04".utf8) == ByteString("trailing\\04"))
     }

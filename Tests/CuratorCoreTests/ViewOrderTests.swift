@@ -33,15 +33,15 @@ struct ViewOrderTests {
             folderPath(a) != folderPath(b) ? folderPath(a) < folderPath(b) : a.name < b.name
         }.map(\.id)
         #expect(expected.count == folders.count * 25)
-        #expect(try f.state.resolve(ViewSpec()) == expected)
-        #expect(try f.state.resolve(ViewSpec(sort: .name, order: .desc)) == expected.reversed())
+        #expect(try f.state.resolve(ViewSpec(), uid: 0) == expected)
+        #expect(try f.state.resolve(ViewSpec(sort: .name, order: .desc), uid: 0) == expected.reversed())
 
         // A filter keeps the order of what it keeps.
         let kept = Set(photos.filter { $0.name.lossyString.hasPrefix("IMG_") }.map(\.id))
         #expect(!kept.isEmpty && kept.count < photos.count)
-        #expect(try f.state.resolve(ViewSpec(filter: ViewFilter(glob: "IMG_*"))) == expected.filter { kept.contains($0) })
+        #expect(try f.state.resolve(ViewSpec(filter: ViewFilter(glob: "IMG_*")), uid: 0) == expected.filter { kept.contains($0) })
         // A folder view: its photos and those below it, in the same order.
         let underA = Set(photos.filter { folderPath($0).isWithin(ByteString("a")) }.map(\.id))
-        #expect(try f.state.resolve(ViewSpec(folder: "a")) == expected.filter { underA.contains($0) })
+        #expect(try f.state.resolve(ViewSpec(folder: "a"), uid: 0) == expected.filter { underA.contains($0) })
     }
 }

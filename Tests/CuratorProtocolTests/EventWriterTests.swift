@@ -38,6 +38,8 @@ struct EventWriterTests {
         Event(event: .dropped, message: "events were dropped because this client read too slowly; list again"),
         Event(event: .overflow, message: "inotify queue overflow; rescanning"),
         Event(event: .online, root: "usb"),
+        Event(event: .thumbnail, root: "pics", photoId: 17, state: "ready", sizes: [.normal, .large, .xLarge]),
+        Event(event: .thumbnail, root: "pics", photoId: 18, state: "failed", message: "corrupt: premature end"),
     ]
 
     /// Whatever an event holds, it has no top-level `id`: that is how clients tell

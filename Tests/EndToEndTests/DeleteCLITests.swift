@@ -117,6 +117,54 @@ struct DeleteCLITests {
     }
 }
 
+/// Honest exits (issue 13, item 3): a batch or an undo that did nothing, or only
+/// part of it, is not a success for a script, and a batch that moved nothing has
+/// nothing to undo.
+@Suite(.serialized)
+struct HonestExitTests {
+    @Test func rmThatMovesNothingFailsWithTheReasonsAndNoUndoHint() throws {
+        let (d, photos) = try DeleteCLITests.daemon()
+        // The home trash cannot be made: a file stands where it would be.
+        Files.write(d.trashDirectory, "not a directory")
+        #expect(try d.ctl(["select", "1", "2"]).status == 0)
+        let rm = try d.ctl(["rm", "--yes"])
+        #expect(rm.status == 6, "\(rm.stdout) \(rm.stderr)")
+        #expect(rm.stdout.contains("Batch 1: 0 photos moved to the trash (0 B), 2 skipped:"), "\(rm.stdout)")
+        let lines = rm.stdout.split(separator: "\n").filter { $0.contains("IMG_") && $0.contains("no trash") }
+        #expect(lines.count == 2, "one line per photo with its reason: \(rm.stdout)")
+        #expect(!rm.stdout.contains("Undo with"), "\(rm.stdout)")
+        #expect(rm.stderr.contains("nothing was moved to the trash"), "\(rm.stderr)")
+        #expect(try photos.allBack().isEmpty)
+        // --json: the same status.
+        #expect(try d.ctl(["select", "1"]).status == 0)
+        #expect(try d.ctl(["--json", "rm", "--yes"]).status == 6)
+    }
+
+    @Test func undoThatPutsBackOnlyPartFails() throws {
+        let (d, _) = try DeleteCLITests.daemon()
+        #expect(try d.ctl(["select", "1", "2"]).status == 0)
+        #expect(try d.ctl(["rm", "--yes"]).status == 0)
+        let trash = TrashSnapshot(d.trashDirectory)
+        let entry = try #require(trash.entries.first)
+        Files.remove(trash.filePath(entry.name))
+        Files.remove(trash.infoPath(entry.name))
+        let undo = try d.ctl(["undo"])
+        #expect(undo.status == 7, "\(undo.stdout) \(undo.stderr)")
+        #expect(undo.stdout.contains("Batch 1: 1 photo put back, 1 no longer in the trash:"), "\(undo.stdout)")
+        #expect(undo.stderr.contains("only 1 of 2 photos were put back"), "\(undo.stderr)")
+    }
+
+    @Test func undoThatPutsBackNothingFails() throws {
+        let (d, _) = try DeleteCLITests.daemon()
+        #expect(try d.ctl(["select", "1", "2"]).status == 0)
+        #expect(try d.ctl(["rm", "--yes"]).status == 0)
+        try FileManager.default.removeItem(atPath: d.trashDirectory)
+        let undo = try d.ctl(["undo"])
+        #expect(undo.status == 6, "\(undo.stdout) \(undo.stderr)")
+        #expect(try d.ctl(["--json", "undo", "1"]).status == 6)
+    }
+}
+
 /// What curatorctl says when a photo is named the way `ls` shows it, and when undo
 /// finds a photo not where it left it (issue 11, item 24).
 @Suite(.serialized)

@@ -126,4 +126,16 @@ struct PipeliningTests {
         #expect(try other.result(["cmd": "status"])["pid"] as? Int == Int(pid))
         try Self.readAnswers(greedy, ids: 1...10)
     }
+
+    /// A listing followed by other requests in one write: the lines after the listing
+    /// waited while it was owed, and were left unanswered once it had been sent whole
+    /// (the connection went back to waiting for input it already had).
+    @Test func requestsSentWithAListingInOneWriteAreAllAnswered() throws {
+        let daemon = try Self.daemon(photos: 20)
+        let client = try daemon.client()
+        let lines = [#"{"id":1,"cmd":"list","fields":["id"]}"#, #"{"id":2,"cmd":"hello"}"#,
+                     #"{"id":3,"cmd":"list"}"#, #"{"id":4,"cmd":"list","limit":1}"#, #"{"id":5,"cmd":"status"}"#]
+        #expect(Self.pipeline(client, lines, seconds: 5) == lines.count)
+        try Self.readAnswers(client, ids: 1...5)
+    }
 }

@@ -82,7 +82,7 @@ struct SystemdUnitTests {
         for line in ["Type=notify", "ExecReload=/usr/local/bin/curatorctl --socket /run/curatord/curatord.sock reload", "User=curatord", "Group=curatord", "StateDirectory=curatord",
                      "ConfigurationDirectory=curatord", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                      "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX", "SystemCallFilter=@system-service",
-                     "CapabilityBoundingSet=\n"] {
+                     "CapabilityBoundingSet=CAP_CHOWN CAP_DAC_OVERRIDE CAP_FOWNER\n", "SystemCallFilter=@chown\n"] {
             #expect(text.contains(line), "curatord.service lacks \(line)")
         }
         #expect(text.contains("WatchdogSec="))

@@ -17,6 +17,10 @@ NEEDED = {
     "gio": "libglib2.0-bin",
     "find": "findutils",
     "mkfs.ext4": "e2fsprogs",
+    "vips": "libvips-tools",
+    "vipsthumbnail": "libvips-tools",
+    "gdk-pixbuf-thumbnailer": "libgdk-pixbuf2.0-bin",
+    "chrt": "util-linux",
 }
 
 

@@ -22,6 +22,8 @@ public struct BatchError: Error, Sendable, CustomStringConvertible {
         public static let failpoint = Code("failpoint")
         /// The daemon is stopping: the batch or undo went no further (or did not start).
         public static let stopped = Code("stopped")
+        /// `trash.empty` with a token for another list than the trash holds now.
+        public static let tokenMismatch = Code("token_mismatch")
     }
 
     public let code: Code
@@ -44,6 +46,7 @@ public struct BatchError: Error, Sendable, CustomStringConvertible {
         case .recoveryPending: .batchRunning
         case .journal: .journalFailed
         case .stopped: .shuttingDown
+        case .tokenMismatch: .tokenInvalid
         default: .internalError
         }
         return ProtocolError(wire, message)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
 import CuratorSystem
 
 /// One photo of a confirmed plan, as the daemon pinned it when it showed the plan.
@@ -12,6 +13,9 @@ public struct BatchPlanItem: Hashable, Sendable {
     public var identity: FileIdentity
     /// Protected now (the daemon checks at confirm time): skipped as `protected`.
     public var isProtected: Bool
+    /// Its root's trash at confirm time, and for a recycle folder the group given it.
+    public var trash: TrashKind = .freedesktop
+    public var recycleGroup: UInt32?
 
     public init(photoID: Int64, rootName: String, rootPath: ByteString, relativePath: ByteString,
                 identity: FileIdentity, isProtected: Bool = false) {
@@ -29,9 +33,13 @@ public struct BatchPlanItem: Hashable, Sendable {
 public struct BatchPlan: Hashable, Sendable {
     public var session: String
     public var items: [BatchPlanItem]
+    /// The paths of the roots whose `delete` policy is `owner`: there only a photo's
+    /// owner (or root) may trash it.
+    public var ownerOnlyRoots: Set<ByteString>
 
-    public init(session: String, items: [BatchPlanItem]) {
+    public init(session: String, items: [BatchPlanItem], ownerOnlyRoots: Set<ByteString> = []) {
         self.session = session
         self.items = items
+        self.ownerOnlyRoots = ownerOnlyRoots
     }
 }

@@ -45,7 +45,7 @@ final class BatchRecovery {
     /// Brings one photo to a settled state. Photos of a batch that was running are all
     /// looked at; in other batches only those caught mid-step.
     func settle(_ item: JournalItem, in batch: JournalBatch) throws(BatchError) -> JournalItem {
-        let midStep = item.state == .intent || item.state == .restoring
+        let midStep = item.state == .intent || item.state == .restoring || item.state == .emptying
         guard midStep || (batch.state == .running && (item.state == .planned || item.state == .trashed)) else { return item }
         var item = item
 

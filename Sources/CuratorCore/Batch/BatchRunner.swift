@@ -14,7 +14,7 @@ import Glibc
 /// before serving anyone; `run` and `undo` refuse to start while a batch is still
 /// recorded as running.
 public final class BatchRunner {
-    private let journal: Journal
+    let journal: Journal
     /// Empties the journal's WAL after each batch, undo and recovery, off this thread.
     let checkpointer: JournalCheckpointer
     /// The threads a batch or an undo hands work to while it moves photos: the next
@@ -24,7 +24,7 @@ public final class BatchRunner {
     /// after a few idle seconds.
     let helpers = WorkerPool(name: "curatord-batch", threads: 3, queueLimit: 8, stackSize: 256 << 10, keepIdleSeconds: 5)
     private let trashConfiguration: TrashConfiguration
-    private let failpoints: Failpoints
+    let failpoints: Failpoints
     private let effectiveUID: UInt32
     private let chunking: ChunkPolicy
 
@@ -88,8 +88,11 @@ public final class BatchRunner {
         try failpoints.reach(.batchJournaled)
         log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
 
+        var recycleGroups: [String: UInt32] = [:]
+        for item in plan.items { if let group = item.recycleGroup { recycleGroups[item.rootName] = group } }
         let planner = ChunkPlanner(trash: trashConfiguration, requester: requester, effectiveUID: effectiveUID, batch: id,
-                                   batchSize: plan.items.count)
+                                    batchSize: plan.items.count, recycleGroups: recycleGroups,
+                                    ownerOnlyRoots: plan.ownerOnlyRoots)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
         let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
@@ -193,18 +196,24 @@ public final class BatchRunner {
         guard let target = found else {
             throw BatchError(.noSuchBatch, batch.map { "no batch \($0)" } ?? "no batch of uid \(requester.uid) to undo")
         }
-        guard target.uid == requester.uid || requester.uid == 0 else {
-            throw BatchError(.notOwner, "batch \(target.id) belongs to uid \(target.uid)")
-        }
-
         var items = try journaling { () throws(JournalError) in try journal.items(of: target.id) }
+        // Someone else's batch: its user's photos are theirs to put back; the ones
+        // it trashed of the requester's are the requester's (an owner's undo).
+        let ownersOnly = target.uid == requester.uid || requester.uid == 0 ? nil : requester.uid
+        if let owner = ownersOnly, !items.contains(where: { $0.owner == owner && $0.moved }) {
+            throw BatchError(.notOwner, "batch \(target.id) belongs to uid \(target.uid) and trashed nothing of uid \(owner)")
+        }
         // Photos a crash caught mid-step are settled first, as recovery would.
         if items.contains(where: { $0.state == .intent || $0.state == .restoring }) {
             let recovery = BatchRecovery(journal: journal, failpoints: failpoints)
             for index in items.indices { items[index] = try recovery.settle(items[index], in: target) }
         }
-        let order = items.indices.filter { items[$0].state == .trashed }.sorted { items[$0].step > items[$1].step }
-        guard !order.isEmpty else { throw BatchError(.notUndoable, "nothing of batch \(target.id) is in the trash") }
+        let order = items.indices.filter { items[$0].state == .trashed && (ownersOnly == nil || items[$0].owner == ownersOnly) }
+            .sorted { items[$0].step > items[$1].step }
+        guard !order.isEmpty else {
+            throw BatchError(.notUndoable, ownersOnly == nil ? "nothing of batch \(target.id) is in the trash"
+                                                             : "nothing of uid \(requester.uid)'s in batch \(target.id) is in the trash")
+        }
 
         try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, target.state, undoRunning: true) }
         try failpoints.reach(.undoStarted)
@@ -245,15 +254,27 @@ public final class BatchRunner {
 
     // MARK: reading
 
-    /// A user's batches (all users' when `uid` is nil), newest first.
+    /// A user's batches (all users' when `uid` is nil), newest first. A user's
+    /// history also holds the batches of others that trashed photos the user owned
+    /// (`by_uid`), counted for those photos only: the owner sees who, when, which batch.
     public func history(uid: UInt32?, limit: Int = 50) throws(BatchError) -> [BatchSummary] {
-        try journaling { () throws(JournalError) in
-            try journal.recentBatches(uid: uid, limit: min(max(limit, 0), 10_000)).map { (batch) throws(JournalError) in
-                let counts = try JournalError.sql { () throws(SQLiteError) in try journal.counts(of: batch.id) }
+        let limit = min(max(limit, 0), 10_000)
+        return try journaling { () throws(JournalError) in
+            let batches: [JournalBatch]
+            if let uid {
+                batches = try journal.recentBatches(involving: uid, limit: limit)
+            } else {
+                batches = try journal.recentBatches(uid: nil, limit: limit)
+            }
+            return try batches.map { (batch) throws(JournalError) in
+                let others = uid.flatMap { $0 == batch.uid ? nil : $0 }
+                let counts = try JournalError.sql { () throws(SQLiteError) in try journal.counts(of: batch.id, owner: others) }
                 return BatchSummary(batch: batch.id,
                                     createdAt: LocalTime(epochSeconds: batch.createdNanoseconds / 1_000_000_000).rfc3339Text,
                                     state: batch.state, count: counts.count, trashed: counts.trashed,
-                                    skipped: counts.count - counts.trashed, restored: counts.restored, bytes: counts.bytes)
+                                    skipped: counts.count - counts.trashed, restored: counts.restored, bytes: counts.bytes,
+                                    byUid: others == nil ? nil : batch.uid,
+                                    byUser: others == nil ? nil : UserAccount.userName(uid: batch.uid))
             }
         }
     }
@@ -302,13 +323,13 @@ public final class BatchRunner {
                            skipped: items.count - moved.count, bytes: moved.reduce(0) { $0 + $1.size })
     }
 
-    private func refuseWhileUnrecovered() throws(BatchError) {
+    func refuseWhileUnrecovered() throws(BatchError) {
         if try journaling({ () throws(SQLiteError) in try journal.hasRunningBatch() }) {
             throw BatchError(.recoveryPending, "a batch is still recorded as running: recovery must run first")
         }
     }
 
-    private func journaling<R, E: Error>(_ body: () throws(E) -> R) throws(BatchError) -> R {
+    func journaling<R, E: Error>(_ body: () throws(E) -> R) throws(BatchError) -> R {
         do {
             return try body()
         } catch {

@@ -18,10 +18,13 @@ final class ChunkPlanner: Sendable {
         let trash: TrashDirectory
         let name: ByteString
         let info: TrashInfo
+        /// The file's owner when it was planned: it sees the batch in its history and may undo it.
+        let owner: UInt32
         var infoPath: ByteString { info.path }
 
-        init(parent: DirectoryHandle, path: PhotoPath, trash: TrashDirectory, name: ByteString, info: TrashInfo) {
+        init(parent: DirectoryHandle, path: PhotoPath, trash: TrashDirectory, name: ByteString, owner: UInt32, info: TrashInfo) {
             self.parent = parent
+            self.owner = owner
             self.path = path
             self.trash = trash
             self.name = name
@@ -43,6 +46,7 @@ final class ChunkPlanner: Sendable {
     private struct Caches {
         let roots = RootDirectories()
         let resolver: TrashResolver
+        let recycler: RecycleResolver
         var dateText: (second: Int64, text: String)?
     }
 
@@ -55,13 +59,22 @@ final class ChunkPlanner: Sendable {
     /// one starts): the lock is never contended, and lets the planner go from the
     /// batch thread to a helper and back.
     private let caches: Mutex<Caches>
+    /// Roots (by path) where only a photo's owner may trash it (`delete: "owner"`).
+    private let ownerOnlyRoots: Set<ByteString>
 
-    init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int) {
+    /// The group given to recycle folders, per root name (`recycle_group`).
+    private let recycleGroups: [String: UInt32]
+
+    init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int,
+         recycleGroups: [String: UInt32] = [:], ownerOnlyRoots: Set<ByteString> = []) {
+        self.ownerOnlyRoots = ownerOnlyRoots
         self.requester = requester
+        self.recycleGroups = recycleGroups
         self.effectiveUID = effectiveUID
         self.batch = batch
         self.batchSize = batchSize
-        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID)))
+        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID),
+                              recycler: RecycleResolver(effectiveUID: effectiveUID)))
     }
 
     /// Step 1 for one chunk, in the chunk's order: nothing on disk changes, nothing is journaled.
@@ -90,7 +103,7 @@ final class ChunkPlanner: Sendable {
         guard let path = item.photoPath else { return skip(.error, "invalid relative path") }
 
         let parent: DirectoryHandle
-        let chain: [FileStatus]
+        let chain: [FolderPermissions]
         let status: FileStatus
         do throws(SystemError) {
             (parent, chain) = try parents.open(path)
@@ -112,7 +125,14 @@ final class ChunkPlanner: Sendable {
                 return skip(.permissionDenied, "uid \(requester.uid) may not delete files in \(path.absolute.parent)")
             }
         }
+        // The root's policy, beyond the folder's permissions (root may, as in `rm`).
+        if requester.uid != 0, status.uid != requester.uid, ownerOnlyRoots.contains(item.rootPath) {
+            return skip(.permissionDenied, "only its owner (uid \(status.uid)) may trash it: the root's delete policy is \"owner\"")
+        }
 
+        if item.trashKind == .recycle {
+            return prepareRecycle(item, path: path, parent: parent, owner: status.uid, caches: &caches)
+        }
         let resolver = caches.resolver
         let placement = parents.placement(path, parent) { parent in
             ParentDirectories.Placement(trash: resolver.trash(for: parent, uid: requester.uid), resolvedPath: parent.resolvedPath())
@@ -134,8 +154,36 @@ final class ChunkPlanner: Sendable {
         } catch {
             return failed(error, "choosing a name in \(trash.path)")
         }
-        return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name,
+        return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name, owner: status.uid,
                                  info: TrashInfo(path: infoPath, deletionDate: Self.deletionDate(&caches.dateText))))
+    }
+
+    /// To `<root>/.recycle/<user>/<its folder>/`, under its own name or the next free one.
+    private func prepareRecycle(_ item: JournalItem, path: PhotoPath, parent: DirectoryHandle, owner: UInt32,
+                                caches: inout Caches) -> Prepared {
+        let root: DirectoryHandle
+        do throws(SystemError) {
+            root = try caches.roots.handle(path.root)
+        } catch {
+            log.error("batch \(batch) step \(item.step): opening the root \(path.root): \(error)")
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .error, detail: error.errno.name))
+        }
+        let folder: TrashDirectory
+        switch caches.recycler.folder(for: path, root: root, uid: requester.uid, gid: requester.gid,
+                                      group: recycleGroups[item.rootName]) {
+        case .trash(let found): folder = found
+        case .unavailable(let reason):
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .noTrash, detail: reason))
+        }
+        let name: ByteString
+        do throws(SystemError) {
+            name = try folder.freeName(for: path.name)
+        } catch {
+            log.error("batch \(batch) step \(item.step): choosing a name in \(folder.path): \(error)")
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .error, detail: error.errno.name))
+        }
+        return .move(PlannedMove(parent: parent, path: path, trash: folder, name: name, owner: owner,
+                                 info: TrashInfo(path: path.absolute, deletionDate: Self.deletionDate(&caches.dateText))))
     }
 
     /// `DeletionDate=` for now: formatted once per second, not once per photo.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
 import CuratorSystem
 
 /// Looks at where a journaled photo stands on disk: at its original path, in the
@@ -18,9 +19,9 @@ final class DiskObserver {
 
     /// The trash at `path`. Its directory missing is not taken to mean "purged": it is
     /// what an unmounted volume looks like, so that throws (ENOENT) and nothing is decided.
-    func trash(_ path: ByteString) throws(SystemError) -> TrashDirectory {
-        if let known = trashes[path] { return known }
-        let trash = try TrashDirectory.reopen(path)
+    func trash(_ path: ByteString, kind: TrashKind = .freedesktop) throws(SystemError) -> TrashDirectory {
+        if let known = trashes[path], known.kind == kind { return known }
+        let trash = try TrashDirectory.reopen(path, kind: kind)
         trashes[path] = trash
         return trash
     }
@@ -33,8 +34,13 @@ final class DiskObserver {
         guard let directory = item.trashDirectory, let name = item.trashName else {
             return Observation(facts: facts, original: original, trash: nil)
         }
-        let trash = try trash(directory)
+        let trash = try trash(directory, kind: item.trashKind)
         facts.trashFile = presence(try trash.files.status(of: name), item.identity)
+        if trash.kind == .recycle {
+            // No .trashinfo: the recycle folder's place is the record; there is nothing to repair.
+            facts.info = facts.trashFile == .same ? .matching : .absent
+            return Observation(facts: facts, original: original, trash: trash)
+        }
         do {
             switch try trash.readInfo(name) {
             case .absent: facts.info = .absent

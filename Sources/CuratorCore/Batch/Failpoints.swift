@@ -45,6 +45,9 @@ public enum Failpoint: String, CaseIterable, Sendable {
     case undoChunkSynced = "undo.chunk_synced"
     case undoChunkJournaled = "undo.chunk_journaled"
     case undoFinished = "undo.finished"
+    case emptyIntent = "empty.intent"
+    case emptyRemoved = "empty.removed"
+    case emptySynced = "empty.synced"
     case recoveryRepaired = "recovery.repaired"
 }
 

@@ -7,7 +7,7 @@ import CuratorSystem
 /// directories per chunk). Dropped at the end of the chunk.
 final class ParentDirectories {
     private let roots: RootDirectories
-    private var opened: [ByteString: (parent: DirectoryHandle, chain: [FileStatus])] = [:]
+    private var opened: [ByteString: (parent: DirectoryHandle, chain: [FolderPermissions])] = [:]
     private var placed: [ByteString: Placement] = [:]
 
     /// Where a directory's photos go: the trash for its mount (one statx), and the
@@ -21,8 +21,8 @@ final class ParentDirectories {
         self.roots = roots
     }
 
-    /// The photo's directory and the status of every directory from the root down.
-    func open(_ path: PhotoPath) throws(SystemError) -> (parent: DirectoryHandle, chain: [FileStatus]) {
+    /// The photo's directory and the permissions (mode, owner, ACL) of every directory from the root down.
+    func open(_ path: PhotoPath) throws(SystemError) -> (parent: DirectoryHandle, chain: [FolderPermissions]) {
         let key = path.absolute.parent
         if let known = opened[key] { return known }
         let found = try path.openParent(from: try roots.handle(path.root))

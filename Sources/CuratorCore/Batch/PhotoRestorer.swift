@@ -129,7 +129,9 @@ final class PhotoRestorer {
         // anything else gets the full observation (original path, .trashinfo).
         let trash: TrashDirectory
         do throws(SystemError) {
-            let quick = try item.trashDirectory.map { (directory) throws(SystemError) in try observer.trash(directory) }
+            let quick = try item.trashDirectory.map { (directory) throws(SystemError) in
+                try observer.trash(directory, kind: item.trashKind)
+            }
             if let quick, let status = try quick.files.status(of: name), item.identity.isSameFile(status) {
                 trash = quick
             } else {

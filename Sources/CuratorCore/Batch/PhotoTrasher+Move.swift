@@ -43,7 +43,7 @@ extension PhotoTrasher {
                 let chosen = name
                 try journaling { () throws(SQLiteError) in
                     try journal.recordIntent(batch: batch, step: item.step, trashDirectory: trash.path, trashName: chosen,
-                                             infoPath: planned.infoPath)
+                                             infoPath: planned.infoPath, kind: trash.kind, owner: planned.owner)
                 }
                 item.trashName = name
                 try failpoints.reach(.itemNewName)

@@ -69,7 +69,8 @@ final class PhotoTrasher {
                     case .done(let end): try record(item, end)
                     case .move(let move):
                         try journal.recordIntent(batch: batch, step: item.step, trashDirectory: move.trash.path,
-                                                 trashName: move.name, infoPath: move.infoPath)
+                                                 trashName: move.name, infoPath: move.infoPath, kind: move.trash.kind,
+                                                 owner: move.owner)
                     }
                 }
             }
@@ -83,6 +84,7 @@ final class PhotoTrasher {
                 items[index].trashDirectory = move.trash.path
                 items[index].trashName = move.name
                 items[index].infoPath = move.infoPath
+                items[index].trashKind = move.trash.kind
                 endings.append(nil)
             }
         }

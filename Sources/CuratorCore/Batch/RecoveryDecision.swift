@@ -60,6 +60,7 @@ struct RecoveryDecision: Hashable, Sendable {
         case .intent: intent(facts)
         case .trashed: trashed(facts)
         case .restoring: restoring(facts)
+        case .emptying: emptying(facts)
         case .skipped, .restored, .gone: nil
         }
     }
@@ -120,6 +121,20 @@ struct RecoveryDecision: Hashable, Sendable {
         }
         return RecoveryDecision(repairs: repairs, state: .gone, outcome: .missing,
                                 detail: "no longer in the trash (purged or restored elsewhere)", moved: true)
+    }
+
+    /// Emptying was committed; the file and then its info are deleted. Whatever of
+    /// them is left goes; a photo someone put back at its path meanwhile stays there.
+    private static func emptying(_ facts: DiskFacts) -> RecoveryDecision {
+        if facts.trashFile == .same {
+            let info: [RecoveryRepair] = facts.info == .absent || facts.info == .foreign ? [] : [.removeInfo]
+            return RecoveryDecision(repairs: [.unlinkTrashFile] + info, state: .gone, outcome: .emptied, detail: nil, moved: true)
+        }
+        if facts.original == .same {
+            return RecoveryDecision(repairs: dropOrphanInfo(facts), state: .gone, outcome: .missing,
+                                    detail: "back at its path (restored by another tool), not emptied", moved: true)
+        }
+        return RecoveryDecision(repairs: dropOrphanInfo(facts), state: .gone, outcome: .emptied, detail: nil, moved: true)
     }
 
     private static func restoring(_ facts: DiskFacts) -> RecoveryDecision {

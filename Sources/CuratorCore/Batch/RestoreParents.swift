@@ -35,7 +35,7 @@ final class RestoreParents {
             return .refused(.error, "\(error.errno.name): the root \(path.root) cannot be opened")
         }
         var parent = root
-        var chain: [FileStatus] = []
+        var chain: [FolderPermissions] = []
         var recreated: [ByteString] = []
         var changed: [DirectoryHandle] = []
         var below = ByteString.empty
@@ -53,7 +53,7 @@ final class RestoreParents {
             }
         }
         if requester.uid != effectiveUID {
-            let parentStatus = try? parent.status()
+            let parentStatus = try? FolderPermissions.read(parent)
             guard let parentStatus, AccessRule.maySearch(chain, requester), AccessRule.mayCreate(in: parentStatus, requester) else {
                 return .refused(.permissionDenied, "uid \(requester.uid) may not create files in \(path.absolute.parent)")
             }
@@ -73,9 +73,9 @@ final class RestoreParents {
 
     /// Opens a directory component without following symlinks, recreating it when it
     /// is missing (owned by the requester when we are root acting for someone else).
-    private func openOrCreate(_ name: ByteString, in parent: DirectoryHandle, chain: inout [FileStatus]) -> Step {
+    private func openOrCreate(_ name: ByteString, in parent: DirectoryHandle, chain: inout [FolderPermissions]) -> Step {
         do throws(SystemError) {
-            let status = try parent.status()
+            let status = try FolderPermissions.read(parent)
             chain.append(status)
             do {
                 return .opened(try parent.openDirectory(name))
@@ -84,7 +84,7 @@ final class RestoreParents {
                     return .refused("uid \(requester.uid) may not recreate \(parent.path.appending(name))")
                 }
                 try parent.makeDirectory(name, mode: 0o777)
-                if effectiveUID == 0, requester.uid != 0 {
+                if FilePrivilege.current.mayChown, requester.uid != effectiveUID {
                     try parent.changeOwner(name, uid: requester.uid, gid: requester.gid)
                 }
                 return .created(try parent.openDirectory(name))

@@ -29,5 +29,8 @@ enum CommandTable {
         "delete.cancel": DeleteCancelCommand.self,
         "undo": UndoCommand.self,
         "history": HistoryCommand.self,
+        "trash.list": TrashListCommand.self,
+        "trash.empty": TrashEmptyCommand.self,
+        "thumbnail": ThumbnailCommand.self,
     ]
 }

@@ -24,6 +24,9 @@ enum DeleteConfirmCommand: CuratorCommand {
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
         var pinned: [Int64: FileIdentity] = [:]
         for item in plan.items { pinned[item.photoID] = item.identity }
+        let ownerOnly = curator.withState { state in
+            Set(state.config.roots.filter { $0.deletePolicy == .owner }.map(\.path))
+        }
         let leaving = curator.withState { state in
             let rootIDs = Dictionary(state.rootOrder.map { (state.rootName($0), $0) }, uniquingKeysWith: { first, _ in first })
             return plan.items.compactMap { item in
@@ -43,7 +46,9 @@ enum DeleteConfirmCommand: CuratorCommand {
             // transaction, one view invalidation per chunk rather than per photo.
             var reported: [BatchItemResult] = []
             let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
-                try runner.run(plan: BatchPlan(session: plan.key.name, items: plan.items), requester: requester,
+                try runner.run(plan: BatchPlan(session: plan.key.name, items: Self.withTrash(plan.items, curator.configuration),
+                                               ownerOnlyRoots: ownerOnly),
+                               requester: requester,
                                progress: { reported.append($0) },
                                chunkReported: {
                                    let chunk = reported
@@ -105,5 +110,21 @@ enum DeleteConfirmCommand: CuratorCommand {
         }
         state.plans.batchRunning = true
         return plan
+    }
+
+    /// The plan's photos with their roots' trash as configured now (a reload between
+    /// plan and confirm counts): the kind and, for a recycle folder, its group.
+    static func withTrash(_ items: [BatchPlanItem], _ config: Configuration) -> [BatchPlanItem] {
+        var groups: [String: UInt32?] = [:]
+        return items.map { item in
+            var item = item
+            guard let root = config.root(named: item.rootName) else { return item }
+            item.trash = root.trash
+            if let name = root.recycleGroup {
+                if groups[name] == nil { groups[name] = .some(UserAccount.groupID(named: name)) }
+                item.recycleGroup = groups[name] ?? nil
+            }
+            return item
+        }
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import Glibc
 
 /// `delete.prepare` (the "Delete?" alert of article 000): a plan of the session's
 /// selection, or of explicit ids, in trashing order (descending view position),
@@ -22,7 +23,8 @@ enum DeletePrepareCommand: StateCommand {
                 throw ProtocolError(.invalidArgument, "A plan may name at most \(config.maxSelection) photos (max_selection).",
                                     argument: "ids")
             }
-            let unknown = explicit.filter { library.listed($0) == nil }
+            // A photo (a group's id) the user may not see is one that does not exist, for them.
+            let unknown = explicit.filter { !state.maySee(photoID: $0, uid: key.uid) }
             if !unknown.isEmpty {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
             }
@@ -47,6 +49,13 @@ enum DeletePrepareCommand: StateCommand {
         if !offline.isEmpty {
             throw ProtocolError(.rootOffline, "\(count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
         }
+        // A trash made for someone else must become theirs; a daemon that may not chown
+        // would skip every photo at delete time: refused here, before anything is shown.
+        if caller.uid != geteuid(), !FilePrivilege.current.mayChown {
+            throw ProtocolError(.trashUnavailable, "curatord (uid \(geteuid())) may not make a trash that belongs to you (uid "
+                                + "\(caller.uid)): it lacks CAP_CHOWN, so nothing can be trashed for you. Its start-up "
+                                + "message and `curatord --check-config` say how to give it the capability.")
+        }
         // Descending position in the session's view (article 000: highest index first).
         // Then the photos its filter hides (a filter keeps the selection, article 001),
         // by descending position in the same page and sort without the filter; then
@@ -54,13 +63,13 @@ enum DeletePrepareCommand: StateCommand {
         let planned = Set(ids)
         var position: [Int64: Int] = [:]
         position.reserveCapacity(ids.count)
-        for (index, id) in ((try? state.resolve(session.view)) ?? []).enumerated() where planned.contains(id) { position[id] = index + 1 }
+        for (index, id) in ((try? state.resolve(session.view, uid: key.uid)) ?? []).enumerated() where planned.contains(id) { position[id] = index + 1 }
         var unfiltered: [Int64: Int] = [:]
         if position.count < planned.count && (session.view.hasFilter || session.view.recursive == false) {
             var page = session.view
             page.filter = nil
             page.recursive = nil
-            for (index, id) in ((try? state.resolve(page)) ?? []).enumerated() where planned.contains(id) && position[id] == nil {
+            for (index, id) in ((try? state.resolve(page, uid: key.uid)) ?? []).enumerated() where planned.contains(id) && position[id] == nil {
                 unfiltered[id] = index + 1
             }
         }

@@ -26,7 +26,7 @@ enum ListCommand: CommandHandler {
         let key = try SessionKey.named(args.session, uid: uid)
         let current = state.session(key)
         let spec = args.view ?? current.view
-        let view = try state.resolveView(spec)
+        let view = try state.resolveView(spec, uid: uid)
         let total = view.ids.count
         let offset = max(args.offset ?? 0, 0)
         let limit = max(args.limit ?? Int.max, 0)
@@ -34,6 +34,7 @@ enum ListCommand: CommandHandler {
         let encodedView = (try? Wire.makeEncoder().encode(spec)).map { [UInt8]($0) } ?? Array("{}".utf8)
         let photos = ListingPhotoWriter(roots: state.roots, folders: state.library.folders, fields: fields,
                                         selection: current.selection.isEmpty ? nil : current.selection,
+                                        thumbnailsReady: state.thumbnails.ready,
                                         groupRows: state.library.groupRows,
                                         table: state.library.groupRows.isEmpty ? PhotoTable() : state.library.photos)
         return ListingStream(id: id, table: state.library.photos.values, slots: view.slots, folderTotals: view.folderTotals,

@@ -18,7 +18,7 @@ enum ReorderCommand: StateCommand {
             throw ProtocolError(.invalidArgument, "Reordering works in the custom order: set the view's sort to \"custom\" first.",
                                 argument: "sort")
         }
-        let ids = try state.resolve(session.view)
+        let ids = try state.resolve(session.view, uid: key.uid)
         let id: Int64
         if let given = args.photo {
             guard ids.contains(given) else {

@@ -11,7 +11,7 @@ enum SelectionCommand: StateCommand {
         let session = state.session(key)
         let hidden = state.hiddenSelected(session)
         return SelectionResult(session: key.name, mode: session.mode, cap: session.selection.cap,
-                               items: state.selectionItems(session, hidden: hidden), count: session.selection.count,
+                               items: state.selectionItems(session, hidden: hidden, uid: key.uid), count: session.selection.count,
                                bytes: state.selectedBytes(session), hidden: hidden.count)
     }
 }

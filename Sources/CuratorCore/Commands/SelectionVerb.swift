@@ -11,7 +11,7 @@ enum SelectionVerb {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let current = state.session(key)
         guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }
-        var ids = try state.resolveSelector(args.selector, view: current.view)
+        var ids = try state.resolveSelector(args.selector, view: current.view, uid: key.uid)
         var skipped = 0
         if self != .deselect {
             // Protected photos cannot be selected (article 003's non-removable sections).

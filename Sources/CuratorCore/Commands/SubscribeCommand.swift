@@ -23,7 +23,7 @@ enum SubscribeCommand: StateCommand {
             }
             sessions = valid
         }
-        state.events.subscribe(sink, uid: caller.uid, roots: roots, sessions: sessions)
+        state.events.subscribe(sink, uid: caller.uid, roots: roots, sessions: sessions, thumbnails: args.thumbnails == true)
         return SubscribeResult()
     }
 }

@@ -5,36 +5,43 @@ import Glibc
 
 /// `sync`: read-your-writes. Drops a cookie file in each root watched by inotify
 /// and waits until the watcher has seen it, so every event before it has been
-/// applied; for polled roots, waits for their running scan to end.
+/// applied; for polled roots, waits for their running scan to end. A root whose
+/// file system does not answer (a hung share) is not synced: the cookie is written
+/// by another thread, and `timeout_ms` bounds the whole wait.
 enum SyncCommand: CuratorCommand {
     static func arguments(of command: Command) -> SyncRequest? { if case .sync(let a) = command { a } else { nil } }
 
     static func run(_ args: SyncRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> SyncResult {
         let started = MonotonicClock.nanoseconds()
+        var synced = true
         let targets = try curator.withState { (state) throws(ProtocolError) -> [(id: Int32, path: ByteString, viaInotify: Bool)] in
             let ids = try args.root.map { (name) throws(ProtocolError) in [try state.roots.id(named: name, argument: "root")] }
                 ?? state.rootOrder
             return ids.compactMap { id in
                 guard let r = state.roots[id], r.online else { return nil }
+                if r.unresponsiveSince != nil {
+                    synced = false
+                    return nil
+                }
                 return (id, r.config.path, r.usesInotify)
             }
         }
         let timeout = Double(min(max(args.timeoutMs ?? 10_000, 1), 120_000)) / 1000
-        var synced = true
+        let deadline = Deadline(nanoseconds: started + UInt64(timeout * 1e9))
         let inbox = curator.inbox
         for (_, path, viaInotify) in targets where viaInotify {
             let name = inbox.makeCookieName()
             let waiter = inbox.register(cookie: name)
             let file = path.appending(name)
+            let written: Bool
             do {
-                let fd = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
-                try fd.close(path: file.lossyString)
+                written = try writeCookie(file, curator: curator, until: deadline)
             } catch {
                 inbox.unregister(cookie: name)
-                throw ProtocolError(.internalError, "cannot write a sync cookie in \(path): \(error)")
+                throw error
             }
-            let seen = waiter.wait(seconds: timeout)
-            _ = file.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) }
+            let seen = written && waiter.wait(seconds: deadline.secondsLeft)
+            removeCookie(file, curator: curator)
             if !seen {
                 inbox.unregister(cookie: name)
                 synced = false
@@ -44,11 +51,46 @@ enum SyncCommand: CuratorCommand {
         // scan, however long, is not theirs to wait for).
         let polled = targets.filter { !$0.viaInotify }.map(\.id)
         let pollRunning = { curator.withState { state in polled.contains { state.roots[$0]?.scanning == true } } }
-        let deadline = started + UInt64(timeout * 1e9)
-        while !polled.isEmpty && pollRunning() && MonotonicClock.nanoseconds() < deadline {
+        while !polled.isEmpty && pollRunning() && !deadline.hasPassed {
             usleep(2000)
         }
         if !polled.isEmpty && pollRunning() { synced = false }
         return SyncResult(synced: synced, elapsedMs: Double(MonotonicClock.nanoseconds() - started) / 1e6)
+    }
+
+    /// Creates the cookie file on a cookie thread and waits for it until `deadline`:
+    /// false when it has not been written by then (the root's file system hangs; the
+    /// thread removes it once it has), or no thread was free.
+    private static func writeCookie(_ file: ByteString, curator: Curator, until deadline: Deadline) throws(ProtocolError) -> Bool {
+        let handle: JobHandle<Void, SystemError>
+        do {
+            handle = try curator.cookieWriters.submit(whenFull: .refuse) { () throws(SystemError) in
+                let fd = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+                try fd.close(path: file.lossyString)
+            }
+        } catch {
+            log.warning("sync: no thread to write a cookie in \(file.parent.lossyString): \(error)")
+            return false
+        }
+        guard let outcome = handle.wait(until: deadline) else {
+            // Late: the cookie thread removes what it wrote once the server answers.
+            removeCookie(file, curator: curator, after: handle)
+            return false
+        }
+        do throws(SystemError) {
+            _ = try outcome.get()
+            return true
+        } catch {
+            throw ProtocolError(.internalError, "cannot write a sync cookie in \(file.parent.lossyString): \(error)")
+        }
+    }
+
+    /// Removes the cookie file on a cookie thread, without waiting (after `job`, the
+    /// write still running, if any).
+    private static func removeCookie(_ file: ByteString, curator: Curator, after job: JobHandle<Void, SystemError>? = nil) {
+        _ = try? curator.cookieWriters.submit(whenFull: .refuse) {
+            _ = job?.wait()
+            _ = file.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) }
+        }
     }
 }

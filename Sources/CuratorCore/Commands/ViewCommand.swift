@@ -8,7 +8,7 @@ enum ViewCommand: StateCommand {
 
     static func run(in state: CuratorState, _ args: ViewRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
-        _ = try state.resolve(args.view)  // refuse an unknown root or folder before changing anything
+        _ = try state.resolve(args.view, uid: key.uid)  // refuse an unknown root or folder before changing anything
         let current = state.session(key)
         let update = current.setView(args.view)
         let evicted = try state.commit(update.state, for: key, replacing: current, origin: caller.origin)

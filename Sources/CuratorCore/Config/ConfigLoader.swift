@@ -16,10 +16,11 @@ public struct ConfigLoader {
     static let topLevelKeys: Set<String> = [
         "roots", "socket", "socket_mode", "state_dir", "log_level", "selection_cap", "plan_ttl_seconds", "max_clients", "trash_dir",
         "max_clients_per_user", "idle_timeout_seconds", "max_sessions_per_user", "max_selection", "max_selected_per_user",
+        "thumbnails", "thumbnail_dir",
     ]
     static let rootKeys: Set<String> = [
-        "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all",
-        "groups", "group_shows",
+        "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all", "delete",
+        "trash", "recycle_group", "recycle_keep_days", "groups", "group_shows",
     ]
 
     /// The largest configuration file read; a larger one is refused whole, never cut.
@@ -192,9 +193,39 @@ public struct ConfigLoader {
                 }
                 shows = value
             }
+            var deletePolicy = DeletePolicy.writable
+            if let d = try string("delete", in: object, path: "\(at).delete") {
+                guard let policy = DeletePolicy(rawValue: d) else {
+                    throw fail("\(at).delete", "must be \"writable\" (whoever may write the folder) or \"owner\" (only the file's owner), not \"\(d)\"")
+                }
+                deletePolicy = policy
+            }
+            var trash = TrashKind.freedesktop
+            if let t = try string("trash", in: object, path: "\(at).trash") {
+                guard let kind = TrashKind(rawValue: t) else {
+                    throw fail("\(at).trash", "must be \"freedesktop\" (the user's own trash) or \"recycle\" (<root>/.recycle/<user>), not \"\(t)\"")
+                }
+                trash = kind
+            }
+            let recycleGroup = try string("recycle_group", in: object, path: "\(at).recycle_group")
+            if let recycleGroup {
+                guard trash == .recycle else { throw fail("\(at).recycle_group", "applies to trash: \"recycle\" only") }
+                guard UserAccount.groupID(named: recycleGroup) != nil else {
+                    throw fail("\(at).recycle_group", "there is no group \"\(recycleGroup)\"")
+                }
+            }
+            var keepDays: Int?
+            if let days = try number("recycle_keep_days", in: object, path: "\(at).recycle_keep_days") {
+                guard days >= 1, days <= 36500, days == days.rounded() else {
+                    throw fail("\(at).recycle_keep_days", "must be a whole number of days from 1 to 36500 (leave it out to keep trashed photos until emptied)")
+                }
+                keepDays = Int(days)
+            }
             roots.append(RootConfig(name: name, path: ByteString(path), watch: watch, pollInterval: interval,
                                     exclude: exclude, includeDefaultExclusions: defaults, types: types,
-                                    protected: protected, protectAll: protectAll, groups: groups, groupShows: shows))
+                                    protected: protected, protectAll: protectAll, trash: trash,
+                                    recycleGroup: recycleGroup, recycleKeepDays: keepDays, deletePolicy: deletePolicy,
+                                    groups: groups, groupShows: shows))
         }
 
         let socket = try absolute(try string("socket", in: top, path: "socket") ?? environment.defaultSocketPath, key: "socket")
@@ -260,12 +291,22 @@ public struct ConfigLoader {
             trash = environment.homeTrash
         }
 
+        var thumbnails: String?
+        if try bool("thumbnails", in: top, path: "thumbnails") ?? true {
+            if let dir = try string("thumbnail_dir", in: top, path: "thumbnail_dir") {
+                thumbnails = try absolute(dir, key: "thumbnail_dir")
+            } else {
+                thumbnails = environment.thumbnailCache
+            }
+        }
+
         return Configuration(roots: roots, socketPath: ByteString(socket), socketMode: socketMode,
                              stateDirectory: ByteString(state), logLevel: level, selectionCap: cap,
                              planTTLSeconds: ttl, maxClients: Int(maxClients), maxClientsPerUser: perUser.map { Int($0) },
                              idleTimeoutSeconds: idle, maxSessionsPerUser: maxSessions,
                              maxSelection: maxSelection, maxSelectedPerUser: maxSelected,
-                             homeTrash: trash.map { ByteString($0) }, source: file)
+                             homeTrash: trash.map { ByteString($0) }, thumbnailCache: thumbnails.map { ByteString($0) },
+                             source: file)
     }
 
     /// " (did you mean "socket"?)" for a key a typo or two away from a known one.

@@ -5,6 +5,14 @@ import FoundationEssentials
 import Glibc
 
 /// One watched folder, validated.
+/// Who may trash a root's photos through the daemon (`delete`).
+public enum DeletePolicy: String, Sendable, Hashable {
+    /// Whoever may write the photo's folder, as the file system says (the default).
+    case writable
+    /// Only the photo's owner (or root), even where others may write the folder.
+    case owner
+}
+
 public struct RootConfig: Sendable, Hashable {
     public var name: String
     public var path: ByteString
@@ -24,11 +32,22 @@ public struct RootConfig: Sendable, Hashable {
     /// group (issue 15), shown by `groupShows`.
     public var groups: Bool
     public var groupShows: GroupSettings.Shown
+    /// Where its trashed photos go (`trash`).
+    public var trash: TrashKind
+    /// `recycle_group`: the group given the recycle folders (read and restore), by
+    /// name; nil keeps them the user's alone.
+    public var recycleGroup: String?
+    /// `recycle_keep_days`: photos trashed longer ago than this are emptied by the
+    /// daemon itself (either kind); nil never.
+    public var recycleKeepDays: Int?
+    /// `delete`: who may trash a photo of the root.
+    public var deletePolicy: DeletePolicy
 
     public init(name: String, path: ByteString, watch: WatchMethod = .auto, pollInterval: Double = 300,
                 exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
-                protected: [String] = [], protectAll: Bool = false, groups: Bool = false,
-                groupShows: GroupSettings.Shown = .rendered) {
+                protected: [String] = [], protectAll: Bool = false, trash: TrashKind = .freedesktop,
+                recycleGroup: String? = nil, recycleKeepDays: Int? = nil, deletePolicy: DeletePolicy = .writable,
+                groups: Bool = false, groupShows: GroupSettings.Shown = .rendered) {
         self.name = name
         self.path = path
         self.watch = watch
@@ -38,6 +57,10 @@ public struct RootConfig: Sendable, Hashable {
         self.types = types
         self.protected = protected
         self.protectAll = protectAll
+        self.trash = trash
+        self.recycleGroup = recycleGroup
+        self.recycleKeepDays = recycleKeepDays
+        self.deletePolicy = deletePolicy
         self.groups = groups
         self.groupShows = groupShows
     }
@@ -76,6 +99,8 @@ public struct Configuration: Sendable, Hashable {
     /// Where the home trash lives ($XDG_DATA_HOME/Trash); nil for a system service,
     /// whose photos go to each volume's `.Trash-$uid`.
     public var homeTrash: ByteString?
+    /// The `thumbnails` directory the daemon makes thumbnails in; nil: none are made.
+    public var thumbnailCache: ByteString?
     /// The file the settings came from, if any.
     public var source: String?
 
@@ -85,7 +110,7 @@ public struct Configuration: Sendable, Hashable {
                 maxSessionsPerUser: Int = Configuration.defaultMaxSessionsPerUser,
                 maxSelection: Int = Configuration.defaultMaxSelection,
                 maxSelectedPerUser: Int = Configuration.defaultMaxSelectedPerUser,
-                homeTrash: ByteString?, source: String? = nil) {
+                homeTrash: ByteString?, thumbnailCache: ByteString? = nil, source: String? = nil) {
         self.roots = roots
         self.socketPath = socketPath
         self.socketMode = socketMode
@@ -100,6 +125,7 @@ public struct Configuration: Sendable, Hashable {
         self.maxClientsPerUser = maxClientsPerUser ?? Self.defaultMaxClientsPerUser(maxClients)
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.homeTrash = homeTrash
+        self.thumbnailCache = thumbnailCache
         self.source = source
     }
 

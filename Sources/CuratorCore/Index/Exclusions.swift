@@ -23,6 +23,7 @@ public struct Exclusions: Hashable, Sendable {
     public static let defaults = Exclusions(patterns: [])
 
     public func excludesDirectory(name: ByteString) -> Bool {
+        if Self.isTrash(name) { return true }
         if includeDefaults && (Self.isHidden(name) || Self.defaultDirectoryNames.contains(name)) { return true }
         return matchesPattern(name)
     }
@@ -37,6 +38,13 @@ public struct Exclusions: Hashable, Sendable {
 
     private func matchesPattern(_ name: ByteString) -> Bool {
         globs.contains { $0.matches(name) }
+    }
+
+    /// The trash folders a root may hold (a recycle folder, the spec's `.Trash` and
+    /// `.Trash-$uid`): skipped even with `default_exclusions: false`, so that what was
+    /// trashed never comes back as photos to cull.
+    public static func isTrash(_ name: ByteString) -> Bool {
+        name == ".recycle" || name == ".Trash" || name.bytes.starts(with: Array(".Trash-".utf8))
     }
 
     private static func isHidden(_ name: ByteString) -> Bool {

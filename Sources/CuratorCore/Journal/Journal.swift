@@ -9,7 +9,9 @@ import CuratorSystem
 /// One owner; not thread-safe. See docs/JOURNAL.md.
 final class Journal {
     private let database: Database
-    static let schemaVersion = 1
+    /// 2: `items.trash_kind` (issue 13: a root's trash may be a recycle folder) and
+    ///    `items.owner`, the uid that owned each photo when it was trashed.
+    static let schemaVersion = 2
 
     /// The WAL is checkpointed by `JournalCheckpointer` after each batch; this
     /// connection does it itself only past this many pages (64 MB).
@@ -124,6 +126,13 @@ final class Journal {
                 PRIMARY KEY(batch, step)
             ) WITHOUT ROWID;
             """)
+        if version < 2 {
+            // Every row written before is a freedesktop trash's.
+            try database.execute("ALTER TABLE items ADD COLUMN trash_kind TEXT NOT NULL DEFAULT 'freedesktop'")
+            // Whose photo it was: its owner sees the batch in its history and may undo
+            // that photo (NULL for photos trashed before: only the batch's user may).
+            try database.execute("ALTER TABLE items ADD COLUMN owner INTEGER")
+        }
         try database.setUserVersion(Self.schemaVersion)
     }
 
@@ -166,12 +175,18 @@ final class Journal {
         }
     }
 
-    /// The trash and name chosen for a photo, recorded before its `.trashinfo` is written.
-    func recordIntent(batch: Int64, step: Int, trashDirectory: ByteString, trashName: ByteString, infoPath: ByteString) throws(SQLiteError) {
+    /// The trash and name chosen for a photo, recorded before its `.trashinfo` is
+    /// written. For a recycle folder, `trashDirectory` is the folder the photo goes
+    /// into (`<root>/.recycle/<user>/<its folder>`), and `infoPath` its original path.
+    /// `owner`: the file's owner, as the plan found it.
+    func recordIntent(batch: Int64, step: Int, trashDirectory: ByteString, trashName: ByteString, infoPath: ByteString,
+                      kind: TrashKind = .freedesktop, owner: UInt32? = nil) throws(SQLiteError) {
         try database.prepare("""
-            UPDATE items SET state = ?, trash_dir = ?, trash_name = ?, info_path = ? WHERE batch = ? AND step = ?
+            UPDATE items SET state = ?, trash_dir = ?, trash_name = ?, info_path = ?, trash_kind = ?, owner = coalesce(?, owner)
+            WHERE batch = ? AND step = ?
             """).bind(.text(JournalItemState.intent.rawValue), .blob(trashDirectory.bytes), .blob(trashName.bytes),
-                      .blob(infoPath.bytes), .int(batch), .int(Int64(step))).run()
+                      .blob(infoPath.bytes), .text(kind.rawValue), owner.map { .int(Int64($0)) } ?? .null,
+                      .int(batch), .int(Int64(step))).run()
     }
 
     /// A photo's new state and reported outcome. `moved` is only ever set, never cleared.
@@ -242,9 +257,10 @@ final class Journal {
         try batches("""
             SELECT \(Self.batchColumns) FROM batches
             WHERE state = ? OR undo_running != 0
-               OR id IN (SELECT batch FROM items WHERE state IN (?, ?))
+               OR id IN (SELECT batch FROM items WHERE state IN (?, ?, ?))
             ORDER BY id
-            """, [.text(BatchState.running.rawValue), .text(JournalItemState.intent.rawValue), .text(JournalItemState.restoring.rawValue)])
+            """, [.text(BatchState.running.rawValue), .text(JournalItemState.intent.rawValue), .text(JournalItemState.restoring.rawValue),
+                  .text(JournalItemState.emptying.rawValue)])
     }
 
     /// The newest batch of `uid` that still has photos in the trash.
@@ -257,6 +273,15 @@ final class Journal {
                   .text(JournalItemState.intent.rawValue)]).first
     }
 
+    /// Newest first: `uid`'s batches, and the batches of others that moved photos `uid` owned.
+    func recentBatches(involving uid: UInt32, limit: Int) throws(JournalError) -> [JournalBatch] {
+        try batches("""
+            SELECT \(Self.batchColumns) FROM batches
+            WHERE uid = ? OR id IN (SELECT batch FROM items WHERE owner = ? AND moved)
+            ORDER BY id DESC LIMIT ?
+            """, [.int(Int64(uid)), .int(Int64(uid)), .int(Int64(limit))])
+    }
+
     /// Newest first; all users when `uid` is nil.
     func recentBatches(uid: UInt32?, limit: Int) throws(JournalError) -> [JournalBatch] {
         if let uid {
@@ -266,23 +291,39 @@ final class Journal {
         return try batches("SELECT \(Self.batchColumns) FROM batches ORDER BY id DESC LIMIT ?", [.int(Int64(limit))])
     }
 
-    func counts(of batch: Int64) throws(SQLiteError) -> JournalBatchCounts {
+    /// A batch's counts; of `owner`'s photos only, when given.
+    func counts(of batch: Int64, owner: UInt32? = nil) throws(SQLiteError) -> JournalBatchCounts {
         try database.prepare("""
             SELECT count(*), coalesce(sum(moved), 0), coalesce(sum(state = ?), 0), coalesce(sum(CASE WHEN moved THEN size ELSE 0 END), 0)
-            FROM items WHERE batch = ?
-            """).bind(.text(JournalItemState.restored.rawValue), .int(batch))
+            FROM items WHERE batch = ? AND (? IS NULL OR owner = ?)
+            """).bind(.text(JournalItemState.restored.rawValue), .int(batch),
+                      owner.map { .int(Int64($0)) } ?? .null, owner.map { .int(Int64($0)) } ?? .null)
             .firstRow { JournalBatchCounts(count: $0.int(0), trashed: $0.int(1), restored: $0.int(2), bytes: $0.int64(3)) }
             ?? JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0)
     }
 
     private static let itemColumns = """
         batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, detail,
-        trash_dir, trash_name, info_path, moved
+        trash_dir, trash_name, info_path, moved, trash_kind, owner
         """
 
     /// The photos of a batch in plan order.
     func items(of batch: Int64) throws(JournalError) -> [JournalItem] {
         try readItems("SELECT \(Self.itemColumns) FROM items WHERE batch = ? ORDER BY step", [.int(batch)])
+    }
+
+    /// The photos of `uid`'s batches that are in the trash by our hand, oldest batch
+    /// first, each with its batch's time (nanoseconds since the epoch).
+    /// Every user's when `uid` is nil.
+    func trashedItems(uid: UInt32?) throws(JournalError) -> [(item: JournalItem, createdNanoseconds: Int64)] {
+        try rows("""
+            SELECT \(Self.itemColumns.split(separator: ",").map { "items." + $0.trimmingPrefix(while: \.isWhitespace) }
+                      .joined(separator: ", ")), batches.created_ns
+            FROM items JOIN batches ON batches.id = items.batch
+            WHERE (? OR batches.uid = ?) AND items.state = ? ORDER BY items.batch, items.step
+            """, [.int(uid == nil ? 1 : 0), .int(Int64(uid ?? 0)), .text(JournalItemState.trashed.rawValue)]) { (s) throws(JournalError) in
+            (try readItem(s), s.int64(19))  // after the 19 item columns
+        }
     }
 
     /// Photos of every batch that a batch's undo, recovery or another tool put back
@@ -307,6 +348,10 @@ final class Journal {
             throw JournalError.unknownValue(path: database.path, table: "items", row: row, column: "outcome", value: s.text(11),
                                             known: PhotoOutcome.allCases.map(\.rawValue).joined(separator: ", "))
         }
+        guard let kind = TrashKind(rawValue: s.text(17)) else {
+            throw JournalError.unknownValue(path: database.path, table: "items", row: row, column: "trash_kind", value: s.text(17),
+                                            known: TrashKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
         return JournalItem(
             batch: s.int64(0), step: s.int(1), photoID: s.int64(2), rootName: s.text(3),
             rootPath: ByteString(s.blob(4)), relativePath: ByteString(s.blob(5)),
@@ -317,7 +362,8 @@ final class Journal {
             trashDirectory: s.isNull(13) ? nil : ByteString(s.blob(13)),
             trashName: s.isNull(14) ? nil : ByteString(s.blob(14)),
             infoPath: s.isNull(15) ? nil : ByteString(s.blob(15)),
-            moved: s.int64(16) != 0)
+            moved: s.int64(16) != 0, trashKind: kind,
+            owner: s.isNull(18) ? nil : UInt32(exactly: s.int64(18)))
     }
 
     /// Photos now in the trash by our hand (photo id and pinned identity), so that

@@ -36,6 +36,12 @@ final class JournalCheckpointer: Sendable {
         }
     }
 
+    /// Runs `body` while passes cannot go on (they wait for the connection): for tests
+    /// that need requests to meet a pass that is running or waiting, whatever the load.
+    func holdingPasses(_ body: () -> Void) {
+        connection.withLock { _ in body() }
+    }
+
     private func checkpoint() {
         connection.withLock { database in
             do throws(SQLiteError) {

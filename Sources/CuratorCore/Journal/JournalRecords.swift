@@ -16,8 +16,10 @@ enum JournalItemState: String, Sendable, CaseIterable {
     case restoring
     /// Back at its original path.
     case restored
-    /// Trashed, then purged or moved by something else.
+    /// Trashed, then purged or moved by something else, or emptied by us (outcome `emptied`).
     case gone
+    /// Being emptied from the trash (`trash.empty`): it may already be deleted.
+    case emptying
 }
 
 /// A batch row.
@@ -49,6 +51,11 @@ struct JournalItem: Hashable, Sendable {
     var infoPath: ByteString?
     /// True once the photo was moved into the trash by this batch (kept after undo, for history).
     var moved: Bool
+    /// The kind of trash the photo was (or is to be) moved to: its root's `trash` at confirm time.
+    var trashKind: TrashKind = .freedesktop
+    /// The uid that owned the file when it was planned (nil: not recorded, a batch of
+    /// an older journal, or a photo skipped before its move was planned).
+    var owner: UInt32? = nil
 
     var size: Int64 { identity.size }
     var photoPath: PhotoPath? { PhotoPath(root: rootPath, relative: relativePath) }
@@ -59,7 +66,7 @@ struct JournalItem: Hashable, Sendable {
         items.enumerated().map { index, item in
             JournalItem(batch: batch, step: index + 1, photoID: item.photoID, rootName: item.rootName, rootPath: item.rootPath,
                         relativePath: item.relativePath, identity: item.identity, state: .planned, outcome: .pending, detail: nil,
-                        trashDirectory: nil, trashName: nil, infoPath: nil, moved: false)
+                        trashDirectory: nil, trashName: nil, infoPath: nil, moved: false, trashKind: item.trash)
         }
     }
 }

@@ -12,6 +12,8 @@ extension Curator {
             try state.registerRoots(config.roots)
             state.config = config
             state.viewCache.invalidate()
+            // A root's path may have changed: whose folders are whose is read again.
+            state.access.forgetAll()
             // Folders protected now: their photos leave every selection, with events.
             state.unselectProtected()
             state.flushSelections()

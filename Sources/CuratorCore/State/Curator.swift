@@ -17,10 +17,17 @@ public final class Curator: Sendable {
     let batches: BatchService
     let watcherReport = WatcherReport()
     let outgoing = OutgoingMoves()
+    /// Writes and removes `sync`'s cookie files: a cookie on a share whose server
+    /// hangs holds one of these threads, never the client's, so that every
+    /// `timeout_ms` is kept. Past 8 hung at once, syncs of such roots fail at once.
+    let cookieWriters = WorkerPool(name: "curatord-cookie", threads: 8, stackSize: 256 << 10, keepIdleSeconds: 5)
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
     /// The daemon's part of `reload`, once it has handed it over.
     private let reloaderSlot = Mutex<(any ConfigurationReloading)?>(nil)
+    /// Rung when a client asks for a thumbnail (`ThumbnailScheduler` waits on it).
+    let thumbnailDoorbell = Monitor(false)
+    let thumbnailNote = Mutex<String?>(nil)
 
     /// Set once shutdown begins; background threads finish their step and stop.
     public var isStopping: Bool { stopping.load(ordering: .acquiring) }
@@ -85,4 +92,30 @@ public final class Curator: Sendable {
     public func isSubscribed(_ sink: any EventSink) -> Bool { withState { $0.events.isSubscribed(sink) } }
 
     public func clientDisconnected(_ sink: (any EventSink)?) { withState { $0.events.clientDisconnected(sink) } }
+}
+
+// MARK: thumbnails
+
+extension Curator {
+    /// Wakes the thumbnail scheduler: a client asked for a photo's thumbnail.
+    func ringThumbnailDoorbell() {
+        thumbnailDoorbell.withLock { locked in
+            locked.state = true
+            locked.broadcast()
+        }
+    }
+
+    /// Waits up to `seconds` for the doorbell, and answers it.
+    func waitForThumbnailDoorbell(seconds: Double) {
+        let deadline = Deadline.after(seconds: seconds)
+        thumbnailDoorbell.withLock { locked in
+            _ = locked.wait(until: deadline) { $0 }
+            locked.state = false
+        }
+    }
+
+    /// Why thumbnails are not being made, for `status`; nil when they are.
+    func setThumbnailNote(_ note: String?) { thumbnailNote.withLock { $0 = note } }
+    public func noteThumbnailsUnavailable(_ why: String) { setThumbnailNote(why) }
+    var thumbnailStatusNote: String? { thumbnailNote.withLock { $0 } }
 }

@@ -22,6 +22,7 @@ extension CuratorState {
                                 ? GroupMembers.capture(of: photo, members: members ?? library.members(ofGroupShownBy: photo))
                                     .map { CaptureTime(seconds: $0).wire } : nil,
                             protected: protected ? true : nil, offline: offline ? true : nil, selected: selected,
+                            thumbnail: fields.contains(.thumbnail) && thumbnails.isReady(photo.id) ? true : nil,
                             members: members?.map { memberSummary($0) }, totalSize: members.map(GroupMembers.totalSize))
     }
 

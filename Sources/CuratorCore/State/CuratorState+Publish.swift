@@ -12,14 +12,16 @@ import CuratorSystem
 extension CuratorState {
     /// `announced`: rows added that another event tells (a scan's `scanned`).
     func publish(_ changes: [LibraryChange], announced: Set<Int64> = []) {
+        // Thumbnails are of files, whatever group they are in.
+        thumbnailsNote(changes)
         let events = groupEvents(changes, announced: announced)
         guard !events.isEmpty else { return }
         var leaving: [Int64] = []
         for event in events {
             switch event {
-            case .removed(let id, _, _): leaving.append(id)
+            case .removed(let id, _, _, _): leaving.append(id)
             // Moved into a protected folder: it can no longer be selected (article 003).
-            case .moved(let id, let p, _) where isProtected(p): leaving.append(id)
+            case .moved(let id, let p, _, _) where isProtected(p): leaving.append(id)
             case .added, .changed, .moved: break
             }
         }
@@ -47,12 +49,15 @@ extension CuratorState {
         publish(others, announced: announced)
         guard added > 0 else { return }
         viewCache.invalidate()
+        // The thumbnailer hears of each photo, even when subscribers hear of the folder.
+        thumbnailsNote(changes.filter { if case .added = $0 { true } else { false } })
         guard events.hasSubscribers else { return }
         events.send(Event(event: .scanned, root: rootName(root), folder: wirePath(folder), count: added), root: root)
     }
 
     /// Events for subscribers only; selections are left to the caller.
     func publishWithoutSelections(_ changes: [LibraryChange]) {
+        thumbnailsNote(changes)
         send(groupEvents(changes))
     }
 
@@ -60,16 +65,39 @@ extension CuratorState {
         guard !changes.isEmpty else { return }
         viewCache.invalidate()
         guard events.hasSubscribers else { return }
+        // Each subscriber hears of the photos its user may see (`+Visibility`): a
+        // photo moved out of sight is removed for them, one moved into sight added.
+        let uids = events.subscriberUIDs
+        func seeing(_ folder: Int32, _ root: Int32) -> Set<UInt32>? {
+            let allowed = uids.filter { mayList(folderID: folder, root: root, uid: $0) }
+            return allowed.count == uids.count ? nil : allowed
+        }
         for change in changes {
             switch change {
             case .added(let p):
-                events.send(Event(event: .added, root: rootName(p.rootID), photo: summary(p)), root: p.rootID)
+                events.send(Event(event: .added, root: rootName(p.rootID), photo: summary(p)), root: p.rootID,
+                            only: seeing(p.folderID, p.rootID))
             case .changed(let p):
-                events.send(Event(event: .changed, root: rootName(p.rootID), photo: summary(p)), root: p.rootID)
-            case .moved(_, let p, let from):
-                events.send(Event(event: .moved, root: rootName(p.rootID), photo: summary(p), from: wirePath(from)), root: p.rootID)
-            case .removed(let id, let root, let path):
-                events.send(Event(event: .removed, root: rootName(root), photoId: id, from: wirePath(path)), root: root)
+                events.send(Event(event: .changed, root: rootName(p.rootID), photo: summary(p)), root: p.rootID,
+                            only: seeing(p.folderID, p.rootID))
+            case .moved(let id, let p, let fromFolder, let fromPath):
+                let from = wirePath(fromPath)
+                let before = seeing(fromFolder, p.rootID) ?? uids
+                let after = seeing(p.folderID, p.rootID) ?? uids
+                let both = before.intersection(after)
+                events.send(Event(event: .moved, root: rootName(p.rootID), photo: summary(p), from: from), root: p.rootID,
+                            only: both.count == uids.count ? nil : both)
+                if before != both {
+                    events.send(Event(event: .removed, root: rootName(p.rootID), photoId: id, from: from), root: p.rootID,
+                                only: before.subtracting(both))
+                }
+                if after != both {
+                    events.send(Event(event: .added, root: rootName(p.rootID), photo: summary(p)), root: p.rootID,
+                                only: after.subtracting(both))
+                }
+            case .removed(let id, let root, let folder, let path):
+                events.send(Event(event: .removed, root: rootName(root), photoId: id, from: wirePath(path)), root: root,
+                            only: seeing(folder, root))
             }
         }
     }
@@ -80,8 +108,8 @@ extension CuratorState {
         let shifts = library.takeShifts()
         var result: [GroupEvent] = []
         /// Rows that changed; what each was (its group and role) before.
-        var before: [Int64: (group: Int64, role: GroupRole, root: Int32, path: ByteString)] = [:]
-        var movedFrom: [Int64: ByteString] = [:]
+        var before: [Int64: (group: Int64, role: GroupRole, root: Int32, folder: Int32, path: ByteString)] = [:]
+        var movedFrom: [Int64: (folder: Int32, path: ByteString)] = [:]
         var touchedGroups: [Int64] = []
         func touch(_ group: Int64) { touchedGroups.append(group) }
         for change in changes {
@@ -98,23 +126,23 @@ extension CuratorState {
                     result.append(.changed(p))
                     continue
                 }
-                if before[p.id] == nil { before[p.id] = (p.groupID, p.role, p.rootID, library.relativePath(of: p)) }
+                if before[p.id] == nil { before[p.id] = (p.groupID, p.role, p.rootID, p.folderID, library.relativePath(of: p)) }
                 touch(p.groupID)
             case .moved(let p, let fromFolder, let fromName):
                 let from = (library.folderPath(fromFolder) ?? .empty).appending(fromName)
                 if shifts.isEmpty, p.role == .shown, p.groupID == p.id, library.groupRows[p.id] == nil {
-                    result.append(.moved(p.id, p, from: from))
+                    result.append(.moved(p.id, p, fromFolder: fromFolder, from: from))
                     continue
                 }
-                if before[p.id] == nil { before[p.id] = (p.groupID, p.role, p.rootID, from) }
-                movedFrom[p.id] = from
+                if before[p.id] == nil { before[p.id] = (p.groupID, p.role, p.rootID, fromFolder, from) }
+                movedFrom[p.id] = (fromFolder, from)
                 touch(p.groupID)
             case .removed(let p):
                 if shifts.isEmpty, p.role == .shown, p.groupID == p.id, library.groupRows[p.id] == nil {
-                    result.append(.removed(p.id, root: p.rootID, path: library.relativePath(of: p)))
+                    result.append(.removed(p.id, root: p.rootID, folder: p.folderID, path: library.relativePath(of: p)))
                     continue
                 }
-                if before[p.id] == nil { before[p.id] = (p.groupID, p.role, p.rootID, library.relativePath(of: p)) }
+                if before[p.id] == nil { before[p.id] = (p.groupID, p.role, p.rootID, p.folderID, library.relativePath(of: p)) }
                 touch(p.groupID)
             }
         }
@@ -124,26 +152,26 @@ extension CuratorState {
             touch(shift.toGroup)
             // A row added in this change was never listed under its first group.
             guard !added.contains(shift.id), before[shift.id] == nil, let photo = library.photo(shift.id) else { continue }
-            before[shift.id] = (shift.fromGroup, shift.fromRole, photo.rootID, library.relativePath(of: photo))
+            before[shift.id] = (shift.fromGroup, shift.fromRole, photo.rootID, photo.folderID, library.relativePath(of: photo))
         }
         var said = Set<Int64>()
         for group in touchedGroups where said.insert(group).inserted {
             let now = library.listed(group).flatMap { $0.role == .shown ? $0 : nil }
             // Listed before: its shown row then was untouched (and so is still
             // shown), or one of the changed rows was.
-            let shownBefore: (root: Int32, path: ByteString)? = {
-                if let now, before[now.id] == nil, !added.contains(now.id) { return (now.rootID, library.relativePath(of: now)) }
-                for (_, was) in before where was.group == group && was.role == .shown { return (was.root, was.path) }
+            let shownBefore: (root: Int32, folder: Int32, path: ByteString)? = {
+                if let now, before[now.id] == nil, !added.contains(now.id) { return (now.rootID, now.folderID, library.relativePath(of: now)) }
+                for (_, was) in before where was.group == group && was.role == .shown { return (was.root, was.folder, was.path) }
                 return nil
             }()
             switch (shownBefore, now) {
             case (nil, let now?):
                 result.append(.added(now))
             case (let was?, nil):
-                result.append(.removed(group, root: was.root, path: was.path))
+                result.append(.removed(group, root: was.root, folder: was.folder, path: was.path))
             case (_?, let now?):
                 if let from = movedFrom[now.id], before[now.id]?.role == .shown, before[now.id]?.group == group {
-                    result.append(.moved(group, now, from: from))
+                    result.append(.moved(group, now, fromFolder: from.folder, from: from.path))
                 } else {
                     result.append(.changed(now))
                 }
@@ -160,6 +188,8 @@ enum GroupEvent {
     /// The photo shown for a group (its `groupID` is the id said).
     case added(Photo)
     case changed(Photo)
-    case moved(Int64, Photo, from: ByteString)
-    case removed(Int64, root: Int32, path: ByteString)
+    /// The group's id, its shown photo now, and where it was (folder id and relative path).
+    case moved(Int64, Photo, fromFolder: Int32, from: ByteString)
+    /// The group's id and where its shown photo was (for the events' paths and who may see them).
+    case removed(Int64, root: Int32, folder: Int32, path: ByteString)
 }

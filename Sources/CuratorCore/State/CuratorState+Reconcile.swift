@@ -101,18 +101,37 @@ extension CuratorState {
     }
 
     func folderMoved(root: Int32, from: ByteString, to: ByteString) throws {
+        // Who could list each folder before the move, while the verdicts stand.
+        let uids = events.subscriberUIDs
+        var before: [Int32: Set<UInt32>] = [:]
+        for folder in library.folders(root: root, within: from) {
+            before[folder.id] = uids.filter { mayList(folderID: folder.id, root: root, uid: $0) }
+        }
         try library.batch { try library.moveFolderTree(root: root, from: from, to: to) }
+        access.forget(root: root)
         unselectProtected(root: root, within: to)
         if events.hasSubscribers {
-            // Each photo below moved; tell subscribers so their paths stay right.
+            // Each photo below moved; tell subscribers so their paths stay right: a
+            // photo moved out of a user's sight is removed for them, into it added.
             for folder in library.folders(root: root, within: to) {
                 let fromFolderPath = from.appending(folder.path.relative(to: to))
+                let was = before[folder.id] ?? uids
+                let now = uids.filter { mayList(folderID: folder.id, root: root, uid: $0) }
+                let both = was.intersection(now)
                 for id in library.photoIDs(inFolder: folder.id) {
-                    // A group moves as one: said once, by its shown photo.
+                    // A group moves as one: said once, by its shown photo, under the group's id.
                     guard let photo = library.photo(id), photo.role == .shown else { continue }
-                    let oldPath = fromFolderPath.appending(photo.name)
-                    events.send(Event(event: .moved, root: roots.names[root], photo: summary(photo), from: wirePath(oldPath)),
-                         root: root)
+                    let oldPath = wirePath(fromFolderPath.appending(photo.name))
+                    events.send(Event(event: .moved, root: roots.names[root], photo: summary(photo), from: oldPath),
+                                root: root, only: both.count == uids.count ? nil : both)
+                    if was != both {
+                        events.send(Event(event: .removed, root: roots.names[root], photoId: photo.groupID, from: oldPath),
+                                    root: root, only: was.subtracting(both))
+                    }
+                    if now != both {
+                        events.send(Event(event: .added, root: roots.names[root], photo: summary(photo)),
+                                    root: root, only: now.subtracting(both))
+                    }
                 }
             }
         }
@@ -120,7 +139,9 @@ extension CuratorState {
 
     func folderVanished(root: Int32, path: ByteString) throws {
         let changes = try library.batch { try library.removeTree(root: root, path: path) }
+        // The events say where the photos were, to those who could see them there.
         publish(changes)
+        access.forget(root: root)
     }
 
     /// The end of a full scan of a root: whatever was not seen is gone, except below

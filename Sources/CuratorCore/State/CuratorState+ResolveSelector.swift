@@ -5,8 +5,9 @@ import CuratorSystem
 /// What a `select`, `deselect` or `toggle` names (positions, ids, all, a folder, a
 /// glob, a date range), as photo ids: against the index, the roots and the view.
 extension CuratorState {
-    /// Turns what a client named into photo ids, in the order named.
-    func resolveSelector(_ selector: PhotoSelector, view: ViewSpec) throws(ProtocolError) -> [Int64] {
+    /// Turns what a client named into photo ids, in the order named, among the
+    /// photos `uid` may see: an id they may not see is an unknown id.
+    func resolveSelector(_ selector: PhotoSelector, view: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64] {
         let kinds = [selector.positions != nil, selector.ids != nil, selector.all == true, selector.folder != nil,
                      selector.glob != nil, selector.from != nil || selector.to != nil].filter { $0 }.count
         guard kinds == 1 else {
@@ -15,13 +16,16 @@ extension CuratorState {
                 : "Name the photos one way at a time: positions, ids, all, folder, glob or from/to.")
         }
         if let ids = selector.ids {
-            let unknown = ids.filter { library.listed($0) == nil || roots[library.listed($0)?.rootID ?? -1] == nil }
+            let unknown = ids.filter { id in
+                guard let photo = library.listed(id), roots[photo.rootID] != nil else { return true }
+                return !maySee(photo, uid: uid)
+            }
             if !unknown.isEmpty {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
             }
             return ids
         }
-        let viewIDs = try resolve(view)
+        let viewIDs = try resolve(view, uid: uid)
         if let text = selector.positions {
             do {
                 return try PositionSpec(parsing: text).resolve(in: viewIDs)
@@ -38,7 +42,7 @@ extension CuratorState {
                 guard let p = library.listed(id), let f = library.folders[p.folderID] else { return false }
                 return f.path.isWithin(path)
             }
-            if ids.isEmpty && library.folders.values.allSatisfy({ !$0.path.isWithin(path) }) {
+            if ids.isEmpty && library.folders.values.allSatisfy({ !$0.path.isWithin(path) || !mayList(folderID: $0.id, root: $0.rootID, uid: uid) }) {
                 throw ProtocolError(.noSuchFolder, "There is no folder \"\(folder)\" in this view.", argument: "folder")
             }
             return ids
@@ -47,7 +51,7 @@ extension CuratorState {
         if selector.from != nil { filter.from = selector.from }
         if selector.to != nil { filter.to = selector.to }
         narrowed.filter = filter
-        let matching = Set(try resolve(narrowed))
+        let matching = Set(try resolve(narrowed, uid: uid))
         return viewIDs.filter(matching.contains)
     }
 }

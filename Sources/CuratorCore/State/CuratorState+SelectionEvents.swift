@@ -44,7 +44,7 @@ extension CuratorState {
         let hidden = hiddenSelected(state)
         let line = Wire.event(Event(event: .selection, session: key.name, mode: state.mode, view: state.view,
                                     cap: .some(state.selection.cap), bytes: selectedBytes(state), hidden: hidden.count,
-                                    items: selectionItems(state, hidden: hidden), count: state.selection.count))
+                                    items: selectionItems(state, hidden: hidden, uid: key.uid), count: state.selection.count))
         events.deliver(line, toFollowersOf: key, except: origin)
     }
 }

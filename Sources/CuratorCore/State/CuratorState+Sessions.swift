@@ -7,10 +7,12 @@ import CuratorSystem
 /// and shown with what the index knows of its photos.
 extension CuratorState {
     /// The session `key`, counted as used; a fresh one if it has never changed.
-    /// Photos that left are taken out of every selection first.
+    /// Photos that left are taken out of every selection first, and photos its
+    /// owner may no longer see out of this one.
     func session(_ key: SessionKey) -> SessionState {
         flushSelections()
-        return sessions.use(key) ?? SessionState(view: ViewSpec())
+        guard let state = sessions.use(key) else { return SessionState(view: ViewSpec()) }
+        return withoutUnseen(state, key)
     }
 
     /// A request's change to a session: saved and installed, then, when it
@@ -56,10 +58,12 @@ extension CuratorState {
         state.selection.items.reduce(0) { $0 + (library.listed($1)?.size ?? 0) }
     }
 
-    func selectionItems(_ state: SessionState, hidden: Set<Int64>) -> [SelectionItem] {
+    /// The selection as its owner `uid` is shown it: a photo they may no longer see
+    /// (until the session is next read and it leaves) is not shown.
+    func selectionItems(_ state: SessionState, hidden: Set<Int64>, uid: UInt32) -> [SelectionItem] {
         var items: [SelectionItem] = []
         for (index, id) in state.selection.items.enumerated() {
-            guard let photo = library.listed(id) else { continue }
+            guard let photo = library.listed(id), maySee(photo, uid: uid) else { continue }
             let path = wirePath(library.relativePath(of: photo))
             items.append(SelectionItem(number: index + 1, id: id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
                                        size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire },

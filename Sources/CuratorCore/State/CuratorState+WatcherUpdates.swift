@@ -10,6 +10,10 @@ extension CuratorState: IndexUpdates, RootUpdates {
         library.photoID(root: root, relativePath: relativePath)
     }
 
+    func directoryAttributesChanged(root: Int32, path: ByteString) {
+        access.directoryChanged(root: root, path: path)
+    }
+
     // MARK: roots
 
     var watchedRoots: [WatchedRoot] { rootOrder.compactMap(watchedRoot) }
@@ -17,7 +21,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
     func watchedRoot(_ id: Int32) -> WatchedRoot? {
         roots[id].map { r in
             WatchedRoot(id: id, config: r.config, online: r.online, device: r.device, inode: r.inode,
-                        usesInotify: r.usesInotify, polls: r.polls)
+                        usesInotify: r.usesInotify, polls: r.polls, unresponsiveSince: r.unresponsiveSince)
         }
     }
 
@@ -30,6 +34,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
         r.polls = watching.polls
         r.note = watching.note
         roots[id] = r
+        access.forget(root: id)
         try? library.storeForRoots.updateRoot(id: id, path: r.config.path, device: directory.device)
     }
 
@@ -50,6 +55,15 @@ extension CuratorState: IndexUpdates, RootUpdates {
         guard let r = roots[id] else { return }
         send(Event(event: .online, root: r.config.name), root: id)
         requeuePendingCaptures(root: id)
+    }
+
+    func rootUnresponsive(_ id: Int32, since: Int64) {
+        guard roots[id]?.unresponsiveSince == nil else { return }
+        roots[id]?.unresponsiveSince = since
+    }
+
+    func rootResponsive(_ id: Int32) {
+        roots[id]?.unresponsiveSince = nil
     }
 
     func forgetRootDirectory(_ id: Int32) {
@@ -107,7 +121,9 @@ extension CuratorState: IndexUpdates, RootUpdates {
         r.lastScanMs = elapsedMs
         r.watches = watches
         roots[root] = r
-        send(Event(event: .scan, root: r.config.name, state: "done", count: library.listedByRoot[root] ?? 0), root: root)
+        // A polled root sees no IN_ATTRIB: a scan is when its permissions are read again.
+        if !r.usesInotify { access.forget(root: root) }
+        sendScanDone(root, name: r.config.name)
     }
 }
 
@@ -128,6 +144,19 @@ extension CuratorState {
             for id in library.photoIDs(inFolder: folder) where library.photo(id)?.capture == .pending {
                 capturePending.append(id)
             }
+        }
+    }
+}
+
+extension CuratorState {
+    /// `scan` `done`, with the root's photo count as each subscriber's user may see it.
+    func sendScanDone(_ root: Int32, name: String) {
+        guard events.hasSubscribers else { return }
+        var byCount: [Int: Set<UInt32>] = [:]
+        for uid in events.subscriberUIDs { byCount[rootCounts(root, uid: uid).photos, default: []].insert(uid) }
+        for (count, uids) in byCount {
+            events.send(Event(event: .scan, root: name, state: "done", count: count), root: root,
+                        only: byCount.count == 1 ? nil : uids)
         }
     }
 }

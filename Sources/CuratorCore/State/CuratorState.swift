@@ -22,7 +22,9 @@ struct ScannedFile: Sendable {
 /// - `plans` (`DeletePlans`): delete plans waiting for confirmation, the running-batch flag;
 /// - `tombstones` (`Tombstones`): trashed photos by inode, for their ids to come back;
 /// - `capturePending` (`CaptureQueue`): photos whose capture time is still to be read;
+/// - `thumbnails` (`ThumbnailQueue`): photos to make thumbnails of, those ready or failed;
 /// - `viewCache` (`ViewCache`): the last views resolved;
+/// - `access` (`FolderAccess`): which folders each user may list, for reads;
 /// - `encoder`: the JSON encoder of answers made under the lock.
 ///
 /// `CuratorState` composes them: what it adds are the operations that need
@@ -44,7 +46,9 @@ final class CuratorState {
     var plans = DeletePlans()
     var tombstones = Tombstones()
     var capturePending = CaptureQueue()
+    var thumbnails = ThumbnailQueue()
     var viewCache = ViewCache()
+    var access = FolderAccess()
     /// One encoder for the answers made under the lock (session commands), rather
     /// than one made per request.
     let encoder = Wire.makeEncoder()
@@ -55,6 +59,7 @@ final class CuratorState {
         sessions = SessionStore(persistence: library.storeForRoots)
         try registerRoots(config.roots)
         for photo in library.photos.values where photo.capture == .pending { capturePending.append(photo.id) }
+        queueAllThumbnails()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.
         try sessions.load(removing: { id in library.listed(id).map(isProtected) ?? true })

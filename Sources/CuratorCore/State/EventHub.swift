@@ -27,16 +27,33 @@ struct EventHub {
 
     /// `sink` hears events of `roots` (all when nil) and the changes of its owner's
     /// `sessions` (all when nil). Subscribing again replaces what it asked before.
-    mutating func subscribe(_ sink: any EventSink, uid: UInt32, roots: Set<Int32>?, sessions: Set<String>?) {
-        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: roots, sessions: sessions)
+    mutating func subscribe(_ sink: any EventSink, uid: UInt32, roots: Set<Int32>?, sessions: Set<String>?,
+                            thumbnails: Bool = false) {
+        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, uid: uid, roots: roots, sessions: sessions,
+                                                         thumbnails: thumbnails)
     }
 
-    /// An event of `root` (nil: of the daemon), to every subscriber that hears that root.
-    mutating func send(_ event: Event, root: Int32?) {
-        guard !subscribers.isEmpty else { return }
+    /// A `thumbnail` event of `root`, to the subscribers that asked for them; built
+    /// only when one will receive it.
+    mutating func sendThumbnail(_ event: @autoclosure () -> Event, root: Int32) {
+        let wanting = subscribers.filter { $0.value.thumbnails && ($0.value.roots?.contains(root) ?? true) }
+        guard !wanting.isEmpty else { return }
+        let line = Wire.event(event())
+        for (key, subscriber) in wanting where !subscriber.sink.deliver(line) { subscribers[key] = nil }
+    }
+
+    /// The users who subscribe (for the photos each may see).
+    var subscriberUIDs: Set<UInt32> { Set(subscribers.values.map(\.uid)) }
+
+    /// An event of `root` (nil: of the daemon), to every subscriber that hears that
+    /// root, and only to the users in `only` when given (the photo's folder is not
+    /// everyone's to see).
+    mutating func send(_ event: Event, root: Int32?, only: Set<UInt32>? = nil) {
+        guard !subscribers.isEmpty, only?.isEmpty != true else { return }
         let line = Wire.event(event)
         for (key, subscriber) in subscribers {
-            if let root, let only = subscriber.roots, !only.contains(root) { continue }
+            if let root, let roots = subscriber.roots, !roots.contains(root) { continue }
+            if let only, !only.contains(subscriber.uid) { continue }
             if !subscriber.sink.deliver(line) { subscribers[key] = nil }
         }
     }

@@ -15,6 +15,8 @@ struct Subscriber {
     let roots: Set<Int32>?
     /// Names of the owner's sessions whose changes it follows; nil for all of them.
     let sessions: Set<String>?
+    /// Whether it asked for `thumbnail` events.
+    var thumbnails = false
 
     func follows(_ key: SessionKey) -> Bool {
         key.uid == uid && (sessions?.contains(key.name) ?? true)

@@ -21,6 +21,8 @@ struct ListingPhotoWriter: Sendable {
     /// global behind a lazy-initialisation check, several per photo).
     private let wants: (captureTime: Bool, id: Bool, mtimeNs: Bool, offline: Bool, path: Bool, position: Bool,
                         protected: Bool, root: Bool, selected: Bool, size: Bool, type: Bool, members: Bool)
+    /// Photos whose thumbnails are ready, when `thumbnail` is asked for (a copy-on-write copy).
+    private let thumbnailsReady: Set<Int64>?
     private let selection: OrderedSelection?
     /// The groups' rows and the photo table (copy-on-write copies), for members.
     private let groupRows: [Int64: [Int64]]
@@ -42,7 +44,8 @@ struct ListingPhotoWriter: Sendable {
     /// Takes what it needs of the roots and folders (copy-on-write copies, taken
     /// under the state's lock).
     init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?,
-         groupRows: [Int64: [Int64]] = [:], table: PhotoTable = PhotoTable()) {
+         thumbnailsReady: Set<Int64> = [], groupRows: [Int64: [Int64]] = [:], table: PhotoTable = PhotoTable()) {
+        self.thumbnailsReady = fields.contains(.thumbnail) ? thumbnailsReady : nil
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
                  fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),
                  fields.contains(.selected), fields.contains(.size), fields.contains(.type), fields.contains(.members))
@@ -101,6 +104,7 @@ struct ListingPhotoWriter: Sendable {
         if wants.root { w.key("root"); w.string(escaped: root.name) }
         if wants.selected, let number = selection?.number(of: photo.groupID) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }
+        if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
         if wants.members, let members { w.key("total_size"); w.int(GroupMembers.totalSize(members)) }
         if wants.type {
             if photo.type != type {

@@ -18,6 +18,9 @@ struct RootRuntime {
     var usesInotify = true
     var polls = false
     var note: String?
+    /// Wall-clock seconds since the epoch at which the root's file system stopped
+    /// answering (a share whose server hangs); nil while it answers.
+    var unresponsiveSince: Int64?
     /// True from the start until the first scan is over: a client asking early must
     /// not read an empty index as complete.
     var scanning = true

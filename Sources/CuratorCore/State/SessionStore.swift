@@ -161,21 +161,28 @@ struct SessionStore {
         leaving.removeAll()
         var changed: [(key: SessionKey, state: SessionState)] = []
         for (key, state) in all {
-            let leaving = Array(gone.filter(state.selection.contains))
-            guard !leaving.isEmpty else { continue }
-            let updated = state.removingVanished(leaving).state
-            lastUse += 1
-            do {
-                try persist(updated, for: key, used: lastUse)
-                use[key] = lastUse
-                unsavedUse.remove(key)
-            } catch {
-                log.error("session \(key.name) of uid \(key.uid) could not be saved: \(error)")
-            }
-            all[key] = updated
+            guard let updated = remove(Array(gone.filter(state.selection.contains)), from: key) else { continue }
             changed.append((key, updated))
         }
         return changed
+    }
+
+    /// Photos its owner may no longer see leave one session's selection (a folder
+    /// made unreadable to them, or gone from the disk: `settleLeavers`), saved at once.
+    /// Returns the new state; nil when there is no such session or no id is given.
+    mutating func remove(_ ids: [Int64], from key: SessionKey) -> SessionState? {
+        guard let state = all[key], !ids.isEmpty else { return nil }
+        let updated = state.removingVanished(ids).state
+        lastUse += 1
+        do {
+            try persist(updated, for: key, used: lastUse)
+            use[key] = lastUse
+            unsavedUse.remove(key)
+        } catch {
+            log.error("session \(key.name) of uid \(key.uid) could not be saved: \(error)")
+        }
+        all[key] = updated
+        return updated
     }
 
     private func persist(_ state: SessionState, for key: SessionKey, used: Int64) throws {

@@ -15,20 +15,26 @@ struct ResolvedView {
 }
 
 extension CuratorState {
-    /// The photos of a view, in its order: position N is element N-1.
-    func resolve(_ spec: ViewSpec) throws(ProtocolError) -> [Int64] {
-        try resolveView(spec).ids
+    /// The photos of a view as `uid` may see them, in its order: position N is element N-1.
+    func resolve(_ spec: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64] {
+        try resolveView(spec, uid: uid).ids
     }
 
-    func resolveView(_ spec: ViewSpec) throws(ProtocolError) -> ResolvedView {
-        if let cached = viewCache.lookup(spec, generation: library.generation) { return cached }
-        let view = try computeView(spec)
-        viewCache.store(spec, view: view)
+    /// A view of the photos `uid` may see (`CuratorState+Visibility`): only folders
+    /// they may list are in it. For root, and for a user who may list every folder
+    /// of the view's root, it is everyone's view, computed and cached once.
+    func resolveView(_ spec: ViewSpec, uid: UInt32) throws(ProtocolError) -> ResolvedView {
+        let scope = try ViewMembership(spec, roots: roots)
+        let audience: ViewAudience = listsEverything(uid: uid, root: scope.root) ? .everything : .user(uid)
+        if let cached = viewCache.lookup(spec, for: audience, generation: library.generation,
+                                         accessGeneration: access.generation) { return cached }
+        let view = try computeView(spec, scope, uid: audience == .everything ? nil : uid)
+        viewCache.store(spec, for: audience, view: view, accessGeneration: access.generation)
         return view
     }
 
-    private func computeView(_ spec: ViewSpec) throws(ProtocolError) -> ResolvedView {
-        let scope = try ViewMembership(spec, roots: roots)
+    /// `uid` nil: every folder.
+    private func computeView(_ spec: ViewSpec, _ scope: ViewMembership, uid: UInt32?) throws(ProtocolError) -> ResolvedView {
         let rootFilter = scope.root
         let folderPath = scope.folder
         let recursive = scope.recursive
@@ -42,9 +48,13 @@ extension CuratorState {
             if let folderPath {
                 if recursive ? !folder.path.isWithin(folderPath) : folder.path != folderPath { continue }
             }
+            if let uid, !mayList(folderID: folder.id, root: folder.rootID, uid: uid) { continue }
             folderPaths[folder.id] = folder.path
         }
-        if let folderPath, let rootFilter, library.folderID(root: rootFilter, path: folderPath) == nil {
+        // A folder the user may not list is answered as one that does not exist.
+        if let folderPath, let rootFilter,
+           library.folderID(root: rootFilter, path: folderPath) == nil
+            || (uid != nil && folderPaths.isEmpty && !mayListPath(root: rootFilter, folderPath, uid: uid ?? 0)) {
             throw ProtocolError(.noSuchFolder, "There is no folder \"\(folderPath.lossyString)\" in root \"\(rootName(rootFilter))\".",
                                 argument: "folder")
         }
@@ -202,5 +212,14 @@ struct CompiledFilter {
             return false
         }
         return true
+    }
+}
+
+extension CuratorState {
+    /// Whether `uid` may list the folder at `path` of `root` (indexed or not).
+    func mayListPath(root: Int32, _ path: ByteString, uid: UInt32) -> Bool {
+        if uid == 0 { return true }
+        guard let rootPath = roots.absolutePath(root: root, relative: .empty) else { return false }
+        return access.mayList(folder: library.folderID(root: root, path: path), root: root, path: path, uid: uid, rootPath: rootPath)
     }
 }

@@ -9,6 +9,13 @@ struct MountEntry: Hashable, Sendable {
     /// The mount point, as the process sees it.
     var mountPoint: ByteString
     var fsType: String
+    /// `major:minor` of the file system: two mounts of one file system share it.
+    var device: String = ""
+    /// The directory of the file system that is mounted here: `/` for a whole file
+    /// system, a subdirectory for a bind mount of one (as `ReadWritePaths=` makes).
+    var root: ByteString = "/"
+    /// Mounted read-only (the per-mount `ro` option).
+    var readOnly = false
 }
 
 /// The mount table, read from /proc/self/mountinfo. The trash is chosen per mount
@@ -36,8 +43,11 @@ enum MountTable {
                   let separator = fields[6...].firstIndex(where: { $0.elementsEqual("-".utf8) }),
                   separator + 1 < fields.count
             else { continue }
+            let options = fields[5].split(separator: UInt8(ascii: ","))
             entries.append(MountEntry(id: id, parentID: parent, mountPoint: unescape(fields[4]),
-                                      fsType: String(decoding: fields[separator + 1], as: UTF8.self)))
+                                      fsType: String(decoding: fields[separator + 1], as: UTF8.self),
+                                      device: String(decoding: fields[2], as: UTF8.self), root: unescape(fields[3]),
+                                      readOnly: options.contains { $0.elementsEqual("ro".utf8) }))
         }
         return entries
     }
@@ -72,5 +82,21 @@ enum MountTable {
 
     static func entry(id: UInt64, in entries: [MountEntry]) -> MountEntry? {
         entries.first { $0.id == id }
+    }
+
+    /// For a bind mount of a subdirectory that sits exactly where that subdirectory
+    /// already is in the tree (what systemd's `ReadWritePaths=` and the like make in a
+    /// service's mount namespace), the mount of the whole file system around it: the
+    /// top directory that the host's mount table gives, and desktop trash tools use.
+    /// nil for a whole file system, or a bind mount placed elsewhere (there the mount
+    /// point is the top directory for everyone who sees it).
+    static func enclosingWhole(of entry: MountEntry, in entries: [MountEntry]) -> MountEntry? {
+        guard entry.root != "/" else { return nil }
+        // The last one mounted wins where several cover the same place.
+        return entries.last { whole in
+            guard whole.device == entry.device, whole.root == "/", whole.id != entry.id else { return false }
+            let expected = whole.mountPoint == "/" ? entry.root : ByteString(whole.mountPoint.bytes + entry.root.bytes)
+            return expected == entry.mountPoint
+        }
     }
 }

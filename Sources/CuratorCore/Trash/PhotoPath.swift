@@ -25,14 +25,14 @@ struct PhotoPath: Hashable, Sendable {
     var absolute: ByteString { root.appending(relative) }
 
     /// The photo's directory, opened component by component with O_NOFOLLOW from
-    /// `root`, and the status of every directory on the way (root first): what a
+    /// `root`, and the permissions of every directory on the way (root first): what a
     /// permission check needs. ELOOP/ENOTDIR mean a component is no longer a directory.
-    func openParent(from root: DirectoryHandle) throws(SystemError) -> (parent: DirectoryHandle, chain: [FileStatus]) {
-        var chain = [try root.status()]
+    func openParent(from root: DirectoryHandle) throws(SystemError) -> (parent: DirectoryHandle, chain: [FolderPermissions]) {
+        var chain = [try FolderPermissions.read(root)]
         var current = root
         for component in directories {
             current = try current.openDirectory(component)
-            chain.append(try current.status())
+            chain.append(try FolderPermissions.read(current))
         }
         return (current, chain)
     }

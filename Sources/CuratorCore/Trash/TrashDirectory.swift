@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
 import CuratorSystem
 import CLinux
 import Glibc
 import Synchronization
 
 /// An opened trash: its `files/` and `info/` directories. Names are reserved by
-/// creating the `.trashinfo` before the file is moved in. A batch writes and removes
+/// creating the `.trashinfo` before the file is moved in. For a recycle folder
+/// (`kind == .recycle`) it is the one folder a photo goes into
+/// (`<root>/.recycle/<user>/<its folder>`): `files` and `info` are that folder, there
+/// is no `.trashinfo` (the folder's place says where the photo was), and the
+/// `info` methods do nothing. A batch writes and removes
 /// them unsynced and makes a whole chunk durable at once (`ChunkSync`); the
 /// synced variants are for recovery's one-off repairs.
 ///
@@ -19,6 +24,7 @@ final class TrashDirectory: Sendable {
     let topdir: ByteString?
     let files: DirectoryHandle
     let info: DirectoryHandle
+    let kind: TrashKind
     private struct Names {
         /// Per original name, the attempt number to start probing from: keeps a batch
         /// of a thousand `IMG_0001.jpg` from re-probing the same taken names each time.
@@ -33,18 +39,27 @@ final class TrashDirectory: Sendable {
 
     private let names = Mutex(Names())
 
-    init(path: ByteString, topdir: ByteString?, files: DirectoryHandle, info: DirectoryHandle) {
+    init(path: ByteString, topdir: ByteString?, files: DirectoryHandle, info: DirectoryHandle, kind: TrashKind = .freedesktop) {
         self.path = path
         self.topdir = topdir
         self.files = files
         self.info = info
+        self.kind = kind
+    }
+
+    /// A recycle folder, opened (or made) by `RecycleResolver`.
+    convenience init(recycleFolder path: ByteString, _ folder: DirectoryHandle) {
+        self.init(path: path, topdir: nil, files: folder, info: folder, kind: .recycle)
     }
 
     /// Opens an existing trash (undo, recovery). Throws ENOENT when it is gone.
-    static func reopen(_ path: ByteString) throws(SystemError) -> TrashDirectory {
+    static func reopen(_ path: ByteString, kind: TrashKind = .freedesktop) throws(SystemError) -> TrashDirectory {
         let root = try DirectoryHandle.open(path, followingSymlinks: false)
+        if kind == .recycle { return TrashDirectory(recycleFolder: path, root) }
         return TrashDirectory(path: path, topdir: nil, files: try root.openDirectory("files"), info: try root.openDirectory("info"))
     }
+
+    private var isRecycle: Bool { kind == .recycle }
 
     static func infoName(_ name: ByteString) -> ByteString {
         ByteString(name.bytes + TrashInfo.fileSuffix.bytes)
@@ -53,7 +68,7 @@ final class TrashDirectory: Sendable {
     /// The `Path=` value for a file at `absolute`: absolute in the home trash, relative
     /// to `$topdir` in a volume trash; nil when the file is not under `$topdir`.
     func infoPath(forOriginal absolute: ByteString) -> ByteString? {
-        guard let topdir else { return absolute }
+        guard let topdir, !isRecycle else { return absolute }
         if topdir == "/" {
             guard absolute.bytes.first == UInt8(ascii: "/"), absolute.count > 1 else { return nil }
             return ByteString(Array(absolute.bytes.dropFirst()))
@@ -83,6 +98,7 @@ final class TrashDirectory: Sendable {
 
     private func isFree(_ candidate: ByteString, listed: Set<ByteString>?) throws(SystemError) -> Bool {
         if let listed { return !listed.contains(candidate) }
+        if isRecycle { return try files.status(of: candidate) == nil }
         guard try info.status(of: Self.infoName(candidate)) == nil else { return false }
         return try files.status(of: candidate) == nil
     }
@@ -97,6 +113,8 @@ final class TrashDirectory: Sendable {
         names.withLock { names in
             guard !names.listingDecided else { return }
             names.listingDecided = true
+            // A recycle folder is one of the photo's own folder: few names, looked up one by one.
+            guard !isRecycle else { return }
             names.listed = listNames(ifAtMost: 4 * count)
         }
     }
@@ -127,6 +145,7 @@ final class TrashDirectory: Sendable {
     /// Made by root in another user's trash, it is given to that user (the owner of
     /// `info/`), like the trash itself: their own trash tools must be able to read it.
     func createInfo(_ name: ByteString, _ trashInfo: TrashInfo) throws(SystemError) -> Bool {
+        if isRecycle { return true }
         guard try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: try infoOwner(),
                                   synced: true)
         else { return false }
@@ -141,37 +160,42 @@ final class TrashDirectory: Sendable {
     /// power cut before that sync can (recovery reads it as `unreadable`). False
     /// when the name is taken. `beforeNaming` is the crash tests' failpoint.
     func writeInfoUnsynced(_ name: ByteString, _ trashInfo: TrashInfo, beforeNaming: () -> Void = {}) throws(SystemError) -> Bool {
-        try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: try infoOwner(), synced: false,
+        if isRecycle { return true }
+        return try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: try infoOwner(), synced: false,
                             beforeNaming: beforeNaming)
     }
 
     /// Removes what a crash may have left of `info/<name>.trashinfo` being written on
     /// a file system without O_TMPFILE (its partial name); false when there was none.
     func removePartialInfo(_ name: ByteString) throws(SystemError) -> Bool {
-        try info.remove(DirectoryHandle.partialName(for: Self.infoName(name)))
+        if isRecycle { return false }
+        return try info.remove(DirectoryHandle.partialName(for: Self.infoName(name)))
     }
 
-    /// Who a `.trashinfo` we write must belong to: made by root in another user's
-    /// trash, that user (the owner of `info/`), given before it is named; nil otherwise.
+    /// Who a `.trashinfo` we write must belong to: made in another user's trash by a
+    /// daemon that may chown (root, or CAP_CHOWN), that user (the owner of `info/`),
+    /// given before it is named; nil otherwise.
     private func infoOwner() throws(SystemError) -> UInt32? {
-        guard isRoot else { return nil }
+        guard mayChown else { return nil }
         let owner = try ownerOfInfo.withLock { (known) throws(SystemError) -> UInt32 in
             if let known { return known }
             let found = try info.status().uid
             known = found
             return found
         }
-        return owner == 0 ? nil : owner
+        return owner == effectiveUID ? nil : owner
     }
 
     /// The owner of `info/`, read once.
     private let ownerOfInfo = Mutex<UInt32?>(nil)
-    private let isRoot = geteuid() == 0
+    private let mayChown = FilePrivilege.current.mayChown
+    private let effectiveUID = geteuid()
 
     /// Removes `info/<name>.trashinfo`; false when it was not there. Unsynced, the
     /// removal is made durable by the caller's chunk sync.
     @discardableResult
     func removeInfo(_ name: ByteString, synced: Bool = true) throws(SystemError) -> Bool {
+        if isRecycle { return false }
         let removed = try info.remove(Self.infoName(name))
         if removed, synced { try info.sync() }
         return removed
@@ -179,6 +203,7 @@ final class TrashDirectory: Sendable {
 
     /// What `info/<name>.trashinfo` holds, if it exists.
     func readInfo(_ name: ByteString) throws(SystemError) -> InfoFile {
+        if isRecycle { return .absent }
         guard let bytes = try info.readFile(Self.infoName(name), limit: 1 << 16) else { return .absent }
         guard let parsed = TrashInfo.parse(bytes) else { return .unreadable }
         return .present(parsed)

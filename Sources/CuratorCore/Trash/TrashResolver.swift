@@ -23,12 +23,15 @@ final class TrashResolver {
 
     private let configuration: TrashConfiguration
     private let effectiveUID: UInt32
+    /// Whether trash directories may be made for (given to) other users.
+    private let privilege: FilePrivilege
     private var mounts: [MountEntry]?
     private var cache: [Key: Choice] = [:]
 
-    init(configuration: TrashConfiguration, effectiveUID: UInt32) {
+    init(configuration: TrashConfiguration, effectiveUID: UInt32, privilege: FilePrivilege = .current) {
         self.configuration = configuration
         self.effectiveUID = effectiveUID
+        self.privilege = privilege
     }
 
     /// The trash for files in `directory`, trashed on behalf of `uid`.
@@ -47,6 +50,12 @@ final class TrashResolver {
     }
 
     private func resolve(mountID: UInt64, uid: UInt32) -> Choice {
+        // A trash made for someone else must become theirs, or their own tools would not
+        // show it (and a .trashinfo of ours, 0600, would not even be readable to them).
+        guard uid == effectiveUID || privilege.mayChown else {
+            return .unavailable("curatord (uid \(effectiveUID)) may not make a trash that belongs to uid \(uid) "
+                                + "(it lacks CAP_CHOWN); see its start-up message for the fix")
+        }
         if let home = configuration.homeTrash, uid == configuration.homeTrashOwner {
             do throws(SystemError) {
                 if try Self.mountOfHomeTrash(home) == mountID {
@@ -89,6 +98,13 @@ final class TrashResolver {
         }
         guard let entry = MountTable.entry(id: mountID, in: entries) else {
             return .unavailable("mount \(mountID) is not in /proc/self/mountinfo")
+        }
+        // A bind mount of a subdirectory placed where it already is (the service's
+        // ReadWritePaths=): its mount point is no top directory any trash tool knows.
+        if let whole = MountTable.enclosingWhole(of: entry, in: entries) {
+            return .unavailable("\(entry.mountPoint) is a mount of its own here (the service's sandbox); the top directory of its "
+                                + "file system is \(whole.mountPoint), which a photo cannot be moved to from it (EXDEV). See "
+                                + "`curatord --check-config` for the fix")
         }
         let topdir = entry.mountPoint
         let top: DirectoryHandle
@@ -178,7 +194,7 @@ final class TrashResolver {
                 try dir.changeMode(0o700)
                 log.notice("\(path) had mode 0\(String(mode, radix: 8)): set to 0700, as a trash directory must be private")
             } catch where (error.errno == .notPermitted || error.errno == .notSupported)
-                && (effectiveUID == 0 || status.uid == effectiveUID) {
+                && (privilege.mayActAsOwner || status.uid == effectiveUID) {
                 // Its owner (or root) may not change its mode: the file system keeps none
                 // per file (vfat, exFAT: the mount's options decide who may use it).
                 log.info("\(path): mode 0\(String(mode, radix: 8)) is the file system's own (\(error.errno.name) on fchmod); used as it is")
@@ -189,10 +205,10 @@ final class TrashResolver {
         return dir
     }
 
-    /// mkdir 0700 if missing (given to `uid` when we are root acting for someone
-    /// else), then open without following a symlink.
+    /// mkdir 0700 if missing (given to `uid` when we act for someone else and may:
+    /// root, or a service with CAP_CHOWN), then open without following a symlink.
     private func ensureDirectory(_ name: ByteString, in parent: DirectoryHandle, uid: UInt32) throws(SystemError) -> DirectoryHandle {
-        if try parent.makeDirectory(name, mode: 0o700), effectiveUID == 0, uid != 0 {
+        if try parent.makeDirectory(name, mode: 0o700), privilege.mayChown, uid != effectiveUID {
             try parent.changeOwner(name, uid: uid, gid: UInt32.max)
         }
         return try parent.openDirectory(name)

@@ -12,24 +12,24 @@ public final class CaptureReader: Sendable {
     let curator: Curator
     static let batchSize = 256
     private let stopped = Atomic<Bool>(false)
-    /// Fired when the thread has left its loop: shutdown waits for the batch in
-    /// hand to be applied, so that nothing is written after the index is closed.
-    private let exited = OneShotSignal()
+    /// The reader's thread: one long job. Shutdown waits for its handle, for the batch
+    /// in hand to be applied, so that nothing is written after the index is closed.
+    private let thread = WorkerPool(name: "curatord-exif", threads: 1, stackSize: 512 << 10, keepIdleSeconds: 0)
+    private let loop = Mutex<JobHandle<Void, Never>?>(nil)
 
     public init(curator: Curator) { self.curator = curator }
 
-    public func start() throws(SystemError) {
-        try SystemThread.detach(name: "curatord-exif", stackSize: 512 << 10) { [self] in
-            run()
-            exited.signal()
-        }
+    public func start() throws(WorkerError) {
+        let job = try thread.submit { [self] in run() }
+        loop.withLock { $0 = job }
     }
 
     /// Stops after the batch in hand and waits for that, up to `seconds`. False when it did not stop in time.
     @discardableResult
     public func stop(waitingUpTo seconds: Double) -> Bool {
         stopped.store(true, ordering: .releasing)
-        return exited.wait(seconds: seconds)
+        guard let job = loop.withLock({ $0 }) else { return true }
+        return job.wait(until: .after(seconds: seconds)) != nil
     }
 
     private func run() {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
+import Synchronization
 
 /// The crawler of one root: it takes the hints the inotify source left, looks at
 /// the disk (`lstat`: the disk is the authority; only ENOENT and ENOTDIR mean gone),
@@ -69,6 +70,8 @@ final class Crawler {
         case move(from: ByteString, to: ByteString, ScannedFile)
         case folderMoved(from: ByteString, to: ByteString)
         case folderVanished(ByteString)
+        /// A directory's mode, owner or ACL changed: who may read below it may have.
+        case directoryAttributes(ByteString)
     }
 
     init(root: Int32, config: RootConfig, watching: Bool, state: any WatcherStateLock, watcher: any DirectoryWatcher,
@@ -178,6 +181,7 @@ final class Crawler {
     private func look(at path: ByteString, flags: HintFlags, now: UInt64, into steps: inout [IndexStep]) {
         // A folder deleted, then one made at its name, is a folder of its own.
         if flags.contains(.directoryDeleted) { directoryGone(path, stillExists: false, into: &steps) }
+        if flags.contains(.directoryAttributes) { steps.append(.directoryAttributes(path)) }
         if flags.contains(.directoryCreated) || (flags.contains(.directoryAttributes) && unreadable.contains(path)) {
             directoryArrived(path)
         }
@@ -427,17 +431,20 @@ final class Crawler {
             } catch {
                 log.error("cannot unindex \(path.lossyString): \(error)")
             }
+        case .directoryAttributes(let path):
+            index.directoryAttributesChanged(root: root, path: path)
         }
     }
 }
 
 /// Numbers work (scans, unpaired moves) and sync cookies in the order they come,
 /// across roots: a cookie is answered once nothing numbered before it is pending.
-final class WorkSequence {
-    private var last: UInt64 = 0
+final class WorkSequence: Sendable {
+    // Atomic: a remote root's crawler numbers its work on its lane's thread.
+    private let last = Atomic<UInt64>(0)
 
-    func next() -> UInt64 {
-        last += 1
-        return last
-    }
+    func next() -> UInt64 { last.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    /// The last number handed out.
+    var current: UInt64 { last.load(ordering: .relaxed) }
 }

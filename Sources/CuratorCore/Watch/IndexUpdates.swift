@@ -24,6 +24,9 @@ protocol IndexUpdates: AnyObject {
     func folderMoved(root: Int32, from: ByteString, to: ByteString) throws
     /// A folder deleted or moved out of its root, with everything below it.
     func folderVanished(root: Int32, path: ByteString) throws
+    /// A directory's mode, owner or ACL changed (IN_ATTRIB): who may read the
+    /// folders below it is worked out again.
+    func directoryAttributesChanged(root: Int32, path: ByteString)
     /// The end of a full scan: what it did not see is gone, except below `unreadable`.
     func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString]) throws
     /// The photo indexed at a path, if any.
@@ -42,6 +45,8 @@ struct WatchedRoot: Sendable, Equatable {
     var inode: UInt64
     var usesInotify: Bool
     var polls: Bool
+    /// Set while its file system does not answer (seconds since the epoch).
+    var unresponsiveSince: Int64? = nil
 }
 
 /// What the root supervisor (and the crawler, for its scans) records of each root:
@@ -60,6 +65,11 @@ protocol RootUpdates: AnyObject {
     /// The root now names another folder: the device and inode recorded for the
     /// old one would make it look unmounted.
     func forgetRootDirectory(_ id: Int32)
+    /// The root's file system has not answered since `since` (seconds since the
+    /// epoch): its photos stay, nothing is asked of it until it answers again.
+    func rootUnresponsive(_ id: Int32, since: Int64)
+    /// It answers again.
+    func rootResponsive(_ id: Int32)
     /// No more inotify for this root: it is polled, and `note` says why.
     func rootPolled(_ id: Int32, note: String)
     /// Events were lost (a queue overflow): counted and said to subscribers. Returns

@@ -26,7 +26,9 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
     private let wakeDescriptor: Int32
     private let wakeError: Errno?
     private let available: Atomic<Bool>
-    private let exited = OneShotSignal()
+    /// The source thread: one long job; `stop` waits for its handle.
+    private let thread = WorkerPool(name: "curatord-inotify", threads: 1, stackSize: 512 << 10, keepIdleSeconds: 0)
+    private let loop = Mutex<JobHandle<Void, Never>?>(nil)
 
     /// Events read at a time before requests are looked at again.
     static let burstLimit = 4096
@@ -66,19 +68,19 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
     /// False once inotify is gone (never started, or a restart failed).
     var isAvailable: Bool { available.load(ordering: .acquiring) }
 
-    func start() throws(SystemError) {
-        if let wakeError { throw SystemError("eventfd", errno: wakeError) }
-        try SystemThread.detach(name: "curatord-inotify", stackSize: 512 << 10) { [self] in
-            run()
-            exited.signal()
-        }
+    func start() throws(WorkerError) {
+        // Without its wake-up descriptor the thread could not be told anything.
+        if let wakeError { throw .cannotStartThread(pool: "curatord-inotify", SystemError("eventfd", errno: wakeError)) }
+        let job = try thread.submit { [self] in run() }
+        loop.withLock { $0 = job }
     }
 
     /// Stops the thread and waits for it, up to `seconds`.
     @discardableResult
     func stop(waitingUpTo seconds: Double) -> Bool {
         post(.stop)
-        return exited.wait(seconds: seconds)
+        guard let job = loop.withLock({ $0 }) else { return true }
+        return job.wait(until: .after(seconds: seconds)) != nil
     }
 
     // MARK: requests (any thread)

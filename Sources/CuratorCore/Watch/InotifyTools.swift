@@ -103,9 +103,14 @@ final class InotifyTools {
 
     /// Removes a live watch (a directory that left the root but still exists).
     func unwatch(_ wd: Int32) {
-        // Removing a watch the kernel already dropped fails and leaves the entry.
+        // Removing a watch the kernel already dropped (its folder deleted or
+        // unmounted, the IN_IGNORED not read yet) fails and leaves the entry. The
+        // library would print that to stderr, untimestamped: the log says it.
         guard live.remove(wd) != nil else { return }
-        if inotifytools_remove_watch_by_wd(wd) == 0 { staleEntries += 1 }
+        if StandardError.silenced({ inotifytools_remove_watch_by_wd(wd) }) == 0 {
+            staleEntries += 1
+            log.debug("inotify watch \(wd) was gone already (its folder was removed or unmounted)")
+        }
     }
 
     /// The kernel dropped this watch (IN_IGNORED); the library's entry stays behind.

@@ -35,8 +35,12 @@ struct InotifyTranslator {
         if event.has(IN_UNMOUNT) || (entry.path.isEmpty && (event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF))) {
             return .hint(Hint(root: root, kind: .rootChanged))
         }
-        // Events of a folder itself: its parent's watch reports what matters.
-        if event.name.isEmpty { return .nothing }
+        // Events of a folder itself: its parent's watch reports what matters, except
+        // for the root's own folder, whose mode decides who may read the root.
+        if event.name.isEmpty {
+            guard entry.path.isEmpty, event.has(IN_ATTRIB) else { return .nothing }
+            return .hint(Hint(root: root, kind: .path(.empty, .directoryAttributes)))
+        }
         let path = entry.path.appending(event.name)
 
         if !event.isDirectory && entry.path.isEmpty && WatcherInbox.isCookie(event.name) {

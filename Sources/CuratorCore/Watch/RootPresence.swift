@@ -4,7 +4,7 @@ import Glibc
 
 /// Whether a root's folder is there: what tells an unmounted share (offline, its
 /// photos kept) from a folder that is really there, perhaps empty.
-enum RootPresence {
+enum RootPresence: Sendable {
     case present(FileStatus)
     case absent(reason: String)
 

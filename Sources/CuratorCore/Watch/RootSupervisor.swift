@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import Glibc
 
 /// Keeps each root's watching in line with the world: whether its folder is there
 /// (offline when it goes, never empty; reconciled when it comes back, rescanned when
@@ -20,8 +21,13 @@ final class RootSupervisor {
     /// When each polled root is scanned next.
     private(set) var nextPoll: [Int32: UInt64] = [:]
     private var nextLivenessCheck: UInt64 = 0
+    /// Roots on a share: their presence is asked on a thread of their own.
+    private(set) var remoteRoots = Set<Int32>()
+    private var probes: [Int32: RemoteProbe] = [:]
 
     static let livenessIntervalNs: UInt64 = 1_000_000_000
+    /// A share whose presence check has not answered for this long is unresponsive.
+    static let unresponsiveAfterNs: UInt64 = 3_000_000_000
 
     init(state: any WatcherStateLock, probe: any RootProbe, control: any RootControl, staleEntryLimit: Int) {
         self.state = state
@@ -36,24 +42,81 @@ final class RootSupervisor {
         for root in state.withUpdates({ $0.watchedRoots }) { start(root.id, now: now) }
     }
 
-    /// Decides how a root is watched and has it scanned.
+    /// Decides how a root is watched and has it scanned. A root on a share is
+    /// asked on its own thread: one whose server does not answer starts when it does.
     func start(_ id: Int32, now: UInt64) {
         guard let root = state.withUpdates({ $0.watchedRoot(id) }) else { return }
         let config = root.config
         startedConfigs[id] = config
+        let remote = probe.remoteKind(of: config.path)
+        if remote != nil { remoteRoots.insert(id) } else { remoteRoots.remove(id) }
+        let presence: RootPresence
+        if remote != nil {
+            guard let answer = askRemote(id, path: config.path, recordedDevice: root.device, now: now) else {
+                starting.insert(id)
+                return
+            }
+            presence = answer
+        } else {
+            presence = probe.presence(of: config.path, recordedDevice: root.device)
+        }
+        starting.remove(id)
         let directory: FileStatus
-        switch probe.presence(of: config.path, recordedDevice: root.device) {
+        switch presence {
         case .present(let status): directory = status
         case .absent(let reason):
             setOffline(id, reason: reason)
             return
         }
-        let watching = RootWatching.decide(method: config.watch, inotifyAvailable: control.inotifyAvailable,
-                                           remote: probe.remoteKind(of: config.path))
+        let watching = RootWatching.decide(method: config.watch, inotifyAvailable: control.inotifyAvailable, remote: remote)
         state.withUpdates { $0.rootStarted(id, directory: directory, watching: watching) }
         nextPoll[id] = watching.polls ? now + Self.interval(config) : nil
-        control.startCrawling(id, config: config, watching: watching.usesInotify)
+        control.startCrawling(id, config: config, watching: watching.usesInotify, remote: remote != nil)
         control.scheduleFullScan(id, reason: nil)
+    }
+
+    /// Remote roots whose start waits for their server's first answer.
+    private var starting = Set<Int32>()
+
+    /// Asks a remote root's presence on its own thread: the answer if it comes within
+    /// a moment (now, or from a check asked earlier), else nil, and the check goes on.
+    /// One that has not answered for `unresponsiveAfterNs` makes the root
+    /// unresponsive; the first answer after that makes it responsive again.
+    private func askRemote(_ id: Int32, path: ByteString, recordedDevice: UInt64, now: UInt64) -> RootPresence? {
+        let pending: RemoteProbe
+        if let running = probes[id] {
+            pending = running
+        } else {
+            let probe = self.probe
+            guard let started = RemoteProbe.start(root: id, { probe.presence(of: path, recordedDevice: recordedDevice) }) else {
+                return nil
+            }
+            pending = started
+            probes[id] = started
+        }
+        guard let answer = pending.answer(waitingUpTo: RootLane.patienceSeconds) else {
+            if now >= pending.startedNs + Self.unresponsiveAfterNs && !pending.reported {
+                pending.reported = true
+                let name = state.withUpdates { updates in
+                    updates.rootUnresponsive(id, since: pending.startedWall)
+                    return updates.rootName(id)
+                }
+                log.warning("root \(name): its file system has not answered for \((now - pending.startedNs) / 1_000_000_000) s; "
+                    + "its photos stay indexed, and it is left alone until it answers")
+            }
+            return nil
+        }
+        probes[id] = nil
+        let wasUnresponsive = state.withUpdates { updates in
+            let was = updates.watchedRoot(id)?.unresponsiveSince != nil
+            if was { updates.rootResponsive(id) }
+            return was
+        }
+        if wasUnresponsive {
+            log.notice("root \(state.withUpdates { $0.rootName(id) }): its file system answers again")
+            control.scheduleFullScan(id, reason: "its file system answers again")
+        }
+        return answer
     }
 
     /// The root went away: its watches and scans go, its photos stay (flagged offline).
@@ -67,7 +130,18 @@ final class RootSupervisor {
     /// and deletions make it offline (never empty); a root coming back is reconciled.
     func checkLiveness(only: Int32? = nil, now: UInt64) {
         for root in state.withUpdates({ $0.watchedRoots }) where only == nil || root.id == only {
-            switch probe.presence(of: root.config.path, recordedDevice: root.device) {
+            if starting.contains(root.id) {
+                start(root.id, now: now)
+                continue
+            }
+            let presence: RootPresence
+            if remoteRoots.contains(root.id) {
+                guard let answer = askRemote(root.id, path: root.config.path, recordedDevice: root.device, now: now) else { continue }
+                presence = answer
+            } else {
+                presence = probe.presence(of: root.config.path, recordedDevice: root.device)
+            }
+            switch presence {
             case .absent(let reason):
                 if root.online { setOffline(root.id, reason: reason) }
             case .present(let status):
@@ -109,6 +183,9 @@ final class RootSupervisor {
         control.removeCrawler(id)
         nextPoll[id] = nil
         startedConfigs[id] = nil
+        starting.remove(id)
+        remoteRoots.remove(id)
+        probes[id] = nil
     }
 
     /// Out of inotify watches (ENOSPC): this root is polled instead, and says so.
@@ -142,7 +219,8 @@ final class RootSupervisor {
         for (id, at) in nextPoll where now >= at {
             let root = state.withUpdates { $0.watchedRoot(id) }
             nextPoll[id] = now + (root.map { Self.interval($0.config) } ?? 300_000_000_000)
-            if root?.online == true { control.scheduleFullScan(id, reason: nil) }
+            // An unresponsive share is not polled: its answer schedules a scan.
+            if root?.online == true && root?.unresponsiveSince == nil { control.scheduleFullScan(id, reason: nil) }
         }
     }
 
@@ -195,7 +273,8 @@ protocol RootControl: AnyObject {
     /// The roots that have a crawler, started or stopped.
     var crawledRoots: [Int32] { get }
     /// Crawls the root (again) with these settings.
-    func startCrawling(_ id: Int32, config: RootConfig, watching: Bool)
+    /// `remote`: the root is on a share, and its crawler works on a thread of its own.
+    func startCrawling(_ id: Int32, config: RootConfig, watching: Bool, remote: Bool)
     /// Drops the root's watches, scans and waiting work (offline, or about to start again).
     func stopCrawling(_ id: Int32)
     /// Forgets the root altogether (no longer configured, or configured anew).
@@ -210,7 +289,7 @@ protocol RootControl: AnyObject {
 }
 
 /// What the supervisor asks of the file system, so that tests can stand in for it.
-protocol RootProbe {
+protocol RootProbe: Sendable {
     func presence(of path: ByteString, recordedDevice: UInt64) -> RootPresence
     /// The network or FUSE file system `path` is on, nil for a local one.
     func remoteKind(of path: ByteString) -> String?
@@ -226,4 +305,39 @@ struct SystemRootProbe: RootProbe {
     func remoteKind(of path: ByteString) -> String? { RemoteFilesystem.kind(of: path) }
 
     var maxUserWatches: Int { InotifyTools.maxUserWatches }
+}
+
+/// A remote root's presence check, running on a thread of its own (a one-thread
+/// pool per check: a check that hangs holds that thread alone, until the server
+/// answers). Touched by the watcher thread only.
+final class RemoteProbe {
+    let startedNs: UInt64
+    /// Wall-clock seconds when it was asked, for the status's "unresponsive since".
+    let startedWall: Int64
+    /// The root was said to be unresponsive because of this check.
+    var reported = false
+    private let handle: JobHandle<RootPresence, Never>
+    private let pool: WorkerPool
+
+    private init(handle: JobHandle<RootPresence, Never>, pool: WorkerPool) {
+        self.handle = handle
+        self.pool = pool
+        startedNs = MonotonicClock.nanoseconds()
+        startedWall = Int64(time(nil))
+    }
+
+    static func start(root: Int32, _ check: @escaping @Sendable () -> RootPresence) -> RemoteProbe? {
+        let pool = WorkerPool(name: "curatord-probe\(root)", threads: 1, stackSize: 256 << 10, keepIdleSeconds: 0)
+        do {
+            return RemoteProbe(handle: try pool.submit(whenFull: .refuse, check), pool: pool)
+        } catch {
+            log.error("cannot check root \(root) on a thread of its own: \(error)")
+            return nil
+        }
+    }
+
+    func answer(waitingUpTo seconds: Double) -> RootPresence? {
+        if case .returned(let presence)? = handle.wait(until: .after(seconds: seconds)) { return presence }
+        return nil
+    }
 }

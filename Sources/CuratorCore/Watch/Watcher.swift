@@ -3,6 +3,7 @@ import CuratorProtocol
 import CuratorSystem
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// The watcher: three rooms and the thread that runs two of them.
 ///
@@ -17,23 +18,30 @@ import Glibc
 /// runs the crawlers' scans a slice at a time, the timers, and the commands of
 /// other threads (`WatcherInbox`).
 public final class Watcher: RootControl, @unchecked Sendable {
-    // @unchecked: `crawlers`, `cookies` and `stopping` (and the supervisor) are
-    // touched only by the watcher thread (`run`); the rest is Sendable.
+    // @unchecked: `crawlers`, `lanes`, `deferred`, `cookies` and `stopping` (and the
+    // supervisor) are touched only by the watcher thread (`run`); a remote root's
+    // crawler is used by its lane's thread only while the watcher leaves it alone
+    // (`RootLane`); the rest is Sendable.
     let state: any WatcherStateLock
     let inbox: WatcherInbox
     let report: WatcherReport
     let outgoing: OutgoingMoves
     let source: InotifySource
     private var crawlers: [Int32: Crawler] = [:]
+    /// The lanes of remote roots: their crawlers' work runs there (`RootLane`).
+    private var lanes: [Int32: RootLane] = [:]
+    /// Work for a root whose lane is away, in order, run when it is back.
+    private var deferred: [Int32: [(Crawler) -> LaneOutcome]] = [:]
     private lazy var supervisor = RootSupervisor(state: state, probe: SystemRootProbe(), control: self,
                                                  staleEntryLimit: staleEntryLimit)
     private var cookies = CookieGate()
     private let sequence = WorkSequence()
     private var stopping = false
     private let staleEntryLimit: Int
-    /// Fired when the thread leaves its loop, so that shutdown can wait for the
-    /// scan step in progress to finish before the index is closed.
-    private let exited = OneShotSignal()
+    /// The watcher thread: one long job. Shutdown waits for its handle, so that the
+    /// scan step in progress finishes before the index is closed.
+    private let thread = WorkerPool(name: "curatord-watch", threads: 1, stackSize: 1 << 20, keepIdleSeconds: 0)
+    private let loop = Mutex<JobHandle<Void, Never>?>(nil)
 
     /// Hints taken at a time.
     static let hintsPerTake = 4096
@@ -57,9 +65,10 @@ public final class Watcher: RootControl, @unchecked Sendable {
     }
 
     /// Starts the threads.
-    public func start() throws(SystemError) {
+    public func start() throws(WorkerError) {
         try source.start()
-        try SystemThread.detach(name: "curatord-watch", stackSize: 1 << 20) { [self] in run() }
+        let job = try thread.submit { [self] in run() }
+        loop.withLock { $0 = job }
     }
 
     /// Asks the thread to stop after the step in progress and waits for it, up
@@ -67,7 +76,8 @@ public final class Watcher: RootControl, @unchecked Sendable {
     @discardableResult
     public func stop(waitingUpTo seconds: Double) -> Bool {
         inbox.post(.stop)
-        return exited.wait(seconds: seconds)
+        guard let job = loop.withLock({ $0 }) else { return true }
+        return job.wait(until: .after(seconds: seconds)) != nil
     }
 
     private func run() {
@@ -78,6 +88,7 @@ public final class Watcher: RootControl, @unchecked Sendable {
             state.withUpdates { $0.flushSelections() }
             for command in inbox.takeCommands() { handle(command) }
             if stopping { break }
+            collectLanes()
             dispatchHints(budgetNs: Self.hintBudgetNs)
             releaseCookies()
             if supervisor.compactIfNeeded(now: MonotonicClock.nanoseconds()) { continue }
@@ -92,7 +103,6 @@ public final class Watcher: RootControl, @unchecked Sendable {
         }
         source.stop(waitingUpTo: 2)
         inbox.releaseAllCookies()
-        exited.signal()
     }
 
     private func handle(_ command: WatcherCommand) {
@@ -101,7 +111,7 @@ public final class Watcher: RootControl, @unchecked Sendable {
             stopping = true
         case .rescan(let ids):
             for id in ids ?? state.withUpdates({ $0.watchedRoots.map(\.id) }) {
-                crawlers[id]?.scheduleFullScan(reason: "requested")
+                perform(id) { $0.scheduleFullScan(reason: "requested") }
             }
         case .reconfigure:
             supervisor.reconfigure(now: MonotonicClock.nanoseconds())
@@ -109,7 +119,10 @@ public final class Watcher: RootControl, @unchecked Sendable {
             // Answered by the source once this thread has got here: both turn.
             source.ping(probe)
         case .recheck(let files):
-            for (root, entries) in Dictionary(grouping: files, by: \.rootID) { crawlers[root]?.recheck(entries.map(\.path)) }
+            for (root, entries) in Dictionary(grouping: files, by: \.rootID) {
+                let paths = entries.map(\.path)
+                perform(root) { $0.recheck(paths) }
+            }
         }
     }
 
@@ -134,13 +147,16 @@ public final class Watcher: RootControl, @unchecked Sendable {
         func apply(_ root: Int32) {
             guard let list = waiting[root], !list.isEmpty else { return }
             waiting[root] = []
-            crawlers[root]?.apply(list)
+            perform(root) { crawler in
+                crawler.apply(list)
+                return .none
+            }
         }
         for hint in hints {
             switch hint.kind {
             case .cookie(let name):
-                for root in waiting.keys { apply(root) }
-                cookieArrived(name)
+                apply(hint.root)
+                cookieArrived(name, root: hint.root)
             case .rootChanged:
                 apply(hint.root)
                 supervisor.checkLiveness(only: hint.root, now: MonotonicClock.nanoseconds())
@@ -153,26 +169,84 @@ public final class Watcher: RootControl, @unchecked Sendable {
 
     // MARK: cookies
 
-    /// The number of the oldest scan or unpaired move of any root.
-    private var oldestWork: UInt64? {
-        crawlers.values.compactMap(\.oldestOutstandingWork).min()
+    /// The number of the oldest scan or unpaired move of a root (for a lane away,
+    /// what it left with).
+    private func oldestWork(of root: Int32) -> UInt64? {
+        if let lane = lanes[root], lane.isAway { return lane.outstandingWorkWhileAway }
+        return crawlers[root]?.oldestOutstandingWork
     }
 
-    private func cookieArrived(_ name: ByteString) {
-        if cookies.arrived(name, sequence: sequence.next(), oldestWork: oldestWork) { inbox.cookieSeen(name) }
+    private func cookieArrived(_ name: ByteString, root: Int32) {
+        if cookies.arrived(name, root: root, sequence: sequence.next(), oldestWork: oldestWork(of: root)) {
+            inbox.cookieSeen(name)
+        }
     }
 
     private func releaseCookies() {
         guard !cookies.isEmpty else { return }
-        for name in cookies.release(oldestWork: oldestWork) { inbox.cookieSeen(name) }
+        for name in cookies.release(oldestWork: { oldestWork(of: $0) }) { inbox.cookieSeen(name) }
     }
+
+    // MARK: lanes (remote roots)
+
+    /// Runs work on a root's crawler: here for a local root, on its lane for a
+    /// remote one. Work for a lane that is away waits for it, in order. The
+    /// outcome, when the work is done by the time this returns.
+    @discardableResult
+    private func perform(_ id: Int32, _ work: @escaping (Crawler) -> LaneOutcome) -> LaneOutcome? {
+        guard let crawler = crawlers[id] else { return nil }
+        guard let lane = lanes[id] else {
+            let outcome = work(crawler)
+            act(on: outcome, of: crawler)
+            return outcome
+        }
+        if lane.isAway || deferred[id]?.isEmpty == false {
+            deferred[id, default: []].append(work)
+            return nil
+        }
+        guard let outcome = lane.run(crawler, work) else { return nil }
+        act(on: outcome, of: crawler)
+        return outcome
+    }
+
+    private func perform(_ id: Int32, _ work: @escaping (Crawler) -> Void) {
+        perform(id) { crawler -> LaneOutcome in
+            work(crawler)
+            return .none
+        }
+    }
+
+    /// Lanes whose work has ended: its outcome is acted on, and the work that
+    /// waited for the lane runs.
+    private func collectLanes() {
+        for (id, lane) in lanes where lane.isAway {
+            guard let outcome = lane.collect(), let crawler = crawlers[id] else { continue }
+            act(on: outcome, of: crawler)
+            while var waiting = deferred[id], !waiting.isEmpty, !lane.isAway {
+                let work = waiting.removeFirst()
+                deferred[id] = waiting
+                if let done = lane.run(crawler, work) { act(on: done, of: crawler) }
+            }
+        }
+    }
+
+    private func act(on outcome: LaneOutcome, of crawler: Crawler) {
+        switch outcome {
+        case .none: break
+        case .scanStep(let step): scanStepTaken(step, by: crawler)
+        case .fullScanEnd(let end): fullScanEnded(end, of: crawler)
+        }
+    }
+
+    /// True when the watcher may look at the crawler's own fields now.
+    private func isHome(_ crawler: Crawler) -> Bool { lanes[crawler.root]?.isAway != true && deferred[crawler.root]?.isEmpty != false }
 
     // MARK: scans
 
     /// The crawler whose scan was queued first.
     private func nextScan() -> Crawler? {
         var next: (crawler: Crawler, sequence: UInt64)?
-        for crawler in crawlers.values {
+        for crawler in crawlers.values where isHome(crawler) {
             guard let sequence = crawler.nextScan else { continue }
             if next == nil || sequence < next?.sequence ?? .max { next = (crawler, sequence) }
         }
@@ -180,7 +254,11 @@ public final class Watcher: RootControl, @unchecked Sendable {
     }
 
     private func runScanStep(of crawler: Crawler) {
-        switch crawler.runScanStep() {
+        perform(crawler.root) { .scanStep($0.runScanStep()) }
+    }
+
+    private func scanStepTaken(_ step: Crawler.ScanStep, by crawler: Crawler) {
+        switch step {
         case .idle, .working:
             break
         case .outOfWatches:
@@ -192,17 +270,21 @@ public final class Watcher: RootControl, @unchecked Sendable {
             // event queued before now is among the hints.
             source.flush()
             dispatchHints(budgetNs: 1_000_000_000)
-            switch crawler.finishFullScan() {
+            perform(crawler.root) { .fullScanEnd($0.finishFullScan()) }
+        }
+    }
+
+    private func fullScanEnded(_ end: Crawler.FullScanEnd, of crawler: Crawler) {
+            switch end {
             case .finished(let listed):
                 // Cookies whose events were lost (an overflow, a restarted inotify) are
                 // answered here: the scan read the whole root after they were made.
-                for name in listed { cookieArrived(name) }
+                for name in listed { cookieArrived(name, root: crawler.root) }
             case .rootChanged:
                 supervisor.checkLiveness(only: crawler.root, now: MonotonicClock.nanoseconds())
             case .superseded:
                 break
             }
-        }
     }
 
     // MARK: timers
@@ -210,13 +292,19 @@ public final class Watcher: RootControl, @unchecked Sendable {
     private func runTimers() {
         let now = MonotonicClock.nanoseconds()
         supervisor.tick(now: now)
-        for crawler in crawlers.values { crawler.settle(now: now) }
+        for crawler in crawlers.values where isHome(crawler) {
+            // A remote root's settling stats files: on its lane, and only when due.
+            if lanes[crawler.root] != nil {
+                guard let due = crawler.nextDeadline(now: now), due <= now else { continue }
+            }
+            perform(crawler.root) { $0.settle(now: now) }
+        }
     }
 
     private func millisecondsToNextDeadline() -> Int32 {
         let now = MonotonicClock.nanoseconds()
         var deadline = supervisor.nextDeadline(now: now)
-        for crawler in crawlers.values {
+        for crawler in crawlers.values where isHome(crawler) {
             if let due = crawler.nextDeadline(now: now) { deadline = min(deadline, due) }
         }
         return Int32(clamping: (deadline > now ? deadline - now : 0) / 1_000_000 + 1)
@@ -237,9 +325,15 @@ public final class Watcher: RootControl, @unchecked Sendable {
 
     var crawledRoots: [Int32] { Array(crawlers.keys) }
 
-    func startCrawling(_ id: Int32, config: RootConfig, watching: Bool) {
-        if let crawler = crawlers[id] {
-            crawler.start(config: config, watching: watching)
+    func startCrawling(_ id: Int32, config: RootConfig, watching: Bool, remote: Bool) {
+        if remote && lanes[id] == nil {
+            let inbox = self.inbox
+            lanes[id] = RootLane(root: id, wake: { inbox.wake() })
+        } else if !remote && lanes[id] != nil && lanes[id]?.isAway != true {
+            lanes[id] = nil
+        }
+        if crawlers[id] != nil {
+            perform(id) { $0.start(config: config, watching: watching) }
         } else {
             crawlers[id] = Crawler(root: id, config: config, watching: watching, state: state, watcher: source,
                                    outgoing: outgoing, sequence: sequence)
@@ -247,26 +341,29 @@ public final class Watcher: RootControl, @unchecked Sendable {
     }
 
     func stopCrawling(_ id: Int32) {
-        crawlers[id]?.stop()
+        perform(id) { $0.stop() }
         source.unwatch(root: id)
     }
 
     func removeCrawler(_ id: Int32) {
         stopCrawling(id)
         crawlers[id] = nil
+        // Work still running on its lane ends on its own; its outcome is dropped.
+        lanes[id] = nil
+        deferred[id] = nil
     }
 
     func scheduleFullScan(_ id: Int32, reason: String?) {
-        crawlers[id]?.scheduleFullScan(reason: reason)
+        perform(id) { $0.scheduleFullScan(reason: reason) }
     }
 
     func stopWatching(_ id: Int32) {
         source.unwatch(root: id)
-        crawlers[id]?.watching = false
+        perform(id) { $0.watching = false }
     }
 
     func forgetPendingMoves() {
-        for crawler in crawlers.values { crawler.forgetPendingMoves() }
+        for id in crawlers.keys { perform(id) { $0.forgetPendingMoves() } }
     }
 
     func restartInotify() -> Result<Int, SystemError> { source.restart() }

@@ -5,7 +5,11 @@ import CuratorProtocol
 struct HistoryCommand: CLICommand {
     static let configuration = CommandConfiguration(
         name: "history",
-        abstract: "List your batches, newest first: id, time, state, counts, bytes.")
+        abstract: "List your batches, newest first: id, time, state, counts, bytes.",
+        discussion: """
+            Batches of other users that trashed photos you own are listed too, with who ran them \
+            ("by bob") and counting your photos only; `curatorctl undo BATCH` puts those photos back.
+            """)
 
     @Option("--limit", "-n", value: "N", help: "Show the newest N batches (default 50).")
     var limit: Int?
@@ -18,7 +22,8 @@ struct HistoryCommand: CLICommand {
         }
         for b in r.batches {
             Format.write("\(Format.pad(String(b.batch), 5, right: true))  \(b.createdAt)  \(Format.pad(b.state.rawValue, 13))  "
-                         + "\(b.trashed)/\(b.count) trashed, \(b.restored) restored, \(Format.bytes(b.bytes))")
+                         + "\(b.trashed)/\(b.count) trashed, \(b.restored) restored, \(Format.bytes(b.bytes))"
+                         + (b.byUid.map { uid in ", by \(b.byUser ?? "uid \(uid)") (your photos in it)" } ?? ""))
         }
     }
 }

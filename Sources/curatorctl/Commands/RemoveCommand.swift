@@ -61,7 +61,12 @@ struct RemoveCommand: CLICommand {
         if showProgress {
             result = try Self.confirmWithProgress(client, command, total: plan.count)
         } else if context.options.json {
-            Format.writeRaw(try client.callRaw(command))
+            let raw = try client.callRaw(command)
+            Format.writeRaw(raw)
+            // The same exit status as without --json: a script reads both.
+            if let decoded = try? Wire.makeDecoder().decode(Response<BatchResult>.self, from: raw), let done = decoded.result {
+                try Self.requireMoved(done)
+            }
             return
         } else {
             result = try client.call(command, as: BatchResult.self)
@@ -71,7 +76,21 @@ struct RemoveCommand: CLICommand {
         for item in result.items where item.outcome != .trashed {
             Format.write("  \(item.root)/\(item.path): \(Self.reason(item))")
         }
-        Format.write("Undo with: curatorctl undo \(result.batch)")
+        // Only a batch that moved something has anything to undo.
+        if result.trashed > 0 { Format.write("Undo with: curatorctl undo \(result.batch)") }
+        try Self.requireMoved(result)
+    }
+
+    /// Exit status 6 when the batch moved nothing, 7 when it moved only part of the plan.
+    static func requireMoved(_ result: BatchResult) throws(CLIError) {
+        let planned = result.trashed + result.skipped
+        guard result.trashed < planned else { return }
+        if result.trashed == 0 {
+            throw CLIError.incomplete("nothing was moved to the trash (batch \(result.batch): \(Format.plural(result.skipped, "photo")) skipped).",
+                                      nothingDone: true)
+        }
+        throw CLIError.incomplete("only \(result.trashed) of \(Format.plural(planned, "photo")) were moved to the trash (batch \(result.batch)).",
+                                  nothingDone: false)
     }
 
     static func reason(_ item: BatchItemResult) -> String {

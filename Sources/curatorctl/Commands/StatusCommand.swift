@@ -21,5 +21,9 @@ struct StatusCommand: CLICommand {
             Format.write(line)
             if let note = r.note { Format.write("      \(note)") }
         }
+        if let t = s.thumbnails {
+            Format.write("  thumbnails  \(t.cache)  \(t.ready) ready, \(t.failed) failed, \(t.backlog) to look at"
+                         + (t.note.map { "  (\($0))" } ?? ""))
+        }
     }
 }

@@ -12,7 +12,18 @@ struct UndoCommand: CLICommand {
     var batch: Int64?
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.undo(UndoRequest(batch: batch)), as: UndoResult.self) else { return }
+        guard let (r, writeText) = try context.callDecoding(.undo(UndoRequest(batch: batch)), as: UndoResult.self) else { return }
+        if writeText { Self.write(r) }
+        // Exit status 6 when nothing came back, 7 when only part did (the lines above say why).
+        guard r.restored < r.items.count else { return }
+        if r.restored == 0 {
+            throw CLIError.incomplete("nothing was put back (batch \(r.batch)).", nothingDone: true)
+        }
+        throw CLIError.incomplete("only \(r.restored) of \(Format.plural(r.items.count, "photo")) were put back (batch \(r.batch)).",
+                                  nothingDone: false)
+    }
+
+    static func write(_ r: UndoResult) {
         let failed = r.items.count { $0.outcome != .restored && $0.outcome != .conflict && $0.outcome != .missing }
         let notBack = r.items.filter { $0.outcome != .restored }
         Format.write("Batch \(r.batch): \(Format.plural(r.restored, "photo")) put back"

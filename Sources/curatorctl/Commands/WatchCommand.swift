@@ -51,6 +51,9 @@ struct WatchCommand: CLICommand {
         case .selection: return "· session \(e.session ?? "?"): " + describeSession(e)
         case .batch: return "· batch \(e.batch ?? 0): \(e.done ?? 0)/\(e.total ?? 0) \(e.state ?? "")"
         case .dropped: return "! events were dropped (reading too slowly); list again"
+        case .thumbnail:
+            let sizes = e.sizes.map { " " + $0.map(\.rawValue).joined(separator: ",") } ?? ""
+            return "· \(root)thumbnail #\(e.photoId ?? 0) \(e.state ?? "")\(sizes)\(e.message.map { ": \($0)" } ?? "")"
         }
     }
 

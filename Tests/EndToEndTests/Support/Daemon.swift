@@ -67,6 +67,8 @@ final class Daemon {
         env["XDG_DATA_HOME"] = dataHome
         env["XDG_STATE_HOME"] = home.sub("xdg-state")
         env["XDG_CONFIG_HOME"] = home.sub("xdg-config")
+        // Thumbnails go here, never to the real ~/.cache.
+        env["XDG_CACHE_HOME"] = home.sub("xdg-cache")
         env["XDG_RUNTIME_DIR"] = home.path
         env["HOME"] = home.path
         env["CURATORD_SOCKET"] = socket
@@ -77,6 +79,7 @@ final class Daemon {
         env.removeValue(forKey: "INVOCATION_ID")
         env.removeValue(forKey: "CONFIGURATION_DIRECTORY")
         env.removeValue(forKey: "STATE_DIRECTORY")
+        env.removeValue(forKey: "CACHE_DIRECTORY")
         if let notify { env["NOTIFY_SOCKET"] = notify.path }
         if let watchdogUsec { env["WATCHDOG_USEC"] = String(watchdogUsec) }
         for (k, v) in extraEnvironment { env[k] = v }
@@ -92,7 +95,7 @@ final class Daemon {
             return (Self.curatord, arguments)
         case .socketActivated:
             let env = environment
-            var forwarded = ["PATH", "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR",
+            var forwarded = ["PATH", "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR",
                              "NOTIFY_SOCKET", "WATCHDOG_USEC"]
             forwarded += extraEnvironment.keys.sorted()
             var args = ["--listen=" + socket]

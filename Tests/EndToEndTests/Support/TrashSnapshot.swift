@@ -101,7 +101,7 @@ extension JournalReader {
             SELECT 'batch ' || id || ' is ' || state || CASE WHEN undo_running != 0 THEN ' (undo running)' ELSE '' END
               FROM batches WHERE state = 'running' OR undo_running != 0
             UNION ALL
-            SELECT 'batch ' || batch || ' step ' || step || ' is ' || state FROM items WHERE state IN ('intent', 'restoring')
+            SELECT 'batch ' || batch || ' step ' || step || ' is ' || state FROM items WHERE state IN ('intent', 'restoring', 'emptying')
             """
         let out = try Tool.run("/usr/bin/sqlite3", ["-readonly", stateDirectory + "/journal.sqlite", sql])
         guard out.status == 0 else { throw HarnessError("sqlite3 failed: \(out.stderr)") }

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "CWorker.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// From linux/ioprio.h, which older kernels' headers lack.
+#define CURATOR_IOPRIO_CLASS_SHIFT 13
+#define CURATOR_IOPRIO_CLASS_IDLE 3
+#define CURATOR_IOPRIO_WHO_PROCESS 1
+
+// Linux keeps nice, the scheduling policy and the I/O priority per thread, and new
+// threads inherit them: call this before libvips starts its threads.
+int curator_worker_lower_priority(void) {
+    int first_errno = 0;
+    if (setpriority(PRIO_PROCESS, 0, 19) != 0 && !first_errno) first_errno = errno;
+    struct sched_param param = { .sched_priority = 0 };
+    if (sched_setscheduler(0, SCHED_IDLE, &param) != 0 && !first_errno) first_errno = errno;
+    int ioprio = CURATOR_IOPRIO_CLASS_IDLE << CURATOR_IOPRIO_CLASS_SHIFT;
+    if (syscall(SYS_ioprio_set, CURATOR_IOPRIO_WHO_PROCESS, 0, ioprio) != 0 && !first_errno) first_errno = errno;
+    if (first_errno) { errno = first_errno; return -1; }
+    return 0;
+}
+
+int curator_worker_bind_to_parent(void) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+void curator_worker_limit_arenas(int arenas) {
+    mallopt(M_ARENA_MAX, arenas);
+}

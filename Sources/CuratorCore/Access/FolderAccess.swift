@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// Which folders each user may list (issue 13): reads follow the asking user's own
+/// permissions, as `ls` would (search on every directory from the root down, read
+/// and search on the folder itself; mode bits with supplementary groups, or the
+/// folder's ACL). A state component, behind the state lock.
+///
+/// Checked per folder, never per photo: the permissions of each directory are read
+/// once (an lstat and a getxattr) and the verdict for a (uid, folder) is kept, so a
+/// listing of 100 000 photos in 1 000 folders asks at most 1 000 questions of the
+/// kernel the first time and none after. Both are dropped when a directory's
+/// attributes change (IN_ATTRIB: chmod, chown, setfacl), when folders move or go,
+/// and at the latest after `maximumAge` (a polled root sees no IN_ATTRIB; a
+/// directory above a folder may have changed unseen). Root reads everything and
+/// costs nothing.
+struct FolderAccess {
+    typealias Reader = (ByteString) throws(SystemError) -> FolderPermissions
+
+    /// Permissions are read again at least this often.
+    static let maximumAgeNanoseconds: UInt64 = 30_000_000_000
+    /// A user's groups are looked up again at least this often (`usermod -aG`).
+    static let groupsAgeNanoseconds: UInt64 = 30_000_000_000
+
+    private struct User {
+        var requester: Requester
+        var resolvedAt: UInt64
+        /// Verdicts by folder id, with the path they were made for (an id the index
+        /// dropped may be handed out again for another folder).
+        var folders: [Int32: (path: ByteString, allowed: Bool)] = [:]
+    }
+
+    private let read: Reader
+    private var permissions: [FolderKey: FolderPermissions?] = [:]
+    private var users: [UInt32: User] = [:]
+    private var resetAt: UInt64
+    private struct EverythingKey: Hashable {
+        var uid: UInt32
+        var root: Int32?
+    }
+    private var everything: [EverythingKey: Bool] = [:]
+    private var everythingGeneration: UInt64 = .max
+    /// Bumped whenever a verdict may have changed: views computed for one user are
+    /// valid for one generation.
+    private(set) var generation: UInt64 = 0
+    /// Directories whose permissions were read (tests: the check is per folder, not per photo).
+    private(set) var reads = 0
+
+    init(read: @escaping Reader = { (path) throws(SystemError) in try FolderPermissions.read(path) }) {
+        self.read = read
+        resetAt = MonotonicClock.nanoseconds()
+    }
+
+    /// The user `uid` as the checks see it: its groups from the group database
+    /// (the primary group given, or the passwd entry's), kept for a while.
+    mutating func requester(uid: UInt32, gid: UInt32? = nil) -> Requester {
+        let now = MonotonicClock.nanoseconds()
+        if let known = users[uid], now - known.resolvedAt < Self.groupsAgeNanoseconds { return known.requester }
+        let group = gid ?? UserAccount.primaryGroup(uid: uid) ?? uid
+        let requester = Requester.resolving(uid: uid, gid: group)
+        if users[uid]?.requester != requester {
+            users[uid] = User(requester: requester, resolvedAt: now)
+            everything = everything.filter { $0.key.uid != uid }
+            generation &+= 1
+        } else {
+            users[uid]?.resolvedAt = now
+        }
+        return requester
+    }
+
+    /// Whether `uid` may list the folder `path` of `root` (at `rootPath`); `folder`
+    /// is its id, under which the verdict is kept (nil: a folder the index dropped).
+    mutating func mayList(folder: Int32?, root: Int32, path: ByteString, uid: UInt32, rootPath: ByteString) -> Bool {
+        if uid == 0 { return true }
+        expireIfOld()
+        if let folder, let known = users[uid]?.folders[folder], known.path == path { return known.allowed }
+        let requester = requester(uid: uid)
+        var chain: [FolderPermissions] = []
+        var prefix = ByteString.empty
+        var allowed = true
+        for component in [ByteString.empty] + path.components {
+            prefix = prefix.appending(component)
+            guard let directory = permissions(root: root, path: prefix, rootPath: rootPath) else {
+                allowed = false
+                break
+            }
+            chain.append(directory)
+        }
+        if allowed, let last = chain.popLast() {
+            allowed = AccessRule.mayList(last, below: chain, requester)
+        }
+        if let folder { users[uid]?.folders[folder] = (path, allowed) }
+        return allowed
+    }
+
+    /// Whether `uid` may list every folder of `root` (all roots when nil), as last
+    /// worked out for the library's `libraryGeneration`; nil when not known.
+    mutating func knownToListEverything(uid: UInt32, root: Int32?, libraryGeneration: UInt64) -> Bool? {
+        if uid == 0 { return true }
+        expireIfOld()
+        if libraryGeneration != everythingGeneration {
+            everything.removeAll(keepingCapacity: true)
+            everythingGeneration = libraryGeneration
+        }
+        return everything[EverythingKey(uid: uid, root: root)]
+    }
+
+    mutating func recordListsEverything(_ answer: Bool, uid: UInt32, root: Int32?) {
+        everything[EverythingKey(uid: uid, root: root)] = answer
+    }
+
+    private mutating func permissions(root: Int32, path: ByteString, rootPath: ByteString) -> FolderPermissions? {
+        let key = FolderKey(rootID: root, path: path)
+        if let known = permissions[key] { return known }
+        reads += 1
+        // Unreadable to the daemon (EACCES), gone, or not a directory: nobody but root sees it.
+        let found: FolderPermissions?
+        do {
+            let read = try read(rootPath.appending(path))
+            found = read.isDirectory ? read : nil
+        } catch {
+            found = nil
+        }
+        permissions[key] = .some(found)
+        return found
+    }
+
+    /// A directory's attributes changed (IN_ATTRIB): its permissions and every
+    /// verdict that rests on them (any folder below it) are dropped.
+    mutating func directoryChanged(root: Int32, path: ByteString) {
+        permissions[FolderKey(rootID: root, path: path)] = nil
+        dropVerdicts()
+    }
+
+    /// Folders of `root` moved, went, or the root itself changed: what is known of it is dropped.
+    mutating func forget(root: Int32) {
+        permissions = permissions.filter { $0.key.rootID != root }
+        dropVerdicts()
+    }
+
+    /// Everything, as after a reload.
+    mutating func forgetAll() {
+        permissions.removeAll()
+        dropVerdicts()
+    }
+
+    private mutating func dropVerdicts() {
+        for uid in users.keys { users[uid]?.folders.removeAll(keepingCapacity: true) }
+        everything.removeAll(keepingCapacity: true)
+        generation &+= 1
+    }
+
+    private mutating func expireIfOld() {
+        let now = MonotonicClock.nanoseconds()
+        guard now - resetAt > Self.maximumAgeNanoseconds else { return }
+        resetAt = now
+        forgetAll()
+    }
+}

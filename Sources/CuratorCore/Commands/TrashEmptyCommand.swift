@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import Glibc
+
+/// `trash.empty`: deletes for good what `trash.list` with the same arguments listed
+/// (its `token`), journaled; refused when the list changed since. Like a delete it
+/// waits for no other batch: one runs at a time.
+enum TrashEmptyCommand: CuratorCommand {
+    static func arguments(of command: Command) -> TrashRequest? { if case .trashEmpty(let a) = command { a } else { nil } }
+
+    static func run(_ args: TrashRequest, curator: Curator, caller: Caller) throws -> TrashEmptyResult {
+        guard let token = args.token, !token.isEmpty else {
+            throw ProtocolError(.invalidArgument, "token: required: the token of the trash.list with the same root and "
+                                + "older_than_days, so that exactly what was shown is emptied", argument: "token")
+        }
+        let cutoff = try cutoff(args, curator: curator)
+        let running = try curator.withState { (state) throws(ProtocolError) -> Bool in
+            if curator.isStopping { throw Curator.stoppingError }
+            if state.plans.batchRunning { return true }
+            state.plans.batchRunning = true
+            return false
+        }
+        if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
+        defer { curator.withState { $0.plans.batchRunning = false } }
+        return try curator.batches.withRunner { (runner) throws(BatchError) in
+            try runner.empty(uid: caller.uid, root: args.root, cutoff: cutoff, token: token)
+        }
+    }
+
+    /// The time before which a photo's batch must have run (now less `older_than_days`),
+    /// after checking that a named root exists.
+    static func cutoff(_ args: TrashRequest, curator: Curator) throws(ProtocolError) -> Int64? {
+        if let root = args.root, curator.configuration.root(named: root) == nil {
+            throw ProtocolError(.noSuchRoot, "No root is named \"\(root)\".", argument: "root")
+        }
+        return args.olderThanDays.map { Int64(time(nil)) - Int64($0) * 86_400 }
+    }
+}

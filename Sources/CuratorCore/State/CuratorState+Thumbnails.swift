@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// One photo for the thumbnailer, as the index knows it when it was taken.
+struct ThumbnailWork: Sendable {
+    var id: Int64
+    var rootName: String
+    var path: ByteString
+    var identity: FileIdentity
+    var type: PhotoType
+    var sizes: [ThumbnailSize]
+    var asked: Bool
+}
+
+/// The thumbnail scheduler's locked steps, and how index changes reach its queue.
+extension CuratorState {
+    var makesThumbnails: Bool { config.thumbnailCache != nil }
+
+    /// Queues every indexed photo (at start): photos with valid thumbnails are found
+    /// so by a look at the cache, without the worker.
+    func queueAllThumbnails() {
+        guard makesThumbnails else { return }
+        // The newest photos are taken first (the queue is a stack).
+        for photo in library.photos.values.sorted(by: { $0.id < $1.id }) where !photo.type.isSidecar { thumbnails.enqueue(photo.id) }
+    }
+
+    /// The next photo to make thumbnails of. Background work waits while a root is
+    /// scanned, capture times are read, or a batch runs: those come first. A photo
+    /// a client asked for does not wait.
+    func takeThumbnailWork() -> ThumbnailWork? {
+        guard makesThumbnails else { return nil }
+        let background = !roots.values.contains { $0.scanning } && capturePending.isEmpty && !plans.batchRunning
+        var found: ThumbnailWork?
+        _ = thumbnails.take(background: background) { id in
+            // Video clips get no thumbnail from us (clients draw a placeholder).
+            guard let photo = library.photo(id), photo.type.family != .video, !photo.type.isSidecar,
+                  let root = roots[photo.rootID], root.online
+            else { return false }
+            found = ThumbnailWork(
+                id: id, rootName: root.config.name, path: root.config.path.appending(library.relativePath(of: photo)),
+                identity: photo.identity, type: photo.type, sizes: [], asked: false)
+            return true
+        }.map { taken in
+            found?.sizes = taken.sizes
+            found?.asked = taken.asked
+        }
+        return found?.sizes.isEmpty == false ? found : nil
+    }
+
+    /// Records what became of `work` and tells subscribers of a ready or failed
+    /// thumbnail. A photo that changed meanwhile is looked at again.
+    func thumbnailFinished(_ work: ThumbnailWork, _ outcome: ThumbnailQueue.Outcome, announce: Bool) {
+        guard let photo = library.photo(work.id) else { return }
+        guard photo.identity.size == work.identity.size, photo.identity.mtimeNs == work.identity.mtimeNs else {
+            thumbnails.invalidate(work.id)
+            return
+        }
+        thumbnails.finished(work.id, outcome)
+        // Clients know a group by its id (issue 15): only its shown file's thumbnail is told.
+        guard announce, events.hasSubscribers, photo.role == .shown else { return }
+        switch outcome {
+        case .ready(let made):
+            events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: photo.groupID, state: ThumbnailState.ready.rawValue,
+                                       sizes: made.sorted()), root: photo.rootID)
+        case .failed(let reason):
+            events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: photo.groupID, state: ThumbnailState.failed.rawValue,
+                                       message: reason), root: photo.rootID)
+        case .retry:
+            break
+        }
+    }
+
+    /// Index changes as the thumbnailer sees them: a new photo is queued; one that
+    /// changed or moved is made again (its old thumbnails, under its old URI, go);
+    /// one that left goes on the departure list, whose thumbnails are removed
+    /// unless it went to the trash (`thumbnailDepartures`).
+    func thumbnailsNote(_ changes: [LibraryChange]) {
+        guard makesThumbnails else { return }
+        let now = MonotonicClock.nanoseconds()
+        for change in changes {
+            switch change {
+            case .added(let p):
+                // A sidecar (issue 15) is no image.
+                guard !p.type.isSidecar else { continue }
+                thumbnails.invalidate(p.id)
+            case .changed(let p):
+                thumbnails.invalidate(p.id)
+            case .moved(let p, let fromFolder, let fromName):
+                thumbnails.invalidate(p.id)
+                if let root = roots[p.rootID], let folder = library.folderPath(fromFolder) {
+                    thumbnails.depart(.init(path: root.config.path.appending(folder.appending(fromName)),
+                                            device: 0, inode: 0, at: now))
+                }
+            case .removed(let p):
+                thumbnails.forget(p.id)
+                if let root = roots[p.rootID] {
+                    thumbnails.depart(.init(path: root.config.path.appending(library.relativePath(of: p)),
+                                            device: p.identity.device, inode: p.identity.inode, at: now))
+                }
+            }
+        }
+    }
+
+    /// Thumbnails to remove now: of photos that left more than `grace` ago and are
+    /// not in the trash by our hand (a trashed photo's thumbnails stay for its undo;
+    /// the batch buries it before or after the watcher sees it leave, hence the wait).
+    /// A path a photo holds again (moved back, restored) keeps its thumbnails.
+    func thumbnailDepartures(graceNanoseconds: UInt64) -> [ByteString] {
+        let now = MonotonicClock.nanoseconds()
+        let due = thumbnails.takeDepartures(before: now > graceNanoseconds ? now - graceNanoseconds : 0)
+        return due.compactMap { departure in
+            if departure.inode != 0, tombstones.id(device: departure.device, inode: departure.inode) != nil { return nil }
+            if photoID(atAbsolutePath: departure.path) != nil { return nil }
+            return departure.path
+        }
+    }
+
+    /// The indexed photo at an absolute path, if any.
+    func photoID(atAbsolutePath path: ByteString) -> Int64? {
+        for id in rootOrder {
+            guard let root = roots[id], path.isWithin(root.config.path) else { continue }
+            if let found = library.photoID(root: id, relativePath: path.relative(to: root.config.path)) { return found }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+/// What a user may see of the index: the photos of folders that user could `ls`
+/// (`FolderAccess`). Every read goes through here: views (and so listings,
+/// positions, selection by folder, glob or date), ids named by a client, the
+/// selections, events, and status counts. A photo a user may not see does not
+/// exist for them: an id is `no_such_photo`, a folder `no_such_folder`, never
+/// `permission_denied`, so that its existence does not leak either.
+extension CuratorState {
+    /// Whether `uid` may list the folder `folderID`. One the index dropped already
+    /// (its photos removed) keeps the verdict it had, which tells a user who saw
+    /// its photos that they went even when the directory itself is gone.
+    func mayList(folderID: Int32, root: Int32, uid: UInt32) -> Bool {
+        if uid == 0 { return true }
+        guard let path = library.folderPath(folderID), let rootPath = roots.absolutePath(root: root, relative: .empty) else {
+            return false
+        }
+        return access.mayList(folder: folderID, root: root, path: path, uid: uid, rootPath: rootPath)
+    }
+
+    func maySee(_ photo: Photo, uid: UInt32) -> Bool {
+        uid == 0 || mayList(folderID: photo.folderID, root: photo.rootID, uid: uid)
+    }
+
+    /// Whether `photoID` is a listed id (a group's, issue 15) that `uid` may see:
+    /// a group's files are in one folder, so seeing its shown photo is seeing all.
+    func maySee(photoID: Int64, uid: UInt32) -> Bool {
+        guard let photo = library.listed(photoID) else { return false }
+        return maySee(photo, uid: uid)
+    }
+
+    /// Whether `uid` may list every folder of `root` (of every root when nil): then
+    /// what it is shown is what root is shown, computed once for both. Costs the
+    /// folders once per change of the library or of permissions, a lookup after.
+    func listsEverything(uid: UInt32, root: Int32? = nil) -> Bool {
+        if uid == 0 { return true }
+        if let known = access.knownToListEverything(uid: uid, root: root, libraryGeneration: library.generation) { return known }
+        let folders = root.map { library.folderIDs(inRoot: $0) } ?? Set(library.folders.keys)
+        var answer = true
+        for id in folders {
+            guard let folder = library.folders[id] else { continue }
+            if !mayList(folderID: id, root: folder.rootID, uid: uid) {
+                answer = false
+                break
+            }
+        }
+        access.recordListsEverything(answer, uid: uid, root: root)
+        return answer
+    }
+
+    /// A root's photos (a group once), files (every file of a group), bytes and
+    /// photos awaiting their capture time, as `uid` may see them.
+    func rootCounts(_ root: Int32, uid: UInt32) -> (photos: Int, files: Int, bytes: Int64, capturePending: Int) {
+        if listsEverything(uid: uid, root: root) {
+            return (library.listedByRoot[root] ?? 0, library.countByRoot[root] ?? 0, library.bytesByRoot[root] ?? 0,
+                    library.pendingCaptureByRoot[root] ?? 0)
+        }
+        var counts = (photos: 0, files: 0, bytes: Int64(0), capturePending: 0)
+        for folder in library.folderIDs(inRoot: root) where mayList(folderID: folder, root: root, uid: uid) {
+            for id in library.photoIDs(inFolder: folder) {
+                guard let photo = library.photo(id) else { continue }
+                // A group counts once (its shown photo), its files' bytes all.
+                if photo.role == .shown { counts.photos += 1 }
+                counts.files += 1
+                counts.bytes += photo.size
+                if photo.capture == .pending { counts.capturePending += 1 }
+            }
+        }
+        return counts
+    }
+
+    /// The session's photos that its owner may no longer see (a folder made
+    /// unreadable to them since they were selected) leave its selection, as photos
+    /// gone from disk do; the session's followers are told.
+    func withoutUnseen(_ state: SessionState, _ key: SessionKey) -> SessionState {
+        guard key.uid != 0, !state.selection.isEmpty, !listsEverything(uid: key.uid) else { return state }
+        let unseen = state.selection.items.filter { !maySee(photoID: $0, uid: key.uid) && library.listed($0) != nil }
+        guard !unseen.isEmpty, let updated = sessions.remove(unseen, from: key) else { return state }
+        sendSelectionEvent(key, updated)
+        return updated
+    }
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+
+extension CullApp {
+    /// The daemon's events: the view's photos come and go, the session is changed by
+    /// another client, a batch moves on.
+    func handle(_ event: Event) {
+        switch event.event {
+        case .added, .removed, .changed, .moved:
+            if let id = event.photo?.id ?? event.photoId {
+                data.forget(id)
+                thumbnails.forget(id)
+                cameras[id] = nil
+            }
+            if event.event == .changed || event.event == .moved, data.position(of: event.photo?.id ?? -1) != nil {
+                dirty = true
+            }
+            if event.event != .changed { scheduleShape() }
+        case .selection where event.session == session:
+            mode = event.mode ?? mode
+            if let newCap = event.cap { cap = newCap }
+            selectedBytes = event.bytes ?? selectedBytes
+            hiddenSelected = event.hidden ?? hiddenSelected
+            selection.replace(with: (event.items ?? []).sorted { $0.number < $1.number }.map(\.id))
+            if let view = event.view, view != data.view { scheduleShape(soon: true) }
+            dirty = true
+        case .batch:
+            if case .progress(let title, _, let total) = overlay {
+                overlay = .progress(title: title, done: event.done ?? 0, total: event.total ?? total)
+                dirty = true
+            }
+        case .thumbnail:
+            if let id = event.photoId { thumbnails.event(photo: id, state: event.state) }
+        case .offline:
+            say("\(event.root ?? "A root") is offline: \(event.message ?? "")", warning: true)
+            scheduleShape()
+        case .online:
+            say("\(event.root ?? "A root") is back online.")
+            scheduleShape()
+        case .scan:
+            if event.state == "done" { scheduleShape() }
+        case .overflow, .dropped:
+            // Events were lost: what the daemon holds now is listed again.
+            scheduleShape(soon: true)
+            try? link.call(.selection(SessionRequest(session: session)), as: SelectionResult.self) { [weak self] outcome in
+                if case .success(let result) = outcome { self?.apply(result) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Lists the shape again shortly: a burst of events makes one listing.
+    func scheduleShape(soon: Bool = false) {
+        let due = MonotonicClock.nanoseconds() + (soon ? 0 : 40_000_000)
+        if shapeDue == nil || due < (shapeDue ?? 0) { shapeDue = due }
+    }
+
+    func listShape() throws(CullError) {
+        shapeDue = nil
+        guard !shapeInFlight else {
+            shapeAgain = true
+            return
+        }
+        shapeInFlight = true
+        let before = followAfterShape ?? data.id(at: cursor)
+        followAfterShape = nil
+        try link.send(shapeRequest()) { [weak self] line in
+            guard let self else { return }
+            let outcome = ShapeListing.read(Array(line))
+            self.shapeInFlight = false
+            if self.shapeAgain {
+                self.shapeAgain = false
+                self.scheduleShape(soon: true)
+            }
+            switch outcome {
+            case .success(let listing):
+                self.data.replaceShape(with: listing)
+                self.layoutCache = nil
+                if let before, let position = self.data.position(of: before) {
+                    self.cursor = position
+                } else {
+                    self.cursor = min(max(self.cursor, 1), self.data.total)
+                }
+                if self.data.total == 0 { self.cursor = 0 }
+                self.dirty = true
+            case .failure(let error):
+                self.say(error.message, warning: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import FoundationEssentials
+import Glibc
+
+extension CullApp {
+    /// The session and its view from the daemon, then the terminal: what the first
+    /// frame needs is asked for before the screen is taken over.
+    func start() throws(CullError) {
+        link.onEvent = { [weak self] event in self?.handle(event) }
+        if let view = options.view {
+            let result = try link.callNow(.view(ViewRequest(session: session, view: view)), as: SessionResult.self)
+            if let removed = result.removed, removed > 0 {
+                say("Another page: \(removed) photo\(removed == 1 ? "" : "s") left the selection.")
+            }
+        }
+        // Follow this session and every root: others' additions, trashes and renumbering.
+        _ = try link.callNow(.subscribe(SubscribeRequest(roots: nil, sessions: [session], thumbnails: true)), as: SubscribeResult.self)
+        apply(try link.callNow(.selection(SessionRequest(session: session)), as: SelectionResult.self))
+        var shape: Result<ShapeListing, ProtocolError>?
+        try link.send(shapeRequest()) { shape = ShapeListing.read(Array($0)) }
+        try link.settle()
+        switch shape {
+        case .success(let listing)?: data.replaceShape(with: listing)
+        case .failure(let error)?: throw CullError.daemon(error)
+        case nil: throw CullError.connectionLost("no answer")
+        }
+        try terminal.enter()
+        graphics = try chooseGraphics()
+        writer = ScreenWriter(trueColor: Self.hasTrueColor(ProcessInfo.processInfo.environment))
+        art.release()
+        let size = terminal.size()
+        let cell = size.pixelWidth > 0 && size.pixelHeight > 0
+            ? (size.pixelWidth / size.columns, size.pixelHeight / size.rows) : (10, 20)
+        art = ChafaArt(graphics: graphics, cellPixels: cell)
+        thumbnails = Thumbnails(art: art, link: link)
+        thumbnails.onChange = { [weak self] in self?.dirty = true }
+        cursor = data.total > 0 ? 1 : 0
+    }
+
+    /// The listing that gives the view's shape: every position's id and the folder runs.
+    func shapeRequest() -> Command {
+        .list(ListRequest(session: session, view: nil, offset: nil, limit: nil, fields: ["id"]))
+    }
+
+    func apply(_ result: SelectionResult) {
+        mode = result.mode
+        cap = result.cap
+        selectedBytes = result.bytes
+        hiddenSelected = result.hidden ?? 0
+        selection.replace(with: result.items.sorted { $0.number < $1.number }.map(\.id))
+        dirty = true
+    }
+
+    func apply(_ result: SessionResult) {
+        mode = result.mode
+        cap = result.cap
+        selectedBytes = result.bytes
+        hiddenSelected = result.hidden ?? 0
+        dirty = true
+    }
+
+    /// --graphics, else the environment, else the terminal's answer to `ESC [ c`.
+    func chooseGraphics() throws(CullError) -> GraphicsMode {
+        if let forced = options.graphics { return forced }
+        let environment = ProcessInfo.processInfo.environment
+        if let known = GraphicsMode.fromEnvironment(environment) { return known }
+        terminal.write(Array("\u{1B}[c".utf8))
+        var answer: [UInt8] = []
+        let deadline = MonotonicClock.nanoseconds() + 300_000_000
+        while !answer.contains(UInt8(ascii: "c")) {
+            let now = MonotonicClock.nanoseconds()
+            guard now < deadline else { break }
+            var fd = pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0)
+            guard SystemCalls.poll(&fd, 1, Int32((deadline - now) / 1_000_000 + 1)) > 0, let bytes = terminal.readInput() else { break }
+            answer += bytes
+        }
+        // Keys typed meanwhile are kept; the answer itself is not a key.
+        if let start = answer.firstIndex(of: 0x1B), let end = answer[start...].firstIndex(of: UInt8(ascii: "c")) {
+            let reply = Array(answer[start...end])
+            answer.removeSubrange(start...end)
+            for key in keys.feed(answer) { pendingKeys.append(key) }
+            return GraphicsMode.answerListsSixels(reply) ? .sixel : .symbols
+        }
+        for key in keys.feed(answer) { pendingKeys.append(key) }
+        return .symbols
+    }
+
+    static func hasTrueColor(_ environment: [String: String]) -> Bool {
+        let colorterm = environment["COLORTERM"] ?? ""
+        return colorterm == "truecolor" || colorterm == "24bit"
+    }
+}

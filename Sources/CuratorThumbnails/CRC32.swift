@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// The CRC-32 of PNG chunks (ISO 3309, polynomial 0xEDB88320, reflected).
+public enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    public static func checksum<Bytes: Sequence>(_ bytes: Bytes, continuing crc: UInt32 = 0) -> UInt32
+    where Bytes.Element == UInt8 {
+        var c = ~crc
+        for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+        return ~c
+    }
+}

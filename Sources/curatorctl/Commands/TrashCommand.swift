@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCommandLine
+import CuratorProtocol
+import Foundation
+
+/// `trash`: what you trashed through curatord, listed and emptied.
+struct TrashCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "trash",
+        abstract: "List or empty the photos you trashed through curatord (either kind of trash).",
+        subcommands: [TrashListCommand.self, TrashEmptyCommand.self])
+}
+
+/// The options `trash list` and `trash empty` share.
+struct TrashFilterOptions: ParsableArguments {
+    @Option("--root", value: "NAME", help: "Only the photos trashed from this root.")
+    var root: String?
+
+    @Option("--older-than", value: "AGE", help: "Only photos trashed at least this long ago: days (30d, or 30) or weeks (4w).",
+            expecting: "a number of days (30d) or weeks (4w)", transform: { TrashFilterOptions.days($0) })
+    var olderThan: Int?
+
+    static func days(_ text: String) -> Int? {
+        let unit = text.last.map { $0.isLetter ? $0 : "d" } ?? "d"
+        let number = text.last?.isLetter == true ? String(text.dropLast()) : text
+        guard let n = Int(number), n >= 0, n <= 100_000 else { return nil }
+        switch unit {
+        case "d": return n
+        case "w": return n * 7
+        default: return nil
+        }
+    }
+
+    var request: TrashRequest { TrashRequest(root: root, olderThanDays: olderThan) }
+}
+
+struct TrashListCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "list",
+        abstract: "List the photos you trashed that are still in the trash: when, from where, and where they are now.")
+
+    @OptionGroup var filter: TrashFilterOptions
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        guard let r = try context.call(.trashList(filter.request), as: TrashListResult.self) else { return }
+        Self.write(r)
+    }
+
+    static func write(_ r: TrashListResult, limit: Int? = nil) {
+        if r.photos.isEmpty {
+            Format.write("Nothing of yours is in the trash.")
+            return
+        }
+        for p in r.photos.prefix(limit ?? r.photos.count) {
+            Format.write("\(p.trashedAt)  batch \(Format.pad(String(p.batch), 4, right: true))  \(p.root)/\(p.path)  "
+                         + "\(Format.bytes(p.size))  \(p.kind.rawValue): \(p.location)")
+        }
+        if let limit, r.photos.count > limit { Format.write("  ... and \(r.photos.count - limit) more") }
+        Format.write("\(Format.plural(r.count, "photo")), \(Format.bytes(r.bytes)).")
+    }
+}
+
+/// Asked like `rm`: the list shown, then [y/N] (or --yes), then exactly that list emptied.
+struct TrashEmptyCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        name: "empty",
+        abstract: "Delete for good the photos you trashed (or those older than --older-than), after showing them and asking.")
+
+    @OptionGroup var filter: TrashFilterOptions
+
+    @Flag("--yes", "-y", help: "Do not ask (for scripts): the list is shown and emptied.")
+    var yes: Bool
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        let client = try context.connection()
+        let listing = try client.call(.trashList(filter.request), as: TrashListResult.self)
+        if listing.photos.isEmpty {
+            if context.options.json {
+                Format.writeRaw(try client.callRaw(.trashList(filter.request)))
+            } else {
+                Format.write("Nothing of yours is in the trash" + (filter.olderThan.map { " since more than \($0) days" } ?? "") + ".")
+            }
+            return
+        }
+        if !context.options.json {
+            Format.write("Delete \(Format.plural(listing.count, "photo")), \(Format.bytes(listing.bytes)), for good? "
+                         + "This cannot be undone.")
+            TrashListCommand.write(listing, limit: 5)
+        }
+        if !yes {
+            Format.prompt("Empty? [y/N] ")
+            let answer = readLine(strippingNewline: true)?.lowercased() ?? ""
+            guard answer == "y" || answer == "yes" else { throw CLIError.cancelled }
+        }
+        var request = filter.request
+        request.token = listing.token
+        guard let (r, writeText) = try context.callDecoding(.trashEmpty(request), as: TrashEmptyResult.self) else { return }
+        if writeText {
+            Format.write("\(Format.plural(r.emptied, "photo")) emptied (\(Format.bytes(r.bytes)))"
+                         + (r.skipped > 0 ? ", \(r.skipped) not:" : "."))
+            for item in r.items where item.outcome != .emptied {
+                Format.write("  \(item.root)/\(item.path): \(item.outcome.rawValue)" + (item.detail.map { " (\($0))" } ?? ""))
+            }
+        }
+        guard r.emptied < r.items.count else { return }
+        throw CLIError.incomplete(r.emptied == 0 ? "nothing was emptied." : "only \(r.emptied) of \(r.items.count) photos were emptied.",
+                                  nothingDone: r.emptied == 0)
+    }
+}

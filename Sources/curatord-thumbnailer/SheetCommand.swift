@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorImaging
+import CuratorSystem
+import FoundationEssentials
+import Glibc
+
+/// `curatord-thumbnailer sheet`: renders a contact sheet from a JSON list of items,
+/// the renderer `curatorctl sheet` is to use, runnable on its own (samples, the
+/// benchmark):
+///
+///     [{"folder":"2024/05 Kyoto","count":48},
+///      {"thumbnail":"/home/ann/.cache/thumbnails/large/….png","position":1,"badge":2,
+///       "protected":false,"label":"IMG_0001.JPG","video":false}, ...]
+enum SheetCommand {
+    static let usage = """
+        usage: curatord-thumbnailer sheet ITEMS.json -o OUT.png|OUT.jpg [--columns N] [--cell PX]
+                                          [--max-page-height PX] [--title TEXT]
+
+        Writes OUT.png, then OUT-2.png, OUT-3.png... for further pages, and prints
+        {"pages":[...],"ms":...} on stdout.
+        """
+
+    struct Item: Decodable {
+        var folder: String?
+        var count: Int?
+        var thumbnail: String?
+        var position: Int?
+        var badge: Int?
+        var protected: Bool?
+        var label: String?
+        var video: Bool?
+    }
+
+    struct Report: Encodable {
+        var pages: [String]
+        var photos: Int
+        /// From the start to the first page written, and to the last, milliseconds.
+        var firstPageMs: Int
+        var ms: Int
+
+        enum CodingKeys: String, CodingKey {
+            case pages, photos, ms
+            case firstPageMs = "first_page_ms"
+        }
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        var input: String?
+        var output: String?
+        var style = ContactSheetStyle()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-o", "--output": output = rest.popFirst()
+            case "--columns": style.columns = max(1, rest.popFirst().flatMap { Int($0) } ?? style.columns)
+            case "--cell": style.cell = max(48, rest.popFirst().flatMap { Int($0) } ?? style.cell)
+            case "--max-page-height": style.maxPageHeight = rest.popFirst().flatMap { Int($0) } ?? style.maxPageHeight
+            case "--title": style.title = rest.popFirst()
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default:
+                if input == nil && !argument.hasPrefix("-") { input = argument } else {
+                    log.error("sheet: unexpected \(argument)\n\(usage)")
+                    return 2
+                }
+            }
+        }
+        guard let input, let output else {
+            log.error(usage)
+            return 2
+        }
+        let started = MonotonicClock.nanoseconds()
+        do {
+            let fd = try FileDescriptor.open(ByteString(input), O_RDONLY)
+            let bytes = try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll() }
+            let items = try JSONDecoder().decode([Item].self, from: Data(bytes)).map { item -> ContactSheetItem in
+                if let folder = item.folder { return .folder(name: folder, count: item.count ?? 0) }
+                return .photo(ContactSheetPhoto(
+                    thumbnail: item.thumbnail.map { ByteString($0) }, position: item.position ?? 0, badge: item.badge,
+                    isProtected: item.protected ?? false, label: item.label ?? "", isVideo: item.video ?? false))
+            }
+            try Vips.start(threads: 1)
+            let sheet = ContactSheet(style: style)
+            let jpeg = output.lowercased().hasSuffix(".jpg") || output.lowercased().hasSuffix(".jpeg")
+            let pages = style.layout(items)
+            var written: [String] = []
+            var firstPage = 0
+            try sheet.render(pages, format: jpeg ? .jpeg(quality: 88) : .png) { (index, bytes) throws(ContactSheet.Failure) in
+                let path = index == 0 ? output : pageName(output, index + 1)
+                do {
+                    let out = try FileDescriptor.open(ByteString(path), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+                    try out.closeAfter { (fd) throws(SystemError) in try fd.writeAll(bytes) }
+                } catch {
+                    throw ContactSheet.Failure(description: "\(error)")
+                }
+                written.append(path)
+                if index == 0 { firstPage = Int((MonotonicClock.nanoseconds() - started) / 1_000_000) }
+            }
+            let photos = items.filter { if case .photo = $0 { true } else { false } }.count
+            let report = Report(
+                pages: written, photos: photos, firstPageMs: firstPage, ms: Int((MonotonicClock.nanoseconds() - started) / 1_000_000))
+            print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+            return 0
+        } catch {
+            log.error("sheet: \(error)")
+            return 1
+        }
+    }
+
+    /// OUT.png -> OUT-2.png.
+    static func pageName(_ output: String, _ number: Int) -> String {
+        guard let dot = output.lastIndex(of: "."), !output[dot...].contains("/") else { return "\(output)-\(number)" }
+        return "\(output[..<dot])-\(number)\(output[dot...])"
+    }
+}

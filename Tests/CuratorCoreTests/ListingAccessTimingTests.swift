@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorProtocol
+import CuratorSystem
+import Foundation
+import Glibc
+import Testing
+
+/// Reads that follow permissions must cost a listing of 100 000 photos nothing
+/// measurable for root or for a user who may read everything: the check is per
+/// folder (1 000 here), never per photo, and kept. Prints the figures; the property
+/// asserted is the one timing cannot blur: folders read once, never per photo.
+@Suite(.serialized)
+struct ListingAccessTimingTests {
+    static let folders = 1000
+    static let perFolder = 100
+
+    /// A state of 100 000 photos in 1 000 real folders (the photos themselves are
+    /// not on disk: a listing never looks at them).
+    static func fixture(closed: Set<Int> = []) throws -> ReconcileTests.Fixture {
+        let f = try ReconcileTests.Fixture()
+        var inode: UInt = 1_000_000
+        for folder in 0..<folders {
+            let name = String(format: "d%04d", folder)
+            try FileManager.default.createDirectory(atPath: f.root + "/" + name, withIntermediateDirectories: true)
+            if closed.contains(folder) { chmod(f.root + "/" + name, 0o700) }
+            var files: [ScannedFile] = []
+            for n in 0..<perFolder {
+                var st = stat()
+                st.st_mode = S_IFREG | 0o644
+                st.st_size = 4096
+                inode += 1
+                st.st_ino = inode
+                st.st_dev = 1
+                st.st_mtim.tv_sec = 1_700_000_000 + Int(n)
+                files.append(ScannedFile(name: ByteString(String(format: "IMG_%04d.JPG", n)), status: FileStatus(st), type: .jpeg))
+            }
+            var seen = Set<Int64>()
+            _ = try f.state.reconcile(root: f.rootID, directory: ByteString(name), files: files, complete: true,
+                                  deferRemovals: false, seen: &seen)
+        }
+        return f
+    }
+
+    /// The best of `reps` whole listings as `uid`, in milliseconds, and the total shown.
+    static func listing(_ f: ReconcileTests.Fixture, uid: UInt32, reps: Int = 5) throws -> (ms: Double, total: Int) {
+        var best = Double.infinity
+        var total = 0
+        for _ in 0..<reps {
+            let start = MonotonicClock.nanoseconds()
+            var stream = try ListCommand.stream(in: f.state, ListRequest(), id: nil, uid: uid, fields: .all)
+            let line = stream.line()
+            best = min(best, Double(MonotonicClock.nanoseconds() - start) / 1e6)
+            total = stream.photoCount
+            #expect(line.count > 0)
+        }
+        return (best, total)
+    }
+
+    @Test func aListingOf100000PhotosCostsAReaderOfEverythingWhatItCostsRoot() throws {
+        let f = try Self.fixture()
+        let other: UInt32 = 3_999_077  // no passwd entry: "other" bits, which 0755 folders give
+        let first = try Self.listing(f, uid: other, reps: 1)
+        let reads = f.state.access.reads
+        #expect(reads <= Self.folders + 1, "permissions are read per folder (and the root's), not per photo: \(reads)")
+        let root = try Self.listing(f, uid: 0)
+        let user = try Self.listing(f, uid: other)
+        #expect(root.total == Self.folders * Self.perFolder && user.total == root.total)
+        // Nothing changed, so folders are read again only when the 30 s age ran out
+        // (a loaded machine): a whole pass over the folders each time, never per photo.
+        #expect(f.state.access.reads % reads == 0, "\(f.state.access.reads) reads")
+        print("listing of \(root.total) photos: root \(String(format: "%.1f", root.ms)) ms, "
+              + "a user who may read everything \(String(format: "%.1f", user.ms)) ms (first, reading \(reads) folders: "
+              + "\(String(format: "%.1f", first.ms)) ms)")
+    }
+
+    @Test func aUserWhoMayNotReadSomeFoldersIsShownTheRest() throws {
+        let f = try Self.fixture(closed: Set(stride(from: 0, to: Self.folders, by: 10)))
+        let other: UInt32 = 3_999_078
+        let user = try Self.listing(f, uid: other)
+        #expect(user.total == (Self.folders - Self.folders / 10) * Self.perFolder)
+        let root = try Self.listing(f, uid: 0)
+        #expect(root.total == Self.folders * Self.perFolder)
+        print("listing with a tenth of 1 000 folders closed: root \(String(format: "%.1f", root.ms)) ms of \(root.total), "
+              + "the user \(String(format: "%.1f", user.ms)) ms of \(user.total)")
+    }
+}

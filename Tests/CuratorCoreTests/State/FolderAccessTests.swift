@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorSystem
+import Glibc
+import Testing
+
+@Suite("FolderAccess: who may list which folder, checked per folder and kept")
+struct FolderAccessTests {
+    /// Permissions by absolute path, and how often each was read.
+    final class Disk: @unchecked Sendable {  // used on the test's thread only
+        var folders: [ByteString: FolderPermissions] = [:]
+        var reads: [ByteString: Int] = [:]
+        func read(_ path: ByteString) throws(SystemError) -> FolderPermissions {
+            reads[path, default: 0] += 1
+            guard let found = folders[path] else { throw SystemError("lstat", path: path.lossyString, errno: .noEntry) }
+            return found
+        }
+    }
+
+    static func dir(_ uid: UInt32, _ gid: UInt32, _ mode: UInt32) -> FolderPermissions {
+        FolderPermissions(uid: uid, gid: gid, mode: S_IFDIR | mode)
+    }
+
+    // uids with no passwd entry: their groups are their own gid only.
+    static let alice: UInt32 = 3_999_001
+    static let bob: UInt32 = 3_999_002
+
+    /// `FolderAccess.mayList`, callable inside `#expect`.
+    func may(_ access: inout FolderAccess, folder: Int32, root: Int32, path: ByteString, uid: UInt32, rootPath: ByteString) -> Bool {
+        access.mayList(folder: folder, root: root, path: path, uid: uid, rootPath: rootPath)
+    }
+
+    func disk() -> Disk {
+        let disk = Disk()
+        disk.folders[ByteString("/r")] = Self.dir(0, 0, 0o755)
+        disk.folders[ByteString("/r/alice")] = Self.dir(Self.alice, Self.alice, 0o755)
+        disk.folders[ByteString("/r/alice/private")] = Self.dir(Self.alice, Self.alice, 0o2770)
+        return disk
+    }
+
+    @Test func ownerGroupAndOtherAsLsWouldHaveIt() {
+        let disk = disk()
+        var access = FolderAccess(read: disk.read)
+        let root = ByteString("/r")
+        #expect(may(&access, folder: 1, root: 1, path: ByteString("alice"), uid: Self.bob, rootPath: root))
+        #expect(!may(&access, folder: 2, root: 1, path: ByteString("alice/private"), uid: Self.bob, rootPath: root))
+        #expect(may(&access, folder: 2, root: 1, path: ByteString("alice/private"), uid: Self.alice, rootPath: root))
+        #expect(may(&access, folder: 2, root: 1, path: ByteString("alice/private"), uid: 0, rootPath: root))
+        #expect(!may(&access, folder: 3, root: 1, path: ByteString("gone"), uid: Self.bob, rootPath: root),
+                "a folder the daemon cannot stat is nobody's but root's")
+    }
+
+    @Test func eachDirectoryIsReadOnceForEveryUserAndFolder() {
+        let disk = disk()
+        var access = FolderAccess(read: disk.read)
+        let root = ByteString("/r")
+        for _ in 0..<1000 {
+            for uid in [Self.alice, Self.bob] {
+                _ = access.mayList(folder: 2, root: 1, path: ByteString("alice/private"), uid: uid, rootPath: root)
+                _ = access.mayList(folder: 1, root: 1, path: ByteString("alice"), uid: uid, rootPath: root)
+            }
+        }
+        #expect(disk.reads.values.allSatisfy { $0 == 1 }, "\(disk.reads)")
+        #expect(access.reads == 3)
+        // Root never asks.
+        disk.reads.removeAll()
+        var rootAccess = FolderAccess(read: disk.read)
+        _ = rootAccess.mayList(folder: 2, root: 1, path: ByteString("alice/private"), uid: 0, rootPath: root)
+        #expect(disk.reads.isEmpty)
+    }
+
+    @Test func aChangedDirectoryIsReadAgainAndItsVerdictsDropped() {
+        let disk = disk()
+        var access = FolderAccess(read: disk.read)
+        let root = ByteString("/r")
+        let private_ = ByteString("alice/private")
+        let seen6 = access.mayList(folder: 2, root: 1, path: private_, uid: Self.bob, rootPath: root)
+        #expect(!seen6)
+        disk.folders[ByteString("/r/alice/private")] = Self.dir(Self.alice, Self.alice, 0o755)
+        #expect(!may(&access, folder: 2, root: 1, path: private_, uid: Self.bob, rootPath: root), "kept until told")
+        let generation = access.generation
+        access.directoryChanged(root: 1, path: private_)
+        #expect(access.generation != generation)
+        let seen8 = access.mayList(folder: 2, root: 1, path: private_, uid: Self.bob, rootPath: root)
+        #expect(seen8)
+        // A change above a folder changes its verdict too.
+        disk.folders[ByteString("/r/alice")] = Self.dir(Self.alice, Self.alice, 0o700)
+        access.directoryChanged(root: 1, path: ByteString("alice"))
+        let seen9 = access.mayList(folder: 2, root: 1, path: private_, uid: Self.bob, rootPath: root)
+        #expect(!seen9)
+    }
+
+    @Test func aVerdictIsForTheFolderPathItWasMadeFor() {
+        let disk = disk()
+        var access = FolderAccess(read: disk.read)
+        let root = ByteString("/r")
+        #expect(may(&access, folder: 7, root: 1, path: ByteString("alice"), uid: Self.bob, rootPath: root))
+        #expect(!may(&access, folder: 7, root: 1, path: ByteString("alice/private"), uid: Self.bob, rootPath: root),
+                "an id handed out again for another folder is not taken for the old one")
+    }
+}

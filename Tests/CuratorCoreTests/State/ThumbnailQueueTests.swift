@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorProtocol
+import Testing
+
+struct ThumbnailQueueTests {
+    private func drain(_ queue: inout ThumbnailQueue, background: Bool = true, wanted: (Int64) -> Bool = { _ in true })
+        -> [(Int64, [ThumbnailSize], Bool)] {
+        var taken: [(Int64, [ThumbnailSize], Bool)] = []
+        while let next = queue.take(background: background, wanted: wanted) { taken.append((next.id, next.sizes, next.asked)) }
+        return taken
+    }
+
+    @Test func askedPhotosGoFirstInTheOrderAskedThenTheNewestOfTheBackground() {
+        var queue = ThumbnailQueue()
+        for id in Int64(1)...5 { queue.enqueue(id) }
+        queue.ask(4, size: .normal)
+        queue.ask(2, size: .xxLarge)
+        queue.ask(4, size: .large)
+        #expect(queue.backlog == 5)
+        let taken = drain(&queue)
+        #expect(taken.map(\.0) == [4, 2, 5, 3, 1])
+        #expect(taken.map(\.2) == [true, true, false, false, false])
+        #expect(taken[1].1 == [.normal, .large, .xxLarge], "an asked size beyond the background's is made too")
+        #expect(taken[0].1 == [.normal, .large])
+        #expect(queue.backlog == 0)
+    }
+
+    @Test func backgroundWorkWaitsAskedWorkDoesNot() {
+        var queue = ThumbnailQueue()
+        queue.enqueue(1)
+        queue.ask(2, size: .normal)
+        #expect(drain(&queue, background: false).map(\.0) == [2])
+        #expect(queue.backlog == 1)
+        #expect(drain(&queue).map(\.0) == [1])
+    }
+
+    @Test func readyFailedInvalidatedAndForgotten() {
+        var queue = ThumbnailQueue()
+        queue.enqueue(1)
+        queue.enqueue(2)
+        _ = drain(&queue)
+        queue.finished(1, .ready([.normal, .large]))
+        queue.finished(2, .failed("corrupt: x"))
+        #expect(queue.isReady(1) && !queue.isReady(2) && queue.failed[2] == "corrupt: x")
+        // A photo that changed is looked at again, and is not ready meanwhile.
+        queue.invalidate(1)
+        #expect(!queue.isReady(1) && queue.backlog == 1)
+        // One that left is forgotten, queued or not; a stale id is dropped when taken.
+        queue.forget(1)
+        queue.forget(2)
+        #expect(queue.backlog == 0 && queue.failed.isEmpty)
+        #expect(drain(&queue).isEmpty)
+        queue.enqueue(3)
+        #expect(drain(&queue, wanted: { $0 != 3 }).isEmpty, "a photo no longer wanted (gone, offline, a video) is dropped")
+        // Only the sizes asked for make a photo ready: x-large alone does not.
+        queue.finished(4, .ready([.xLarge]))
+        #expect(!queue.isReady(4))
+    }
+
+    @Test func askingForThousandsAgainAndAgainKeepsOneEntryEach() {
+        var queue = ThumbnailQueue()
+        let ids = (Int64(1)...5000).map { $0 }
+        for _ in 0..<20 { for id in ids { queue.ask(id, size: .large) } }
+        #expect(queue.backlog == 5000)
+        #expect(drain(&queue).count == 5000)
+    }
+
+    @Test func departuresComeDueAfterTheirTime() {
+        var queue = ThumbnailQueue()
+        queue.depart(.init(path: "/p/a.jpg", device: 1, inode: 2, at: 100))
+        queue.depart(.init(path: "/p/b.jpg", device: 1, inode: 3, at: 200))
+        #expect(queue.takeDepartures(before: 150).map(\.path) == ["/p/a.jpg"])
+        #expect(queue.takeDepartures(before: 150).isEmpty)
+        #expect(queue.takeDepartures(before: 250).map(\.path) == ["/p/b.jpg"])
+    }
+}
