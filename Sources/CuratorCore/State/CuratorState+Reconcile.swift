@@ -29,7 +29,7 @@ extension CuratorState {
     /// A scan step's folders (or parts of folders) in one SQLite transaction and one
     /// hold of the lock: a transaction per folder, and a lock taken per folder, were
     /// most of a cold scan's time under the lock (issue 14). Each folder is published
-    /// as `reconcile` publishes it. A part of a folder (`ScannedFolder.complete`
+    /// as `reconcile` publishes it (all in one publication). A part of a folder (`ScannedFolder.complete`
     /// false) removes nothing, so only a full scan (`deferRemovals`) splits folders.
     func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
                    seen: inout Set<Int64>) throws {
@@ -39,12 +39,12 @@ extension CuratorState {
                                            deferRemovals: deferRemovals, seen: &seen)
             }
         }
-        for (folder, changed) in zip(folders, changes) {
-            if coalesceAdded {
-                publishScanned(changed, root: root, folder: folder.path)
-            } else {
-                publish(changed)
-            }
+        // Published together: the transaction's regrouping is taken once, by the one
+        // publication that has every change it can concern.
+        if coalesceAdded {
+            publishScanned(zip(folders, changes).map { ($0.path, $1) }, root: root)
+        } else {
+            publish(changes.flatMap { $0 })
         }
     }
 
