@@ -285,6 +285,19 @@ final class PhotoLibrary {
         return .added(photo)
     }
 
+    /// The same photo, unchanged, seen as another file object: a share shows another
+    /// device and inode number after a remount (and sshfs after forgetting a file),
+    /// while its path, size and mtime stay. The memory takes the numbers the batch's
+    /// checks will compare with; the row keeps the old ones, which are read back only
+    /// to be refreshed the same way by the next scan, so an unchanged photo costs no
+    /// write and no event. Rolled back with the transaction like any change.
+    func refreshFileObject(_ id: Int64, identity: FileIdentity) {
+        guard var photo = photos[id], photo.identity != identity else { return }
+        removeFromMemory(photo)
+        photo.identity = identity
+        insertInMemory(photo)
+    }
+
     /// Moves a photo to another folder/name, keeping its id.
     func move(_ id: Int64, toFolder folder: Int32, name: ByteString, identity: FileIdentity? = nil) throws -> LibraryChange? {
         guard photos[id] != nil else { return nil }
