@@ -123,9 +123,11 @@ extension Watch {
             _ = try c.result(["cmd": "sync", "root": "pics"])
             let id = try #require(try c.idsByPath(["root": "pics"])["one.jpg"])
             s.daemon.stop()
-            Files.remove(pics + "/one.jpg")
+            // Written before the other goes, so that it cannot reuse its inode number
+            // (which, with the same size and mtime, is a rename on a local root).
             Files.write(pics + "/other.jpg", "a local photo")
             Self.setTimes(pics + "/other.jpg", seconds: 1_700_000_000)
+            Files.remove(pics + "/one.jpg")
             try s.daemon.start()
             defer { s.daemon.stop() }
             let after = try s.daemon.client().idsByPath(["root": "pics"])
