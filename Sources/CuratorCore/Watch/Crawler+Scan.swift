@@ -127,7 +127,19 @@ extension Crawler {
         // What the scan did not see is removed in steps of a bounded size, each its
         // own hold of the lock (one pass over a million photos held it 100 ms).
         // No hint is applied between them: this thread is the one that applies them.
-        var folders = state.withUpdates { $0.scanFolderIDs(root: root) }[...]
+        // A share's scan that held arrivals pairs them with what vanished: that
+        // takes every vanished photo at once, so it ends in one step.
+        var folders = job.arrivals.files.isEmpty ? state.withUpdates { $0.scanFolderIDs(root: root) }[...] : []
+        if !job.arrivals.files.isEmpty {
+            state.withUpdates { updates in
+                do {
+                    try updates.finishScan(root: root, seen: job.seenPhotos, seenFolders: job.seenFolders, unreadable: job.unreadable,
+                                           arrivals: job.arrivals, coalesceAdded: job.coalescesAdded)
+                } catch {
+                    log.error("root \(name): cannot record the end of the scan: \(error)")
+                }
+            }
+        }
         var unseen: [Folder] = []
         var failed = false
         while !folders.isEmpty && !failed {
@@ -190,11 +202,11 @@ extension Crawler {
     /// The crawler and its running job, lent to the walker thread for one group.
     private struct WalkLoan: @unchecked Sendable {
         // @unchecked: while the walker runs `walk`, the crawler's thread touches only
-        // the job's `seenPhotos` and the state (it applies the group before), and waits
+        // the job's `seenPhotos` and `arrivals` and the state (it applies the group before), and waits
         // for the walker's handle before it looks at anything else of the job or the
         // crawler; the walker touches the job's walk (`pending`, `seenFolders`,
         // `unreadable`, `cookies`, the counts) and the crawler's `unreadable` and
-        // `watching`, never `seenPhotos`.
+        // `watching`, never `seenPhotos` nor `arrivals`.
         let crawler: Crawler
         let job: ScanJob
     }
@@ -244,7 +256,7 @@ extension Crawler {
                 do {
                     // In place: the job alone holds its set, so nothing is copied.
                     try index.reconcile(root: root, folders: hold, deferRemovals: deferRemovals, coalesceAdded: job.coalescesAdded,
-                                        seen: &job.seenPhotos)
+                                        seen: &job.seenPhotos, arrivals: &job.arrivals)
                 } catch {
                     let paths = hold.map { config.path.appending($0.path).lossyString }
                     log.error("cannot index \(paths.joined(separator: ", ")): \(error)")
