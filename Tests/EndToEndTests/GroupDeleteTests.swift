@@ -146,3 +146,23 @@ struct GroupDeleteTests {
         #expect(files.map { $0["path"] as? String } == ["2024/IMG_0001.CR2", "2024/IMG_0001.CR2.xmp", "2024/IMG_0001.xmp"])
     }
 }
+
+extension GroupDeleteTests {
+    /// A configuration that says nothing of groups groups (issue 15: on by default),
+    /// and a root with `groups: false` lists every photo file alone, its sidecars not.
+    @Test func groupsAreOnUnlessARootTurnsThemOff() throws {
+        let d = Daemon()
+        Files.mkdir(d.root() + "/2024")
+        for name in ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0001.xmp"] { Files.write(d.root() + "/2024/" + name, name) }
+        try d.start()
+        let photos = try d.client().photos()
+        #expect(photos.map { $0["path"] as? String } == ["2024/IMG_0001.JPG"], "\(photos)")
+        #expect((photos.first?["members"] as? [[String: Any]])?.count == 3)
+        _ = d.stop()
+
+        let (off, _) = try Self.daemon(groups: false)
+        let alone = try off.client().photos()
+        #expect(alone.map { $0["path"] as? String } == ["2024/IMG_0001.CR2", "2024/IMG_0001.JPG", "2024/IMG_0002.JPG"], "\(alone)")
+        #expect(alone.allSatisfy { $0["members"] == nil })
+    }
+}
