@@ -36,6 +36,7 @@ struct GroupDeleteTests {
         let c = try d.client()
         let groupID = try #require(try c.idsByPath()["2024/IMG_0001.JPG"])
         try c.select("1")
+        #expect(try c.result(["cmd": "selection"])["bytes"] as? Int == 34, "a group's bytes are all its files'")
         let plan = try c.prepare()
         #expect(plan["count"] as? Int == 1 && plan["files"] as? Int == 4, "\(plan)")
         #expect(plan["bytes"] as? Int == 34)
