@@ -10,7 +10,8 @@ import Synchronization
 /// Renders contact sheets: pages of thumbnails in rows under folder headings, each
 /// photo with its view position (top-left), selected ones framed and numbered in
 /// tap order in a filled circle on their top-right corner (the picker of seed 002),
-/// unselected ones with an empty circle there, protected ones dimmed with a lock.
+/// unselected ones with an empty circle there in select mode (`style.selecting`;
+/// nothing in view mode), protected ones dimmed with a lock.
 /// `curatorctl sheet` uses it (or runs `curatord-thumbnailer sheet`, which keeps
 /// libvips out of the CLI); thumbnails are read as PNG, or by libvips in a photo
 /// format, and a missing one gets a placeholder.
@@ -143,7 +144,7 @@ public final class ContactSheet {
         canvas.draw(mask: position.pixels, width: position.width, height: position.height,
                     x: pillX + padX, y: pillY + (pillHeight - position.height) / 2, .white)
 
-        // Top-right: the tap-order badge, an empty circle, or a lock.
+        // Top-right: the tap-order badge, an empty circle (select mode), or a lock.
         let radius = Double(min(22, max(11, side / 9)))
         let cx = Double(cell.x + side) - radius - Double(side) / 28 - 2, cy = Double(cell.y) + radius + Double(side) / 28 + 2
         if photo.isProtected {
@@ -155,7 +156,7 @@ public final class ContactSheet {
             let digits = try text.number(badge, font: "DejaVu Sans Bold", pixels: Int(radius * (badge < 10 ? 1.05 : 0.85)))
             canvas.draw(mask: digits.pixels, width: digits.width, height: digits.height,
                         x: Int(cx.rounded()) - digits.width / 2, y: Int(cy.rounded()) - digits.height / 2, .white)
-        } else {
+        } else if style.selecting {
             canvas.disc(cx: cx, cy: cy, radius: radius, RGB(0, 0, 0), alpha: 60)
             canvas.disc(cx: cx, cy: cy, radius: radius, inner: radius - max(2, radius / 6), .white, alpha: 235)
         }

@@ -14,9 +14,10 @@ import Glibc
 enum SheetCommand {
     static let usage = """
         usage: curatord-thumbnailer sheet ITEMS.json -o OUT.png|OUT.jpg [--columns N] [--cell PX]
-                                          [--max-page-height PX] [--title TEXT]
+                                          [--max-page-height PX] [--title TEXT] [--selecting]
 
-        Writes OUT.png, then OUT-2.png, OUT-3.png... for further pages, and prints
+        --selecting: the session is in select mode (unselected photos show an empty
+        circle). Writes OUT.png, then OUT-2.png, OUT-3.png... for further pages, and prints
         {"pages":[...],"ms":...} on stdout.
         """
 
@@ -56,6 +57,7 @@ enum SheetCommand {
             case "--cell": style.cell = max(48, rest.popFirst().flatMap { Int($0) } ?? style.cell)
             case "--max-page-height": style.maxPageHeight = rest.popFirst().flatMap { Int($0) } ?? style.maxPageHeight
             case "--title": style.title = rest.popFirst()
+            case "--selecting": style.selecting = true
             case "-h", "--help":
                 print(usage)
                 return 0
