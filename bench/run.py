@@ -68,6 +68,9 @@ def parse(argv):
     p.add_argument("--thumbs-reps", type=int, default=2,
                    help="repetitions of the thumbnail workloads (default 2; each runs three thumbnailers over "
                         "1000 12 MP JPEGs, a few CPU minutes)")
+    p.add_argument("--thumbs-set", default="1000,20,20", metavar="JPEG,HEIC,DNG",
+                   help="how many of the kept sample photos the thumbnail workloads use (default 1000,20,20; made "
+                        "once, the first time: a 12 MP HEIC takes minutes to encode on a loaded host)")
     p.add_argument("--thumbs-priority", choices=["normal", "idle"], default="normal",
                    help="the thumbnailers' priority in the thumbs workload: normal (default; curatord's worker is "
                         "lifted from SCHED_IDLE to it) or idle (all at nice 19 and SCHED_IDLE, as curatord runs its "
@@ -116,6 +119,12 @@ def parse(argv):
     if args.baseline_bin is not None and os.path.isdir(args.baseline_bin):
         args.baseline_bin = os.path.join(args.baseline_bin, "curatord")
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
+    try:
+        args.thumbs_set = tuple(int(x) for x in args.thumbs_set.split(","))
+    except ValueError:
+        args.thumbs_set = ()
+    if len(args.thumbs_set) != 3 or min(args.thumbs_set) < 1 or args.thumbs_set[0] < 200:
+        p.error("--thumbs-set: three counts, JPEG (at least 200: the sheet takes 200), HEIC and DNG, each at least 1")
     if args.reps < 1 or args.trash_reps < 1 or not args.ns or min(args.ns) < 100:
         p.error("need --reps >= 1 and every N >= 100")
     if args.flood < 1 or (args.per_folder is not None and args.per_folder < 1):

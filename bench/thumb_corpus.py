@@ -7,8 +7,8 @@ kept, outside the scratch filesystem, in
 `$CURATORD_BENCH_SAMPLES` (default `$XDG_CACHE_HOME/curatord-bench`, else
 `~/.cache/curatord-bench`) under `samples-v<generator version>/`: a new generator
 makes a new set, an unchanged one reuses it (files already there are kept, so an
-interrupted set is finished, not redone). Beside the flat set, `by-kind/{jpeg,heic,dng}`
-holds hard links to its files, so that a daemon can be given the JPEGs alone as a root.
+interrupted set is finished, not redone). Beside the flat set, `by-kind/<kind>-<count>`
+holds hard links to the files of one kind, so that a daemon can be given the JPEGs alone as a root.
 
 `ThumbDaemon` is the real curatord on such roots with a configuration of its own (its
 thumbnail cache, state and socket in a run folder of the scratch filesystem).
@@ -33,11 +33,15 @@ def cache_root() -> str:
     return os.path.join(base, "curatord-bench")
 
 
-def corpus(quick: bool, log) -> dict:
+def corpus(quick: bool, log, counts=None) -> dict:
     """{"jpeg": [...], "heic": [...], "dng": [...], "dirs": {kind: folder}}: the set,
-    made if missing, with its by-kind folders of hard links."""
+    made if missing, with its by-kind folders of hard links. `counts` (JPEG, HEIC,
+    DNG) takes the first of each kind of the full set (a 12 MP HEIC takes minutes to
+    encode on a loaded host)."""
     top = os.path.join(cache_root(), "samples-v%d" % sample_photos.GENERATOR_VERSION, "quick" if quick else "full")
-    counts = (20, 2, 2) if quick else (1000, 20, 20)
+    counts = (20, 2, 2) if quick and not counts else counts or (1000, 20, 20)
+    if quick:
+        counts = tuple(min(c, q) for c, q in zip(counts, (20, 2, 2)))
     t0 = time.monotonic()
     made = sample_photos.sample_set(top, *counts, jobs=os.cpu_count() or 1, log=log)
     if time.monotonic() - t0 > 5:
@@ -45,7 +49,7 @@ def corpus(quick: bool, log) -> dict:
         os.sync()
     dirs = {}
     for kind in KINDS:
-        folder = os.path.join(top, "by-kind", kind)
+        folder = os.path.join(top, "by-kind", "%s-%d" % (kind, len(made[kind])))
         os.makedirs(folder, exist_ok=True)
         linked = []
         for path in made[kind]:

@@ -302,7 +302,7 @@ def run(ctx):
         return
     work = ctx.scratch.path("thumbs")
     try:
-        made = thumb_corpus.corpus(ctx.quick, ctx.log)
+        made = thumb_corpus.corpus(ctx.quick, ctx.log, ctx.args.thumbs_set)
         _measure(ctx, binary, made, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -75,7 +75,8 @@ def run(ctx):
     work = ctx.scratch.path("thumbs-load")
     events_dir = os.path.join(work, "events")
     try:
-        made = thumb_corpus.corpus(ctx.quick, ctx.log)
+        # The JPEGs alone: the HEICs and DNGs are the thumbs workload's.
+        made = thumb_corpus.corpus(ctx.quick, ctx.log, (ctx.args.thumbs_set[0], 0, 0))
         jpegs = made["dirs"]["jpeg"]
         os.makedirs(events_dir, exist_ok=True)
         got = {"busy": [], "idle": []}
