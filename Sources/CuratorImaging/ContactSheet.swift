@@ -58,6 +58,27 @@ public final class ContactSheet {
         }
     }
 
+    /// Renders `pages` a page per core (each with a `ContactSheet` of its own: the
+    /// text cache is per thread), handing each, encoded, to `deliver` as soon as it is
+    /// ready, on the thread that drew it, in whatever order they finish. The first
+    /// error stops the pages not yet begun and is thrown.
+    public static func renderConcurrently(
+        _ pages: [ContactSheetPage], style: ContactSheetStyle, format: Format = .png,
+        deliver: @Sendable (_ index: Int, _ bytes: [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        let failure = Mutex<Failure?>(nil)
+        DispatchQueue.concurrentPerform(iterations: pages.count) { index in
+            guard failure.withLock({ $0 == nil }) else { return }
+            do throws(Failure) {
+                let bytes = try ContactSheet(style: style).render(pages[index], number: index + 1, of: pages.count, format: format)
+                try deliver(index, bytes)
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
     /// One laid-out page, encoded.
     public func render(_ page: ContactSheetPage, number: Int, of count: Int, format: Format = .png) throws(Failure) -> [UInt8] {
         do {
@@ -72,12 +93,15 @@ public final class ContactSheet {
 
     static func encode(_ canvas: Canvas, format: Format, number: Int) throws(Failure) -> [UInt8] {
         do {
-            let image = try VipsImageRef.fromPixels(canvas.pixels, width: canvas.width, height: canvas.height, bands: 3)
             switch format {
-            // zlib level 1 over rows filtered "up": the flat paper, boxes and letterboxes
-            // become runs of zeros; half the time of unfiltered level 2, and smaller.
-            case .png: return try image.png(compression: 1)
-            case .jpeg(let quality): return try image.jpeg(quality: quality)
+            // Rows filtered "up" (the flat paper, boxes and letterboxes become runs of
+            // zeros), deflated by runs (`PNGWriter`): the quickest of the PNG settings
+            // tried on a page, and the smallest at level 1.
+            case .png:
+                return try PNGWriter.encode(canvas.pixels, width: canvas.width, height: canvas.height, bands: 3)
+            case .jpeg(let quality):
+                let image = try VipsImageRef.fromPixels(canvas.pixels, width: canvas.width, height: canvas.height, bands: 3)
+                return try image.jpeg(quality: quality)
             }
         } catch {
             throw Failure(description: "contact sheet page \(number): \(error)")
