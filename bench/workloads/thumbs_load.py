@@ -8,8 +8,9 @@ next: *busy*, thumbnails on with a fresh cache (its worker has 1000 photos to ma
 minutes of work, and has begun), and *idle*, thumbnails off. In each, after the scan
 and capture times: 200 trials (50 with --quick) of one small file created in the
 empty folder -> its `added` event at a subscriber (as the latency workload times
-it), then 2000 `hello` round trips on an open connection (as the small-request
-workload). The worker's share of a core during the busy window is recorded, to show
+it), with 2000 `hello` round trips on an open connection (as the small-request
+workload) before and after them: the trials' files are new photos, and while busy
+the thumbnailer works through them (tiny files it refuses) right after. The worker's share of a core during the busy window is recorded, to show
 that it was working; at nice 19 and SCHED_IDLE it gets what the neighbours leave.
 """
 import os
@@ -27,12 +28,31 @@ TITLE = "event latency and request round trip while thumbnails are made vs. idle
 _measured = []
 
 
+def _round_trips(ctx, client):
+    """(p50, p99) ms of `hello` round trips on an open connection."""
+    line = client.request_line("hello")
+    for _ in range(200):
+        client.send(line)
+        client.raw_response(5)
+    trips = []
+    for _ in range(500 if ctx.quick else 2000):
+        s = time.perf_counter()
+        client.send(line)
+        client.raw_response(5)
+        trips.append((time.perf_counter() - s) * 1000)
+    return stats.percentile(trips, 50), stats.percentile(trips, 99)
+
+
 def _window(ctx, d, events_dir, rep, mode):
-    """(latency p50 ms, p99 ms, missed, hello p50 ms, p99 ms, tree CPU s, wall s) of one daemon."""
+    """(latency p50 ms, p99 ms, missed, hello p50 ms, p99 ms, tree CPU s, wall s,
+    hello p50 ms, p99 ms after the trials) of one daemon: round trips, then the
+    trials, then round trips again (the trials' 200 new photos are thumbnail work
+    too: tiny files the worker refuses, one after the other)."""
     source = CuratordEvents(d).start()
     client = d.connect()
     cpu0, t0 = d.tree_cpu(), time.monotonic()
     try:
+        before = _round_trips(ctx, client)
         latencies, missed = [], 0
         for i in range(ctx.trials):
             path = os.path.join(events_dir, "lat-%s-%d-%04d.jpg" % (mode, rep, i))
@@ -45,22 +65,13 @@ def _window(ctx, d, events_dir, rep, mode):
                 missed += 1
         if not latencies:
             raise RuntimeError("curatord (%s) reported none of %d files" % (mode, ctx.trials))
-        line = client.request_line("hello")
-        for _ in range(200):
-            client.send(line)
-            client.raw_response(5)
-        trips = []
-        for _ in range(500 if ctx.quick else 2000):
-            s = time.perf_counter()
-            client.send(line)
-            client.raw_response(5)
-            trips.append((time.perf_counter() - s) * 1000)
+        after = _round_trips(ctx, client)
         cpu, wall = d.tree_cpu() - cpu0, time.monotonic() - t0
         for name in os.listdir(events_dir):
             os.unlink(os.path.join(events_dir, name))
         drain(source, quiet=0.1, limit=10.0)
         return (stats.percentile(latencies, 50), stats.percentile(latencies, 99), missed,
-                stats.percentile(trips, 50), stats.percentile(trips, 99), cpu, wall)
+                before[0], before[1], cpu, wall, after[0], after[1])
     finally:
         client.close()
         source.close()
@@ -103,9 +114,9 @@ def run(ctx):
                 finally:
                     d.stop()
                 x = got[mode][-1]
-                ctx.log("thumbs-load rep %d %s: event p50 %.3f ms p99 %.3f ms, hello p50 %.3f ms, "
-                        "daemon+worker %.0f%% of a core (load %.1f)" % (rep + 1, mode, x[0], x[1], x[3],
-                                                                          100 * x[5] / x[6], os.getloadavg()[0]))
+                ctx.log("thumbs-load rep %d %s: event p50 %.3f ms p99 %.3f ms, hello p50 %.3f ms (%.3f ms after "
+                        "the trials), daemon+worker %.0f%% of a core (load %.1f)" % (
+                            rep + 1, mode, x[0], x[1], x[3], x[7], 100 * x[5] / x[6], os.getloadavg()[0]))
         names = {"busy": "curatord, thumbnails being made", "idle": "curatord, thumbnails off"}
         for mode, name in names.items():
             xs = got[mode]
@@ -113,12 +124,15 @@ def run(ctx):
             r.add(KEY, n, name, "one file -> event p99", "ms", [x[1] for x in xs], interleaved=True)
             r.add(KEY, n, name, "hello round trip p50", "ms", [x[3] for x in xs], interleaved=True)
             r.add(KEY, n, name, "hello round trip p99", "ms", [x[4] for x in xs], interleaved=True)
+            r.add(KEY, n, name, "hello p50 after the trials' 200 new photos", "ms", [x[7] for x in xs], interleaved=True)
+            r.add(KEY, n, name, "hello p99 after the trials' 200 new photos", "ms", [x[8] for x in xs], interleaved=True)
             r.add(KEY, n, name, "daemon + worker CPU during the window", "% of a core",
                   [100 * x[5] / x[6] for x in xs], interleaved=True)
             missed = sum(x[2] for x in xs)
             if missed:
                 r.note(KEY, n, "%s: %d trials got no event within 2 s" % (name, missed))
-        for index, what in ((0, "one file -> event p50"), (3, "hello round trip p50")):
+        for index, what in ((0, "one file -> event p50"), (3, "hello round trip p50"),
+                            (7, "hello p50 after the trials' new photos")):
             ratios = [b[index] / i[index] for b, i in zip(got["busy"], got["idle"])]
             busy = stats.median([b[index] for b in got["busy"]])
             idle = stats.median([i[index] for i in got["idle"]])
