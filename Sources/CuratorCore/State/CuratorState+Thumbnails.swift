@@ -102,6 +102,20 @@ extension CuratorState {
         }
     }
 
+    /// Photos gone from the trash for good (`trash.empty`, `recycle_keep_days`, or
+    /// found purged by another tool): the thumbnails kept for their undo go too, by
+    /// the departure list, unless a photo holds the path again by then.
+    func thumbnailsPurged(_ items: [BatchItemResult]) {
+        guard makesThumbnails else { return }
+        let now = MonotonicClock.nanoseconds()
+        for item in items where item.outcome == .emptied || item.outcome == .missing {
+            guard let rootID = roots.id(named: item.root), let root = roots[rootID] else { continue }
+            let relative = item.pathRaw.flatMap { ByteString(base64: $0) } ?? ByteString(item.path)
+            // Inode 0: not checked against the tombstones, which still name it.
+            thumbnails.depart(.init(path: root.config.path.appending(relative), device: 0, inode: 0, at: now))
+        }
+    }
+
     /// Thumbnails to remove now: of photos that left more than `grace` ago and are
     /// not in the trash by our hand (a trashed photo's thumbnails stay for its undo;
     /// the batch buries it before or after the watcher sees it leave, hence the wait).
