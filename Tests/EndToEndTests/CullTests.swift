@@ -207,6 +207,27 @@ struct CullTests {
         #expect(try t.exitStatus() == 0)
     }
 
+    /// Enter's camera and pixel size are the daemon's (`photo.info`): they show where
+    /// cull cannot open the photos itself. Here it runs where the root is an empty
+    /// tmpfs, as on a laptop over SSH, and still shows what the file says.
+    @Test func enterShowsTheCameraTheDaemonReadsFromTheFile() throws {
+        let d = try Self.daemon()
+        try CameraJPEG.write(d.root() + "/2024/05/IMG_0002.JPG", make: "Canon", model: "Canon EOS R5", orientation: 6,
+                             width: 640, height: 480)
+        let t = try TmuxTerminal(d, hiding: d.root())
+        try t.waitFor("IMG_0001.JPG")
+        try t.send("l", "Enter")
+        let detail = try t.waitFor("Canon EOS R5")
+        #expect(detail.contains("pixels    640 × 480 (shown turned: 480 × 640)"), "\(detail)")
+        #expect(detail.contains("pics/2024/05/IMG_0002.JPG"), "\(detail)")
+        // The next photo has no EXIF: said so, not the previous one's camera.
+        try t.send("Escape", "l", "Enter")
+        let next = try t.waitFor("camera    unknown")
+        #expect(!next.contains("Canon") && next.contains("pics/2024/05/IMG_0003.JPG"), "\(next)")
+        try t.send("Escape", "q")
+        #expect(try t.exitStatus() == 0)
+    }
+
     /// The terminal is left exactly as found: q, Ctrl-C, SIGTERM, SIGHUP, a crash of
     /// its own (SIGSEGV), and a lost daemon (with a message and exit status 4).
     @Test func theTerminalIsRestoredHoweverCullEnds() throws {

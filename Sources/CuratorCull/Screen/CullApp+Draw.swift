@@ -37,7 +37,7 @@ extension CullApp {
         default: break
         }
         terminal.write(writer.frame(screen, kittyImages: graphics == .kitty))
-        if !firstFrameReported, data.total == 0 || data.photo(at: max(cursor, 1)) != nil {
+        if !firstFrameReported, data.total == 0 || screenComplete {
             firstFrameReported = true
             timing("first_frame_ms", since: startedAt)
         }
@@ -69,7 +69,6 @@ extension CullApp {
             screen.put(2, 2, text, Palette.mutedText)
             return
         }
-        let cell = geometry
         let first = 1, last = first + gridLines - 1
         keepCursorVisible(layout)
         var y = first
@@ -82,15 +81,20 @@ extension CullApp {
                 y += 1
             case .photos(_, let firstPosition, let lastPosition):
                 for position in firstPosition...lastPosition {
-                    let x = 1 + (position - firstPosition) * cell.width
+                    let x = 1 + (position - firstPosition) * geometry.width
                     drawCell(&screen, position: position, x: x, y: y, bottom: last)
                     shownPositions.append(position)
                 }
-                y += cell.height
+                y += geometry.height
             }
             row += 1
         }
         requestDetails(around: shownPositions)
+        let cell = geometry
+        screenComplete = !shownPositions.isEmpty && shownPositions.allSatisfy { position in
+            guard let photo = data.photo(at: position) else { return false }
+            return thumbnails.isSettled(photo, columns: cell.artColumns, rows: cell.artRows, large: false)
+        }
     }
 
     /// Scrolls so that the cursor's row is on screen, with its heading when it is the
