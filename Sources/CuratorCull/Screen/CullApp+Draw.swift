@@ -104,15 +104,19 @@ extension CullApp {
         let wanted = place.row - 1 >= 0 && layout.row(place.row - 1).map { if case .heading = $0 { true } else { false } } == true
             ? place.row - 1 : place.row
         if wanted < top { top = wanted }
-        // Down: the cursor's row must end above the status bar.
-        while top < place.row {
-            var y = 0
-            for index in top...place.row {
-                if case .heading? = layout.row(index) { y += 1 } else { y += geometry.height }
-            }
-            if y <= gridLines { break }
-            top += 1
+        // Down: the cursor's row must end above the status bar. The highest top that
+        // shows it is found walking up from its row (a screenful of rows, not every
+        // row from the old top: G at 100 000 photos crossed 35 000 of them).
+        var lowest = place.row
+        var used = geometry.height
+        while lowest > 0 {
+            let above: Int
+            if case .heading? = layout.row(lowest - 1) { above = 1 } else { above = geometry.height }
+            guard used + above <= gridLines else { break }
+            used += above
+            lowest -= 1
         }
+        if top < lowest { top = lowest }
         top = min(max(0, top), max(0, layout.rowCount - 1))
     }
 
