@@ -9,6 +9,7 @@ struct FolderEntries {
     private var ids: [Int64] = []
 
     var isEmpty: Bool { names.isEmpty }
+    var count: Int { ids.count }
     var values: [Int64] { ids }
 
     private func position(of name: ByteString) -> (index: Int, found: Bool) {
