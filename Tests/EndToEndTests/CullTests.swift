@@ -134,6 +134,22 @@ struct CullTests {
         #expect(try t.exitStatus() == 0)
     }
 
+    /// A group (a JPEG and its RAW) is one photo in the grid; `d` counts its two files.
+    @Test func deleteCountsEveryFileOfAGroup() throws {
+        let d = Daemon()
+        try FileManager.default.createDirectory(atPath: d.root() + "/2024", withIntermediateDirectories: true)
+        Files.write(d.root() + "/2024/IMG_0001.JPG", "rendered")
+        Files.write(d.root() + "/2024/IMG_0001.NEF", "raw file")
+        try d.start()
+        let t = try TmuxTerminal(d)
+        try t.waitFor("IMG_0001.JPG")
+        try t.send("v", "Space", "d")
+        let plan = try t.waitFor("Move to the trash?")
+        #expect(plan.contains("1 photo, 2 files"), "\(plan)")
+        try t.send("n", "q")
+        #expect(try t.exitStatus() == 0)
+    }
+
     /// Live: a photo written by someone else appears, one trashed elsewhere goes, and
     /// another client's toggle on the same session renumbers the badges at once.
     @Test func othersChangesShowAtOnce() throws {

@@ -75,7 +75,8 @@ extension CullApp {
     /// Seed 000's alert, with what the plan holds: photos, files, bytes, the first names.
     func drawConfirm(_ screen: inout ScreenBuffer, _ plan: DeletePlanResult) {
         let text = CellStyle(foreground: Palette.white)
-        let files = plan.items.count
+        // Every file of each group the plan takes (issue 15); a daemon without groups says nothing: one each.
+        let files = plan.files ?? plan.items.count
         var lines: [(String, CellStyle)] = [
             ("\(plan.count) photo\(plan.count == 1 ? "" : "s"), \(files) file\(files == 1 ? "" : "s"), \(Self.bytes(plan.bytes))", CellStyle(foreground: Palette.white, bold: true)),
             ("", text),
