@@ -96,7 +96,7 @@ extension CuratorState {
                 }
                 if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
                     changes.append(change)
-                    if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id) }
+                    if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id, root: root) }
                 }
                 continue
             }
@@ -119,7 +119,7 @@ extension CuratorState {
                                                preferredID: former) {
                 if case .added(let p) = change {
                     seen.insert(p.id)
-                    capturePending.append(p.id)
+                    capturePending.append(p.id, root: root)
                 }
                 changes.append(change)
             }
