@@ -67,7 +67,7 @@ extension CuratorState {
             return (folderPaths[a] ?? .empty) < (folderPaths[b] ?? .empty)
         }
 
-        let table = library.photos.values
+        let table = library.photos.rows
         // Name order first: it is the view for `name`, and the tie-break for the others.
         var rows = rowsInNameOrder(orderedFolders, folderPaths, filter)
         let sort = spec.sort ?? .name
@@ -79,7 +79,7 @@ extension CuratorState {
                 case .custom: rows[position].key = photo.rank
                 // Photos without a capture time go last, by path.
                 case .capture: rows[position].key = photo.capture.seconds ?? .max
-                case .mtime: rows[position].key = photo.identity.mtimeNs
+                case .mtime: rows[position].key = photo.mtimeNs
                 case .size: rows[position].key = photo.size
                 case .name: break
                 }
@@ -112,7 +112,7 @@ extension CuratorState {
             let path = paths[folder] ?? .empty
             for id in library.photoIDs(inFolder: folder) {
                 guard let slot = table.slot(of: id) else { continue }
-                if !filter.isEmpty, !filter.matches(table.values[Int(slot)], folderPath: path) { continue }
+                if !filter.isEmpty, !filter.matches(table.rows[Int(slot)], in: table, folderPath: path) { continue }
                 rows.append(ViewRow(folder: Int32(rank), index: slot, key: 0, tie: 0))
             }
         }
@@ -185,13 +185,25 @@ struct CompiledFilter {
     }
 
     func matches(_ photo: Photo, folderPath: ByteString) -> Bool {
-        if let types, !types.contains(photo.type) { return false }
+        matches(type: photo.type, capture: photo.capture, name: { photo.name }, folderPath: folderPath)
+    }
+
+    /// As for a `Photo`; the name is copied out of the table only for a glob.
+    func matches(_ row: PhotoRow, in table: PhotoTable, folderPath: ByteString) -> Bool {
+        matches(type: row.type, capture: row.capture, name: { table.name(of: row) }, folderPath: folderPath)
+    }
+
+    private func matches(type: PhotoType, capture: CaptureState, name: () -> ByteString, folderPath: ByteString) -> Bool {
+        if let types, !types.contains(type) { return false }
         if from != nil || to != nil {
-            guard let t = photo.capture.seconds else { return false }
+            guard let t = capture.seconds else { return false }
             if let from, t < from { return false }
             if let to, t > to { return false }
         }
-        if let glob, !glob.matches(globHasSlash ? folderPath.appending(photo.name) : photo.name) { return false }
+        if let glob {
+            let name = name()
+            if !glob.matches(globHasSlash ? folderPath.appending(name) : name) { return false }
+        }
         return true
     }
 }
