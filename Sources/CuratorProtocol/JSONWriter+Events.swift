@@ -58,6 +58,12 @@ extension PhotoSummary: JSONWritable {
         w.beginObject()
         w.optionalString("capture_time", captureTime)
         w.key("id"); w.int(id)
+        if let members {
+            w.key("members")
+            w.beginArray()
+            for member in members { member.write(to: &w) }
+            w.endArray()
+        }
         w.key("mtime_ns"); w.int(mtimeNs)
         if let offline { w.key("offline"); w.bool(offline) }
         w.key("path"); w.string(path)
@@ -68,6 +74,19 @@ extension PhotoSummary: JSONWritable {
         w.optionalInt("selected", selected)
         w.key("size"); w.int(size)
         if let thumbnail { w.key("thumbnail"); w.bool(thumbnail) }
+        w.optionalInt("total_size", totalSize)
+        w.key("type"); w.string(type)
+        w.endObject()
+    }
+}
+
+extension GroupMemberSummary: JSONWritable {
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("kind"); w.string(kind)
+        w.key("path"); w.string(path)
+        w.optionalString("path_raw", pathRaw)
+        w.key("size"); w.int(size)
         w.key("type"); w.string(type)
         w.endObject()
     }

@@ -7,9 +7,10 @@
 /// (`FolderSection.write`) and the photo objects, each in the same form.
 public enum ListingLine {
     /// Everything before the first folder section.
-    public static func writeOpening(id: RequestID?, to w: inout JSONWriter) {
+    public static func writeOpening(id: RequestID?, files: Int, to w: inout JSONWriter) {
         w.beginSuccessLine(id: id)
         w.beginObject()
+        w.key("files"); w.int(files)
         w.key("folders"); w.beginArray()
     }
 

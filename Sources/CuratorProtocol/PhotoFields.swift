@@ -17,13 +17,15 @@ public struct PhotoFields: OptionSet, Sendable {
     public static let size = PhotoFields(rawValue: 1 << 9)
     public static let type = PhotoFields(rawValue: 1 << 10)
     public static let thumbnail = PhotoFields(rawValue: 1 << 11)
-    public static let all = PhotoFields(rawValue: 0xFFF)
+    /// A group's `members` and `total_size`.
+    public static let members = PhotoFields(rawValue: 1 << 12)
+    public static let all = PhotoFields(rawValue: 0x1FFF)
 
     /// Wire names; `path` also brings `path_raw` (the same path, exactly).
     public static let names: [String: PhotoFields] = [
         "capture_time": .captureTime, "id": .id, "mtime_ns": .mtimeNs, "offline": .offline, "path": .path, "path_raw": .path,
         "position": .position, "protected": .protected, "root": .root, "selected": .selected, "size": .size, "thumbnail": .thumbnail,
-        "type": .type,
+        "type": .type, "members": .members, "total_size": .members,
     ]
 
     /// Nil names the unknown field.

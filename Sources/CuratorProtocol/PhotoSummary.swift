@@ -11,6 +11,24 @@ public struct WirePath: Codable, Hashable, Sendable {
     }
 }
 
+/// One file of a group (issue 15), as a listing shows it.
+public struct GroupMemberSummary: Codable, Hashable, Sendable {
+    /// `rendered`, `raw`, `video` or `sidecar`.
+    public var kind: String
+    public var path: String
+    public var pathRaw: String?
+    public var size: Int64
+    public var type: String
+
+    public init(kind: String, path: String, pathRaw: String? = nil, size: Int64, type: String) {
+        self.kind = kind
+        self.path = path
+        self.pathRaw = pathRaw
+        self.size = size
+        self.type = type
+    }
+}
+
 /// One photo as clients see it.
 public struct PhotoSummary: Codable, Hashable, Sendable {
     /// 1-based position in the view the listing came from; nil outside a view (events).
@@ -30,10 +48,15 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public var selected: Int?
     /// True when its thumbnails (`normal` and `large`) are ready (`thumbnail`).
     public var thumbnail: Bool?
+    /// A group's files, the shown one first (issue 15); absent for a photo alone.
+    public var members: [GroupMemberSummary]?
+    /// The bytes of all of a group's files; absent for a photo alone.
+    public var totalSize: Int64?
 
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,
-                offline: Bool? = nil, selected: Int? = nil, thumbnail: Bool? = nil) {
+                offline: Bool? = nil, selected: Int? = nil, thumbnail: Bool? = nil,
+                members: [GroupMemberSummary]? = nil, totalSize: Int64? = nil) {
         self.position = position
         self.id = id
         self.root = root
@@ -47,6 +70,8 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
         self.offline = offline
         self.selected = selected
         self.thumbnail = thumbnail
+        self.members = members
+        self.totalSize = totalSize
     }
 }
 

@@ -23,7 +23,10 @@ public struct RootStatus: Codable, Sendable {
     /// What is in force now: `inotify`, `poll`, or `inotify+poll`; `poll` after a watch limit was hit.
     public var watching: String
     public var online: Bool
+    /// Photos as listings count them: a group once (issue 15).
     public var photos: Int
+    /// Every file indexed, a group's each (sidecars too); present where the root groups.
+    public var files: Int?
     public var bytes: Int64
     public var watches: Int
     public var scanning: Bool
@@ -42,8 +45,10 @@ public struct RootStatus: Codable, Sendable {
     public var unresponsiveSince: String?
     public init(name: String, path: String, watch: WatchMethod, watching: String, online: Bool, photos: Int, bytes: Int64,
                 watches: Int, scanning: Bool, scanDirectories: Int, scanFiles: Int, capturePending: Int,
-                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?, unresponsiveSince: String? = nil) {
+                lastScanMs: Int?, overflows: Int, rescans: Int, note: String?, unresponsiveSince: String? = nil,
+                files: Int? = nil) {
         self.name = name
+        self.files = files
         self.path = path
         self.watch = watch
         self.watching = watching
@@ -120,15 +125,18 @@ public struct InotifyStatus: Codable, Sendable {
 }
 
 public struct ListResult: Codable, Sendable {
-    /// Photos in the whole view (before offset/limit).
+    /// Photos in the whole view (before offset/limit); a group counts once.
     public var total: Int
+    /// Files in the whole view: every file of each group (issue 15).
+    public var files: Int
     public var offset: Int
     public var photos: [PhotoSummary]
     /// Sections of the returned page, in view order.
     public var folders: [FolderSection]
     public var view: ViewSpec
-    public init(total: Int, offset: Int, photos: [PhotoSummary], folders: [FolderSection], view: ViewSpec) {
+    public init(total: Int, files: Int? = nil, offset: Int, photos: [PhotoSummary], folders: [FolderSection], view: ViewSpec) {
         self.total = total
+        self.files = files ?? total
         self.offset = offset
         self.photos = photos
         self.folders = folders

@@ -15,13 +15,16 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     public var types: [String]?
     public var from: String?
     public var to: String?
-    public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil) {
+    /// List the sidecars whose image is gone instead of the photos (issue 15).
+    public var orphans: Bool?
+    public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil, orphans: Bool? = nil) {
         self.glob = glob
         self.types = types
         self.from = from
         self.to = to
+        self.orphans = orphans
     }
-    public var isEmpty: Bool { glob == nil && (types ?? []).isEmpty && from == nil && to == nil }
+    public var isEmpty: Bool { glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true }
 }
 
 /// What a session looks at: a root (or all roots), optionally one folder of it

@@ -21,20 +21,21 @@ import Testing
         var folders: [FolderSection] = []
         if offset < ids.count {
             for index in offset..<end {
-                let photo = try #require(state.library.photo(ids[index]))
-                if index == offset || state.library.photo(ids[index - 1])?.folderID != photo.folderID {
+                let photo = try #require(state.library.listed(ids[index]))
+                if index == offset || state.library.listed(ids[index - 1])?.folderID != photo.folderID {
                     let path = state.wirePath(state.library.folders[photo.folderID]?.path ?? .empty)
-                    let total = ids.filter { state.library.photo($0)?.folderID == photo.folderID }.count
+                    let total = ids.filter { state.library.listed($0)?.folderID == photo.folderID }.count
                     folders.append(FolderSection(root: state.rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
                                                  count: 0, total: total, firstPosition: index + 1))
                 }
                 folders[folders.count - 1].count += 1
                 photos.append(state.summary(photo, position: index + 1,
-                                            selected: session.selection.isEmpty ? nil : session.selection.number(of: photo.id),
+                                            selected: session.selection.isEmpty ? nil : session.selection.number(of: photo.groupID),
                                             fields: fields))
             }
         }
-        let result = ListResult(total: ids.count, offset: offset, photos: photos, folders: folders, view: spec)
+        let files = ids.reduce(0) { $0 + max(state.library.rows(ofGroup: $1).count, 1) }
+        let result = ListResult(total: ids.count, files: files, offset: offset, photos: photos, folders: folders, view: spec)
         return String(decoding: Wire.success(id: id, result: result), as: UTF8.self)
     }
 
@@ -111,6 +112,60 @@ import Testing
         #expect(whole.contains("\"protected\":true") && whole.contains("\"selected\":3") && whole.contains("\"path_raw\":"))
         #expect(whole.components(separatedBy: "\"thumbnail\":true").count == 3, "two photos have their thumbnails")
         #expect(whole.contains("\"capture_time\":\"2024-05-01T10:02:09\"") && whole.contains("\"capture_time\":\"1800-01-01T00:00:00\""))
+    }
+
+    /// Groups (issue 15): members, total sizes, the files count, a group known by
+    /// an id that is not its shown photo's, all written as the encoder writes them.
+    @Test func groupsAreWrittenAsTheEncoderWouldWriteThem() throws {
+        let f = try ReconcileTests.Fixture(groups: true)
+        let names = ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0001.xmp", "IMG_0001.CR2.xmp", "IMG_0002.HEIC", "IMG_0002.MOV",
+                     "lone.jpg", "gone.xmp", "b\u{FF}.jpg"]
+        for name in names { try f.write("d/" + name) }
+        try f.reconcile("d", names)
+        // The JPEG gone: the group stays, shown by its RAW under the JPEG's id.
+        let jpeg = try #require(f.id("d/IMG_0001.JPG"))
+        try f.reconcile("d", names.filter { $0 != "IMG_0001.JPG" })
+        #expect(f.state.library.listed(jpeg)?.name == "IMG_0001.CR2")
+        let raw = try #require(f.state.library.listed(jpeg))
+        try f.state.library.setCapture(raw.id, .known(CaptureTime(year: 2024, month: 5, day: 1)!.seconds))
+        let requests = [ListRequest(), ListRequest(offset: 1, limit: 2), ListRequest(view: ViewSpec(sort: .size, order: .desc)),
+                        ListRequest(view: ViewSpec(filter: ViewFilter(orphans: true))),
+                        ListRequest(view: ViewSpec(filter: ViewFilter(glob: "*.CR2")))]
+        for args in requests {
+            for fields in [PhotoFields.all, [.members, .id]] {
+                let listed = try Self.listed(f.state, args, id: .number(1), fields: fields)
+                let expected = try Self.expected(f.state, args, id: .number(1), fields: fields)
+                if fields == .all {
+                    #expect(listed == expected)
+                } else {
+                    #expect(try Self.parsed(listed) == Self.parsed(expected, keeping: fields))
+                }
+            }
+        }
+        let whole = try Self.parsed(Self.listed(f.state, ListRequest(), id: nil, fields: .all))
+        let result = try #require(whole["result"] as? [String: Any])
+        #expect(result["total"] as? Int == 4 && result["files"] as? Int == 7, "\(result)")
+        let photos = try #require(result["photos"] as? [[String: Any]])
+        let group = try #require(photos.first { $0["id"] as? Int == Int(jpeg) })
+        #expect(group["path"] as? String == "d/IMG_0001.CR2")
+        #expect(group["capture_time"] as? String == "2024-05-01T00:00:00")
+        #expect(group["total_size"] as? Int == 15)
+        let members = try #require(group["members"] as? [[String: Any]])
+        #expect(members.map { $0["path"] as? String } == ["d/IMG_0001.CR2", "d/IMG_0001.CR2.xmp", "d/IMG_0001.xmp"])
+        #expect(members.map { $0["kind"] as? String } == ["raw", "sidecar", "sidecar"])
+        #expect(members.map { $0["type"] as? String } == ["cr2", "xmp", "xmp"])
+        let live = try #require(photos.first { $0["path"] as? String == "d/IMG_0002.HEIC" })
+        #expect((live["members"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["rendered", "video"])
+        #expect(photos.first { $0["path"] as? String == "d/lone.jpg" }?["members"] == nil)
+        // The orphans filter lists the sidecar whose image is gone, as itself.
+        let orphans = try Self.parsed(Self.listed(f.state, ListRequest(view: ViewSpec(filter: ViewFilter(orphans: true))), id: nil,
+                                                  fields: .all))
+        let orphanPhotos = try #require((orphans["result"] as? [String: Any])?["photos"] as? [[String: Any]])
+        #expect(orphanPhotos.map { $0["path"] as? String } == ["d/gone.xmp"])
+        // A glob finds the groups that have a file it matches.
+        let cr2 = try Self.parsed(Self.listed(f.state, ListRequest(view: ViewSpec(filter: ViewFilter(glob: "*.CR2.xmp"))), id: nil,
+                                              fields: [.id]))
+        #expect(((cr2["result"] as? [String: Any])?["photos"] as? [[String: Any]])?.map { $0["id"] as? Int } == [Int(jpeg)])
     }
 
     /// Written a piece at a time, with pieces of any size (the connection sends

@@ -25,6 +25,7 @@ import Testing
         #expect(PhotoType.allCases.map(\.wireName) == [
             "jpeg", "png", "heic", "webp", "tiff", "gif", "avif",
             "cr2", "cr3", "nef", "arw", "dng", "orf", "rw2", "raf", "mp4", "mov",
+            "xmp", "aae", "pp3", "dop", "thm",
         ])
         for type in PhotoType.allCases {
             #expect(PhotoType(wireName: type.wireName) == type)
@@ -39,6 +40,21 @@ import Testing
         #expect(PhotoType.avif.family == .image)
         #expect(PhotoType.allCases.filter { $0.family == .raw } == [.cr2, .cr3, .nef, .arw, .dng, .orf, .rw2, .raf])
         #expect(PhotoType.allCases.filter { $0.family == .video } == [.mp4, .mov])
+    }
+
+    @Test func sidecarsAreFilesTheIndexKnowsButNeverPhotos() {
+        for (name, type) in [("IMG_0001.XMP", PhotoType.xmp), ("IMG_0001.CR2.xmp", .xmp), ("IMG_0001.aae", .aae),
+                             ("IMG_0001.CR2.pp3", .pp3), ("IMG_0001.NEF.dop", .dop), ("MVI_0001.THM", .thm)] {
+            #expect(PhotoType.detect(name: ByteString(name)) == nil, "\(name) is not a photo")
+            #expect(PhotoType.detectFile(name: ByteString(name)) == type, "\(name)")
+            #expect(type.family == .sidecar && type.isSidecar && !type.mayCarryExif)
+            #expect(PhotoType(configName: type.wireName) == nil, "a root's types are photo types")
+        }
+        #expect(PhotoType.detectFile(name: "IMG_0001.JPG") == .jpeg)
+        #expect(!PhotoTypeFilter.all.types.contains { $0.isSidecar })
+        #expect(PhotoType.photoTypes.count == 17)
+        #expect(throws: UnknownPhotoTypeError.self) { try PhotoTypeFilter(names: ["sidecar"]) }
+        #expect(throws: UnknownPhotoTypeError.self) { try PhotoTypeFilter(names: ["xmp"]) }
     }
 
     @Test func namesThatAreNotUTF8StillHaveTheirType() {
@@ -100,8 +116,8 @@ import Testing
         #expect(try PhotoTypeFilter(names: ["image"]).types == Set(PhotoType.allCases.filter { $0.family == .image }))
     }
 
-    @Test func allAcceptsEveryType() {
-        for type in PhotoType.allCases {
+    @Test func allAcceptsEveryPhotoType() {
+        for type in PhotoType.photoTypes {
             #expect(PhotoTypeFilter.all.detect(name: ByteString("x.\(type.extensions[0])")) == type)
         }
     }

@@ -17,12 +17,13 @@ import Testing
         private(set) var state: CuratorState
         let rootID: Int32
 
-        init(protected: [String] = []) throws {
+        init(protected: [String] = [], groups: Bool = false) throws {
             var template = Array("/tmp/curatord-reconcile-XXXXXX".utf8CString)
             let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
             directory = made.map { String(cString: $0) } ?? "/tmp/curatord-reconcile-\(getpid())"
             try FileManager.default.createDirectory(atPath: directory + "/root", withIntermediateDirectories: true)
-            config = Configuration(roots: [RootConfig(name: "pics", path: ByteString(directory + "/root"), protected: protected)],
+            config = Configuration(roots: [RootConfig(name: "pics", path: ByteString(directory + "/root"), protected: protected,
+                                                      groups: groups)],
                                    socketPath: ByteString(directory + "/s"), stateDirectory: ByteString(directory),
                                    homeTrash: ByteString(directory + "/trash"))
             state = try CuratorState(config: config, library: PhotoLibrary(store: IndexStore(path: directory + "/index.sqlite")))
@@ -45,7 +46,7 @@ import Testing
         func scanned(_ relative: String) throws -> ScannedFile {
             let path = ByteString(relative)
             let status = try FileStatus.of(ByteString(root + "/" + relative))
-            return ScannedFile(name: path.lastComponent, status: status, type: .jpeg)
+            return ScannedFile(name: path.lastComponent, status: status, type: PhotoType.detectFile(name: path.lastComponent) ?? .jpeg)
         }
 
         /// What a scan step does for one directory: every photo file it holds.

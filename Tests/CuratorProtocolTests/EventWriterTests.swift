@@ -10,8 +10,17 @@ struct EventWriterTests {
     static let awkward = PhotoSummary(id: -7, root: "r\"x", path: "quote\" back\\slash\nnew\ttab\u{01}/Été.jpg", pathRaw: "cXVvdGU=",
                                       size: 0, mtimeNs: -1, type: "nef", protected: true, offline: false, selected: 9)
 
+    /// A group (issue 15): its members and total size.
+    static let group = PhotoSummary(id: 17, root: "pics", path: "d/IMG_0001.JPG", size: 3, mtimeNs: 5, type: "jpeg",
+                                    members: [GroupMemberSummary(kind: "rendered", path: "d/IMG_0001.JPG", size: 3, type: "jpeg"),
+                                              GroupMemberSummary(kind: "raw", path: "d/IMG_0001.CR2", size: 20, type: "cr2"),
+                                              GroupMemberSummary(kind: "sidecar", path: "d/\u{FFFD}.xmp", pathRaw: "/y54=", size: 1,
+                                                                 type: "xmp")],
+                                    totalSize: 24)
+
     static let events: [Event] = [
         Event(event: .added, root: "pics", photo: photo),
+        Event(event: .changed, root: "pics", photo: group),
         Event(event: .changed, root: "pics", photo: awkward),
         Event(event: .moved, root: "pics", photo: photo, from: WirePath(path: "old/ä.jpg", pathRaw: "b2xk")),
         Event(event: .removed, root: "pics", photoId: 42, from: WirePath(path: "2024/x.jpg")),
@@ -53,7 +62,7 @@ struct EventWriterTests {
             let written = Wire.event(event)
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
         }
-        let line = String(decoding: Wire.event(Self.events[7]), as: UTF8.self)
+        let line = String(decoding: Wire.event(Self.events[8]), as: UTF8.self)
         #expect(line.contains(#""cap":null"#) && line.contains(#""view":{"filter":{"glob":"*.NEF","types":["nef"]}"#))
     }
 }

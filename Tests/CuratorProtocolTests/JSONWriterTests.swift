@@ -14,12 +14,12 @@ struct JSONWriterTests {
     /// written through each of the string forms the listing uses.
     @Test func listingLineEqualsTheCodableEncoding() throws {
         struct Named: Codable, Equatable { var path: String }
-        struct Result: Codable { var folders: [FolderSection]; var offset: Int; var photos: [Named]; var total: Int; var view: ViewSpec }
+        struct Result: Codable { var files: Int; var folders: [FolderSection]; var offset: Int; var photos: [Named]; var total: Int; var view: ViewSpec }
         let encodedView = [UInt8](try Wire.makeEncoder().encode(Self.view))
         for id in [RequestID.number(9), .string("a\"b"), nil] {
             // A capacity of 40 makes the writer grow early on.
             var w = JSONWriter(reservingCapacity: id == nil ? 40 : 4096)
-            ListingLine.writeOpening(id: id, to: &w)
+            ListingLine.writeOpening(id: id, files: 12, to: &w)
             for folder in Self.folders { folder.write(to: &w) }
             ListingLine.writeMiddle(offset: 4, to: &w)
             do {
@@ -41,7 +41,7 @@ struct JSONWriterTests {
             }
             ListingLine.writeClosing(total: 11, view: encodedView, to: &w)
             let fast = w.bytes
-            let codable = [UInt8](Wire.success(id: id, result: Result(folders: Self.folders, offset: 4,
+            let codable = [UInt8](Wire.success(id: id, result: Result(files: 12, folders: Self.folders, offset: 4,
                                                                         photos: Self.awkward.map(Named.init), total: 11, view: Self.view)))
             #expect(String(decoding: fast, as: UTF8.self) == String(decoding: codable, as: UTF8.self))
             #expect(fast.last == UInt8(ascii: "\n"))

@@ -180,6 +180,8 @@ struct CullTests {
         #expect(try Self.selection(d).paths == ["2024/05/IMG_0001.JPG", "2024/05/IMG_0002.JPG"])
         try t.send("o")
         try t.waitFor("Another page: the selection of 2 photos was cleared.")
+        // The notice is drawn at once; the new page follows when the daemon answers.
+        try t.waitForAbsence("2024/06")
         let page = t.screen
         #expect(page.contains("pics/2024/05 · 5 photos") && !page.contains("2024/06"), "\(page)")
         let after = try Self.selection(d)

@@ -23,14 +23,14 @@ enum DeletePrepareCommand: StateCommand {
                 throw ProtocolError(.invalidArgument, "A plan may name at most \(config.maxSelection) photos (max_selection).",
                                     argument: "ids")
             }
-            // A photo the user may not see is one that does not exist, for them.
+            // A photo (a group's id) the user may not see is one that does not exist, for them.
             let unknown = explicit.filter { !state.maySee(photoID: $0, uid: key.uid) }
             if !unknown.isEmpty {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
             }
             ids = explicit.firstOccurrences()
         } else {
-            ids = session.selection.items.filter { library.photo($0) != nil }
+            ids = session.selection.items.filter { library.listed($0) != nil }
             guard !ids.isEmpty else {
                 throw ProtocolError(.emptySelection, session.mode == .select ? "Nothing is selected." : "Nothing is selected: the session is in view mode.")
             }
@@ -39,12 +39,12 @@ enum DeletePrepareCommand: StateCommand {
         // runtime copies a whole `RootRuntime`, three times per photo before.
         let rootFacts = state.roots.facts
         let rootParts = state.roots.mapRuntimes { (name: $0.config.name, path: $0.config.path) }
-        let refused = rootFacts.mayProtect.isEmpty ? [] : ids.filter { library.photo($0).map(state.isProtected) ?? false }
+        let refused = rootFacts.mayProtect.isEmpty ? [] : ids.filter { library.listed($0).map(state.isProtected) ?? false }
         if !refused.isEmpty {
             throw ProtocolError(.protected, "\(count(refused.count)) in a protected folder and cannot be deleted.", photos: refused)
         }
         let offline = ids.filter { id in
-            library.photo(id).map { rootParts[$0.rootID] == nil || rootFacts.offline.contains($0.rootID) } ?? false
+            library.listed(id).map { rootParts[$0.rootID] == nil || rootFacts.offline.contains($0.rootID) } ?? false
         }
         if !offline.isEmpty {
             throw ProtocolError(.rootOffline, "\(count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
@@ -87,9 +87,9 @@ enum DeletePrepareCommand: StateCommand {
         var shown: [PlanItem] = []
         var bytes: Int64 = 0
         for (index, id) in ids.enumerated() {
-            guard let photo = library.photo(id), let root = rootParts[photo.rootID] else { continue }
+            guard let photo = library.listed(id), let root = rootParts[photo.rootID] else { continue }
             let relative = library.relativePath(of: photo)
-            items.append(BatchPlanItem(photoID: id, rootName: root.name, rootPath: root.path, relativePath: relative,
+            items.append(BatchPlanItem(photoID: photo.id, rootName: root.name, rootPath: root.path, relativePath: relative,
                                        identity: photo.identity))
             let wire = state.wirePath(relative)
             shown.append(PlanItem(step: index + 1, id: id, root: root.name, path: wire.path, pathRaw: wire.pathRaw,

@@ -34,8 +34,10 @@ enum ListCommand: CommandHandler {
         let encodedView = (try? Wire.makeEncoder().encode(spec)).map { [UInt8]($0) } ?? Array("{}".utf8)
         let photos = ListingPhotoWriter(roots: state.roots, folders: state.library.folders, fields: fields,
                                         selection: current.selection.isEmpty ? nil : current.selection,
-                                        thumbnailsReady: state.thumbnails.ready)
+                                        thumbnailsReady: state.thumbnails.ready,
+                                        groupRows: state.library.groupRows,
+                                        table: state.library.groupRows.isEmpty ? PhotoTable() : state.library.photos)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
-                             positions: positions, offset: offset, view: encodedView, photos: photos)
+                             positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)
     }
 }

@@ -36,22 +36,22 @@ enum ReorderCommand: StateCommand {
         guard args.to >= 1 && args.to <= ids.count else {
             throw ProtocolError(.noSuchPosition, "There is no position \(args.to): the view has \(ids.count) photos.", positions: [args.to])
         }
-        guard let photo = library.photo(id), let from = ids.firstIndex(of: id) else {
+        guard let photo = library.listed(id), let from = ids.firstIndex(of: id) else {
             throw ProtocolError(.noSuchPhoto, "Photo \(id) is gone.", photos: [id])
         }
         let target = ids[args.to - 1]
-        guard let targetPhoto = library.photo(target), targetPhoto.folderID == photo.folderID else {
+        guard let targetPhoto = library.listed(target), targetPhoto.folderID == photo.folderID else {
             throw ProtocolError(.invalidArgument, "A photo keeps to its folder: position \(args.to) is in another folder.", argument: "to")
         }
         // Move it in the view, then renumber its folder in the resulting order.
         var viewOrder = ids
         viewOrder.remove(at: from)
         viewOrder.insert(id, at: args.to - 1)
-        let order = viewOrder.filter { library.photo($0)?.folderID == photo.folderID }
+        let order = viewOrder.filter { library.listed($0)?.folderID == photo.folderID }
         do {
             try library.batch {
-                for (index, member) in order.enumerated() where library.photo(member)?.rank != Int64(index + 1) {
-                    try library.setRank(member, Int64(index + 1))
+                for (index, member) in order.enumerated() where library.listed(member)?.rank != Int64(index + 1) {
+                    if let row = library.listed(member)?.id { try library.setRank(row, Int64(index + 1)) }
                 }
             }
         } catch {

@@ -17,7 +17,7 @@ enum SelectionVerb {
             // Protected photos cannot be selected (article 003's non-removable sections).
             let adding = self == .select ? ids : ids.filter { !current.selection.contains($0) }
             let library = state.library
-            let refused = state.roots.facts.mayProtect.isEmpty ? [] : adding.filter { id in library.photo(id).map(state.isProtected) ?? false }
+            let refused = state.roots.facts.mayProtect.isEmpty ? [] : adding.filter { id in library.listed(id).map(state.isProtected) ?? false }
             if !refused.isEmpty && args.selector.namesInBulk {
                 // Named in bulk, they are simply not selectable: the rest is, and the
                 // answer says how many were left out.
@@ -25,7 +25,7 @@ enum SelectionVerb {
                 ids.removeAll(where: left.contains)
                 skipped = refused.count
             } else if !refused.isEmpty {
-                let paths = refused.prefix(5).compactMap { library.photo($0) }.map { library.relativePath(of: $0).lossyString }
+                let paths = refused.prefix(5).compactMap { library.listed($0) }.map { library.relativePath(of: $0).lossyString }
                 throw ProtocolError(.protected, "\(refused.count == 1 ? "This photo is" : "\(refused.count) of these photos are") in a protected folder and cannot be selected: \(paths.joined(separator: ", "))\(refused.count > 5 ? ", ..." : "").",
                                     photos: refused)
             }

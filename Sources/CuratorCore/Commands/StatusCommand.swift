@@ -21,12 +21,13 @@ enum StatusCommand: CuratorCommand {
                     watches: r.watches, scanning: r.scanning, scanDirectories: r.scanDirectories, scanFiles: r.scanFiles,
                     capturePending: counts.capturePending, lastScanMs: r.lastScanMs, overflows: r.overflows,
                     rescans: r.rescans, note: r.note,
-                    unresponsiveSince: r.unresponsiveSince.map { LocalTime(epochSeconds: $0).rfc3339Text })
+                    unresponsiveSince: r.unresponsiveSince.map { LocalTime(epochSeconds: $0).rfc3339Text },
+                    files: r.config.groups ? counts.files : nil)
             }
             return StatusResult(
                 version: ProtocolInfo.serverVersion, pid: getpid(),
                 uptimeMs: Int64((MonotonicClock.nanoseconds() - curator.startedAt) / 1_000_000), roots: rootStatuses,
-                photos: caller.uid == 0 ? state.library.photos.count : rootStatuses.reduce(0) { $0 + $1.photos }, scanning: rootStatuses.contains { $0.scanning }, clients: state.events.clients,
+                photos: caller.uid == 0 ? state.library.listedByRoot.values.reduce(0, +) : rootStatuses.reduce(0) { $0 + $1.photos }, scanning: rootStatuses.contains { $0.scanning }, clients: state.events.clients,
                 subscribers: state.events.subscriberCount, sessions: state.sessions.count, overflows: state.roots.totalOverflows,
                 rescans: state.roots.totalRescans, batchRunning: state.plans.batchRunning, indexWrites: state.library.storeWrites,
                 inotify: state.roots.values.contains { $0.usesInotify } || watcher.restarts > 0

@@ -17,7 +17,10 @@ enum ThumbnailCommand: CuratorCommand {
     static let maxDataBytes = 8 << 20
 
     private struct Place {
+        /// The id the client named (a group's, issue 15).
         var id: Int64
+        /// The row of the file shown for it, whose thumbnail it is.
+        var row: Int64
         var root: ByteString
         var relative: ByteString
         var isVideo: Bool
@@ -35,11 +38,11 @@ enum ThumbnailCommand: CuratorCommand {
         let (cacheRoot, places) = try curator.withState { (state) throws(ProtocolError) -> (ByteString?, [Place]) in
             var unknown: [Int64] = []
             let places = ids.compactMap { id -> Place? in
-                guard let photo = state.library.photo(id), let root = state.roots[photo.rootID] else {
+                guard let photo = state.library.listed(id), let root = state.roots[photo.rootID] else {
                     unknown.append(id)
                     return nil
                 }
-                return Place(id: id, root: root.config.path, relative: state.library.relativePath(of: photo),
+                return Place(id: id, row: photo.id, root: root.config.path, relative: state.library.relativePath(of: photo),
                              isVideo: photo.type.family == .video)
             }
             guard unknown.isEmpty else {
@@ -71,7 +74,7 @@ enum ThumbnailCommand: CuratorCommand {
                 continue
             }
             let entry = look(place, size: size, cache: cache, directory: directory, withPath: sameUser, withData: args.data == true)
-            if entry.state == .pending { pending.append(place.id) }
+            if entry.state == .pending { pending.append(place.row) }
             entries.append(entry)
         }
         if !pending.isEmpty {

@@ -20,7 +20,7 @@ public struct ConfigLoader {
     ]
     static let rootKeys: Set<String> = [
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all", "delete",
-        "trash", "recycle_group", "recycle_keep_days",
+        "trash", "recycle_group", "recycle_keep_days", "groups", "group_shows",
     ]
 
     /// The largest configuration file read; a larger one is refused whole, never cut.
@@ -185,6 +185,14 @@ public struct ConfigLoader {
                     protected = try strings("protected", in: object, path: "\(at).protected") ?? []
                 }
             }
+            let groups = try bool("groups", in: object, path: "\(at).groups") ?? false
+            var shows = GroupSettings.Shown.rendered
+            if let text = try string("group_shows", in: object, path: "\(at).group_shows") {
+                guard let value = GroupSettings.Shown(rawValue: text) else {
+                    throw fail("\(at).group_shows", "must be \"rendered\" or \"raw\", not \"\(text)\"")
+                }
+                shows = value
+            }
             var deletePolicy = DeletePolicy.writable
             if let d = try string("delete", in: object, path: "\(at).delete") {
                 guard let policy = DeletePolicy(rawValue: d) else {
@@ -216,7 +224,8 @@ public struct ConfigLoader {
             roots.append(RootConfig(name: name, path: ByteString(path), watch: watch, pollInterval: interval,
                                     exclude: exclude, includeDefaultExclusions: defaults, types: types,
                                     protected: protected, protectAll: protectAll, trash: trash,
-                                    recycleGroup: recycleGroup, recycleKeepDays: keepDays, deletePolicy: deletePolicy))
+                                    recycleGroup: recycleGroup, recycleKeepDays: keepDays, deletePolicy: deletePolicy,
+                                    groups: groups, groupShows: shows))
         }
 
         let socket = try absolute(try string("socket", in: top, path: "socket") ?? environment.defaultSocketPath, key: "socket")

@@ -28,6 +28,10 @@ public struct RootConfig: Sendable, Hashable {
     public var protected: [String]
     /// The whole root is protected.
     public var protectAll: Bool
+    /// Files of one shot (RAW + JPEG, a Live Photo, their sidecars) are kept as one
+    /// group (issue 15), shown by `groupShows`.
+    public var groups: Bool
+    public var groupShows: GroupSettings.Shown
     /// Where its trashed photos go (`trash`).
     public var trash: TrashKind
     /// `recycle_group`: the group given the recycle folders (read and restore), by
@@ -42,7 +46,8 @@ public struct RootConfig: Sendable, Hashable {
     public init(name: String, path: ByteString, watch: WatchMethod = .auto, pollInterval: Double = 300,
                 exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
                 protected: [String] = [], protectAll: Bool = false, trash: TrashKind = .freedesktop,
-                recycleGroup: String? = nil, recycleKeepDays: Int? = nil, deletePolicy: DeletePolicy = .writable) {
+                recycleGroup: String? = nil, recycleKeepDays: Int? = nil, deletePolicy: DeletePolicy = .writable,
+                groups: Bool = false, groupShows: GroupSettings.Shown = .rendered) {
         self.name = name
         self.path = path
         self.watch = watch
@@ -56,6 +61,13 @@ public struct RootConfig: Sendable, Hashable {
         self.recycleGroup = recycleGroup
         self.recycleKeepDays = recycleKeepDays
         self.deletePolicy = deletePolicy
+        self.groups = groups
+        self.groupShows = groupShows
+    }
+
+    /// How this root groups files, for the index.
+    public var groupSettings: GroupSettings {
+        GroupSettings(enabled: groups, shown: groupShows, types: types.flatMap { try? PhotoTypeFilter(names: $0) } ?? .all)
     }
 }
 

@@ -29,7 +29,7 @@ public enum ExifReader {
     public static func readCaptureTime(
         path: ByteString, relativeTo directory: FileDescriptor = .currentDirectory
     ) throws(SystemError) -> CaptureTime? {
-        if let type = PhotoType.detect(name: path.lastComponent), !type.mayCarryExif { return nil }
+        if let type = PhotoType.detectFile(name: path.lastComponent), !type.mayCarryExif { return nil }
         // O_NONBLOCK: a FIFO named like a photo must not hang the scanner in open(2).
         let descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW, relativeTo: directory)
         return try descriptor.closeAfter { (descriptor) throws(SystemError) -> CaptureTime? in
@@ -77,6 +77,7 @@ extension PhotoType {
     public var mayCarryExif: Bool {
         switch self {
         case .png, .gif, .mp4, .mov: false
+        case .xmp, .aae, .pp3, .dop, .thm: false  // sidecars: the capture time is their image's
         default: true
         }
     }

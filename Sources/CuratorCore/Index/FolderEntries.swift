@@ -14,6 +14,7 @@ struct FolderEntries {
     private var ids: [Int64] = []
 
     var isEmpty: Bool { ids.isEmpty }
+    var count: Int { ids.count }
     var values: [Int64] { ids }
 
     /// Where `name` is, or would go; compared as `ByteString` orders names (bytes, then length).

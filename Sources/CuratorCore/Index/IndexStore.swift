@@ -8,7 +8,8 @@ import CuratorSystem
 /// stays small (well under 300 bytes a photo).
 final class IndexStore {
     let database: Database
-    static let schemaVersion = 1
+    /// 2: photos have a group and a role (issue 15); a version 1 file is migrated.
+    static let schemaVersion = 2
     /// Photo rows inserted, updated or deleted since opening: a restart over an
     /// unchanged tree must leave this at zero (reported in `status`).
     private(set) var photoWrites = 0
@@ -18,7 +19,9 @@ final class IndexStore {
 
     // Prepared once: scans and events run these per file.
     private lazy var upsertPhotoStatement = try? database.prepare(
-        "INSERT OR REPLACE INTO photos(id, folder, name, size, mtime, dev, ino, type, capture, rank) VALUES(?,?,?,?,?,?,?,?,?,?)")
+        Self.upsertPhotoSQL)
+    private static let upsertPhotoSQL =
+        "INSERT OR REPLACE INTO photos(id, folder, name, size, mtime, dev, ino, type, capture, rank, grp, role) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"
     private lazy var deletePhotoStatement = try? database.prepare("DELETE FROM photos WHERE id = ?")
     private lazy var insertFolderStatement = try? database.prepare("INSERT INTO folders(root, path) VALUES(?, ?)")
     private lazy var updateFolderStatement = try? database.prepare("UPDATE folders SET path = ? WHERE id = ?")
@@ -35,7 +38,19 @@ final class IndexStore {
         // Everything is read once into memory at start: a small page cache suffices.
         try database.execute("PRAGMA cache_size=-512")
         let version = try database.userVersion()
-        if version != Self.schemaVersion {
+        if version == 1 {
+            // Groups came in version 2: every photo is first its own group, shown;
+            // each root's folders are grouped once its settings are set
+            // (`PhotoLibrary.setGroupSettings`, which finds none recorded).
+            try database.execute("""
+                BEGIN;
+                ALTER TABLE photos ADD COLUMN grp INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE photos ADD COLUMN role INTEGER NOT NULL DEFAULT 0;
+                UPDATE photos SET grp = id;
+                COMMIT;
+                """)
+            try database.setUserVersion(Self.schemaVersion)
+        } else if version != Self.schemaVersion {
             if version != 0 {
                 // A cache from another schema: drop it; the scan rebuilds it.
                 try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
@@ -45,7 +60,8 @@ final class IndexStore {
                 CREATE TABLE IF NOT EXISTS folders(id INTEGER PRIMARY KEY, root INTEGER NOT NULL, path BLOB NOT NULL);
                 CREATE TABLE IF NOT EXISTS photos(id INTEGER PRIMARY KEY, folder INTEGER NOT NULL, name BLOB NOT NULL,
                     size INTEGER NOT NULL, mtime INTEGER NOT NULL, dev INTEGER NOT NULL, ino INTEGER NOT NULL,
-                    type TEXT NOT NULL, capture INTEGER NOT NULL, rank INTEGER NOT NULL);
+                    type TEXT NOT NULL, capture INTEGER NOT NULL, rank INTEGER NOT NULL,
+                    grp INTEGER NOT NULL DEFAULT 0, role INTEGER NOT NULL DEFAULT 0);
                 CREATE TABLE IF NOT EXISTS sessions(uid INTEGER NOT NULL, name TEXT NOT NULL, state BLOB NOT NULL, PRIMARY KEY(uid, name)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
                 """)
@@ -120,7 +136,7 @@ final class IndexStore {
     // MARK: photos
 
     func loadPhotos(_ body: (Photo) -> Void) throws {
-        let s = try database.prepare("SELECT p.id, f.root, p.folder, p.name, p.size, p.mtime, p.dev, p.ino, p.type, p.capture, p.rank FROM photos p JOIN folders f ON f.id = p.folder")
+        let s = try database.prepare("SELECT p.id, f.root, p.folder, p.name, p.size, p.mtime, p.dev, p.ino, p.type, p.capture, p.rank, p.grp, p.role FROM photos p JOIN folders f ON f.id = p.folder")
         var bad: [(id: Int64, why: String)] = []
         while try s.step() {
             // loadFolders dropped the folders whose ids are out of range; this only
@@ -134,10 +150,13 @@ final class IndexStore {
                 continue
             }
             let type = PhotoType(wireName: s.text(8)) ?? .jpeg  // a guess the next scan corrects
+            // A group or role out of range is a guess too: the folder's next grouping sets it.
+            let group = Self.photoIDs.contains(s.int64(11)) ? s.int64(11) : s.int64(0)
+            let role = UInt8(exactly: s.int64(12)).flatMap(GroupRole.init(rawValue:)) ?? (type.isSidecar ? .undecided : .shown)
             body(Photo(id: s.int64(0), rootID: rootID, folderID: folderID, name: ByteString(s.blob(3)),
                        identity: FileIdentity(device: UInt64(bitPattern: s.int64(6)), inode: UInt64(bitPattern: s.int64(7)),
                                               size: s.int64(4), mtimeNs: s.int64(5)),
-                       type: type, capture: CaptureState(raw: s.int64(9)), rank: s.int64(10)))
+                       type: type, capture: CaptureState(raw: s.int64(9)), rank: s.int64(10), groupID: group, role: role))
         }
         for (id, why) in bad { drop("photos", id, why, "DELETE FROM photos WHERE id = ?") }
     }
@@ -157,11 +176,10 @@ final class IndexStore {
 
     func upsertPhoto(_ p: Photo) throws {
         photoWrites += 1
-        try statement(upsertPhotoStatement,
-                      "INSERT OR REPLACE INTO photos(id, folder, name, size, mtime, dev, ino, type, capture, rank) VALUES(?,?,?,?,?,?,?,?,?,?)")
+        try statement(upsertPhotoStatement, Self.upsertPhotoSQL)
             .bind(.int(p.id), .int(Int64(p.folderID)), .blob(p.name.bytes), .int(p.identity.size), .int(p.identity.mtimeNs),
                   .int(Int64(bitPattern: p.identity.device)), .int(Int64(bitPattern: p.identity.inode)),
-                  .text(p.type.wireName), .int(p.capture.raw), .int(p.rank))
+                  .text(p.type.wireName), .int(p.capture.raw), .int(p.rank), .int(p.groupID), .int(Int64(p.role.rawValue)))
             .run()
     }
 
@@ -179,6 +197,16 @@ final class IndexStore {
 
     func setReservedPhotoID(_ value: Int64) throws {
         try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('reserved_photo_id', ?)").bind(.int(value)).run()
+    }
+
+    /// The grouping a root's rows were last grouped with (`GroupSettings.storedValue`),
+    /// nil when never (a new root, or an index from before groups).
+    func groupSettings(root: Int32) throws -> Int64? {
+        try database.prepare("SELECT value FROM meta WHERE key = ?").bind(.text("groups.\(root)")).firstRow { $0.int64(0) }
+    }
+
+    func setGroupSettings(_ value: Int64, root: Int32) throws {
+        try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)").bind(.text("groups.\(root)"), .int(value)).run()
     }
 
     func deletePhoto(id: Int64) throws {

@@ -55,8 +55,9 @@ public enum CaptureState: Hashable, Sendable {
 }
 
 /// One indexed file. Its id is stable across renames and moves inside its root.
-/// 100 000 of these sit in one array, so the field order is chosen for a 72-byte
-/// stride (Swift lays fields out in declaration order): the one-byte type last.
+/// 100 000 of these sit in one array, so the field order is chosen for an 80-byte
+/// stride (Swift lays fields out in declaration order): the one-byte type and
+/// role last.
 public struct Photo: Sendable, Hashable {
     public var id: Int64
     public var rootID: Int32
@@ -68,8 +69,12 @@ public struct Photo: Sendable, Hashable {
     private var captureRaw: Int64
     /// Ranks count the photos a folder ever received, so 32 bits is plenty; a
     /// corrupt index's larger value saturates (the order stays total per folder).
+    /// The id of the group this file is in (issue 15): listings and selections
+    /// know a group by it. A photo alone bears its own id.
+    public var groupID: Int64
     private var rankRaw: Int32
     public var type: PhotoType
+    public var role: GroupRole
 
     public var capture: CaptureState {
         get { CaptureState(raw: captureRaw) }
@@ -83,8 +88,11 @@ public struct Photo: Sendable, Hashable {
     }
 
     public init(id: Int64, rootID: Int32, folderID: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
-                capture: CaptureState, rank: Int64) {
+                capture: CaptureState, rank: Int64, groupID: Int64? = nil, role: GroupRole? = nil) {
         self.id = id
+        self.groupID = groupID ?? id
+        // A sidecar is listed with nothing until its folder is grouped.
+        self.role = role ?? (type.isSidecar ? .undecided : .shown)
         self.rootID = rootID
         self.folderID = folderID
         self.name = name

@@ -16,7 +16,7 @@ public enum LibraryChange: Sendable {
 /// touches, never to the whole index: photos are kept per folder, folders per
 /// root and per parent.
 final class PhotoLibrary {
-    private let store: IndexStore
+    let store: IndexStore
     private(set) var photos = PhotoTable()
     /// Each folder's photos by name: lookups by path, and a folder's members.
     private var entries: [Int32: FolderEntries] = [:]
@@ -38,6 +38,9 @@ final class PhotoLibrary {
     private var nextRank: [Int32: Int64] = [:]
     private(set) var countByRoot: [Int32: Int] = [:]
     private(set) var bytesByRoot: [Int32: Int64] = [:]
+    /// Rows listed as photos per root (a group once): `countByRoot` less the
+    /// groups' other files.
+    private(set) var listedByRoot: [Int32: Int] = [:]
     /// Photos per root whose capture time is still to be read.
     private(set) var pendingCaptureByRoot: [Int32: Int] = [:]
     /// Bumped on every change, so that cached views know when to rebuild.
@@ -45,6 +48,26 @@ final class PhotoLibrary {
     private var inTransaction = false
     /// What the open transaction changed in memory, oldest first (`LibraryUndo`).
     private var undoLog: [LibraryUndo] = []
+
+    // Groups (PhotoLibrary+Groups.swift).
+    /// Every row of a group by its id, kept for each group that is more than one
+    /// row or whose id is not its only row's own.
+    var groupRows: [Int64: [Int64]] = [:]
+    /// Each root's way of grouping; a root not set does not group.
+    var groupSettings: [Int32: GroupSettings] = [:]
+    /// Folders the open transaction put rows in or took rows from: grouped again
+    /// before it commits.
+    var dirtyFolders: Set<Int32> = []
+    /// Names the open transaction put in or took out, by folder: only the groups
+    /// they can change are made again (`regroup(folder:names:)`).
+    var dirtyNames: [Int32: Set<ByteString>] = [:]
+    /// Per folder, its names by the bases they can change (`ShotName.keys`): built
+    /// when a folder is first regrouped in part, kept since, dropped on a rollback.
+    var groupKeys: [Int32: [ByteString: Set<ByteString>]] = [:]
+    /// Rows the open transaction added: they bring no group id of their own.
+    var freshIDs: Set<Int64> = []
+    /// Rows whose group or role changed since the state last took them (`takeShifts`).
+    var shifts: [GroupShift] = []
 
     init(store: IndexStore) throws {
         self.store = store
@@ -68,7 +91,7 @@ final class PhotoLibrary {
     /// keeps its id for an undo): the store records how far ids have been handed out.
     private var reservedID: Int64 = 0
 
-    private func takeID() throws -> Int64 {
+    func takeID() throws -> Int64 {
         note(.ids(next: nextID, reserved: reservedID))
         if nextID >= reservedID {
             reservedID = nextID + 4096
@@ -105,16 +128,25 @@ final class PhotoLibrary {
         droppedFolderPaths.removeAll(keepingCapacity: true)
         try store.begin()
         inTransaction = true
+        let shiftsBefore = shifts.count
         defer {
             inTransaction = false
             // A large transaction (a root dropped) does not keep its log's memory.
             undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
+            dirtyFolders.removeAll(keepingCapacity: true)
+            dirtyNames.removeAll(keepingCapacity: true)
+            freshIDs.removeAll(keepingCapacity: true)
         }
         do {
             let r = try body()
+            // Each folder touched is grouped again, in the same transaction: whole,
+            // or the groups its changed names can be in.
+            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, names: nil) }
+            for (folder, names) in dirtyNames { try regroup(folder: folder, names: names) }
             try store.commit()
             return r
         } catch {
+            shifts.removeSubrange(min(shiftsBefore, shifts.count)...)
             do {
                 try store.database.execute("ROLLBACK")
             } catch {
@@ -122,6 +154,7 @@ final class PhotoLibrary {
                 log.debug("index: rollback: \(error)")
             }
             rollBackMemory()
+            groupKeys.removeAll()  // rebuilt from the folder when next needed
             throw error
         }
     }
@@ -151,6 +184,8 @@ final class PhotoLibrary {
             case .replaced(let old):
                 if let current = photos[old.id], current.capture == .pending { pendingCaptureByRoot[current.rootID, default: 0] -= 1 }
                 if old.capture == .pending { pendingCaptureByRoot[old.rootID, default: 0] += 1 }
+                if let current = photos[old.id], current.role == .shown { listedByRoot[current.rootID, default: 0] -= 1 }
+                if old.role == .shown { listedByRoot[old.rootID, default: 0] += 1 }
                 photos[old.id] = old
             case .linked(let folder, let atPath, let inRoot, let child):
                 folders[folder.id] = nil
@@ -171,6 +206,8 @@ final class PhotoLibrary {
                 nextRank[id] = rank
             case .rank(let folder, let rank):
                 nextRank[folder] = rank
+            case .groupRows(let group, let rows):
+                groupRows[group] = rows
             case .ids(let next, let reserved):
                 nextID = next
                 reservedID = reserved
@@ -225,6 +262,8 @@ final class PhotoLibrary {
 
     /// The photos directly in a folder, by name.
     func members(ofFolder folder: Int32) -> [(name: ByteString, id: Int64)] { entries[folder]?.pairs(in: photos) ?? [] }
+
+    func memberCount(ofFolder folder: Int32) -> Int { entries[folder]?.count ?? 0 }
 
     func photos(inRoot root: Int32) -> [Photo] {
         folderIDs(inRoot: root).flatMap { photoIDs(inFolder: $0).compactMap { photos[$0] } }
@@ -291,8 +330,10 @@ final class PhotoLibrary {
         } else {
             id = try takeID()
         }
+        // A sidecar has no capture time of its own (its group's is its photos').
         let photo = Photo(id: id, rootID: root, folderID: folder, name: name, identity: identity, type: type,
-                          capture: capture, rank: takeRank(folder))
+                          capture: type.isSidecar ? .none : capture, rank: takeRank(folder))
+        freshIDs.insert(id)
         insertInMemory(photo)
         try store.upsertPhoto(photo)
         return .added(photo)
@@ -343,6 +384,41 @@ final class PhotoLibrary {
             generation &+= 1
             try store.upsertPhoto(photo)
         }
+    }
+
+    /// A row's group and role, as `regroup` decided them; in place, undone with
+    /// the transaction, its group's rows kept.
+    func setGroup(_ id: Int64, group: Int64, role: GroupRole) throws {
+        guard var photo = photos[id], photo.groupID != group || photo.role != role else { return }
+        let old = photo.groupID
+        let oldRows = rows(ofGroup: old)
+        let newRows = old == group ? [] : rows(ofGroup: group)
+        note(.replaced(photo))
+        if photo.role == .shown { listedByRoot[photo.rootID, default: 0] -= 1 }
+        if role == .shown { listedByRoot[photo.rootID, default: 0] += 1 }
+        photo.groupID = group
+        photo.role = role
+        photos[id] = photo
+        generation &+= 1
+        if old != group {
+            setRows(old, oldRows.filter { $0 != id })
+            setRows(group, newRows + [id])
+        }
+        try store.upsertPhoto(photo)
+    }
+
+    /// Keeps `groupRows[group]` only where `rows(ofGroup:)` could not tell it.
+    private func setRows(_ group: Int64, _ rows: [Int64]) {
+        let kept: [Int64]? = rows.isEmpty || rows == [group] ? nil : rows
+        guard groupRows[group] != kept else { return }
+        note(.groupRows(group, groupRows[group]))
+        groupRows[group] = kept
+    }
+
+    /// The rows whose group or role changed since the last call, for events.
+    func takeShifts() -> [GroupShift] {
+        defer { shifts.removeAll() }
+        return shifts
     }
 
     func setRank(_ id: Int64, _ rank: Int64) throws {
@@ -407,6 +483,7 @@ final class PhotoLibrary {
             children[folder.id] = nil
             droppedFolderPaths[folder.id] = folder.path
             nextRank[folder.id] = nil
+            groupKeys[folder.id] = nil
             try store.deleteFolder(id: folder.id)
         }
     }
@@ -465,8 +542,17 @@ final class PhotoLibrary {
     private func count(_ photo: Photo, _ sign: Int) {
         countByRoot[photo.rootID, default: 0] += sign
         bytesByRoot[photo.rootID, default: 0] += Int64(sign) * photo.size
+        if photo.role == .shown { listedByRoot[photo.rootID, default: 0] += sign }
         if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += sign }
         generation &+= 1
+    }
+
+    /// Whether a row coming or going can change its folder's groups: always where
+    /// the root groups; elsewhere only a row that is not a plain photo alone (a
+    /// sidecar, or a member left from when it grouped). A root that does not group
+    /// then costs nothing per event (grouping a folder is proportional to it).
+    private func mayChangeGroups(_ photo: Photo) -> Bool {
+        groupSettings[photo.rootID]?.enabled == true || photo.role != .shown || photo.groupID != photo.id
     }
 
     private func insertInMemory(_ photo: Photo) {
@@ -474,15 +560,26 @@ final class PhotoLibrary {
         if inTransaction {
             note(.inserted(photo, entry: photoID(folder: photo.folderID, name: photo.name), inode: byInode.find(inode, digestOf: digest(of:)),
                            rank: nextRank[photo.folderID]))
+            if mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
         }
+        let groupBefore = rows(ofGroup: photo.groupID)
         photos[photo.id] = photo
         entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
         byInode.set(inode, photo.id, digestOf: digest(of:))
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
+        setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id])
+        if groupKeys[photo.folderID] != nil {
+            for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }
+        }
         count(photo, 1)
     }
 
     private func removeFromMemory(_ photo: Photo) {
+        let groupBefore = rows(ofGroup: photo.groupID)
+        if inTransaction && mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
+        if groupKeys[photo.folderID] != nil {
+            for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key]?.remove(photo.name) }
+        }
         // Out of the folder entries while still in the table (they compare its name there).
         let entry = photoID(folder: photo.folderID, name: photo.name) == photo.id
         if entry { setEntry(photo.folderID, photo.name, nil) }
@@ -491,6 +588,7 @@ final class PhotoLibrary {
         if ownInode { byInode.set(inode, nil, digestOf: digest(of:)) }
         photos[photo.id] = nil
         note(.removed(photo, entry: entry, inode: ownInode))
+        setRows(photo.groupID, groupBefore.filter { $0 != photo.id })
         count(photo, -1)
     }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// One photo as `PhotoTable` stores it: 64 bytes (a million of these sit in one
-/// array), where a `Photo` is 72 plus a heap array for its name. The name is a
+/// One photo as `PhotoTable` stores it: 72 bytes (a million of these sit in one
+/// array), where a `Photo` is 80 plus a heap array for its name. The name is a
 /// reference into the table's `NameArena` and the device an index into the
 /// table's few devices; the rest are `Photo`'s fields, widest first so that
 /// Swift's declaration-order layout leaves no padding before the last byte.
@@ -11,6 +11,8 @@ struct PhotoRow {
     var size: Int64
     var mtimeNs: Int64
     var captureRaw: Int64
+    /// As `Photo.groupID` (issue 15).
+    var groupID: Int64
     var rootID: Int32
     var folderID: Int32
     /// As `Photo.rank`: 32 bits, saturated.
@@ -20,6 +22,7 @@ struct PhotoRow {
     /// table already knows 65 535 devices (then the device is kept by id).
     var device: UInt16
     var type: PhotoType
+    var role: GroupRole
 
     var capture: CaptureState { CaptureState(raw: captureRaw) }
     var rank: Int64 { Int64(rankRaw) }

@@ -4,7 +4,7 @@ import CuratorSystem
 /// Every photo by id, stored densely: a `[Int64: Photo]` dictionary keeps a
 /// power-of-two bucket array of whole `Photo` values under a 3/4 load, which at
 /// 100 000 photos is a 25 MB allocation; here the photos sit in one array of
-/// 64-byte `PhotoRow`s, their names in one `NameArena`, and the slot of each id is
+/// 72-byte `PhotoRow`s, their names in one `NameArena`, and the slot of each id is
 /// found in a plain array indexed by id (ids are handed out in sequence and never
 /// reused, so it costs 4 bytes per id ever given out). Removal moves the last
 /// photo into the hole.
@@ -52,7 +52,7 @@ struct PhotoTable {
     func photo(_ row: PhotoRow) -> Photo {
         Photo(id: row.id, rootID: row.rootID, folderID: row.folderID, name: name(of: row),
               identity: FileIdentity(device: device(of: row), inode: row.inode, size: row.size, mtimeNs: row.mtimeNs),
-              type: row.type, capture: row.capture, rank: row.rank)
+              type: row.type, capture: row.capture, rank: row.rank, groupID: row.groupID, role: row.role)
     }
 
     /// Every photo as a `Photo`, in slot order (tests and rare whole-library passes).
@@ -110,8 +110,8 @@ struct PhotoTable {
         if device == Self.overflowDevice { overflowDevices[photo.id] = photo.identity.device }
         let capture = photo.capture.raw
         return PhotoRow(id: photo.id, inode: photo.identity.inode, size: photo.identity.size, mtimeNs: photo.identity.mtimeNs,
-                        captureRaw: capture, rootID: photo.rootID, folderID: photo.folderID,
-                        rankRaw: Int32(clamping: photo.rank), name: name, device: device, type: photo.type)
+                        captureRaw: capture, groupID: photo.groupID, rootID: photo.rootID, folderID: photo.folderID,
+                        rankRaw: Int32(clamping: photo.rank), name: name, device: device, type: photo.type, role: photo.role)
     }
 
     private mutating func appendName(_ name: ByteString) -> NameRef {

@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
 
-/// A kind of file that counts as a photo, told by its extension. The raw value is
-/// the wire name: it is stored in the index and sent to clients, so it never changes.
+/// A kind of file the index keeps, told by its extension: the photos, and the
+/// sidecars that roots which group files (issue 15) keep beside them (family
+/// `sidecar`: never a photo of their own). The raw value is the wire name: it is
+/// stored in the index and sent to clients, so it never changes.
 public enum PhotoType: String, CaseIterable, Hashable, Sendable, Codable {
     case jpeg, png, heic, webp, tiff, gif, avif
     case cr2, cr3, nef, arw, dng, orf, rw2, raf
     case mp4, mov
+    case xmp, aae, pp3, dop, thm
 
     public enum Family: String, Sendable, Codable {
-        case image, raw, video
+        case image, raw, video, sidecar
     }
+
+    /// The types that are photos (every family but sidecars).
+    public static let photoTypes: [PhotoType] = allCases.filter { $0.family != .sidecar }
+
+    public var isSidecar: Bool { family == .sidecar }
 
     public var wireName: String { rawValue }
 
@@ -21,6 +29,7 @@ public enum PhotoType: String, CaseIterable, Hashable, Sendable, Codable {
         case .jpeg, .png, .heic, .webp, .tiff, .gif, .avif: .image
         case .cr2, .cr3, .nef, .arw, .dng, .orf, .rw2, .raf: .raw
         case .mp4, .mov: .video
+        case .xmp, .aae, .pp3, .dop, .thm: .sidecar
         }
     }
 
@@ -34,20 +43,27 @@ public enum PhotoType: String, CaseIterable, Hashable, Sendable, Codable {
         }
     }
 
-    /// The type a file name stands for, or nil when it is not a photo. Only the bytes
-    /// after the last dot count, ASCII case folded; the name need not be UTF-8. A
-    /// dotfile with nothing before its dot (`.jpg`) has no extension.
+    /// The photo type a file name stands for, or nil when it is not a photo. Only the
+    /// bytes after the last dot count, ASCII case folded; the name need not be UTF-8.
+    /// A dotfile with nothing before its dot (`.jpg`) has no extension.
     public static func detect(name: ByteString) -> PhotoType? {
+        guard let type = detectFile(name: name), !type.isSidecar else { return nil }
+        return type
+    }
+
+    /// The type of a photo or a sidecar (`IMG_0001.xmp`), as `detect` tells it.
+    public static func detectFile(name: ByteString) -> PhotoType? {
         guard let ext = name.lowercasedExtension else { return nil }
         return byExtension[ext]
     }
 
-    /// A type by extension (`jpg`, `.JPG`) or wire name (`jpeg`), as configurations spell them.
+    /// A photo type by extension (`jpg`, `.JPG`) or wire name (`jpeg`), as
+    /// configurations spell them; a sidecar's is none.
     public init?(configName: String) {
         var name = Substring(configName)
         if name.first == "." { name = name.dropFirst() }
         let lower = String(name).lowercased()
-        guard let type = PhotoType(rawValue: lower) ?? PhotoType.byExtension[lower] else { return nil }
+        guard let type = PhotoType(rawValue: lower) ?? PhotoType.byExtension[lower], !type.isSidecar else { return nil }
         self = type
     }
 

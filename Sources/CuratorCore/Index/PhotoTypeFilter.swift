@@ -7,7 +7,7 @@ import CuratorSystem
 public struct PhotoTypeFilter: Hashable, Sendable {
     public let types: Set<PhotoType>
 
-    public static let all = PhotoTypeFilter(types: Set(PhotoType.allCases))
+    public static let all = PhotoTypeFilter(types: Set(PhotoType.photoTypes))
 
     public init(types: Set<PhotoType>) { self.types = types }
 
@@ -18,8 +18,8 @@ public struct PhotoTypeFilter: Hashable, Sendable {
         for name in names {
             if let type = PhotoType(configName: name) {
                 types.insert(type)
-            } else if let family = PhotoType.Family(rawValue: name.lowercased()) {
-                types.formUnion(PhotoType.allCases.filter { $0.family == family })
+            } else if let family = PhotoType.Family(rawValue: name.lowercased()), family != .sidecar {
+                types.formUnion(PhotoType.photoTypes.filter { $0.family == family })
             } else {
                 throw UnknownPhotoTypeError(name: name)
             }
@@ -37,7 +37,7 @@ public struct PhotoTypeFilter: Hashable, Sendable {
 
     /// Wire names in a stable order, for status output and configuration dumps.
     public var wireNames: [String] {
-        PhotoType.allCases.filter { types.contains($0) }.map(\.wireName)
+        PhotoType.photoTypes.filter { types.contains($0) }.map(\.wireName)
     }
 }
 
@@ -47,7 +47,7 @@ public struct UnknownPhotoTypeError: Error, Hashable, Sendable, CustomStringConv
     public init(name: String) { self.name = name }
 
     public var description: String {
-        let known = PhotoType.allCases.map(\.wireName).joined(separator: ", ")
+        let known = PhotoType.photoTypes.map(\.wireName).joined(separator: ", ")
         return "unknown photo type '\(name)': expected one of \(known), an extension such as jpg, or image, raw, video"
     }
 }

@@ -14,12 +14,23 @@ extension CuratorState {
         let path = fields.contains(.path) ? wirePath(library.relativePath(of: photo)) : WirePath(path: "")
         let offline = facts.offline.contains(photo.rootID)
         let protected = fields.contains(.protected) && facts.mayProtect.contains(photo.rootID) && isProtected(photo)
-        return PhotoSummary(position: position, id: photo.id, root: fields.contains(.root) ? rootName(photo.rootID) : "",
+        let members = fields.contains(.members) ? library.members(ofGroupShownBy: photo) : nil
+        return PhotoSummary(position: position, id: photo.groupID, root: fields.contains(.root) ? rootName(photo.rootID) : "",
                             path: path.path, pathRaw: path.pathRaw,
                             size: photo.size, mtimeNs: photo.identity.mtimeNs, type: fields.contains(.type) ? photo.type.wireName : "",
-                            captureTime: fields.contains(.captureTime) ? photo.capture.seconds.map { CaptureTime(seconds: $0).wire } : nil,
+                            captureTime: fields.contains(.captureTime)
+                                ? GroupMembers.capture(of: photo, members: members ?? library.members(ofGroupShownBy: photo))
+                                    .map { CaptureTime(seconds: $0).wire } : nil,
                             protected: protected ? true : nil, offline: offline ? true : nil, selected: selected,
-                            thumbnail: fields.contains(.thumbnail) && thumbnails.isReady(photo.id) ? true : nil)
+                            thumbnail: fields.contains(.thumbnail) && thumbnails.isReady(photo.id) ? true : nil,
+                            members: members?.map { memberSummary($0) }, totalSize: members.map(GroupMembers.totalSize))
+    }
+
+    /// One file of a group, as listings show it.
+    func memberSummary(_ photo: Photo) -> GroupMemberSummary {
+        let path = wirePath(library.relativePath(of: photo))
+        return GroupMemberSummary(kind: MemberKind(photo.type).rawValue, path: path.path, pathRaw: path.pathRaw,
+                                  size: photo.size, type: photo.type.wireName)
     }
 
     /// Whether a photo is protected by its root's settings (`RootRegistry.isProtected`).

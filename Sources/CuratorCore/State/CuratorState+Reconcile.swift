@@ -119,12 +119,13 @@ extension CuratorState {
                 let now = uids.filter { mayList(folderID: folder.id, root: root, uid: $0) }
                 let both = was.intersection(now)
                 for id in library.photoIDs(inFolder: folder.id) {
-                    guard let photo = library.photo(id) else { continue }
+                    // A group moves as one: said once, by its shown photo, under the group's id.
+                    guard let photo = library.photo(id), photo.role == .shown else { continue }
                     let oldPath = wirePath(fromFolderPath.appending(photo.name))
                     events.send(Event(event: .moved, root: roots.names[root], photo: summary(photo), from: oldPath),
                                 root: root, only: both.count == uids.count ? nil : both)
                     if was != both {
-                        events.send(Event(event: .removed, root: roots.names[root], photoId: id, from: oldPath),
+                        events.send(Event(event: .removed, root: roots.names[root], photoId: photo.groupID, from: oldPath),
                                     root: root, only: was.subtracting(both))
                     }
                     if now != both {

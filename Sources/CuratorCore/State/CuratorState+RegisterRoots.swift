@@ -25,5 +25,10 @@ extension CuratorState {
             registrations.append(RootRegistry.Registration(id: row.id, config: config, device: row.path == config.path ? row.device : 0))
         }
         roots.install(registrations)
+        // A root whose grouping changed (or an index from before groups) is grouped again.
+        for registration in registrations {
+            try library.setGroupSettings(registration.config.groupSettings, root: registration.id)
+        }
+        publish([])
     }
 }

@@ -17,7 +17,7 @@ extension CuratorState {
         }
         if let ids = selector.ids {
             let unknown = ids.filter { id in
-                guard let photo = library.photo(id), roots[photo.rootID] != nil else { return true }
+                guard let photo = library.listed(id), roots[photo.rootID] != nil else { return true }
                 return !maySee(photo, uid: uid)
             }
             if !unknown.isEmpty {
@@ -39,7 +39,7 @@ extension CuratorState {
         if let folder = selector.folder {
             let path = ByteString(folder).normalizedRelative
             let ids = viewIDs.filter { id in
-                guard let p = library.photo(id), let f = library.folders[p.folderID] else { return false }
+                guard let p = library.listed(id), let f = library.folders[p.folderID] else { return false }
                 return f.path.isWithin(path)
             }
             if ids.isEmpty && library.folders.values.allSatisfy({ !$0.path.isWithin(path) || !mayList(folderID: $0.id, root: $0.rootID, uid: uid) }) {

@@ -27,7 +27,7 @@ extension CuratorState {
         var leaving: [Int64] = []
         for state in sessions.all.values {
             for id in state.selection.items where checked.insert(id).inserted {
-                guard let photo = library.photo(id), rules.contains(photo.rootID) else { continue }
+                guard let photo = library.listed(id), rules.contains(photo.rootID) else { continue }
                 if let root, photo.rootID != root { continue }
                 if let folder, !(library.folders[photo.folderID]?.path.isWithin(folder) ?? false) { continue }
                 if isProtected(photo) { leaving.append(id) }

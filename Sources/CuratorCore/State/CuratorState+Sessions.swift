@@ -48,14 +48,14 @@ extension CuratorState {
         guard let view = try? ViewMembership(state.view, roots: roots) else { return Set(state.selection.items) }
         var hidden = Set<Int64>()
         for id in state.selection.items {
-            guard let photo = library.photo(id) else { continue }
-            if !view.contains(photo, folderPath: library.folders[photo.folderID]?.path ?? .empty) { hidden.insert(id) }
+            guard let photo = library.listed(id) else { continue }
+            if !view.contains(photo, folderPath: library.folders[photo.folderID]?.path ?? .empty, library: library) { hidden.insert(id) }
         }
         return hidden
     }
 
     func selectedBytes(_ state: SessionState) -> Int64 {
-        state.selection.items.reduce(0) { $0 + (library.photo($1)?.size ?? 0) }
+        state.selection.items.reduce(0) { $0 + (library.listed($1)?.size ?? 0) }
     }
 
     /// The selection as its owner `uid` is shown it: a photo they may no longer see
@@ -63,7 +63,7 @@ extension CuratorState {
     func selectionItems(_ state: SessionState, hidden: Set<Int64>, uid: UInt32) -> [SelectionItem] {
         var items: [SelectionItem] = []
         for (index, id) in state.selection.items.enumerated() {
-            guard let photo = library.photo(id), maySee(photo, uid: uid) else { continue }
+            guard let photo = library.listed(id), maySee(photo, uid: uid) else { continue }
             let path = wirePath(library.relativePath(of: photo))
             items.append(SelectionItem(number: index + 1, id: id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
                                        size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire },

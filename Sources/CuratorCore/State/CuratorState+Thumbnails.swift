@@ -22,7 +22,7 @@ extension CuratorState {
     func queueAllThumbnails() {
         guard makesThumbnails else { return }
         // The newest photos are taken first (the queue is a stack).
-        for id in library.photos.rows.map(\.id).sorted() { thumbnails.enqueue(id) }
+        for id in library.photos.rows.lazy.filter({ !$0.type.isSidecar }).map(\.id).sorted() { thumbnails.enqueue(id) }
     }
 
     /// The next photo to make thumbnails of. Background work waits while a root is
@@ -34,7 +34,8 @@ extension CuratorState {
         var found: ThumbnailWork?
         _ = thumbnails.take(background: background) { id in
             // Video clips get no thumbnail from us (clients draw a placeholder).
-            guard let photo = library.photo(id), photo.type.family != .video, let root = roots[photo.rootID], root.online
+            guard let photo = library.photo(id), photo.type.family != .video, !photo.type.isSidecar,
+                  let root = roots[photo.rootID], root.online
             else { return false }
             found = ThumbnailWork(
                 id: id, rootName: root.config.name, path: root.config.path.appending(library.relativePath(of: photo)),
@@ -56,13 +57,14 @@ extension CuratorState {
             return
         }
         thumbnails.finished(work.id, outcome)
-        guard announce, events.hasSubscribers else { return }
+        // Clients know a group by its id (issue 15): only its shown file's thumbnail is told.
+        guard announce, events.hasSubscribers, photo.role == .shown else { return }
         switch outcome {
         case .ready(let made):
-            events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: work.id, state: ThumbnailState.ready.rawValue,
+            events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: photo.groupID, state: ThumbnailState.ready.rawValue,
                                        sizes: made.sorted()), root: photo.rootID)
         case .failed(let reason):
-            events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: work.id, state: ThumbnailState.failed.rawValue,
+            events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: photo.groupID, state: ThumbnailState.failed.rawValue,
                                        message: reason), root: photo.rootID)
         case .retry:
             break
@@ -79,6 +81,8 @@ extension CuratorState {
         for change in changes {
             switch change {
             case .added(let p):
+                // A sidecar (issue 15) is no image.
+                guard !p.type.isSidecar else { continue }
                 thumbnails.invalidate(p.id)
             case .changed(let p):
                 thumbnails.invalidate(p.id)

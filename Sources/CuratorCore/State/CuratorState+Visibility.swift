@@ -24,8 +24,10 @@ extension CuratorState {
         uid == 0 || mayList(folderID: photo.folderID, root: photo.rootID, uid: uid)
     }
 
+    /// Whether `photoID` is a listed id (a group's, issue 15) that `uid` may see:
+    /// a group's files are in one folder, so seeing its shown photo is seeing all.
     func maySee(photoID: Int64, uid: UInt32) -> Bool {
-        guard let photo = library.photo(photoID) else { return false }
+        guard let photo = library.listed(photoID) else { return false }
         return maySee(photo, uid: uid)
     }
 
@@ -48,16 +50,20 @@ extension CuratorState {
         return answer
     }
 
-    /// A root's photos, bytes and photos awaiting their capture time, as `uid` may see them.
-    func rootCounts(_ root: Int32, uid: UInt32) -> (photos: Int, bytes: Int64, capturePending: Int) {
+    /// A root's photos (a group once), files (every file of a group), bytes and
+    /// photos awaiting their capture time, as `uid` may see them.
+    func rootCounts(_ root: Int32, uid: UInt32) -> (photos: Int, files: Int, bytes: Int64, capturePending: Int) {
         if listsEverything(uid: uid, root: root) {
-            return (library.countByRoot[root] ?? 0, library.bytesByRoot[root] ?? 0, library.pendingCaptureByRoot[root] ?? 0)
+            return (library.listedByRoot[root] ?? 0, library.countByRoot[root] ?? 0, library.bytesByRoot[root] ?? 0,
+                    library.pendingCaptureByRoot[root] ?? 0)
         }
-        var counts = (photos: 0, bytes: Int64(0), capturePending: 0)
+        var counts = (photos: 0, files: 0, bytes: Int64(0), capturePending: 0)
         for folder in library.folderIDs(inRoot: root) where mayList(folderID: folder, root: root, uid: uid) {
             for id in library.photoIDs(inFolder: folder) {
                 guard let photo = library.photo(id) else { continue }
-                counts.photos += 1
+                // A group counts once (its shown photo), its files' bytes all.
+                if photo.role == .shown { counts.photos += 1 }
+                counts.files += 1
                 counts.bytes += photo.size
                 if photo.capture == .pending { counts.capturePending += 1 }
             }
@@ -70,7 +76,7 @@ extension CuratorState {
     /// gone from disk do; the session's followers are told.
     func withoutUnseen(_ state: SessionState, _ key: SessionKey) -> SessionState {
         guard key.uid != 0, !state.selection.isEmpty, !listsEverything(uid: key.uid) else { return state }
-        let unseen = state.selection.items.filter { !maySee(photoID: $0, uid: key.uid) && library.photo($0) != nil }
+        let unseen = state.selection.items.filter { !maySee(photoID: $0, uid: key.uid) && library.listed($0) != nil }
         guard !unseen.isEmpty, let updated = sessions.remove(unseen, from: key) else { return state }
         sendSelectionEvent(key, updated)
         return updated

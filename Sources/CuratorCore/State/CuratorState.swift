@@ -62,7 +62,7 @@ final class CuratorState {
         queueAllThumbnails()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.
-        try sessions.load(removing: { id in library.photo(id).map(isProtected) ?? true })
+        try sessions.load(removing: { id in library.listed(id).map(isProtected) ?? true })
     }
 
     // MARK: shorthands, as the watcher and the commands use them

@@ -20,10 +20,13 @@ struct ListingPhotoWriter: Sendable {
     /// The fields asked for, as flags read once (each `PhotoFields` constant is a
     /// global behind a lazy-initialisation check, several per photo).
     private let wants: (captureTime: Bool, id: Bool, mtimeNs: Bool, offline: Bool, path: Bool, position: Bool,
-                        protected: Bool, root: Bool, selected: Bool, size: Bool, type: Bool)
+                        protected: Bool, root: Bool, selected: Bool, size: Bool, type: Bool, members: Bool)
     /// Photos whose thumbnails are ready, when `thumbnail` is asked for (a copy-on-write copy).
     private let thumbnailsReady: Set<Int64>?
     private let selection: OrderedSelection?
+    /// The groups' rows and the photo table (copy-on-write copies), for members.
+    private let groupRows: [Int64: [Int64]]
+    private let table: PhotoTable
     private let folders: [Int32: Folder]
     private let roots: [Int32: RootPart]
     private let rootNames: [Int32: String]
@@ -41,12 +44,14 @@ struct ListingPhotoWriter: Sendable {
     /// Takes what it needs of the roots and folders (copy-on-write copies, taken
     /// under the state's lock).
     init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?,
-         thumbnailsReady: Set<Int64> = []) {
+         thumbnailsReady: Set<Int64> = [], groupRows: [Int64: [Int64]] = [:], table: PhotoTable = PhotoTable()) {
         self.thumbnailsReady = fields.contains(.thumbnail) ? thumbnailsReady : nil
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
                  fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),
-                 fields.contains(.selected), fields.contains(.size), fields.contains(.type))
+                 fields.contains(.selected), fields.contains(.size), fields.contains(.type), fields.contains(.members))
         self.selection = selection
+        self.groupRows = groupRows
+        self.table = table
         self.folders = folders
         var roots: [Int32: RootPart] = [:]
         for id in Set(registry.ids).union(registry.names.keys) {
@@ -78,20 +83,31 @@ struct ListingPhotoWriter: Sendable {
             rootID = photo.rootID
             root = roots[rootID] ?? RootPart(name: Array("?".utf8), offline: false, protectAll: false, protection: ProtectionRules([]))
         }
-        if wants.captureTime, let seconds = photo.capture.seconds {
+        // Only a photo in a group looks further than its own row.
+        // (The shown photo is read whole, its name copied, only then.)
+        let shown = groupRows.isEmpty || photo.role != .shown ? nil : table.photo(photo)
+        let members = shown.flatMap { GroupMembers.of($0, rows: groupRows, table: table) }
+        if wants.captureTime, let seconds = members == nil ? photo.capture.seconds : shown.flatMap({ GroupMembers.capture(of: $0, members: members) }) {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
-        if wants.id { w.key("id"); w.int(photo.id) }
+        if wants.id { w.key("id"); w.int(photo.groupID) }
+        if wants.members, let members {
+            w.key("members")
+            w.beginArray()
+            for member in members { writeMember(member, to: &w) }
+            w.endArray()
+        }
         if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.mtimeNs) }
         if wants.offline, root.offline { w.key("offline"); w.bool(true) }
         if wants.path { writePath(photo, name: name, to: &w) }
         if wants.position { w.key("position"); w.int(position) }
         if wants.protected, root.mayProtect, isProtected(photo, name: name) { w.key("protected"); w.bool(true) }
         if wants.root { w.key("root"); w.string(escaped: root.name) }
-        if wants.selected, let number = selection?.number(of: photo.id) { w.key("selected"); w.int(number) }
+        if wants.selected, let number = selection?.number(of: photo.groupID) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }
         if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
+        if wants.members, let members { w.key("total_size"); w.int(GroupMembers.totalSize(members)) }
         if wants.type {
             if photo.type != type {
                 type = photo.type
@@ -100,6 +116,18 @@ struct ListingPhotoWriter: Sendable {
             w.key("type")
             w.string(escaped: typeName)
         }
+    }
+
+    /// One file of a group: `kind`, `path` (and `path_raw`), `size`, `type`.
+    private func writeMember(_ member: Photo, to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("kind"); w.string(MemberKind(member.type).rawValue)
+        let path = WirePath(folders[member.folderID].map { $0.path.appending(member.name) } ?? member.name)
+        w.key("path"); w.string(path.path)
+        if let raw = path.pathRaw { w.key("path_raw"); w.string(raw) }
+        w.key("size"); w.int(member.size)
+        w.key("type"); w.string(member.type.wireName)
+        w.endObject()
     }
 
     /// As `RootRegistry.isProtected`, from the root's rules taken at the start.

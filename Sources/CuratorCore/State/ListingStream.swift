@@ -35,6 +35,7 @@ public struct ListingStream: Sendable {
     private let positions: Range<Int>
     private let offset: Int
     private let total: Int
+    private let files: Int
     private let view: [UInt8]
     private var photos: ListingPhotoWriter
     private var phase = Phase.opening
@@ -42,7 +43,8 @@ public struct ListingStream: Sendable {
     private var separatorPending = false
 
     init(id: RequestID?, table: PhotoTable, slots: [Int32], folderTotals: [Int32: Int], positions: Range<Int>,
-         offset: Int, view: [UInt8], photos: ListingPhotoWriter) {
+         offset: Int, view: [UInt8], photos: ListingPhotoWriter, files: Int? = nil) {
+        self.files = files ?? slots.count
         self.id = id
         self.table = table
         self.slots = slots
@@ -72,7 +74,7 @@ public struct ListingStream: Sendable {
         while w.written < limit {
             switch phase {
             case .opening:
-                ListingLine.writeOpening(id: id, to: &w)
+                ListingLine.writeOpening(id: id, files: files, to: &w)
                 phase = .folders(from: positions.lowerBound)
             case .folders(let start):
                 guard start < positions.upperBound else {

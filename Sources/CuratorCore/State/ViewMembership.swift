@@ -49,10 +49,10 @@ struct ViewMembership {
     }
 
     /// `folderPath` is the path of the photo's folder.
-    func contains(_ photo: Photo, folderPath: ByteString) -> Bool {
-        guard roots.contains(photo.rootID) else { return false }
+    func contains(_ photo: Photo, folderPath: ByteString, library: PhotoLibrary) -> Bool {
+        guard roots.contains(photo.rootID), photo.role == filter.listedRole else { return false }
         if let root, photo.rootID != root { return false }
         if let folder, recursive ? !folderPath.isWithin(folder) : folderPath != folder { return false }
-        return filter.isEmpty || filter.matches(photo, folderPath: folderPath)
+        return filter.isEmpty || filter.matches(photo, folderPath: folderPath, library: library)
     }
 }

@@ -10,6 +10,8 @@ struct ResolvedView {
     var ids: [Int64]
     var slots: [Int32]
     var folderTotals: [Int32: Int] = [:]
+    /// Every file of the view's groups (issue 15); `ids.count` where nothing groups.
+    var files = 0
 }
 
 extension CuratorState {
@@ -75,12 +77,15 @@ extension CuratorState {
             for position in rows.indices {
                 let photo = table[Int(rows[position].index)]
                 rows[position].tie = Int64(position)
+                // A group sorts by its capture time and its whole size (issue 15).
+                let members = library.groupRows.isEmpty ? nil : library.members(ofGroupShownBy: library.photos.photo(photo))
                 switch sort {
                 case .custom: rows[position].key = photo.rank
                 // Photos without a capture time go last, by path.
-                case .capture: rows[position].key = photo.capture.seconds ?? .max
+                case .capture: rows[position].key = members == nil ? photo.capture.seconds ?? .max
+                    : GroupMembers.capture(of: library.photos.photo(photo), members: members) ?? .max
                 case .mtime: rows[position].key = photo.mtimeNs
-                case .size: rows[position].key = photo.size
+                case .size: rows[position].key = members.map(GroupMembers.totalSize) ?? photo.size
                 case .name: break
                 }
             }
@@ -96,7 +101,11 @@ extension CuratorState {
         for row in rows { perRank[Int(row.folder)] += 1 }
         var folderTotals: [Int32: Int] = [:]
         for (rank, folder) in orderedFolders.enumerated() where perRank[rank] > 0 { folderTotals[folder] = perRank[rank] }
-        return ResolvedView(ids: slots.map { table[Int($0)].id }, slots: slots, folderTotals: folderTotals)
+        var files = slots.count
+        if !library.groupRows.isEmpty {
+            for slot in slots { files += (library.groupRows[table[Int(slot)].groupID]?.count ?? 1) - 1 }
+        }
+        return ResolvedView(ids: slots.map { table[Int($0)].groupID }, slots: slots, folderTotals: folderTotals, files: files)
     }
 }
 
@@ -112,7 +121,10 @@ extension CuratorState {
             let path = paths[folder] ?? .empty
             for id in library.photoIDs(inFolder: folder) {
                 guard let slot = table.slot(of: id) else { continue }
-                if !filter.isEmpty, !filter.matches(table.rows[Int(slot)], in: table, folderPath: path) { continue }
+                // A group is listed once, by its shown photo (issue 15); sidecars
+                // whose image is gone only by the orphans filter.
+                if table.rows[Int(slot)].role != filter.listedRole { continue }
+                if !filter.isEmpty, !filter.matches(table.photo(table.rows[Int(slot)]), folderPath: path, library: library) { continue }
                 rows.append(ViewRow(folder: Int32(rank), index: slot, key: 0, tie: 0))
             }
         }
@@ -156,11 +168,14 @@ struct CompiledFilter {
     var types: Set<PhotoType>?
     var from: Int64?
     var to: Int64?
+    /// The role of the rows listed: groups' shown photos, or orphan sidecars.
+    var listedRole = GroupRole.shown
 
     var isEmpty: Bool { glob == nil && types == nil && from == nil && to == nil }
 
     init(_ filter: ViewFilter?) throws(ProtocolError) {
         guard let filter else { return }
+        if filter.orphans == true { listedRole = .orphan }
         if let g = filter.glob, !g.isEmpty {
             globHasSlash = g.contains("/")
             glob = Glob(pattern: g, options: globHasSlash ? [.pathname] : [])
@@ -184,25 +199,18 @@ struct CompiledFilter {
         }
     }
 
-    func matches(_ photo: Photo, folderPath: ByteString) -> Bool {
-        matches(type: photo.type, capture: photo.capture, name: { photo.name }, folderPath: folderPath)
-    }
-
-    /// As for a `Photo`; the name is copied out of the table only for a glob.
-    func matches(_ row: PhotoRow, in table: PhotoTable, folderPath: ByteString) -> Bool {
-        matches(type: row.type, capture: row.capture, name: { table.name(of: row) }, folderPath: folderPath)
-    }
-
-    private func matches(type: PhotoType, capture: CaptureState, name: () -> ByteString, folderPath: ByteString) -> Bool {
-        if let types, !types.contains(type) { return false }
+    /// A group matches when one of its files does (`*.NEF` finds the groups
+    /// with a NEF), and by its capture time.
+    func matches(_ photo: Photo, folderPath: ByteString, library: PhotoLibrary) -> Bool {
+        let members = library.groupRows.isEmpty ? nil : library.members(ofGroupShownBy: photo)
+        if let types, !(members ?? [photo]).contains(where: { types.contains($0.type) }) { return false }
         if from != nil || to != nil {
-            guard let t = capture.seconds else { return false }
+            guard let t = GroupMembers.capture(of: photo, members: members) else { return false }
             if let from, t < from { return false }
             if let to, t > to { return false }
         }
-        if let glob {
-            let name = name()
-            if !glob.matches(globHasSlash ? folderPath.appending(name) : name) { return false }
+        if let glob, !(members ?? [photo]).contains(where: { glob.matches(globHasSlash ? folderPath.appending($0.name) : $0.name) }) {
+            return false
         }
         return true
     }

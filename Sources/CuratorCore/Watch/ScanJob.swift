@@ -71,8 +71,11 @@ final class ScanJob {
 struct NameFilter {
     let exclusions: Exclusions
     let types: PhotoTypeFilter
+    /// Sidecars are kept too, where the root groups files.
+    let sidecars: Bool
 
     init(_ config: RootConfig) {
+        sidecars = config.groups
         exclusions = Exclusions(patterns: config.exclude, includeDefaults: config.includeDefaultExclusions)
         // The loader has validated the names; a root without `types` takes every type.
         types = config.types.flatMap { try? PhotoTypeFilter(names: $0) } ?? .all
@@ -80,9 +83,12 @@ struct NameFilter {
 
     func skipsDirectory(_ name: ByteString) -> Bool { exclusions.excludesDirectory(name: name) }
 
-    /// The photo type of a file name, or nil when the file is not a photo we keep.
+    /// The type of a file name, or nil when the file is not a photo (or, where the
+    /// root groups files, a sidecar) we keep.
     func photoType(_ name: ByteString) -> PhotoType? {
         if exclusions.excludesFile(name: name) { return nil }
-        return types.detect(name: name)
+        if let type = types.detect(name: name) { return type }
+        guard sidecars, let type = PhotoType.detectFile(name: name), type.isSidecar else { return nil }
+        return type
     }
 }

@@ -36,15 +36,24 @@ struct ListCommand: CLICommand {
                 let badge = p.selected.map { "[\($0)]" } ?? ""
                 let flags = (p.protected == true ? " protected" : "") + (p.offline == true ? " offline" : "")
                 let name = p.path.split(separator: "/").last.map(String.init) ?? p.path
+                // A group shows its whole size, and its other files below it.
+                let size = p.totalSize ?? p.size
                 Format.write("  \(Format.pad(String(p.position ?? 0), width, right: true)) \(Format.pad(badge, 5)) \(Format.pad(name, 28)) "
-                             + "\(Format.pad(Format.bytes(p.size), 8, right: true))  \(p.captureTime ?? "-")\(flags)")
+                             + "\(Format.pad(Format.bytes(size), 8, right: true))  \(p.captureTime ?? "-")\(flags)")
+                for member in (p.members ?? []).dropFirst() {
+                    let memberName = member.path.split(separator: "/").last.map(String.init) ?? member.path
+                    Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) + \(Format.pad(memberName, 26)) "
+                                 + "\(Format.pad(Format.bytes(member.size), 8, right: true))  \(member.kind)")
+                }
             }
         }
         let shown = r.photos.count
+        // Groups count once as photos; their files are said when they are more.
+        let files = r.files > r.total ? ", \(Format.plural(r.files, "file"))" : ""
         if shown < r.total {
-            Format.write("(\(r.offset + 1)-\(r.offset + shown) of \(r.total); --offset/--limit for more)")
+            Format.write("(\(r.offset + 1)-\(r.offset + shown) of \(r.total)\(files); --offset/--limit for more)")
         } else {
-            Format.write("(\(Format.plural(r.total, "photo")))")
+            Format.write("(\(Format.plural(r.total, "photo"))\(files))")
         }
     }
 }

@@ -34,6 +34,9 @@ struct ViewOptions: ParsableArguments {
     @Flag("--flat", "--no-recursive", help: "This folder only, not the ones below.")
     var flat: Bool
 
+    @Flag("--orphans", help: "Sidecars (.xmp, .aae, ...) whose photo is gone, instead of photos (roots with groups).")
+    var orphans: Bool
+
     /// The view these options and a positional `ROOT`, `ROOT/FOLDER` or `FOLDER` (when
     /// there is one root, or with --root) describe.
     func spec(at location: String?) -> ViewSpec {
@@ -43,6 +46,7 @@ struct ViewOptions: ParsableArguments {
         filter.types = types
         filter.from = from
         filter.to = to
+        if orphans { filter.orphans = true }
         if !filter.isEmpty { spec.filter = filter }
         if let sort { spec.sort = sort }
         if descending { spec.order = .desc }

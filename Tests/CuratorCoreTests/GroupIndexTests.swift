@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorStore
+import CuratorSystem
+import Testing
+
+/// Groups in the index (issue 15): each folder grouped again as rows come and go,
+/// group ids kept as the issue says, written to a real index.sqlite and read back.
+@Suite struct GroupIndexTests {
+    final class Index {
+        let dir: ScratchDirectory
+        var store: IndexStore
+        var library: PhotoLibrary
+        let root: Int32
+        var folder: Int32
+        var inode: UInt64 = 100
+
+        init(settings: GroupSettings = GroupSettings()) throws {
+            dir = try ScratchDirectory()
+            store = try IndexStore(path: dir.child("index.sqlite").lossyString)
+            library = try PhotoLibrary(store: store)
+            root = try store.insertRoot(name: "pics", path: "/p")
+            try library.setGroupSettings(settings, root: root)
+            folder = try library.ensureFolder(root: root, path: "")
+        }
+
+        /// Opens the file again, as a restart does.
+        func reopen(settings: GroupSettings = GroupSettings()) throws {
+            store = try IndexStore(path: dir.child("index.sqlite").lossyString)
+            library = try PhotoLibrary(store: store)
+            try library.setGroupSettings(settings, root: root)
+            folder = try #require(library.folderID(root: root, path: ""))
+        }
+
+        @discardableResult
+        func add(_ name: ByteString, in folder: Int32? = nil) throws -> Int64 {
+            inode += 1
+            let type = try #require(PhotoType.detectFile(name: name))
+            let change = try library.upsert(root: root, folder: folder ?? self.folder, name: name,
+                                            identity: FileIdentity(device: 1, inode: inode, size: 10, mtimeNs: 1), type: type)
+            guard case .added(let photo) = change else { throw ScratchError("not added: \(name)") }
+            return photo.id
+        }
+
+        func id(_ name: ByteString, in folder: Int32? = nil) -> Int64? { library.photoID(folder: folder ?? self.folder, name: name) }
+
+        func row(_ name: ByteString, in folder: Int32? = nil) -> Photo? { id(name, in: folder).flatMap { library.photo($0) } }
+
+        /// Every row as `name: group-shown-name role`, to compare whole folders.
+        func shape(_ folder: Int32? = nil) -> [String: String] {
+            var shape: [String: String] = [:]
+            for (name, id) in library.members(ofFolder: folder ?? self.folder) {
+                guard let photo = library.photo(id) else { continue }
+                let shown = library.listed(photo.groupID).map { $0.name.lossyString } ?? "-"
+                shape[name.lossyString] = "\(shown) \(photo.role)"
+            }
+            return shape
+        }
+    }
+
+    struct ScratchError: Error { var message: String; init(_ m: String) { message = m } }
+
+    @Test func aScannedFolderIsGroupedAndEachGroupBearsItsShownPhotosID() throws {
+        let index = try Index()
+        try index.library.batch {
+            for name in ["IMG_0001.CR2", "IMG_0001.JPG", "IMG_0001.xmp", "IMG_0001.CR2.xmp", "IMG_0002.JPG", "IMG_0002.HEIC",
+                         "IMG_0002.xmp", "IMG_0003.xmp", "IMG_0004.HEIC", "IMG_0004.MOV"] as [ByteString] {
+                try index.add(name)
+            }
+        }
+        #expect(index.shape() == [
+            "IMG_0001.JPG": "IMG_0001.JPG shown", "IMG_0001.CR2": "IMG_0001.JPG member",
+            "IMG_0001.xmp": "IMG_0001.JPG sidecar", "IMG_0001.CR2.xmp": "IMG_0001.JPG sidecar",
+            "IMG_0002.JPG": "IMG_0002.JPG shown", "IMG_0002.HEIC": "IMG_0002.HEIC shown", "IMG_0002.xmp": "- undecided",
+            "IMG_0003.xmp": "IMG_0003.xmp orphan",
+            "IMG_0004.HEIC": "IMG_0004.HEIC shown", "IMG_0004.MOV": "IMG_0004.HEIC member",
+        ])
+        let jpeg = try #require(index.row("IMG_0001.JPG"))
+        #expect(jpeg.groupID == jpeg.id, "the group takes the shown photo's id, whatever came first")
+        #expect(index.library.rows(ofGroup: jpeg.id).count == 4)
+        // Written through: the same after a restart, with no write at all.
+        let before = index.shape()
+        try index.reopen()
+        #expect(index.shape() == before)
+        #expect(index.library.storeWrites == 0)
+    }
+
+    @Test func aRawArrivingLaterJoinsThePhotoWhichKeepsItsID() throws {
+        for shows in GroupSettings.Shown.allCases {
+            let index = try Index(settings: GroupSettings(shown: shows))
+            let jpeg = try index.add("IMG_0001.JPG")
+            _ = index.library.takeShifts()
+            let raw = try index.add("IMG_0001.CR2")
+            #expect(index.library.listed(jpeg)?.name == (shows == .raw ? "IMG_0001.CR2" : "IMG_0001.JPG"), "\(shows)")
+            #expect(index.row("IMG_0001.CR2")?.groupID == jpeg)
+            #expect(index.library.listed(raw) == nil, "the RAW is no listing of its own")
+            // A sidecar written after (darktable on an edit) joins too.
+            try index.add("IMG_0001.CR2.xmp")
+            #expect(index.row("IMG_0001.CR2.xmp")?.groupID == jpeg)
+            #expect(index.row("IMG_0001.CR2.xmp")?.role == .sidecar)
+        }
+    }
+
+    @Test func renamingOutOfTheGroupSplitsItAndThePhotoThatGaveTheIDKeepsIt() throws {
+        let index = try Index()
+        let jpeg = try index.add("IMG_0001.JPG")
+        let raw = try index.add("IMG_0001.CR2")
+        try index.add("IMG_0001.xmp")
+        _ = try index.library.move(jpeg, toFolder: index.folder, name: "holiday.jpg")
+        #expect(index.row("holiday.jpg")?.groupID == jpeg)
+        #expect(index.row("holiday.jpg")?.role == .shown)
+        #expect(index.row("IMG_0001.CR2")?.groupID == raw, "the RAW is a photo of its own again, under its own id")
+        #expect(index.row("IMG_0001.CR2")?.role == .shown)
+        #expect(index.row("IMG_0001.xmp")?.groupID == raw, "the shot's sidecar stays with what is left of the shot")
+        // Moved to another folder, the same.
+        let sub = try index.library.ensureFolder(root: index.root, path: "sub")
+        _ = try index.library.move(raw, toFolder: sub, name: "IMG_0001.CR2")
+        #expect(index.row("IMG_0001.CR2", in: sub)?.groupID == raw)
+        #expect(index.row("IMG_0001.xmp")?.role == .orphan)
+    }
+
+    @Test func whenTheShownPhotoLeavesTheGroupKeepsItsIDWhileAPhotoRemains() throws {
+        let index = try Index()
+        let jpeg = try index.add("IMG_0001.JPG")
+        try index.add("IMG_0001.CR2")
+        try index.add("IMG_0001.xmp")
+        _ = try index.library.remove(jpeg)
+        #expect(index.library.listed(jpeg)?.name == "IMG_0001.CR2")
+        #expect(index.row("IMG_0001.xmp")?.groupID == jpeg)
+        // It survives a restart, and a photo coming back (an undo) keeps its own id.
+        try index.reopen()
+        #expect(index.library.listed(jpeg)?.name == "IMG_0001.CR2")
+        _ = try index.library.upsert(root: index.root, folder: index.folder, name: "IMG_0001.JPG",
+                                     identity: FileIdentity(device: 1, inode: 999, size: 10, mtimeNs: 1), type: .jpeg, preferredID: jpeg)
+        #expect(index.library.listed(jpeg)?.name == "IMG_0001.JPG")
+        #expect(index.library.rows(ofGroup: jpeg).count == 3)
+        // The last photo gone, the group is gone and its sidecar an orphan.
+        try index.library.batch {
+            _ = try index.library.remove(jpeg)
+            _ = try index.library.remove(try #require(index.id("IMG_0001.CR2")))
+        }
+        #expect(index.library.listed(jpeg) == nil)
+        #expect(index.row("IMG_0001.xmp")?.role == .orphan)
+    }
+
+    @Test func aRootThatDoesNotGroupListsEveryPhotoAndNoSidecar() throws {
+        let index = try Index(settings: GroupSettings(enabled: false))
+        let jpeg = try index.add("IMG_0001.JPG")
+        let raw = try index.add("IMG_0001.CR2")
+        try index.add("IMG_0001.xmp")
+        #expect(index.library.listed(jpeg)?.id == jpeg)
+        #expect(index.library.listed(raw)?.id == raw)
+        #expect(index.row("IMG_0001.xmp")?.role == .undecided)
+        // Turned on: grouped at once (the RAW's id, no longer listed, is not reused).
+        try index.library.setGroupSettings(GroupSettings(), root: index.root)
+        #expect(index.library.listed(jpeg)?.name == "IMG_0001.JPG")
+        #expect(index.library.listed(raw) == nil)
+        #expect(index.row("IMG_0001.xmp")?.role == .sidecar)
+    }
+
+    @Test func aFailedTransactionLeavesTheGroupsAsTheyWere() throws {
+        let index = try Index()
+        let jpeg = try index.add("IMG_0001.JPG")
+        let before = index.shape()
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try index.library.batch {
+                try index.add("IMG_0001.CR2")
+                try index.add("IMG_0001.xmp")
+                throw Boom()
+            }
+        }
+        #expect(index.shape() == before)
+        #expect(index.library.rows(ofGroup: jpeg) == [jpeg])
+        #expect(index.library.groupRows.isEmpty)
+        try index.reopen()
+        #expect(index.shape() == before)
+    }
+
+    /// Events regroup only the shots their names can touch (a folder of thousands
+    /// must not be grouped whole per file); whatever the order of comings and
+    /// goings, the index must then agree with grouping the whole folder afresh.
+    @Test func regroupingOnlyTheShotsAnEventTouchesAgreesWithGroupingTheWholeFolder() throws {
+        let index = try Index()
+        try index.library.batch {
+            for n in 0..<200 { try index.add(ByteString("DSC_\(1000 + n).JPG")) }
+        }
+        let pool: [ByteString] = ["IMG_0001.JPG", "IMG_0001.CR2", "img_0001.cr2", "IMG_0001.xmp", "IMG_0001.CR2.xmp",
+                                  "IMG_0001_01.CR2.xmp", "IMG_0001_01.CR2", "IMG_0001.HEIC", "IMG_0001.MOV", "IMG_0002.NEF",
+                                  "IMG_0002.nef.xmp", "IMG_0002.JPG", "DSC_1003.NEF", "DSC_1004.xmp", "IMG_0001.AAE"]
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<300 {
+            let name = pool[Int.random(in: 0..<pool.count, using: &generator)]
+            if let id = index.id(name) {
+                _ = try index.library.remove(id)
+            } else {
+                try index.add(name)
+            }
+            let names = index.library.members(ofFolder: index.folder).map(\.name)
+            let expected = PhotoGrouping.group(names: names)
+            var roles: [ByteString: GroupRole] = [:]
+            var together: [ByteString: Int] = [:]
+            for (number, group) in expected.groups.enumerated() {
+                for member in group.members {
+                    roles[member.name] = member.kind == .sidecar ? .sidecar : member.name == group.shown.name ? .shown : .member
+                    together[member.name] = number
+                }
+            }
+            for name in expected.orphans { roles[name] = .orphan }
+            for name in expected.undecided { roles[name] = .undecided }
+            // The pool's names and two bystanders (the other 198 are alike).
+            let watched = names.filter { pool.contains($0) || $0 == "DSC_1003.JPG" || $0 == "DSC_1004.JPG" }
+            for name in watched {
+                let row = try #require(index.row(name))
+                #expect(row.role == roles[name], "step \(step): \(name)")
+                for other in watched where other != name && together[other] != nil {
+                    let sameGroup = index.row(other)?.groupID == row.groupID
+                    #expect(sameGroup == (together[other] == together[name]), "step \(step): \(name) and \(other)")
+                }
+            }
+            if step % 50 == 0 {
+                // A listed group's rows are exactly those bearing its id.
+                for name in watched where roles[name] == .shown {
+                    let row = try #require(index.row(name))
+                    #expect(Set(index.library.rows(ofGroup: row.groupID)) == Set(names.compactMap { index.id($0) }.filter {
+                        index.library.photo($0)?.groupID == row.groupID
+                    }))
+                }
+            }
+        }
+        #expect(index.library.groupKeys[index.folder] != nil, "events regrouped the folder in part")
+    }
+
+    @Test func anIndexFromBeforeGroupsIsMigratedAndGroupedKeepingItsIDs() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.child("index.sqlite").lossyString
+        do {
+            // Version 1's photos table, as that daemon wrote it.
+            let database = try Database(path: path, durability: .normal)
+            try database.execute("""
+                CREATE TABLE roots(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, path BLOB NOT NULL, device INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE folders(id INTEGER PRIMARY KEY, root INTEGER NOT NULL, path BLOB NOT NULL);
+                CREATE TABLE photos(id INTEGER PRIMARY KEY, folder INTEGER NOT NULL, name BLOB NOT NULL,
+                    size INTEGER NOT NULL, mtime INTEGER NOT NULL, dev INTEGER NOT NULL, ino INTEGER NOT NULL,
+                    type TEXT NOT NULL, capture INTEGER NOT NULL, rank INTEGER NOT NULL);
+                CREATE TABLE sessions(uid INTEGER NOT NULL, name TEXT NOT NULL, state BLOB NOT NULL, PRIMARY KEY(uid, name)) WITHOUT ROWID;
+                CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+                INSERT INTO roots VALUES(1, 'pics', x'2f70', 0);
+                INSERT INTO folders VALUES(1, 1, x'');
+                INSERT INTO photos VALUES(7, 1, CAST('IMG_0001.CR2' AS BLOB), 10, 1, 1, 7, 'cr2', 0, 1);
+                INSERT INTO photos VALUES(8, 1, CAST('IMG_0001.JPG' AS BLOB), 10, 1, 1, 8, 'jpeg', 0, 2);
+                INSERT INTO photos VALUES(9, 1, CAST('other.jpg' AS BLOB), 10, 1, 1, 9, 'jpeg', 0, 3);
+                INSERT INTO sessions VALUES(1000, 'mine', x'7b7d');
+                """)
+            try database.setUserVersion(1)
+        }
+        let store = try IndexStore(path: path)
+        #expect(try store.database.userVersion() == IndexStore.schemaVersion)
+        #expect(try store.loadSessions().map(\.name) == ["mine"], "sessions survive the migration")
+        let library = try PhotoLibrary(store: store)
+        #expect(library.photos.count == 3)
+        try library.setGroupSettings(GroupSettings(), root: 1)
+        #expect(library.listed(8)?.name == "IMG_0001.JPG", "the shown photo's id, though the RAW's is older")
+        #expect(library.listed(7) == nil)
+        #expect(library.listed(9)?.name == "other.jpg")
+        // Recorded: the next start does not group again.
+        let again = try PhotoLibrary(store: IndexStore(path: path))
+        try again.setGroupSettings(GroupSettings(), root: 1)
+        #expect(again.storeWrites == 0)
+        #expect(again.listed(8)?.name == "IMG_0001.JPG")
+    }
+}
