@@ -94,11 +94,13 @@ import Testing
     @Test func theWatchMethodFollowsTheConfigurationAndTheHost() {
         #expect(RootWatching.decide(method: .inotify, inotifyAvailable: true, remote: nil) == RootWatching(usesInotify: true, polls: false))
         #expect(RootWatching.decide(method: .auto, inotifyAvailable: true, remote: nil) == RootWatching(usesInotify: true, polls: false))
-        #expect(RootWatching.decide(method: .poll, inotifyAvailable: true, remote: "nfs") == RootWatching(usesInotify: false, polls: true))
+        #expect(RootWatching.decide(method: .poll, inotifyAvailable: true, remote: "nfs")
+                == RootWatching(usesInotify: false, polls: true, onShare: true))
         let share = RootWatching.decide(method: .auto, inotifyAvailable: true, remote: "nfs")
         #expect(share.usesInotify && share.polls && share.note?.contains("nfs share") == true)
         // Only inotify on a share: what the user asked (the note says nothing).
-        #expect(RootWatching.decide(method: .inotify, inotifyAvailable: true, remote: "cifs") == RootWatching(usesInotify: true, polls: false))
+        #expect(RootWatching.decide(method: .inotify, inotifyAvailable: true, remote: "cifs")
+                == RootWatching(usesInotify: true, polls: false, onShare: true))
         let without = RootWatching.decide(method: .inotify, inotifyAvailable: false, remote: nil)
         #expect(!without.usesInotify && without.polls && without.note == "inotify is unavailable; polling")
         #expect(RootWatching.decide(method: .poll, inotifyAvailable: false, remote: nil).note == nil)

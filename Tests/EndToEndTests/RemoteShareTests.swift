@@ -124,6 +124,12 @@ extension Watch {
             let nas = try c.rootStatus("nas")
             #expect(nas["online"] as? Bool == true, "a hung share is not gone: \(nas)")
             #expect(nas["photos"] as? Int == 2)
+            // People see it too, with the time it stopped answering.
+            let since = try #require(nas["unresponsive_since"] as? String)
+            let printed = try s.daemon.ctl(["status"])
+            #expect(printed.status == 0, "\(printed)")
+            let line = printed.stdout.split(separator: "\n").first { $0.contains("nas") } ?? ""
+            #expect(line.contains("UNRESPONSIVE since \(since)"), "\(printed.stdout)")
 
             // Meanwhile the other root, status, listings and a sync of everything stay fast.
             for n in 0..<3 {

@@ -288,7 +288,7 @@ public final class BatchRunner {
     }
 
     /// Photos this daemon moved to the trash and that are still there (as journaled).
-    public func trashedPhotos() throws(BatchError) -> [(photoID: Int64, identity: FileIdentity)] {
+    func trashedPhotos() throws(BatchError) -> [Burial] {
         try journaling { () throws(SQLiteError) in try journal.trashedPhotos() }
     }
 

@@ -22,8 +22,11 @@ enum DeleteConfirmCommand: CuratorCommand {
         var trashed: [Int64] = []
         let total = plan.items.count
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
-        var pinned: [Int64: FileIdentity] = [:]
-        for item in plan.items { pinned[item.photoID] = item.identity }
+        var pinned: [Int64: Burial] = [:]
+        for item in plan.items {
+            pinned[item.photoID] = Burial(id: item.photoID, identity: item.identity, rootName: item.rootName,
+                                          relativePath: item.relativePath)
+        }
         let ownerOnly = curator.withState { state in
             Set(state.config.roots.filter { $0.deletePolicy == .owner }.map(\.path))
         }
@@ -53,9 +56,7 @@ enum DeleteConfirmCommand: CuratorCommand {
                                chunkReported: {
                                    let chunk = reported
                                    reported.removeAll(keepingCapacity: true)
-                                   let gone = chunk.filter { $0.outcome == .trashed }.compactMap { item in
-                                       pinned[item.id].map { (id: item.id, identity: $0) }
-                                   }
+                                   let gone = chunk.filter { $0.outcome == .trashed }.compactMap { pinned[$0.id] }
                                    trashed += chunk.filter { $0.outcome == .trashed }.map(\.id)
                                    curator.withState { state in
                                        state.photosTrashed(gone)

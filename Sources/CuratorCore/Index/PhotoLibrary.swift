@@ -339,6 +339,25 @@ final class PhotoLibrary {
         return .added(photo)
     }
 
+    /// The same photo, unchanged, seen as another file object: a share shows another
+    /// device and inode number after a remount (and sshfs after forgetting a file),
+    /// while its path, size and mtime stay. The memory takes the numbers the batch's
+    /// checks will compare with; the row keeps the old ones, which are read back only
+    /// to be refreshed the same way by the next scan, so an unchanged photo costs no
+    /// write and no event. In place (its folder entry, rank and group stay as they
+    /// are, so nothing is regrouped); rolled back with the transaction like any change.
+    func refreshFileObject(_ id: Int64, identity: FileIdentity) {
+        guard var photo = photos[id], photo.identity != identity else { return }
+        note(.replaced(photo))
+        // Out of the inode index under the old identity while the table still has it
+        // (the index confirms a match by the table's photo), in under the new after.
+        let old = Self.inodeDigest(photo.identity.device, photo.identity.inode)
+        if byInode.find(old, digestOf: digest(of:)) == id { byInode.set(old, nil, digestOf: digest(of:)) }
+        photo.identity = identity
+        photos[id] = photo
+        byInode.set(Self.inodeDigest(identity.device, identity.inode), id, digestOf: digest(of:))
+    }
+
     /// Moves a photo to another folder/name, keeping its id.
     func move(_ id: Int64, toFolder folder: Int32, name: ByteString, identity: FileIdentity? = nil) throws -> LibraryChange? {
         guard photos[id] != nil else { return nil }

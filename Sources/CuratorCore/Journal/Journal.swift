@@ -368,14 +368,16 @@ final class Journal {
 
     /// Photos now in the trash by our hand (photo id and pinned identity), so that
     /// one restored by any means gets its former id back.
-    func trashedPhotos() throws(SQLiteError) -> [(photoID: Int64, identity: FileIdentity)] {
-        let statement = try database.prepare("SELECT photo, dev, ino, size, mtime_ns FROM items WHERE state = ?")
+    func trashedPhotos() throws(SQLiteError) -> [Burial] {
+        let statement = try database.prepare("SELECT photo, dev, ino, size, mtime_ns, root_name, rel_path FROM items WHERE state = ?")
             .bind(.text(JournalItemState.trashed.rawValue))
-        var result: [(Int64, FileIdentity)] = []
+        var result: [Burial] = []
         while try statement.step() {
             let s = statement
-            result.append((s.int64(0), FileIdentity(device: UInt64(bitPattern: s.int64(1)), inode: UInt64(bitPattern: s.int64(2)),
-                                                    size: s.int64(3), mtimeNs: s.int64(4))))
+            result.append(Burial(id: s.int64(0), identity: FileIdentity(device: UInt64(bitPattern: s.int64(1)),
+                                                                        inode: UInt64(bitPattern: s.int64(2)),
+                                                                        size: s.int64(3), mtimeNs: s.int64(4)),
+                                 rootName: s.text(5), relativePath: ByteString(s.blob(6))))
         }
         return result
     }

@@ -54,7 +54,7 @@ public final class Curator: Sendable {
         withState { state in
             // Also for photos the index still holds (a crash came before they were
             // unindexed): the scan drops them, and the tombstone brings the id back.
-            for (id, identity) in trashed { state.tombstones.bury(id, identity: identity) }
+            for burial in trashed { state.tombstones.bury(burial) }
             for restored in report.restored { state.photoRestored(restored) }
         }
         // Photos back at their paths before the crash, but killed before the index had

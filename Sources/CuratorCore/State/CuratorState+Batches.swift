@@ -11,8 +11,8 @@ extension CuratorState {
     /// are settled once, at the end of the batch). Tombstones come from the plan's
     /// pinned identities, not the index: the watcher may have seen the renames out of
     /// the root and unindexed some photos already.
-    func photosTrashed(_ photos: [(id: Int64, identity: FileIdentity)]) {
-        for photo in photos { tombstones.bury(photo.id, identity: photo.identity) }
+    func photosTrashed(_ photos: [Burial]) {
+        for photo in photos { tombstones.bury(photo) }
         let present = photos.filter { library.photo($0.id) != nil }
         guard !present.isEmpty else { return }
         do {
@@ -49,7 +49,10 @@ extension CuratorState {
     /// is keyed by its inode), whichever of the watcher and the undo sees it first.
     func photoRestored(_ restored: RestoredPhoto) {
         guard let rootID = rootID(named: restored.rootName), let root = roots[rootID] else { return }
-        if restored.sameInode { tombstones.bury(restored.photoID, identity: restored.identity) }
+        if restored.sameInode {
+            tombstones.bury(Burial(id: restored.photoID, identity: restored.identity, rootName: restored.rootName,
+                                   relativePath: restored.relativePath))
+        }
         let absolute = root.config.path.appending(restored.relativePath)
         guard let type = NameFilter(root.config).photoType(restored.relativePath.lastComponent),
               let status = try? FileStatus.ifExists(absolute), status.isRegularFile

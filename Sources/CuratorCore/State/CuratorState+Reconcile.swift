@@ -14,7 +14,29 @@ extension CuratorState {
     /// `scanned` event for the directory, not one `added` event each.
     func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool = false,
                    coalesceAdded: Bool = false, seen: inout Set<Int64>) throws -> [LibraryChange] {
+        var arrivals = HeldArrivals()
+        return try reconcile(root: root, directory: directory, files: files, complete: complete, deferRemovals: deferRemovals,
+                             coalesceAdded: coalesceAdded, seen: &seen, arrivals: &arrivals, holdArrivals: false)
+    }
+
+    /// As above; on a share (`RootRuntime.onShare`) a full scan (`deferRemovals`)
+    /// holds in `arrivals` the unknown files that look like a photo of the root, to
+    /// be paired with what vanished at the scan's end (`finishScan`).
+    func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
+                   coalesceAdded: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals) throws -> [LibraryChange] {
+        try reconcile(root: root, directory: directory, files: files, complete: complete, deferRemovals: deferRemovals,
+                      coalesceAdded: coalesceAdded, seen: &seen, arrivals: &arrivals, holdArrivals: deferRemovals)
+    }
+
+    private func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
+                           coalesceAdded: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals,
+                           holdArrivals: Bool) throws -> [LibraryChange] {
         var changes: [LibraryChange] = []
+        // On a share, inode numbers are the client's and need not last: a photo is
+        // known by its path, size and mtime where its inode fails (`Tombstones`,
+        // `HeldArrivals`, `PhotoLibrary.refreshFileObject`).
+        let onShare = roots[root]?.onShare ?? false
+        let rootName = roots.names[root] ?? ""
         try library.batch {
             let folder = try library.ensureFolder(root: root, path: directory)
             var present = Set<ByteString>()
@@ -23,18 +45,33 @@ extension CuratorState {
                 let identity = FileIdentity(file.status)
                 if let id = library.photoID(folder: folder, name: file.name) {
                     seen.insert(id)
+                    if onShare, let old = library.photo(id), old.type == file.type,
+                       old.identity.size == identity.size, old.identity.mtimeNs == identity.mtimeNs {
+                        // Another device or inode number for the same, unchanged photo (a remount).
+                        library.refreshFileObject(id, identity: identity)
+                        continue
+                    }
                     if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
                         changes.append(change)
                         if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id) }
                     }
                     continue
                 }
-                if let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
+                // A share's inode numbers are not compared with those the index
+                // recorded: after a remount another file may carry one of them.
+                if !onShare, let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
                     if case .moved(let p, _, _) = moved { seen.insert(p.id) }
                     changes.append(moved)
                     continue
                 }
-                let former = tombstones.exhume(device: identity.device, inode: identity.inode)
+                let former = onShare
+                    ? tombstones.exhume(rootName: rootName, relativePath: directory.appending(file.name), size: identity.size,
+                                        mtimeNs: identity.mtimeNs)
+                    : tombstones.exhume(device: identity.device, inode: identity.inode)
+                if onShare && holdArrivals && former == nil && looksLikeAKnownPhoto(file, root: root, arrivals: &arrivals) {
+                    arrivals.hold(file, in: directory)
+                    continue
+                }
                 if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
                                                    preferredID: former) {
                     if case .added(let p) = change {
@@ -56,6 +93,21 @@ extension CuratorState {
             publish(changes)
         }
         return changes
+    }
+
+    /// Whether a file new to a share's full scan has the size, mtime and type of a
+    /// photo of the root (the fingerprints are taken once per scan).
+    private func looksLikeAKnownPhoto(_ file: ScannedFile, root: Int32, arrivals: inout HeldArrivals) -> Bool {
+        if arrivals.known == nil {
+            var known = Set<FileFingerprint>()
+            for folder in library.folderIDs(inRoot: root) {
+                for id in library.photoIDs(inFolder: folder) {
+                    if let photo = library.photo(id) { known.insert(FileFingerprint(photo)) }
+                }
+            }
+            arrivals.known = known
+        }
+        return arrivals.known?.contains(FileFingerprint(file)) ?? false
     }
 
     /// A file new at this path whose inode the index knows under a path that no
@@ -148,20 +200,60 @@ extension CuratorState {
     /// `unreadable` directories (a permission problem is not a deletion).
     /// Costs the size of the root, not of the whole index.
     func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString] = []) throws {
+        try finishScan(root: root, seen: seen, seenFolders: seenFolders, unreadable: unreadable, arrivals: HeldArrivals(),
+                       coalesceAdded: false)
+    }
+
+    /// As above, with the files a share's scan held (`HeldArrivals`): each that is
+    /// certainly a photo that vanished (one candidate each way) is that photo moved,
+    /// its id kept and one `moved` event told; the others are added, as the scan
+    /// would have (`coalesceAdded`: in `scanned` events).
+    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString],
+                    arrivals: HeldArrivals, coalesceAdded: Bool) throws {
         var changes: [LibraryChange] = []
+        var unpaired: [HeldArrivals.Arrival] = []
         try library.batch {
             var unseenFolders: [Folder] = []
+            var vanished: [Int64] = []
             for folderID in library.folderIDs(inRoot: root) {
                 guard let folder = library.folders[folderID] else { continue }
                 if unreadable.contains(where: { folder.path.isWithin($0) }) { continue }
-                for (_, id) in library.members(ofFolder: folderID) where !seen.contains(id) {
-                    if let change = try library.remove(id) { changes.append(change) }
-                }
+                for (_, id) in library.members(ofFolder: folderID) where !seen.contains(id) { vanished.append(id) }
                 if !seenFolders.contains(folder.path) && !folder.path.isEmpty { unseenFolders.append(folder) }
+            }
+            // What came meanwhile through events may stand at a held path by now.
+            let waiting = arrivals.files.filter { arrival in
+                guard let folder = library.folderID(root: root, path: arrival.directory) else { return true }
+                return library.photoID(folder: folder, name: arrival.file.name) == nil
+            }
+            let pairs = HeldArrivals.pairs(vanished: vanished.compactMap { library.photo($0).map(FileFingerprint.init) },
+                                           arrivals: waiting.map { FileFingerprint($0.file) })
+            var moved = Set<Int64>()
+            var paired = Set<Int>()
+            for pair in pairs {
+                let id = vanished[pair.vanished]
+                let arrival = waiting[pair.arrival]
+                let folder = try library.ensureFolder(root: root, path: arrival.directory)
+                if let change = try library.move(id, toFolder: folder, name: arrival.file.name, identity: FileIdentity(arrival.file.status)) {
+                    changes.append(change)
+                    moved.insert(id)
+                    paired.insert(pair.arrival)
+                }
+            }
+            unpaired = waiting.indices.filter { !paired.contains($0) }.map { waiting[$0] }
+            for id in vanished where !moved.contains(id) {
+                if let change = try library.remove(id) { changes.append(change) }
             }
             // Deepest first: each folder leaves a parent that is still linked.
             for folder in unseenFolders.sorted(by: { $0.path.count > $1.path.count }) { try library.dropFolder(folder) }
         }
         publish(changes)
+        // The others are new photos: added as the scan's folder steps would have.
+        var byFolder: [ByteString: [ScannedFile]] = [:]
+        for arrival in unpaired { byFolder[arrival.directory, default: []].append(arrival.file) }
+        for (directory, files) in byFolder.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+            var ignored = Set<Int64>()
+            _ = try reconcile(root: root, directory: directory, files: files, complete: false, coalesceAdded: coalesceAdded, seen: &ignored)
+        }
     }
 }

@@ -32,6 +32,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
         r.inode = directory.inode
         r.usesInotify = watching.usesInotify
         r.polls = watching.polls
+        r.onShare = watching.onShare
         r.note = watching.note
         roots[id] = r
         access.forget(root: id)

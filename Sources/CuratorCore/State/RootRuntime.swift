@@ -17,6 +17,8 @@ struct RootRuntime {
     /// What is in force: inotify, poll, or both.
     var usesInotify = true
     var polls = false
+    /// On a share: inode numbers do not identify its photos for long (see `RootWatching.onShare`).
+    var onShare = false
     var note: String?
     /// Wall-clock seconds since the epoch at which the root's file system stopped
     /// answering (a share whose server hangs); nil while it answers.

@@ -1,24 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
 
-/// Photos we moved to the trash, by the inode they keep there: one that comes
-/// back (an undo, or `trash-restore` behind our back) is recognised by its inode
-/// and gets its former id. Filled from the journal at start and by every batch;
-/// emptied as photos come back.
+/// A photo we moved to the trash, as the journal pinned it.
+struct Burial: Sendable {
+    var id: Int64
+    var identity: FileIdentity
+    var rootName: String
+    var relativePath: ByteString
+}
+
+/// Photos we moved to the trash: one that comes back (an undo, or `trash-restore`
+/// behind our back) gets its former id. Filled from the journal at start and by
+/// every batch; emptied as photos come back.
+///
+/// Two keys, for two kinds of file system. On a local one a photo is known by its
+/// inode, which a rename keeps wherever the photo is put back. On a share whose
+/// inode numbers are the client's own (sshfs; any share after a remount) the
+/// restored file is another inode: there it is known by where it was and what it
+/// was, its root, path, size and mtime, which a rename to the trash and back keeps.
+/// The path key is asked only for such roots, so a local root's identity rests on
+/// the inode as before.
 struct Tombstones {
+    private struct PathKey: Hashable {
+        var rootName: String
+        var relativePath: ByteString
+    }
+
     private var ids: [InodeKey: Int64] = [:]
+    private var byPath: [PathKey: Burial] = [:]
+    private var pathOf: [Int64: PathKey] = [:]
 
     var count: Int { ids.count }
 
-    /// `id` went to the trash as the file `identity` names.
-    mutating func bury(_ id: Int64, identity: FileIdentity) {
-        ids[InodeKey(device: identity.device, inode: identity.inode)] = id
+    /// `burial.id` went to the trash as the file its identity names, from its path.
+    mutating func bury(_ burial: Burial) {
+        ids[InodeKey(device: burial.identity.device, inode: burial.identity.inode)] = burial.id
+        let key = PathKey(rootName: burial.rootName, relativePath: burial.relativePath)
+        if let earlier = byPath[key], earlier.id != burial.id { pathOf[earlier.id] = nil }
+        byPath[key] = burial
+        pathOf[burial.id] = key
     }
 
     /// The id of the trashed photo that this inode was, if any, forgotten as it is
     /// handed back: an id is given back once.
     mutating func exhume(device: UInt64, inode: UInt64) -> Int64? {
-        ids.removeValue(forKey: InodeKey(device: device, inode: inode))
+        guard let id = ids.removeValue(forKey: InodeKey(device: device, inode: inode)) else { return nil }
+        forgetPath(of: id)
+        return id
+    }
+
+    /// The id of the trashed photo that stood at this path with this size and mtime
+    /// (for a root whose inode numbers do not last), forgotten as it is handed back.
+    mutating func exhume(rootName: String, relativePath: ByteString, size: Int64, mtimeNs: Int64) -> Int64? {
+        let key = PathKey(rootName: rootName, relativePath: relativePath)
+        guard let burial = byPath[key], burial.identity.size == size, burial.identity.mtimeNs == mtimeNs else { return nil }
+        byPath[key] = nil
+        pathOf[burial.id] = nil
+        let inode = InodeKey(device: burial.identity.device, inode: burial.identity.inode)
+        if ids[inode] == burial.id { ids[inode] = nil }
+        return burial.id
     }
 
     func id(device: UInt64, inode: UInt64) -> Int64? { ids[InodeKey(device: device, inode: inode)] }
+
+    private mutating func forgetPath(of id: Int64) {
+        guard let key = pathOf.removeValue(forKey: id), byPath[key]?.id == id else { return }
+        byPath[key] = nil
+    }
 }

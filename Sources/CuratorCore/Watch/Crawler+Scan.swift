@@ -134,7 +134,8 @@ extension Crawler {
         let watches = watcher.watchCount(root: root)
         state.withUpdates { updates in
             do {
-                try updates.finishScan(root: root, seen: job.seenPhotos, seenFolders: job.seenFolders, unreadable: job.unreadable)
+                try updates.finishScan(root: root, seen: job.seenPhotos, seenFolders: job.seenFolders, unreadable: job.unreadable,
+                                       arrivals: job.arrivals, coalesceAdded: job.coalescesAdded)
             } catch {
                 log.error("root \(name): cannot record the end of the scan: \(error)")
             }
@@ -259,7 +260,8 @@ extension Crawler {
             do {
                 // In place: the job alone holds its set, so nothing is copied.
                 try index.reconcile(root: root, directory: relative, files: files, complete: !unstatable,
-                                    deferRemovals: deferRemovals, coalesceAdded: job.coalescesAdded, seen: &job.seenPhotos)
+                                    deferRemovals: deferRemovals, coalesceAdded: job.coalescesAdded, seen: &job.seenPhotos,
+                                    arrivals: &job.arrivals)
             } catch {
                 log.error("cannot index \(absolute.lossyString): \(error)")
             }

@@ -10,10 +10,12 @@ protocol IndexUpdates: AnyObject {
     /// there; `complete` when that is the whole directory). With `deferRemovals` (a
     /// full scan) photos missing from it are left for `finishScan`; with
     /// `coalesceAdded` (a full scan too) the photos added are told as one `scanned`
-    /// event. Every photo kept or added is inserted in `seen`.
+    /// event. Every photo kept or added is inserted in `seen`. On a share, a full
+    /// scan holds in `arrivals` the new files that may be photos renamed on the
+    /// server, for `finishScan` to pair with what vanished.
     @discardableResult
     func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
-                   coalesceAdded: Bool, seen: inout Set<Int64>) throws -> [LibraryChange]
+                   coalesceAdded: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals) throws -> [LibraryChange]
     /// One file appeared or was rewritten.
     func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws
     /// A file at this path is gone, as the disk confirms.
@@ -27,8 +29,10 @@ protocol IndexUpdates: AnyObject {
     /// A directory's mode, owner or ACL changed (IN_ATTRIB): who may read the
     /// folders below it is worked out again.
     func directoryAttributesChanged(root: Int32, path: ByteString)
-    /// The end of a full scan: what it did not see is gone, except below `unreadable`.
-    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString]) throws
+    /// The end of a full scan: what it did not see is gone, except below `unreadable`,
+    /// or moved, where one of the `arrivals` it held is certainly that photo.
+    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString],
+                    arrivals: HeldArrivals, coalesceAdded: Bool) throws
     /// The photo indexed at a path, if any.
     func photoID(root: Int32, relativePath: ByteString) -> Int64?
     /// Saves and announces, once, the selections that photos left since the last call.
@@ -90,6 +94,10 @@ struct RootWatching: Sendable, Equatable {
     var usesInotify: Bool
     var polls: Bool
     var note: String?
+    /// On a network or FUSE file system: its inode numbers are not the server's and
+    /// need not last (sshfs makes up its own; a remount gives new ones), so photos
+    /// there are known by path, size and mtime where the inode fails.
+    var onShare = false
 
     /// `remote` names the network or FUSE file system the root is on, if any: such
     /// a root gets no inotify events for changes made on other hosts.
@@ -104,6 +112,7 @@ struct RootWatching: Sendable, Equatable {
             watching = RootWatching(usesInotify: inotifyAvailable, polls: remote != nil || !inotifyAvailable)
         }
         if !inotifyAvailable && method != .poll { watching.note = "inotify is unavailable; polling" }
+        watching.onShare = remote != nil
         if let remote, method == .auto { watching.note = "on a \(remote) share: inotify misses other hosts' changes, so it is also polled" }
         return watching
     }

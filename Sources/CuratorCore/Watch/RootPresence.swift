@@ -10,8 +10,11 @@ enum RootPresence: Sendable {
 
     /// `recordedDevice` is the device the root was indexed on (0: never indexed).
     /// Another device at the path is either a share mounted anew (something is
-    /// mounted there: present, and reconciled) or the bare mount point left by an
-    /// unmount (on its parent's device: absent).
+    /// mounted there, or the root is a folder of a network or FUSE mount: present,
+    /// and reconciled) or the bare mount point left by an unmount (on its parent's
+    /// device: absent). A remount gets a new device number whenever another mount
+    /// took the old one meanwhile: a root below the share's mount point must still
+    /// come back.
     static func check(_ path: ByteString, recordedDevice: UInt64) -> RootPresence {
         let status: FileStatus
         do {
@@ -28,6 +31,10 @@ enum RootPresence: Sendable {
         if let parent = try? FileStatus.following(parentPath), parent.device != status.device {
             return .present(status)
         }
+        // A folder inside a share mounted anew: the mount table (which asks nothing of
+        // the share) says that what holds it is a network or FUSE file system, which
+        // a bare mount point left by an unmount never is.
+        if RemoteFilesystem.kindInMountTable(of: resolved) != nil { return .present(status) }
         return .absent(reason: "its file system is not mounted (another one is at its path)")
     }
 

@@ -15,6 +15,8 @@ final class ScanJob {
     /// Directories still to read, relative to the root (a stack: depth first).
     var pending: [ByteString]
     var seenPhotos = Set<Int64>()
+    /// New files of a share that may be photos renamed on the server (`HeldArrivals`).
+    var arrivals = HeldArrivals()
     var seenFolders = Set<ByteString>()
     /// Directories that could not be read: what is indexed below them is kept.
     var unreadable: [ByteString] = []

@@ -13,7 +13,9 @@ struct StatusCommand: CLICommand {
                      + "\(Format.plural(s.clients, "client")), \(Format.plural(s.sessions, "session"))"
                      + (s.scanning ? ", scanning" : "") + (s.batchRunning ? ", a batch is running" : ""))
         for r in s.roots {
-            var line = "  \(r.name)  \(r.path)  \(r.online ? "online" : "OFFLINE")  \(r.watching)  "
+            // A share whose server hangs is still mounted (online) but answers nothing.
+            let presence = r.unresponsiveSince.map { "UNRESPONSIVE since \($0)" } ?? (r.online ? "online" : "OFFLINE")
+            var line = "  \(r.name)  \(r.path)  \(presence)  \(r.watching)  "
                 + "\(Format.plural(r.photos, "photo")) (\(Format.bytes(r.bytes))), \(Format.plural(r.watches, "watch"))"
             if r.scanning { line += ", scanning (\(r.scanFiles) files in \(r.scanDirectories) folders so far)" }
             if r.capturePending > 0 { line += ", \(r.capturePending) capture times to read" }

@@ -8,14 +8,32 @@ import Testing
 @Suite struct SmallStateTests {
     @Test func aTombstoneGivesItsIdBackOnce() {
         var tombstones = Tombstones()
-        tombstones.bury(7, identity: FileIdentity(device: 1, inode: 99, size: 10, mtimeNs: 5))
-        tombstones.bury(8, identity: FileIdentity(device: 2, inode: 99, size: 10, mtimeNs: 5))
+        tombstones.bury(Burial(id: 7, identity: FileIdentity(device: 1, inode: 99, size: 10, mtimeNs: 5),
+                               rootName: "r", relativePath: ByteString("a.jpg")))
+        tombstones.bury(Burial(id: 8, identity: FileIdentity(device: 2, inode: 99, size: 10, mtimeNs: 5),
+                               rootName: "r", relativePath: ByteString("b.jpg")))
         #expect(tombstones.count == 2)
         #expect(tombstones.id(device: 1, inode: 99) == 7)
         #expect(tombstones.exhume(device: 3, inode: 99) == nil)
         #expect(tombstones.exhume(device: 1, inode: 99) == 7)
         #expect(tombstones.exhume(device: 1, inode: 99) == nil)
+        // Its path key went with it.
+        #expect(tombstones.exhume(rootName: "r", relativePath: ByteString("a.jpg"), size: 10, mtimeNs: 5) == nil)
         #expect(tombstones.id(device: 2, inode: 99) == 8)
+    }
+
+    /// Where inode numbers do not last (a share), a photo put back is known by its
+    /// root, path, size and mtime; anything else at that path is another photo.
+    @Test func aTombstoneIsFoundByPathSizeAndTime() {
+        var tombstones = Tombstones()
+        tombstones.bury(Burial(id: 7, identity: FileIdentity(device: 1, inode: 99, size: 10, mtimeNs: 5),
+                               rootName: "nas", relativePath: ByteString("2024/a.jpg")))
+        #expect(tombstones.exhume(rootName: "nas", relativePath: ByteString("2024/a.jpg"), size: 11, mtimeNs: 5) == nil)
+        #expect(tombstones.exhume(rootName: "nas", relativePath: ByteString("2024/a.jpg"), size: 10, mtimeNs: 6) == nil)
+        #expect(tombstones.exhume(rootName: "pics", relativePath: ByteString("2024/a.jpg"), size: 10, mtimeNs: 5) == nil)
+        #expect(tombstones.exhume(rootName: "nas", relativePath: ByteString("2024/a.jpg"), size: 10, mtimeNs: 5) == 7)
+        #expect(tombstones.exhume(rootName: "nas", relativePath: ByteString("2024/a.jpg"), size: 10, mtimeNs: 5) == nil)
+        #expect(tombstones.exhume(device: 1, inode: 99) == nil, "handed back once, by either key")
     }
 
     @Test func theCaptureQueueHandsOutWhatIsStillToBeRead() {

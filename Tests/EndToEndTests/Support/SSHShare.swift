@@ -19,6 +19,8 @@ final class SSHShare {
     private(set) var port: Int32 = 0
     private var sshd: Spawned?
     private var sshfs: Spawned?
+    /// Other mounts of the export (`mountAlso`), undone with the share.
+    private var others: [(point: String, process: Spawned)] = []
     private var stopped: [Int32] = []
 
     /// Cancels the test only where FUSE or a loopback sshd cannot work on this machine;
@@ -49,6 +51,10 @@ final class SSHShare {
     deinit {
         resume()
         unmount()
+        for other in others {
+            if Self.isMounted(other.point) { _ = try? run("/usr/bin/fusermount", ["-u", "-z", other.point]) }
+            other.process.end()
+        }
         for pid in sessionProcesses { kill(pid, SIGKILL) }
         sshd?.end()
     }
@@ -101,9 +107,19 @@ final class SSHShare {
     }
 
     /// Mounts the share again (after `unmount`), from the same server.
-    func remount() throws { try mount(cacheListings: false) }
+    func remount() throws { sshfs = try mount(at: mountpoint, cacheListings: false) }
 
-    private func mount(cacheListings: Bool) throws {
+    /// Mounts the export at `point` too: a FUSE mount of its own, which takes the
+    /// device number the kernel would otherwise give the share's next mount (as any
+    /// mount made meanwhile does on a laptop). Unmounted with the share.
+    func mountAlso(at point: String) throws {
+        try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+        others.append((point, try mount(at: point, cacheListings: false)))
+    }
+
+    private func mount(cacheListings: Bool) throws { sshfs = try mount(at: mountpoint, cacheListings: cacheListings) }
+
+    private func mount(at mountpoint: String, cacheListings: Bool) throws -> Spawned {
         let log = home.sub("sshfs.log")
         var options = ["IdentityFile=\(home.sub("user_key"))", "StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null",
                        "BatchMode=yes", "LogLevel=ERROR"]
@@ -112,7 +128,6 @@ final class SSHShare {
         if !cacheListings { options.append("cache=no") }
         let p = try Spawned("/usr/bin/sshfs", ["-f", "-p", String(port), "-o", options.joined(separator: ","),
                                                "root@127.0.0.1:\(export)", mountpoint], log: log)
-        sshfs = p
         try eventually(timeout: 10, "sshfs to mount \(export) at \(mountpoint)") {
             if !p.isRunning {
                 let text = Files.read(log) ?? ""
@@ -123,6 +138,7 @@ final class SSHShare {
             }
             return Self.isMounted(mountpoint)
         }
+        return p
     }
 
     static func isMounted(_ path: String) -> Bool {
