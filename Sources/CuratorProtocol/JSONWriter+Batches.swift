@@ -34,6 +34,12 @@ extension JSONWriter {
 extension PlanItem: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
+        if let files {
+            w.key("files")
+            w.beginArray()
+            for file in files { file.write(to: &w) }
+            w.endArray()
+        }
         w.key("id"); w.int(id)
         w.key("path"); w.string(path)
         w.optionalString("path_raw", pathRaw)
@@ -51,6 +57,7 @@ extension DeletePlanResult: JSONWritable {
         w.key("bytes"); w.int(bytes)
         w.key("count"); w.int(count)
         w.key("expires_in_ms"); w.int(expiresInMs)
+        w.optionalInt("files", files)
         w.array("items", items)
         w.key("token"); w.string(token)
         w.endObject()
@@ -61,6 +68,7 @@ extension BatchItemResult: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
         w.optionalString("detail", detail)
+        w.optionalInt("group", group)
         w.key("id"); w.int(id)
         w.key("outcome"); w.string(outcome.rawValue)
         w.key("path"); w.string(path)

@@ -221,13 +221,18 @@ public struct DeletePrepareRequest: Codable, Sendable {
     public var session: String?
     /// Delete these photos instead of the session's selection (a swipe-to-delete).
     public var ids: [Int64]?
-    public init(session: String? = nil, ids: [Int64]? = nil) {
+    /// `raw` or `rendered`: only that part of each group (issue 15), with the
+    /// sidecars that belong to those files. Nil: every file of each group.
+    public var only: String?
+    public init(session: String? = nil, ids: [Int64]? = nil, only: String? = nil) {
         self.session = session
         self.ids = ids
+        self.only = only
     }
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         session = try container.decodeIfPresent(String.self, forKey: .session)
+        only = try container.decodeIfPresent(String.self, forKey: .only)
         ids = try container.integers(Int64.self, forKey: .ids, literals: NumberLiterals.of(decoder.userInfo))
     }
 }

@@ -321,7 +321,12 @@ public struct PlanItem: Codable, Hashable, Sendable {
     public var size: Int64
     /// The photo's position in the session's view when the plan was made (nil if not in it).
     public var position: Int?
-    public init(step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, position: Int?) {
+    /// The files this step trashes, when it is a group's (issue 15) or a part of one
+    /// (`only`): each with its kind, path, size and type. `size` is theirs together.
+    public var files: [GroupMemberSummary]?
+    public init(step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, position: Int?,
+                files: [GroupMemberSummary]? = nil) {
+        self.files = files
         self.step = step
         self.id = id
         self.root = root
@@ -337,8 +342,11 @@ public struct DeletePlanResult: Codable, Sendable {
     public var expiresInMs: Int
     public var items: [PlanItem]
     public var count: Int
+    /// Files to trash: every file of each group (issue 15); `count` for photos alone.
+    public var files: Int?
     public var bytes: Int64
-    public init(token: String, expiresInMs: Int, items: [PlanItem], count: Int, bytes: Int64) {
+    public init(token: String, expiresInMs: Int, items: [PlanItem], count: Int, bytes: Int64, files: Int? = nil) {
+        self.files = files
         self.token = token
         self.expiresInMs = expiresInMs
         self.items = items
@@ -372,7 +380,11 @@ public struct BatchItemResult: Codable, Hashable, Sendable {
     public var outcome: PhotoOutcome
     /// For `error`: the errno name; for others a human detail.
     public var detail: String?
-    public init(step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, outcome: PhotoOutcome, detail: String? = nil) {
+    /// The group (its listed id, issue 15) this file was trashed with; absent for a photo alone.
+    public var group: Int64?
+    public init(step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, outcome: PhotoOutcome,
+                detail: String? = nil, group: Int64? = nil) {
+        self.group = group
         self.step = step
         self.id = id
         self.root = root

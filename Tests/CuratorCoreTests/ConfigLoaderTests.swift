@@ -91,6 +91,16 @@ import Testing
         #expect(config.roots.map(\.deletePolicy) == [.writable, .owner])
     }
 
+    @Test func rootsGroupUnlessTheySayGroupsFalse() throws {
+        let f = Fixture()
+        let (config, warnings) = try f.load("""
+            { roots: [{ path: "\(f.pictures)" }, { path: "\(f.camera)", groups: false }] }
+            """)
+        #expect(warnings.isEmpty)
+        #expect(config.roots.map(\.groups) == [true, false])
+        #expect(config.roots.map(\.groupSettings.enabled) == [true, false])
+    }
+
     @Test func unknownKeysAreWarnedNotRefused() throws {
         let f = Fixture()
         let (_, warnings) = try f.load("""

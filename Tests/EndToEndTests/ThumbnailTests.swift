@@ -213,3 +213,35 @@ import Testing
         #expect(back.first?["state"] as? String == "ready", "valid again at once: \(back)")
     }
 }
+
+extension ThumbnailTests {
+    /// Groups (issue 15): a group's thumbnail is its shown file's, asked by the
+    /// group's id, also once that file is gone and another shows the group; a
+    /// sidecar is no image and is never queued.
+    @Test func aGroupsThumbnailIsItsShownFilesUnderTheGroupsID() throws {
+        let daemon = Daemon()
+        let root = daemon.root()
+        Files.mkdir(root + "/2024")
+        try Self.sample(["marker", root + "/2024/IMG_0001.jpg", "--width", "600", "--height", "400"])
+        try Self.sample(["dng", root + "/2024/IMG_0001.dng"])
+        Files.write(root + "/2024/IMG_0001.xmp", "<x:xmpmeta/>")
+        try daemon.start()
+        let client = try Client(daemon.socket)
+        // Two images; the sidecar is not looked at (it would fail to decode).
+        try Self.waitForBacklog(client, ready: 2, failed: 0)
+        let listed = try client.photos(["fields": ["id", "path", "thumbnail"]])
+        #expect(listed.count == 1 && listed.first?["thumbnail"] as? Bool == true, "\(listed)")
+        let group = try #require(listed.first?["id"] as? Int)
+        let jpeg = try #require(try Self.thumbnails(client, [group]).first)
+        #expect(jpeg["state"] as? String == "ready" && jpeg["photo_id"] as? Int == group, "\(jpeg)")
+        #expect(jpeg["path"] as? String == Self.cache(daemon) + "/normal/" + (try Self.standardName(root + "/2024/IMG_0001.jpg")))
+
+        // The JPEG goes (another program): the group, still listed under its id, shows the DNG.
+        try FileManager.default.removeItem(atPath: root + "/2024/IMG_0001.jpg")
+        try client.sync()
+        #expect(try client.photos().map { $0["path"] as? String } == ["2024/IMG_0001.dng"])
+        let raw = try #require(try Self.thumbnails(client, [group]).first)
+        #expect(raw["state"] as? String == "ready" && raw["photo_id"] as? Int == group, "\(raw)")
+        #expect(raw["path"] as? String == Self.cache(daemon) + "/normal/" + (try Self.standardName(root + "/2024/IMG_0001.dng")))
+    }
+}

@@ -14,7 +14,7 @@ extension JournalItem {
     var result: BatchItemResult {
         BatchItemResult(step: step, id: photoID, root: rootName, path: relativePath.lossyString,
                         pathRaw: relativePath.utf8String == nil ? relativePath.base64 : nil,
-                        size: size, outcome: outcome, detail: detail)
+                        size: size, outcome: outcome, detail: detail, group: unit)
     }
 
     func restoredPhoto(at status: FileStatus, byOtherTool: Bool, recreated: [ByteString]) -> RestoredPhoto {

@@ -16,9 +16,13 @@ public struct BatchPlanItem: Hashable, Sendable {
     /// Its root's trash at confirm time, and for a recycle folder the group given it.
     public var trash: TrashKind = .freedesktop
     public var recycleGroup: UInt32?
+    /// The group this file is trashed with (the group's listed id, issue 15): a
+    /// unit's files are consecutive in a plan, and all go to the trash or none.
+    public var unit: Int64?
 
     public init(photoID: Int64, rootName: String, rootPath: ByteString, relativePath: ByteString,
-                identity: FileIdentity, isProtected: Bool = false) {
+                identity: FileIdentity, isProtected: Bool = false, unit: Int64? = nil) {
+        self.unit = unit
         self.photoID = photoID
         self.rootName = rootName
         self.rootPath = rootPath

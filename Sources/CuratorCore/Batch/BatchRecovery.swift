@@ -12,10 +12,15 @@ final class BatchRecovery {
     private let observer = DiskObserver()
     private(set) var repairs: [String] = []
     private(set) var restored: [RestoredPhoto] = []
+    /// For groups (issue 15) a crash left half in the trash: put back as an undo would.
+    private let effectiveUID: UInt32
+    private let helpers: WorkerPool?
 
-    init(journal: Journal, failpoints: Failpoints) {
+    init(journal: Journal, failpoints: Failpoints, effectiveUID: UInt32 = 0, helpers: WorkerPool? = nil) {
         self.journal = journal
         self.failpoints = failpoints
+        self.effectiveUID = effectiveUID
+        self.helpers = helpers
     }
 
     func recoverAll() throws(BatchError) -> [BatchResult] {
@@ -24,6 +29,15 @@ final class BatchRecovery {
             var items = try journaling { () throws(JournalError) in try journal.items(of: batch.id) }
             for index in items.indices {
                 items[index] = try settle(items[index], in: batch)
+            }
+            // A batch cut short between two files of a group: the group goes back whole.
+            if batch.state == .running, let helpers, !GroupRollback.split(items).isEmpty {
+                let requester = Requester.resolving(uid: batch.uid, gid: UserAccount.primaryGroup(uid: batch.uid) ?? batch.uid)
+                let restorer = PhotoRestorer(journal: journal, failpoints: failpoints, requester: requester,
+                                             effectiveUID: effectiveUID, batch: batch.id, helpers: helpers)
+                let back = try GroupRollback(journal: journal, batch: batch.id, restorer: restorer).rollBack(&items)
+                restored += back
+                repairs += back.map { "batch \(batch.id) \($0.relativePath.lossyString): put back with its group" }
             }
             var state = batch.state == .running ? .interrupted : batch.state
             if batch.undoRunning { state = Self.stateAfterUndo(previous: state, items) }

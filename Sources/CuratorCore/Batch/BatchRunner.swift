@@ -49,7 +49,7 @@ public final class BatchRunner {
     /// Settles every batch (or undo) a crash left unfinished. Run before serving.
     public func recover() throws(BatchError) -> RecoveryReport {
         defer { checkpointer.request() }
-        let recovery = BatchRecovery(journal: journal, failpoints: failpoints)
+        let recovery = BatchRecovery(journal: journal, failpoints: failpoints, effectiveUID: effectiveUID, helpers: helpers)
         let batches = try recovery.recoverAll()
         return RecoveryReport(batches: batches, restored: recovery.restored, repairs: recovery.repairs)
     }
@@ -94,9 +94,12 @@ public final class BatchRunner {
                                     batchSize: plan.items.count, recycleGroups: recycleGroups,
                                     ownerOnlyRoots: plan.ownerOnlyRoots)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
+        let rollback = GroupRollback(journal: journal, batch: id, restorer: PhotoRestorer(
+            journal: journal, failpoints: failpoints, requester: requester, effectiveUID: effectiveUID, batch: id, helpers: helpers))
         let planned = JournalItem.planned(batch: id, plan.items)
         var done: [JournalItem] = []
-        let chunks = chunking.chunks(Array(planned.indices)) { planned[$0].rootPath.appending(planned[$0].relativePath).parent }
+        let chunks = chunking.chunks(Array(planned.indices), directory: { planned[$0].rootPath.appending(planned[$0].relativePath).parent },
+                                     unit: { planned[$0].unit })
             .map { chunk in chunk.map { (item: planned[$0], isProtected: plan.items[$0].isProtected) } }
         // Each chunk is prepared on a helper while the one before it moves; the first, here.
         var preparing = chunks.first.map { ChunkPreparer(planner, $0, on: nil) }
@@ -107,7 +110,9 @@ public final class BatchRunner {
                 preparing = index + 1 < chunks.count ? ChunkPreparer(planner, chunks[index + 1], on: helpers) : nil
                 return try trasher.stage(chunk: chunk, prepared: prepared)
             }, finish: { (_, staged) throws(BatchError) in
-                let results = try trasher.finish(staged)
+                var results = try trasher.finish(staged)
+                // A group whose last files failed their move goes back whole (a chunk holds whole groups).
+                _ = try rollback.rollBack(&results)
                 done += results
                 for result in results { progress(result.result) }
                 chunkReported()

@@ -86,8 +86,37 @@ final class ChunkPlanner: Sendable {
             for (item, isProtected) in chunk {
                 prepared.append(prepare(item, isProtected: isProtected, parents: parents, caches: &caches))
             }
-            return prepared
+            return Self.keepingGroupsWhole(chunk.map(\.item), prepared)
         }
+    }
+
+    /// A group (issue 15) goes to the trash whole or not at all: when one of its
+    /// files is to be left (it changed since the plan, vanished, may not be
+    /// deleted, ...), every other file of the group is left too, saying why. A
+    /// chunk holds whole groups (`ChunkPolicy`), so this sees each group entire.
+    static func keepingGroupsWhole(_ items: [JournalItem], _ prepared: [Prepared]) -> [Prepared] {
+        let left = groupsLeft(items, prepared.map { step in if case .done(let end) = step { end } else { nil } })
+        guard !left.isEmpty else { return prepared }
+        return zip(items, prepared).map { item, step in
+            guard let unit = item.unit, let end = left[unit], case .move = step else { return step }
+            return .done(end)
+        }
+    }
+
+    /// The groups to leave, with how their files that were to move end: the
+    /// outcome of the group's first file left, saying which file and why.
+    /// `endings[i]` is nil for a file to move.
+    static func groupsLeft(_ items: [JournalItem], _ endings: [PhotoTrasher.Ending?]) -> [Int64: PhotoTrasher.Ending] {
+        var left: [Int64: PhotoTrasher.Ending] = [:]
+        for (item, end) in zip(items, endings) {
+            guard let unit = item.unit, left[unit] == nil, let end else { continue }
+            let what = end.detail.map { "\(end.outcome.rawValue): \($0)" } ?? end.outcome.rawValue
+            left[unit] = PhotoTrasher.Ending(state: .skipped, outcome: end.outcome,
+                                             detail: "left with its group: \(item.relativePath.lastComponent.lossyString) is \(what)")
+        }
+        // A group none of whose files is to move needs nothing.
+        let moving = Set(zip(items, endings).compactMap { item, end in end == nil ? item.unit : nil })
+        return left.filter { moving.contains($0.key) }
     }
 
     private func prepare(_ item: JournalItem, isProtected: Bool, parents: ParentDirectories, caches: inout Caches) -> Prepared {

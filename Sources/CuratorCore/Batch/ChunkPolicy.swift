@@ -35,14 +35,22 @@ struct ChunkPolicy: Sendable {
     }()
 
     /// Splits `indices` (in order) into chunks; `directory(i)` names the folder of photo i.
-    func chunks<Key: Hashable>(_ indices: [Int], directory: (Int) -> Key) -> [[Int]] {
+    /// `unit(i)`: the group (issue 15) photo i is trashed with: a group's files,
+    /// consecutive, are never split between chunks (a chunk may grow past its size
+    /// to hold the last group whole), so that each group is journaled and moved in
+    /// one chunk, and its outcome settled as one.
+    func chunks<Key: Hashable>(_ indices: [Int], directory: (Int) -> Key, unit: (Int) -> Int64? = { _ in nil }) -> [[Int]] {
         var result: [[Int]] = []
         var current: [Int] = []
         var folders: Set<Key> = []
         var limit = max(maxPhotos, 1)
+        var lastUnit: Int64?
         for index in indices {
             let folder = directory(index)
-            if current.count >= limit || (!folders.contains(folder) && folders.count >= maxDirectories) {
+            let ownUnit = unit(index)
+            let sameGroup = ownUnit != nil && ownUnit == lastUnit
+            lastUnit = ownUnit
+            if !sameGroup, current.count >= limit || (!folders.contains(folder) && folders.count >= maxDirectories) {
                 result.append(current)
                 current = []
                 folders = []

@@ -61,7 +61,8 @@ enum DeleteConfirmCommand: CuratorCommand {
                                    curator.withState { state in
                                        state.photosTrashed(gone)
                                        for item in chunk {
-                                           state.events.send(Event(event: .batch, photoId: item.id, state: "trashing", batch: nil,
+                                           // A group's file is told by the group's id, which clients know.
+                                           state.events.send(Event(event: .batch, photoId: item.group ?? item.id, state: "trashing", batch: nil,
                                                                    done: item.step, total: total, outcome: item.outcome),
                                                              toUID: client.uid)
                                        }

@@ -14,6 +14,7 @@ enum DeletePrepareCommand: StateCommand {
         let library = state.library
         let config = state.config
         let key = try SessionKey.named(args.session, uid: caller.uid)
+        let only = try part(args.only)
         let session = state.session(key)
         state.plans.dropExpired(now: MonotonicClock.nanoseconds())
         var ids: [Int64]
@@ -83,24 +84,50 @@ enum DeletePrepareCommand: StateCommand {
             case (nil, nil): return ka.1 != kb.1 ? ka.1 > kb.1 : a > b
             }
         }
+        // Each photo with every file of its group (issue 15), or the part `only` names:
+        // one unit in the batch, trashed whole or left whole.
         var items: [BatchPlanItem] = []
         var shown: [PlanItem] = []
         var bytes: Int64 = 0
-        for (index, id) in ids.enumerated() {
+        for id in ids {
             guard let photo = library.listed(id), let root = rootParts[photo.rootID] else { continue }
-            let relative = library.relativePath(of: photo)
-            items.append(BatchPlanItem(photoID: photo.id, rootName: root.name, rootPath: root.path, relativePath: relative,
-                                       identity: photo.identity))
-            let wire = state.wirePath(relative)
-            shown.append(PlanItem(step: index + 1, id: id, root: root.name, path: wire.path, pathRaw: wire.pathRaw,
-                                  size: photo.size, position: position[id]))
-            bytes += photo.size
+            let files = state.filesToTrash(of: photo, only: only)
+            guard !files.isEmpty else { continue }
+            let isGroup = files.count > 1 || files.first?.id != photo.id || only != nil
+            // The shown file last: an undo, which goes backwards, puts it back first,
+            // and the group comes back under the id it had.
+            for file in files.reversed() {
+                items.append(BatchPlanItem(photoID: file.id, rootName: root.name, rootPath: root.path,
+                                           relativePath: library.relativePath(of: file), identity: file.identity,
+                                           unit: isGroup ? id : nil))
+            }
+            let size = files.reduce(0) { $0 + $1.size }
+            let wire = state.wirePath(library.relativePath(of: photo))
+            shown.append(PlanItem(step: shown.count + 1, id: id, root: root.name, path: wire.path, pathRaw: wire.pathRaw,
+                                  size: size, position: position[id], files: isGroup ? files.map(state.memberSummary) : nil))
+            bytes += size
+        }
+        guard !shown.isEmpty else {
+            throw ProtocolError(.emptySelection, "No photo of the \(ids.count) named has a \(args.only ?? "") file: nothing to delete.",
+                                argument: "only")
         }
         let ttl = config.planTTLSeconds
         let plan = DeletePlan(token: DeletePlan.makeToken(), key: key, generation: args.ids == nil ? session.generation : nil,
                               expiresAt: MonotonicClock.nanoseconds() + UInt64(ttl * 1e9), items: items)
         state.plans.add(plan)
-        return DeletePlanResult(token: plan.token, expiresInMs: Int(ttl * 1000), items: shown, count: shown.count, bytes: bytes)
+        return DeletePlanResult(token: plan.token, expiresInMs: Int(ttl * 1000), items: shown, count: shown.count, bytes: bytes,
+                                files: items.count)
+    }
+
+    /// `only`: the part of each group to trash.
+    private static func part(_ text: String?) throws(ProtocolError) -> MemberKind? {
+        guard let text else { return nil }
+        switch text {
+        case "raw": return .raw
+        case "rendered": return .rendered
+        default:
+            throw ProtocolError(.invalidArgument, "only must be \"raw\" or \"rendered\", not \"\(text)\".", argument: "only")
+        }
     }
 
     private static func count(_ n: Int) -> String { n == 1 ? "1 photo is" : "\(n) photos are" }

@@ -185,7 +185,7 @@ public struct ConfigLoader {
                     protected = try strings("protected", in: object, path: "\(at).protected") ?? []
                 }
             }
-            let groups = try bool("groups", in: object, path: "\(at).groups") ?? false
+            let groups = try bool("groups", in: object, path: "\(at).groups") ?? true
             var shows = GroupSettings.Shown.rendered
             if let text = try string("group_shows", in: object, path: "\(at).group_shows") {
                 guard let value = GroupSettings.Shown(rawValue: text) else {

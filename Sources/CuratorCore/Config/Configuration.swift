@@ -47,7 +47,7 @@ public struct RootConfig: Sendable, Hashable {
                 exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
                 protected: [String] = [], protectAll: Bool = false, trash: TrashKind = .freedesktop,
                 recycleGroup: String? = nil, recycleKeepDays: Int? = nil, deletePolicy: DeletePolicy = .writable,
-                groups: Bool = false, groupShows: GroupSettings.Shown = .rendered) {
+                groups: Bool = true, groupShows: GroupSettings.Shown = .rendered) {
         self.name = name
         self.path = path
         self.watch = watch

@@ -11,7 +11,7 @@ final class Journal {
     private let database: Database
     /// 2: `items.trash_kind` (issue 13: a root's trash may be a recycle folder) and
     ///    `items.owner`, the uid that owned each photo when it was trashed.
-    static let schemaVersion = 2
+    static let schemaVersion = 3
 
     /// The WAL is checkpointed by `JournalCheckpointer` after each batch; this
     /// connection does it itself only past this many pages (64 MB).
@@ -133,6 +133,11 @@ final class Journal {
             // that photo (NULL for photos trashed before: only the batch's user may).
             try database.execute("ALTER TABLE items ADD COLUMN owner INTEGER")
         }
+        if version < 3 {
+            // The group (issue 15) a file was trashed with, by the group's id: the
+            // files of one unit are all trashed or all left in place (NULL: alone).
+            try database.execute("ALTER TABLE items ADD COLUMN unit INTEGER")
+        }
         try database.setUserVersion(Self.schemaVersion)
     }
 
@@ -161,15 +166,16 @@ final class Journal {
                 .bind(.int(Int64(uid)), .text(session), .int(createdNanoseconds), .text(BatchState.running.rawValue)).run()
             let id = database.lastInsertRowID
             let insert = try database.prepare("""
-                INSERT INTO items(batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome)
-                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO items(batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, unit)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (index, item) in items.enumerated() {
                 try insert.bind(.int(id), .int(Int64(index + 1)), .int(item.photoID), .text(item.rootName),
                                 .blob(item.rootPath.bytes), .blob(item.relativePath.bytes),
                                 .int(Int64(bitPattern: item.identity.device)), .int(Int64(bitPattern: item.identity.inode)),
                                 .int(item.identity.size), .int(item.identity.mtimeNs),
-                                .text(JournalItemState.planned.rawValue), .text(PhotoOutcome.pending.rawValue)).run()
+                                .text(JournalItemState.planned.rawValue), .text(PhotoOutcome.pending.rawValue),
+                                item.unit.map { .int($0) } ?? .null).run()
             }
             return id
         }
@@ -195,6 +201,13 @@ final class Journal {
             UPDATE items SET state = ?, outcome = ?, detail = ?, moved = (moved OR ?) WHERE batch = ? AND step = ?
             """).bind(.text(state.rawValue), .text(outcome.rawValue), detail.map { .text($0) } ?? .null,
                       .int(moved ? 1 : 0), .int(batch), .int(Int64(step))).run()
+    }
+
+    /// A file of a group put back because its group could not go to the trash whole
+    /// (issue 15): left, as if never moved (`moved` cleared: the batch did not trash it).
+    func recordPutBack(batch: Int64, step: Int, outcome: PhotoOutcome, detail: String) throws(SQLiteError) {
+        try database.prepare("UPDATE items SET state = ?, outcome = ?, detail = ?, moved = 0 WHERE batch = ? AND step = ?")
+            .bind(.text(JournalItemState.skipped.rawValue), .text(outcome.rawValue), .text(detail), .int(batch), .int(Int64(step))).run()
     }
 
     /// The same new state and outcome (no detail) for the consecutive steps
@@ -304,7 +317,7 @@ final class Journal {
 
     private static let itemColumns = """
         batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, detail,
-        trash_dir, trash_name, info_path, moved, trash_kind, owner
+        trash_dir, trash_name, info_path, moved, trash_kind, owner, unit
         """
 
     /// The photos of a batch in plan order.
@@ -322,7 +335,7 @@ final class Journal {
             FROM items JOIN batches ON batches.id = items.batch
             WHERE (? OR batches.uid = ?) AND items.state = ? ORDER BY items.batch, items.step
             """, [.int(uid == nil ? 1 : 0), .int(Int64(uid ?? 0)), .text(JournalItemState.trashed.rawValue)]) { (s) throws(JournalError) in
-            (try readItem(s), s.int64(19))  // after the 19 item columns
+            (try readItem(s), s.int64(20))  // after the 20 item columns
         }
     }
 
@@ -363,7 +376,8 @@ final class Journal {
             trashName: s.isNull(14) ? nil : ByteString(s.blob(14)),
             infoPath: s.isNull(15) ? nil : ByteString(s.blob(15)),
             moved: s.int64(16) != 0, trashKind: kind,
-            owner: s.isNull(18) ? nil : UInt32(exactly: s.int64(18)))
+            owner: s.isNull(18) ? nil : UInt32(exactly: s.int64(18)),
+            unit: s.isNull(19) ? nil : s.int64(19))
     }
 
     /// Photos now in the trash by our hand (photo id and pinned identity), so that

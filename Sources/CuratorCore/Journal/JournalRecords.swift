@@ -56,6 +56,9 @@ struct JournalItem: Hashable, Sendable {
     /// The uid that owned the file when it was planned (nil: not recorded, a batch of
     /// an older journal, or a photo skipped before its move was planned).
     var owner: UInt32? = nil
+    /// The group it is trashed with (its listed id, issue 15), whose files are all
+    /// trashed or all left in place; nil for a file alone.
+    var unit: Int64? = nil
 
     var size: Int64 { identity.size }
     var photoPath: PhotoPath? { PhotoPath(root: rootPath, relative: relativePath) }
@@ -66,7 +69,8 @@ struct JournalItem: Hashable, Sendable {
         items.enumerated().map { index, item in
             JournalItem(batch: batch, step: index + 1, photoID: item.photoID, rootName: item.rootName, rootPath: item.rootPath,
                         relativePath: item.relativePath, identity: item.identity, state: .planned, outcome: .pending, detail: nil,
-                        trashDirectory: nil, trashName: nil, infoPath: nil, moved: false, trashKind: item.trash)
+                        trashDirectory: nil, trashName: nil, infoPath: nil, moved: false, trashKind: item.trash,
+                        unit: item.unit)
         }
     }
 }

@@ -34,6 +34,11 @@ extension CuratorState {
     /// followers hear it.
     func finishBatch(_ plan: DeletePlan, trashed: [Int64], origin: ObjectIdentifier? = nil) {
         plans.batchRunning = false
+        // A group (issue 15) leaves once no file of it is listed; a part trashed
+        // (`only`) leaves it where it is.
+        let units = Set(plan.items.compactMap(\.unit))
+        let already = Set(trashed)
+        let trashed = trashed + units.filter { library.listed($0) == nil && !already.contains($0) }
         let current = session(plan.key)
         var update = current.removingVanished(trashed)
         if plan.generation != nil, let left = try? update.state.setMode(.view) { update.state = left.state }

@@ -55,7 +55,11 @@ extension CuratorState {
     }
 
     func selectedBytes(_ state: SessionState) -> Int64 {
-        state.selection.items.reduce(0) { $0 + (library.listed($1)?.size ?? 0) }
+        // A group's bytes are all of its files' (issue 15), as its delete takes them.
+        state.selection.items.reduce(0) { total, id in
+            guard let photo = library.listed(id) else { return total }
+            return total + (library.members(ofGroupShownBy: photo).map(GroupMembers.totalSize) ?? photo.size)
+        }
     }
 
     /// The selection as its owner `uid` is shown it: a photo they may no longer see

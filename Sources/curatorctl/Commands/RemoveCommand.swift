@@ -19,12 +19,19 @@ struct RemoveCommand: CLICommand {
         """)
     var photo: String?
 
+    @Option("--only", value: "raw|rendered", help: """
+        Of each photo that is a group (a RAW and its JPEG, with their sidecars), trash only that part: its RAW \
+        (with the RAW's own sidecars) or its rendered file (JPEG, HEIC, ...). The group's own sidecar stays while \
+        any of its files does. Photos without such a file are left out.
+        """)
+    var only: String?
+
     func run(_ context: CLIContext) throws(CLIError) {
         let session = context.options.session
         var ids: [Int64]?
         if let photo { ids = [try Self.resolvePhoto(photo, context)] }
         let client = try context.connection()
-        let prepare = Command.deletePrepare(DeletePrepareRequest(session: session, ids: ids))
+        let prepare = Command.deletePrepare(DeletePrepareRequest(session: session, ids: ids, only: only))
         let plan: DeletePlanResult
         if context.options.json {
             let raw = try client.callRaw(prepare)
@@ -38,9 +45,17 @@ struct RemoveCommand: CLICommand {
             plan = try client.call(prepare, as: DeletePlanResult.self)
         }
         if !context.options.json {
-            Format.write("Move \(Format.plural(plan.count, "photo")), \(Format.bytes(plan.bytes)), to the trash?")
-            for item in plan.items.prefix(5) { Format.write("  \(item.root)/\(item.path)  \(Format.bytes(item.size))") }
-            if plan.items.count > 5 { Format.write("  ... and \(plan.items.count - 5) more") }
+            // Groups (issue 15): every file the plan takes is said, and counted.
+            let files = plan.files ?? plan.count
+            let counted = files == plan.count ? Format.plural(plan.count, "photo")
+                : "\(Format.plural(plan.count, "photo")) (\(Format.plural(files, "file")))"
+            Format.write("Move \(counted), \(Format.bytes(plan.bytes)), to the trash?")
+            let shown = min(plan.items.count, 5)
+            for item in plan.items.prefix(shown) {
+                Format.write("  \(item.root)/\(item.path)  \(Format.bytes(item.size))")
+                for file in item.files ?? [] { Format.write("      \(file.kind) \(file.path)  \(Format.bytes(file.size))") }
+            }
+            if shown < plan.items.count { Format.write("  ... and \(Format.plural(plan.items.count - shown, "photo")) more") }
         }
         if !yes {
             // Asked on the terminal, or answered by a script on stdin; no answer is no.
@@ -59,7 +74,7 @@ struct RemoveCommand: CLICommand {
         let command = Command.deleteConfirm(DeleteConfirmRequest(session: session, token: plan.token))
         let result: BatchResult
         if showProgress {
-            result = try Self.confirmWithProgress(client, command, total: plan.count)
+            result = try Self.confirmWithProgress(client, command, total: plan.files ?? plan.count)
         } else if context.options.json {
             let raw = try client.callRaw(command)
             Format.writeRaw(raw)
@@ -71,7 +86,9 @@ struct RemoveCommand: CLICommand {
         } else {
             result = try client.call(command, as: BatchResult.self)
         }
-        Format.write("Batch \(result.batch): \(Format.plural(result.trashed, "photo")) moved to the trash (\(Format.bytes(result.bytes)))"
+        // A group's files are counted as files (the plan said how many photos they make).
+        let moved = result.items.contains { $0.group != nil } ? Format.plural(result.trashed, "file") : Format.plural(result.trashed, "photo")
+        Format.write("Batch \(result.batch): \(moved) moved to the trash (\(Format.bytes(result.bytes)))"
                      + (result.skipped > 0 ? ", \(result.skipped) skipped:" : "."))
         for item in result.items where item.outcome != .trashed {
             Format.write("  \(item.root)/\(item.path): \(Self.reason(item))")
