@@ -22,7 +22,7 @@ extension CuratorState {
     func queueAllThumbnails() {
         guard makesThumbnails else { return }
         // The newest photos are taken first (the queue is a stack).
-        for photo in library.photos.values.sorted(by: { $0.id < $1.id }) where !photo.type.isSidecar { thumbnails.enqueue(photo.id) }
+        for id in library.photos.rows.lazy.filter({ !$0.type.isSidecar }).map(\.id).sorted() { thumbnails.enqueue(id) }
     }
 
     /// The next photo to make thumbnails of. Background work waits while a root is

@@ -68,7 +68,7 @@ final class CuratorState {
         self.library = library
         sessions = SessionStore(persistence: library.storeForRoots)
         try registerRoots(config.roots)
-        for photo in library.photos.values where photo.capture == .pending { capturePending.append(photo.id, root: photo.rootID) }
+        for row in library.photos.rows where row.capture == .pending { capturePending.append(row.id, root: row.rootID) }
         queueAllThumbnails()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.
