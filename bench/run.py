@@ -51,6 +51,9 @@ ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"
 ORDER = [w.KEY for w in WORKLOADS] + [trash_undo.UNDO_KEY]
+# With --groups-off-peer these run once, grouping on: the trash batch is of groups (each
+# a RAW+JPEG pair or a photo alone, some with a sidecar), compared with gio trash of its files.
+UNPAIRED_GROUPS_OFF = {trash_undo.KEY}
 
 
 def parse(argv):
@@ -86,6 +89,11 @@ def parse(argv):
                         "'curatord@base': each repetition of each workload runs both builds back to back, alternating "
                         "which goes first, and 'curatord ÷ this' compares them (a before/after table under the same "
                         "load; targets are not judged)")
+    p.add_argument("--groups-off-peer", action="store_true",
+                   help="run this curatord with `groups: false` on its root as the peer 'curatord@groups-off' "
+                        "(issue 15): interleaved like --baseline-bin, 'curatord ÷ this' is grouping on over off; "
+                        "the trash workload runs unpaired (its batch is of groups, which a groups-off root lists "
+                        "file by file)")
     p.add_argument("--json-out", default=None,
                    help="where to keep the raw results (default bench/results/run-DATE.json, plus last.json)")
     p.add_argument("--merge", metavar="JSON",
@@ -104,6 +112,8 @@ def parse(argv):
         args.flood = 2000 if args.quick else 50000
     if args.baseline_bin is not None and os.path.isdir(args.baseline_bin):
         args.baseline_bin = os.path.join(args.baseline_bin, "curatord")
+    if args.baseline_bin is not None and args.groups_off_peer:
+        p.error("--baseline-bin and --groups-off-peer are one peer each: give one")
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
     if args.reps < 1 or args.trash_reps < 1 or not args.ns or min(args.ns) < 100:
         p.error("need --reps >= 1 and every N >= 100")
@@ -220,6 +230,11 @@ def main(argv=None) -> int:
                     try:
                         if args.baseline_bin is not None:
                             baseline.run_paired(ctx, w, os.path.abspath(args.baseline_bin))
+                        elif args.groups_off_peer and w.KEY not in UNPAIRED_GROUPS_OFF:
+                            baseline.run_paired(ctx, w, baseline.groups_off_peer(ctx.binary))
+                        elif args.groups_off_peer:
+                            w.run(ctx)
+                            results.note(w.KEY, n, "groups on/off run: this workload ran with grouping on only")
                         else:
                             w.run(ctx)
                         break
