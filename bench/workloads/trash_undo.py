@@ -177,6 +177,7 @@ def run(ctx):
             r.verdict(key, n, target, None, "not available in this build")
         return
     undos = [c["undo"] for c in curs if c["undo"] is not None]
+    files = gen_tree.batch_files(size, ctx.groups_on)  # what each peer trashes and restores
     r.add(KEY, n, "curatord", "batch time", "s", [c["total"] for c in curs], interleaved=True,
           note="delete.prepare + delete.confirm, each to the arrival of its answer (decoded after, untimed)")
     r.add(KEY, n, "curatord", "delete.confirm alone", "s", [c["confirm"] for c in curs], interleaved=True)
@@ -187,10 +188,10 @@ def run(ctx):
         r.add(UNDO_KEY, n, "curatord", "undo whole batch", "s", undos, interleaved=len(undos) == len(curs))
     restore_runs = [t for p in peers for t in p["restore_runs"]]
     r.add(UNDO_KEY, n, "trash-restore (extrapolated)", "undo whole batch", "s",
-          [stats.median(p["restore_runs"]) * size for p in peers], interleaved=True)
+          [stats.median(p["restore_runs"]) * files for p in peers], interleaved=True)
     r.note(UNDO_KEY, n, "trash-restore ran once per file on %d files per repetition (median %.3f s per run, each run "
                         "reads the whole trash of %d entries); the batch figure is that per-run time x %d" % (
-                            ctx.restore_cap, stats.median(restore_runs), size, size))
+                            ctx.restore_cap, stats.median(restore_runs), files, files))
     r.add(UNDO_KEY, n, "rename-back loop", "undo whole batch", "s", [p["back"] for p in peers], interleaved=True)
 
     c = r.find(KEY, n, "curatord", "batch time").median
