@@ -30,6 +30,11 @@ class Context:
         self.daemon_name = "curatord"
         # Settings of the daemon's root ({"groups": False} for the groups-off peer), or None.
         self.root_options = None
+        # Thumbnails are made in the background by default since issues 16-17: the thumbs
+        # workload measures them (with a configuration of its own); everywhere else they
+        # would take the shared cores from the scan or listing being timed and change the
+        # listing (`thumbnail: true`) between two answers on an unchanged tree.
+        self.daemon_options = {"thumbnails": False}
         self.scratch = scratch
         self.results = results
         self.run_dir = scratch.path("run")
@@ -124,7 +129,8 @@ class Context:
 
     def new_daemon(self, name: str = None) -> Daemon:
         name = name or self.daemon_name
-        daemon = Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name, root_options=self.root_options)
+        daemon = Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name, root_options=self.root_options,
+                        options=self.daemon_options)
         if self.profiler is not None and self.profiler.active is not None:
             daemon.on_start = self.profiler.attach
         self.daemons.append(daemon)
