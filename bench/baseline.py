@@ -68,6 +68,7 @@ def run_paired(ctx, workload, peer):
     if isinstance(peer, str):
         peer = baseline_peer(peer)
     final, binary, reps, trash_reps = ctx.results, ctx.binary, ctx.reps, ctx.args.trash_reps
+    own = getattr(ctx, "root_options", None)  # this curatord's root settings (--root-option)
     count = trash_reps if workload.KEY == "trash" else reps
     try:
         for rep in range(count):
@@ -76,14 +77,14 @@ def run_paired(ctx, workload, peer):
                 if is_base:
                     ctx.binary, ctx.daemon_name, ctx.root_options = peer.binary, peer.daemon_name, peer.root_options
                 else:
-                    ctx.binary, ctx.daemon_name, ctx.root_options = binary, "curatord", None
+                    ctx.binary, ctx.daemon_name, ctx.root_options = binary, "curatord", own
                 ctx.reps, ctx.args.trash_reps = 1, 1
                 ctx.results = Results()
                 workload.run(ctx)
                 _fold(final, ctx.results, is_base, peer.label)
     finally:
         ctx.stop_all()
-        ctx.results, ctx.binary, ctx.daemon_name, ctx.root_options = final, binary, "curatord", None
+        ctx.results, ctx.binary, ctx.daemon_name, ctx.root_options = final, binary, "curatord", own
         ctx.reps, ctx.args.trash_reps = reps, trash_reps
     final.note(workload.KEY, ctx.n, "%s; each of %d repetitions ran this curatord and %s back to back, alternating "
                                     "which went first; targets not judged" % (peer.description, count, peer.label))

@@ -94,6 +94,10 @@ def parse(argv):
                         "(issue 15): interleaved like --baseline-bin, 'curatord ÷ this' is grouping on over off; "
                         "the trash workload runs unpaired (its batch is of groups, which a groups-off root lists "
                         "file by file)")
+    p.add_argument("--root-option", action="append", default=[], metavar="KEY=JSON",
+                   help="a setting of curatord's root for the whole run, e.g. groups=false (repeatable; the daemon "
+                        "then reads a configuration file the harness writes); with --groups-off-peer, of this "
+                        "curatord's root only")
     p.add_argument("--json-out", default=None,
                    help="where to keep the raw results (default bench/results/run-DATE.json, plus last.json)")
     p.add_argument("--merge", metavar="JSON",
@@ -112,6 +116,13 @@ def parse(argv):
         args.flood = 2000 if args.quick else 50000
     if args.baseline_bin is not None and os.path.isdir(args.baseline_bin):
         args.baseline_bin = os.path.join(args.baseline_bin, "curatord")
+    args.root_options = {}
+    for item in args.root_option:
+        key, _, value = item.partition("=")
+        try:
+            args.root_options[key.strip()] = json.loads(value)
+        except ValueError:
+            p.error("--root-option %s: the value must be JSON (false, 300, \"raw\")" % item)
     if args.baseline_bin is not None and args.groups_off_peer:
         p.error("--baseline-bin and --groups-off-peer are one peer each: give one")
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
@@ -214,6 +225,7 @@ def main(argv=None) -> int:
         log("scratch filesystem: %s at %s" % (scratch.description, scratch.mountpoint))
         ctx = Context(args, scratch, os.path.abspath(args.binary), results)
         ctx.profiler = profiler
+        ctx.root_options = args.root_options or None
         for n in args.ns:
             ctx.set_tree(n)
             for w in args.selected:
