@@ -64,7 +64,8 @@ let package = Package(
         // The imaging engine (libvips, LibRaw): making thumbnails, contact sheets.
         .target(
             name: "CuratorImaging",
-            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CVips", "CRaw", "CImagingShim", "CLinux"],
+            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CVips", "CRaw", "CImagingShim", "CLinux",
+                           "CZlib"],
             swiftSettings: strict),
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
         .executableTarget(

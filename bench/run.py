@@ -41,12 +41,13 @@ from profiler import Profiler  # noqa: E402
 from results import Results  # noqa: E402
 from scratch_fs import KINDS, NotEnoughSpace, ScratchFS  # noqa: E402
 from workloads import (burst, camera_import, cold_start, concurrent, flood, index_size, latency,  # noqa: E402
-                       list_all, memory, small_request, status_scan, thumbs, trash_undo, warm_restart)
+                       list_all, memory, small_request, status_scan, thumbs, thumbs_load, trash_undo,
+                       warm_restart)
 
 REPO = os.path.dirname(HERE)
 # Run order matters: the index is measured right after a cold start, memory after the listing.
 WORKLOADS = [cold_start, index_size, warm_restart, status_scan, latency, burst, camera_import, flood.ROOT, flood.TREE,
-             list_all, small_request, concurrent, memory, trash_undo, thumbs]
+             list_all, small_request, concurrent, memory, trash_undo, thumbs, thumbs_load]
 ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"
@@ -67,6 +68,19 @@ def parse(argv):
     p.add_argument("--trash-reps", type=int, default=None,
                    help="repetitions of the trash/undo workload (default --reps; each repetition also runs "
                         "trash-put, about 5 s for 10 000 files)")
+    p.add_argument("--thumbs-reps", type=int, default=2,
+                   help="repetitions of the thumbnail workloads (default 2; each runs three thumbnailers over "
+                        "1000 12 MP JPEGs, a few CPU minutes)")
+    p.add_argument("--thumbs-set", default="1000,20,20", metavar="JPEG,HEIC,DNG",
+                   help="how many of the kept sample photos the thumbnail workloads use (default 1000,20,20; made "
+                        "once, the first time: a 12 MP HEIC takes minutes to encode on a loaded host)")
+    p.add_argument("--thumbs-priority", choices=["normal", "idle"], default="normal",
+                   help="the thumbnailers' priority in the thumbs workload: normal (default; curatord's worker is "
+                        "lifted from SCHED_IDLE to it) or idle (all at nice 19 and SCHED_IDLE, as curatord runs its "
+                        "worker: starved on a loaded host). Per-CPU-second figures do not depend on it")
+    p.add_argument("--thumbs-together", action=argparse.BooleanOptionalAction, default=True,
+                   help="run the three thumbnailers on the JPEGs at the same time (default) rather than one after "
+                        "the other")
     p.add_argument("--write-doc", action="store_true", help="rewrite the results block of docs/BENCHMARKS.md")
     p.add_argument("--doc", default=os.path.join(REPO, "docs", "BENCHMARKS.md"))
     p.add_argument("--per-folder", type=int, default=None,
@@ -78,7 +92,7 @@ def parse(argv):
                         "(a summary is written beside the figures; its times then include perf's overhead)")
     p.add_argument("--fs", choices=KINDS, default="loop-ext4", help="scratch filesystem (default loop-ext4)")
     p.add_argument("--image-gb", type=int, default=None,
-                   help="size of the sparse loop image / tmpfs (default 2 quick, 6 up to 200 000 photos, more above; 6 more for the thumbs workload)")
+                   help="size of the sparse loop image / tmpfs (default 2 quick, 6 up to 200 000 photos, more above)")
     p.add_argument("--inodes", type=int, default=None,
                    help="mkfs.ext4 -N for the loop image (default one per 4 KiB; 1.5 per photo, at least 1 500 000, "
                         "above 200 000 photos)")
@@ -109,7 +123,7 @@ def parse(argv):
     p.add_argument("--no-install", action="store_true", help="do not apt-get install missing peers")
     args = p.parse_args(argv)
     if args.quick:
-        args.n, args.reps = "1000", 1
+        args.n, args.reps, args.thumbs_reps = "1000", 1, 1
     if args.trash_reps is None:
         args.trash_reps = args.reps
     if args.flood is None:
@@ -126,6 +140,12 @@ def parse(argv):
     if args.baseline_bin is not None and args.groups_off_peer:
         p.error("--baseline-bin and --groups-off-peer are one peer each: give one")
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
+    try:
+        args.thumbs_set = tuple(int(x) for x in args.thumbs_set.split(","))
+    except ValueError:
+        args.thumbs_set = ()
+    if len(args.thumbs_set) != 3 or min(args.thumbs_set) < 1 or args.thumbs_set[0] < 200:
+        p.error("--thumbs-set: three counts, JPEG (at least 200: the sheet takes 200), HEIC and DNG, each at least 1")
     if args.reps < 1 or args.trash_reps < 1 or not args.ns or min(args.ns) < 100:
         p.error("need --reps >= 1 and every N >= 100")
     if args.flood < 1 or (args.per_folder is not None and args.per_folder < 1):
@@ -150,8 +170,6 @@ def parse(argv):
         args.image_gb = 2 if top <= 20000 else 6 if top <= 200000 else int(args.need_gb * 2) + 2
     if args.inodes is None and top > 200000:
         args.inodes = max(1500000, int(top * 1.5))
-        if thumbs in args.selected and not args.quick:
-            args.image_gb += 6  # its 1000 camera JPEGs take about 4.5 GB
     return args
 
 

@@ -7,6 +7,7 @@
     sample_photos.py marker OUT.jpg [--width 600 --height 400] [--orientation 6]
     sample_photos.py heic OUT.heic [--width 4000 --height 3000] [--marker]
     sample_photos.py dng OUT.dng [--preview-width 1600 --preview-height 1200] [--orientation 6] [--no-preview]
+                             [--raw-width 256 --raw-height 192]
     sample_photos.py set DIR [--jpeg 1000 --heic 20 --dng 20] [--jobs 2]
 
 `jpeg` is a 12 MP camera JPEG: photo-like content (smooth colour fields, edges and
@@ -407,6 +408,8 @@ def main(argv=None):
     d.add_argument("--preview-height", type=int, default=1200)
     d.add_argument("--orientation", type=int, default=1)
     d.add_argument("--no-preview", action="store_true")
+    d.add_argument("--raw-width", type=int, default=256)
+    d.add_argument("--raw-height", type=int, default=192)
     s = sub.add_parser("set")
     s.add_argument("dir")
     s.add_argument("--jpeg", type=int, default=1000)
@@ -423,7 +426,8 @@ def main(argv=None):
         tex = None if a.marker else texture(a.texture_cache, a.width + 800, a.height + 600)
         heic(a.out, tex, a.width, a.height, marker=a.marker)
     elif a.kind == "dng":
-        dng(a.out, a.preview_width, a.preview_height, a.orientation, preview=not a.no_preview)
+        dng(a.out, a.preview_width, a.preview_height, a.orientation, preview=not a.no_preview, raw_width=a.raw_width,
+            raw_height=a.raw_height)
     else:
         made = sample_set(a.dir, a.jpeg, a.heic, a.dng, a.jobs, log=lambda t: print(t, file=sys.stderr))
         print("%d JPEG, %d HEIC, %d DNG in %s" % (len(made["jpeg"]), len(made["heic"]), len(made["dng"]), a.dir))

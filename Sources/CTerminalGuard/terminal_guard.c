@@ -108,6 +108,18 @@ int terminal_guard_enter(int fd, int wake_fd, const char *enter_sequence, const 
     return raw_mode();
 }
 
+void terminal_guard_set_leave(const char *leave_sequence) {
+    // Blocked meanwhile: a handler must never write half of the old bytes and half of the new.
+    sigset_t all, before;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &before);
+    size_t n = strlen(leave_sequence);
+    if (n >= sizeof leave_bytes) n = sizeof leave_bytes - 1;
+    memcpy(leave_bytes, leave_sequence, n);
+    leave_length = n;
+    sigprocmask(SIG_SETMASK, &before, NULL);
+}
+
 int terminal_guard_resume(void) {
     if (terminal_fd < 0) return -1;
     return raw_mode();

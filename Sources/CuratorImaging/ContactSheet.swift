@@ -10,7 +10,8 @@ import Synchronization
 /// Renders contact sheets: pages of thumbnails in rows under folder headings, each
 /// photo with its view position (top-left), selected ones framed and numbered in
 /// tap order in a filled circle on their top-right corner (the picker of seed 002),
-/// unselected ones with an empty circle there, protected ones dimmed with a lock.
+/// unselected ones with an empty circle there in select mode (`style.selecting`;
+/// nothing in view mode), protected ones dimmed with a lock.
 /// `curatorctl sheet` uses it (or runs `curatord-thumbnailer sheet`, which keeps
 /// libvips out of the CLI); thumbnails are read as PNG, or by libvips in a photo
 /// format, and a missing one gets a placeholder.
@@ -57,6 +58,27 @@ public final class ContactSheet {
         }
     }
 
+    /// Renders `pages` a page per core (each with a `ContactSheet` of its own: the
+    /// text cache is per thread), handing each, encoded, to `deliver` as soon as it is
+    /// ready, on the thread that drew it, in whatever order they finish. The first
+    /// error stops the pages not yet begun and is thrown.
+    public static func renderConcurrently(
+        _ pages: [ContactSheetPage], style: ContactSheetStyle, format: Format = .png,
+        deliver: @Sendable (_ index: Int, _ bytes: [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        let failure = Mutex<Failure?>(nil)
+        DispatchQueue.concurrentPerform(iterations: pages.count) { index in
+            guard failure.withLock({ $0 == nil }) else { return }
+            do throws(Failure) {
+                let bytes = try ContactSheet(style: style).render(pages[index], number: index + 1, of: pages.count, format: format)
+                try deliver(index, bytes)
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
     /// One laid-out page, encoded.
     public func render(_ page: ContactSheetPage, number: Int, of count: Int, format: Format = .png) throws(Failure) -> [UInt8] {
         do {
@@ -71,12 +93,15 @@ public final class ContactSheet {
 
     static func encode(_ canvas: Canvas, format: Format, number: Int) throws(Failure) -> [UInt8] {
         do {
-            let image = try VipsImageRef.fromPixels(canvas.pixels, width: canvas.width, height: canvas.height, bands: 3)
             switch format {
-            // zlib level 1 over rows filtered "up": the flat paper, boxes and letterboxes
-            // become runs of zeros; half the time of unfiltered level 2, and smaller.
-            case .png: return try image.png(compression: 1)
-            case .jpeg(let quality): return try image.jpeg(quality: quality)
+            // Rows filtered "up" (the flat paper, boxes and letterboxes become runs of
+            // zeros), deflated by runs (`PNGWriter`): the quickest of the PNG settings
+            // tried on a page, and the smallest at level 1.
+            case .png:
+                return try PNGWriter.encode(canvas.pixels, width: canvas.width, height: canvas.height, bands: 3)
+            case .jpeg(let quality):
+                let image = try VipsImageRef.fromPixels(canvas.pixels, width: canvas.width, height: canvas.height, bands: 3)
+                return try image.jpeg(quality: quality)
             }
         } catch {
             throw Failure(description: "contact sheet page \(number): \(error)")
@@ -143,7 +168,7 @@ public final class ContactSheet {
         canvas.draw(mask: position.pixels, width: position.width, height: position.height,
                     x: pillX + padX, y: pillY + (pillHeight - position.height) / 2, .white)
 
-        // Top-right: the tap-order badge, an empty circle, or a lock.
+        // Top-right: the tap-order badge, an empty circle (select mode), or a lock.
         let radius = Double(min(22, max(11, side / 9)))
         let cx = Double(cell.x + side) - radius - Double(side) / 28 - 2, cy = Double(cell.y) + radius + Double(side) / 28 + 2
         if photo.isProtected {
@@ -155,7 +180,7 @@ public final class ContactSheet {
             let digits = try text.number(badge, font: "DejaVu Sans Bold", pixels: Int(radius * (badge < 10 ? 1.05 : 0.85)))
             canvas.draw(mask: digits.pixels, width: digits.width, height: digits.height,
                         x: Int(cx.rounded()) - digits.width / 2, y: Int(cy.rounded()) - digits.height / 2, .white)
-        } else {
+        } else if style.selecting {
             canvas.disc(cx: cx, cy: cy, radius: radius, RGB(0, 0, 0), alpha: 60)
             canvas.disc(cx: cx, cy: cy, radius: radius, inner: radius - max(2, radius / 6), .white, alpha: 235)
         }

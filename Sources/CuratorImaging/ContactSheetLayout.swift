@@ -45,12 +45,16 @@ public struct ContactSheetStyle: Sendable, Equatable {
     public var maxPageHeight: Int
     /// Printed at the top of every page (the view, the selection's count...).
     public var title: String?
+    /// The session is in select mode: an unselected photo shows the empty circle a
+    /// tap would fill. In view mode nothing can be picked, and no circle is drawn.
+    public var selecting: Bool
 
-    public init(columns: Int = 8, cell: Int = 180, maxPageHeight: Int = 2600, title: String? = nil) {
+    public init(columns: Int = 8, cell: Int = 180, maxPageHeight: Int = 2600, title: String? = nil, selecting: Bool = false) {
         self.columns = max(1, columns)
         self.cell = max(48, cell)
         self.maxPageHeight = maxPageHeight
         self.title = title
+        self.selecting = selecting
     }
 
     var margin: Int { max(20, cell / 6) }

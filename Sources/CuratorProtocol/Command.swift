@@ -25,12 +25,14 @@ public enum Command: Sendable {
     case trashList(TrashRequest)
     case trashEmpty(TrashRequest)
     case thumbnail(ThumbnailRequest)
+    case photoInfo(PhotoInfoRequest)
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
         "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
         "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "trash.list", "trash.empty", "thumbnail",
+        "photo.info",
     ]
 
     public var name: String {
@@ -58,6 +60,7 @@ public enum Command: Sendable {
         case .trashList: "trash.list"
         case .trashEmpty: "trash.empty"
         case .thumbnail: "thumbnail"
+        case .photoInfo: "photo.info"
         }
     }
 
@@ -83,6 +86,7 @@ public enum Command: Sendable {
         case .history(let a): a
         case .trashList(let a), .trashEmpty(let a): a
         case .thumbnail(let a): a
+        case .photoInfo(let a): a
         }
     }
 
@@ -111,6 +115,7 @@ public enum Command: Sendable {
         case "trash.list": .trashList(try TrashRequest(from: decoder))
         case "trash.empty": .trashEmpty(try TrashRequest(from: decoder))
         case "thumbnail": .thumbnail(try ThumbnailRequest(from: decoder))
+        case "photo.info": .photoInfo(try PhotoInfoRequest(from: decoder))
         default: nil
         }
     }

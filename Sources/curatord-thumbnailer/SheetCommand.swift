@@ -3,6 +3,7 @@ import CuratorImaging
 import CuratorSystem
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// `curatord-thumbnailer sheet`: renders a contact sheet from a JSON list of items,
 /// the renderer `curatorctl sheet` is to use, runnable on its own (samples, the
@@ -14,9 +15,10 @@ import Glibc
 enum SheetCommand {
     static let usage = """
         usage: curatord-thumbnailer sheet ITEMS.json -o OUT.png|OUT.jpg [--columns N] [--cell PX]
-                                          [--max-page-height PX] [--title TEXT]
+                                          [--max-page-height PX] [--title TEXT] [--selecting]
 
-        Writes OUT.png, then OUT-2.png, OUT-3.png... for further pages, and prints
+        --selecting: the session is in select mode (unselected photos show an empty
+        circle). Writes OUT.png, then OUT-2.png, OUT-3.png... for further pages, and prints
         {"pages":[...],"ms":...} on stdout.
         """
 
@@ -56,6 +58,7 @@ enum SheetCommand {
             case "--cell": style.cell = max(48, rest.popFirst().flatMap { Int($0) } ?? style.cell)
             case "--max-page-height": style.maxPageHeight = rest.popFirst().flatMap { Int($0) } ?? style.maxPageHeight
             case "--title": style.title = rest.popFirst()
+            case "--selecting": style.selecting = true
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -81,12 +84,13 @@ enum SheetCommand {
                     isProtected: item.protected ?? false, label: item.label ?? "", isVideo: item.video ?? false))
             }
             try Vips.start(threads: 1)
-            let sheet = ContactSheet(style: style)
             let jpeg = output.lowercased().hasSuffix(".jpg") || output.lowercased().hasSuffix(".jpeg")
             let pages = style.layout(items)
-            var written: [String] = []
-            var firstPage = 0
-            try sheet.render(pages, format: jpeg ? .jpeg(quality: 88) : .png) { (index, bytes) throws(ContactSheet.Failure) in
+            // Pages are drawn side by side, one per core; each is written when it is done.
+            let written = Mutex<[Int: String]>([:])
+            let firstPage = Atomic<Int>(0)
+            try ContactSheet.renderConcurrently(pages, style: style, format: jpeg ? .jpeg(quality: 88) : .png) {
+                (index, bytes) throws(ContactSheet.Failure) in
                 let path = index == 0 ? output : pageName(output, index + 1)
                 do {
                     let out = try FileDescriptor.open(ByteString(path), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
@@ -94,12 +98,13 @@ enum SheetCommand {
                 } catch {
                     throw ContactSheet.Failure(description: "\(error)")
                 }
-                written.append(path)
-                if index == 0 { firstPage = Int((MonotonicClock.nanoseconds() - started) / 1_000_000) }
+                written.withLock { $0[index] = path }
+                if index == 0 { firstPage.store(Int((MonotonicClock.nanoseconds() - started) / 1_000_000), ordering: .relaxed) }
             }
             let photos = items.filter { if case .photo = $0 { true } else { false } }.count
             let report = Report(
-                pages: written, photos: photos, firstPageMs: firstPage, ms: Int((MonotonicClock.nanoseconds() - started) / 1_000_000))
+                pages: written.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }, photos: photos,
+                firstPageMs: firstPage.load(ordering: .relaxed), ms: Int((MonotonicClock.nanoseconds() - started) / 1_000_000))
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return 0
         } catch {

@@ -3,6 +3,7 @@
 import CuratorSystem
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// The crawler on its own: hints and scans over a real folder and a real index,
@@ -232,5 +233,159 @@ import Testing
         f.crawler.scheduleFullScan(reason: nil)
         f.scanAll()
         #expect(f.ids.keys.sorted() == ["a.jpg"])
+    }
+
+    // MARK: issue 14: bounded holds, the walk ahead, the end in steps
+
+    /// A scan applies several folders per hold of the lock (and per transaction),
+    /// never more than `photosPerLock` photos, splitting a large folder.
+    @Test func aScanAppliesSeveralFoldersPerHoldWithinItsBound() throws {
+        let f = try CrawlerFixture()
+        for folder in 0..<40 {
+            for photo in 0..<5 { try f.write("f\(folder)/\(photo).jpg") }
+        }
+        for photo in 0..<230 { try f.write("big/\(photo).jpg") }
+        f.crawler.photosPerLock = 50
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        #expect(f.ids.count == 430)
+        let adding = f.lock.holds.map { $0.after - $0.before }.filter { $0 > 0 }
+        #expect(adding.reduce(0, +) == 430)
+        #expect(adding.allSatisfy { $0 <= 50 }, "holds added \(adding)")
+        // One hold per folder would be 41 of them.
+        #expect(adding.count < 20, "holds added \(adding)")
+    }
+
+    /// The next folders are walked (opened, watched, listed, stat'ed) on the walker
+    /// thread while the last ones are applied on the crawler's.
+    @Test func theWalkRunsAheadOnTheWalkerThread() throws {
+        let f = try CrawlerFixture()
+        for folder in 0..<40 {
+            for photo in 0..<2 { try f.write("f\(folder)/\(photo).jpg") }
+        }
+        let names = Mutex<Set<String>>([])
+        f.watcher.duringWatch = { _ in
+            let text = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            names.withLock { _ = $0.insert(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        f.crawler.directoriesPerWatch = 2
+        f.crawler.sliceNanoseconds = 10_000_000_000
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        #expect(f.ids.count == 80)
+        let watchedFrom = names.withLock { $0 }
+        #expect(watchedFrom.contains("curatord-walk"), "watched from \(watchedFrom)")
+        #expect(Set(f.watcher.watched).count == 41)
+    }
+
+    /// The end of a full scan removes what it did not see in steps of a bounded
+    /// size, each its own hold of the lock; together they remove all of it, and
+    /// drop the folders gone, deepest first.
+    @Test func theEndOfAFullScanRemovesWhatIsGoneInBoundedSteps() throws {
+        let f = try CrawlerFixture()
+        for folder in 0..<30 {
+            for photo in 0..<4 { try f.write("f\(folder)/\(photo).jpg") }
+        }
+        try f.write("gone/a.jpg")
+        try f.write("gone/deep/b.jpg")
+        try f.write("gone/deep/c.jpg")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let before = f.ids
+        #expect(before.count == 123)
+
+        f.remove("f3/0.jpg")
+        f.remove("f17/1.jpg")
+        f.remove("f17/2.jpg")
+        for photo in 0..<4 { f.remove("f29/\(photo).jpg") }
+        for file in ["gone/a.jpg", "gone/deep/b.jpg", "gone/deep/c.jpg"] { f.remove(file) }
+        #expect(Glibc.rmdir(f.root.appending(ByteString("gone/deep")).lossyString) == 0)
+        #expect(Glibc.rmdir(f.root.appending(ByteString("gone")).lossyString) == 0)
+
+        f.crawler.finishBudgetPerLock = 10
+        f.crawler.foldersDroppedPerLock = 1
+        f.crawler.scheduleFullScan(reason: "test")
+        f.lock.forgetHolds()
+        f.scanAll()
+        var expected = before
+        for path in ["f3/0.jpg", "f17/1.jpg", "f17/2.jpg", "gone/a.jpg", "gone/deep/b.jpg", "gone/deep/c.jpg"] + (0..<4).map({ "f29/\($0).jpg" }) {
+            expected[path] = nil
+        }
+        #expect(f.ids == expected)
+        let removing = f.lock.holds.map { $0.before - $0.after }.filter { $0 > 0 }
+        #expect(removing.reduce(0, +) == 10)
+        #expect(removing.count >= 3, "the removals came in holds of \(removing)")
+        #expect(removing.allSatisfy { $0 <= 4 }, "the removals came in holds of \(removing)")
+        #expect(f.state.library.folderID(root: f.rootID, path: ByteString("gone")) == nil)
+        #expect(f.state.library.folderID(root: f.rootID, path: ByteString("gone/deep")) == nil)
+        #expect(f.state.library.folderID(root: f.rootID, path: ByteString("f29")) != nil)
+        #expect(f.state.roots[f.rootID]?.scanning == false)
+    }
+
+    /// Another folder put at the root's path while a full scan walks it (an unmount,
+    /// a restore from a backup): the scan ends without removing anything, and says
+    /// the root changed; the index still holds every photo it held.
+    @Test func aFullScanWhoseRootIsReplacedMidScanRemovesNothing() throws {
+        let f = try CrawlerFixture()
+        for folder in ["a", "b", "c", "d"] {
+            for photo in 0..<3 { try f.write("\(folder)/\(photo).jpg") }
+        }
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let before = f.ids
+        #expect(before.count == 12)
+
+        let swapped = Mutex(false)
+        f.watcher.duringWatch = { directory in
+            guard directory.path == ByteString("b"), !swapped.withLock({ $0 }) else { return }
+            swapped.withLock { $0 = true }
+            #expect(Glibc.rename(f.root.lossyString, f.scratch.child("root.old").lossyString) == 0)
+            #expect(Glibc.mkdir(f.root.lossyString, 0o755) == 0)
+            _ = try? f.write("a/0.jpg", "another")
+        }
+        f.crawler.directoriesPerWatch = 1
+        f.crawler.sliceNanoseconds = 10_000_000_000
+        f.crawler.scheduleFullScan(reason: "test")
+        var ends: [Crawler.FullScanEnd] = []
+        while true {
+            switch f.crawler.runScanStep() {
+            case .idle: break
+            case .working, .outOfWatches: continue
+            case .readyToFinish: ends.append(f.crawler.finishFullScan()); continue
+            }
+            break
+        }
+        let didSwap = swapped.withLock { $0 }
+        #expect(didSwap)
+        #expect(ends == [.rootChanged])
+        #expect(Set(f.ids.keys) == Set(before.keys))
+        #expect(f.state.roots[f.rootID]?.scanning == false)
+    }
+}
+
+/// How a scan step's folders are grouped into holds of the lock.
+@Suite struct ScanHoldsTests {
+    private func folder(_ path: String, _ count: Int) -> ScannedFolder {
+        let status = FileStatus(stat())
+        let files = (0..<count).map { ScannedFile(name: ByteString("\(path)-\($0).jpg"), status: status, type: .jpeg) }
+        return ScannedFolder(path: ByteString(path), files: files[...], complete: true)
+    }
+
+    @Test func smallFoldersShareAHoldUpToTheLimit() {
+        let holds = ScanHolds.group([folder("a", 3), folder("b", 3), folder("c", 3), folder("e", 0)], limit: 6, splitting: true)
+        #expect(holds.map { $0.map(\.path.lossyString) } == [["a", "b"], ["c", "e"]])
+        #expect(holds.joined().allSatisfy { $0.complete })
+    }
+
+    @Test func aLargeFolderIsSplitOnlyWhenAllowed() {
+        let split = ScanHolds.group([folder("a", 2), folder("big", 10), folder("c", 1)], limit: 4, splitting: true)
+        #expect(split.map { $0.map { "\($0.path.lossyString):\($0.files.count)" } } == [["a:2"], ["big:4"], ["big:4"], ["big:2", "c:1"]])
+        #expect(split.joined().filter { $0.path == ByteString("big") }.allSatisfy { !$0.complete })
+        let names = split.joined().filter { $0.path == ByteString("big") }.flatMap { $0.files.map(\.name) }
+        #expect(names == folder("big", 10).files.map(\.name))
+
+        let whole = ScanHolds.group([folder("a", 2), folder("big", 10), folder("c", 1)], limit: 4, splitting: false)
+        #expect(whole.map { $0.map { "\($0.path.lossyString):\($0.files.count)" } } == [["a:2"], ["big:10"], ["c:1"]])
+        #expect(whole.joined().allSatisfy { $0.complete })
     }
 }

@@ -33,18 +33,82 @@ struct PhotoTableTests {
         #expect(Set(table.values.map(\.id)) == Set(model.keys))
     }
 
-    /// 100 000 photos live in this table: 80 bytes each (72 before groups gave each
-    /// its group id), and room for at most an eighth more (doubling would leave up
-    /// to half the array empty).
+    /// A million photos live in this table: 72-byte rows (64 before groups gave
+    /// each its group id), names in the arena at their own length, and room for
+    /// at most an eighth more rows (doubling would leave up to half the array empty).
     @Test func staysCompact() {
-        #expect(MemoryLayout<Photo>.stride == 80)
+        #expect(MemoryLayout<PhotoRow>.stride == 72)
         var table = PhotoTable()
         for id in 1...100_000 { table[Int64(id)] = Self.photo(Int64(id)) }
         #expect(table.count == 100_000)
-        #expect(table.values.capacity <= 100_000 + 100_000 / 8 + 1024)
+        #expect(table.rows.capacity <= 100_000 + 100_000 / 8 + 1024)
+        // "p1.jpg" ... "p100000.jpg": 1 088 895 bytes, nothing else.
+        let nameBytes = (1...100_000).reduce(0) { $0 + "p\($1).jpg".utf8.count }
+        #expect(table.names.bytes.count == nameBytes)
         let rank = Photo(id: 1, rootID: 1, folderID: 1, name: ByteString("x"), identity: FileIdentity(device: 1, inode: 1, size: 1, mtimeNs: 0),
                          type: .jpeg, capture: .pending, rank: Int64(Int32.max) + 5).rank
         #expect(rank == Int64(Int32.max), "a rank past 32 bits saturates")
+    }
+
+    /// Renames and removals leave dead bytes in the arena; once they outweigh the
+    /// live names the table compacts, and every photo still reads its own name.
+    @Test func compactsTheNamesItGaveUp() {
+        var table = PhotoTable()
+        for id in 1...20_000 { table[Int64(id)] = Self.photo(Int64(id)) }
+        let full = table.names.bytes.count
+        // Rename every photo twice: without compaction the arena would triple.
+        for round in 1...2 {
+            for id in 1...20_000 {
+                var photo = Self.photo(Int64(id))
+                photo.name = ByteString("r\(round)-\(id).jpeg")
+                table[Int64(id)] = photo
+            }
+        }
+        for id in 1...20_000 where id % 2 == 0 { table[Int64(id)] = nil }
+        #expect(table.names.bytes.count <= 2 * table.names.live + (64 << 10))
+        #expect(table.names.bytes.count < 2 * full)
+        for id in 1...20_000 {
+            #expect(table[Int64(id)]?.name == (id % 2 == 0 ? nil : ByteString("r2-\(id).jpeg")))
+        }
+    }
+
+    /// The same name rewritten (a capture time, a rank, a new mtime) keeps its
+    /// place in the arena: a warm restart or the capture reader adds no bytes.
+    @Test func keepsANameThatDidNotChange() {
+        var table = PhotoTable()
+        for id in 1...1000 { table[Int64(id)] = Self.photo(Int64(id)) }
+        let bytes = table.names.bytes.count
+        for id in 1...1000 {
+            var photo = Self.photo(Int64(id), size: 99)
+            photo.capture = .known(Int64(id))
+            table[Int64(id)] = photo
+        }
+        #expect(table.names.bytes.count == bytes)
+        #expect(table.names.dead == 0)
+        #expect(table[500]?.capture == .known(500))
+        #expect(table[500]?.size == 99)
+    }
+
+    /// Devices are kept as an index into the table's devices; past 65 535 of them
+    /// a photo's device is kept by id. Each photo reads back its own either way.
+    @Test func keepsEachPhotosDevice() {
+        var table = PhotoTable()
+        func device(_ id: Int) -> UInt64 { UInt64(id) * 3 + (1 << 40) }
+        for id in 1...70_000 {
+            var photo = Self.photo(Int64(id))
+            photo.identity.device = device(id)
+            table[Int64(id)] = photo
+        }
+        for id in stride(from: 1, through: 70_000, by: 3) { table[Int64(id)] = nil }
+        for id in stride(from: 1, through: 70_000, by: 6) {
+            var photo = Self.photo(Int64(id))
+            photo.identity.device = 7
+            table[Int64(id)] = photo
+        }
+        for id in 1...70_000 {
+            let expected: UInt64? = id % 3 != 1 ? device(id) : id % 6 == 1 ? 7 : nil
+            #expect(table[Int64(id)]?.identity.device == expected, "photo \(id)")
+        }
     }
 }
 

@@ -83,24 +83,6 @@ import Testing
     }
 }
 
-@Suite struct CameraModelTests {
-    /// A big-endian TIFF header with Make "Canon" and Model "Canon EOS R5" in IFD0.
-    @Test func makeAndModelFromIFD0() {
-        var bytes: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8]
-        bytes += [0, 2]  // two entries
-        let make = Array("Canon\0".utf8), model = Array("Canon EOS R5\0".utf8)
-        let dataStart = 8 + 2 + 2 * 12 + 4
-        bytes += [0x01, 0x0F, 0, 2, 0, 0, 0, UInt8(make.count), 0, 0, 0, UInt8(dataStart)]
-        bytes += [0x01, 0x10, 0, 2, 0, 0, 0, UInt8(model.count), 0, 0, 0, UInt8(dataStart + make.count)]
-        bytes += [0, 0, 0, 0] + make + model
-        #expect(CameraModel.parse(bytes) == "Canon EOS R5")
-    }
-
-    @Test func noExifIsNil() {
-        #expect(CameraModel.parse([0xFF, 0xD8, 0xFF, 0xDA, 0, 2]) == nil)
-    }
-}
-
 @Suite struct ScreenWriterTests {
     @Test func onlyChangedRowsAreSentAgain() {
         var writer = ScreenWriter(trueColor: true)

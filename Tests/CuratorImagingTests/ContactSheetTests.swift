@@ -143,6 +143,31 @@ struct ContactSheetRenderTests {
         #expect(grey.r > 200 && abs(Int(grey.r) - Int(grey.b)) < 10, "\(grey)")
     }
 
+    /// The empty circle on an unselected photo says "tap to pick": drawn in select
+    /// mode only. In view mode the corner shows the picture itself.
+    @Test(arguments: [false, true])
+    func anEmptySelectionCircleOnlyInSelectMode(selecting: Bool) throws {
+        let scratch = try Scratch()
+        let marker = try Samples.marker(scratch.child("m.jpg"), width: 600, height: 600)
+        let thumbnail = try scratch.write("m.png", try Pixels.png(of: marker, side: 256))
+        let style = ContactSheetStyle(columns: 2, cell: 160, selecting: selecting)
+        let pages = style.layout([.photo(ContactSheetPhoto(thumbnail: thumbnail, position: 1, label: "a.jpg"))])
+        let canvas = try ContactSheet(style: style).draw(pages[0], number: 1, of: 1)
+        let cell = pages[0].cells[0], side = style.cell
+        let radius = min(22, max(11, side / 9))
+        let cx = cell.x + side - radius - side / 28 - 2, cy = cell.y + radius + side / 28 + 2
+        // The ring's right edge, just inside the radius: white when the circle is
+        // drawn, the marker's blue (its top-right quarter) when not.
+        let ring = canvas.pixel(cx + radius - 2, cy)
+        if selecting {
+            #expect(ring.r > 200 && ring.g > 200 && ring.b > 200, "a white ring: \(ring)")
+        } else {
+            #expect(ring.b > 150 && ring.r < 60 && ring.g < 100, "the picture, no ring: \(ring)")
+            let centre = canvas.pixel(cx, cy)
+            #expect(centre.b > 150 && centre.r < 60, "no shade in the middle: \(centre)")
+        }
+    }
+
     /// A thumbnail our PNG reader does not take (a JPEG, a palette PNG) goes through
     /// libvips; one that is not a photo format at all gets the placeholder.
     @Test func otherThumbnailsThroughLibvips() throws {

@@ -88,6 +88,20 @@ struct ThumbnailMakerTests {
         #expect(Pixels.isBlue(try Pixels.at(large, x: 10, y: 180)))
     }
 
+    /// The original's size (`Thumb::Image::Width`/`Height`) of a RAW file is its raw
+    /// image's, turned as the RAW says: not its preview's, nor the thumbnail's. (The
+    /// raw image is 640x480 here, the preview 1600x1200 upright, the large thumbnail
+    /// 256x192.)
+    @Test(arguments: [1, 6])
+    func aRawsSizeIsItsImagesNotItsPreviews(orientation: Int) throws {
+        let scratch = try Scratch()
+        let dng = try Samples.dng(scratch.child("DSC_0003.DNG"), orientation: orientation, rawWidth: 640, rawHeight: 480)
+        let made = try make(dng, family: .raw, sizes: [.large])
+        #expect(made.width == (orientation == 6 ? 480 : 640) && made.height == (orientation == 6 ? 640 : 480),
+                "\(made.width)x\(made.height)")
+        #expect(made.thumbnails[.large]?.width == 256 && made.thumbnails[.large]?.height == 192)
+    }
+
     /// A DNG whose only preview is IFD0's 160x120 bitmap: that is used, not the raw data.
     @Test func rawWithOnlyASmallBitmapPreview() throws {
         let scratch = try Scratch()

@@ -134,6 +134,22 @@ struct CullTests {
         #expect(try t.exitStatus() == 0)
     }
 
+    /// A group (a JPEG and its RAW) is one photo in the grid; `d` counts its two files.
+    @Test func deleteCountsEveryFileOfAGroup() throws {
+        let d = Daemon()
+        try FileManager.default.createDirectory(atPath: d.root() + "/2024", withIntermediateDirectories: true)
+        Files.write(d.root() + "/2024/IMG_0001.JPG", "rendered")
+        Files.write(d.root() + "/2024/IMG_0001.NEF", "raw file")
+        try d.start()
+        let t = try TmuxTerminal(d)
+        try t.waitFor("IMG_0001.JPG")
+        try t.send("v", "Space", "d")
+        let plan = try t.waitFor("Move to the trash?")
+        #expect(plan.contains("1 photo, 2 files"), "\(plan)")
+        try t.send("n", "q")
+        #expect(try t.exitStatus() == 0)
+    }
+
     /// Live: a photo written by someone else appears, one trashed elsewhere goes, and
     /// another client's toggle on the same session renumbers the badges at once.
     @Test func othersChangesShowAtOnce() throws {
@@ -206,6 +222,27 @@ struct CullTests {
         try t.send("Escape")
         try t.waitForAbsence("captured")
         try t.send("q")
+        #expect(try t.exitStatus() == 0)
+    }
+
+    /// Enter's camera and pixel size are the daemon's (`photo.info`): they show where
+    /// cull cannot open the photos itself. Here it runs where the root is an empty
+    /// tmpfs, as on a laptop over SSH, and still shows what the file says.
+    @Test func enterShowsTheCameraTheDaemonReadsFromTheFile() throws {
+        let d = try Self.daemon()
+        try CameraJPEG.write(d.root() + "/2024/05/IMG_0002.JPG", make: "Canon", model: "Canon EOS R5", orientation: 6,
+                             width: 640, height: 480)
+        let t = try TmuxTerminal(d, hiding: d.root())
+        try t.waitFor("IMG_0001.JPG")
+        try t.send("l", "Enter")
+        let detail = try t.waitFor("Canon EOS R5")
+        #expect(detail.contains("pixels    640 × 480 (shown turned: 480 × 640)"), "\(detail)")
+        #expect(detail.contains("pics/2024/05/IMG_0002.JPG"), "\(detail)")
+        // The next photo has no EXIF: said so, not the previous one's camera.
+        try t.send("Escape", "l", "Enter")
+        let next = try t.waitFor("camera    unknown")
+        #expect(!next.contains("Canon") && next.contains("pics/2024/05/IMG_0003.JPG"), "\(next)")
+        try t.send("Escape", "q")
         #expect(try t.exitStatus() == 0)
     }
 

@@ -212,6 +212,53 @@ import Testing
         let back = try Self.thumbnails(client, [try #require(try client.idsByPath()["trashed.jpg"])])
         #expect(back.first?["state"] as? String == "ready", "valid again at once: \(back)")
     }
+
+    /// A trashed photo's thumbnails are kept for its undo until the photo leaves the
+    /// trash for good: `trash.empty`, or purged by another tool (found so by an undo).
+    @Test func purgedPhotosLoseTheThumbnailsKeptForUndo() throws {
+        let daemon = Daemon()
+        let root = daemon.root()
+        try Self.sample(["marker", root + "/emptied.jpg"])
+        try Self.sample(["marker", root + "/purged.jpg", "--width", "500", "--height", "300"])
+        try Self.sample(["marker", root + "/kept.jpg", "--width", "400", "--height", "300"])
+        try daemon.start()
+        let client = try Client(daemon.socket)
+        try Self.waitForBacklog(client, ready: 3, failed: 0)
+        func thumbs(_ name: String) throws -> [String] {
+            try ["normal", "large"].map { Self.cache(daemon) + "/\($0)/" + (try Self.standardName(root + "/" + name)) }
+        }
+        let ids = try client.idsByPath()
+        let emptied = try #require(ids["emptied.jpg"]), purged = try #require(ids["purged.jpg"]), kept = try #require(ids["kept.jpg"])
+        // Two batches: one to undo (after its photo was purged), one to empty.
+        let first = try client.deleteSelection(["ids": [emptied, kept]])
+        #expect(first["trashed"] as? Int == 2, "\(first)")
+        let second = try client.deleteSelection(["ids": [purged]])
+        #expect(second["trashed"] as? Int == 1, "\(second)")
+        for name in ["emptied.jpg", "purged.jpg", "kept.jpg"] {
+            for path in try thumbs(name) { #expect(Files.exists(path), "kept for the undo: \(path)") }
+        }
+
+        let listed = try client.result(["cmd": "trash.list"])
+        let photos = listed["photos"] as? [[String: Any]] ?? []
+        #expect(photos.count == 3, "\(listed)")
+        // Purged by another tool: its file leaves the trash behind our back; the undo finds it missing.
+        let purgedLocation = try #require(photos.first { $0["id"] as? Int == purged }?["location"] as? String)
+        #expect(unlink(purgedLocation) == 0)
+        let undone = try client.undo(second["batch"] as? Int)
+        #expect("\(undone)".contains("missing"), "\(undone)")
+        try eventually(timeout: 30, "the purged photo's thumbnails to go") {
+            try thumbs("purged.jpg").allSatisfy { !Files.exists($0) }
+        }
+        // The others are still in the trash, their thumbnails with them.
+        for path in try thumbs("emptied.jpg") + thumbs("kept.jpg") { #expect(Files.exists(path), "still in the trash: \(path)") }
+
+        let token = try #require(try client.result(["cmd": "trash.list"])["token"] as? String)
+        let result = try client.result(["cmd": "trash.empty", "token": token])
+        #expect(result["emptied"] as? Int == 2, "\(result)")
+        try eventually(timeout: 30, "the emptied photos' thumbnails to go") {
+            try (thumbs("emptied.jpg") + thumbs("kept.jpg")).allSatisfy { !Files.exists($0) }
+        }
+    }
 }
 
 extension ThumbnailTests {

@@ -16,6 +16,10 @@ int terminal_guard_enter(int fd, int wake_fd, const char *enter_sequence, const 
 /// Restores what `terminal_guard_enter` changed (idempotent; async-signal-safe).
 void terminal_guard_leave(void);
 
+/// What `terminal_guard_leave` writes from now on (the grid learns what the terminal
+/// shows, kitty's images, after it took it over).
+void terminal_guard_set_leave(const char *leave_sequence);
+
 /// Raw mode again after a suspension (Ctrl-Z), with the saved settings kept.
 int terminal_guard_resume(void);
 

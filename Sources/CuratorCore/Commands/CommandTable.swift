@@ -32,5 +32,6 @@ enum CommandTable {
         "trash.list": TrashListCommand.self,
         "trash.empty": TrashEmptyCommand.self,
         "thumbnail": ThumbnailCommand.self,
+        "photo.info": PhotoInfoCommand.self,
     ]
 }

@@ -37,7 +37,7 @@ enum ListCommand: CommandHandler {
                                         thumbnailsReady: state.thumbnails.ready,
                                         groupRows: state.library.groupRows,
                                         table: state.library.groupRows.isEmpty ? PhotoTable() : state.library.photos)
-        return ListingStream(id: id, table: state.library.photos.values, slots: view.slots, folderTotals: view.folderTotals,
+        return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)
     }
 }

@@ -38,7 +38,9 @@ enum ThumbnailCommand: CuratorCommand {
         let (cacheRoot, places) = try curator.withState { (state) throws(ProtocolError) -> (ByteString?, [Place]) in
             var unknown: [Int64] = []
             let places = ids.compactMap { id -> Place? in
-                guard let photo = state.library.listed(id), let root = state.roots[photo.rootID] else {
+                // A photo the caller may not see does not exist for them (issue 13).
+                guard let photo = state.library.listed(id), state.maySee(photo, uid: caller.uid),
+                      let root = state.roots[photo.rootID] else {
                     unknown.append(id)
                     return nil
                 }
@@ -54,7 +56,8 @@ enum ThumbnailCommand: CuratorCommand {
             throw ProtocolError(.thumbnailsOff, "This curatord makes no thumbnails (\"thumbnails\": false in its configuration).")
         }
         // The daemon's own user reads its own cache by path; another user (under the
-        // system service) gets bytes only, and only of photos it may read itself.
+        // system service) gets bytes only, and only of photos it may read itself: one
+        // it sees (its folder it may list) but may not open is refused.
         let sameUser = caller.uid == geteuid()
         if !sameUser {
             let requester = Requester.resolving(uid: caller.uid, gid: caller.credentials.gid)

@@ -22,9 +22,11 @@ enum TrashEmptyCommand: CuratorCommand {
         }
         if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
         defer { curator.withState { $0.plans.batchRunning = false } }
-        return try curator.batches.withRunner { (runner) throws(BatchError) in
+        let result = try curator.batches.withRunner { (runner) throws(BatchError) in
             try runner.empty(uid: caller.uid, root: args.root, cutoff: cutoff, token: token)
         }
+        curator.withState { $0.thumbnailsPurged(result.items) }
+        return result
     }
 
     /// The time before which a photo's batch must have run (now less `older_than_days`),

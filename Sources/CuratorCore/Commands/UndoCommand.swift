@@ -44,6 +44,8 @@ enum UndoCommand: CuratorCommand {
         }
         curator.withState { state in
             for restored in outcome.restored { state.photoRestored(restored) }
+            // Photos no longer in the trash (purged by another tool): their kept thumbnails go.
+            state.thumbnailsPurged(outcome.result.items)
             state.events.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
                                     done: done, total: total), toUID: uid)
         }

@@ -39,13 +39,47 @@ struct ExifTags: ~Copyable {
 
     enum Tag {
         case dateTime, dateTimeOriginal, dateTimeDigitized
+        case make, model, lensModel, orientation, pixelXDimension, pixelYDimension
 
         fileprivate var exifTag: ExifTag {
             switch self {
             case .dateTime: EXIF_TAG_DATE_TIME
             case .dateTimeOriginal: EXIF_TAG_DATE_TIME_ORIGINAL
             case .dateTimeDigitized: EXIF_TAG_DATE_TIME_DIGITIZED
+            case .make: EXIF_TAG_MAKE
+            case .model: EXIF_TAG_MODEL
+            case .lensModel: EXIF_TAG_LENS_MODEL
+            case .orientation: EXIF_TAG_ORIENTATION
+            case .pixelXDimension: EXIF_TAG_PIXEL_X_DIMENSION
+            case .pixelYDimension: EXIF_TAG_PIXEL_Y_DIMENSION
             }
+        }
+    }
+
+    /// An ASCII tag's text, without its NUL and surrounding spaces (cameras pad
+    /// Make and Model); nil when absent, empty, or not ASCII-typed.
+    func text(_ tag: Tag, in ifd: IFD) -> String? {
+        guard let content = ifd.content(of: data),
+              let entry = exif_content_get_entry(content, tag.exifTag),
+              entry.pointee.format == EXIF_FORMAT_ASCII, let bytes = entry.pointee.data
+        else { return nil }
+        let raw = UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)).prefix { $0 != 0 }
+        let text = String(decoding: raw, as: UTF8.self)
+        let trimmed = text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        return trimmed.isEmpty ? nil : String(trimmed)
+    }
+
+    /// A SHORT or LONG tag's first value, in the block's byte order.
+    func integer(_ tag: Tag, in ifd: IFD) -> Int? {
+        guard let content = ifd.content(of: data),
+              let entry = exif_content_get_entry(content, tag.exifTag),
+              entry.pointee.components >= 1, let bytes = entry.pointee.data
+        else { return nil }
+        let order = exif_data_get_byte_order(data)
+        switch entry.pointee.format {
+        case EXIF_FORMAT_SHORT where entry.pointee.size >= 2: return Int(exif_get_short(bytes, order))
+        case EXIF_FORMAT_LONG where entry.pointee.size >= 4: return Int(exif_get_long(bytes, order))
+        default: return nil
         }
     }
 

@@ -20,10 +20,11 @@ final class PhotoLibrary {
     private(set) var photos = PhotoTable()
     /// Each folder's photos by name: lookups by path, and a folder's members.
     private var entries: [Int32: FolderEntries] = [:]
-    /// Photo id by a one-word digest of (device, inode): half the size of a
-    /// dictionary keyed by both. A digest shared by two files only makes one of them
-    /// unfindable by inode (a rename while down then gets a new id); lookups check
-    /// the photo's real device and inode, so a digest never names the wrong photo.
+    /// Photo id by a one-word digest of (device, inode), 8 bytes a slot. A digest
+    /// shared by two files only makes one of them unfindable by inode (a rename
+    /// while down then gets a new id); lookups check the photo's real device and
+    /// inode, so a digest never names the wrong photo. It confirms its matches in
+    /// `photos`: a photo is filed after it is put there and taken out before.
     private var byInode = InodeIndex()
     private(set) var folders: [Int32: Folder] = [:]
     private var folderByPath: [FolderKey: Int32] = [:]
@@ -168,15 +169,17 @@ final class PhotoLibrary {
         while let change = undoLog.popLast() {
             switch change {
             case .inserted(let photo, let entry, let inode, let rank):
-                photos[photo.id] = nil
+                // The folder entries compare names through the table: the photo
+                // leaves them while it is still there.
                 setEntry(photo.folderID, photo.name, entry)
-                byInode[Self.inodeDigest(photo.identity.device, photo.identity.inode)] = inode
+                byInode.set(Self.inodeDigest(photo.identity.device, photo.identity.inode), inode, digestOf: digest(of:))
+                photos[photo.id] = nil
                 nextRank[photo.folderID] = rank
                 count(photo, -1)
             case .removed(let photo, let entry, let inode):
                 photos[photo.id] = photo
                 if entry { setEntry(photo.folderID, photo.name, photo.id) }
-                if inode { byInode[Self.inodeDigest(photo.identity.device, photo.identity.inode)] = photo.id }
+                if inode { byInode.set(Self.inodeDigest(photo.identity.device, photo.identity.inode), photo.id, digestOf: digest(of:)) }
                 count(photo, 1)
             case .replaced(let old):
                 if let current = photos[old.id], current.capture == .pending { pendingCaptureByRoot[current.rootID, default: 0] -= 1 }
@@ -222,7 +225,7 @@ final class PhotoLibrary {
 
     func folderID(root: Int32, path: ByteString) -> Int32? { folderByPath[FolderKey(rootID: root, path: path)] }
 
-    func photoID(folder: Int32, name: ByteString) -> Int64? { entries[folder]?[name] }
+    func photoID(folder: Int32, name: ByteString) -> Int64? { entries[folder]?.id(named: name, in: photos) }
 
     func photoID(root: Int32, relativePath: ByteString) -> Int64? {
         guard let folder = folderID(root: root, path: relativePath.parent) else { return nil }
@@ -230,9 +233,15 @@ final class PhotoLibrary {
     }
 
     func photoID(device: UInt64, inode: UInt64) -> Int64? {
-        guard let id = byInode[Self.inodeDigest(device, inode)], let photo = photos[id],
-              photo.identity.device == device, photo.identity.inode == inode else { return nil }
+        guard let id = byInode.find(Self.inodeDigest(device, inode), digestOf: digest(of:)), let row = photos.row(id),
+              row.inode == inode, photos.device(of: row) == device else { return nil }
         return id
+    }
+
+    /// The inode digest of a photo in the table (the inode index confirms its
+    /// matches with it).
+    private func digest(of id: Int64) -> UInt64? {
+        photos.row(id).map { Self.inodeDigest(photos.device(of: $0), $0.inode) }
     }
 
     static func inodeDigest(_ device: UInt64, _ inode: UInt64) -> UInt64 {
@@ -252,7 +261,7 @@ final class PhotoLibrary {
     func photoIDs(inFolder folder: Int32) -> [Int64] { entries[folder]?.values ?? [] }
 
     /// The photos directly in a folder, by name.
-    func members(ofFolder folder: Int32) -> [(name: ByteString, id: Int64)] { entries[folder]?.pairs ?? [] }
+    func members(ofFolder folder: Int32) -> [(name: ByteString, id: Int64)] { entries[folder]?.pairs(in: photos) ?? [] }
 
     func memberCount(ofFolder folder: Int32) -> Int { entries[folder]?.count ?? 0 }
 
@@ -298,8 +307,12 @@ final class PhotoLibrary {
 
     private func upsertInTransaction(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
                                      capture: CaptureState, preferredID: Int64?) throws -> LibraryChange? {
-        if let id = photoID(folder: folder, name: name), var existing = photos[id] {
-            if existing.identity == identity && existing.type == type { return nil }
+        if let id = photoID(folder: folder, name: name), let row = photos.row(id) {
+            // Unchanged (every photo of a warm restart): decided on the row, without
+            // copying the name out of the arena.
+            if row.inode == identity.inode && row.size == identity.size && row.mtimeNs == identity.mtimeNs
+                && row.type == type && photos.device(of: row) == identity.device { return nil }
+            var existing = photos.photo(row)
             let sameFile = existing.identity.device == identity.device && existing.identity.inode == identity.inode
             let sameContent = sameFile && existing.identity.mtimeNs == identity.mtimeNs && existing.identity.size == identity.size
             removeFromMemory(existing)
@@ -336,11 +349,13 @@ final class PhotoLibrary {
     func refreshFileObject(_ id: Int64, identity: FileIdentity) {
         guard var photo = photos[id], photo.identity != identity else { return }
         note(.replaced(photo))
+        // Out of the inode index under the old identity while the table still has it
+        // (the index confirms a match by the table's photo), in under the new after.
         let old = Self.inodeDigest(photo.identity.device, photo.identity.inode)
-        if byInode[old] == id { byInode[old] = nil }
+        if byInode.find(old, digestOf: digest(of:)) == id { byInode.set(old, nil, digestOf: digest(of:)) }
         photo.identity = identity
         photos[id] = photo
-        byInode[Self.inodeDigest(identity.device, identity.inode)] = id
+        byInode.set(Self.inodeDigest(identity.device, identity.inode), id, digestOf: digest(of:))
     }
 
     /// Moves a photo to another folder/name, keeping its id.
@@ -538,7 +553,7 @@ final class PhotoLibrary {
 
     /// Sets (or clears) a folder entry, dropping a folder's table once it is empty.
     private func setEntry(_ folder: Int32, _ name: ByteString, _ id: Int64?) {
-        entries[folder, default: FolderEntries()][name] = id
+        entries[folder, default: FolderEntries()].set(name, id, in: photos)
         if entries[folder]?.isEmpty == true { entries[folder] = nil }
     }
 
@@ -562,13 +577,14 @@ final class PhotoLibrary {
     private func insertInMemory(_ photo: Photo) {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         if inTransaction {
-            note(.inserted(photo, entry: entries[photo.folderID]?[photo.name], inode: byInode[inode], rank: nextRank[photo.folderID]))
+            note(.inserted(photo, entry: photoID(folder: photo.folderID, name: photo.name), inode: byInode.find(inode, digestOf: digest(of:)),
+                           rank: nextRank[photo.folderID]))
             if mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
         }
         let groupBefore = rows(ofGroup: photo.groupID)
         photos[photo.id] = photo
-        entries[photo.folderID, default: FolderEntries()][photo.name] = photo.id
-        byInode[inode] = photo.id
+        entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
+        byInode.set(inode, photo.id, digestOf: digest(of:))
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
         setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id])
         if groupKeys[photo.folderID] != nil {
@@ -583,12 +599,13 @@ final class PhotoLibrary {
         if groupKeys[photo.folderID] != nil {
             for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key]?.remove(photo.name) }
         }
-        photos[photo.id] = nil
-        let entry = entries[photo.folderID]?[photo.name] == photo.id
+        // Out of the folder entries while still in the table (they compare its name there).
+        let entry = photoID(folder: photo.folderID, name: photo.name) == photo.id
         if entry { setEntry(photo.folderID, photo.name, nil) }
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
-        let ownInode = byInode[inode] == photo.id
-        if ownInode { byInode[inode] = nil }
+        let ownInode = byInode.find(inode, digestOf: digest(of:)) == photo.id
+        if ownInode { byInode.set(inode, nil, digestOf: digest(of:)) }
+        photos[photo.id] = nil
         note(.removed(photo, entry: entry, inode: ownInode))
         setRows(photo.groupID, groupBefore.filter { $0 != photo.id })
         count(photo, -1)

@@ -1,48 +1,152 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
 
 /// Every photo by id, stored densely: a `[Int64: Photo]` dictionary keeps a
 /// power-of-two bucket array of whole `Photo` values under a 3/4 load, which at
-/// 100 000 photos is a 25 MB allocation; here the photos sit in one array, and the
-/// slot of each id is found in a plain array indexed by id (ids are handed out
-/// in sequence and never reused, so it costs 4 bytes per id ever given out).
-/// Removal moves the last photo into the hole.
+/// 100 000 photos is a 25 MB allocation; here the photos sit in one array of
+/// 72-byte `PhotoRow`s, their names in one `NameArena`, and the slot of each id is
+/// found in a plain array indexed by id (ids are handed out in sequence and never
+/// reused, so it costs 4 bytes per id ever given out). Removal moves the last
+/// photo into the hole.
+///
+/// `subscript(id)` gives and takes whole `Photo` values (a name of its own each):
+/// what the library's mutations use. Hot paths (views, listings) read `rows` and
+/// the names in place.
 struct PhotoTable {
-    private(set) var values: ContiguousArray<Photo> = []
+    private(set) var rows: ContiguousArray<PhotoRow> = []
+    private(set) var names = NameArena()
+    /// Device numbers by `PhotoRow.device`: a root has one or a few.
+    private var devices: [UInt64] = []
+    private var deviceIndexes: [UInt64: UInt16] = [:]
+    /// Devices of photos whose row could not index one (65 535 known already), by id.
+    private var overflowDevices: [Int64: UInt64] = [:]
     private var slotByID = SlotIndex()
 
-    var count: Int { values.count }
+    static let overflowDevice = UInt16.max
 
-    /// Room for `n` photos, with the usual eighth to spare.
-    mutating func reserve(_ n: Int) { values.reserveCapacity(n + n / 8) }
-    var isEmpty: Bool { values.isEmpty }
+    var count: Int { rows.count }
+    var isEmpty: Bool { rows.isEmpty }
 
-    /// Where photo `id` is in `values`.
+    /// Room for `n` photos, with an eighth to spare (names guessed at 16 bytes).
+    mutating func reserve(_ n: Int) {
+        rows.reserveCapacity(n + n / 8)
+        names.reserve((n + n / 8) * 16)
+    }
+
+    /// Where photo `id` is in `rows`.
     func slot(of id: Int64) -> Int32? { slotByID[id] }
 
+    func row(_ id: Int64) -> PhotoRow? { slotByID[id].map { rows[Int($0)] } }
+
+    func device(of row: PhotoRow) -> UInt64 {
+        row.device == Self.overflowDevice ? overflowDevices[row.id] ?? 0 : devices[Int(row.device)]
+    }
+
+    func withName<R>(of row: PhotoRow, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try names.withName(row.name, body)
+    }
+
+    func name(of row: PhotoRow) -> ByteString { withName(of: row) { ByteString(Array($0)) } }
+
+    /// The whole photo of a row (its name copied out of the arena).
+    func photo(_ row: PhotoRow) -> Photo {
+        Photo(id: row.id, rootID: row.rootID, folderID: row.folderID, name: name(of: row),
+              identity: FileIdentity(device: device(of: row), inode: row.inode, size: row.size, mtimeNs: row.mtimeNs),
+              type: row.type, capture: row.capture, rank: row.rank, groupID: row.groupID, role: row.role)
+    }
+
+    /// Every photo as a `Photo`, in slot order (tests and rare whole-library passes).
+    var values: Photos { Photos(table: self) }
+
+    struct Photos: RandomAccessCollection {
+        let table: PhotoTable
+        var startIndex: Int { 0 }
+        var endIndex: Int { table.rows.count }
+        subscript(slot: Int) -> Photo { table.photo(table.rows[slot]) }
+    }
+
     subscript(id: Int64) -> Photo? {
-        get { slotByID[id].map { values[Int($0)] } }
+        get { row(id).map(photo) }
         set {
             if let photo = newValue {
                 precondition(photo.id == id, "a photo is stored under its own id")
                 if let slot = slotByID[id] {
-                    values[Int(slot)] = photo
+                    rows[Int(slot)] = makeRow(photo, replacing: rows[Int(slot)])
                 } else {
                     // Grow by an eighth, not by doubling: at 100 000 photos a doubled
                     // array would hold 5 MB of empty slots for good.
-                    if values.count == values.capacity { values.reserveCapacity(values.count + max(values.count / 8, 1024)) }
-                    slotByID[id] = Int32(values.count)
-                    values.append(photo)
+                    if rows.count == rows.capacity { rows.reserveCapacity(rows.count + max(rows.count / 8, 1024)) }
+                    let row = makeRow(photo, replacing: nil)
+                    slotByID[id] = Int32(rows.count)
+                    rows.append(row)
                 }
             } else if let slot = slotByID[id] {
                 slotByID[id] = nil
-                let last = values.count - 1
+                let gone = rows[Int(slot)]
+                names.release(gone.name)
+                if gone.device == Self.overflowDevice { overflowDevices[id] = nil }
+                let last = rows.count - 1
                 if Int(slot) != last {
-                    values[Int(slot)] = values[last]
-                    slotByID[values[Int(slot)].id] = slot
+                    rows[Int(slot)] = rows[last]
+                    slotByID[rows[Int(slot)].id] = slot
                 }
-                values.removeLast()
+                rows.removeLast()
             }
+            if names.wantsCompaction { compactNames() }
         }
+    }
+
+    /// The row of `photo`; the name of `old` is reused when it is the same.
+    private mutating func makeRow(_ photo: Photo, replacing old: PhotoRow?) -> PhotoRow {
+        let name: NameRef
+        if let old, withName(of: old, { Self.equal($0, photo.name) }) {
+            name = old.name
+        } else {
+            if let old { names.release(old.name) }
+            name = appendName(photo.name)
+        }
+        if let old, old.device == Self.overflowDevice { overflowDevices[old.id] = nil }
+        let device = deviceIndex(photo.identity.device)
+        if device == Self.overflowDevice { overflowDevices[photo.id] = photo.identity.device }
+        let capture = photo.capture.raw
+        return PhotoRow(id: photo.id, inode: photo.identity.inode, size: photo.identity.size, mtimeNs: photo.identity.mtimeNs,
+                        captureRaw: capture, groupID: photo.groupID, rootID: photo.rootID, folderID: photo.folderID,
+                        rankRaw: Int32(clamping: photo.rank), name: name, device: device, type: photo.type, role: photo.role)
+    }
+
+    private mutating func appendName(_ name: ByteString) -> NameRef {
+        if let ref = name.bytes.withUnsafeBufferPointer({ names.append($0) }) { return ref }
+        // Full of dead names: compact and try again.
+        compactNames()
+        let ref = name.bytes.withUnsafeBufferPointer { names.append($0) }
+        // A file name is at most 255 bytes on Linux (getdents cannot carry more
+        // than 65 535), and 4 GiB of live names is beyond the ids the table can
+        // hold (`SlotIndex`): neither comes from a real file system.
+        guard let ref else { preconditionFailure("a name of \(name.count) bytes does not fit the name arena (\(names.live) bytes live)") }
+        return ref
+    }
+
+    private mutating func deviceIndex(_ device: UInt64) -> UInt16 {
+        if let index = deviceIndexes[device] { return index }
+        guard devices.count < Int(Self.overflowDevice) else { return Self.overflowDevice }
+        let index = UInt16(devices.count)
+        devices.append(device)
+        deviceIndexes[device] = index
+        return index
+    }
+
+    /// Moves every live name into a fresh arena, in slot order.
+    private mutating func compactNames() {
+        var fresh = NameArena(reservingCapacity: names.live)
+        for slot in rows.indices {
+            guard let moved = names.move(rows[slot].name, to: &fresh) else { continue }
+            rows[slot].name = moved
+        }
+        names = fresh
+    }
+
+    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: ByteString) -> Bool {
+        a.count == b.count && b.bytes.withUnsafeBufferPointer { b in a.elementsEqual(b) }
     }
 }
 

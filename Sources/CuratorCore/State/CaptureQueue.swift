@@ -1,30 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
 
-/// Photos whose capture time the background reader has still to read, newest
-/// queued first. An id may be queued twice or go stale (the photo changed, left,
-/// or its root went offline): `take` asks, for each, whether it is still to be read.
+/// Photos whose capture time the background reader has still to read, by root,
+/// newest queued first within a root: a share's photos wait in their own queue
+/// while a read on that share is in flight, and the other roots' are taken past
+/// them. An id may be queued twice or go stale (the photo changed, left, or its
+/// root went offline): `take` asks, for each, whether it is still to be read.
 struct CaptureQueue {
-    private var ids: [Int64] = []
+    private var byRoot: [Int32: [Int64]] = [:]
 
-    var count: Int { ids.count }
-    var isEmpty: Bool { ids.isEmpty }
+    var count: Int { byRoot.values.reduce(0) { $0 + $1.count } }
+    var isEmpty: Bool { byRoot.isEmpty }
+    /// The roots with photos queued.
+    var roots: [Int32] { Array(byRoot.keys) }
     /// What is queued, in no promised order (tests).
-    var queued: [Int64] { ids }
+    var queued: [Int64] { byRoot.values.flatMap { $0 } }
 
-    mutating func append(_ id: Int64) { ids.append(id) }
+    mutating func append(_ id: Int64, root: Int32) { byRoot[root, default: []].append(id) }
 
-    mutating func removeAll() { ids = [] }
+    mutating func removeAll() { byRoot = [:] }
 
-    /// Up to `limit` photos still to be read, with what `path` says of each (nil:
-    /// no longer to be read, dropped).
-    mutating func take(limit: Int, path: (Int64) -> ByteString?) -> [(Int64, ByteString)] {
+    mutating func drop(root: Int32) { byRoot[root] = nil }
+
+    /// Up to `limit` photos of `root` still to be read, with what `path` says of
+    /// each (nil: no longer to be read, dropped).
+    mutating func take(from root: Int32, limit: Int, path: (Int64) -> ByteString?) -> [(Int64, ByteString)] {
+        guard var ids = byRoot.removeValue(forKey: root) else { return [] }
         var work: [(Int64, ByteString)] = []
         while work.count < limit, let id = ids.popLast() {
             if let found = path(id) { work.append((id, found)) }
         }
-        // A cold scan queues every photo (800 kB at 100 000); popLast keeps that capacity.
-        if ids.isEmpty { ids = [] }
+        // A cold scan queues every photo (800 kB at 100 000); an emptied queue gives that back.
+        if !ids.isEmpty { byRoot[root] = ids }
         return work
     }
 }

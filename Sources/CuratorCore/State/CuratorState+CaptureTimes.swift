@@ -1,16 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
 
+/// What the capture reader is to read next: the local roots' photos, read on its
+/// own thread, and each share's, read on a thread of that share's own.
+struct CaptureWork {
+    var local: [(Int64, ByteString)] = []
+    var shares: [Int32: [(Int64, ByteString)]] = [:]
+    var isEmpty: Bool { local.isEmpty && shares.isEmpty }
+}
+
 /// The capture reader's two locked steps: what to read next (the queue, checked
 /// against the index and the roots), and the times read (into the index).
 extension CuratorState {
     /// The next photos whose capture time is pending, with their absolute paths;
     /// photos read since they were queued, gone, or on an offline root are dropped.
-    func takeCaptureWork(limit: Int) -> [(Int64, ByteString)] {
-        capturePending.take(limit: limit) { id in
+    ///
+    /// Nothing while a batch (or an undo) moves photos. Local roots' photos wait
+    /// while a local root is walked (the walk has the disk to itself); a share's
+    /// wait while that share is walked, does not answer, or has a read in flight
+    /// (`busyShares`): a share that hangs holds back its own photos, no one else's.
+    /// A root the watcher has not yet found waits too: until then nobody knows
+    /// whether it is a share.
+    func takeCaptureWork(localLimit: Int, shareLimit: Int, busyShares: Set<Int32>) -> CaptureWork {
+        var work = CaptureWork()
+        guard !plans.batchRunning else { return work }
+        // A share that has not answered for a while (still unfound at start-up too)
+        // keeps its `scanning`: it must not stop the local roots' reads.
+        let localWalk = roots.values.contains { $0.scanning && !$0.onShare && $0.unresponsiveSince == nil }
+        for rootID in capturePending.roots {
+            guard let root = roots[rootID], root.online else {
+                // Gone or offline: queued again if it comes back (`requeuePendingCaptures`).
+                capturePending.drop(root: rootID)
+                continue
+            }
+            guard root.watchingDecided else { continue }
+            if root.onShare {
+                guard !busyShares.contains(rootID) else { continue }
+                let taken = takeShareCaptureWork(root: rootID, limit: shareLimit)
+                if !taken.isEmpty { work.shares[rootID] = taken }
+            } else if !localWalk && work.local.count < localLimit {
+                work.local += takeCaptureWork(root: rootID, limit: localLimit - work.local.count)
+            }
+        }
+        return work
+    }
+
+    /// The next photos of the share `root` to read, on its own thread, when it may
+    /// be read now (see above).
+    func takeShareCaptureWork(root rootID: Int32, limit: Int) -> [(Int64, ByteString)] {
+        guard !plans.batchRunning, let root = roots[rootID], root.online, root.watchingDecided, root.onShare,
+              !root.scanning, root.unresponsiveSince == nil else { return [] }
+        return takeCaptureWork(root: rootID, limit: limit)
+    }
+
+    private func takeCaptureWork(root: Int32, limit: Int) -> [(Int64, ByteString)] {
+        capturePending.take(from: root, limit: limit) { id in
             guard let photo = library.photo(id), photo.capture == .pending, let root = roots[photo.rootID], root.online else { return nil }
             return root.config.path.appending(library.relativePath(of: photo))
         }
+    }
+
+    /// Work taken that could not be handed to its thread: queued again.
+    func returnCaptureWork(_ work: [(Int64, ByteString)], root: Int32) {
+        for (id, _) in work { capturePending.append(id, root: root) }
     }
 
     func applyCaptureTimes(_ results: [(Int64, CaptureState)]) {

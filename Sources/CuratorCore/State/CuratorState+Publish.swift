@@ -34,25 +34,41 @@ extension CuratorState {
     /// finds every photo of the root: one event per photo made a subscribed start
     /// 85 % slower (issue 14), and a client learns as much from listing the folder.
     func publishScanned(_ changes: [LibraryChange], root: Int32, folder: ByteString) {
-        var added = 0
+        publishScanned([(folder, changes)], root: root)
+    }
+
+    /// The same for the folders of one scan step, changed in one transaction: their
+    /// changes are published together (the regrouping of the transaction is taken
+    /// once, with every row the step's `scanned` events announce), then one
+    /// `scanned` event per folder.
+    func publishScanned(_ folders: [(folder: ByteString, changes: [LibraryChange])], root: Int32) {
         var announced = Set<Int64>()
         var others: [LibraryChange] = []
-        for change in changes {
-            if case .added(let p) = change {
-                announced.insert(p.id)
-                // A photo that went into a group, or a sidecar, is no photo of the count.
-                if library.photo(p.id)?.role == .shown { added += 1 }
-            } else {
-                others.append(change)
+        var addedChanges: [LibraryChange] = []
+        var counts: [(folder: ByteString, added: Int)] = []
+        for (folder, changes) in folders {
+            var added = 0
+            for change in changes {
+                if case .added(let p) = change {
+                    announced.insert(p.id)
+                    addedChanges.append(change)
+                    // A photo that went into a group, or a sidecar, is no photo of the count.
+                    if library.photo(p.id)?.role == .shown { added += 1 }
+                } else {
+                    others.append(change)
+                }
             }
+            if added > 0 { counts.append((folder, added)) }
         }
         publish(others, announced: announced)
-        guard added > 0 else { return }
+        guard !counts.isEmpty else { return }
         viewCache.invalidate()
         // The thumbnailer hears of each photo, even when subscribers hear of the folder.
-        thumbnailsNote(changes.filter { if case .added = $0 { true } else { false } })
+        thumbnailsNote(addedChanges)
         guard events.hasSubscribers else { return }
-        events.send(Event(event: .scanned, root: rootName(root), folder: wirePath(folder), count: added), root: root)
+        for (folder, added) in counts {
+            events.send(Event(event: .scanned, root: rootName(root), folder: wirePath(folder), count: added), root: root)
+        }
     }
 
     /// Events for subscribers only; selections are left to the caller.

@@ -31,66 +31,103 @@ extension CuratorState {
     private func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
                            coalesceAdded: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals,
                            holdArrivals: Bool) throws -> [LibraryChange] {
+        let changes = try library.batch {
+            try reconcileInTransaction(root: root, directory: directory, files: files[...], complete: complete,
+                                       deferRemovals: deferRemovals, seen: &seen, arrivals: &arrivals, holdArrivals: holdArrivals)
+        }
+        if coalesceAdded {
+            publishScanned(changes, root: root, folder: directory)
+        } else {
+            publish(changes)
+        }
+        return changes
+    }
+
+    /// A scan step's folders (or parts of folders) in one SQLite transaction and one
+    /// hold of the lock: a transaction per folder, and a lock taken per folder, were
+    /// most of a cold scan's time under the lock (issue 14). The folders' changes are
+    /// published together, as `reconcile` publishes one folder's. A part of a folder
+    /// (`ScannedFolder.complete` false) removes nothing, so only a full scan
+    /// (`deferRemovals`) splits folders; on a share, a full scan holds in `arrivals`
+    /// what may be photos renamed on the server.
+    func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
+                   seen: inout Set<Int64>, arrivals: inout HeldArrivals) throws {
+        let changes = try library.batch {
+            try folders.map { folder in
+                try reconcileInTransaction(root: root, directory: folder.path, files: folder.files, complete: folder.complete,
+                                           deferRemovals: deferRemovals, seen: &seen, arrivals: &arrivals,
+                                           holdArrivals: deferRemovals)
+            }
+        }
+        // Published together: the transaction's regrouping is taken once, by the one
+        // publication that has every change it can concern.
+        if coalesceAdded {
+            publishScanned(zip(folders, changes).map { ($0.path, $1) }, root: root)
+        } else {
+            publish(changes.flatMap { $0 })
+        }
+    }
+
+    private func reconcileInTransaction(root: Int32, directory: ByteString, files: ArraySlice<ScannedFile>, complete: Bool,
+                                        deferRemovals: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals,
+                                        holdArrivals: Bool) throws -> [LibraryChange] {
         var changes: [LibraryChange] = []
         // On a share, inode numbers are the client's and need not last: a photo is
         // known by its path, size and mtime where its inode fails (`Tombstones`,
         // `HeldArrivals`, `PhotoLibrary.refreshFileObject`).
         let onShare = roots[root]?.onShare ?? false
         let rootName = roots.names[root] ?? ""
-        try library.batch {
-            let folder = try library.ensureFolder(root: root, path: directory)
-            var present = Set<ByteString>()
-            for file in files {
-                present.insert(file.name)
-                let identity = FileIdentity(file.status)
-                if let id = library.photoID(folder: folder, name: file.name) {
-                    seen.insert(id)
-                    if onShare, let old = library.photo(id), old.type == file.type,
-                       old.identity.size == identity.size, old.identity.mtimeNs == identity.mtimeNs {
-                        // Another device or inode number for the same, unchanged photo (a remount).
-                        library.refreshFileObject(id, identity: identity)
-                        continue
-                    }
-                    if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
-                        changes.append(change)
-                        if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id) }
-                    }
+        let folder = try library.ensureFolder(root: root, path: directory)
+        // The names present are needed only to find what is gone here and now; a
+        // full scan leaves that to its end (a set of every name was a hash and an
+        // insert per photo of a cold scan).
+        let removesHere = complete && !deferRemovals
+        var present = Set<ByteString>(minimumCapacity: removesHere ? files.count : 0)
+        for file in files {
+            if removesHere { present.insert(file.name) }
+            let identity = FileIdentity(file.status)
+            if let id = library.photoID(folder: folder, name: file.name) {
+                seen.insert(id)
+                if onShare, let old = library.photo(id), old.type == file.type,
+                   old.identity.size == identity.size, old.identity.mtimeNs == identity.mtimeNs {
+                    // Another device or inode number for the same, unchanged photo (a remount).
+                    library.refreshFileObject(id, identity: identity)
                     continue
                 }
-                // A share's inode numbers are not compared with those the index
-                // recorded: after a remount another file may carry one of them.
-                if !onShare, let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
-                    if case .moved(let p, _, _) = moved { seen.insert(p.id) }
-                    changes.append(moved)
-                    continue
-                }
-                let former = onShare
-                    ? tombstones.exhume(rootName: rootName, relativePath: directory.appending(file.name), size: identity.size,
-                                        mtimeNs: identity.mtimeNs)
-                    : tombstones.exhume(device: identity.device, inode: identity.inode)
-                if onShare && holdArrivals && former == nil && looksLikeAKnownPhoto(file, root: root, arrivals: &arrivals) {
-                    arrivals.hold(file, in: directory)
-                    continue
-                }
-                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
-                                                   preferredID: former) {
-                    if case .added(let p) = change {
-                        seen.insert(p.id)
-                        capturePending.append(p.id)
-                    }
+                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
                     changes.append(change)
+                    if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id, root: root) }
                 }
+                continue
             }
-            if complete && !deferRemovals {
-                for (name, id) in library.members(ofFolder: folder) where !present.contains(name) {
-                    if let change = try library.remove(id) { changes.append(change) }
+            // A share's inode numbers are not compared with those the index
+            // recorded: after a remount another file may carry one of them.
+            if !onShare, let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
+                if case .moved(let p, _, _) = moved { seen.insert(p.id) }
+                changes.append(moved)
+                continue
+            }
+            let former = onShare
+                ? tombstones.exhume(rootName: rootName, relativePath: directory.appending(file.name), size: identity.size,
+                                    mtimeNs: identity.mtimeNs)
+                : tombstones.exhume(device: identity.device, inode: identity.inode)
+            if onShare && holdArrivals && former == nil && looksLikeAKnownPhoto(file, root: root, arrivals: &arrivals) {
+                arrivals.hold(file, in: directory)
+                continue
+            }
+            if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
+                                               preferredID: former) {
+                if case .added(let p) = change {
+                    seen.insert(p.id)
+                    capturePending.append(p.id, root: root)
                 }
+                changes.append(change)
             }
         }
-        if coalesceAdded {
-            publishScanned(changes, root: root, folder: directory)
-        } else {
-            publish(changes)
+        if removesHere {
+            for (name, id) in library.members(ofFolder: folder) where !present.contains(name) {
+                if let change = try library.remove(id) { changes.append(change) }
+            }
         }
         return changes
     }
@@ -208,6 +245,8 @@ extension CuratorState {
     /// certainly a photo that vanished (one candidate each way) is that photo moved,
     /// its id kept and one `moved` event told; the others are added, as the scan
     /// would have (`coalesceAdded`: in `scanned` events).
+    /// In one step: the crawler ends a scan that held no arrivals in bounded steps
+    /// instead (`removeUnseen`, `dropFolders`); pairing needs every photo that vanished.
     func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString],
                     arrivals: HeldArrivals, coalesceAdded: Bool) throws {
         var changes: [LibraryChange] = []
@@ -255,5 +294,62 @@ extension CuratorState {
             var ignored = Set<Int64>()
             _ = try reconcile(root: root, directory: directory, files: files, complete: false, coalesceAdded: coalesceAdded, seen: &ignored)
         }
+    }
+
+    /// Folders in an order where each comes before its parent.
+    static func deepestFirst(_ folders: [Folder]) -> [Folder] { folders.sorted { $0.path.count > $1.path.count } }
+
+    /// The root's folders as a full scan's end goes through them, a step at a time.
+    func scanFolderIDs(root: Int32) -> [Int32] { library.folderIDs(inRoot: root).sorted() }
+
+    /// One step of a full scan's end: in the first of `folders`, the photos the scan
+    /// did not see are removed, until about `budget` photos were looked at (a whole
+    /// folder at least). Returns how many folders it took, and those of them the scan
+    /// did not see (to be dropped, deepest first, once every step is done). Folders
+    /// gone meanwhile are passed over; photos gone meanwhile are not found.
+    func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: Set<Int64>, seenFolders: Set<ByteString>,
+                      unreadable: [ByteString], budget: Int) throws -> (consumed: Int, unseenFolders: [Folder]) {
+        var changes: [LibraryChange] = []
+        var unseenFolders: [Folder] = []
+        var consumed = 0
+        var looked = 0
+        try library.batch {
+            for folderID in folders {
+                consumed += 1
+                guard let folder = library.folders[folderID], folder.rootID == root else { continue }
+                if unreadable.contains(where: { folder.path.isWithin($0) }) { continue }
+                let members = library.photoIDs(inFolder: folderID)
+                looked += members.count + 1
+                for id in members where !seen.contains(id) {
+                    // A removal writes a row and an event: it weighs more than a look.
+                    looked += 16
+                    if let change = try library.remove(id) { changes.append(change) }
+                }
+                if !seenFolders.contains(folder.path) && !folder.path.isEmpty { unseenFolders.append(folder) }
+                if looked >= budget { break }
+            }
+        }
+        publish(changes)
+        return (consumed, unseenFolders)
+    }
+
+    /// The last steps of a full scan's end: folders it did not see are dropped,
+    /// deepest first (each leaves a parent that is still linked), up to `limit` per
+    /// call. Returns how many it took.
+    func dropFolders(_ folders: ArraySlice<Folder>, limit: Int) throws -> Int {
+        var changes: [LibraryChange] = []
+        let taken = folders.prefix(limit)
+        try library.batch {
+            for folder in taken {
+                // Still the folder the step saw (not dropped by an event, nor another at its path).
+                guard library.folders[folder.id]?.path == folder.path else { continue }
+                for id in library.photoIDs(inFolder: folder.id) {
+                    if let change = try library.remove(id) { changes.append(change) }
+                }
+                try library.dropFolder(folder)
+            }
+        }
+        publish(changes)
+        return taken.count
     }
 }

@@ -22,7 +22,7 @@ extension CuratorState {
     func queueAllThumbnails() {
         guard makesThumbnails else { return }
         // The newest photos are taken first (the queue is a stack).
-        for photo in library.photos.values.sorted(by: { $0.id < $1.id }) where !photo.type.isSidecar { thumbnails.enqueue(photo.id) }
+        for id in library.photos.rows.lazy.filter({ !$0.type.isSidecar }).map(\.id).sorted() { thumbnails.enqueue(id) }
     }
 
     /// The next photo to make thumbnails of. Background work waits while a root is
@@ -99,6 +99,20 @@ extension CuratorState {
                                             device: p.identity.device, inode: p.identity.inode, at: now))
                 }
             }
+        }
+    }
+
+    /// Photos gone from the trash for good (`trash.empty`, `recycle_keep_days`, or
+    /// found purged by another tool): the thumbnails kept for their undo go too, by
+    /// the departure list, unless a photo holds the path again by then.
+    func thumbnailsPurged(_ items: [BatchItemResult]) {
+        guard makesThumbnails else { return }
+        let now = MonotonicClock.nanoseconds()
+        for item in items where item.outcome == .emptied || item.outcome == .missing {
+            guard let rootID = roots.id(named: item.root), let root = roots[rootID] else { continue }
+            let relative = item.pathRaw.flatMap { ByteString(base64: $0) } ?? ByteString(item.path)
+            // Inode 0: not checked against the tombstones, which still name it.
+            thumbnails.depart(.init(path: root.config.path.appending(relative), device: 0, inode: 0, at: now))
         }
     }
 

@@ -33,6 +33,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
         r.usesInotify = watching.usesInotify
         r.polls = watching.polls
         r.onShare = watching.onShare
+        r.watchingDecided = true
         r.note = watching.note
         roots[id] = r
         access.forget(root: id)
@@ -143,7 +144,7 @@ extension CuratorState {
         guard (library.pendingCaptureByRoot[root] ?? 0) > 0 else { return }
         for folder in library.folderIDs(inRoot: root) {
             for id in library.photoIDs(inFolder: folder) where library.photo(id)?.capture == .pending {
-                capturePending.append(id)
+                capturePending.append(id, root: root)
             }
         }
     }

@@ -10,6 +10,16 @@ struct ScannedFile: Sendable {
     var type: PhotoType
 }
 
+/// A folder (or, in a full scan, a part of a large one) as a scan step read it.
+struct ScannedFolder: Sendable {
+    /// Relative to the root.
+    var path: ByteString
+    var files: ArraySlice<ScannedFile>
+    /// `files` is everything the folder holds (not a part, and every name could be
+    /// stat'ed): indexed photos missing from it are gone.
+    var complete: Bool
+}
+
 /// The daemon's mutable state, all of it behind `Curator`'s one lock. The lock
 /// protects exactly the components stored here; each owns one concern, in a file
 /// of its own:
@@ -58,7 +68,7 @@ final class CuratorState {
         self.library = library
         sessions = SessionStore(persistence: library.storeForRoots)
         try registerRoots(config.roots)
-        for photo in library.photos.values where photo.capture == .pending { capturePending.append(photo.id) }
+        for row in library.photos.rows where row.capture == .pending { capturePending.append(row.id, root: row.rootID) }
         queueAllThumbnails()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.

@@ -2,7 +2,7 @@
 import CuratorProtocol
 import CuratorSystem
 
-/// Writes photo objects of a listing straight from `Photo`, with the keys and
+/// Writes photo objects of a listing straight from the table's rows, with the keys and
 /// values `CuratorState.summary` gives (sorted keys, as the Codable encoder
 /// writes them). What is the same for many photos (a folder's path, a root's
 /// name and facts, a type's name) is escaped once and reused. It reads only what
@@ -69,14 +69,14 @@ struct ListingPhotoWriter: Sendable {
 
     /// The section of a listing that a run of `count` photos of one folder opens;
     /// `total` is the folder's photos in the whole view.
-    func folderSection(of photo: borrowing Photo, count: Int, total: Int, firstPosition: Int) -> FolderSection {
+    func folderSection(of photo: PhotoRow, count: Int, total: Int, firstPosition: Int) -> FolderSection {
         let path = WirePath(folders[photo.folderID]?.path ?? .empty)
         return FolderSection(root: rootNames[photo.rootID] ?? "?", path: path.path, pathRaw: path.pathRaw,
                              count: count, total: total, firstPosition: firstPosition)
     }
 
-    /// One photo object. Borrowed: a copy of a `Photo` retains and releases its name.
-    mutating func write(_ photo: borrowing Photo, position: Int, to w: inout JSONWriter) {
+    /// One photo object; `name` is its name in the table's arena.
+    mutating func write(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>, position: Int, to w: inout JSONWriter) {
         w.beginObject()
         defer { w.endObject() }
         if photo.rootID != rootID {
@@ -84,8 +84,10 @@ struct ListingPhotoWriter: Sendable {
             root = roots[rootID] ?? RootPart(name: Array("?".utf8), offline: false, protectAll: false, protection: ProtectionRules([]))
         }
         // Only a photo in a group looks further than its own row.
-        let members = groupRows.isEmpty || photo.role != .shown ? nil : GroupMembers.of(copy photo, rows: groupRows, table: table)
-        if wants.captureTime, let seconds = members == nil ? photo.capture.seconds : GroupMembers.capture(of: copy photo, members: members) {
+        // (The shown photo is read whole, its name copied, only then.)
+        let shown = groupRows.isEmpty || photo.role != .shown ? nil : table.photo(photo)
+        let members = shown.flatMap { GroupMembers.of($0, rows: groupRows, table: table) }
+        if wants.captureTime, let seconds = members == nil ? photo.capture.seconds : shown.flatMap({ GroupMembers.capture(of: $0, members: members) }) {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
@@ -96,11 +98,11 @@ struct ListingPhotoWriter: Sendable {
             for member in members { writeMember(member, to: &w) }
             w.endArray()
         }
-        if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.identity.mtimeNs) }
+        if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.mtimeNs) }
         if wants.offline, root.offline { w.key("offline"); w.bool(true) }
-        if wants.path { writePath(photo, to: &w) }
+        if wants.path { writePath(photo, name: name, to: &w) }
         if wants.position { w.key("position"); w.int(position) }
-        if wants.protected, root.mayProtect, isProtected(photo) { w.key("protected"); w.bool(true) }
+        if wants.protected, root.mayProtect, isProtected(photo, name: name) { w.key("protected"); w.bool(true) }
         if wants.root { w.key("root"); w.string(escaped: root.name) }
         if wants.selected, let number = selection?.number(of: photo.groupID) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }
@@ -129,28 +131,27 @@ struct ListingPhotoWriter: Sendable {
     }
 
     /// As `RootRegistry.isProtected`, from the root's rules taken at the start.
-    private func isProtected(_ photo: borrowing Photo) -> Bool {
+    private func isProtected(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>) -> Bool {
         if root.protectAll { return true }
         if root.protection.isEmpty { return false }
-        return root.protection.covers(folder: folders[photo.folderID]?.path ?? .empty, name: photo.name)
+        return root.protection.covers(folder: folders[photo.folderID]?.path ?? .empty, name: ByteString(Array(name)))
     }
 
     /// `path`, and `path_raw` when the path is not valid UTF-8 (then the slow way,
     /// as `summary` does it: such names are rare).
-    private mutating func writePath(_ photo: borrowing Photo, to w: inout JSONWriter) {
+    private mutating func writePath(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>, to w: inout JSONWriter) {
         if photo.folderID != folderID {
             folderID = photo.folderID
             let path = folders[folderID]?.path ?? .empty
             folderPrefix = path.isEmpty ? [] : (Self.isUTF8(path.bytes) ? JSONWriter.escaped(path.bytes + [UInt8(ascii: "/")]) : nil)
         }
-        let written: Bool = photo.name.bytes.withUnsafeBufferPointer { name in
-            guard let prefix = folderPrefix, Self.isUTF8(name) else { return false }
+        if let prefix = folderPrefix, Self.isUTF8(name) {
             w.key("path")
             prefix.withUnsafeBufferPointer { w.string(escapedPrefix: $0, name) }
-            return true
+            return
         }
-        if written { return }
-        let path = WirePath(folders[photo.folderID].map { $0.path.appending(photo.name) } ?? photo.name)
+        let own = ByteString(Array(name))
+        let path = WirePath(folders[photo.folderID].map { $0.path.appending(own) } ?? own)
         w.key("path"); w.string(path.path)
         if let raw = path.pathRaw { w.key("path_raw"); w.string(raw) }
     }

@@ -28,7 +28,7 @@ public struct ListingStream: Sendable {
     }
 
     private let id: RequestID?
-    private let table: ContiguousArray<Photo>
+    private let table: PhotoTable
     private let slots: [Int32]
     /// Photos of each folder in the whole view, by folder id.
     private let folderTotals: [Int32: Int]
@@ -42,7 +42,7 @@ public struct ListingStream: Sendable {
     /// Where the last piece left the JSON (pieces may go into different writers).
     private var separatorPending = false
 
-    init(id: RequestID?, table: ContiguousArray<Photo>, slots: [Int32], folderTotals: [Int32: Int], positions: Range<Int>,
+    init(id: RequestID?, table: PhotoTable, slots: [Int32], folderTotals: [Int32: Int], positions: Range<Int>,
          offset: Int, view: [UInt8], photos: ListingPhotoWriter, files: Int? = nil) {
         self.files = files ?? slots.count
         self.id = id
@@ -83,7 +83,7 @@ public struct ListingStream: Sendable {
                     continue
                 }
                 // A folder's section covers the run of its photos that starts here.
-                let end = table.withUnsafeBufferPointer { rows in
+                let end = table.rows.withUnsafeBufferPointer { rows in
                     slots.withUnsafeBufferPointer { order in
                         let folder = rows[Int(order[start])].folderID
                         var end = start + 1
@@ -91,23 +91,30 @@ public struct ListingStream: Sendable {
                         return end
                     }
                 }
-                let first = table[Int(slots[start])]
+                let first = table.rows[Int(slots[start])]
                 photos.folderSection(of: first, count: end - start, total: folderTotals[first.folderID] ?? end - start,
                                      firstPosition: start + 1).write(to: &w)
                 phase = .folders(from: end)
             case .photos(let start):
                 let end = positions.upperBound
-                let index = table.withUnsafeBufferPointer { rows in
-                    slots.withUnsafeBufferPointer { order in
-                        var index = start
-                        while index < end, w.written < limit {
-                            if index + Self.prefetchDistance < end {
-                                Self.prefetchName(of: rows, Int(order[index + Self.prefetchDistance]))
+                let index = table.rows.withUnsafeBufferPointer { rows in
+                    table.names.bytes.withUnsafeBufferPointer { names in
+                        slots.withUnsafeBufferPointer { order in
+                            var index = start
+                            while index < end, w.written < limit {
+                                if index + 2 * Self.prefetchDistance < end {
+                                    Self.prefetchRow(rows, Int(order[index + 2 * Self.prefetchDistance]))
+                                }
+                                if index + Self.prefetchDistance < end {
+                                    Self.prefetchName(rows, names, Int(order[index + Self.prefetchDistance]))
+                                }
+                                let row = rows[Int(order[index])]
+                                let name = UnsafeBufferPointer(rebasing: names[Int(row.name.offset)..<Int(row.name.offset) + Int(row.name.count)])
+                                photos.write(row, name: name, position: index + 1, to: &w)
+                                index += 1
                             }
-                            photos.write(rows[Int(order[index])], position: index + 1, to: &w)
-                            index += 1
+                            return index
                         }
-                        return index
                     }
                 }
                 phase = index < end ? .photos(from: index) : .closing
@@ -124,19 +131,21 @@ public struct ListingStream: Sendable {
     /// How many photos ahead a name is asked for.
     private static let prefetchDistance = 12
 
-    /// Each name is an array of its own on the heap, wherever the scan happened to
-    /// allocate it: reading its bytes was a cache miss per photo, most of the time
-    /// of a listing by path. Asking for the name a few photos ahead overlaps those
-    /// misses. The array's storage is read out of the row as a bare address (no
-    /// retain, which would itself touch the line): that is what an `Array` holds.
+    /// A view in any order but the scan's reads rows, and their names in the
+    /// arena, out of sequence: a cache miss per photo. Asking for a photo's row
+    /// twice as far ahead as its name (whose place the row holds) overlaps those
+    /// misses.
     @inline(__always)
-    private static func prefetchName(of rows: UnsafeBufferPointer<Photo>, _ slot: Int) {
-        guard let base = rows.baseAddress, let offset = nameOffset else { return }
-        let storage = UnsafeRawPointer(base + slot).load(fromByteOffset: offset, as: UInt.self)
-        curator_prefetch(UnsafeRawPointer(bitPattern: storage))
+    private static func prefetchRow(_ rows: UnsafeBufferPointer<PhotoRow>, _ slot: Int) {
+        guard let base = rows.baseAddress else { return }
+        curator_prefetch(UnsafeRawPointer(base + slot))
     }
 
-    private static let nameOffset = MemoryLayout<Photo>.offset(of: \Photo.name)
+    @inline(__always)
+    private static func prefetchName(_ rows: UnsafeBufferPointer<PhotoRow>, _ names: UnsafeBufferPointer<UInt8>, _ slot: Int) {
+        guard let arena = names.baseAddress else { return }
+        curator_prefetch(UnsafeRawPointer(arena + Int(rows[slot].name.offset)))
+    }
 
     /// The whole line at once (tests, and callers that want it whole).
     public mutating func line() -> [UInt8] {

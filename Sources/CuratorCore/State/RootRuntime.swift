@@ -19,6 +19,9 @@ struct RootRuntime {
     var polls = false
     /// On a share: inode numbers do not identify its photos for long (see `RootWatching.onShare`).
     var onShare = false
+    /// Set once the watcher has found the root and decided how it is watched (so
+    /// `onShare` holds): its capture times are read only then, on the right thread.
+    var watchingDecided = false
     var note: String?
     /// Wall-clock seconds since the epoch at which the root's file system stopped
     /// answering (a share whose server hangs); nil while it answers.

@@ -20,7 +20,9 @@ struct ThumbnailQueue {
     /// The ids in `asked[askedHead...]`: a client asking for 5 000 photos again and
     /// again costs a lookup each, not a walk of the list (this runs under the lock).
     private var askedSet: Set<Int64> = []
-    private var queued: Set<Int64> = []
+    /// Every photo waiting for a look (asked or background): a bitmap, as every
+    /// photo of a first scan is in it.
+    private var queued = IDSet()
     /// Sizes beyond the background's that a client asked for, by photo.
     private var extraSizes: [Int64: Set<ThumbnailSize>] = [:]
     private(set) var ready: Set<Int64> = []
@@ -44,7 +46,7 @@ struct ThumbnailQueue {
 
     /// A photo to look at in the background (new, or at start).
     mutating func enqueue(_ id: Int64) {
-        if queued.insert(id).inserted { background.append(id) }
+        if queued.insert(id) { background.append(id) }
     }
 
     /// A client wants `size` of `id`: it goes first.
@@ -87,13 +89,12 @@ struct ThumbnailQueue {
             askedHead += 1
             askedSet.remove(id)
             if askedHead == asked.count { asked = []; askedHead = 0 }
-            guard queued.remove(id) != nil, wanted(id) else { continue }
+            guard queued.remove(id), wanted(id) else { continue }
             return (id, sizes(of: id), true)
         }
         guard allowed else { return nil }
         while let id = background.popLast() {
-            guard queued.contains(id) else { continue }
-            queued.remove(id)
+            guard queued.remove(id) else { continue }
             guard wanted(id) else { continue }
             if background.isEmpty { background = [] }
             return (id, sizes(of: id), false)

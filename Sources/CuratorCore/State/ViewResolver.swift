@@ -69,7 +69,7 @@ extension CuratorState {
             return (folderPaths[a] ?? .empty) < (folderPaths[b] ?? .empty)
         }
 
-        let table = library.photos.values
+        let table = library.photos.rows
         // Name order first: it is the view for `name`, and the tie-break for the others.
         var rows = rowsInNameOrder(orderedFolders, folderPaths, filter)
         let sort = spec.sort ?? .name
@@ -78,12 +78,13 @@ extension CuratorState {
                 let photo = table[Int(rows[position].index)]
                 rows[position].tie = Int64(position)
                 // A group sorts by its capture time and its whole size (issue 15).
-                let members = library.groupRows.isEmpty ? nil : library.members(ofGroupShownBy: photo)
+                let members = library.groupRows.isEmpty ? nil : library.members(ofGroupShownBy: library.photos.photo(photo))
                 switch sort {
                 case .custom: rows[position].key = photo.rank
                 // Photos without a capture time go last, by path.
-                case .capture: rows[position].key = GroupMembers.capture(of: photo, members: members) ?? .max
-                case .mtime: rows[position].key = photo.identity.mtimeNs
+                case .capture: rows[position].key = members == nil ? photo.capture.seconds ?? .max
+                    : GroupMembers.capture(of: library.photos.photo(photo), members: members) ?? .max
+                case .mtime: rows[position].key = photo.mtimeNs
                 case .size: rows[position].key = members.map(GroupMembers.totalSize) ?? photo.size
                 case .name: break
                 }
@@ -122,8 +123,8 @@ extension CuratorState {
                 guard let slot = table.slot(of: id) else { continue }
                 // A group is listed once, by its shown photo (issue 15); sidecars
                 // whose image is gone only by the orphans filter.
-                if table.values[Int(slot)].role != filter.listedRole { continue }
-                if !filter.isEmpty, !filter.matches(table.values[Int(slot)], folderPath: path, library: library) { continue }
+                if table.rows[Int(slot)].role != filter.listedRole { continue }
+                if !filter.isEmpty, !filter.matches(table.photo(table.rows[Int(slot)]), folderPath: path, library: library) { continue }
                 rows.append(ViewRow(folder: Int32(rank), index: slot, key: 0, tie: 0))
             }
         }

@@ -80,30 +80,23 @@ extension Crawler {
         }
         let sliceEnd = MonotonicClock.nanoseconds() + sliceNanoseconds
         var outOfWatches = false
-        while !job.pending.isEmpty {
-            // A few folders opened, watched in one request, then read: watch before read.
-            var opened: [OpenDirectory] = []
-            while opened.count < directoriesPerWatch, let path = job.pending.popLast() {
-                if let directory = open(path, for: job) { opened.append(directory) }
+        // The walk of the next few folders (open, watch, list, stat: system calls,
+        // no lock) runs on the walker thread while the folders read before them are
+        // applied to the index here: on two cores the two overlap. Both end within
+        // the step, so that hints are still applied between steps, after every
+        // listing taken before them.
+        var group = walk(job)
+        while true {
+            outOfWatches = outOfWatches || group.outOfWatches
+            let goOn = !outOfWatches && !job.pending.isEmpty && MonotonicClock.nanoseconds() < sliceEnd
+            let ahead = goOn ? walkAhead(job) : nil
+            apply(group.folders, for: job)
+            guard goOn else { break }
+            if let ahead, case .returned(let next) = ahead.wait() {
+                group = next
+            } else {
+                group = walk(job)  // no walker thread: walked here
             }
-            if watching && !opened.isEmpty {
-                let outcomes = watcher.watch(opened.map {
-                    DirectoryToWatch(root: root, path: $0.path, descriptor: $0.descriptor, directory: $0.key)
-                })
-                for (directory, outcome) in zip(opened, outcomes) {
-                    switch outcome {
-                    case .outOfWatches:
-                        outOfWatches = true
-                    case .failed(let errno) where errno != .noEntry && errno != .notDirectory:
-                        log.warning("root \(name): cannot watch \(directory.path.lossyString): \(errno)")
-                    case .watched, .failed, .unavailable:
-                        break
-                    }
-                }
-                if outOfWatches { watching = false }
-            }
-            for directory in opened { read(directory, for: job) }
-            if MonotonicClock.nanoseconds() >= sliceEnd { break }
         }
         let watches = watcher.watchCount(root: root)
         state.withUpdates { roots in
@@ -131,14 +124,50 @@ extension Crawler {
             return .rootChanged
         }
         let stillQueued = scans.contains { $0.isFull }
+        // What the scan did not see is removed in steps of a bounded size, each its
+        // own hold of the lock (one pass over a million photos held it 100 ms).
+        // No hint is applied between them: this thread is the one that applies them.
+        // A share's scan that held arrivals pairs them with what vanished: that
+        // takes every vanished photo at once, so it ends in one step.
+        var folders = job.arrivals.files.isEmpty ? state.withUpdates { $0.scanFolderIDs(root: root) }[...] : []
+        if !job.arrivals.files.isEmpty {
+            state.withUpdates { updates in
+                do {
+                    try updates.finishScan(root: root, seen: job.seenPhotos, seenFolders: job.seenFolders, unreadable: job.unreadable,
+                                           arrivals: job.arrivals, coalesceAdded: job.coalescesAdded)
+                } catch {
+                    log.error("root \(name): cannot record the end of the scan: \(error)")
+                }
+            }
+        }
+        var unseen: [Folder] = []
+        var failed = false
+        while !folders.isEmpty && !failed {
+            state.withUpdates { updates in
+                do {
+                    let step = try updates.removeUnseen(root: root, folders: folders, seen: job.seenPhotos, seenFolders: job.seenFolders,
+                                                        unreadable: job.unreadable, budget: finishBudgetPerLock)
+                    folders = folders.dropFirst(step.consumed)
+                    unseen += step.unseenFolders
+                } catch {
+                    log.error("root \(name): cannot record the end of the scan: \(error)")
+                    failed = true
+                }
+            }
+        }
+        var dropping = CuratorState.deepestFirst(unseen)[...]
+        while !dropping.isEmpty && !failed {
+            state.withUpdates { updates in
+                do {
+                    dropping = dropping.dropFirst(try updates.dropFolders(dropping, limit: foldersDroppedPerLock))
+                } catch {
+                    log.error("root \(name): cannot record the end of the scan: \(error)")
+                    failed = true
+                }
+            }
+        }
         let watches = watcher.watchCount(root: root)
         state.withUpdates { updates in
-            do {
-                try updates.finishScan(root: root, seen: job.seenPhotos, seenFolders: job.seenFolders, unreadable: job.unreadable,
-                                       arrivals: job.arrivals, coalesceAdded: job.coalescesAdded)
-            } catch {
-                log.error("root \(name): cannot record the end of the scan: \(error)")
-            }
             updates.scanFinished(root: root, elapsedMs: elapsedMs, watches: watches, stillScanning: stillQueued)
         }
         log.info("root \(name): scanned \(job.files) photos in \(job.directories) folders in \(elapsedMs) ms")
@@ -159,6 +188,80 @@ extension Crawler {
                   now - status.mtimeNanoseconds / 1_000_000_000 > 600
             else { continue }
             if path.withCString({ SystemCalls.unlinkat(AT_FDCWD, $0, 0) }) == 0 { log.info("removed an abandoned sync cookie \(path)") }
+        }
+    }
+
+    // MARK: walking and applying
+
+    /// What the walk of a few folders found.
+    struct WalkedGroup: Sendable {
+        var folders: [ScannedFolder] = []
+        var outOfWatches = false
+    }
+
+    /// The crawler and its running job, lent to the walker thread for one group.
+    private struct WalkLoan: @unchecked Sendable {
+        // @unchecked: while the walker runs `walk`, the crawler's thread touches only
+        // the job's `seenPhotos` and `arrivals` and the state (it applies the group before), and waits
+        // for the walker's handle before it looks at anything else of the job or the
+        // crawler; the walker touches the job's walk (`pending`, `seenFolders`,
+        // `unreadable`, `cookies`, the counts) and the crawler's `unreadable` and
+        // `watching`, never `seenPhotos` nor `arrivals`.
+        let crawler: Crawler
+        let job: ScanJob
+    }
+
+    private func walkAhead(_ job: ScanJob) -> JobHandle<WalkedGroup, Never>? {
+        let loan = WalkLoan(crawler: self, job: job)
+        return try? walker.submit { loan.crawler.walk(loan.job) }
+    }
+
+    /// Opens up to `directoriesPerWatch` folders of the job, watches them in one
+    /// request, then lists them: watch before read.
+    private func walk(_ job: ScanJob) -> WalkedGroup {
+        var group = WalkedGroup()
+        var opened: [OpenDirectory] = []
+        while opened.count < directoriesPerWatch, let path = job.pending.popLast() {
+            if let directory = open(path, for: job) { opened.append(directory) }
+        }
+        if watching && !opened.isEmpty {
+            let outcomes = watcher.watch(opened.map {
+                DirectoryToWatch(root: root, path: $0.path, descriptor: $0.descriptor, directory: $0.key)
+            })
+            for (directory, outcome) in zip(opened, outcomes) {
+                switch outcome {
+                case .outOfWatches:
+                    group.outOfWatches = true
+                case .failed(let errno) where errno != .noEntry && errno != .notDirectory:
+                    log.warning("root \(name): cannot watch \(directory.path.lossyString): \(errno)")
+                case .watched, .failed, .unavailable:
+                    break
+                }
+            }
+            if group.outOfWatches { watching = false }
+        }
+        for directory in opened {
+            if let folder = list(directory, for: job) { group.folders.append(folder) }
+        }
+        return group
+    }
+
+    /// Applies what a walk found to the index, a bounded hold of the lock (and one
+    /// transaction) at a time.
+    private func apply(_ folders: [ScannedFolder], for job: ScanJob) {
+        guard !folders.isEmpty else { return }
+        let deferRemovals = job.isFull
+        for hold in ScanHolds.group(folders, limit: photosPerLock, splitting: deferRemovals) {
+            state.withUpdates { index in
+                do {
+                    // In place: the job alone holds its set, so nothing is copied.
+                    try index.reconcile(root: root, folders: hold, deferRemovals: deferRemovals, coalesceAdded: job.coalescesAdded,
+                                        seen: &job.seenPhotos, arrivals: &job.arrivals)
+                } catch {
+                    let paths = hold.map { config.path.appending($0.path).lossyString }
+                    log.error("cannot index \(paths.joined(separator: ", ")): \(error)")
+                }
+            }
         }
     }
 
@@ -201,9 +304,9 @@ extension Crawler {
         }
     }
 
-    /// Lists an open (and watched) folder, stats its photos, queues its sub-folders
-    /// and reconciles it with the index in one locked step; closes it.
-    private func read(_ directory: OpenDirectory, for job: ScanJob) {
+    /// Lists an open (and watched) folder, stats its photos and queues its
+    /// sub-folders; closes it. Nil when it cannot be listed (it is then kept as unreadable).
+    private func list(_ directory: OpenDirectory, for job: ScanJob) -> ScannedFolder? {
         defer { try? directory.descriptor.close() }
         let (relative, absolute, fd) = (directory.path, directory.absolute, directory.descriptor)
         let listing: [DirectoryEntry]
@@ -213,7 +316,7 @@ extension Crawler {
         } catch {
             log.warning("cannot list \(absolute.lossyString): \(error)")
             markUnreadable(relative, in: job)
-            return
+            return nil
         }
         noteReadable(relative)
         job.directories += 1
@@ -255,17 +358,7 @@ extension Crawler {
         }
         if unstatable { job.unreadable.append(relative) }
         job.files += files.count
-        let deferRemovals = job.isFull
-        state.withUpdates { index in
-            do {
-                // In place: the job alone holds its set, so nothing is copied.
-                try index.reconcile(root: root, directory: relative, files: files, complete: !unstatable,
-                                    deferRemovals: deferRemovals, coalesceAdded: job.coalescesAdded, seen: &job.seenPhotos,
-                                    arrivals: &job.arrivals)
-            } catch {
-                log.error("cannot index \(absolute.lossyString): \(error)")
-            }
-        }
+        return ScannedFolder(path: relative, files: files[...], complete: !unstatable)
     }
 
     private func markUnreadable(_ relative: ByteString, in job: ScanJob) {

@@ -30,6 +30,19 @@ final class Crawler {
     var sliceNanoseconds: UInt64 = 20_000_000
     /// Folders opened and watched together (one round trip to the inotify source).
     var directoriesPerWatch = 16
+    /// Photos a scan applies to the index per hold of the state lock (and per SQLite
+    /// transaction): about 1-2 ms of work, so that a request waits little behind
+    /// a scan, while the lock and the commit are paid per few hundred photos.
+    var photosPerLock = 400
+    /// How much of a full scan's end one hold of the lock takes: photos looked at,
+    /// a removal counting as 16 (see `removeUnseen`).
+    var finishBudgetPerLock = 16_384
+    /// Folders not seen by a full scan dropped per hold of the lock.
+    var foldersDroppedPerLock = 256
+    /// The walker: lists and stats a scan's next folders while this crawler's thread
+    /// applies the last ones (`runScanStep`). One thread, ended when idle; a crawler
+    /// of its own, so that a hung share stalls no other root's scan.
+    private(set) lazy var walker = WorkerPool(name: "curatord-walk", threads: 1, stackSize: 1 << 20, keepIdleSeconds: 2)
 
     /// Scans waiting to run, oldest first; the first one runs.
     private(set) var scans: [ScanJob] = []

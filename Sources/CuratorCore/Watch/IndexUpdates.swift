@@ -29,7 +29,18 @@ protocol IndexUpdates: AnyObject {
     /// A directory's mode, owner or ACL changed (IN_ATTRIB): who may read the
     /// folders below it is worked out again.
     func directoryAttributesChanged(root: Int32, path: ByteString)
-    /// The end of a full scan: what it did not see is gone, except below `unreadable`,
+    /// Several folders of a scan (or parts of large ones, in a full scan) in one
+    /// transaction, each as `reconcile` does one.
+    func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
+                   seen: inout Set<Int64>, arrivals: inout HeldArrivals) throws
+    /// The end of a full scan, in steps: the root's folders, then the photos not seen
+    /// removed a few folders at a time (`removeUnseen`), then the folders not seen
+    /// dropped (`dropFolders`, deepest first), except below `unreadable`.
+    func scanFolderIDs(root: Int32) -> [Int32]
+    func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: Set<Int64>, seenFolders: Set<ByteString>,
+                      unreadable: [ByteString], budget: Int) throws -> (consumed: Int, unseenFolders: [Folder])
+    func dropFolders(_ folders: ArraySlice<Folder>, limit: Int) throws -> Int
+    /// The end of a full scan in one step (a share's scan that held arrivals): what it did not see is gone, except below `unreadable`,
     /// or moved, where one of the `arrivals` it held is certainly that photo.
     func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString],
                     arrivals: HeldArrivals, coalesceAdded: Bool) throws

@@ -11,7 +11,7 @@ extension CullApp {
             if let id = event.photo?.id ?? event.photoId {
                 data.forget(id)
                 thumbnails.forget(id)
-                cameras[id] = nil
+                fileFacts[id] = nil
             }
             if event.event == .changed || event.event == .moved, data.position(of: event.photo?.id ?? -1) != nil {
                 dirty = true
@@ -85,6 +85,9 @@ extension CullApp {
                 }
                 if self.data.total == 0 { self.cursor = 0 }
                 self.dirty = true
+            case .failure(let error) where !self.data.isComplete:
+                // The start's shape: without it there is no grid to move in.
+                self.pendingError = CullError.daemon(error)
             case .failure(let error):
                 self.say(error.message, warning: true)
             }

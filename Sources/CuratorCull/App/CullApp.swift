@@ -42,9 +42,8 @@ public final class CullApp {
     var pages: [PageMemory] = []
     /// The photo the cursor goes to when the next shape comes (after a view change).
     var followAfterShape: Int64?
-    var rootPaths: [String: String] = [:]
-    var cameras: [Int64: String] = [:]
-    var rootPathsAsked = false
+    /// What the daemon read from the files of photos shown large, by id.
+    var fileFacts: [Int64: FileFacts] = [:]
     var running = true
     var dirty = true
     /// When the view's shape is to be listed again (events come in bursts).
@@ -54,6 +53,8 @@ public final class CullApp {
     var shapeAgain = false
     var startedAt = MonotonicClock.nanoseconds()
     var firstFrameReported = false
+    /// The last grid drawn had every cell's name and thumbnail (or its known absence).
+    var screenComplete = false
     /// When the keys not answered on screen yet were read (for CURATORCTL_CULL_TIMING).
     var keyReadAt: UInt64?
 
@@ -79,10 +80,13 @@ public final class CullApp {
     func loop() throws(CullError) {
         while running {
             // Keys typed ahead wait for the session's answer before them, so that
-            // `v Space Space d` typed at once means what it would typed slowly.
-            while busy == 0, running, !pendingKeys.isEmpty { try handle(pendingKeys.removeFirst()) }
+            // `v Space Space d` typed at once means what it would typed slowly; and
+            // for the whole view's shape at the start (G goes to the last photo).
+            while busy == 0, data.isComplete, running, !pendingKeys.isEmpty { try handle(pendingKeys.removeFirst()) }
             guard running else { break }
             if dirty { draw() }
+            // The first frame has asked for its thumbnails: now the whole shape.
+            if !data.isComplete, !shapeInFlight { try listShape() }
             var fds = [
                 pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: link.descriptor.rawValue, events: Int16(POLLIN), revents: 0),

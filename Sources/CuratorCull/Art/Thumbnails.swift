@@ -60,6 +60,15 @@ final class Thumbnails {
         return tile
     }
 
+    /// Whether the photo's thumbnail is drawn or known not to come soon (failed,
+    /// none, pending at the daemon): what the first screen waits for.
+    func isSettled(_ photo: PhotoSummary, columns: Int, rows: Int, large: Bool) -> Bool {
+        switch entries[Key(id: photo.id, size: size(columns: columns, rows: rows, large: large))] {
+        case nil, .asked?: false
+        case .waiting?, .ready?, .none?: true
+        }
+    }
+
     /// Photos on screen: the thumbnails not asked for yet are asked, in one request.
     func want(_ photos: [PhotoSummary], columns: Int, rows: Int, large: Bool) {
         let size = size(columns: columns, rows: rows, large: large)

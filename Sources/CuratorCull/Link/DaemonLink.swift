@@ -114,6 +114,13 @@ final class DaemonLink {
         try dispatchLines()
     }
 
+    private func answer(_ id: Int64, _ line: Data) throws(CullError) {
+        guard let reply = waiting.removeValue(forKey: id) else { return }
+        if inFlight == id { inFlight = nil }
+        try sendNext()
+        reply(line)
+    }
+
     private struct Probe: Decodable {
         var id: RequestID?
         var event: String?
@@ -127,17 +134,23 @@ final class DaemonLink {
         var start = 0
         while let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
             scanned = newline + 1
-            let line = Data(buffer[start..<newline])
+            let bytes = buffer[start..<newline]
             start = newline + 1
-            guard line.first == UInt8(ascii: "{"), let probe = try? decoder.decode(Probe.self, from: line) else { continue }
-            if probe.id == nil, let error = probe.error {
-                farewell = error.message
-            } else if probe.event != nil {
-                if let event = try? decoder.decode(Event.self, from: line) { onEvent(event) }
-            } else if case .number(let id)? = probe.id, let reply = waiting.removeValue(forKey: id) {
-                if inFlight == id { inFlight = nil }
-                try sendNext()
-                reply(line)
+            switch LineKind(bytes) {
+            case .event:
+                if let event = try? decoder.decode(Event.self, from: Data(bytes)) { onEvent(event) }
+            case .answer(let id):
+                try answer(id, Data(bytes))
+            case .other:
+                let line = Data(bytes)
+                guard line.first == UInt8(ascii: "{"), let probe = try? decoder.decode(Probe.self, from: line) else { continue }
+                if probe.id == nil, let error = probe.error {
+                    farewell = error.message
+                } else if probe.event != nil {
+                    if let event = try? decoder.decode(Event.self, from: line) { onEvent(event) }
+                } else if case .number(let id)? = probe.id {
+                    try answer(id, line)
+                }
             }
         }
         buffer.removeFirst(start)

@@ -67,12 +67,15 @@ struct ViewData {
     var pagesInFlight: Set<Int> = []
     /// Bumped when the shape is replaced: answers for an older shape are dropped.
     private(set) var generation = 0
+    /// Photos in the view, as the daemon last counted them.
+    private(set) var total = 0
+    /// False while only the first page is known (`seed`): the start draws the first
+    /// screen from it, and the whole shape follows.
+    private(set) var isComplete = true
 
     static let pageSize = 256
     /// The keys a page of details asks for.
     static let detailFields = ["id", "root", "path", "size", "mtime_ns", "type", "capture_time", "protected", "offline"]
-
-    var total: Int { ids.count }
 
     func id(at position: Int) -> Int64? {
         position >= 1 && position <= ids.count ? ids[position - 1] : nil
@@ -82,9 +85,29 @@ struct ViewData {
 
     func photo(at position: Int) -> PhotoSummary? { id(at: position).flatMap { details[$0] } }
 
+    /// The first page with its details, before the whole shape: enough for the first
+    /// screen. Its folder sections are the page's; the last may go on past it.
+    mutating func seed(with page: ListResult) {
+        view = page.view
+        total = page.total
+        ids = page.photos.map(\.id)
+        isComplete = ids.count >= total
+        positions = [:]
+        for (index, id) in ids.enumerated() { positions[id] = index + 1 }
+        runs = page.folders.map {
+            FolderRun(root: $0.root, path: $0.path, start: $0.firstPosition, count: $0.count, total: $0.total)
+        }
+        details = [:]
+        store(page.photos)
+        pagesInFlight = []
+        generation += 1
+    }
+
     /// A new shape from a listing of ids.
     mutating func replaceShape(with listing: ShapeListing) {
         view = listing.view
+        total = listing.total
+        isComplete = true
         ids = listing.photos.map(\.id)
         positions = [:]
         positions.reserveCapacity(ids.count)

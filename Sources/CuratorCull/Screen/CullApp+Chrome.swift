@@ -75,7 +75,8 @@ extension CullApp {
     /// Seed 000's alert, with what the plan holds: photos, files, bytes, the first names.
     func drawConfirm(_ screen: inout ScreenBuffer, _ plan: DeletePlanResult) {
         let text = CellStyle(foreground: Palette.white)
-        let files = plan.items.count
+        // Every file of each group the plan takes (issue 15); a daemon without groups says nothing: one each.
+        let files = plan.files ?? plan.items.count
         var lines: [(String, CellStyle)] = [
             ("\(plan.count) photo\(plan.count == 1 ? "" : "s"), \(files) file\(files == 1 ? "" : "s"), \(Self.bytes(plan.bytes))", CellStyle(foreground: Palette.white, bold: true)),
             ("", text),
@@ -118,7 +119,7 @@ extension CullApp {
     func drawDetail(_ screen: inout ScreenBuffer) {
         guard let id = data.id(at: cursor) else { return }
         let photo = data.details[id]
-        let infoLines = 5
+        let infoLines = 6
         let artRows = max(3, screen.height - 3 - infoLines)
         let artColumns = max(10, screen.width - 4)
         if let photo, let tile = thumbnails.tile(for: photo, columns: artColumns, rows: artRows, large: true) {
@@ -144,30 +145,50 @@ extension CullApp {
         line("path", "\(photo.root)/\(photo.path)", CellStyle(bold: true))
         line("size", "\(Self.bytes(photo.size)) (\(photo.size) bytes), \(photo.type.uppercased())" + mark)
         line("captured", photo.captureTime.map { $0.replacingFirst("T", with: " ") } ?? "unknown")
-        line("camera", camera(of: photo) ?? "unknown")
+        switch fileFacts(of: photo) {
+        case .asked:
+            line("camera", "…")
+            line("pixels", "…")
+        case .known(let info) where info.unreadable != nil:
+            line("camera", info.unreadable ?? "", Palette.mutedText)
+            line("pixels", "unknown")
+        case .known(let info):
+            line("camera", [info.camera, info.lens].compactMap { $0 }.joined(separator: " · ").nonEmpty ?? "unknown")
+            line("pixels", Self.pixels(info) ?? "unknown")
+        case .refused(let message):
+            line("camera", message, Palette.mutedText)
+            line("pixels", "unknown")
+        }
         line("position", "\(cursor) of \(data.total) · id \(photo.id)")
     }
 
-    /// The camera's make and model from the file itself (the user's own read).
-    func camera(of photo: PhotoSummary) -> String? {
-        if let known = cameras[photo.id] { return known.isEmpty ? nil : known }
-        guard let root = rootPaths[photo.root] else {
-            fetchRootPaths()
-            return nil
+    /// What the daemon read from the photo's file (`photo.info`), asked once per
+    /// photo shown large: the camera and the pixel size, with the daemon's checks of
+    /// who may read it, wherever the photos are.
+    func fileFacts(of photo: PhotoSummary) -> FileFacts {
+        if let known = fileFacts[photo.id] { return known }
+        fileFacts[photo.id] = .asked
+        let id = photo.id
+        do {
+            try link.call(.photoInfo(PhotoInfoRequest(photo: id)), as: PhotoInfoResult.self) { [weak self] outcome in
+                guard let self, case .asked? = self.fileFacts[id] else { return }
+                switch outcome {
+                case .success(let info): self.fileFacts[id] = .known(info)
+                case .failure(let error): self.fileFacts[id] = .refused(error.message)
+                }
+                self.dirty = true
+            }
+        } catch {
+            pendingError = error
         }
-        let model = CameraModel.read(path: root + "/" + photo.path)
-        cameras[photo.id] = model ?? ""
-        return model
+        return .asked
     }
 
-    func fetchRootPaths() {
-        guard !rootPathsAsked else { return }
-        rootPathsAsked = true
-        try? link.call(.status(StatusRequest()), as: StatusResult.self) { [weak self] outcome in
-            guard let self, case .success(let status) = outcome else { return }
-            for root in status.roots { self.rootPaths[root.name] = root.path }
-            self.dirty = true
-        }
+    /// "8192 × 5464", and "(shown upright: 5464 × 8192)" when EXIF turns it a quarter.
+    static func pixels(_ info: PhotoInfoResult) -> String? {
+        guard let width = info.width, let height = info.height else { return nil }
+        let turned = (info.orientation ?? 1) >= 5
+        return "\(width) × \(height)" + (turned ? " (shown turned: \(height) × \(width))" : "")
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
@@ -175,7 +196,17 @@ extension CullApp {
     }
 }
 
+/// `photo.info`'s answer for one photo, as the detail view shows it.
+enum FileFacts {
+    case asked
+    case known(PhotoInfoResult)
+    /// The daemon said no (`permission_denied`, `no_such_photo`): its message.
+    case refused(String)
+}
+
 extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+
     func replacingFirst(_ target: Character, with replacement: String) -> String {
         guard let index = firstIndex(of: target) else { return self }
         return String(self[..<index]) + replacement + String(self[self.index(after: index)...])

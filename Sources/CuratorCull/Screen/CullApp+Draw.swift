@@ -37,7 +37,7 @@ extension CullApp {
         default: break
         }
         terminal.write(writer.frame(screen, kittyImages: graphics == .kitty))
-        if !firstFrameReported, data.total == 0 || data.photo(at: max(cursor, 1)) != nil {
+        if !firstFrameReported, data.total == 0 || screenComplete {
             firstFrameReported = true
             timing("first_frame_ms", since: startedAt)
         }
@@ -69,7 +69,6 @@ extension CullApp {
             screen.put(2, 2, text, Palette.mutedText)
             return
         }
-        let cell = geometry
         let first = 1, last = first + gridLines - 1
         keepCursorVisible(layout)
         var y = first
@@ -82,15 +81,20 @@ extension CullApp {
                 y += 1
             case .photos(_, let firstPosition, let lastPosition):
                 for position in firstPosition...lastPosition {
-                    let x = 1 + (position - firstPosition) * cell.width
+                    let x = 1 + (position - firstPosition) * geometry.width
                     drawCell(&screen, position: position, x: x, y: y, bottom: last)
                     shownPositions.append(position)
                 }
-                y += cell.height
+                y += geometry.height
             }
             row += 1
         }
         requestDetails(around: shownPositions)
+        let cell = geometry
+        screenComplete = !shownPositions.isEmpty && shownPositions.allSatisfy { position in
+            guard let photo = data.photo(at: position) else { return false }
+            return thumbnails.isSettled(photo, columns: cell.artColumns, rows: cell.artRows, large: false)
+        }
     }
 
     /// Scrolls so that the cursor's row is on screen, with its heading when it is the
@@ -100,15 +104,19 @@ extension CullApp {
         let wanted = place.row - 1 >= 0 && layout.row(place.row - 1).map { if case .heading = $0 { true } else { false } } == true
             ? place.row - 1 : place.row
         if wanted < top { top = wanted }
-        // Down: the cursor's row must end above the status bar.
-        while top < place.row {
-            var y = 0
-            for index in top...place.row {
-                if case .heading? = layout.row(index) { y += 1 } else { y += geometry.height }
-            }
-            if y <= gridLines { break }
-            top += 1
+        // Down: the cursor's row must end above the status bar. The highest top that
+        // shows it is found walking up from its row (a screenful of rows, not every
+        // row from the old top: G at 100 000 photos crossed 35 000 of them).
+        var lowest = place.row
+        var used = geometry.height
+        while lowest > 0 {
+            let above: Int
+            if case .heading? = layout.row(lowest - 1) { above = 1 } else { above = geometry.height }
+            guard used + above <= gridLines else { break }
+            used += above
+            lowest -= 1
         }
+        if top < lowest { top = lowest }
         top = min(max(0, top), max(0, layout.rowCount - 1))
     }
 

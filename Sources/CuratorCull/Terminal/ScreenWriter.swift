@@ -47,7 +47,7 @@ struct ScreenWriter {
         let before = whole ? [] : (previous?.images ?? [])
         if kittyImages, images != before {
             // Kitty keeps placements over the text: clear them all, place them again.
-            out += Array("\u{1B}_Ga=d,q=2\u{1B}\\".utf8)
+            out += Array(Terminal.kittyDeleteAll.utf8)
             for image in images { out += place(image) }
         } else {
             for image in images where !before.contains(image) { out += place(image) }

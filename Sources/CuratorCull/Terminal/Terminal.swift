@@ -55,6 +55,15 @@ final class Terminal {
         active = true
     }
 
+    /// kitty keeps its images apart from the text: they are deleted before the
+    /// main screen comes back, by every way out (the signal handlers too).
+    func deleteKittyImagesOnLeave() {
+        terminal_guard_set_leave(Self.kittyDeleteAll + Self.leaveSequence)
+    }
+
+    /// kitty's "delete every placement on screen", without an answer (q=2).
+    static let kittyDeleteAll = "\u{1B}_Ga=d,q=2\u{1B}\\"
+
     func leave() {
         guard active else { return }
         terminal_guard_leave()

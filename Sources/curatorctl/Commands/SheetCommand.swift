@@ -81,6 +81,8 @@ struct SheetCommand: CLICommand {
             throw CLIError.failed("cannot write \(itemsPath): \(error)")
         }
         var arguments = ["sheet", itemsPath, "-o", output, "--title", title(shownView, count: shown.count)]
+        // In select mode an unselected photo shows the empty circle a tap fills; in view mode none.
+        if !selection, try sessionIsSelecting(context) { arguments.append("--selecting") }
         if let columns { arguments += ["--columns", String(columns)] }
         if let cell { arguments += ["--cell", String(cell)] }
         let report = try Self.runRenderer(renderer, arguments)
@@ -105,6 +107,12 @@ struct SheetCommand: CLICommand {
             photos += page.photos
             if page.photos.isEmpty || photos.count >= page.total { return (photos, page.view) }
         }
+    }
+
+    /// Whether the session is in select mode.
+    private func sessionIsSelecting(_ context: CLIContext) throws(CLIError) -> Bool {
+        let request = SessionRequest(session: context.options.session)
+        return try context.connection().call(.selection(request), as: SelectionResult.self).mode == .select
     }
 
     /// The path of each photo's thumbnail, once ready (up to --wait seconds for those

@@ -38,19 +38,22 @@ import Testing
 
     @Test func theCaptureQueueHandsOutWhatIsStillToBeRead() {
         var queue = CaptureQueue()
-        for id in 1...6 { queue.append(Int64(id)) }
+        for id in 1...6 { queue.append(Int64(id), root: 1) }
+        queue.append(7, root: 2)
         var asked: [Int64] = []
-        let work = queue.take(limit: 2) { id in
+        let work = queue.take(from: 1, limit: 2) { id in
             asked.append(id)
             return id == 5 ? nil : ByteString("/p/\(id)")
         }
         #expect(work.map(\.0) == [6, 4], "newest first; one no longer to be read is dropped")
         #expect(work.map(\.1) == [ByteString("/p/6"), ByteString("/p/4")])
         #expect(asked == [6, 5, 4])
-        #expect(queue.count == 3)
-        #expect(queue.take(limit: 10) { ByteString("/p/\($0)") }.map(\.0) == [3, 2, 1])
+        #expect(queue.count == 4)
+        #expect(queue.take(from: 1, limit: 10) { ByteString("/p/\($0)") }.map(\.0) == [3, 2, 1])
+        #expect(queue.roots == [2], "another root's photos wait in their own queue")
+        queue.drop(root: 2)
         #expect(queue.isEmpty)
-        queue.append(9)
+        queue.append(9, root: 1)
         queue.removeAll()
         #expect(queue.queued.isEmpty)
     }

@@ -14,6 +14,10 @@ struct TestTIFF {
     var primary: [(tag: UInt16, value: [UInt8])] = []
     /// ASCII tags in the EXIF IFD; the pointer to it is added when there are any.
     var exif: [(tag: UInt16, value: [UInt8])] = []
+    /// SHORT (type 3) tags of one value in IFD0 (Orientation) and LONG (type 4) ones
+    /// in the EXIF IFD (PixelXDimension): values that fit in their entries.
+    var primaryShorts: [(tag: UInt16, value: UInt16)] = []
+    var exifLongs: [(tag: UInt16, value: UInt32)] = []
 
     init(bigEndian: Bool = false, dateTimeOriginal: String? = nil, dateTimeDigitized: String? = nil, dateTime: String? = nil) {
         self.bigEndian = bigEndian
@@ -26,14 +30,17 @@ struct TestTIFF {
     var bytes: [UInt8] {
         var out: [UInt8] = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]
         out += u32(8)
-        let primaryCount = primary.count + (exif.isEmpty ? 0 : 1)
+        let hasExif = !exif.isEmpty || !exifLongs.isEmpty
+        let primaryCount = primary.count + primaryShorts.count + (hasExif ? 1 : 0)
         let primarySize = ifdSize(entries: primaryCount, values: primary)
         let exifOffset = 8 + primarySize
         var entries = primary.map { (tag: $0.tag, type: UInt16(2), value: $0.value + [0]) }
-        if !exif.isEmpty { entries.append((Self.exifIFDPointer, 4, u32(UInt32(exifOffset)))) }
+        entries += primaryShorts.map { (tag: $0.tag, type: UInt16(3), value: u16($0.value)) }
+        if hasExif { entries.append((Self.exifIFDPointer, 4, u32(UInt32(exifOffset)))) }
         out += ifd(entries, at: 8)
-        if !exif.isEmpty {
-            out += ifd(exif.map { (tag: $0.tag, type: UInt16(2), value: $0.value + [0]) }, at: exifOffset)
+        if hasExif {
+            out += ifd(exif.map { (tag: $0.tag, type: UInt16(2), value: $0.value + [0]) }
+                       + exifLongs.map { (tag: $0.tag, type: UInt16(4), value: u32($0.value)) }, at: exifOffset)
         }
         return out
     }
@@ -51,7 +58,7 @@ struct TestTIFF {
         var dataOffset = offset + 2 + 12 * entries.count + 4
         for entry in entries {
             table += u16(entry.tag) + u16(entry.type)
-            let count = entry.type == 4 ? 1 : entry.value.count
+            let count = entry.type == 4 || entry.type == 3 ? 1 : entry.value.count
             table += u32(UInt32(count))
             if entry.value.count <= 4 {
                 table += entry.value + [UInt8](repeating: 0, count: 4 - entry.value.count)

@@ -11,14 +11,22 @@ import Testing
 final class TestStateLock: WatcherStateLock, @unchecked Sendable {
     // @unchecked: a test drives the rooms from its one thread; the state is touched there only.
     let state: CuratorState
+    /// The photos in the index before and after each hold of the lock.
+    private(set) var holds: [(before: Int, after: Int)] = []
     init(_ state: CuratorState) { self.state = state }
-    func withUpdates<R>(_ body: (any WatcherUpdates) -> R) -> R { body(state) }
+    func withUpdates<R>(_ body: (any WatcherUpdates) -> R) -> R {
+        let before = state.library.photos.count
+        defer { holds.append((before, state.library.photos.count)) }
+        return body(state)
+    }
+    func forgetHolds() { holds.removeAll() }
 }
 
 /// Stands in for the inotify source: records what it is asked and runs `duringWatch`
 /// while a watch is being set (to change the folder at that very moment).
 final class RecordingWatcher: DirectoryWatcher, @unchecked Sendable {
-    // @unchecked: one test thread.
+    // @unchecked: one test thread, and the crawler's walker thread while the test
+    // thread waits for it (a scan step ends after its walk).
     var watched: [ByteString] = []
     var forgotten: [(path: ByteString, unwatch: Bool)] = []
     var unwatchedRoots: [Int32] = []
@@ -46,6 +54,7 @@ final class CrawlerFixture {
     let rootID: Int32
     let watcher = RecordingWatcher()
     let outgoing = OutgoingMoves()
+    let lock: TestStateLock
     let crawler: Crawler
 
     init() throws {
@@ -56,7 +65,8 @@ final class CrawlerFixture {
                                    stateDirectory: scratch.path, homeTrash: scratch.child("trash"))
         state = try CuratorState(config: config, library: PhotoLibrary(store: IndexStore(path: scratch.child("index.sqlite").lossyString)))
         rootID = try #require(state.rootID(named: "pics"))
-        crawler = Crawler(root: rootID, config: config.roots[0], watching: true, state: TestStateLock(state), watcher: watcher,
+        lock = TestStateLock(state)
+        crawler = Crawler(root: rootID, config: config.roots[0], watching: true, state: lock, watcher: watcher,
                           outgoing: outgoing, sequence: WorkSequence())
     }
 

@@ -34,9 +34,11 @@ enum Samples {
     }
 
     @discardableResult
-    static func dng(_ path: ByteString, orientation: Int = 1, preview: Bool = true, width: Int = 1600, height: Int = 1200) throws -> ByteString {
+    static func dng(_ path: ByteString, orientation: Int = 1, preview: Bool = true, width: Int = 1600, height: Int = 1200,
+                    rawWidth: Int = 256, rawHeight: Int = 192) throws -> ByteString {
         var arguments = ["dng", path.lossyString, "--orientation", "\(orientation)",
-                         "--preview-width", "\(width)", "--preview-height", "\(height)"]
+                         "--preview-width", "\(width)", "--preview-height", "\(height)",
+                         "--raw-width", "\(rawWidth)", "--raw-height", "\(rawHeight)"]
         if !preview { arguments.append("--no-preview") }
         try make(arguments)
         return path

@@ -14,6 +14,9 @@ final class Daemon {
     var roots: [String: String]
     private(set) var process: Process?
     var extraEnvironment: [String: String] = [:]
+    /// Variables the daemon must not get (after `extraEnvironment`): without
+    /// XDG_RUNTIME_DIR, a root daemon is the system service.
+    var removedEnvironment: Set<String> = []
     var configPath: String?
     /// How the daemon is started: by hand, or by `systemd-socket-activate`
     /// listening on `socket` and handing it over (the daemon's own --socket then
@@ -83,6 +86,7 @@ final class Daemon {
         if let notify { env["NOTIFY_SOCKET"] = notify.path }
         if let watchdogUsec { env["WATCHDOG_USEC"] = String(watchdogUsec) }
         for (k, v) in extraEnvironment { env[k] = v }
+        for k in removedEnvironment { env.removeValue(forKey: k) }
         return env
     }
 

@@ -13,11 +13,19 @@ final class TmuxTerminal {
 
     static var available: Bool { Tool.exists("/usr/bin/tmux") }
 
-    init(_ daemon: Daemon, columns: Int = 80, rows: Int = 24, arguments: [String] = []) throws {
+    /// `hiding`: a folder cull is not to see, as on another host: it runs in a mount
+    /// namespace of its own where an empty tmpfs covers that folder (the daemon sees
+    /// it as it is).
+    init(_ daemon: Daemon, columns: Int = 80, rows: Int = 24, arguments: [String] = [], hiding: String? = nil) throws {
         self.daemon = daemon
         directory = TestDirectory("tmux")
         socket = directory.sub("tmux.sock")
-        let quoted = ([Daemon.curatorctl, "--socket", daemon.socket, "cull"] + arguments).map(Self.quote).joined(separator: " ")
+        var command = [Daemon.curatorctl, "--socket", daemon.socket, "cull"] + arguments
+        if let hiding {
+            command = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                       #"mount -t tmpfs cull-hidden "$0" && exec "$@""#, hiding] + command
+        }
+        let quoted = command.map(Self.quote).joined(separator: " ")
         let script = """
             stty -a > \(Self.quote(directory.sub("stty-before")))
             echo BEFORE-CULL

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import Glibc
+
+/// `photo.info`: one photo's record and what its file says when asked (camera,
+/// lens, pixel size, orientation). The photo is looked up under the lock, with
+/// the caller's visibility; the file is read outside it, on this client's thread,
+/// and only when the caller may read it themselves.
+enum PhotoInfoCommand: CuratorCommand {
+    static func arguments(of command: Command) -> PhotoInfoRequest? { if case .photoInfo(let a) = command { a } else { nil } }
+
+    private struct Place {
+        var summary: PhotoSummary
+        var root: ByteString
+        var relative: ByteString
+        var offline: Bool
+        var unresponsive: Bool
+    }
+
+    static func run(_ args: PhotoInfoRequest, curator: Curator, caller: Caller) throws -> PhotoInfoResult {
+        guard let id = args.photo else {
+            throw ProtocolError(.invalidArgument, "Say which photo: \"photo\" (an id).", argument: "photo")
+        }
+        let place = try curator.withState { (state) throws(ProtocolError) -> Place in
+            // A photo the caller may not see does not exist for them.
+            guard let photo = state.library.photo(id), state.maySee(photo, uid: caller.uid), let root = state.roots[photo.rootID] else {
+                throw ProtocolError(.noSuchPhoto, "No photo has the id \(id).", photos: [id])
+            }
+            return Place(summary: state.summary(photo), root: root.config.path, relative: state.library.relativePath(of: photo),
+                         offline: !root.online, unresponsive: root.unresponsiveSince != nil)
+        }
+        // The system service reads for another user only what that user could read.
+        if caller.uid != geteuid() {
+            let requester = Requester.resolving(uid: caller.uid, gid: caller.credentials.gid)
+            guard PhotoReadAccess.mayRead(root: place.root, relative: place.relative, requester) else {
+                throw ProtocolError(.permissionDenied, "uid \(caller.uid) may not read photo \(id).", photos: [id])
+            }
+        }
+        var result = PhotoInfoResult(photo: place.summary)
+        if place.offline || place.unresponsive {
+            // Nothing is asked of a root that is gone or hangs (see `status`).
+            result.unreadable = place.offline ? "offline: the root is unmounted or gone" : "offline: the root's file system does not answer"
+            return result
+        }
+        do {
+            let facts = try PhotoFactsReader.read(path: place.root.appending(place.relative))
+            result.cameraMake = facts.make
+            result.cameraModel = facts.model
+            result.lens = facts.lens
+            result.width = facts.width
+            result.height = facts.height
+            result.orientation = facts.orientation
+        } catch {
+            result.unreadable = (error.errno == .noEntry ? "not_there: " : "unreadable: ") + "\(error)"
+        }
+        return result
+    }
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
+import CuratorSystem
+import Glibc
+
+/// What `photo.info` reads from a file when asked: the camera (EXIF Make, Model,
+/// LensModel), the orientation, and the pixel size (the image's own header, else
+/// EXIF PixelX/YDimension). Bounded as `ExifReader` is: no symlink followed, only
+/// a regular file, at most `ExifReader.readBudget` bytes by positioned reads.
+struct PhotoFacts: Equatable {
+    var make: String?
+    var model: String?
+    var lens: String?
+    var width: Int?
+    var height: Int?
+    var orientation: Int?
+}
+
+enum PhotoFactsReader {
+    static func read(path: ByteString) throws(SystemError) -> PhotoFacts {
+        let descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW)
+        return try descriptor.closeAfter { (descriptor) throws(SystemError) -> PhotoFacts in
+            do throws(SystemError) {
+                let status = try FileStatus.of(descriptor: descriptor)
+                guard status.isRegularFile else { throw SystemError("read", errno: .invalid) }
+                var source = try ExifFileSource(descriptor: descriptor, size: status.size, budget: ExifReader.readBudget,
+                                                headSize: ExifReader.headSize)
+                return try facts(from: &source)
+            } catch {
+                throw SystemError(error.call, path: path.lossyString, errno: error.errno)
+            }
+        }
+    }
+
+    static func facts(from source: inout some ExifByteSource) throws(SystemError) -> PhotoFacts {
+        var facts = PhotoFacts()
+        if let tiff = try ExifLocator.locate(in: &source), let tags = ExifTags(tiff: tiff) {
+            facts.make = tags.text(.make, in: .primary)
+            facts.model = tags.text(.model, in: .primary)
+            facts.lens = tags.text(.lensModel, in: .exif)
+            facts.orientation = tags.integer(.orientation, in: .primary).flatMap { (1...8).contains($0) ? $0 : nil }
+            if let width = tags.integer(.pixelXDimension, in: .exif), let height = tags.integer(.pixelYDimension, in: .exif),
+               width > 0, height > 0 {
+                (facts.width, facts.height) = (width, height)
+            }
+        }
+        // The header's size is the image's; EXIF's may be a stale value an editor left.
+        if let size = try ImageDimensions.read(from: &source) { (facts.width, facts.height) = (size.width, size.height) }
+        return facts
+    }
+}
