@@ -15,7 +15,7 @@ import sys
 import time
 
 import gen_tree
-from baseline import BASE_DAEMON
+from baseline import PEER_DAEMONS
 from curatord_client import Daemon
 from peers.watchman import WatchmanServer
 
@@ -28,6 +28,13 @@ class Context:
         self.binary = binary
         # The daemon's name (socket, state directory): "curatord", or the baseline's in a --baseline-bin run.
         self.daemon_name = "curatord"
+        # Settings of the daemon's root ({"groups": False} for the groups-off peer), or None.
+        self.root_options = None
+        # Thumbnails are made in the background by default since issues 16-17: the thumbs
+        # workload measures them (with a configuration of its own); everywhere else they
+        # would take the shared cores from the scan or listing being timed and change the
+        # listing (`thumbnail: true`) between two answers on an unchanged tree.
+        self.daemon_options = {"thumbnails": False}
         self.scratch = scratch
         self.results = results
         self.run_dir = scratch.path("run")
@@ -90,15 +97,17 @@ class Context:
         self.tree = self.scratch.path("tree-%d" % n)
         # A new tree gets a new index: the previous tree's root would otherwise stay in
         # it (a root that goes away is kept, offline) and count in `status`.
-        for name in ("curatord", BASE_DAEMON):
+        for name in ("curatord",) + PEER_DAEMONS:
             shutil.rmtree(self.new_daemon(name).state_dir, ignore_errors=True)
         t0 = time.monotonic()
         self.manifest = gen_tree.generate(self.tree, n, seed=1, per_folder=self.args.per_folder)
         os.makedirs(self.events_dir, exist_ok=True)
         generated = time.monotonic() - t0
         sync_disks()
-        self.log("generated %d photos + %d other files in %d folders in %.1f s (%s writer), written back in %.1f s" % (
-            self.manifest["photos"], self.manifest["other_files"], self.manifest["directories"], generated,
+        self.log("generated %d photos (%d listed with groups: %d RAW+JPEG pairs) + %d other files (%d .xmp sidecars) "
+                 "in %d folders in %.1f s (%s writer), written back in %.1f s" % (
+            self.manifest["photos"], self.manifest["groups"], self.manifest["pairs"], self.manifest["other_files"],
+            self.manifest["sidecars"], self.manifest["directories"], generated,
             self.manifest["writer"], time.monotonic() - t0 - generated))
 
     @property
@@ -107,14 +116,21 @@ class Context:
         return os.path.join(self.tree, "zz-events")
 
     @property
+    def groups_on(self) -> bool:
+        return (self.root_options or {}).get("groups", True) is not False
+
+    @property
     def expected_photos(self) -> int:
-        return self.manifest["photos"]
+        """What the daemon lists and counts: the tree's groups when its root groups
+        (a RAW and its JPEG are one photo), else every photo file."""
+        return self.manifest["groups"] if self.groups_on else self.manifest["photos"]
 
     # MARK: subjects
 
     def new_daemon(self, name: str = None) -> Daemon:
         name = name or self.daemon_name
-        daemon = Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name)
+        daemon = Daemon(self.binary, [self.tree], self.run_dir, self.env, name=name, root_options=self.root_options,
+                        options=self.daemon_options)
         if self.profiler is not None and self.profiler.active is not None:
             daemon.on_start = self.profiler.attach
         self.daemons.append(daemon)

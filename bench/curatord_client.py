@@ -133,9 +133,16 @@ class CuratordClient(LineSocket):
 class Daemon:
     """One curatord process on the benchmark's roots, with its own socket and state."""
 
-    def __init__(self, binary: str, roots, run_dir: str, env: dict, name: str = "curatord"):
+    def __init__(self, binary: str, roots, run_dir: str, env: dict, name: str = "curatord", root_options=None,
+                 options=None):
         self.binary = binary
         self.roots = list(roots)
+        # Settings every root gets ({"groups": False}) and top-level ones ({"thumbnails":
+        # False}): given, curatord reads them from a configuration file of its own
+        # (`--root` has no way to say them).
+        self.root_options = dict(root_options or {})
+        self.options = dict(options or {})
+        self.config_path = os.path.join(run_dir, name + ".json5")
         self.socket_path = os.path.join(run_dir, name + ".sock")
         self.state_dir = os.path.join(run_dir, name + "-state")
         self.log_path = os.path.join(run_dir, name + ".log")
@@ -152,8 +159,13 @@ class Daemon:
 
     def start(self):
         cmd = [self.binary]
-        for r in self.roots:
-            cmd += ["--root", r]
+        if self.root_options or self.options:
+            with open(self.config_path, "w") as f:
+                json.dump(dict(self.options, roots=[dict(path=r, **self.root_options) for r in self.roots]), f, indent=1)
+            cmd += ["--config", self.config_path]
+        else:
+            for r in self.roots:
+                cmd += ["--root", r]
         cmd += ["--socket", self.socket_path, "--state-dir", self.state_dir]
         log = open(self.log_path, "ab")
         try:

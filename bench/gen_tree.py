@@ -7,8 +7,11 @@ camera and phone names (`IMG_0001.JPG`, `DSC_1234.NEF` + `.JPG` pairs with `.xmp
 sidecars, `PXL_20210714_093005123.mp4`), names with spaces and non-ASCII (and a rare
 name that is not valid UTF-8, as old Samba shares have), junk (`.DS_Store`,
 `Thumbs.db`), small random-content files, and about one JPEG in ten a real JPEG
-with EXIF DateTimeOriginal. N counts *photos* (what curatord indexes); sidecars and
-junk come on top, and the manifest says how many.
+with EXIF DateTimeOriginal. N counts *photo files* (what curatord indexes); sidecars and
+junk come on top, and the manifest says how many. With groups (issue 15, on by default)
+a RAW and its JPEG of one base name are one photo of the listing: the manifest's
+`groups` is how many photos a grouping root lists, `pairs` how many of them hold more
+than one photo file, `sidecars` the .xmp files (every one beside its image).
 
     gen_tree.py DIR --n 10000 [--seed 1] [--per-folder 100] [--writer auto|c|python]
 """
@@ -30,6 +33,12 @@ PHOTO_EXTENSIONS = {
     "jpg", "jpeg", "png", "heic", "heif", "webp", "tif", "tiff", "gif", "avif",
     "cr2", "cr3", "nef", "arw", "dng", "orf", "rw2", "raf", "mp4", "mov",
 }
+# The daemon's grouping places (Sources/CuratorCore/Groups/PhotoGrouping.swift).
+RENDERED = {"jpg", "jpeg", "png", "heic", "heif", "webp", "tif", "tiff", "avif"}
+RAW = {"cr2", "cr3", "nef", "arw", "dng", "orf", "rw2", "raf"}
+CLIPS = {"mp4", "mov"}
+STILLS = {"jpg", "jpeg", "heic", "heif"}
+SIDECARS = {"xmp", "aae", "pp3", "dop", "thm"}
 
 EVENTS = [
     "Birthday party", "Summer at Åre", "Noël chez mamie", "Kyoto 京都", "Wedding",
@@ -44,9 +53,47 @@ FIRST_YEAR = 2012
 LAST_YEAR = 2051
 
 
-def is_photo(name: bytes) -> bool:
+def _ext(name: bytes) -> str:
     dot = name.rfind(b".")
-    return dot > 0 and name[dot + 1:].decode("latin-1").lower() in PHOTO_EXTENSIONS
+    return name[dot + 1:].decode("latin-1").lower() if dot > 0 else ""
+
+
+def is_photo(name: bytes) -> bool:
+    return _ext(name) in PHOTO_EXTENSIONS
+
+
+def is_sidecar(name: bytes) -> bool:
+    return _ext(name) in SIDECARS
+
+
+def _fills_distinct_places(exts) -> bool:
+    """Whether photos of one base name group (PhotoGrouping.fillsDistinctPlaces)."""
+    if "gif" in exts:
+        return False
+    rendered = [e for e in exts if e in RENDERED]
+    raws = sum(1 for e in exts if e in RAW)
+    clips = sum(1 for e in exts if e in CLIPS)
+    if len(rendered) > 1 or raws > 1 or clips > 1:
+        return False
+    return clips == 0 or (len(rendered) == 1 and rendered[0] in STILLS)
+
+
+def count_groups(names) -> tuple:
+    """(photos listed with groups on, groups of two or more photo files) in one folder:
+    photos of one ASCII-case-folded base name group when they fill distinct places."""
+    bases = {}
+    for name in names:
+        if is_photo(name):
+            base = name[:name.rfind(b".")].lower()  # bytes.lower folds ASCII only, as the daemon
+            bases.setdefault(base, []).append(_ext(name))
+    listed = pairs = 0
+    for exts in bases.values():
+        if len(exts) > 1 and _fills_distinct_places(exts):
+            listed += 1
+            pairs += 1
+        else:
+            listed += len(exts)
+    return listed, pairs
 
 
 class Counters:
@@ -77,6 +124,9 @@ class TreeWriter:
         self.bytes = 0
         self.exif = 0
         self.non_utf8 = 0
+        self.groups = 0
+        self.pairs = 0
+        self.sidecars = 0
         self.directories = 0
         self.folders = []
 
@@ -109,6 +159,7 @@ class TreeWriter:
             self.photos += 1
         else:
             self.others += 1
+            self.sidecars += is_sidecar(name)
 
     def _enter(self, rel: bytes):
         self.plan += b"D" + struct.pack("<I", len(rel)) + rel
@@ -221,6 +272,9 @@ def generate(root: str, n_photos: int, seed: int = 1, per_folder: int = None, wr
         "per_folder": per_folder,
         "writer": how,
         "photos": w.photos,
+        "groups": w.groups,
+        "pairs": w.pairs,
+        "sidecars": w.sidecars,
         "other_files": w.others,
         "directories": w.directories,
         "bytes": w.bytes,
@@ -271,6 +325,9 @@ def _lay_out(w: TreeWriter, n_photos: int, per_folder) -> TreeWriter:
 
 def _fill(w: TreeWriter, rel: bytes, names, when):
     base = _epoch_ns(when)
+    listed, pairs = count_groups(names)
+    w.groups += listed
+    w.pairs += pairs
     for i, name in enumerate(names):
         try:
             name.decode("utf-8")
@@ -279,12 +336,16 @@ def _fill(w: TreeWriter, rel: bytes, names, when):
         w.write(rel, name, w.content(name, when), base + i * 2_000_000_000)
 
 
-def make_batch(directory: str, count: int, seed: int = 7, per_folder: int = 100) -> list:
-    """`count` photos in folders of `per_folder`, for trash workloads.
+def make_batch(directory: str, count: int, seed: int = 7, per_folder: int = 100, groups: bool = False) -> list:
+    """`count` photos in folders of `per_folder`, for trash workloads: the paths of
+    every file written.
 
-    Names are unique across the batch and fixed-width, so that moving them into one
-    folder never collides and no name is a prefix of another (trash-restore matches
-    original paths by prefix).
+    With `groups`, the photos are shots as a RAW+JPEG shooter leaves them: every third
+    a pair (`IMG_000003.JPG` + `IMG_000003.NEF`), every sixth with its `.xmp` too, so
+    that 10 000 photos are 15 001 files. Names are unique across the batch and
+    fixed-width, so that moving them into one folder never collides and no name is a
+    prefix of another (trash-restore matches original paths by prefix: hence the
+    shot's `IMG_000006.xmp`, not `IMG_000006.NEF.xmp`).
     """
     rng = random.Random(seed)
     paths = []
@@ -300,7 +361,18 @@ def make_batch(directory: str, count: int, seed: int = 7, per_folder: int = 100)
                 else:
                     f.write(rng.randbytes(800))
             paths.append(path)
+            if groups and i % 3 == 0:
+                for ext, size in ((b"NEF", 4000),) + (((b"xmp", 300),) if i % 6 == 0 else ()):
+                    extra = os.path.join(folder, b"IMG_%06d.%s" % (i, ext))
+                    with open(extra, "wb") as f:
+                        f.write(rng.randbytes(size))
+                    paths.append(extra)
     return paths
+
+
+def batch_files(count: int, groups: bool) -> int:
+    """How many files make_batch writes for `count` photos."""
+    return count + ((count + 2) // 3 + (count + 5) // 6 if groups else 0)
 
 
 def main(argv=None):

@@ -52,6 +52,9 @@ ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"
 ORDER = [w.KEY for w in WORKLOADS] + [trash_undo.UNDO_KEY]
+# With --groups-off-peer these run once, grouping on: the trash batch is of groups (each
+# a RAW+JPEG pair or a photo alone, some with a sidecar), compared with gio trash of its files.
+UNPAIRED_GROUPS_OFF = {trash_undo.KEY}
 
 
 def parse(argv):
@@ -100,6 +103,15 @@ def parse(argv):
                         "'curatord@base': each repetition of each workload runs both builds back to back, alternating "
                         "which goes first, and 'curatord ÷ this' compares them (a before/after table under the same "
                         "load; targets are not judged)")
+    p.add_argument("--groups-off-peer", action="store_true",
+                   help="run this curatord with `groups: false` on its root as the peer 'curatord@groups-off' "
+                        "(issue 15): interleaved like --baseline-bin, 'curatord ÷ this' is grouping on over off; "
+                        "the trash workload runs unpaired (its batch is of groups, which a groups-off root lists "
+                        "file by file)")
+    p.add_argument("--root-option", action="append", default=[], metavar="KEY=JSON",
+                   help="a setting of curatord's root for the whole run, e.g. groups=false (repeatable; the daemon "
+                        "then reads a configuration file the harness writes); with --groups-off-peer, of this "
+                        "curatord's root only")
     p.add_argument("--json-out", default=None,
                    help="where to keep the raw results (default bench/results/run-DATE.json, plus last.json)")
     p.add_argument("--merge", metavar="JSON",
@@ -118,6 +130,15 @@ def parse(argv):
         args.flood = 2000 if args.quick else 50000
     if args.baseline_bin is not None and os.path.isdir(args.baseline_bin):
         args.baseline_bin = os.path.join(args.baseline_bin, "curatord")
+    args.root_options = {}
+    for item in args.root_option:
+        key, _, value = item.partition("=")
+        try:
+            args.root_options[key.strip()] = json.loads(value)
+        except ValueError:
+            p.error("--root-option %s: the value must be JSON (false, 300, \"raw\")" % item)
+    if args.baseline_bin is not None and args.groups_off_peer:
+        p.error("--baseline-bin and --groups-off-peer are one peer each: give one")
     args.ns = [int(x) for x in str(args.n).split(",") if x.strip()]
     try:
         args.thumbs_set = tuple(int(x) for x in args.thumbs_set.split(","))
@@ -222,6 +243,7 @@ def main(argv=None) -> int:
         log("scratch filesystem: %s at %s" % (scratch.description, scratch.mountpoint))
         ctx = Context(args, scratch, os.path.abspath(args.binary), results)
         ctx.profiler = profiler
+        ctx.root_options = args.root_options or None
         for n in args.ns:
             ctx.set_tree(n)
             for w in args.selected:
@@ -238,6 +260,11 @@ def main(argv=None) -> int:
                     try:
                         if args.baseline_bin is not None:
                             baseline.run_paired(ctx, w, os.path.abspath(args.baseline_bin))
+                        elif args.groups_off_peer and w.KEY not in UNPAIRED_GROUPS_OFF:
+                            baseline.run_paired(ctx, w, baseline.groups_off_peer(ctx.binary))
+                        elif args.groups_off_peer:
+                            w.run(ctx)
+                            results.note(w.KEY, n, "groups on/off run: this workload ran with grouping on only")
                         else:
                             w.run(ctx)
                         break

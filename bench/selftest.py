@@ -178,6 +178,50 @@ class Trees(unittest.TestCase):
                     h.update(name + b"\0%d\0%d\0" % (st.st_mtime_ns, st.st_mode) + f.read())
         return h.hexdigest()
 
+    def test_groups_off_peer(self):
+        """--groups-off-peer: the same binary, its root given `groups: false`, rows under
+        curatord@groups-off compared with this run's."""
+        ctx, seen = Baseline.Context(), []
+
+        class Workload:
+            KEY = "list"
+
+            def run(self, c):
+                seen.append((c.binary, c.daemon_name, c.root_options))
+                off = c.root_options == {"groups": False}
+                c.results.add("list", c.n, "curatord", "time", "s", [1.0 if off else 1.05], interleaved=True)
+        baseline.run_paired(ctx, Workload(), baseline.groups_off_peer("/new"))
+        self.assertEqual(seen[:2], [("/new", "curatord", None), ("/new", "curatord-groups-off", {"groups": False})])
+        self.assertEqual(seen[2][1], "curatord-groups-off")  # the second repetition starts with the peer
+        self.assertIsNone(ctx.root_options)
+        rows = ctx.results.series
+        off = ctx.results.find("list", 10, "curatord@groups-off", "time")
+        self.assertEqual(off.samples, [1.0] * 3)
+        self.assertEqual(report.ratio_text(report._compared_with(rows, off), off), "x1.05 [1.05–1.05] (curatord worse)")
+
+    def test_group_count_mirrors_the_daemon(self):
+        names = [b"DSC_0001.NEF", b"DSC_0001.JPG", b"DSC_0001.NEF.xmp",  # a pair and its sidecar: one
+                 b"IMG_0002.JPG", b"img_0002.cr2",                      # case folded: one
+                 b"IMG_0003.JPG", b"IMG_0003.HEIC",                     # two rendered: two
+                 b"IMG_0004.HEIC", b"IMG_0004.MOV",                     # a Live Photo: one
+                 b"IMG_0005.CR2", b"IMG_0005.MOV",                      # a clip with no still: two
+                 b"IMG_0006.GIF", b"IMG_0006.NEF",                      # a GIF never groups: two
+                 b"caf\xe9.jpg", b".DS_Store"]
+        self.assertEqual(gen_tree.count_groups(names), (10, 3))
+        tmp = tempfile.mkdtemp()
+        try:
+            m = gen_tree.generate(os.path.join(tmp, "t"), 2000, seed=1)
+            self.assertLess(m["groups"], m["photos"])
+            self.assertEqual(m["photos"] - m["groups"], m["pairs"])  # every group here is of two
+            self.assertGreater(m["sidecars"], 0)
+            paths = gen_tree.make_batch(os.path.join(tmp, "b"), 100, groups=True)
+            self.assertEqual(len(paths), gen_tree.batch_files(100, True))
+            names = sorted(os.path.basename(p) for p in paths)
+            self.assertFalse(any(b.startswith(a) for a, b in zip(names, names[1:])))  # trash-restore's prefix match
+            self.assertEqual(gen_tree.count_groups(names), (100, 34))
+        finally:
+            shutil.rmtree(tmp)
+
     @unittest.skipIf(native.fastfiles() is None, "no C compiler")
     def test_c_and_python_writers_write_the_same_tree(self):
         tmp = tempfile.mkdtemp()

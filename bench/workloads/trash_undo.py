@@ -42,7 +42,7 @@ def _curatord_rep(ctx, client, root_name, rep):
     r, n, size = ctx.results, ctx.n, ctx.batch_size
     rel = "zz-batch-%d" % rep
     folder = os.path.join(ctx.tree, rel)
-    gen_tree.make_batch(folder, size, seed=rep)
+    files = len(gen_tree.make_batch(folder, size, seed=rep, groups=ctx.groups_on))
     try:
         ids = _indexed_ids(client, root_name, rel, size)
         _settle()
@@ -56,8 +56,9 @@ def _curatord_rep(ctx, client, root_name, rep):
             r.skip(UNDO_KEY, n, "curatord", "needs delete.confirm, not available in this build")
             ctx.log("trash: curatord has no delete commands in this build; skipped")
             return None
-        if batch.get("trashed") != size:
-            raise RuntimeError("delete.confirm trashed %s of %d photos" % (batch.get("trashed"), size))
+        # `trashed` counts files: every member of each group.
+        if batch.get("trashed") != files:
+            raise RuntimeError("delete.confirm trashed %s of %d files (%d photos)" % (batch.get("trashed"), files, size))
         left = sum(1 for _, _, files in os.walk(folder) for _ in files)
         if left:
             raise RuntimeError("%d files still in the batch folder after delete.confirm" % left)
@@ -67,8 +68,8 @@ def _curatord_rep(ctx, client, root_name, rep):
         except NotAvailable as e:
             r.skip(UNDO_KEY, n, "curatord", "undo not available in this build (%s)" % e.code)
             undo = None
-        if undo is not None and undo.get("restored") != size:
-            raise RuntimeError("undo restored %s of %d photos" % (undo.get("restored"), size))
+        if undo is not None and undo.get("restored") != files:
+            raise RuntimeError("undo restored %s of %d files (%d photos)" % (undo.get("restored"), files, size))
         return out
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -104,18 +105,18 @@ def _peers_rep(ctx, rep) -> dict:
     base = ctx.scratch.path("peer-batch")
     out = {}
     try:
-        paths = gen_tree.make_batch(os.path.join(base, "trash-put-%d" % rep), size, seed=rep)
+        paths = gen_tree.make_batch(os.path.join(base, "trash-put-%d" % rep), size, seed=rep, groups=ctx.groups_on)
         _settle()
         out["put"], runs = trash_tools.trash_put(paths, ctx.env)
         _check_gone(paths, "trash-put")
         out["restore_runs"] = trash_tools.trash_restore_each(paths[:ctx.restore_cap], ctx.env, cwd=base)
         _empty_trash(ctx)
-        paths = gen_tree.make_batch(os.path.join(base, "gio-%d" % rep), size, seed=rep)
+        paths = gen_tree.make_batch(os.path.join(base, "gio-%d" % rep), size, seed=rep, groups=ctx.groups_on)
         _settle()
         out["gio"], _ = trash_tools.gio_trash(paths, ctx.env)
         _check_gone(paths, "gio trash")
         _empty_trash(ctx)
-        paths = gen_tree.make_batch(os.path.join(base, "mv-%d" % rep), size, seed=rep)
+        paths = gen_tree.make_batch(os.path.join(base, "mv-%d" % rep), size, seed=rep, groups=ctx.groups_on)
         _settle()
         dest = os.path.join(base, "mv-dest-%d" % rep)
         os.mkdir(dest)
@@ -166,15 +167,17 @@ def run(ctx):
                 "mv %.3f s, rename-back %.3f s" % (
                     rep + 1, cur["total"], cur["confirm"], "%.3f s" % cur["undo"] if cur["undo"] is not None else "n/a",
                     p["put"], p["put_runs"], p["gio"], p["mv"], p["back"]))
-    r.note(KEY, n, "batch of %d photos in folders of 100; trash-put/gio trash/mv get all paths in one command "
-                   "line; none of the peers fsyncs, curatord's journal is flushed before each step; the batch's files are "
-                   "written back (sync) before each timed run" % size)
+    r.note(KEY, n, "batch of %d photos in folders of 100%s; trash-put/gio trash/mv get all paths (every file) in one "
+                   "command line; none of the peers fsyncs, curatord's journal is flushed before each step; the batch's files are "
+                   "written back (sync) before each timed run" % (
+                       size, ", grouped: every third a RAW+JPEG pair, every sixth with an .xmp (%d files)" % gen_tree.batch_files(size, True) if ctx.groups_on else ""))
     if not curs:
         for key, target in ((KEY, "faster than gio trash, >= 5x faster than trash-put, within 2.5x of mv"),
                             (UNDO_KEY, "the whole batch in under 1 s")):
             r.verdict(key, n, target, None, "not available in this build")
         return
     undos = [c["undo"] for c in curs if c["undo"] is not None]
+    files = gen_tree.batch_files(size, ctx.groups_on)  # what each peer trashes and restores
     r.add(KEY, n, "curatord", "batch time", "s", [c["total"] for c in curs], interleaved=True,
           note="delete.prepare + delete.confirm, each to the arrival of its answer (decoded after, untimed)")
     r.add(KEY, n, "curatord", "delete.confirm alone", "s", [c["confirm"] for c in curs], interleaved=True)
@@ -185,10 +188,10 @@ def run(ctx):
         r.add(UNDO_KEY, n, "curatord", "undo whole batch", "s", undos, interleaved=len(undos) == len(curs))
     restore_runs = [t for p in peers for t in p["restore_runs"]]
     r.add(UNDO_KEY, n, "trash-restore (extrapolated)", "undo whole batch", "s",
-          [stats.median(p["restore_runs"]) * size for p in peers], interleaved=True)
+          [stats.median(p["restore_runs"]) * files for p in peers], interleaved=True)
     r.note(UNDO_KEY, n, "trash-restore ran once per file on %d files per repetition (median %.3f s per run, each run "
                         "reads the whole trash of %d entries); the batch figure is that per-run time x %d" % (
-                            ctx.restore_cap, stats.median(restore_runs), size, size))
+                            ctx.restore_cap, stats.median(restore_runs), files, files))
     r.add(UNDO_KEY, n, "rename-back loop", "undo whole batch", "s", [p["back"] for p in peers], interleaved=True)
 
     c = r.find(KEY, n, "curatord", "batch time").median
