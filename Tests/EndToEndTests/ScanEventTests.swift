@@ -66,5 +66,42 @@ extension Watch {
             }
             #expect((added?["photo"] as? [String: Any])?["path"] as? String == "b.jpg")
         }
+
+        /// Groups (issue 15) are told the same way: a first scan that finds RAW+JPEG
+        /// pairs and sidecars says each folder once, counting a group once, and no
+        /// `added` event for the groups it formed.
+        @Test func aFirstScanOfGroupsIsToldFolderByFolder() throws {
+            let daemon = Daemon()
+            let pics = daemon.root()
+            Files.write(pics + "/a.jpg")
+            configure(daemon, #"{ roots: [{ name: "pics", path: "\#(pics)" }] }"#)
+            try daemon.start()
+            let c = try daemon.client()
+            let watcher = try daemon.client()
+            try watcher.subscribe()
+
+            let share = daemon.home.mkdir("share")
+            Files.mkdir(share + "/raw")
+            for i in 0..<4 {
+                Files.write(share + "/raw/IMG_\(i).JPG")
+                Files.write(share + "/raw/IMG_\(i).CR2")
+            }
+            Files.write(share + "/raw/IMG_0.xmp")
+            Files.write(share + "/raw/IMG_1.CR2.xmp")
+            Files.write(share + "/raw/alone.jpg")
+            configure(daemon, #"""
+                { roots: [{ name: "pics", path: "\#(pics)" },
+                          { name: "share", path: "\#(share)", watch: "poll", poll_interval_seconds: 1 }] }
+                """#)
+            _ = try c.result(["cmd": "reload"])
+            var seen: [[String: Any]] = []
+            _ = try watcher.waitForEvent(seen: &seen) { $0["event"] as? String == "scan" && $0["state"] as? String == "done" }
+            let told = seen.filter { ["added", "changed", "removed", "moved"].contains($0["event"] as? String ?? "") }
+            #expect(told.isEmpty, "\(told)")
+            let scanned = seen.filter { $0["event"] as? String == "scanned" }
+            #expect(scanned.reduce(0) { $0 + (($1["count"] as? Int) ?? 0) } == 5, "\(scanned)")
+            let listed = try c.idsByPath(["root": "share", "folder": "raw", "recursive": false])
+            #expect(listed.count == 5, "\(listed)")
+        }
     }
 }

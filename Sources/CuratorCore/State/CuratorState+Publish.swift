@@ -182,7 +182,8 @@ extension CuratorState {
             }()
             switch (shownBefore, now) {
             case (nil, let now?):
-                result.append(.added(now))
+                // A group a first scan formed of rows it announces is in its `scanned` count.
+                if !announced.contains(now.id) { result.append(.added(now)) }
             case (let was?, nil):
                 result.append(.removed(group, root: was.root, folder: was.folder, path: was.path))
             case (_?, let now?):
