@@ -51,6 +51,29 @@ struct PhotoInfoTests {
         #expect(try client.errorCode(["cmd": "photo.info", "photo": "x"]) == "invalid_argument")
     }
 
+    /// A group is asked by its id (issue 15), also once the file that stood for it
+    /// has gone and another member shows it.
+    @Test func answersForAGroupWhoseShownFileWentElsewhere() throws {
+        let d = Daemon()
+        let root = d.root()
+        try CameraJPEG.write(root + "/IMG_1.JPG", make: "Canon ", model: "Canon EOS R5", width: 640, height: 480)
+        Files.write(root + "/IMG_1.CR2", "raw bytes")
+        try d.start()
+        defer { d.stop() }
+        let client = try d.client()
+        let group = try #require(try client.idsByPath()["IMG_1.JPG"])
+        let info = try client.result(["cmd": "photo.info", "photo": group])
+        #expect(info["camera_model"] as? String == "Canon EOS R5", "\(info)")
+
+        // Another program takes the JPEG away: the group stays, shown by its RAW.
+        try FileManager.default.removeItem(atPath: root + "/IMG_1.JPG")
+        _ = try client.result(["cmd": "sync"])
+        #expect(try client.idsByPath()["IMG_1.CR2"] == group)
+        let after = try client.result(["cmd": "photo.info", "photo": group])
+        let photo = try #require(after["photo"] as? [String: Any], "\(after)")
+        #expect(photo["id"] as? Int == group && photo["path"] as? String == "IMG_1.CR2", "\(photo)")
+    }
+
     /// One request line sent as the user `name` (setpriv, the user's groups), the answer line back.
     static func request(_ d: Daemon, _ line: String, asUser name: String) throws -> [String: Any] {
         guard let entry = getpwnam(name) else { throw HarnessError("no user \(name)") }

@@ -24,7 +24,8 @@ enum PhotoInfoCommand: CuratorCommand {
         }
         let place = try curator.withState { (state) throws(ProtocolError) -> Place in
             // A photo the caller may not see does not exist for them.
-            guard let photo = state.library.photo(id), state.maySee(photo, uid: caller.uid), let root = state.roots[photo.rootID] else {
+            // The id a listing gave: a group's is answered with the file shown for it (issue 15).
+            guard let photo = state.library.listed(id), state.maySee(photo, uid: caller.uid), let root = state.roots[photo.rootID] else {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(id).", photos: [id])
             }
             return Place(summary: state.summary(photo), root: root.config.path, relative: state.library.relativePath(of: photo),
