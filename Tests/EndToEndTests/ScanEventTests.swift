@@ -4,35 +4,53 @@ import Glibc
 import Testing
 
 extension Watch {
+    /// A daemon on `pics` with a subscriber; then a share polled every second, filled
+    /// by `fill` and added by a reload while the subscriber listens: its first scan.
+    /// `seen` holds what the subscriber heard until that scan was done.
+    struct FirstScan {
+        let daemon: Daemon
+        let pics: String
+        let share: String
+        let client: Client
+        let watcher: Client
+        var seen: [[String: Any]] = []
+        var done: [String: Any]?
+
+        init(fill: (String) -> Void) throws {
+            daemon = Daemon()
+            pics = daemon.root()
+            Files.write(pics + "/a.jpg")
+            configure(daemon, #"{ roots: [{ name: "pics", path: "\#(pics)" }] }"#)
+            try daemon.start()
+            client = try daemon.client()
+            watcher = try daemon.client()
+            try watcher.subscribe()
+            share = daemon.home.mkdir("share")
+            fill(share)
+            configure(daemon, #"""
+                { roots: [{ name: "pics", path: "\#(pics)" },
+                          { name: "share", path: "\#(share)", watch: "poll", poll_interval_seconds: 1 }] }
+                """#)
+            _ = try client.result(["cmd": "reload"])
+            done = try watcher.waitForEvent(seen: &seen) { $0["event"] as? String == "scan" && $0["state"] as? String == "done" }
+        }
+    }
+
     /// A root's first scan tells subscribers of its photos folder by folder (one
     /// `scanned` event each, issue 14: one `added` event per photo made a subscribed
     /// start 85 % slower); later scans report each photo they find.
     @Suite struct ScanEvents {
         @Test func aRootsFirstScanIsToldFolderByFolderAndLaterScansPhotoByPhoto() throws {
-            let daemon = Daemon()
-            let pics = daemon.root()
-            Files.write(pics + "/a.jpg")
-            configure(daemon, #"{ roots: [{ name: "pics", path: "\#(pics)" }] }"#)
-            try daemon.start()
-            let c = try daemon.client()
-            let watcher = try daemon.client()
-            try watcher.subscribe()
-
-            // A share polled every second, added while the subscriber listens: its first scan.
-            let share = daemon.home.mkdir("share")
-            Files.mkdir(share + "/2024")
-            Files.mkdir(share + "/2024/05 beach")
-            for i in 0..<3 { Files.write(share + "/2024/05 beach/IMG_\(i).JPG") }
-            Files.write(share + "/2024/pano.jpg")
-            Files.write(share + "/top.jpg")
-            Files.write(share + "/notes.txt")
-            configure(daemon, #"""
-                { roots: [{ name: "pics", path: "\#(pics)" },
-                          { name: "share", path: "\#(share)", watch: "poll", poll_interval_seconds: 1 }] }
-                """#)
-            _ = try c.result(["cmd": "reload"])
-            var seen: [[String: Any]] = []
-            let done = try watcher.waitForEvent(seen: &seen) { $0["event"] as? String == "scan" && $0["state"] as? String == "done" }
+            let first = try FirstScan { share in
+                Files.mkdir(share + "/2024")
+                Files.mkdir(share + "/2024/05 beach")
+                for i in 0..<3 { Files.write(share + "/2024/05 beach/IMG_\(i).JPG") }
+                Files.write(share + "/2024/pano.jpg")
+                Files.write(share + "/top.jpg")
+                Files.write(share + "/notes.txt")
+            }
+            let (c, watcher, share, pics, done) = (first.client, first.watcher, first.share, first.pics, first.done)
+            var seen = first.seen
             #expect(done?["count"] as? Int == 5)
             #expect(!seen.contains { $0["event"] as? String == "added" }, "\(seen)")
             let scanned = seen.filter { $0["event"] as? String == "scanned" }
@@ -71,31 +89,17 @@ extension Watch {
         /// pairs and sidecars says each folder once, counting a group once, and no
         /// `added` event for the groups it formed.
         @Test func aFirstScanOfGroupsIsToldFolderByFolder() throws {
-            let daemon = Daemon()
-            let pics = daemon.root()
-            Files.write(pics + "/a.jpg")
-            configure(daemon, #"{ roots: [{ name: "pics", path: "\#(pics)" }] }"#)
-            try daemon.start()
-            let c = try daemon.client()
-            let watcher = try daemon.client()
-            try watcher.subscribe()
-
-            let share = daemon.home.mkdir("share")
-            Files.mkdir(share + "/raw")
-            for i in 0..<4 {
-                Files.write(share + "/raw/IMG_\(i).JPG")
-                Files.write(share + "/raw/IMG_\(i).CR2")
+            let first = try FirstScan { share in
+                Files.mkdir(share + "/raw")
+                for i in 0..<4 {
+                    Files.write(share + "/raw/IMG_\(i).JPG")
+                    Files.write(share + "/raw/IMG_\(i).CR2")
+                }
+                Files.write(share + "/raw/IMG_0.xmp")
+                Files.write(share + "/raw/IMG_1.CR2.xmp")
+                Files.write(share + "/raw/alone.jpg")
             }
-            Files.write(share + "/raw/IMG_0.xmp")
-            Files.write(share + "/raw/IMG_1.CR2.xmp")
-            Files.write(share + "/raw/alone.jpg")
-            configure(daemon, #"""
-                { roots: [{ name: "pics", path: "\#(pics)" },
-                          { name: "share", path: "\#(share)", watch: "poll", poll_interval_seconds: 1 }] }
-                """#)
-            _ = try c.result(["cmd": "reload"])
-            var seen: [[String: Any]] = []
-            _ = try watcher.waitForEvent(seen: &seen) { $0["event"] as? String == "scan" && $0["state"] as? String == "done" }
+            let (c, seen) = (first.client, first.seen)
             let told = seen.filter { ["added", "changed", "removed", "moved"].contains($0["event"] as? String ?? "") }
             #expect(told.isEmpty, "\(told)")
             let scanned = seen.filter { $0["event"] as? String == "scanned" }
