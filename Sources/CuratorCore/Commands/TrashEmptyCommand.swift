@@ -14,14 +14,8 @@ enum TrashEmptyCommand: CuratorCommand {
                                 + "older_than_days, so that exactly what was shown is emptied", argument: "token")
         }
         let cutoff = try cutoff(args, curator: curator)
-        let running = try curator.withState { (state) throws(ProtocolError) -> Bool in
-            if curator.isStopping { throw Curator.stoppingError }
-            if state.plans.batchRunning { return true }
-            state.plans.batchRunning = true
-            return false
-        }
-        if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
-        defer { curator.withState { $0.plans.batchRunning = false } }
+        try curator.claimBatchSlot()
+        defer { curator.releaseBatchSlot() }
         let result = try curator.batches.withRunner { (runner) throws(BatchError) in
             try runner.empty(uid: caller.uid, root: args.root, cutoff: cutoff, token: token)
         }

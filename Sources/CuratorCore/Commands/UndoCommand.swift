@@ -12,14 +12,8 @@ enum UndoCommand: CuratorCommand {
     static func run(_ args: UndoRequest, curator: Curator, caller: Caller) throws -> UndoResult {
         let uid = caller.uid
         let requester = Requester.resolving(uid: uid, gid: caller.credentials.gid)
-        let running = try curator.withState { (state) throws(ProtocolError) -> Bool in
-            if curator.isStopping { throw Curator.stoppingError }
-            if state.plans.batchRunning { return true }
-            state.plans.batchRunning = true
-            return false
-        }
-        if running { throw ProtocolError(.batchRunning, "A batch is being carried out; try again when it is done.") }
-        defer { curator.withState { $0.plans.batchRunning = false } }
+        try curator.claimBatchSlot()
+        defer { curator.releaseBatchSlot() }
         var total = 0
         var done = 0
         let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
