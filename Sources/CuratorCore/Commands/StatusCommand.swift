@@ -22,7 +22,8 @@ enum StatusCommand: CuratorCommand {
                     capturePending: counts.capturePending, lastScanMs: r.lastScanMs, overflows: r.overflows,
                     rescans: r.rescans, note: r.note,
                     unresponsiveSince: r.unresponsiveSince.map { LocalTime(epochSeconds: $0).rfc3339Text },
-                    files: r.config.groups ? counts.files : nil)
+                    files: r.config.groups ? counts.files : nil,
+                    batchRunning: state.plans.busyRoots.contains(r.config.name))
             }
             return StatusResult(
                 version: ProtocolInfo.serverVersion, pid: getpid(),
