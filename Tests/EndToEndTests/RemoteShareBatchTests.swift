@@ -114,7 +114,7 @@ extension Watch.RemoteShare {
             share.hang()
             let hung = try d.client()
             try hung.sendLine(#"{"id":1,"cmd":"delete.confirm","token":"\#(try #require(sharePlan["token"] as? String))"}"#)
-            try eventually(timeout: 10, "the batch on the share to start") { try c.rootStatus("nas")["batch_running"] as? Bool == true }
+            try eventually(timeout: 10, "the batch on the share to start") { try c.status()["batch_running"] as? Bool == true }
             // The local batch runs until the failpoint kills the daemon, the share's still hanging.
             try c.sendLine(#"{"id":9,"cmd":"delete.confirm","token":"\#(try #require(localPlan["token"] as? String))"}"#)
             try eventually(timeout: 10, "the failpoint to be reached") { d.logText.contains("failpoint \(spec) reached") }
