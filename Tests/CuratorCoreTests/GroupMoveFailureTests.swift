@@ -21,6 +21,14 @@ struct GroupMoveFailureTests {
             return
         }
         let box = try Sandbox()
+        // chattr needs a file system with inode flags (ext4, xfs, btrfs; not tmpfs).
+        let probe = box.base.appending("probe")
+        try Sandbox.write(probe, [1])
+        guard (try? Tool.run(Self.chattr, ["+i", probe.lossyString]))?.status == 0 else {
+            print("skipped: \(box.base.lossyString) takes no immutable flag")
+            return
+        }
+        _ = try? Tool.run(Self.chattr, ["-i", probe.lossyString])
         let group: [ByteString] = ["2024/IMG_0001.xmp", "2024/IMG_0001.CR2", "2024/IMG_0001.JPG"]
         for name in group + ["2024/IMG_0002.JPG"] { try box.photo(name) }
         let sums = Dictionary(uniqueKeysWithValues: group.map { ($0, Sandbox.read(box.root.appending($0)).map(checksum)) })
