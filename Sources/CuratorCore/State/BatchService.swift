@@ -21,7 +21,8 @@ final class BatchService: Sendable {
     /// until it is given back, so no two threads ever use one.
     private nonisolated(unsafe) var idle: [BatchRunner]
     /// The runner the others are made from (each shares its journal's path,
-    /// checkpointer and live batches); only ever asked for `another()`, under `lock`.
+    /// checkpointer and live batches). It is lent like the others; `another()` reads
+    /// only what it never changes, so it may be asked while another thread holds it.
     private nonisolated(unsafe) let first: BatchRunner
 
     init(runner: BatchRunner) {
