@@ -43,7 +43,7 @@ struct StatusSnapshotTests {
             }
             chmod(root.appending(ByteString(folder)).lossyString, mode)
             try curator.withState { state in
-                var seen = Set<Int64>()
+                var seen = IDSet()
                 _ = try state.reconcile(root: rootID, directory: ByteString(folder), files: files, complete: true,
                                         deferRemovals: false, seen: &seen)
             }
