@@ -31,7 +31,8 @@ extension CuratorState {
     func queueAllThumbnails() {
         guard makesThumbnails else { return }
         // The newest photos are taken first (the queue is a stack).
-        for (id, root) in library.photos.rows.lazy.filter({ !$0.type.isSidecar }).map({ ($0.id, $0.rootID) }).sorted(by: { $0.0 < $1.0 }) {
+        let table = library.photos
+        for (id, root) in table.rows.lazy.filter({ !$0.type.isSidecar }).map({ ($0.id, table.rootID(of: $0)) }).sorted(by: { $0.0 < $1.0 }) {
             thumbnails.enqueue(id, root: root)
         }
     }
