@@ -31,6 +31,13 @@ struct ListingPhotoWriter: Sendable {
     private let roots: [Int32: RootPart]
     private let rootNames: [Int32: String]
     private let types: [PhotoType: [UInt8]]
+    /// Each type's member kind (`rendered`, `raw`...), escaped.
+    private let kinds: [PhotoType: [UInt8]]
+    /// The rows of the group being written (its room reused for the next).
+    private var members: [PhotoRow] = []
+    /// The ids of groups of several files, made once per long listing (`mayBeGrouped`).
+    private var groupIDs: IDSet?
+    private var looked = 0
     private var folderID: Int32 = -1
     /// The folder's path with its `/`, escaped; nil when it is not valid UTF-8.
     private var folderPrefix: [UInt8]? = []
@@ -63,8 +70,13 @@ struct ListingPhotoWriter: Sendable {
         self.roots = roots
         rootNames = registry.names
         var types: [PhotoType: [UInt8]] = [:]
-        for type in PhotoType.allCases { types[type] = JSONWriter.escaped(type.wireName.utf8) }
+        var kinds: [PhotoType: [UInt8]] = [:]
+        for type in PhotoType.allCases {
+            types[type] = JSONWriter.escaped(type.wireName.utf8)
+            kinds[type] = JSONWriter.escaped(MemberKind(type).rawValue.utf8)
+        }
         self.types = types
+        self.kinds = kinds
     }
 
     /// The section of a listing that a run of `count` photos of one folder opens;
@@ -75,6 +87,25 @@ struct ListingPhotoWriter: Sendable {
                              count: count, total: total, firstPosition: firstPosition)
     }
 
+    /// Whether `photo` may show a group of several files: a photo alone (most
+    /// of them) is told by a bit, without hashing its id into the groups' rows,
+    /// once a listing is long enough for the set of groups to be worth making.
+    private mutating func mayBeGrouped(_ photo: PhotoRow) -> Bool {
+        if groupRows.isEmpty || photo.role != .shown { return false }
+        if let groupIDs { return groupIDs.contains(photo.groupID) }
+        looked += 1
+        if looked == Self.groupSetAfter {
+            var set = IDSet()
+            for id in groupRows.keys { set.insert(id) }
+            groupIDs = set
+        }
+        return true
+    }
+
+    /// Photos of a listing looked up in the groups' rows before it makes the set
+    /// of their ids: a page of a few hundred never does.
+    static let groupSetAfter = 2048
+
     /// One photo object; `name` is its name in the table's arena.
     mutating func write(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>, position: Int, to w: inout JSONWriter) {
         w.beginObject()
@@ -83,21 +114,16 @@ struct ListingPhotoWriter: Sendable {
             rootID = photo.rootID
             root = roots[rootID] ?? RootPart(name: Array("?".utf8), offline: false, protectAll: false, protection: ProtectionRules([]))
         }
-        // Only a photo in a group looks further than its own row.
-        // (The shown photo is read whole, its name copied, only then.)
-        let shown = groupRows.isEmpty || photo.role != .shown ? nil : table.photo(photo)
-        let members = shown.flatMap { GroupMembers.of($0, rows: groupRows, table: table) }
-        if wants.captureTime, let seconds = members == nil ? photo.capture.seconds : shown.flatMap({ GroupMembers.capture(of: $0, members: members) }) {
+        // Only a photo of a group looks further than its own row: one lookup in
+        // the groups' rows, which hold only groups of several files.
+        let grouped = (wants.members || wants.captureTime) && mayBeGrouped(photo)
+            && GroupMembers.rows(of: photo, rows: groupRows, table: table, into: &members)
+        if wants.captureTime, let seconds = grouped ? GroupMembers.capture(of: photo, members: members) : photo.capture.seconds {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
         if wants.id { w.key("id"); w.int(photo.groupID) }
-        if wants.members, let members {
-            w.key("members")
-            w.beginArray()
-            for member in members { writeMember(member, to: &w) }
-            w.endArray()
-        }
+        if wants.members, grouped { writeMembers(to: &w) }
         if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.mtimeNs) }
         if wants.offline, root.offline { w.key("offline"); w.bool(true) }
         if wants.path { writePath(photo, name: name, to: &w) }
@@ -107,27 +133,36 @@ struct ListingPhotoWriter: Sendable {
         if wants.selected, let number = selection?.number(of: photo.groupID) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }
         if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
-        if wants.members, let members { w.key("total_size"); w.int(GroupMembers.totalSize(members)) }
-        if wants.type {
-            if photo.type != type {
-                type = photo.type
-                typeName = types[photo.type] ?? JSONWriter.escaped(photo.type.wireName.utf8)
-            }
-            w.key("type")
-            w.string(escaped: typeName)
-        }
+        if wants.members, grouped { w.key("total_size"); w.int(members.reduce(0) { $0 + $1.size }) }
+        if wants.type { w.key("type"); w.string(escaped: typeName(photo.type)) }
     }
 
-    /// One file of a group: `kind`, `path` (and `path_raw`), `size`, `type`.
-    private func writeMember(_ member: Photo, to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("kind"); w.string(MemberKind(member.type).rawValue)
-        let path = WirePath(folders[member.folderID].map { $0.path.appending(member.name) } ?? member.name)
-        w.key("path"); w.string(path.path)
-        if let raw = path.pathRaw { w.key("path_raw"); w.string(raw) }
-        w.key("size"); w.int(member.size)
-        w.key("type"); w.string(member.type.wireName)
-        w.endObject()
+    /// `members`: each file of the group, `kind`, `path` (and `path_raw`), `size`,
+    /// `type`, written from its row as the photo's own are (its folder's prefix
+    /// is the photo's: a group is of one folder).
+    private mutating func writeMembers(to w: inout JSONWriter) {
+        w.key("members")
+        w.beginArray()
+        let table = table
+        for member in members {
+            w.beginObject()
+            w.key("kind"); w.string(escaped: kinds[member.type] ?? [])
+            table.withName(of: member) { writePath(member, name: $0, to: &w) }
+            w.key("size"); w.int(member.size)
+            w.key("type"); w.string(escaped: typeName(member.type))
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    /// A type's wire name, escaped; the last one looked up is kept (a folder's
+    /// photos share a few types).
+    private mutating func typeName(_ type: PhotoType) -> [UInt8] {
+        if type != self.type {
+            self.type = type
+            typeName = types[type] ?? JSONWriter.escaped(type.wireName.utf8)
+        }
+        return typeName
     }
 
     /// As `RootRegistry.isProtected`, from the root's rules taken at the start.
