@@ -188,23 +188,23 @@ enum GroupMembers {
     }
 
     /// As `of`, as the table's rows in the same order, with no name copied out
-    /// of the arena: into `members` (emptied first, its room kept for the next
-    /// group); false for a photo alone. A listing writes ten thousand groups,
-    /// and a `Photo` per file (a name allocated each) was a third of its time.
-    static func rows(of photo: PhotoRow, rows: [Int64: [Int64]], table: PhotoTable, into members: inout [PhotoRow]) -> Bool {
+    /// of the arena (`names`, the table's): into `members` (emptied first, its
+    /// room kept for the next group); false for a photo alone. A listing writes
+    /// ten thousand groups, and a `Photo` per file (a name allocated each) was a
+    /// third of its time.
+    static func rows(of photo: PhotoRow, rows: [Int64: [Int64]], table: PhotoTable, names: UnsafeBufferPointer<UInt8>,
+                     into members: inout [PhotoRow]) -> Bool {
         guard photo.role == .shown, let ids = rows[photo.groupID], ids.count > 1 else { return false }
         members.removeAll(keepingCapacity: true)
         for id in ids {
             if let row = table.row(id) { members.append(row) }
         }
-        table.names.bytes.withUnsafeBufferPointer { arena in
-            members.sort { a, b in
-                let (ra, rb) = (rank(role: a.role, type: a.type), rank(role: b.role, type: b.type))
-                if ra != rb { return ra < rb }
-                let nameA = arena[Int(a.name.offset)..<Int(a.name.offset) + Int(a.name.count)]
-                let nameB = arena[Int(b.name.offset)..<Int(b.name.offset) + Int(b.name.count)]
-                return nameA.lexicographicallyPrecedes(nameB)
-            }
+        members.sort { a, b in
+            let (ra, rb) = (rank(role: a.role, type: a.type), rank(role: b.role, type: b.type))
+            if ra != rb { return ra < rb }
+            let nameA = names[Int(a.name.offset)..<Int(a.name.offset) + Int(a.name.count)]
+            let nameB = names[Int(b.name.offset)..<Int(b.name.offset) + Int(b.name.count)]
+            return nameA.lexicographicallyPrecedes(nameB)
         }
         return true
     }

@@ -5,7 +5,7 @@ import CuratorSystem
 /// Writes photo objects of a listing straight from the table's rows, with the keys and
 /// values `CuratorState.summary` gives (sorted keys, as the Codable encoder
 /// writes them). What is the same for many photos (a folder's path, a root's
-/// name and facts, a type's name) is escaped once and reused. It reads only what
+/// name and facts) is escaped once and reused. It reads only what
 /// it was given when the listing began, never the state: it runs outside the lock.
 struct ListingPhotoWriter: Sendable {
     /// What a listing needs of a root, taken once per listing.
@@ -30,9 +30,6 @@ struct ListingPhotoWriter: Sendable {
     private let folders: [Int32: Folder]
     private let roots: [Int32: RootPart]
     private let rootNames: [Int32: String]
-    private let types: [PhotoType: [UInt8]]
-    /// Each type's member kind (`rendered`, `raw`...), escaped.
-    private let kinds: [PhotoType: [UInt8]]
     /// The rows of the group being written (its room reused for the next).
     private var members: [PhotoRow] = []
     /// The ids of groups of several files, made once per long listing (`mayBeGrouped`).
@@ -41,12 +38,10 @@ struct ListingPhotoWriter: Sendable {
     private var folderID: Int32 = -1
     /// The folder's path with its `/`, escaped; nil when it is not valid UTF-8.
     private var folderPrefix: [UInt8]? = []
-    /// The current photo's root and type, looked up only when they change (most
-    /// listings have one root; a folder's photos share a few types).
+    /// The current photo's root, looked up only when it changes (most listings
+    /// have one root).
     private var rootID: Int32 = -1
     private var root = RootPart(name: [], offline: false, protectAll: false, protection: ProtectionRules([]))
-    private var type: PhotoType?
-    private var typeName: [UInt8] = []
 
     /// Takes what it needs of the roots and folders (copy-on-write copies, taken
     /// under the state's lock).
@@ -69,14 +64,6 @@ struct ListingPhotoWriter: Sendable {
         }
         self.roots = roots
         rootNames = registry.names
-        var types: [PhotoType: [UInt8]] = [:]
-        var kinds: [PhotoType: [UInt8]] = [:]
-        for type in PhotoType.allCases {
-            types[type] = JSONWriter.escaped(type.wireName.utf8)
-            kinds[type] = JSONWriter.escaped(MemberKind(type).rawValue.utf8)
-        }
-        self.types = types
-        self.kinds = kinds
     }
 
     /// The section of a listing that a run of `count` photos of one folder opens;
@@ -106,8 +93,10 @@ struct ListingPhotoWriter: Sendable {
     /// of their ids: a page of a few hundred never does.
     static let groupSetAfter = 2048
 
-    /// One photo object; `name` is its name in the table's arena.
-    mutating func write(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>, position: Int, to w: inout JSONWriter) {
+    /// One photo object; `name` is its name in the table's arena, `names` the
+    /// whole arena (its group's files' names are read from it).
+    mutating func write(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>, names: UnsafeBufferPointer<UInt8>, position: Int,
+                        to w: inout JSONWriter) {
         w.beginObject()
         defer { w.endObject() }
         if photo.rootID != rootID {
@@ -117,13 +106,13 @@ struct ListingPhotoWriter: Sendable {
         // Only a photo of a group looks further than its own row: one lookup in
         // the groups' rows, which hold only groups of several files.
         let grouped = (wants.members || wants.captureTime) && mayBeGrouped(photo)
-            && GroupMembers.rows(of: photo, rows: groupRows, table: table, into: &members)
+            && GroupMembers.rows(of: photo, rows: groupRows, table: table, names: names, into: &members)
         if wants.captureTime, let seconds = grouped ? GroupMembers.capture(of: photo, members: members) : photo.capture.seconds {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
         if wants.id { w.key("id"); w.int(photo.groupID) }
-        if wants.members, grouped { writeMembers(to: &w) }
+        if wants.members, grouped { writeMembers(names: names, to: &w) }
         if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.mtimeNs) }
         if wants.offline, root.offline { w.key("offline"); w.bool(true) }
         if wants.path { writePath(photo, name: name, to: &w) }
@@ -134,36 +123,29 @@ struct ListingPhotoWriter: Sendable {
         if wants.size { w.key("size"); w.int(photo.size) }
         if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
         if wants.members, grouped { w.key("total_size"); w.int(members.reduce(0) { $0 + $1.size }) }
-        if wants.type { w.key("type"); w.string(escaped: typeName(photo.type)) }
+        if wants.type { w.key("type"); w.string(photo.type.wireName) }
     }
 
     /// `members`: each file of the group, `kind`, `path` (and `path_raw`), `size`,
     /// `type`, written from its row as the photo's own are (its folder's prefix
     /// is the photo's: a group is of one folder).
-    private mutating func writeMembers(to w: inout JSONWriter) {
+    /// (A kind's and a type's names are short: Swift keeps them in place, no
+    /// lookup or reference count needed to write them.)
+    private mutating func writeMembers(names: UnsafeBufferPointer<UInt8>, to w: inout JSONWriter) {
         w.key("members")
         w.beginArray()
-        let table = table
         for member in members {
             w.beginObject()
-            w.key("kind"); w.string(escaped: kinds[member.type] ?? [])
-            table.withName(of: member) { writePath(member, name: $0, to: &w) }
+            w.key("kind"); w.string(MemberKind(member.type).rawValue)
+            writePath(member, name: UnsafeBufferPointer(rebasing: names[Int(member.name.offset)..<Int(member.name.offset) + Int(member.name.count)]),
+                      to: &w)
             w.key("size"); w.int(member.size)
-            w.key("type"); w.string(escaped: typeName(member.type))
+            w.key("type"); w.string(member.type.wireName)
             w.endObject()
         }
         w.endArray()
     }
 
-    /// A type's wire name, escaped; the last one looked up is kept (a folder's
-    /// photos share a few types).
-    private mutating func typeName(_ type: PhotoType) -> [UInt8] {
-        if type != self.type {
-            self.type = type
-            typeName = types[type] ?? JSONWriter.escaped(type.wireName.utf8)
-        }
-        return typeName
-    }
 
     /// As `RootRegistry.isProtected`, from the root's rules taken at the start.
     private func isProtected(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>) -> Bool {
