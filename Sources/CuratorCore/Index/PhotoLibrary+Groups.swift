@@ -194,7 +194,7 @@ enum GroupMembers {
     /// third of its time.
     static func rows(of photo: PhotoRow, rows: [Int64: [Int64]], table: PhotoTable, names: UnsafeBufferPointer<UInt8>,
                      into members: inout [PhotoRow]) -> Bool {
-        guard photo.role == .shown, let ids = rows[photo.groupID], ids.count > 1 else { return false }
+        guard photo.role == .shown, let ids = rows[table.groupID(of: photo)], ids.count > 1 else { return false }
         members.removeAll(keepingCapacity: true)
         for id in ids {
             if let row = table.row(id) { members.append(row) }
