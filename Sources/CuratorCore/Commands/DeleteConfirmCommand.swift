@@ -48,9 +48,6 @@ enum DeleteConfirmCommand: CuratorCommand {
             // A chunk's photos are applied to the state together: one lock, one index
             // transaction, one view invalidation per chunk rather than per photo.
             var reported: [BatchItemResult] = []
-            // Each chunk's photos leave the state on a lane of their own, beside the next chunk's moves.
-            let reports = BatchReportLane()
-            defer { reports.drain() }
             let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
                 try runner.run(plan: BatchPlan(session: plan.key.name, items: Self.withTrash(plan.items, curator.configuration),
                                                ownerOnlyRoots: ownerOnly),
@@ -61,22 +58,18 @@ enum DeleteConfirmCommand: CuratorCommand {
                                    reported.removeAll(keepingCapacity: true)
                                    let gone = chunk.filter { $0.outcome == .trashed }.compactMap { pinned[$0.id] }
                                    trashed += chunk.filter { $0.outcome == .trashed }.map(\.id)
-                                   let uid = client.uid
-                                   reports.apply {
-                                       curator.withState { state in
-                                           state.photosTrashed(gone)
-                                           for item in chunk {
-                                               // A group's file is told by the group's id, which clients know.
-                                               state.events.send(Event(event: .batch, photoId: item.group ?? item.id, state: "trashing", batch: nil,
-                                                                       done: item.step, total: total, outcome: item.outcome),
-                                                                 toUID: uid)
-                                           }
+                                   curator.withState { state in
+                                       state.photosTrashed(gone)
+                                       for item in chunk {
+                                           // A group's file is told by the group's id, which clients know.
+                                           state.events.send(Event(event: .batch, photoId: item.group ?? item.id, state: "trashing", batch: nil,
+                                                                   done: item.step, total: total, outcome: item.outcome),
+                                                             toUID: client.uid)
                                        }
                                    }
                                },
                                shouldStop: { curator.isStopping })
             }
-            reports.drain()
             curator.withState { state in
                 state.finishBatch(plan, trashed: trashed, origin: origin)
                 state.events.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
