@@ -68,6 +68,10 @@ final class PhotoLibrary {
     var freshIDs: Set<Int64> = []
     /// Rows whose group or role changed since the state last took them (`takeShifts`).
     var shifts: [GroupShift] = []
+    /// Rows the open transaction changed, written to the store once each before it
+    /// commits: a row added and then grouped (a RAW beside its JPEG, a sidecar)
+    /// was two writes of one row, a fifth more writes for a cold scan.
+    private var unwritten: Set<Int64> = []
 
     init(store: IndexStore) throws {
         self.store = store
@@ -136,6 +140,7 @@ final class PhotoLibrary {
             dirtyFolders.removeAll(keepingCapacity: true)
             dirtyNames.removeAll(keepingCapacity: true)
             freshIDs.removeAll(keepingCapacity: true)
+            unwritten.removeAll(keepingCapacity: unwritten.capacity <= 4096)
         }
         do {
             let r = try body()
@@ -143,6 +148,10 @@ final class PhotoLibrary {
             // or the groups its changed names can be in.
             while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, names: nil) }
             for (folder, names) in dirtyNames { try regroup(folder: folder, names: names) }
+            // In id order: new rows go to the end of the table's B-tree.
+            for id in unwritten.sorted() {
+                if let photo = photos[id] { try store.upsertPhoto(photo) }  // else removed since, and deleted then
+            }
             try store.commit()
             return r
         } catch {
@@ -214,6 +223,13 @@ final class PhotoLibrary {
             }
         }
         generation &+= 1
+    }
+
+    /// Marks a row changed in memory for the store, where it is written before the
+    /// transaction commits (every change runs in one: `batch`).
+    private func write(_ photo: Photo) throws {
+        guard inTransaction else { return try store.upsertPhoto(photo) }
+        unwritten.insert(photo.id)
     }
 
     /// Photo rows written to the store since it was opened.
@@ -321,7 +337,7 @@ final class PhotoLibrary {
             // A rewritten file may carry another capture time: read it again.
             existing.capture = sameContent ? existing.capture : capture
             insertInMemory(existing)
-            try store.upsertPhoto(existing)
+            try write(existing)
             return .changed(existing)
         }
         let id: Int64
@@ -335,7 +351,7 @@ final class PhotoLibrary {
                           capture: type.isSidecar ? .none : capture, rank: takeRank(folder))
         freshIDs.insert(id)
         insertInMemory(photo)
-        try store.upsertPhoto(photo)
+        try write(photo)
         return .added(photo)
     }
 
@@ -379,7 +395,7 @@ final class PhotoLibrary {
         photo.name = name
         if let identity { photo.identity = identity }
         insertInMemory(photo)
-        try store.upsertPhoto(photo)
+        try write(photo)
         return .moved(photo, fromFolder: fromFolder, fromName: fromName)
     }
 
@@ -401,7 +417,7 @@ final class PhotoLibrary {
             photo.capture = capture
             photos[id] = photo
             generation &+= 1
-            try store.upsertPhoto(photo)
+            try write(photo)
         }
     }
 
@@ -423,7 +439,7 @@ final class PhotoLibrary {
             setRows(old, oldRows.filter { $0 != id })
             setRows(group, newRows + [id])
         }
-        try store.upsertPhoto(photo)
+        try write(photo)
     }
 
     /// Keeps `groupRows[group]` only where `rows(ofGroup:)` could not tell it.
@@ -447,7 +463,7 @@ final class PhotoLibrary {
             photo.rank = rank
             photos[id] = photo
             generation &+= 1
-            try store.upsertPhoto(photo)
+            try write(photo)
         }
     }
 
@@ -581,12 +597,14 @@ final class PhotoLibrary {
                            rank: nextRank[photo.folderID]))
             if mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
         }
-        let groupBefore = rows(ofGroup: photo.groupID)
+        // A photo alone under its own id (most of them) is in no group's rows.
+        let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
+        let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
         photos[photo.id] = photo
         entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
         byInode.set(inode, photo.id, digestOf: digest(of:))
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
-        setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id])
+        if grouped { setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id]) }
         if groupKeys[photo.folderID] != nil {
             for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }
         }
@@ -594,7 +612,8 @@ final class PhotoLibrary {
     }
 
     private func removeFromMemory(_ photo: Photo) {
-        let groupBefore = rows(ofGroup: photo.groupID)
+        let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
+        let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
         if inTransaction && mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
         if groupKeys[photo.folderID] != nil {
             for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key]?.remove(photo.name) }
@@ -607,7 +626,7 @@ final class PhotoLibrary {
         if ownInode { byInode.set(inode, nil, digestOf: digest(of:)) }
         photos[photo.id] = nil
         note(.removed(photo, entry: entry, inode: ownInode))
-        setRows(photo.groupID, groupBefore.filter { $0 != photo.id })
+        if grouped { setRows(photo.groupID, groupBefore.filter { $0 != photo.id }) }
         count(photo, -1)
     }
 
