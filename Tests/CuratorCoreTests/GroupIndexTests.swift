@@ -283,7 +283,8 @@ import Testing
             }
         }
         let names = { (touching: Set<ByteString>?) in
-            Set(index.library.ungrouped(in: index.folder, touching: touching).map { $0.name.lossyString })
+            let bases = touching.map { Set($0.compactMap { ShotKeys($0) }.flatMap(\.digests)) }
+            return Set(index.library.ungrouped(in: index.folder, touching: bases).map { $0.name.lossyString })
         }
         #expect(names(nil) == ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0002.JPG", "IMG_0002.xmp", "img_0004.jpg",
                                "IMG_0004.CR2.xmp", "IMG_0005_01.NEF.xmp", "IMG_0005.NEF", "lone.xmp"])

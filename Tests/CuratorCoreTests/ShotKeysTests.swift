@@ -33,6 +33,8 @@ import Testing
             ByteString([0xC3, 0xA9, 0x2E, 0x78, 0x6D, 0x70]),            // "é.xmp"
         ]
         for name in names {
+            #expect(name.bytes.withUnsafeBufferPointer { ShotKeys.fileType($0)?.type } == PhotoType.detectFile(name: name),
+                    "\(name.lossyString)")
             let keys = ShotKeys(name)
             #expect(keys?.digests == expected(name), "\(name.lossyString)")
             #expect(keys.map(\.isPhoto) ?? false == isPhoto(name), "\(name.lossyString)")
@@ -50,6 +52,9 @@ import Testing
             let name = ByteString(prefix)
             let keys = ShotKeys(name)
             #expect(keys?.digests == expected(name), "\(name.lossyString)")
+            // `ShotName` reads extensions as `ShotKeys` does: both against the string reading.
+            #expect(name.bytes.withUnsafeBufferPointer { ShotKeys.fileType($0)?.type } == PhotoType.detectFile(name: name),
+                    "\(name.lossyString)")
             #expect(keys.map(\.isPhoto) ?? false == isPhoto(name), "\(name.lossyString)")
             checked += 1
             guard depth < 4 else { return }

@@ -22,11 +22,11 @@ public enum PhotoGrouping {
         /// Bases of files that are photos by extension but not of this root's types.
         var foreignBases: Set<ByteString> = []
         var sidecars: [(name: ByteString, shot: ShotName)] = []
-        /// Every name, case folded, for the case-insensitive match of a file sidecar.
-        var byFoldedName: [ByteString: [ByteString]] = [:]
-        var present: Set<ByteString> = []
+        var fileSidecars = false
+        var all: [ByteString] = []
 
         for name in names {
+            all.append(name)
             let shot = ShotName(name)
             switch shot {
             case .photo(let type, let base):
@@ -35,14 +35,23 @@ public enum PhotoGrouping {
                 } else {
                     foreignBases.insert(base)
                 }
-            case .shotSidecar, .fileSidecar:
+            case .shotSidecar:
                 sidecars.append((name, shot))
+            case .fileSidecar:
+                sidecars.append((name, shot))
+                fileSidecars = true
             case .other:
                 break
             }
-            guard settings.enabled else { continue }
-            present.insert(name)
-            byFoldedName[ShotName.folded(name), default: []].append(name)
+        }
+        /// Every name, and every name case folded, for the image of a file
+        /// sidecar (matched case-insensitively when no name matches exactly):
+        /// made only for a folder that has such a sidecar.
+        var byFoldedName: [ByteString: [ByteString]] = [:]
+        var present: Set<ByteString> = []
+        if settings.enabled && fileSidecars {
+            present = Set(all)
+            for name in all { byFoldedName[ShotName.folded(name), default: []].append(name) }
         }
 
         var groupOfBase: [ByteString: Int] = [:]

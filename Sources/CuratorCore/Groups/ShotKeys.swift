@@ -72,7 +72,7 @@ struct ShotKeys: Equatable {
     /// The last dot of `bytes[..<end]` when it starts an extension as
     /// `ByteString.lowercasedExtension` takes one: not first, not last, at most 8
     /// bytes after it.
-    private static func extensionDot(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
+    static func extensionDot(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
         var i = end - 1
         while i > 0, bytes[i] != UInt8(ascii: ".") { i -= 1 }
         guard i > 0, i < end - 1, end - 1 - i <= 8 else { return nil }
@@ -82,7 +82,7 @@ struct ShotKeys: Equatable {
     /// The type of the extension `bytes[dot+1..<end]`, as `PhotoType.detectFile`
     /// tells it, from its bytes packed into one word (after a 1, so that the
     /// length counts too; no known extension is longer than 7 bytes).
-    private static func type(_ bytes: UnsafeBufferPointer<UInt8>, dot: Int, end: Int) -> PhotoType? {
+    static func type(_ bytes: UnsafeBufferPointer<UInt8>, dot: Int, end: Int) -> PhotoType? {
         guard end - dot - 1 <= 7 else { return nil }
         var packed: UInt64 = 1
         for i in (dot + 1)..<end {
@@ -90,6 +90,13 @@ struct ShotKeys: Equatable {
             packed = packed << 8 | UInt64((byte >= 65 && byte <= 90) ? byte + 32 : byte)
         }
         return byPackedExtension[packed]
+    }
+
+    /// The type of a file by its name, as `PhotoType.detectFile` tells it, without
+    /// a string: what `ShotName` reads names with.
+    static func fileType(_ name: UnsafeBufferPointer<UInt8>) -> (type: PhotoType, dot: Int)? {
+        guard let dot = extensionDot(name, end: name.count), let type = type(name, dot: dot, end: name.count) else { return nil }
+        return (type, dot)
     }
 
     private static let byPackedExtension: [UInt64: PhotoType] = {

@@ -57,18 +57,18 @@ extension PhotoLibrary {
     }
 
     /// Groups one folder's rows again, from their names; called before a
-    /// transaction commits, for every folder it touched. With `names` (those put
-    /// in or taken out), only the rows that share a base with them, and with
-    /// those, and so on (`ShotName.keys`): an event costs its shot, not its folder.
-    func regroup(folder: Int32, names: Set<ByteString>?) throws {
+    /// transaction commits, for every folder it touched. With `keys` (the bases of
+    /// the names put in or taken out, `ShotKeys`), only the rows that share a base
+    /// with them, and with those, and so on: an event costs its shot, not its folder.
+    func regroup(folder: Int32, touching keys: Set<UInt64>?) throws {
         guard folders[folder] != nil else { return }
         // Many names changed (a scan): a pass over the whole folder is as cheap, and
         // needs no index.
         let entries: [(name: ByteString, id: Int64)]
-        if let names, names.count * 8 < memberCount(ofFolder: folder) {
-            entries = affected(by: names, in: folder)
+        if let keys, keys.count * 8 < memberCount(ofFolder: folder) {
+            entries = affected(by: keys, in: folder)
         } else {
-            entries = ungrouped(in: folder, touching: names)
+            entries = ungrouped(in: folder, touching: keys)
         }
         guard !entries.isEmpty else { return }
         try regroup(folder: folder, entries: entries)
@@ -153,9 +153,10 @@ extension PhotoLibrary {
     /// The rows of a folder that grouping can change, read from their names in
     /// place (`ShotKeys`): every row but the photos whose base no other name
     /// shares and which already stand alone under their own id (most of a folder,
-    /// whose grouping would leave them as they are); with `names`, only the rows
-    /// that share a base with them, and with those, and so on. By name.
-    func ungrouped(in folder: Int32, touching names: Set<ByteString>?) -> [(name: ByteString, id: Int64)] {
+    /// whose grouping would leave them as they are); with `touching` (bases), only
+    /// the rows that have one of them, and those that share a base with those, and
+    /// so on. By name.
+    func ungrouped(in folder: Int32, touching: Set<UInt64>?) -> [(name: ByteString, id: Int64)] {
         let ids = photoIDs(inFolder: folder)
         let table = photos  // one copy of the table's references, not one a row
         var keys: [ShotKeys?] = []
@@ -178,12 +179,11 @@ extension PhotoLibrary {
                 alone[index] = true
             } else {
                 // A name that is no photo nor sidecar is left undecided by any grouping.
-                wanted[index] = names == nil || keys[index] == nil
+                wanted[index] = touching == nil || keys[index] == nil
             }
         }
-        if let names {
+        if var bases = touching {
             // The closure of the bases of the names changed (those here and those gone).
-            var bases = Set(names.compactMap { ShotKeys($0) }.flatMap(\.digests))
             var grew = true
             while grew {
                 grew = false
@@ -201,23 +201,23 @@ extension PhotoLibrary {
         return result
     }
 
-    /// The rows whose groups `names` can change: the closure of the names that
-    /// share a base (`ShotName.keys`) with them.
-    private func affected(by names: Set<ByteString>, in folder: Int32) -> [(name: ByteString, id: Int64)] {
+    /// The rows whose groups names of bases `keys` can change: the closure of the
+    /// names that share a base with them (`ShotKeys`), from the folder's index.
+    private func affected(by keys: Set<UInt64>, in folder: Int32) -> [(name: ByteString, id: Int64)] {
         if groupKeys[folder] == nil {
-            var index: [ByteString: Set<ByteString>] = [:]
+            var index: [UInt64: Set<ByteString>] = [:]
             for entry in members(ofFolder: folder) {
-                for key in ShotName.keys(of: entry.name) { index[key, default: []].insert(entry.name) }
+                for key in ShotKeys(entry.name)?.digests ?? [] { index[key, default: []].insert(entry.name) }
             }
             groupKeys[folder] = index
         }
         let index = groupKeys[folder] ?? [:]
-        var keys = Set(names.flatMap { ShotName.keys(of: $0) })
+        var keys = keys
         var pending = Array(keys)
         var found = Set<ByteString>()
         while let key = pending.popLast() {
             for name in index[key] ?? [] where found.insert(name).inserted {
-                for next in ShotName.keys(of: name) where keys.insert(next).inserted { pending.append(next) }
+                for next in ShotKeys(name)?.digests ?? [] where keys.insert(next).inserted { pending.append(next) }
             }
         }
         return found.sorted().compactMap { name in photoID(folder: folder, name: name).map { (name, $0) } }

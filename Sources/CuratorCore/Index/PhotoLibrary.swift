@@ -58,12 +58,13 @@ final class PhotoLibrary {
     /// Folders the open transaction put rows in or took rows from: grouped again
     /// before it commits.
     var dirtyFolders: Set<Int32> = []
-    /// Names the open transaction put in or took out, by folder: only the groups
-    /// they can change are made again (`regroup(folder:names:)`).
-    var dirtyNames: [Int32: Set<ByteString>] = [:]
-    /// Per folder, its names by the bases they can change (`ShotName.keys`): built
-    /// when a folder is first regrouped in part, kept since, dropped on a rollback.
-    var groupKeys: [Int32: [ByteString: Set<ByteString>]] = [:]
+    /// The bases (`ShotKeys` digests) of the names the open transaction put in or
+    /// took out, by folder: only the groups they can change are made again
+    /// (`regroup(folder:touching:)`).
+    var dirtyKeys: [Int32: Set<UInt64>] = [:]
+    /// Per folder, its names by the bases they can change (`ShotKeys`): built when
+    /// a folder is first regrouped in part, kept since, dropped on a rollback.
+    var groupKeys: [Int32: [UInt64: Set<ByteString>]] = [:]
     /// Rows the open transaction added: they bring no group id of their own.
     var freshIDs: Set<Int64> = []
     /// Rows whose group or role changed since the state last took them (`takeShifts`).
@@ -138,7 +139,7 @@ final class PhotoLibrary {
             // A large transaction (a root dropped) does not keep its log's memory.
             undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
             dirtyFolders.removeAll(keepingCapacity: true)
-            dirtyNames.removeAll(keepingCapacity: true)
+            dirtyKeys.removeAll(keepingCapacity: true)
             freshIDs.removeAll(keepingCapacity: true)
             unwritten.removeAll(keepingCapacity: unwritten.capacity <= 4096)
         }
@@ -146,8 +147,8 @@ final class PhotoLibrary {
             let r = try body()
             // Each folder touched is grouped again, in the same transaction: whole,
             // or the groups its changed names can be in.
-            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, names: nil) }
-            for (folder, names) in dirtyNames { try regroup(folder: folder, names: names) }
+            for (folder, keys) in dirtyKeys where !dirtyFolders.contains(folder) { try regroup(folder: folder, touching: keys) }
+            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, touching: nil) }
             // In id order: new rows go to the end of the table's B-tree.
             for id in unwritten.sorted() {
                 if let photo = photos[id] { try store.upsertPhoto(photo) }  // else removed since, and deleted then
@@ -590,13 +591,26 @@ final class PhotoLibrary {
         groupSettings[photo.rootID]?.enabled == true || photo.role != .shown || photo.groupID != photo.id
     }
 
+    /// Marks the groups a row coming or going can change for the transaction's
+    /// regrouping: its bases, or its whole folder for a name that has none.
+    private func touchGroups(of photo: Photo, _ keys: ShotKeys?) {
+        guard let keys else {
+            dirtyFolders.insert(photo.folderID)
+            return
+        }
+        dirtyKeys[photo.folderID, default: []].insert(keys.first)
+        if let second = keys.second { dirtyKeys[photo.folderID, default: []].insert(second) }
+    }
+
     private func insertInMemory(_ photo: Photo) {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         if inTransaction {
             note(.inserted(photo, entry: photoID(folder: photo.folderID, name: photo.name), inode: byInode.find(inode, digestOf: digest(of:)),
                            rank: nextRank[photo.folderID]))
-            if mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
         }
+        let touches = inTransaction && mayChangeGroups(photo)
+        let keys = touches || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
+        if touches { touchGroups(of: photo, keys) }
         // A photo alone under its own id (most of them) is in no group's rows.
         let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
         let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
@@ -605,8 +619,8 @@ final class PhotoLibrary {
         byInode.set(inode, photo.id, digestOf: digest(of:))
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
         if grouped { setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id]) }
-        if groupKeys[photo.folderID] != nil {
-            for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }
+        if groupKeys[photo.folderID] != nil, let keys {
+            for key in keys.digests { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }
         }
         count(photo, 1)
     }
@@ -614,9 +628,11 @@ final class PhotoLibrary {
     private func removeFromMemory(_ photo: Photo) {
         let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
         let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
-        if inTransaction && mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
-        if groupKeys[photo.folderID] != nil {
-            for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key]?.remove(photo.name) }
+        let touches = inTransaction && mayChangeGroups(photo)
+        let keys = touches || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
+        if touches { touchGroups(of: photo, keys) }
+        if groupKeys[photo.folderID] != nil, let keys {
+            for key in keys.digests { groupKeys[photo.folderID]?[key]?.remove(photo.name) }
         }
         // Out of the folder entries while still in the table (they compare its name there).
         let entry = photoID(folder: photo.folderID, name: photo.name) == photo.id
