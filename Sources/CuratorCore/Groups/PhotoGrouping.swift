@@ -18,12 +18,14 @@ import CuratorSystem
 ///   an orphan; one whose owner cannot be decided goes nowhere.
 public enum PhotoGrouping {
     public static func group(names: some Sequence<ByteString>, settings: GroupSettings = .default) -> FolderGrouping {
-        var photosByBase: [ByteString: [(name: ByteString, type: PhotoType)]] = [:]
+        let expected = names.underestimatedCount  // sized once: a folder's names grew them step by step
+        var photosByBase: [ByteString: [(name: ByteString, type: PhotoType)]] = Dictionary(minimumCapacity: expected)
         /// Bases of files that are photos by extension but not of this root's types.
         var foreignBases: Set<ByteString> = []
         var sidecars: [(name: ByteString, shot: ShotName)] = []
         var fileSidecars = false
         var all: [ByteString] = []
+        all.reserveCapacity(expected)
 
         for name in names {
             all.append(name)
@@ -54,9 +56,10 @@ public enum PhotoGrouping {
             for name in all { byFoldedName[ShotName.folded(name), default: []].append(name) }
         }
 
-        var groupOfBase: [ByteString: Int] = [:]
-        var groupOfPhoto: [ByteString: Int] = [:]
+        var groupOfBase: [ByteString: Int] = Dictionary(minimumCapacity: photosByBase.count)
+        var groupOfPhoto: [ByteString: Int] = Dictionary(minimumCapacity: expected)
         var members: [[GroupMember]] = []
+        members.reserveCapacity(photosByBase.count)
         var ambiguousBases: Set<ByteString> = []
         for (base, photos) in photosByBase {
             let ordered = photos.sorted { $0.name < $1.name }

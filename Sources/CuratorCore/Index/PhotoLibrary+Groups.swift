@@ -83,7 +83,7 @@ extension PhotoLibrary {
         let idOf = Dictionary(entries.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         let grouping = PhotoGrouping.group(names: entries.map(\.name), settings: settings)
 
-        var wanted: [Int64: (group: Int64, role: GroupRole)] = [:]
+        var wanted: [Int64: (group: Int64, role: GroupRole)] = Dictionary(minimumCapacity: entries.count)
         var taken = Set<Int64>()
         let groups = grouping.groups
         var assigned = [Int64?](repeating: nil, count: groups.count)

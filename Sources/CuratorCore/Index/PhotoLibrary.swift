@@ -599,7 +599,7 @@ final class PhotoLibrary {
             return
         }
         dirtyKeys[photo.folderID, default: []].insert(keys.first)
-        if let second = keys.second { dirtyKeys[photo.folderID, default: []].insert(second) }
+        if let second = keys.second { dirtyKeys[photo.folderID]?.insert(second) }
     }
 
     private func insertInMemory(_ photo: Photo) {
