@@ -24,7 +24,7 @@ extension PhotoLibrary {
     /// Every row of a group, the shown photo among them.
     func rows(ofGroup group: Int64) -> [Int64] {
         if let rows = groupRows[group] { return rows }
-        if let row = photos.row(group), row.groupID == group { return [group] }
+        if let row = photos.row(group), photos.groupID(of: row) == group { return [group] }
         return []
     }
 
@@ -37,7 +37,7 @@ extension PhotoLibrary {
     /// The photo that stands for group `id` in listings, when the group is listed
     /// (an orphan sidecar stands for itself).
     func listed(_ id: Int64) -> Photo? {
-        if let row = photos.row(id), row.groupID == id, row.role.isListed { return photos.photo(row) }
+        if let row = photos.row(id), photos.groupID(of: row) == id, row.role.isListed { return photos.photo(row) }
         for id in groupRows[id] ?? [] {
             if let row = photos.row(id), row.role == .shown { return photos.photo(row) }
         }
@@ -98,7 +98,7 @@ extension PhotoLibrary {
             return rows(ofGroup: id).allSatisfy { photos.row($0)?.folderID == folder }
         }
         func formerIDs(_ index: Int) -> [Int64] {
-            photosOf[index].filter { !freshIDs.contains($0) }.compactMap { photos.row($0)?.groupID }
+            photosOf[index].filter { !freshIDs.contains($0) }.compactMap { photos.row($0).map(photos.groupID(of:)) }
         }
         // 1: a group keeps an id one of its own photos gave, the shown one's first.
         for index in groups.indices {
@@ -142,8 +142,8 @@ extension PhotoLibrary {
         }
         for row in entries.map(\.id) {
             guard let photo = photos.row(row), let (group, role) = wanted[row],
-                  photo.groupID != group || photo.role != role else { continue }
-            shifts.append(GroupShift(id: row, fromGroup: photo.groupID, fromRole: photo.role, toGroup: group, toRole: role))
+                  photos.groupID(of: photo) != group || photo.role != role else { continue }
+            shifts.append(GroupShift(id: row, fromGroup: photos.groupID(of: photo), fromRole: photo.role, toGroup: group, toRole: role))
             try setGroup(row, group: group, role: role)
         }
     }
@@ -175,7 +175,7 @@ extension PhotoLibrary {
         var alone = [Bool](repeating: false, count: ids.count)
         for (index, id) in ids.enumerated() {
             if let key = keys[index], key.isPhoto, key.second == nil, sharing[key.first] == 1, let row = table.row(id),
-               row.groupID == id, row.role == .shown {
+               table.groupID(of: row) == id, row.role == .shown {
                 alone[index] = true
             } else {
                 // A name that is no photo nor sidecar is left undecided by any grouping.
