@@ -231,6 +231,104 @@ import Testing
         #expect(index.library.groupKeys[index.folder] != nil, "events regrouped the folder in part")
     }
 
+    /// A scan's step regroups a folder from a pass over its names that leaves out
+    /// the photos alone (`ungrouped(in:touching:)`): whatever a transaction of many
+    /// comings, goings and renames did, grouping every row of the folder afresh
+    /// afterwards must change nothing.
+    @Test func regroupingWithoutThePhotosAloneLeavesWhatGroupingEverythingWould() throws {
+        let index = try Index()
+        let pool: [ByteString] = ["IMG_0001.JPG", "IMG_0001.CR2", "img_0001.cr2", "IMG_0001.xmp", "IMG_0001.CR2.xmp",
+                                  "IMG_0001_01.CR2.xmp", "IMG_0001_01.CR2", "IMG_0001.HEIC", "IMG_0001.MOV", "IMG_0002.NEF",
+                                  "IMG_0002.nef.xmp", "IMG_0002.JPG", "DSC_1003.NEF", "DSC_1003.JPG", "DSC_1004.xmp",
+                                  "DSC_1004.JPG", "IMG_0001.AAE", "holiday.jpg", "holiday.xmp", "alone.jpg", "IMG_0003.JPG"]
+        var random = SplitMix64(seed: 15)
+        var regroupedInPart = 0
+        for step in 0..<400 {
+            try index.library.batch {
+                // Enough names a transaction that the folder is passed over whole.
+                for _ in 0..<Int.random(in: 2...6, using: &random) {
+                    let name = pool[Int.random(in: 0..<pool.count, using: &random)]
+                    guard let id = index.id(name) else {
+                        try index.add(name)
+                        continue
+                    }
+                    if Bool.random(using: &random) {
+                        _ = try index.library.remove(id)
+                    } else {
+                        // Renamed (over whatever has that name) to a name of its type.
+                        let alike = pool.filter { PhotoType.detectFile(name: $0) == PhotoType.detectFile(name: name) }
+                        let to = alike[Int.random(in: 0..<alike.count, using: &random)]
+                        _ = try index.library.move(id, toFolder: index.folder, name: to)
+                    }
+                }
+                let all = index.library.memberCount(ofFolder: index.folder)
+                regroupedInPart += index.library.ungrouped(in: index.folder, touching: nil).count < all ? 1 : 0
+            }
+            _ = index.library.takeShifts()
+            try index.library.batch {
+                try index.library.regroup(folder: index.folder, entries: index.library.members(ofFolder: index.folder))
+            }
+            let shifts = index.library.takeShifts()
+            #expect(shifts.isEmpty, "step \(step): \(shifts.map { "\(index.library.photo($0.id)?.name.lossyString ?? "?") \($0.fromRole)->\($0.toRole)" })")
+        }
+        #expect(regroupedInPart > 100, "photos alone were left out")
+    }
+
+    @Test func thePassOverAFolderLeavesOutPhotosAloneAndShotsNoNameTouches() throws {
+        let index = try Index()
+        try index.library.batch {
+            for name in ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0002.JPG", "IMG_0002.xmp", "IMG_0003.JPG", "img_0004.jpg",
+                         "IMG_0004.CR2.xmp", "IMG_0005_01.NEF.xmp", "IMG_0005.NEF", "lone.xmp", "a.jpg", "b.jpg"] as [ByteString] {
+                try index.add(name)
+            }
+        }
+        let names = { (touching: Set<ByteString>?) in
+            let bases = touching.map { Set($0.compactMap { ShotKeys($0) }.flatMap(\.digests)) }
+            return Set(index.library.ungrouped(in: index.folder, touching: bases).map { $0.name.lossyString })
+        }
+        #expect(names(nil) == ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0002.JPG", "IMG_0002.xmp", "img_0004.jpg",
+                               "IMG_0004.CR2.xmp", "IMG_0005_01.NEF.xmp", "IMG_0005.NEF", "lone.xmp"])
+        #expect(names(["IMG_0001.CR2"]) == ["IMG_0001.JPG", "IMG_0001.CR2"])
+        #expect(names(["IMG_0005.NEF"]) == ["IMG_0005_01.NEF.xmp", "IMG_0005.NEF"], "through a duplicate's sidecar")
+        #expect(names(["IMG_0003.JPG", "a.jpg"]).isEmpty, "photos alone, as grouping would leave them")
+        #expect(names(["IMG_0004.JPG"]) == ["img_0004.jpg", "IMG_0004.CR2.xmp"], "a name gone still touches its shot")
+        // A photo alone by name but still bearing a group's id is grouped again.
+        let jpeg = try #require(index.id("IMG_0001.JPG"))
+        let raw = try #require(index.id("IMG_0001.CR2"))
+        _ = try index.library.move(jpeg, toFolder: index.folder, name: "renamed.jpg")
+        #expect(index.row("IMG_0001.CR2")?.groupID == raw)
+        try index.library.setGroup(raw, group: jpeg, role: .member)
+        #expect(names(nil).contains("IMG_0001.CR2"))
+    }
+
+    /// A row added and grouped in one transaction (a RAW beside its JPEG, a
+    /// sidecar) is written once, with its group: a cold scan wrote a fifth of its
+    /// rows twice.
+    @Test func aRowGroupedInTheTransactionThatAddedItIsWrittenOnce() throws {
+        let index = try Index()
+        let before = index.library.storeWrites
+        try index.library.batch {
+            for name in ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0001.CR2.xmp", "IMG_0002.JPG"] as [ByteString] { try index.add(name) }
+        }
+        #expect(index.library.storeWrites - before == 4)
+        let shape = index.shape()
+        #expect(shape["IMG_0001.CR2"] == "IMG_0001.JPG member")
+        try index.reopen()
+        #expect(index.shape() == shape, "what was written is the grouped row")
+        // A row changed, then taken out in the same transaction, is not written back.
+        let raw = try #require(index.id("IMG_0001.CR2"))
+        let writes = index.library.storeWrites
+        try index.library.batch {
+            try index.library.setCapture(raw, .known(5))
+            _ = try index.library.remove(raw)
+        }
+        #expect(index.library.storeWrites - writes <= 3, "the delete, and the JPEG and sidecar regrouped")
+        try index.reopen()
+        #expect(index.row("IMG_0001.CR2") == nil)
+        #expect(index.shape() == ["IMG_0001.JPG": "IMG_0001.JPG shown", "IMG_0001.CR2.xmp": "IMG_0001.CR2.xmp orphan",
+                                  "IMG_0002.JPG": "IMG_0002.JPG shown"])
+    }
+
     @Test func anIndexFromBeforeGroupsIsMigratedAndGroupedKeepingItsIDs() throws {
         let dir = try ScratchDirectory()
         let path = dir.child("index.sqlite").lossyString

@@ -18,15 +18,17 @@ import CuratorSystem
 ///   an orphan; one whose owner cannot be decided goes nowhere.
 public enum PhotoGrouping {
     public static func group(names: some Sequence<ByteString>, settings: GroupSettings = .default) -> FolderGrouping {
-        var photosByBase: [ByteString: [(name: ByteString, type: PhotoType)]] = [:]
+        let expected = names.underestimatedCount  // sized once: a folder's names grew them step by step
+        var photosByBase: [ByteString: [(name: ByteString, type: PhotoType)]] = Dictionary(minimumCapacity: expected)
         /// Bases of files that are photos by extension but not of this root's types.
         var foreignBases: Set<ByteString> = []
         var sidecars: [(name: ByteString, shot: ShotName)] = []
-        /// Every name, case folded, for the case-insensitive match of a file sidecar.
-        var byFoldedName: [ByteString: [ByteString]] = [:]
-        var present: Set<ByteString> = []
+        var fileSidecars = false
+        var all: [ByteString] = []
+        all.reserveCapacity(expected)
 
         for name in names {
+            all.append(name)
             let shot = ShotName(name)
             switch shot {
             case .photo(let type, let base):
@@ -35,19 +37,29 @@ public enum PhotoGrouping {
                 } else {
                     foreignBases.insert(base)
                 }
-            case .shotSidecar, .fileSidecar:
+            case .shotSidecar:
                 sidecars.append((name, shot))
+            case .fileSidecar:
+                sidecars.append((name, shot))
+                fileSidecars = true
             case .other:
                 break
             }
-            guard settings.enabled else { continue }
-            present.insert(name)
-            byFoldedName[ShotName.folded(name), default: []].append(name)
+        }
+        /// Every name, and every name case folded, for the image of a file
+        /// sidecar (matched case-insensitively when no name matches exactly):
+        /// made only for a folder that has such a sidecar.
+        var byFoldedName: [ByteString: [ByteString]] = [:]
+        var present: Set<ByteString> = []
+        if settings.enabled && fileSidecars {
+            present = Set(all)
+            for name in all { byFoldedName[ShotName.folded(name), default: []].append(name) }
         }
 
-        var groupOfBase: [ByteString: Int] = [:]
-        var groupOfPhoto: [ByteString: Int] = [:]
+        var groupOfBase: [ByteString: Int] = Dictionary(minimumCapacity: photosByBase.count)
+        var groupOfPhoto: [ByteString: Int] = Dictionary(minimumCapacity: expected)
         var members: [[GroupMember]] = []
+        members.reserveCapacity(photosByBase.count)
         var ambiguousBases: Set<ByteString> = []
         for (base, photos) in photosByBase {
             let ordered = photos.sorted { $0.name < $1.name }

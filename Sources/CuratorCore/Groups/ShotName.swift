@@ -34,11 +34,6 @@ public enum SidecarFormat: String, Hashable, Sendable, CaseIterable {
     case dop
     /// Canon's thumbnail of a movie.
     case thm
-
-    static func detect(_ name: ByteString) -> SidecarFormat? {
-        guard let ext = name.lowercasedExtension else { return nil }
-        return SidecarFormat(rawValue: ext)
-    }
 }
 
 /// What a file name says about the shot it belongs to. Names are bytes: only ASCII
@@ -55,19 +50,18 @@ enum ShotName: Hashable {
     case other
 
     init(_ name: ByteString) {
-        if let type = PhotoType.detect(name: name) {
-            self = .photo(type, base: Self.foldedStem(name))
-            return
-        }
-        guard let format = SidecarFormat.detect(name) else {
-            self = .other
-            return
-        }
-        let stem = Self.stem(name)
-        if PhotoType.detect(name: stem) != nil {
-            self = .fileSidecar(format, file: stem, duplicateOf: format == .xmp ? Self.darktableOriginal(stem) : nil)
-        } else {
-            self = .shotSidecar(format, base: Self.folded(stem))
+        // Read from the bytes (`ShotKeys`' reading of extensions, as
+        // `PhotoType.detectFile` tells them): a folder's names are all read here.
+        self = name.bytes.withUnsafeBufferPointer { bytes in
+            guard let (type, dot) = ShotKeys.fileType(bytes) else { return .other }
+            guard type.isSidecar else { return .photo(type, base: Self.folded(bytes[..<dot])) }
+            guard let format = SidecarFormat(rawValue: type.rawValue) else { return .other }
+            let stem = UnsafeBufferPointer(rebasing: bytes[..<dot])
+            if let (file, _) = ShotKeys.fileType(stem), !file.isSidecar {
+                let stem = ByteString(Array(stem))
+                return .fileSidecar(format, file: stem, duplicateOf: format == .xmp ? Self.darktableOriginal(stem) : nil)
+            }
+            return .shotSidecar(format, base: Self.folded(stem[...]))
         }
     }
 
@@ -101,6 +95,10 @@ enum ShotName: Hashable {
     /// ASCII letters lowercased; every other byte as it is.
     static func folded(_ name: ByteString) -> ByteString {
         ByteString(name.bytes.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 })
+    }
+
+    static func folded(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> ByteString {
+        ByteString(bytes.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 })
     }
 
     /// darktable names the sidecar of a photo's n-th duplicate (n from 1)

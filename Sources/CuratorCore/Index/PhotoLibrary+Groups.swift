@@ -24,7 +24,7 @@ extension PhotoLibrary {
     /// Every row of a group, the shown photo among them.
     func rows(ofGroup group: Int64) -> [Int64] {
         if let rows = groupRows[group] { return rows }
-        if let photo = photos[group], photo.groupID == group { return [group] }
+        if let row = photos.row(group), photos.groupID(of: row) == group { return [group] }
         return []
     }
 
@@ -37,9 +37,9 @@ extension PhotoLibrary {
     /// The photo that stands for group `id` in listings, when the group is listed
     /// (an orphan sidecar stands for itself).
     func listed(_ id: Int64) -> Photo? {
-        if let photo = photos[id], photo.groupID == id, photo.role.isListed { return photo }
-        for row in groupRows[id] ?? [] {
-            if let photo = photos[row], photo.role == .shown { return photo }
+        if let row = photos.row(id), photos.groupID(of: row) == id, row.role.isListed { return photos.photo(row) }
+        for id in groupRows[id] ?? [] {
+            if let row = photos.row(id), row.role == .shown { return photos.photo(row) }
         }
         return nil
     }
@@ -57,24 +57,33 @@ extension PhotoLibrary {
     }
 
     /// Groups one folder's rows again, from their names; called before a
-    /// transaction commits, for every folder it touched. With `names` (those put
-    /// in or taken out), only the rows that share a base with them, and with
-    /// those, and so on (`ShotName.keys`): an event costs its shot, not its folder.
-    func regroup(folder: Int32, names: Set<ByteString>?) throws {
+    /// transaction commits, for every folder it touched. With `keys` (the bases of
+    /// the names put in or taken out, `ShotKeys`), only the rows that share a base
+    /// with them, and with those, and so on: an event costs its shot, not its folder.
+    func regroup(folder: Int32, touching keys: Set<UInt64>?) throws {
+        guard folders[folder] != nil else { return }
+        // Many names changed (a scan): a pass over the whole folder is as cheap, and
+        // needs no index.
+        let entries: [(name: ByteString, id: Int64)]
+        if let keys, keys.count * 8 < memberCount(ofFolder: folder) {
+            entries = affected(by: keys, in: folder)
+        } else {
+            entries = ungrouped(in: folder, touching: keys)
+        }
+        guard !entries.isEmpty else { return }
+        try regroup(folder: folder, entries: entries)
+    }
+
+    /// Groups `entries` (rows of `folder`, by name) again: every shot they are in
+    /// must be whole among them.
+    func regroup(folder: Int32, entries: [(name: ByteString, id: Int64)]) throws {
         guard let root = folders[folder]?.rootID else { return }
         var settings = groupSettings[root] ?? GroupSettings(enabled: false)
         settings.types = .all  // the index holds only the photos the root counts
-        // Many names changed (a scan): the whole folder is as cheap, and needs no index.
-        let entries: [(name: ByteString, id: Int64)]
-        if let names, names.count * 8 < memberCount(ofFolder: folder) {
-            entries = affected(by: names, in: folder)
-        } else {
-            entries = members(ofFolder: folder)
-        }
         let idOf = Dictionary(entries.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         let grouping = PhotoGrouping.group(names: entries.map(\.name), settings: settings)
 
-        var wanted: [Int64: (group: Int64, role: GroupRole)] = [:]
+        var wanted: [Int64: (group: Int64, role: GroupRole)] = Dictionary(minimumCapacity: entries.count)
         var taken = Set<Int64>()
         let groups = grouping.groups
         var assigned = [Int64?](repeating: nil, count: groups.count)
@@ -84,12 +93,12 @@ extension PhotoLibrary {
             guard !taken.contains(id) else { return false }
             // An id whose photo is indexed is its folder's to give (rows that bear
             // it elsewhere are in folders this transaction groups again).
-            if let owner = photos[id] { return owner.folderID == folder }
+            if let owner = photos.row(id) { return owner.folderID == folder }
             // A departed photo's: only while no row of another folder bears it.
-            return rows(ofGroup: id).allSatisfy { photos[$0]?.folderID == folder }
+            return rows(ofGroup: id).allSatisfy { photos.row($0)?.folderID == folder }
         }
         func formerIDs(_ index: Int) -> [Int64] {
-            photosOf[index].filter { !freshIDs.contains($0) }.compactMap { photos[$0]?.groupID }
+            photosOf[index].filter { !freshIDs.contains($0) }.compactMap { photos.row($0).map(photos.groupID(of:)) }
         }
         // 1: a group keeps an id one of its own photos gave, the shown one's first.
         for index in groups.indices {
@@ -104,7 +113,7 @@ extension PhotoLibrary {
         }
         // 2: a group whose id-giving photo left keeps that id.
         for index in groups.indices where assigned[index] == nil {
-            if let id = formerIDs(index).filter({ photos[$0] == nil && available($0) }).min() {
+            if let id = formerIDs(index).filter({ photos.row($0) == nil && available($0) }).min() {
                 assigned[index] = id
                 taken.insert(id)
             }
@@ -132,32 +141,83 @@ extension PhotoLibrary {
             wanted[row] = (row, .undecided)
         }
         for row in entries.map(\.id) {
-            guard let photo = photos[row], let (group, role) = wanted[row],
-                  photo.groupID != group || photo.role != role else { continue }
-            shifts.append(GroupShift(id: row, fromGroup: photo.groupID, fromRole: photo.role, toGroup: group, toRole: role))
+            guard let photo = photos.row(row), let (group, role) = wanted[row],
+                  photos.groupID(of: photo) != group || photo.role != role else { continue }
+            shifts.append(GroupShift(id: row, fromGroup: photos.groupID(of: photo), fromRole: photo.role, toGroup: group, toRole: role))
             try setGroup(row, group: group, role: role)
         }
     }
 }
 
 extension PhotoLibrary {
-    /// The rows whose groups `names` can change: the closure of the names that
-    /// share a base (`ShotName.keys`) with them.
-    private func affected(by names: Set<ByteString>, in folder: Int32) -> [(name: ByteString, id: Int64)] {
+    /// The rows of a folder that grouping can change, read from their names in
+    /// place (`ShotKeys`): every row but the photos whose base no other name
+    /// shares and which already stand alone under their own id (most of a folder,
+    /// whose grouping would leave them as they are); with `touching` (bases), only
+    /// the rows that have one of them, and those that share a base with those, and
+    /// so on. By name.
+    func ungrouped(in folder: Int32, touching: Set<UInt64>?) -> [(name: ByteString, id: Int64)] {
+        let ids = photoIDs(inFolder: folder)
+        let table = photos  // one copy of the table's references, not one a row
+        var keys: [ShotKeys?] = []
+        keys.reserveCapacity(ids.count)
+        /// How many names have each base.
+        var sharing: [UInt64: Int32] = Dictionary(minimumCapacity: ids.count)
+        for id in ids {
+            let key = table.row(id).flatMap { row in table.withName(of: row) { ShotKeys($0) } }
+            keys.append(key)
+            if let key {
+                sharing[key.first, default: 0] += 1
+                if let second = key.second { sharing[second, default: 0] += 1 }
+            }
+        }
+        var wanted = [Bool](repeating: false, count: ids.count)
+        var alone = [Bool](repeating: false, count: ids.count)
+        for (index, id) in ids.enumerated() {
+            if let key = keys[index], key.isPhoto, key.second == nil, sharing[key.first] == 1, let row = table.row(id),
+               table.groupID(of: row) == id, row.role == .shown {
+                alone[index] = true
+            } else {
+                // A name that is no photo nor sidecar is left undecided by any grouping.
+                wanted[index] = touching == nil || keys[index] == nil
+            }
+        }
+        if var bases = touching {
+            // The closure of the bases of the names changed (those here and those gone).
+            var grew = true
+            while grew {
+                grew = false
+                for index in ids.indices where !wanted[index] && !alone[index] {
+                    guard let key = keys[index], bases.contains(key.first) || key.second.map(bases.contains) == true else { continue }
+                    wanted[index] = true
+                    for digest in key.digests where bases.insert(digest).inserted { grew = true }
+                }
+            }
+        }
+        var result: [(name: ByteString, id: Int64)] = []
+        for (index, id) in ids.enumerated() where wanted[index] {
+            if let row = table.row(id) { result.append((table.name(of: row), id)) }
+        }
+        return result
+    }
+
+    /// The rows whose groups names of bases `keys` can change: the closure of the
+    /// names that share a base with them (`ShotKeys`), from the folder's index.
+    private func affected(by keys: Set<UInt64>, in folder: Int32) -> [(name: ByteString, id: Int64)] {
         if groupKeys[folder] == nil {
-            var index: [ByteString: Set<ByteString>] = [:]
+            var index: [UInt64: Set<ByteString>] = [:]
             for entry in members(ofFolder: folder) {
-                for key in ShotName.keys(of: entry.name) { index[key, default: []].insert(entry.name) }
+                for key in ShotKeys(entry.name)?.digests ?? [] { index[key, default: []].insert(entry.name) }
             }
             groupKeys[folder] = index
         }
         let index = groupKeys[folder] ?? [:]
-        var keys = Set(names.flatMap { ShotName.keys(of: $0) })
+        var keys = keys
         var pending = Array(keys)
         var found = Set<ByteString>()
         while let key = pending.popLast() {
             for name in index[key] ?? [] where found.insert(name).inserted {
-                for next in ShotName.keys(of: name) where keys.insert(next).inserted { pending.append(next) }
+                for next in ShotKeys(name)?.digests ?? [] where keys.insert(next).inserted { pending.append(next) }
             }
         }
         return found.sorted().compactMap { name in photoID(folder: folder, name: name).map { (name, $0) } }

@@ -64,16 +64,21 @@ final class PhotoLibrary {
     /// Folders the open transaction put rows in or took rows from: grouped again
     /// before it commits.
     var dirtyFolders: Set<Int32> = []
-    /// Names the open transaction put in or took out, by folder: only the groups
-    /// they can change are made again (`regroup(folder:names:)`).
-    var dirtyNames: [Int32: Set<ByteString>] = [:]
-    /// Per folder, its names by the bases they can change (`ShotName.keys`): built
-    /// when a folder is first regrouped in part, kept since, dropped on a rollback.
-    var groupKeys: [Int32: [ByteString: Set<ByteString>]] = [:]
+    /// The bases (`ShotKeys` digests) of the names the open transaction put in or
+    /// took out, by folder: only the groups they can change are made again
+    /// (`regroup(folder:touching:)`).
+    var dirtyKeys: [Int32: Set<UInt64>] = [:]
+    /// Per folder, its names by the bases they can change (`ShotKeys`): built when
+    /// a folder is first regrouped in part, kept since, dropped on a rollback.
+    var groupKeys: [Int32: [UInt64: Set<ByteString>]] = [:]
     /// Rows the open transaction added: they bring no group id of their own.
     var freshIDs: Set<Int64> = []
     /// Rows whose group or role changed since the state last took them (`takeShifts`).
     var shifts: [GroupShift] = []
+    /// Rows the open transaction changed, written to the store once each before it
+    /// commits: a row added and then grouped (a RAW beside its JPEG, a sidecar)
+    /// was two writes of one row, a fifth more writes for a cold scan.
+    private var unwritten: Set<Int64> = []
 
     init(store: IndexStore) throws {
         self.store = store
@@ -140,15 +145,20 @@ final class PhotoLibrary {
             // A large transaction (a root dropped) does not keep its log's memory.
             undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
             dirtyFolders.removeAll(keepingCapacity: true)
-            dirtyNames.removeAll(keepingCapacity: true)
+            dirtyKeys.removeAll(keepingCapacity: true)
             freshIDs.removeAll(keepingCapacity: true)
+            unwritten.removeAll(keepingCapacity: unwritten.capacity <= 4096)
         }
         do {
             let r = try body()
             // Each folder touched is grouped again, in the same transaction: whole,
             // or the groups its changed names can be in.
-            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, names: nil) }
-            for (folder, names) in dirtyNames { try regroup(folder: folder, names: names) }
+            for (folder, keys) in dirtyKeys where !dirtyFolders.contains(folder) { try regroup(folder: folder, touching: keys) }
+            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, touching: nil) }
+            // In id order: new rows go to the end of the table's B-tree.
+            for id in unwritten.sorted() {
+                if let photo = photos[id] { try store.upsertPhoto(photo) }  // else removed since, and deleted then
+            }
             try store.commit()
             return r
         } catch {
@@ -222,6 +232,13 @@ final class PhotoLibrary {
             }
         }
         generation &+= 1
+    }
+
+    /// Marks a row changed in memory for the store, where it is written before the
+    /// transaction commits (every change runs in one: `batch`).
+    private func write(_ photo: Photo) throws {
+        guard inTransaction else { return try store.upsertPhoto(photo) }
+        unwritten.insert(photo.id)
     }
 
     /// Photo rows written to the store since it was opened.
@@ -329,7 +346,7 @@ final class PhotoLibrary {
             // A rewritten file may carry another capture time: read it again.
             existing.capture = sameContent ? existing.capture : capture
             insertInMemory(existing)
-            try store.upsertPhoto(existing)
+            try write(existing)
             return .changed(existing)
         }
         let id: Int64
@@ -343,7 +360,7 @@ final class PhotoLibrary {
                           capture: type.isSidecar ? .none : capture, rank: takeRank(folder))
         freshIDs.insert(id)
         insertInMemory(photo)
-        try store.upsertPhoto(photo)
+        try write(photo)
         return .added(photo)
     }
 
@@ -387,7 +404,7 @@ final class PhotoLibrary {
         photo.name = name
         if let identity { photo.identity = identity }
         insertInMemory(photo)
-        try store.upsertPhoto(photo)
+        try write(photo)
         return .moved(photo, fromFolder: fromFolder, fromName: fromName)
     }
 
@@ -409,7 +426,7 @@ final class PhotoLibrary {
             photo.capture = capture
             photos[id] = photo
             generation &+= 1
-            try store.upsertPhoto(photo)
+            try write(photo)
         }
     }
 
@@ -431,7 +448,7 @@ final class PhotoLibrary {
             setRows(old, oldRows.filter { $0 != id })
             setRows(group, newRows + [id])
         }
-        try store.upsertPhoto(photo)
+        try write(photo)
     }
 
     /// Keeps `groupRows[group]` only where `rows(ofGroup:)` could not tell it.
@@ -455,7 +472,7 @@ final class PhotoLibrary {
             photo.rank = rank
             photos[id] = photo
             generation &+= 1
-            try store.upsertPhoto(photo)
+            try write(photo)
         }
     }
 
@@ -589,30 +606,48 @@ final class PhotoLibrary {
         groupSettings[photo.rootID]?.enabled == true || photo.role != .shown || photo.groupID != photo.id
     }
 
+    /// Marks the groups a row coming or going can change for the transaction's
+    /// regrouping: its bases, or its whole folder for a name that has none.
+    private func touchGroups(of photo: Photo, _ keys: ShotKeys?) {
+        guard let keys else {
+            dirtyFolders.insert(photo.folderID)
+            return
+        }
+        dirtyKeys[photo.folderID, default: []].insert(keys.first)
+        if let second = keys.second { dirtyKeys[photo.folderID]?.insert(second) }
+    }
+
     private func insertInMemory(_ photo: Photo) {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         if inTransaction {
             note(.inserted(photo, entry: photoID(folder: photo.folderID, name: photo.name), inode: byInode.find(inode, digestOf: digest(of:)),
                            rank: nextRank[photo.folderID]))
-            if mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
         }
-        let groupBefore = rows(ofGroup: photo.groupID)
+        let touches = inTransaction && mayChangeGroups(photo)
+        let keys = touches || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
+        if touches { touchGroups(of: photo, keys) }
+        // A photo alone under its own id (most of them) is in no group's rows.
+        let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
+        let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
         photos[photo.id] = photo
         entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
         byInode.set(inode, photo.id, digestOf: digest(of:))
         nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
-        setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id])
-        if groupKeys[photo.folderID] != nil {
-            for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }
+        if grouped { setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id]) }
+        if groupKeys[photo.folderID] != nil, let keys {
+            for key in keys.digests { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }
         }
         count(photo, 1)
     }
 
     private func removeFromMemory(_ photo: Photo) {
-        let groupBefore = rows(ofGroup: photo.groupID)
-        if inTransaction && mayChangeGroups(photo) { dirtyNames[photo.folderID, default: []].insert(photo.name) }
-        if groupKeys[photo.folderID] != nil {
-            for key in ShotName.keys(of: photo.name) { groupKeys[photo.folderID]?[key]?.remove(photo.name) }
+        let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
+        let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
+        let touches = inTransaction && mayChangeGroups(photo)
+        let keys = touches || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
+        if touches { touchGroups(of: photo, keys) }
+        if groupKeys[photo.folderID] != nil, let keys {
+            for key in keys.digests { groupKeys[photo.folderID]?[key]?.remove(photo.name) }
         }
         // Out of the folder entries while still in the table (they compare its name there).
         let entry = photoID(folder: photo.folderID, name: photo.name) == photo.id
@@ -622,7 +657,7 @@ final class PhotoLibrary {
         if ownInode { byInode.set(inode, nil, digestOf: digest(of:)) }
         photos[photo.id] = nil
         note(.removed(photo, entry: entry, inode: ownInode))
-        setRows(photo.groupID, groupBefore.filter { $0 != photo.id })
+        if grouped { setRows(photo.groupID, groupBefore.filter { $0 != photo.id }) }
         count(photo, -1)
     }
 

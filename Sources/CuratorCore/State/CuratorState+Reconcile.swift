@@ -119,7 +119,8 @@ extension CuratorState {
                                                preferredID: former) {
                 if case .added(let p) = change {
                     seen.insert(p.id)
-                    capturePending.append(p.id, root: root)
+                    // A sidecar has no capture time to read (its group's is its photos').
+                    if p.capture == .pending { capturePending.append(p.id, root: root) }
                 }
                 changes.append(change)
             }

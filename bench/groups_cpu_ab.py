@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""CPU time of curatord (user+sys of every thread but the capture reader, from /proc,
+read when `status` says the scan is done) for a cold index and a warm restart of the
+benchmark tree, several subjects interleaved (ABAB): on a host shared with builds the
+wall times of bench/run.py swing by 2x, CPU seconds much less. A supporting figure
+for issue 15's grouping on / off, not a replacement of bench/run.py.
+
+    groups_cpu_ab.py NAME:BINARY:on|off ...   (env N=100000 REPS=4 DIR=/tmp/curatord-groups-ab;
+                                               EXIF=1 counts the capture reader too;
+                                               PERF=1 records a cpu-clock profile of each cold start)
+
+The first subject is compared with each of the others (median of per-repetition ratios).
+The tree (bench/gen_tree.py, seed 1) is made once under DIR and kept."""
+import json, os, shutil, statistics, sys, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_tree
+from curatord_client import Daemon
+N = int(os.environ.get("N", "100000"))
+REPS = int(os.environ.get("REPS", "4"))
+base = os.environ.get("DIR", "/tmp/curatord-groups-ab")
+tree = os.path.join(base, "tree")
+run = os.path.join(base, "run"); home = os.path.join(base, "home")
+os.makedirs(run, exist_ok=True); os.makedirs(home, exist_ok=True)
+mf = os.path.join(base, "manifest.json")
+if not os.path.exists(mf):
+    m = gen_tree.generate(tree, N, seed=1)
+    json.dump(m, open(mf, "w"))
+m = json.load(open(mf))
+env = {"PATH": os.environ["PATH"], "HOME": home}
+for k, sub in (("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config"), ("XDG_STATE_HOME", ".local/state"),
+               ("XDG_CACHE_HOME", ".cache"), ("XDG_RUNTIME_DIR", "rt")):
+    env[k] = os.path.join(home, sub); os.makedirs(env[k], mode=0o700, exist_ok=True)
+subjects = []
+for spec in sys.argv[1:]:
+    name, binary, groups = spec.split(":")
+    subjects.append((name, binary, groups == "on"))
+tick = os.sysconf("SC_CLK_TCK")
+def cpu(pid):
+    """CPU of every thread but the capture reader (it reads EXIF beside the scan, as long as the scan lasts)."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            raw = open("/proc/%d/task/%s/stat" % (pid, tid)).read()
+        except OSError:
+            continue
+        comm = raw[raw.index("(") + 1:raw.rindex(")")]
+        if os.environ.get("EXIF") != "1" and "exif" in comm:
+            continue
+        f = raw.rsplit(")", 1)[1].split()
+        total += int(f[11]) + int(f[12])
+    return total / tick
+res = {s[0]: {"cold": [], "warm": [], "coldwall": [], "warmwall": []} for s in subjects}
+for rep in range(REPS):
+    order = subjects if rep % 2 == 0 else subjects[::-1]
+    for name, binary, groups in order:
+        opts = {} if groups else {"groups": False}
+        d = Daemon(binary, [tree], run, env, name=name, root_options=opts, options={"thumbnails": False})
+        shutil.rmtree(d.state_dir, ignore_errors=True)
+        os.sync()
+        expected = m["groups"] if groups else N
+        for phase in ("cold", "warm"):
+            d.start()
+            perf = None
+            if os.environ.get("PERF") == "1" and phase == os.environ.get("PHASE", "cold"):
+                import subprocess, signal
+                perf = subprocess.Popen(["perf", "record", "-q", "-g", "-e", "cpu-clock", "-F", "1999", "-p", str(d.pid), "-o",
+                                         os.path.join(base, "prof-%s-%s-%d.data" % (name, phase, rep))], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            c = d.connect(); d.wait_scanned(c, expected)
+            if perf is not None:
+                perf.send_signal(signal.SIGINT); perf.wait()
+            wall = time.monotonic() - d.started_at
+            t = cpu(d.pid); c.close(); d.stop()
+            res[name][phase].append(t); res[name][phase + "wall"].append(wall)
+            print("rep %d %-10s %s cpu %.2f s wall %.2f s load %.1f" % (rep, name, phase, t, wall, os.getloadavg()[0]), flush=True)
+print(json.dumps(res))
+ref = subjects[0][0]
+for name, _, _ in subjects[1:]:
+    for phase in ("cold", "warm", "coldwall", "warmwall"):
+        ratios = [a / b for a, b in zip(res[ref][phase], res[name][phase])]
+        print("%s / %s %s: median x%.3f [%.3f-%.3f]; medians %.2f / %.2f" % (ref, name, phase, statistics.median(ratios),
+              min(ratios), max(ratios), statistics.median(res[ref][phase]), statistics.median(res[name][phase])))
