@@ -38,6 +38,8 @@ enum EffectiveSettings {
             lines.append("      trash: \(q(r.trash.rawValue)),")
             if let group = r.recycleGroup { lines.append("      recycle_group: \(q(group)),") }
             lines.append("      recycle_keep_days: \(r.recycleKeepDays.map(String.init) ?? "null /* kept until emptied */"),")
+            lines.append("      groups: \(r.groups)\(r.groups ? "" : " /* every file its own photo */"),")
+            lines.append("      group_shows: \(q(r.groupShows.rawValue)),")
             lines.append("    },")
         }
         lines.append("  ],")

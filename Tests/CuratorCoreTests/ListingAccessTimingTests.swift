@@ -35,7 +35,7 @@ struct ListingAccessTimingTests {
                 st.st_mtim.tv_sec = 1_700_000_000 + Int(n)
                 files.append(ScannedFile(name: ByteString(String(format: "IMG_%04d.JPG", n)), status: FileStatus(st), type: .jpeg))
             }
-            var seen = Set<Int64>()
+            var seen = IDSet()
             _ = try f.state.reconcile(root: f.rootID, directory: ByteString(name), files: files, complete: true,
                                   deferRemovals: false, seen: &seen)
         }

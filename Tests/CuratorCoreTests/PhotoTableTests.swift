@@ -33,11 +33,12 @@ struct PhotoTableTests {
         #expect(Set(table.values.map(\.id)) == Set(model.keys))
     }
 
-    /// A million photos live in this table: 72-byte rows (64 before groups gave
-    /// each its group id), names in the arena at their own length, and room for
-    /// at most an eighth more rows (doubling would leave up to half the array empty).
+    /// A million photos live in this table: 64-byte rows (groups' ids as a 32-bit
+    /// distance, root and device one 16-bit index), names in the arena at their own
+    /// length, and room for at most an eighth more rows (doubling would leave up
+    /// to half the array empty).
     @Test func staysCompact() {
-        #expect(MemoryLayout<PhotoRow>.stride == 72)
+        #expect(MemoryLayout<PhotoRow>.stride == 64)
         var table = PhotoTable()
         for id in 1...100_000 { table[Int64(id)] = Self.photo(Int64(id)) }
         #expect(table.count == 100_000)
@@ -109,6 +110,65 @@ struct PhotoTableTests {
             let expected: UInt64? = id % 3 != 1 ? device(id) : id % 6 == 1 ? 7 : nil
             #expect(table[Int64(id)]?.identity.device == expected, "photo \(id)")
         }
+    }
+
+    /// Root and device are one index into the table's places; past 65 535 places a
+    /// photo's are kept by id, and a row read in place gives the same as the photo.
+    @Test func keepsEachPhotosRootWithItsDevice() {
+        var table = PhotoTable()
+        func root(_ id: Int) -> Int32 { Int32(id % 40_000) - 20_000 }
+        func device(_ id: Int) -> UInt64 { UInt64(id % 3) + (1 << 40) }
+        for id in 1...90_000 {
+            var photo = Self.photo(Int64(id))
+            photo.rootID = root(id)
+            photo.identity.device = device(id)
+            table[Int64(id)] = photo
+        }
+        for id in stride(from: 2, through: 90_000, by: 5) { table[Int64(id)] = nil }
+        for id in stride(from: 3, through: 90_000, by: 5) {
+            var photo = Self.photo(Int64(id))
+            photo.rootID = 9
+            table[Int64(id)] = photo
+        }
+        for id in 1...90_000 {
+            let photo = table[Int64(id)]
+            switch id % 5 {
+            case 2: #expect(photo == nil)
+            case 3: #expect(photo?.rootID == 9 && photo?.identity.device == 1, "photo \(id)")
+            default: #expect(photo?.rootID == root(id) && photo?.identity.device == device(id), "photo \(id)")
+            }
+            if let row = table.row(Int64(id)), let photo {
+                #expect(table.rootID(of: row) == photo.rootID && table.device(of: row) == photo.identity.device)
+            }
+        }
+    }
+
+    /// A group id is kept as its distance from the photo's id; one farther than 32
+    /// bits (or at the distance that marks it so) is kept by id, and goes with the photo.
+    @Test func keepsEachPhotosGroupNearOrFar() {
+        var table = PhotoTable()
+        let groups: [Int64: Int64] = [
+            1: 1, 2: 1, 3: 5, 4: 4 + Int64(Int32.max), 5: 5 - Int64(Int32.max), 6: 6 + Int64(Int32.min),
+            7: 7 + Int64(Int32.max) + 1, 8: Int64.min, 9: Int64.max, 10: -3, 11: 11 + Int64(Int32.min) + 1]
+        for (id, group) in groups {
+            var photo = Self.photo(id)
+            photo.groupID = group
+            table[id] = photo
+        }
+        for (id, group) in groups {
+            #expect(table[id]?.groupID == group, "photo \(id)")
+            if let row = table.row(id) { #expect(table.groupID(of: row) == group) }
+        }
+        // A far group's photo replaced by a near one, then removed: nothing stale is read.
+        var near = Self.photo(8)
+        near.groupID = 2
+        table[8] = near
+        #expect(table[8]?.groupID == 2)
+        table[9] = nil
+        var again = Self.photo(9)
+        again.groupID = 9
+        table[9] = again
+        #expect(table[9]?.groupID == 9)
     }
 }
 

@@ -53,7 +53,7 @@ import Testing
         /// What a scan step does for one directory: every photo file it holds.
         @discardableResult
         func reconcile(_ directory: String, _ names: [String], deferRemovals: Bool = false,
-                       seen: inout Set<Int64>) throws -> [LibraryChange] {
+                       seen: inout IDSet) throws -> [LibraryChange] {
             let files = try names.map { try scanned(directory.isEmpty ? $0 : directory + "/" + $0) }
             return try state.reconcile(root: rootID, directory: ByteString(directory), files: files, complete: true,
                                        deferRemovals: deferRemovals, seen: &seen)
@@ -61,7 +61,7 @@ import Testing
 
         @discardableResult
         func reconcile(_ directory: String, _ names: [String]) throws -> [LibraryChange] {
-            var seen = Set<Int64>()
+            var seen = IDSet()
             return try reconcile(directory, names, seen: &seen)
         }
 
@@ -111,7 +111,7 @@ import Testing
             try FileManager.default.moveItem(atPath: f.root + "/a/x.jpg", toPath: f.root + "/b/y.jpg")
 
             // A full scan: removals wait for the end, so the order does not matter.
-            var seen = Set<Int64>()
+            var seen = IDSet()
             try f.reconcile("", [], deferRemovals: true, seen: &seen)
             if destinationFirst {
                 try f.reconcile("b", ["keep.jpg", "y.jpg"], deferRemovals: true, seen: &seen)
@@ -153,7 +153,7 @@ import Testing
         var status = try f.scanned("new.jpg").status
         status.device = reused.status.device
         status.inode = reused.status.inode
-        var seen = Set<Int64>()
+        var seen = IDSet()
         let changes = try f.state.reconcile(root: f.rootID, directory: .empty,
                                             files: [ScannedFile(name: "new.jpg", status: status, type: .jpeg)],
                                             complete: true, seen: &seen)

@@ -42,7 +42,7 @@ struct StoppingTests {
                 ScannedFile(name: name, status: try FileStatus.of(root.appending(name)), type: .jpeg)
             }
             try curator.withState { state in
-                var seen = Set<Int64>()
+                var seen = IDSet()
                 let rootID = try #require(state.rootID(named: "pics"))
                 _ = try state.reconcile(root: rootID, directory: ByteString(""), files: files, complete: true,
                                         deferRemovals: false, seen: &seen)

@@ -75,8 +75,27 @@ struct SystemdConfigTests {
         #expect(result.stdout.contains("name: \"pics\""))
         #expect(result.stdout.contains("watch: \"auto\""))
         #expect(result.stdout.contains("max_clients: 64"))
+        #expect(result.stdout.contains("groups: true,"), "\(result.stdout)")
+        #expect(result.stdout.contains("group_shows: \"rendered\","))
         // Nothing was created: checking is read-only.
         #expect(!Files.exists(home.sub("state")))
+    }
+
+    /// A root's grouping, as set, is what --check-config says is in force.
+    @Test func effectiveSettingsShowEachRootsGrouping() throws {
+        let home = TestDirectory("config")
+        let raw = home.mkdir("raw")
+        let flat = home.mkdir("flat")
+        let file = home.sub("c.json5")
+        Files.write(file, #"{ roots: [{ path: "\#(raw)", group_shows: "raw" }, { path: "\#(flat)", groups: false }] }"#)
+        let result = try Self.checkConfig(file, home: home)
+        #expect(result.status == 0, "\(result.output)")
+        let roots = result.stdout.components(separatedBy: "name: ")
+        #expect(roots.count == 3, "\(result.stdout)")
+        if roots.count == 3 {
+            #expect(roots[1].contains("groups: true,") && roots[1].contains("group_shows: \"raw\","), "\(roots[1])")
+            #expect(roots[2].contains("groups: false /* every file its own photo */,"), "\(roots[2])")
+        }
     }
 
     @Test func unknownKeysAreWarnedAboutNotRefused() throws {

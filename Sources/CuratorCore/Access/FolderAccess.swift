@@ -38,13 +38,18 @@ struct FolderAccess {
         var uid: UInt32
         var root: Int32?
     }
-    private var everything: [EverythingKey: Bool] = [:]
-    private var everythingGeneration: UInt64 = .max
+    /// Whether a user may list every folder of a root (or of all), as worked out
+    /// over the library's folders linked before `checked` of its folder log
+    /// (`PhotoLibrary.linkedFolders`): folders linked since are checked alone.
+    private var everything: [EverythingKey: (answer: Bool, checked: Int)] = [:]
+    private var everythingEpoch: UInt64 = .max
     /// Bumped whenever a verdict may have changed: views computed for one user are
     /// valid for one generation.
     private(set) var generation: UInt64 = 0
     /// Directories whose permissions were read (tests: the check is per folder, not per photo).
     private(set) var reads = 0
+    /// Verdicts asked for a user other than root (tests: what a question costs in folders).
+    private(set) var asked = 0
 
     init(read: @escaping Reader = { (path) throws(SystemError) in try FolderPermissions.read(path) }) {
         self.read = read
@@ -72,6 +77,7 @@ struct FolderAccess {
     /// is its id, under which the verdict is kept (nil: a folder the index dropped).
     mutating func mayList(folder: Int32?, root: Int32, path: ByteString, uid: UInt32, rootPath: ByteString) -> Bool {
         if uid == 0 { return true }
+        asked += 1
         expireIfOld()
         if let folder, let known = users[uid]?.folders[folder], known.path == path { return known.allowed }
         let requester = requester(uid: uid)
@@ -94,19 +100,22 @@ struct FolderAccess {
     }
 
     /// Whether `uid` may list every folder of `root` (all roots when nil), as last
-    /// worked out for the library's `libraryGeneration`; nil when not known.
-    mutating func knownToListEverything(uid: UInt32, root: Int32?, libraryGeneration: UInt64) -> Bool? {
-        if uid == 0 { return true }
+    /// worked out in the library's folder epoch `folderEpoch`, and how many of the
+    /// folders linked in that epoch it covers; nil when not known. Within an epoch
+    /// folders are only added (`PhotoLibrary.folderEpoch`), so a `false` stays
+    /// true and a `true` needs only the folders linked since.
+    mutating func knownToListEverything(uid: UInt32, root: Int32?, folderEpoch: UInt64) -> (answer: Bool, checked: Int)? {
+        if uid == 0 { return (true, .max) }
         expireIfOld()
-        if libraryGeneration != everythingGeneration {
+        if folderEpoch != everythingEpoch {
             everything.removeAll(keepingCapacity: true)
-            everythingGeneration = libraryGeneration
+            everythingEpoch = folderEpoch
         }
         return everything[EverythingKey(uid: uid, root: root)]
     }
 
-    mutating func recordListsEverything(_ answer: Bool, uid: UInt32, root: Int32?) {
-        everything[EverythingKey(uid: uid, root: root)] = answer
+    mutating func recordListsEverything(_ answer: Bool, checked: Int, uid: UInt32, root: Int32?) {
+        everything[EverythingKey(uid: uid, root: root)] = (answer, checked)
     }
 
     private mutating func permissions(root: Int32, path: ByteString, rootPath: ByteString) -> FolderPermissions? {

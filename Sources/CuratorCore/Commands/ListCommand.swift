@@ -36,7 +36,7 @@ enum ListCommand: CommandHandler {
                                         selection: current.selection.isEmpty ? nil : current.selection,
                                         thumbnailsReady: state.thumbnails.ready,
                                         groupRows: state.library.groupRows,
-                                        table: state.library.groupRows.isEmpty ? PhotoTable() : state.library.photos)
+                                        table: state.library.photos)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)
     }

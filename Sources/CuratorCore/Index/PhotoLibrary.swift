@@ -45,6 +45,12 @@ final class PhotoLibrary {
     private(set) var pendingCaptureByRoot: [Int32: Int] = [:]
     /// Bumped on every change, so that cached views know when to rebuild.
     private(set) var generation: UInt64 = 0
+    /// Bumped when a folder is dropped or moved, or a transaction rolled back:
+    /// within one epoch folders are only added, each appended to `linkedFolders`,
+    /// so an answer worked out over every folder (`listsEverything`) needs only
+    /// the folders linked since it, not a walk of all of them per change.
+    private(set) var folderEpoch: UInt64 = 0
+    private(set) var linkedFolders: [Int32] = []
     private var inTransaction = false
     /// What the open transaction changed in memory, oldest first (`LibraryUndo`).
     private var undoLog: [LibraryUndo] = []
@@ -188,6 +194,7 @@ final class PhotoLibrary {
                 if old.role == .shown { listedByRoot[old.rootID, default: 0] += 1 }
                 photos[old.id] = old
             case .linked(let folder, let atPath, let inRoot, let child):
+                newFolderEpoch()
                 folders[folder.id] = nil
                 folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = atPath
                 if !inRoot { foldersByRoot[folder.rootID]?.remove(folder.id) }
@@ -196,6 +203,7 @@ final class PhotoLibrary {
                     if children[parent]?.isEmpty == true { children[parent] = nil }
                 }
             case .unlinked(let folder, let atPath, let inRoot, let child):
+                newFolderEpoch()
                 folders[folder.id] = folder
                 if atPath { folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = folder.id }
                 if inRoot { foldersByRoot[folder.rootID, default: []].insert(folder.id) }
@@ -524,6 +532,7 @@ final class PhotoLibrary {
         folders[folder.id] = folder
         folderByPath[key] = folder.id
         foldersByRoot[folder.rootID, default: []].insert(folder.id)
+        linkedFolders.append(folder.id)
         if let parent { children[parent, default: []].insert(folder.id) }
     }
 
@@ -537,11 +546,17 @@ final class PhotoLibrary {
         }
         folders[folder.id] = nil
         if folderByPath[key] == folder.id { folderByPath[key] = nil }
+        newFolderEpoch()
         foldersByRoot[folder.rootID]?.remove(folder.id)
         if let parent {
             children[parent]?.remove(folder.id)
             if children[parent]?.isEmpty == true { children[parent] = nil }
         }
+    }
+
+    private func newFolderEpoch() {
+        folderEpoch &+= 1
+        linkedFolders.removeAll(keepingCapacity: true)
     }
 
     private func takeRank(_ folder: Int32) -> Int64 {

@@ -4,7 +4,7 @@ import CuratorSystem
 /// Every photo by id, stored densely: a `[Int64: Photo]` dictionary keeps a
 /// power-of-two bucket array of whole `Photo` values under a 3/4 load, which at
 /// 100 000 photos is a 25 MB allocation; here the photos sit in one array of
-/// 72-byte `PhotoRow`s, their names in one `NameArena`, and the slot of each id is
+/// 64-byte `PhotoRow`s, their names in one `NameArena`, and the slot of each id is
 /// found in a plain array indexed by id (ids are handed out in sequence and never
 /// reused, so it costs 4 bytes per id ever given out). Removal moves the last
 /// photo into the hole.
@@ -15,14 +15,21 @@ import CuratorSystem
 struct PhotoTable {
     private(set) var rows: ContiguousArray<PhotoRow> = []
     private(set) var names = NameArena()
-    /// Device numbers by `PhotoRow.device`: a root has one or a few.
-    private var devices: [UInt64] = []
-    private var deviceIndexes: [UInt64: UInt16] = [:]
-    /// Devices of photos whose row could not index one (65 535 known already), by id.
-    private var overflowDevices: [Int64: UInt64] = [:]
+    /// A photo's root and device, by `PhotoRow.place`: a root has one device or a few.
+    struct Place: Hashable {
+        var root: Int32
+        var device: UInt64
+    }
+    private var places: [Place] = []
+    private var placeIndexes: [Place: UInt16] = [:]
+    /// Places of photos whose row could not index one (65 535 known already), by id.
+    private var overflowPlaces: [Int64: Place] = [:]
+    /// Group ids too far from their photo's id for `PhotoRow.groupOffset`, by photo id.
+    private var farGroups: [Int64: Int64] = [:]
     private var slotByID = SlotIndex()
 
-    static let overflowDevice = UInt16.max
+    static let overflowPlace = UInt16.max
+    static let farGroup = Int32.min
 
     var count: Int { rows.count }
     var isEmpty: Bool { rows.isEmpty }
@@ -38,8 +45,16 @@ struct PhotoTable {
 
     func row(_ id: Int64) -> PhotoRow? { slotByID[id].map { rows[Int($0)] } }
 
-    func device(of row: PhotoRow) -> UInt64 {
-        row.device == Self.overflowDevice ? overflowDevices[row.id] ?? 0 : devices[Int(row.device)]
+    private func place(of row: PhotoRow) -> Place {
+        row.place == Self.overflowPlace ? overflowPlaces[row.id] ?? Place(root: 0, device: 0) : places[Int(row.place)]
+    }
+
+    func rootID(of row: PhotoRow) -> Int32 { place(of: row).root }
+
+    func device(of row: PhotoRow) -> UInt64 { place(of: row).device }
+
+    func groupID(of row: PhotoRow) -> Int64 {
+        row.groupOffset == Self.farGroup ? farGroups[row.id] ?? row.id : row.id &+ Int64(row.groupOffset)
     }
 
     func withName<R>(of row: PhotoRow, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -50,9 +65,10 @@ struct PhotoTable {
 
     /// The whole photo of a row (its name copied out of the arena).
     func photo(_ row: PhotoRow) -> Photo {
-        Photo(id: row.id, rootID: row.rootID, folderID: row.folderID, name: name(of: row),
-              identity: FileIdentity(device: device(of: row), inode: row.inode, size: row.size, mtimeNs: row.mtimeNs),
-              type: row.type, capture: row.capture, rank: row.rank, groupID: row.groupID, role: row.role)
+        let place = place(of: row)
+        return Photo(id: row.id, rootID: place.root, folderID: row.folderID, name: name(of: row),
+                     identity: FileIdentity(device: place.device, inode: row.inode, size: row.size, mtimeNs: row.mtimeNs),
+                     type: row.type, capture: row.capture, rank: row.rank, groupID: groupID(of: row), role: row.role)
     }
 
     /// Every photo as a `Photo`, in slot order (tests and rare whole-library passes).
@@ -84,7 +100,8 @@ struct PhotoTable {
                 slotByID[id] = nil
                 let gone = rows[Int(slot)]
                 names.release(gone.name)
-                if gone.device == Self.overflowDevice { overflowDevices[id] = nil }
+                if gone.place == Self.overflowPlace { overflowPlaces[id] = nil }
+                if gone.groupOffset == Self.farGroup { farGroups[id] = nil }
                 let last = rows.count - 1
                 if Int(slot) != last {
                     rows[Int(slot)] = rows[last]
@@ -105,13 +122,23 @@ struct PhotoTable {
             if let old { names.release(old.name) }
             name = appendName(photo.name)
         }
-        if let old, old.device == Self.overflowDevice { overflowDevices[old.id] = nil }
-        let device = deviceIndex(photo.identity.device)
-        if device == Self.overflowDevice { overflowDevices[photo.id] = photo.identity.device }
-        let capture = photo.capture.raw
+        if let old, old.place == Self.overflowPlace { overflowPlaces[old.id] = nil }
+        if let old, old.groupOffset == Self.farGroup { farGroups[old.id] = nil }
+        let whereItIs = Place(root: photo.rootID, device: photo.identity.device)
+        let place = placeIndex(whereItIs)
+        if place == Self.overflowPlace { overflowPlaces[photo.id] = whereItIs }
+        // The sentinel itself is kept aside too, as is any distance past 32 bits.
+        let distance = photo.groupID.subtractingReportingOverflow(photo.id)
+        let offset: Int32
+        if !distance.overflow, let near = Int32(exactly: distance.partialValue), near != Self.farGroup {
+            offset = near
+        } else {
+            offset = Self.farGroup
+            farGroups[photo.id] = photo.groupID
+        }
         return PhotoRow(id: photo.id, inode: photo.identity.inode, size: photo.identity.size, mtimeNs: photo.identity.mtimeNs,
-                        captureRaw: capture, groupID: photo.groupID, rootID: photo.rootID, folderID: photo.folderID,
-                        rankRaw: Int32(clamping: photo.rank), name: name, device: device, type: photo.type, role: photo.role)
+                        captureRaw: photo.capture.raw, folderID: photo.folderID, rankRaw: Int32(clamping: photo.rank),
+                        groupOffset: offset, name: name, place: place, type: photo.type, role: photo.role)
     }
 
     private mutating func appendName(_ name: ByteString) -> NameRef {
@@ -126,12 +153,12 @@ struct PhotoTable {
         return ref
     }
 
-    private mutating func deviceIndex(_ device: UInt64) -> UInt16 {
-        if let index = deviceIndexes[device] { return index }
-        guard devices.count < Int(Self.overflowDevice) else { return Self.overflowDevice }
-        let index = UInt16(devices.count)
-        devices.append(device)
-        deviceIndexes[device] = index
+    private mutating func placeIndex(_ place: Place) -> UInt16 {
+        if let index = placeIndexes[place] { return index }
+        guard places.count < Int(Self.overflowPlace) else { return Self.overflowPlace }
+        let index = UInt16(places.count)
+        places.append(place)
+        placeIndexes[place] = index
         return index
     }
 

@@ -16,6 +16,8 @@ public final class Curator: Sendable {
     let inbox: WatcherInbox
     let batches: BatchService
     let watcherReport = WatcherReport()
+    /// What `status` says, published at the end of every hold of `lock`.
+    let statusBoard = StatusBoard()
     let outgoing = OutgoingMoves()
     /// Writes and removes `sync`'s cookie files: a cookie on a share whose server
     /// hangs holds one of these threads, never the client's, so that every
@@ -42,6 +44,7 @@ public final class Curator: Sendable {
         let trash = TrashConfiguration(homeTrash: config.homeTrash, homeTrashOwner: geteuid())
         batches = BatchService(runner: try BatchRunner(journalPath: config.stateDirectory.appending("journal.sqlite").lossyString,
                                                        trash: trash))
+        statusBoard.publish(state.statusSnapshot(uid: 0))
     }
 
     /// Settles whatever a crash left unfinished in the journal. Runs before the
@@ -68,8 +71,14 @@ public final class Curator: Sendable {
         return report
     }
 
+    /// Runs `body` under the state lock; before letting go, publishes what
+    /// `status` says of the state it leaves (also when `body` throws: a failed
+    /// step rolls back, and the snapshot says so).
     func withState<R, E: Error>(_ body: (CuratorState) throws(E) -> R) throws(E) -> R {
-        try lock.withLock { () throws(E) -> R in try body(state) }
+        try lock.withLock { () throws(E) -> R in
+            defer { statusBoard.publish(state.statusSnapshot(uid: 0)) }
+            return try body(state)
+        }
     }
 
     public var configuration: Configuration { withState { $0.config } }

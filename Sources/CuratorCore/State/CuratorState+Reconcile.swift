@@ -13,7 +13,7 @@ extension CuratorState {
     /// (a full scan's folder step) the photos it adds are told to subscribers as one
     /// `scanned` event for the directory, not one `added` event each.
     func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool = false,
-                   coalesceAdded: Bool = false, seen: inout Set<Int64>) throws -> [LibraryChange] {
+                   coalesceAdded: Bool = false, seen: inout IDSet) throws -> [LibraryChange] {
         var arrivals = HeldArrivals()
         return try reconcile(root: root, directory: directory, files: files, complete: complete, deferRemovals: deferRemovals,
                              coalesceAdded: coalesceAdded, seen: &seen, arrivals: &arrivals, holdArrivals: false)
@@ -23,13 +23,13 @@ extension CuratorState {
     /// holds in `arrivals` the unknown files that look like a photo of the root, to
     /// be paired with what vanished at the scan's end (`finishScan`).
     func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
-                   coalesceAdded: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals) throws -> [LibraryChange] {
+                   coalesceAdded: Bool, seen: inout IDSet, arrivals: inout HeldArrivals) throws -> [LibraryChange] {
         try reconcile(root: root, directory: directory, files: files, complete: complete, deferRemovals: deferRemovals,
                       coalesceAdded: coalesceAdded, seen: &seen, arrivals: &arrivals, holdArrivals: deferRemovals)
     }
 
     private func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
-                           coalesceAdded: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals,
+                           coalesceAdded: Bool, seen: inout IDSet, arrivals: inout HeldArrivals,
                            holdArrivals: Bool) throws -> [LibraryChange] {
         let changes = try library.batch {
             try reconcileInTransaction(root: root, directory: directory, files: files[...], complete: complete,
@@ -51,7 +51,7 @@ extension CuratorState {
     /// (`deferRemovals`) splits folders; on a share, a full scan holds in `arrivals`
     /// what may be photos renamed on the server.
     func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
-                   seen: inout Set<Int64>, arrivals: inout HeldArrivals) throws {
+                   seen: inout IDSet, arrivals: inout HeldArrivals) throws {
         let changes = try library.batch {
             try folders.map { folder in
                 try reconcileInTransaction(root: root, directory: folder.path, files: folder.files, complete: folder.complete,
@@ -69,7 +69,7 @@ extension CuratorState {
     }
 
     private func reconcileInTransaction(root: Int32, directory: ByteString, files: ArraySlice<ScannedFile>, complete: Bool,
-                                        deferRemovals: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals,
+                                        deferRemovals: Bool, seen: inout IDSet, arrivals: inout HeldArrivals,
                                         holdArrivals: Bool) throws -> [LibraryChange] {
         var changes: [LibraryChange] = []
         // On a share, inode numbers are the client's and need not last: a photo is
@@ -165,7 +165,7 @@ extension CuratorState {
 
     /// One file appeared or was rewritten (an event); the watcher has stat'ed it.
     func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws {
-        var seen = Set<Int64>()
+        var seen = IDSet()
         _ = try reconcile(root: root, directory: directory, files: [file], complete: false, seen: &seen)
     }
 
@@ -236,7 +236,7 @@ extension CuratorState {
     /// The end of a full scan of a root: whatever was not seen is gone, except below
     /// `unreadable` directories (a permission problem is not a deletion).
     /// Costs the size of the root, not of the whole index.
-    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString] = []) throws {
+    func finishScan(root: Int32, seen: IDSet, seenFolders: Set<ByteString>, unreadable: [ByteString] = []) throws {
         try finishScan(root: root, seen: seen, seenFolders: seenFolders, unreadable: unreadable, arrivals: HeldArrivals(),
                        coalesceAdded: false)
     }
@@ -247,7 +247,7 @@ extension CuratorState {
     /// would have (`coalesceAdded`: in `scanned` events).
     /// In one step: the crawler ends a scan that held no arrivals in bounded steps
     /// instead (`removeUnseen`, `dropFolders`); pairing needs every photo that vanished.
-    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString],
+    func finishScan(root: Int32, seen: IDSet, seenFolders: Set<ByteString>, unreadable: [ByteString],
                     arrivals: HeldArrivals, coalesceAdded: Bool) throws {
         var changes: [LibraryChange] = []
         var unpaired: [HeldArrivals.Arrival] = []
@@ -291,7 +291,7 @@ extension CuratorState {
         var byFolder: [ByteString: [ScannedFile]] = [:]
         for arrival in unpaired { byFolder[arrival.directory, default: []].append(arrival.file) }
         for (directory, files) in byFolder.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
-            var ignored = Set<Int64>()
+            var ignored = IDSet()
             _ = try reconcile(root: root, directory: directory, files: files, complete: false, coalesceAdded: coalesceAdded, seen: &ignored)
         }
     }
@@ -307,7 +307,7 @@ extension CuratorState {
     /// folder at least). Returns how many folders it took, and those of them the scan
     /// did not see (to be dropped, deepest first, once every step is done). Folders
     /// gone meanwhile are passed over; photos gone meanwhile are not found.
-    func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: Set<Int64>, seenFolders: Set<ByteString>,
+    func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: IDSet, seenFolders: Set<ByteString>,
                       unreadable: [ByteString], budget: Int) throws -> (consumed: Int, unseenFolders: [Folder]) {
         var changes: [LibraryChange] = []
         var unseenFolders: [Folder] = []

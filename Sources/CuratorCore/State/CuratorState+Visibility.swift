@@ -33,20 +33,30 @@ extension CuratorState {
 
     /// Whether `uid` may list every folder of `root` (of every root when nil): then
     /// what it is shown is what root is shown, computed once for both. Costs the
-    /// folders once per change of the library or of permissions, a lookup after.
+    /// folders once per folder epoch (a folder dropped or moved, a rollback) or
+    /// change of permissions; in between only the folders added since the last
+    /// answer are checked (a scan adds a few per step: `status` during a scan
+    /// walked every folder per request when any change dropped the answer).
     func listsEverything(uid: UInt32, root: Int32? = nil) -> Bool {
         if uid == 0 { return true }
-        if let known = access.knownToListEverything(uid: uid, root: root, libraryGeneration: library.generation) { return known }
-        let folders = root.map { library.folderIDs(inRoot: $0) } ?? Set(library.folders.keys)
+        let log = library.linkedFolders
+        let known = access.knownToListEverything(uid: uid, root: root, folderEpoch: library.folderEpoch)
+        if let known, !known.answer || known.checked >= log.count { return known.answer }
+        let folders: [Int32]
+        if let known {
+            folders = Array(log[known.checked...])
+        } else {
+            folders = Array(root.map { library.folderIDs(inRoot: $0) } ?? Set(library.folders.keys))
+        }
         var answer = true
         for id in folders {
-            guard let folder = library.folders[id] else { continue }
+            guard let folder = library.folders[id], root == nil || folder.rootID == root else { continue }
             if !mayList(folderID: id, root: folder.rootID, uid: uid) {
                 answer = false
                 break
             }
         }
-        access.recordListsEverything(answer, uid: uid, root: root)
+        access.recordListsEverything(answer, checked: log.count, uid: uid, root: root)
         return answer
     }
 

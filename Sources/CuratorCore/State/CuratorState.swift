@@ -68,7 +68,7 @@ final class CuratorState {
         self.library = library
         sessions = SessionStore(persistence: library.storeForRoots)
         try registerRoots(config.roots)
-        for row in library.photos.rows where row.capture == .pending { capturePending.append(row.id, root: row.rootID) }
+        for row in library.photos.rows where row.capture == .pending { capturePending.append(row.id, root: library.photos.rootID(of: row)) }
         queueAllThumbnails()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.

@@ -5,12 +5,27 @@
 /// thumbnailer's queue of a million photos was 16 MB as a set, 128 kB here).
 /// Ids the bitmap does not cover (not positive, or past `SlotIndex.flatLimit`,
 /// which only a corrupt index holds) go to a set beside it.
-struct IDSet {
+struct IDSet: ExpressibleByArrayLiteral {
     private var words: [UInt64] = []
     private var sparse: Set<Int64> = []
     private var flatCount = 0
 
+    init() {}
+
+    init(arrayLiteral ids: Int64...) {
+        for id in ids { insert(id) }
+    }
+
     var count: Int { flatCount + sparse.count }
+
+    /// Room for ids up to `id` without growing (tests: a set that grows is not one that was copied).
+    mutating func reserve(through id: Int64) {
+        guard Self.covers(id), Int(id >> 6) >= words.count else { return }
+        words.append(contentsOf: repeatElement(0, count: Int(id >> 6) + 1 - words.count))
+    }
+
+    /// Where the bitmap's words are (tests: an insert into a shared set copies them).
+    var wordsAddress: UInt { words.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
     var isEmpty: Bool { count == 0 }
 
     private static func covers(_ id: Int64) -> Bool { id > 0 && id < SlotIndex.flatLimit }

@@ -24,7 +24,7 @@ struct ListingPhotoWriter: Sendable {
     /// Photos whose thumbnails are ready, when `thumbnail` is asked for (a copy-on-write copy).
     private let thumbnailsReady: Set<Int64>?
     private let selection: OrderedSelection?
-    /// The groups' rows and the photo table (copy-on-write copies), for members.
+    /// The groups' rows (for members) and the photo table (roots and group ids are read through it): copy-on-write copies.
     private let groupRows: [Int64: [Int64]]
     private let table: PhotoTable
     private let folders: [Int32: Folder]
@@ -44,7 +44,7 @@ struct ListingPhotoWriter: Sendable {
     /// Takes what it needs of the roots and folders (copy-on-write copies, taken
     /// under the state's lock).
     init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?,
-         thumbnailsReady: Set<Int64> = [], groupRows: [Int64: [Int64]] = [:], table: PhotoTable = PhotoTable()) {
+         thumbnailsReady: Set<Int64> = [], groupRows: [Int64: [Int64]] = [:], table: PhotoTable) {
         self.thumbnailsReady = fields.contains(.thumbnail) ? thumbnailsReady : nil
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
                  fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),
@@ -71,7 +71,7 @@ struct ListingPhotoWriter: Sendable {
     /// `total` is the folder's photos in the whole view.
     func folderSection(of photo: PhotoRow, count: Int, total: Int, firstPosition: Int) -> FolderSection {
         let path = WirePath(folders[photo.folderID]?.path ?? .empty)
-        return FolderSection(root: rootNames[photo.rootID] ?? "?", path: path.path, pathRaw: path.pathRaw,
+        return FolderSection(root: rootNames[table.rootID(of: photo)] ?? "?", path: path.path, pathRaw: path.pathRaw,
                              count: count, total: total, firstPosition: firstPosition)
     }
 
@@ -79,8 +79,9 @@ struct ListingPhotoWriter: Sendable {
     mutating func write(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>, position: Int, to w: inout JSONWriter) {
         w.beginObject()
         defer { w.endObject() }
-        if photo.rootID != rootID {
-            rootID = photo.rootID
+        let photoRoot = table.rootID(of: photo)
+        if photoRoot != rootID {
+            rootID = photoRoot
             root = roots[rootID] ?? RootPart(name: Array("?".utf8), offline: false, protectAll: false, protection: ProtectionRules([]))
         }
         // Only a photo in a group looks further than its own row.
@@ -91,7 +92,7 @@ struct ListingPhotoWriter: Sendable {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
-        if wants.id { w.key("id"); w.int(photo.groupID) }
+        if wants.id { w.key("id"); w.int(table.groupID(of: photo)) }
         if wants.members, let members {
             w.key("members")
             w.beginArray()
@@ -104,7 +105,7 @@ struct ListingPhotoWriter: Sendable {
         if wants.position { w.key("position"); w.int(position) }
         if wants.protected, root.mayProtect, isProtected(photo, name: name) { w.key("protected"); w.bool(true) }
         if wants.root { w.key("root"); w.string(escaped: root.name) }
-        if wants.selected, let number = selection?.number(of: photo.groupID) { w.key("selected"); w.int(number) }
+        if wants.selected, let number = selection?.number(of: table.groupID(of: photo)) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }
         if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
         if wants.members, let members { w.key("total_size"); w.int(GroupMembers.totalSize(members)) }

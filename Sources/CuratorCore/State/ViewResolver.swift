@@ -103,9 +103,13 @@ extension CuratorState {
         for (rank, folder) in orderedFolders.enumerated() where perRank[rank] > 0 { folderTotals[folder] = perRank[rank] }
         var files = slots.count
         if !library.groupRows.isEmpty {
-            for slot in slots { files += (library.groupRows[table[Int(slot)].groupID]?.count ?? 1) - 1 }
+            for slot in slots {
+                let group = library.photos.groupID(of: table[Int(slot)])
+                files += (library.groupRows[group]?.count ?? 1) - 1
+            }
         }
-        return ResolvedView(ids: slots.map { table[Int($0)].groupID }, slots: slots, folderTotals: folderTotals, files: files)
+        let photos = library.photos
+        return ResolvedView(ids: slots.map { photos.groupID(of: table[Int($0)]) }, slots: slots, folderTotals: folderTotals, files: files)
     }
 }
 

@@ -15,7 +15,7 @@ protocol IndexUpdates: AnyObject {
     /// server, for `finishScan` to pair with what vanished.
     @discardableResult
     func reconcile(root: Int32, directory: ByteString, files: [ScannedFile], complete: Bool, deferRemovals: Bool,
-                   coalesceAdded: Bool, seen: inout Set<Int64>, arrivals: inout HeldArrivals) throws -> [LibraryChange]
+                   coalesceAdded: Bool, seen: inout IDSet, arrivals: inout HeldArrivals) throws -> [LibraryChange]
     /// One file appeared or was rewritten.
     func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws
     /// A file at this path is gone, as the disk confirms.
@@ -32,17 +32,17 @@ protocol IndexUpdates: AnyObject {
     /// Several folders of a scan (or parts of large ones, in a full scan) in one
     /// transaction, each as `reconcile` does one.
     func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
-                   seen: inout Set<Int64>, arrivals: inout HeldArrivals) throws
+                   seen: inout IDSet, arrivals: inout HeldArrivals) throws
     /// The end of a full scan, in steps: the root's folders, then the photos not seen
     /// removed a few folders at a time (`removeUnseen`), then the folders not seen
     /// dropped (`dropFolders`, deepest first), except below `unreadable`.
     func scanFolderIDs(root: Int32) -> [Int32]
-    func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: Set<Int64>, seenFolders: Set<ByteString>,
+    func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: IDSet, seenFolders: Set<ByteString>,
                       unreadable: [ByteString], budget: Int) throws -> (consumed: Int, unseenFolders: [Folder])
     func dropFolders(_ folders: ArraySlice<Folder>, limit: Int) throws -> Int
     /// The end of a full scan in one step (a share's scan that held arrivals): what it did not see is gone, except below `unreadable`,
     /// or moved, where one of the `arrivals` it held is certainly that photo.
-    func finishScan(root: Int32, seen: Set<Int64>, seenFolders: Set<ByteString>, unreadable: [ByteString],
+    func finishScan(root: Int32, seen: IDSet, seenFolders: Set<ByteString>, unreadable: [ByteString],
                     arrivals: HeldArrivals, coalesceAdded: Bool) throws
     /// The photo indexed at a path, if any.
     func photoID(root: Int32, relativePath: ByteString) -> Int64?
