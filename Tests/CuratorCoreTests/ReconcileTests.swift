@@ -183,7 +183,7 @@ import Testing
         var status = try f.scanned("new.jpg").status
         status.device = trashed.status.device
         status.inode = trashed.status.inode
-        var seen = Set<Int64>()
+        var seen = IDSet()
         _ = try f.state.reconcile(root: f.rootID, directory: .empty, files: [ScannedFile(name: "new.jpg", status: status, type: .jpeg)],
                               complete: true, seen: &seen)
         let newID = try #require(f.id("new.jpg"))
