@@ -158,12 +158,12 @@ public enum Daemon {
         }
         let watcher = Watcher(curator: curator, tools: inotify)
         let captureReader = CaptureReader(curator: curator)
-        let thumbnailer = makeThumbnailScheduler(curator: curator, config: config)
+        let thumbnailers = makeThumbnailSchedulers(curator: curator, config: config)
         do {
             try server.start()
             try watcher.start()
             try captureReader.start()
-            try thumbnailer?.start()
+            for thumbnailer in thumbnailers { try thumbnailer.start() }
         } catch {
             log.error("cannot start the daemon's threads: \(error)")
             return 1
@@ -176,24 +176,25 @@ public enum Daemon {
         var loop = MainLoop(curator: curator, reloader: reloader, watchdog: Watchdog.fromEnvironment())
         if let period = loop.watchdog?.period { log.info("watchdog: pinging systemd every \(period / 1_000_000) ms") }
         let signal = loop.run()
-        shutDown(server: server, watcher: watcher, captureReader: captureReader, thumbnailer: thumbnailer, curator: curator, signal: signal)
+        shutDown(server: server, watcher: watcher, captureReader: captureReader, thumbnailers: thumbnailers, curator: curator, signal: signal)
         // The lock goes with the process (exit closes it), after everything else.
         _ = stateLock
         return 0
     }
 
-    /// The background thumbnailer, when the configuration asks for thumbnails and
-    /// `curatord-thumbnailer` is installed beside the daemon.
-    static func makeThumbnailScheduler(curator: Curator, config: Configuration) -> ThumbnailScheduler? {
-        guard let cache = config.thumbnailCache else { return nil }
+    /// The background thumbnailers (the local roots' lane and the shares'), when the
+    /// configuration asks for thumbnails and `curatord-thumbnailer` is installed
+    /// beside the daemon. A lane's worker starts at its first photo.
+    static func makeThumbnailSchedulers(curator: Curator, config: Configuration) -> [ThumbnailScheduler] {
+        guard let cache = config.thumbnailCache else { return [] }
         guard let executable = ThumbnailerProcess.Options.besideCurrentExecutable(),
               (try? FileStatus.following(executable))?.isRegularFile == true else {
             log.warning("no thumbnails: curatord-thumbnailer is not installed beside curatord")
             curator.noteThumbnailsUnavailable("curatord-thumbnailer is not installed beside curatord")
-            return nil
+            return []
         }
         log.info("thumbnails: made in \(cache) by \(executable)")
-        return ThumbnailScheduler(curator: curator, cacheRoot: cache, executable: executable)
+        return [ThumbnailLane.local, .shares].map { ThumbnailScheduler(curator: curator, cacheRoot: cache, executable: executable, lane: $0) }
     }
 
     /// The name of the lock file in the state directory.
@@ -241,7 +242,7 @@ public enum Daemon {
     /// step in progress finish (a batch stops between two steps, answers its client,
     /// and is left to recovery), let connections send what they owe and close them,
     /// close the index. Every wait is bounded, well inside the unit's TimeoutStopSec=.
-    static func shutDown(server: Server, watcher: Watcher, captureReader: CaptureReader, thumbnailer: ThumbnailScheduler?,
+    static func shutDown(server: Server, watcher: Watcher, captureReader: CaptureReader, thumbnailers: [ThumbnailScheduler],
                          curator: Curator, signal: Int32) {
         SystemdNotifier.stopping(status: "stopping")
         log.notice("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
@@ -257,8 +258,9 @@ public enum Daemon {
             log.warning("the watcher did not finish its step within \(Int(watcherStopSeconds)) s; closing the index anyway")
         }
         // The worker is stopped with it; a thumbnail in the making is made again next time.
-        if let thumbnailer, !thumbnailer.stop(waitingUpTo: captureStopSeconds) {
-            log.warning("the thumbnailer did not finish its photo within \(Int(captureStopSeconds)) s")
+        for thumbnailer in thumbnailers { thumbnailer.requestStop() }
+        for thumbnailer in thumbnailers where !thumbnailer.stop(waitingUpTo: captureStopSeconds) {
+            log.warning("the thumbnailer (\(thumbnailer.lane.rawValue) lane) did not finish its photo within \(Int(captureStopSeconds)) s")
         }
         if !captureReader.stop(waitingUpTo: captureStopSeconds) {
             log.warning("the capture-time reader did not finish its batch within \(Int(captureStopSeconds)) s; closing the index anyway")

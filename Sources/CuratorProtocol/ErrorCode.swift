@@ -66,13 +66,17 @@ public struct ProtocolError: Error, Codable, Hashable, Sendable, CustomStringCon
     public var positions: [Int]?
     /// The argument at fault (for `invalid_argument`).
     public var argument: String?
+    /// The root the error is about (for `batch_running`: the root a batch holds).
+    public var root: String?
 
-    public init(_ code: ErrorCode, _ message: String, photos: [Int64]? = nil, positions: [Int]? = nil, argument: String? = nil) {
+    public init(_ code: ErrorCode, _ message: String, photos: [Int64]? = nil, positions: [Int]? = nil, argument: String? = nil,
+                root: String? = nil) {
         self.code = code
         self.message = message
         self.photos = photos
         self.positions = positions
         self.argument = argument
+        self.root = root
     }
 
     public var description: String { "\(code): \(message)" }

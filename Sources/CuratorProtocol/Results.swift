@@ -43,11 +43,15 @@ public struct RootStatus: Codable, Sendable {
     /// Since when (RFC 3339) the root's file system has not answered: a share whose
     /// server hangs. Absent while it answers.
     public var unresponsiveSince: String?
+    /// True while a batch, an undo or an emptying of the trash holds the root
+    /// (another on this root is `batch_running`; other roots' are not held up).
+    public var batchRunning: Bool?
     public init(name: String, path: String, watch: WatchMethod, watching: String, online: Bool, photos: Int, bytes: Int64,
                 watches: Int, scanning: Bool, scanDirectories: Int, scanFiles: Int, capturePending: Int,
                 lastScanMs: Int?, overflows: Int, rescans: Int, note: String?, unresponsiveSince: String? = nil,
-                files: Int? = nil) {
+                files: Int? = nil, batchRunning: Bool? = nil) {
         self.name = name
+        self.batchRunning = batchRunning
         self.files = files
         self.path = path
         self.watch = watch

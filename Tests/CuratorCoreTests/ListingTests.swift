@@ -168,6 +168,37 @@ import Testing
         #expect(((cr2["result"] as? [String: Any])?["photos"] as? [[String: Any]])?.map { $0["id"] as? Int } == [Int(jpeg)])
     }
 
+    /// A long listing tells photos alone from groups by a set of the groups' ids
+    /// it makes once (`ListingPhotoWriter.groupSetAfter` photos in); groups before
+    /// and after that point, alone and in pairs, are written as the encoder writes them.
+    @Test func aLongListingWritesTheGroupsAfterItsSetOfGroupsIsMade() throws {
+        let f = try ReconcileTests.Fixture(groups: true)
+        // Folder "a": a pair, then more photos alone than the listing looks up one by one.
+        let alone = (1...ListingPhotoWriter.groupSetAfter + 40).map { String(format: "p%05d.jpg", $0) }
+        let early = ["IMG_0001.CR2", "IMG_0001.JPG", "IMG_0001.xmp"]
+        for name in early + alone { try f.write("a/" + name) }
+        try f.reconcile("a", early + alone)
+        // Folder "b", listed after them: pairs, a Live Photo, a photo alone between them.
+        let late = ["DSC_0001.JPG", "DSC_0001.NEF", "DSC_0001.NEF.xmp", "IMG_0002.HEIC", "IMG_0002.MOV", "lone.png",
+                    "PXL_1.dng", "PXL_1.jpg"]
+        for name in late { try f.write("b/" + name) }
+        try f.reconcile("b", late)
+        let jpeg = try #require(f.id("b/DSC_0001.JPG")), raw = try #require(f.id("b/DSC_0001.NEF"))
+        #expect(f.state.library.listed(jpeg)?.role == .shown)
+        try f.state.library.setCapture(raw, .known(CaptureTime(year: 2020, month: 2, day: 3)!.seconds))
+        for args in [ListRequest(), ListRequest(view: ViewSpec(sort: .size, order: .desc)), ListRequest(offset: 5)] {
+            let listed = try Self.listed(f.state, args, id: .number(9), fields: .all)
+            #expect(listed == (try Self.expected(f.state, args, id: .number(9), fields: .all)))
+        }
+        let whole = try Self.parsed(Self.listed(f.state, ListRequest(), id: nil, fields: [.members, .path, .captureTime]))
+        let photos = try #require((whole["result"] as? [String: Any])?["photos"] as? [[String: Any]])
+        #expect(photos.count == alone.count + 5)
+        let last = try #require(photos.first { $0["path"] as? String == "b/DSC_0001.JPG" })
+        #expect((last["members"] as? [[String: Any]])?.map { $0["path"] as? String } == ["b/DSC_0001.JPG", "b/DSC_0001.NEF", "b/DSC_0001.NEF.xmp"])
+        #expect(last["capture_time"] as? String == "2020-02-03T00:00:00", "the group's time, from its RAW")
+        #expect(photos.first { $0["path"] as? String == "b/lone.png" }?["members"] == nil)
+    }
+
     /// Written a piece at a time, with pieces of any size (the connection sends
     /// each as it is written), the listing is the same line as written whole.
     @Test func aListingWrittenInPiecesIsTheSameLine() throws {

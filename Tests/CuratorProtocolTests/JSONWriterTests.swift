@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CuratorProtocol
+@testable import CuratorProtocol
 import Foundation
 import Testing
 
@@ -88,6 +88,27 @@ struct JSONWriterTests {
             return date.count
         }
         #expect(String(decoding: w.bytes, as: UTF8.self) == "\"2024-05-01T10:12:44\"")
+    }
+
+    /// The digit count from the bit length, at every edge where it could be one
+    /// off: each power of ten and of two, and one either side.
+    @Test func integersAtEveryPowerOfTenAndTwo() throws {
+        var edges: [UInt64] = [0, UInt64.max, UInt64.max - 1]
+        var ten: UInt64 = 1
+        for _ in 0..<20 {
+            edges += [ten - 1, ten, ten + 1]
+            ten = ten &* 10
+        }
+        for bit in 0..<64 { edges += [(1 << bit) - 1, 1 << bit, (1 << bit) + 1] }
+        for edge in edges {
+            #expect(JSONWriter.decimalDigits(edge) == String(edge).count, "\(edge)")
+            guard let value = Int64(exactly: edge) else { continue }
+            for signed in [value, -value] {
+                var w = JSONWriter()
+                w.int(signed)
+                #expect(String(decoding: w.bytes, as: UTF8.self) == String(signed))
+            }
+        }
     }
 
     @Test func integersAtTheEdges() throws {

@@ -45,6 +45,10 @@ def _curatord_rep(ctx, client, root_name, rep):
     files = len(gen_tree.make_batch(folder, size, seed=rep, groups=ctx.groups_on))
     try:
         ids = _indexed_ids(client, root_name, rel, size)
+        # An idle daemon, as every other timed request of the harness gets: the
+        # capture-time reader otherwise reads the EXIF of the 10 000 photos just made
+        # during the timed delete.prepare (the peers have no such background work).
+        ctx.daemon.wait_capture_done(client)
         _settle()
         try:
             # Each answer is timed to its arrival; decoding it (10 000 items)
@@ -169,7 +173,7 @@ def run(ctx):
                     p["put"], p["put_runs"], p["gio"], p["mv"], p["back"]))
     r.note(KEY, n, "batch of %d photos in folders of 100%s; trash-put/gio trash/mv get all paths (every file) in one "
                    "command line; none of the peers fsyncs, curatord's journal is flushed before each step; the batch's files are "
-                   "written back (sync) before each timed run" % (
+                   "written back (sync) before each timed run, and curatord has read their capture times" % (
                        size, ", grouped: every third a RAW+JPEG pair, every sixth with an .xmp (%d files)" % gen_tree.batch_files(size, True) if ctx.groups_on else ""))
     if not curs:
         for key, target in ((KEY, "faster than gio trash, >= 5x faster than trash-put, within 2.5x of mv"),

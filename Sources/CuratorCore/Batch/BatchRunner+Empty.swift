@@ -23,7 +23,7 @@ extension BatchRunner {
     /// Empties what `trashed(uid:root:cutoff:)` lists now, if that is still what
     /// `token` was given for; else throws `invalidPlan` and deletes nothing.
     public func empty(uid: UInt32, root: String? = nil, cutoff: Int64? = nil, token: String) throws(BatchError) -> TrashEmptyResult {
-        try refuseWhileUnrecovered()
+        try live.check { (running) throws(BatchError) in try refuseWhileUnrecovered(live: running) }
         let entries = try trashedEntries(uid: uid, root: root, cutoff: cutoff)
         guard Self.token(entries.map(\.item)) == token else {
             throw BatchError(.tokenMismatch, "what is in the trash changed since it was listed (a batch, an undo or "
@@ -36,7 +36,7 @@ extension BatchRunner {
     /// root at or before its cutoff (seconds since the epoch). Returns the result.
     public func emptyExpired(cutoffs: [String: Int64]) throws(BatchError) -> TrashEmptyResult {
         guard !cutoffs.isEmpty else { return TrashEmptyResult(items: [], emptied: 0, skipped: 0, bytes: 0) }
-        try refuseWhileUnrecovered()
+        try live.check { (running) throws(BatchError) in try refuseWhileUnrecovered(live: running) }
         let due = try journaling { () throws(JournalError) in try journal.trashedItems(uid: nil) }.filter { entry in
             cutoffs[entry.item.rootName].map { entry.createdNanoseconds / 1_000_000_000 <= $0 } ?? false
         }

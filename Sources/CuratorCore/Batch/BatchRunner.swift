@@ -8,15 +8,22 @@ import Glibc
 /// trash), undoes a batch, recovers after a crash, lists history; every step is
 /// journaled before it is taken (docs/JOURNAL.md).
 ///
-/// One owner, one thread at a time: it holds the journal's SQLite connection and
+/// One owner, one thread at a time: it holds a SQLite connection to the journal and
 /// does blocking file system work, so call it from a dedicated thread or serial
-/// executor, never from the cooperative pool. Call `recover()` once at start-up,
-/// before serving anyone; `run` and `undo` refuse to start while a batch is still
-/// recorded as running.
+/// executor, never from the cooperative pool. Several runners of one journal
+/// (`another()`, each with its connection and helpers) carry out batches on
+/// different roots at once; the daemon's per-root slots keep two of them off the
+/// same root. Call `recover()` once at start-up, before serving anyone; `run` and
+/// `undo` refuse to start while a batch that none of them is carrying out is still
+/// recorded as running (a failed journal write left it to the next start).
 public final class BatchRunner {
     let journal: Journal
-    /// Empties the journal's WAL after each batch, undo and recovery, off this thread.
+    private let journalPath: String
+    /// Empties the journal's WAL after each batch, undo and recovery, off this thread
+    /// (one for every runner of the journal).
     let checkpointer: JournalCheckpointer
+    /// The batches the runners of this journal are carrying out now.
+    let live: LiveBatches
     /// The threads a batch or an undo hands work to while it moves photos: the next
     /// chunk planned, `.trashinfo` files written ahead, syncs. At most three jobs
     /// run at once (the next chunk's plan, this chunk's infos, the last chunk's
@@ -37,12 +44,34 @@ public final class BatchRunner {
         } catch {
             throw BatchError.journal(error, opening: true)
         }
+        self.journalPath = journalPath
         checkpointer = JournalCheckpointer(path: journalPath)
+        live = LiveBatches()
         trashConfiguration = trash
         self.failpoints = failpoints
         self.effectiveUID = effectiveUID
         chunking = chunkSize.map(ChunkPolicy.fixed) ?? .configured
     }
+
+    private init(sibling: BatchRunner) throws(BatchError) {
+        do {
+            journal = try Journal(path: sibling.journalPath, another: true)
+        } catch {
+            throw BatchError.journal(error, opening: true)
+        }
+        journalPath = sibling.journalPath
+        checkpointer = sibling.checkpointer
+        live = sibling.live
+        trashConfiguration = sibling.trashConfiguration
+        failpoints = sibling.failpoints
+        effectiveUID = sibling.effectiveUID
+        chunking = sibling.chunking
+    }
+
+    /// Another runner of the same journal, on a connection and helper threads of its
+    /// own, for a batch that runs beside this one's (the journal was checked and
+    /// recovered when this one opened it).
+    public func another() throws(BatchError) -> BatchRunner { try BatchRunner(sibling: self) }
 
     // MARK: recovery
 
@@ -74,16 +103,21 @@ public final class BatchRunner {
         guard plan.items.allSatisfy({ $0.rootPath.bytes.first == UInt8(ascii: "/") }) else {
             throw BatchError(.invalidPlan, "root paths must be absolute")
         }
-        try refuseWhileUnrecovered()
         if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the batch was not started; nothing was moved.") }
-        defer { checkpointer.request() }
-        let id: Int64
-        do {
-            id = try journaling { () throws(SQLiteError) in
-                try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(), items: plan.items)
+        let id = try live.start { (running) throws(BatchError) -> Int64 in
+            try refuseWhileUnrecovered(live: running)
+            do throws(BatchError) {
+                return try journaling { () throws(SQLiteError) in
+                    try journal.createBatch(uid: requester.uid, session: plan.session, createdNanoseconds: WallClock.nanoseconds(),
+                                            items: plan.items)
+                }
+            } catch {
+                throw BatchError(.journal, "The journal failed (\(error.journalDetail)): the batch was not started; nothing was moved.")
             }
-        } catch {
-            throw BatchError(.journal, "The journal failed (\(error.journalDetail)): the batch was not started; nothing was moved.")
+        }
+        defer {
+            live.end(id)
+            checkpointer.request()
         }
         try failpoints.reach(.batchJournaled)
         log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
@@ -184,6 +218,20 @@ public final class BatchRunner {
 
     // MARK: undo
 
+    /// The batch `undo(batch:requester:)` would put back (the requester's latest
+    /// undoable one when `batch` is nil) and the roots its photos are in, which the
+    /// undo holds while it runs. Throws `noSuchBatch` as the undo would.
+    public func undoTarget(batch: Int64?, requester: Requester) throws(BatchError) -> (batch: Int64, roots: Set<String>) {
+        let found = try journaling { () throws(JournalError) -> JournalBatch? in
+            if let batch { return try journal.batch(batch) }
+            return try journal.latestUndoable(uid: requester.uid)
+        }
+        guard let target = found else {
+            throw BatchError(.noSuchBatch, batch.map { "no batch \($0)" } ?? "no batch of uid \(requester.uid) to undo")
+        }
+        return (target.id, try journaling { () throws(JournalError) in try journal.rootNames(of: target.id) })
+    }
+
     /// Puts a batch's photos back, in ascending view order (the reverse of trashing).
     /// `batch` nil means the requester's latest batch with photos still in the trash.
     /// Pipelined like `run`, with the same callbacks; `willRestore` is told how many
@@ -191,7 +239,7 @@ public final class BatchRunner {
     public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
                      willRestore: (Int) -> Void = { _ in },
                      chunkReported: () -> Void = {}, shouldStop: () -> Bool = { false }) throws(BatchError) -> UndoOutcome {
-        try refuseWhileUnrecovered()
+        try live.check { (running) throws(BatchError) in try refuseWhileUnrecovered(live: running) }
         if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the undo was not started; nothing was moved.") }
         defer { checkpointer.request() }
         let found = try journaling { () throws(JournalError) -> JournalBatch? in
@@ -220,7 +268,15 @@ public final class BatchRunner {
                                                              : "nothing of uid \(requester.uid)'s in batch \(target.id) is in the trash")
         }
 
-        try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, target.state, undoRunning: true) }
+        _ = try live.start { (running) throws(BatchError) -> Int64 in
+            // Another runner carrying this very batch out (the daemon's slots prevent
+            // it; a direct caller might not).
+            if running.contains(target.id) { throw BatchError(.recoveryPending, "batch \(target.id) is being carried out or undone") }
+            try refuseWhileUnrecovered(live: running)
+            try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, target.state, undoRunning: true) }
+            return target.id
+        }
+        defer { live.end(target.id) }
         try failpoints.reach(.undoStarted)
         log.info("undo of batch \(target.id): \(order.count) photos back for uid \(requester.uid)")
         willRestore(order.count)
@@ -328,9 +384,13 @@ public final class BatchRunner {
                            skipped: items.count - moved.count, bytes: moved.reduce(0) { $0 + $1.size })
     }
 
-    func refuseWhileUnrecovered() throws(BatchError) {
-        if try journaling({ () throws(SQLiteError) in try journal.hasRunningBatch() }) {
-            throw BatchError(.recoveryPending, "a batch is still recorded as running: recovery must run first")
+    /// Refuses while a batch that no runner is carrying out (`live`) is recorded as
+    /// running: a crash or a failed journal write left it, and only the next start's
+    /// recovery may settle it.
+    func refuseWhileUnrecovered(live: Set<Int64>) throws(BatchError) {
+        let left = try journaling { () throws(SQLiteError) in try journal.runningBatches() }.filter { !live.contains($0) }
+        if let first = left.first {
+            throw BatchError(.recoveryPending, "batch \(first) is still recorded as running: the next start of curatord must settle it first")
         }
     }
 

@@ -39,7 +39,7 @@ enum DeleteConfirmCommand: CuratorCommand {
         curator.outgoing.expect(leaving.map(\.0))
         defer {
             // Moves the watcher left to the batch that the batch did not make: looked at again.
-            let skipped = curator.outgoing.end()
+            let skipped = curator.outgoing.end(leaving.map(\.0))
             let gone = Set(trashed)
             let again = leaving.filter { skipped.contains($0.0) && !gone.contains($0.1) }.map(\.0)
             if !again.isEmpty { curator.inbox.post(.recheck(again)) }
@@ -83,8 +83,8 @@ enum DeleteConfirmCommand: CuratorCommand {
     }
 
     /// Takes a plan for confirmation: checks owner, expiry, the selection it was
-    /// made from, and that no other batch runs; re-checks protection (a reload may
-    /// have protected a folder since). Marks the batch running.
+    /// made from, and that no other batch holds one of its roots; re-checks
+    /// protection (a reload may have protected a folder since). Takes its roots' slots.
     static func takePlan(in state: CuratorState, _ args: DeleteConfirmRequest, uid: UInt32) throws(ProtocolError) -> DeletePlan {
         let key = try SessionKey.named(args.session, uid: uid)
         guard var plan = state.plans[args.token], plan.key.uid == uid else {
@@ -103,14 +103,11 @@ enum DeleteConfirmCommand: CuratorCommand {
             throw ProtocolError(.tokenInvalid, "The selection changed since this plan was shown; prepare the delete again.",
                                 argument: "token")
         }
-        if state.plans.batchRunning {
-            throw ProtocolError(.batchRunning, "Another batch is being carried out; try again when it is done.")
-        }
+        if let busy = state.plans.claim(plan.roots) { throw Curator.busyError(busy) }
         state.plans.remove(args.token)
         for index in plan.items.indices {
             if let photo = state.library.photo(plan.items[index].photoID) { plan.items[index].isProtected = state.isProtected(photo) }
         }
-        state.plans.batchRunning = true
         return plan
     }
 

@@ -81,7 +81,9 @@ enum ThumbnailCommand: CuratorCommand {
             entries.append(entry)
         }
         if !pending.isEmpty {
-            curator.withState { state in for id in pending { state.thumbnails.ask(id, size: size) } }
+            curator.withState { state in
+                for id in pending { state.thumbnails.ask(id, root: state.library.photo(id)?.rootID ?? 0, size: size) }
+            }
             curator.ringThumbnailDoorbell()
         }
         return ThumbnailsResult(size: size, thumbnails: entries)

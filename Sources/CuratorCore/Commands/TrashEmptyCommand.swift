@@ -4,7 +4,8 @@ import Glibc
 
 /// `trash.empty`: deletes for good what `trash.list` with the same arguments listed
 /// (its `token`), journaled; refused when the list changed since. Like a delete it
-/// waits for no other batch: one runs at a time.
+/// holds the slots of the roots it empties photos of, and waits for no other batch:
+/// one on one of those roots makes it `batch_running`.
 enum TrashEmptyCommand: CuratorCommand {
     static func arguments(of command: Command) -> TrashRequest? { if case .trashEmpty(let a) = command { a } else { nil } }
 
@@ -14,8 +15,13 @@ enum TrashEmptyCommand: CuratorCommand {
                                 + "older_than_days, so that exactly what was shown is emptied", argument: "token")
         }
         let cutoff = try cutoff(args, curator: curator)
-        try curator.claimBatchSlot()
-        defer { curator.releaseBatchSlot() }
+        // The roots of what it would empty now: if that changes before it runs, the
+        // token no longer matches and nothing is emptied.
+        let roots = try args.root.map { Set([$0]) } ?? curator.batches.withRunner { (runner) throws(BatchError) in
+            Set(try runner.trashed(uid: caller.uid, cutoff: cutoff).photos.map(\.root))
+        }
+        try curator.claimBatchSlots(roots)
+        defer { curator.releaseBatchSlots(roots) }
         let result = try curator.batches.withRunner { (runner) throws(BatchError) in
             try runner.empty(uid: caller.uid, root: args.root, cutoff: cutoff, token: token)
         }

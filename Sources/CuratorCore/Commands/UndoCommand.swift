@@ -12,13 +12,18 @@ enum UndoCommand: CuratorCommand {
     static func run(_ args: UndoRequest, curator: Curator, caller: Caller) throws -> UndoResult {
         let uid = caller.uid
         let requester = Requester.resolving(uid: uid, gid: caller.credentials.gid)
-        try curator.claimBatchSlot()
-        defer { curator.releaseBatchSlot() }
+        // The batch is found first, so that the undo holds the slots of its roots
+        // only: an undo on one root waits for no batch on another.
+        let target = try curator.batches.withRunner { (runner) throws(BatchError) in
+            try runner.undoTarget(batch: args.batch, requester: requester)
+        }
+        try curator.claimBatchSlots(target.roots)
+        defer { curator.releaseBatchSlots(target.roots) }
         var total = 0
         var done = 0
         let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
             var reported: [BatchItemResult] = []
-            return try runner.undo(batch: args.batch, requester: requester,
+            return try runner.undo(batch: target.batch, requester: requester,
                                    progress: { reported.append($0) },
                                    willRestore: { total = $0 },
                                    chunkReported: {

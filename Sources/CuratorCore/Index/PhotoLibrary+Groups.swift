@@ -187,12 +187,43 @@ enum GroupMembers {
         }
     }
 
+    /// As `of`, as the table's rows in the same order, with no name copied out
+    /// of the arena (`names`, the table's): into `members` (emptied first, its
+    /// room kept for the next group); false for a photo alone. A listing writes
+    /// ten thousand groups, and a `Photo` per file (a name allocated each) was a
+    /// third of its time.
+    static func rows(of photo: PhotoRow, rows: [Int64: [Int64]], table: PhotoTable, names: UnsafeBufferPointer<UInt8>,
+                     into members: inout [PhotoRow]) -> Bool {
+        guard photo.role == .shown, let ids = rows[table.groupID(of: photo)], ids.count > 1 else { return false }
+        members.removeAll(keepingCapacity: true)
+        for id in ids {
+            if let row = table.row(id) { members.append(row) }
+        }
+        members.sort { a, b in
+            let (ra, rb) = (rank(role: a.role, type: a.type), rank(role: b.role, type: b.type))
+            if ra != rb { return ra < rb }
+            let nameA = names[Int(a.name.offset)..<Int(a.name.offset) + Int(a.name.count)]
+            let nameB = names[Int(b.name.offset)..<Int(b.name.offset) + Int(b.name.count)]
+            return nameA.lexicographicallyPrecedes(nameB)
+        }
+        return true
+    }
+
+    /// As `capture(of:members:)`, for rows.
+    static func capture(of photo: PhotoRow, members: [PhotoRow]) -> Int64? {
+        if let seconds = photo.capture.seconds { return seconds }
+        return members.lazy.compactMap(\.capture.seconds).first
+    }
+
     /// The shown photo, the other photos (rendered, RAW, video), the sidecars.
-    private static func rank(_ photo: Photo) -> Int {
-        switch photo.role {
+    private static func rank(_ photo: Photo) -> Int { rank(role: photo.role, type: photo.type) }
+
+    /// As `rank(_:)`, for a table's row (listings read rows, not `Photo`s).
+    static func rank(role: GroupRole, type: PhotoType) -> Int {
+        switch role {
         case .shown: 0
         case .member:
-            switch MemberKind(photo.type) {
+            switch MemberKind(type) {
             case .rendered: 1
             case .raw: 2
             default: 3

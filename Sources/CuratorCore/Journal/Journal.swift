@@ -20,9 +20,15 @@ final class Journal {
     /// Opens the journal, refusing one this version cannot read whole (a newer
     /// schema, a state or outcome it does not know): such a file is left exactly
     /// as it is, for a human, and nothing is recovered from it.
-    init(path: String) throws(JournalError) {
+    ///
+    /// `another`: a further connection to a journal this process has already opened
+    /// (and so checked and migrated): batches on different roots run at once, each
+    /// on a connection of its own, and SQLite orders their commits (WAL: one writer
+    /// at a time, each commit a few milliseconds; readers never wait).
+    init(path: String, another: Bool = false) throws(JournalError) {
         database = try JournalError.sql { () throws(SQLiteError) in try Database(path: path, durability: .full) }
         try JournalError.sql { () throws(SQLiteError) in try database.setAutocheckpoint(pages: Self.autocheckpointPages) }
+        if another { return }
         try checkReadable()
         try JournalError.sql { () throws(SQLiteError) in try migrate() }
         // The file's own directory entry must survive a power cut too.
@@ -276,6 +282,11 @@ final class Journal {
                   .text(JournalItemState.emptying.rawValue)])
     }
 
+    /// The roots (by name) a batch's photos are in.
+    func rootNames(of batch: Int64) throws(JournalError) -> Set<String> {
+        Set(try distinct("SELECT DISTINCT root_name FROM items WHERE batch = \(batch)").map { $0[0] })
+    }
+
     /// The newest batch of `uid` that still has photos in the trash.
     func latestUndoable(uid: UInt32) throws(JournalError) -> JournalBatch? {
         try batches("""
@@ -396,11 +407,20 @@ final class Journal {
         return result
     }
 
-    /// True while some batch is recorded as running (recovery has not run since a crash).
-    func hasRunningBatch() throws(SQLiteError) -> Bool {
-        try database.prepare("SELECT 1 FROM batches WHERE state = ? OR undo_running != 0 LIMIT 1")
-            .bind(.text(BatchState.running.rawValue)).firstRow { _ in true } ?? false
+    /// The batches recorded as running or being undone: those this process is
+    /// carrying out now, and any that a crash or a failed journal write left for the
+    /// next start's recovery.
+    func runningBatches() throws(SQLiteError) -> [Int64] {
+        let statement = try database.prepare("SELECT id FROM batches WHERE state = ? OR undo_running != 0 ORDER BY id")
+            .bind(.text(BatchState.running.rawValue))
+        defer { statement.reset() }
+        var ids: [Int64] = []
+        while try statement.step() { ids.append(statement.int64(0)) }
+        return ids
     }
+
+    /// True while some batch is recorded as running or being undone.
+    func hasRunningBatch() throws(SQLiteError) -> Bool { try !runningBatches().isEmpty }
 
     /// `journal_mode` and `synchronous` as SQLite reports them (for tests and `status`).
     func durability() throws(SQLiteError) -> (journalMode: String, synchronous: Int) {

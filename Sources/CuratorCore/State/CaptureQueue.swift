@@ -13,6 +13,9 @@ struct CaptureQueue {
     var isEmpty: Bool { byRoot.isEmpty }
     /// The roots with photos queued.
     var roots: [Int32] { Array(byRoot.keys) }
+
+    /// True while photos of `root` wait for their capture times.
+    func hasPending(root: Int32) -> Bool { byRoot[root]?.isEmpty == false }
     /// What is queued, in no promised order (tests).
     var queued: [Int64] { byRoot.values.flatMap { $0 } }
 

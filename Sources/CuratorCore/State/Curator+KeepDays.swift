@@ -6,8 +6,8 @@ import Glibc
 extension Curator {
     /// Applies the roots' `recycle_keep_days`: what was trashed from such a root
     /// longer ago than that is emptied, for every user, journaled like `trash.empty`.
-    /// Waits for a running batch (one at a time); blocking: call it off the main
-    /// thread. Returns how many photos were emptied.
+    /// A root a batch holds now is left for the next round; blocking: call it off
+    /// the main thread. Returns how many photos were emptied.
     @discardableResult
     public func emptyExpiredTrash(now: Int64 = Int64(time(nil))) -> Int {
         var cutoffs: [String: Int64] = [:]
@@ -15,14 +15,16 @@ extension Curator {
             if let days = root.recycleKeepDays { cutoffs[root.name] = now - Int64(days) * 86_400 }
         }
         guard !cutoffs.isEmpty else { return 0 }
-        let started = withState { (state) -> Bool in
-            if isStopping || state.plans.batchRunning { return false }
-            state.plans.batchRunning = true
-            return true
+        // Each root on its own: one that a batch holds is left to the next round (an hour later).
+        let free = withState { (state) -> Set<String> in
+            if isStopping { return [] }
+            let free = Set(cutoffs.keys).subtracting(state.plans.busyRoots)
+            _ = state.plans.claim(free)
+            return free
         }
-        // A batch is running: the next round (an hour later) will do it.
-        guard started else { return 0 }
-        defer { withState { $0.plans.batchRunning = false } }
+        cutoffs = cutoffs.filter { free.contains($0.key) }
+        guard !cutoffs.isEmpty else { return 0 }
+        defer { withState { $0.plans.release(free) } }
         do {
             let result = try batches.withRunner { (runner) throws(BatchError) in try runner.emptyExpired(cutoffs: cutoffs) }
             withState { $0.photosPurged(result.items) }

@@ -10,14 +10,16 @@ extension Curator {
     public static let stoppingNotice = ProtocolError(.shuttingDown, "curatord is stopping; this connection is closed.")
 
     /// SIGTERM's first step: background work finishes the step it is in and goes
-    /// no further, and requests are answered `shutting_down`. A batch or undo stops
+    /// no further, and requests are answered `shutting_down`. Each batch or undo stops
     /// between two chunks, each fully journaled, answers its client, and is left to
     /// the journal's recovery at the next start. Taken under the state lock, so that
     /// a confirm either started its batch before (and is waited for) or is refused.
     public func beginStopping() { withState { _ in markStopping() } }
 
-    /// Waits until no batch or undo runs: none did, or the running one has stopped
-    /// between two steps (or finished). False when `seconds` pass first.
+    /// Waits until no batch, undo or emptying runs on any root: none did, or each
+    /// has stopped between two steps (or finished). False when `seconds` pass first
+    /// (a batch hanging on an unresponsive share: its journal settles it at the next
+    /// start, as after a crash).
     public func waitForBatchToStop(seconds: Double) -> Bool {
         let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
         while withState({ $0.plans.batchRunning }) {

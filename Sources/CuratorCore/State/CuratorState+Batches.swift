@@ -33,7 +33,7 @@ extension CuratorState {
     /// holding trashed photos lose them as to a deletion on disk, and all their
     /// followers hear it.
     func finishBatch(_ plan: DeletePlan, trashed: [Int64], origin: ObjectIdentifier? = nil) {
-        plans.batchRunning = false
+        plans.release(plan.roots)
         // A group (issue 15) leaves once no file of it is listed; a part trashed
         // (`only`) leaves it where it is.
         let units = Set(plan.items.compactMap(\.unit))

@@ -15,18 +15,21 @@ extension CuratorState {
     /// The next photos whose capture time is pending, with their absolute paths;
     /// photos read since they were queued, gone, or on an offline root are dropped.
     ///
-    /// Nothing while a batch (or an undo) moves photos. Local roots' photos wait
-    /// while a local root is walked (the walk has the disk to itself); a share's
-    /// wait while that share is walked, does not answer, or has a read in flight
-    /// (`busyShares`): a share that hangs holds back its own photos, no one else's.
+    /// A root's photos wait while a batch (or an undo, an emptying) holds it. Local
+    /// roots' photos wait while a local root is walked (the walk has the disk to
+    /// itself) or holds a batch (the batch has the cores); a share's wait while that
+    /// share is walked, holds a batch, does not answer, or has a read in flight
+    /// (`busyShares`): a share that hangs, or whose batch hangs, holds back its own
+    /// photos, no one else's.
     /// A root the watcher has not yet found waits too: until then nobody knows
     /// whether it is a share.
     func takeCaptureWork(localLimit: Int, shareLimit: Int, busyShares: Set<Int32>) -> CaptureWork {
         var work = CaptureWork()
-        guard !plans.batchRunning else { return work }
         // A share that has not answered for a while (still unfound at start-up too)
         // keeps its `scanning`: it must not stop the local roots' reads.
-        let localWalk = roots.values.contains { $0.scanning && !$0.onShare && $0.unresponsiveSince == nil }
+        let localWalk = roots.values.contains {
+            !$0.onShare && (($0.scanning && $0.unresponsiveSince == nil) || plans.busyRoots.contains($0.config.name))
+        }
         for rootID in capturePending.roots {
             guard let root = roots[rootID], root.online else {
                 // Gone or offline: queued again if it comes back (`requeuePendingCaptures`).
@@ -48,8 +51,8 @@ extension CuratorState {
     /// The next photos of the share `root` to read, on its own thread, when it may
     /// be read now (see above).
     func takeShareCaptureWork(root rootID: Int32, limit: Int) -> [(Int64, ByteString)] {
-        guard !plans.batchRunning, let root = roots[rootID], root.online, root.watchingDecided, root.onShare,
-              !root.scanning, root.unresponsiveSince == nil else { return [] }
+        guard let root = roots[rootID], root.online, root.watchingDecided, root.onShare, !root.scanning,
+              root.unresponsiveSince == nil, !plans.busyRoots.contains(root.config.name) else { return [] }
         return takeCaptureWork(root: rootID, limit: limit)
     }
 

@@ -2,9 +2,18 @@
 import CuratorProtocol
 import CuratorSystem
 
+/// Which photos a thumbnail thread makes: the local roots' on one, the shares' on
+/// another, so that a photo of a share whose server stops answering holds up only
+/// the shares' thumbnails, never the local roots'.
+public enum ThumbnailLane: String, Sendable {
+    case local
+    case shares
+}
+
 /// One photo for the thumbnailer, as the index knows it when it was taken.
 struct ThumbnailWork: Sendable {
     var id: Int64
+    var rootID: Int32
     var rootName: String
     var path: ByteString
     var identity: FileIdentity
@@ -22,23 +31,41 @@ extension CuratorState {
     func queueAllThumbnails() {
         guard makesThumbnails else { return }
         // The newest photos are taken first (the queue is a stack).
-        for id in library.photos.rows.lazy.filter({ !$0.type.isSidecar }).map(\.id).sorted() { thumbnails.enqueue(id) }
+        let table = library.photos
+        for (id, root) in table.rows.lazy.filter({ !$0.type.isSidecar }).map({ ($0.id, table.rootID(of: $0)) }).sorted(by: { $0.0 < $1.0 }) {
+            thumbnails.enqueue(id, root: root)
+        }
     }
 
-    /// The next photo to make thumbnails of. Background work waits while a root is
-    /// scanned, capture times are read, or a batch runs: those come first. A photo
-    /// a client asked for does not wait.
-    func takeThumbnailWork() -> ThumbnailWork? {
+    /// The next photo of `lane` to make thumbnails of, root by root. A root's
+    /// background work waits while it is scanned, its capture times are read, or a
+    /// batch holds it: those come first. A local root's waits also while any local
+    /// root is scanned, read or holds a batch (they share the disk and the cores); a
+    /// share's only for itself, and a share that does not answer (or is not found
+    /// yet) is not touched at all, not even for a photo a client asked for, which
+    /// otherwise does not wait.
+    func takeThumbnailWork(lane: ThumbnailLane = .local) -> ThumbnailWork? {
         guard makesThumbnails else { return nil }
-        let background = !roots.values.contains { $0.scanning } && capturePending.isEmpty && !plans.batchRunning
+        func inLane(_ root: RootRuntime) -> Bool {
+            guard root.watchingDecided else { return false }
+            return lane == .shares ? root.onShare && root.unresponsiveSince == nil : !root.onShare
+        }
+        func busy(_ id: Int32, _ root: RootRuntime) -> Bool {
+            (root.scanning && root.unresponsiveSince == nil) || capturePending.hasPending(root: id)
+                || plans.busyRoots.contains(root.config.name)
+        }
+        let localBusy = rootOrder.contains { id in roots[id].map { !$0.onShare && busy(id, $0) } ?? false }
         var found: ThumbnailWork?
-        _ = thumbnails.take(background: background) { id in
+        _ = thumbnails.take(asked: { id in roots[id].map(inLane) ?? false }, background: { id in
+            guard let root = roots[id], inLane(root) else { return false }
+            return root.onShare ? !busy(id, root) : !localBusy
+        }) { id in
             // Video clips get no thumbnail from us (clients draw a placeholder).
             guard let photo = library.photo(id), photo.type.family != .video, !photo.type.isSidecar,
                   let root = roots[photo.rootID], root.online
             else { return false }
             found = ThumbnailWork(
-                id: id, rootName: root.config.name, path: root.config.path.appending(library.relativePath(of: photo)),
+                id: id, rootID: photo.rootID, rootName: root.config.name, path: root.config.path.appending(library.relativePath(of: photo)),
                 identity: photo.identity, type: photo.type, sizes: [], asked: false)
             return true
         }.map { taken in
@@ -53,10 +80,10 @@ extension CuratorState {
     func thumbnailFinished(_ work: ThumbnailWork, _ outcome: ThumbnailQueue.Outcome, announce: Bool) {
         guard let photo = library.photo(work.id) else { return }
         guard photo.identity.size == work.identity.size, photo.identity.mtimeNs == work.identity.mtimeNs else {
-            thumbnails.invalidate(work.id)
+            thumbnails.invalidate(work.id, root: photo.rootID)
             return
         }
-        thumbnails.finished(work.id, outcome)
+        thumbnails.finished(work.id, outcome, root: photo.rootID)
         // Clients know a group by its id (issue 15): only its shown file's thumbnail is told.
         guard announce, events.hasSubscribers, photo.role == .shown else { return }
         switch outcome {
@@ -83,11 +110,11 @@ extension CuratorState {
             case .added(let p):
                 // A sidecar (issue 15) is no image.
                 guard !p.type.isSidecar else { continue }
-                thumbnails.invalidate(p.id)
+                thumbnails.invalidate(p.id, root: p.rootID)
             case .changed(let p):
-                thumbnails.invalidate(p.id)
+                thumbnails.invalidate(p.id, root: p.rootID)
             case .moved(let p, let fromFolder, let fromName):
-                thumbnails.invalidate(p.id)
+                thumbnails.invalidate(p.id, root: p.rootID)
                 if let root = roots[p.rootID], let folder = library.folderPath(fromFolder) {
                     thumbnails.depart(.init(path: root.config.path.appending(folder.appending(fromName)),
                                             device: 0, inode: 0, at: now))

@@ -15,6 +15,9 @@ struct DeletePlan {
     var expiresAt: UInt64
     var items: [BatchPlanItem]
 
+    /// The roots its photos are in: the slots its batch takes.
+    var roots: Set<String> { Set(items.map(\.rootName)) }
+
     static func makeToken() -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()

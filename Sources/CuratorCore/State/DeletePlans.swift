@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
 
-/// Delete plans shown and not yet confirmed, by token, and whether a batch (a
-/// confirmed plan being carried out, or an undo) is running: one at a time, since
-/// each moves photos the other may be about to move.
+/// Delete plans shown and not yet confirmed, by token, and the roots a batch (a
+/// confirmed plan being carried out, an undo, an emptying of the trash) holds: one
+/// batch a root at a time, since each moves photos the other may be about to move;
+/// batches on different roots run at once, so that one hanging on an unresponsive
+/// share holds no one else's.
 ///
 /// Each plan pins its photos' paths until it is confirmed or expires, so one user's
 /// waiting plans are bounded (`maxPerUser`), the oldest making room for a new one.
@@ -12,8 +14,22 @@ struct DeletePlans {
     static let maxPerUser = 8
 
     private var byToken: [String: DeletePlan] = [:]
-    /// Set while a batch or an undo runs; cleared when it ends, however it ends.
-    var batchRunning = false
+    /// The roots (by name) a batch, undo or emptying holds: each taken when it
+    /// starts, given back when it ends, however it ends (`claim`, `release`).
+    private(set) var busyRoots: Set<String> = []
+
+    /// True while some batch, undo or emptying runs.
+    var batchRunning: Bool { !busyRoots.isEmpty }
+
+    /// Takes every root of `roots` for a batch, or none: returns the first of them
+    /// (by name) that another batch holds, and then takes nothing.
+    mutating func claim(_ roots: Set<String>) -> String? {
+        if let busy = roots.intersection(busyRoots).min() { return busy }
+        busyRoots.formUnion(roots)
+        return nil
+    }
+
+    mutating func release(_ roots: Set<String>) { busyRoots.subtract(roots) }
 
     var count: Int { byToken.count }
 

@@ -5,7 +5,7 @@ import CuratorSystem
 /// Writes photo objects of a listing straight from the table's rows, with the keys and
 /// values `CuratorState.summary` gives (sorted keys, as the Codable encoder
 /// writes them). What is the same for many photos (a folder's path, a root's
-/// name and facts, a type's name) is escaped once and reused. It reads only what
+/// name and facts) is escaped once and reused. It reads only what
 /// it was given when the listing began, never the state: it runs outside the lock.
 struct ListingPhotoWriter: Sendable {
     /// What a listing needs of a root, taken once per listing.
@@ -30,16 +30,18 @@ struct ListingPhotoWriter: Sendable {
     private let folders: [Int32: Folder]
     private let roots: [Int32: RootPart]
     private let rootNames: [Int32: String]
-    private let types: [PhotoType: [UInt8]]
+    /// The rows of the group being written (its room reused for the next).
+    private var members: [PhotoRow] = []
+    /// The ids of groups of several files, made once per long listing (`mayBeGrouped`).
+    private var groupIDs: IDSet?
+    private var looked = 0
     private var folderID: Int32 = -1
     /// The folder's path with its `/`, escaped; nil when it is not valid UTF-8.
     private var folderPrefix: [UInt8]? = []
-    /// The current photo's root and type, looked up only when they change (most
-    /// listings have one root; a folder's photos share a few types).
+    /// The current photo's root, looked up only when it changes (most listings
+    /// have one root).
     private var rootID: Int32 = -1
     private var root = RootPart(name: [], offline: false, protectAll: false, protection: ProtectionRules([]))
-    private var type: PhotoType?
-    private var typeName: [UInt8] = []
 
     /// Takes what it needs of the roots and folders (copy-on-write copies, taken
     /// under the state's lock).
@@ -62,9 +64,6 @@ struct ListingPhotoWriter: Sendable {
         }
         self.roots = roots
         rootNames = registry.names
-        var types: [PhotoType: [UInt8]] = [:]
-        for type in PhotoType.allCases { types[type] = JSONWriter.escaped(type.wireName.utf8) }
-        self.types = types
     }
 
     /// The section of a listing that a run of `count` photos of one folder opens;
@@ -75,8 +74,29 @@ struct ListingPhotoWriter: Sendable {
                              count: count, total: total, firstPosition: firstPosition)
     }
 
-    /// One photo object; `name` is its name in the table's arena.
-    mutating func write(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>, position: Int, to w: inout JSONWriter) {
+    /// Whether `photo` may show a group of several files: a photo alone (most
+    /// of them) is told by a bit, without hashing its id into the groups' rows,
+    /// once a listing is long enough for the set of groups to be worth making.
+    private mutating func mayBeGrouped(_ photo: PhotoRow) -> Bool {
+        if groupRows.isEmpty || photo.role != .shown { return false }
+        if let groupIDs { return groupIDs.contains(table.groupID(of: photo)) }
+        looked += 1
+        if looked == Self.groupSetAfter {
+            var set = IDSet()
+            for id in groupRows.keys { set.insert(id) }
+            groupIDs = set
+        }
+        return true
+    }
+
+    /// Photos of a listing looked up in the groups' rows before it makes the set
+    /// of their ids: a page of a few hundred never does.
+    static let groupSetAfter = 2048
+
+    /// One photo object; `name` is its name in the table's arena, `names` the
+    /// whole arena (its group's files' names are read from it).
+    mutating func write(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>, names: UnsafeBufferPointer<UInt8>, position: Int,
+                        to w: inout JSONWriter) {
         w.beginObject()
         defer { w.endObject() }
         let photoRoot = table.rootID(of: photo)
@@ -84,21 +104,16 @@ struct ListingPhotoWriter: Sendable {
             rootID = photoRoot
             root = roots[rootID] ?? RootPart(name: Array("?".utf8), offline: false, protectAll: false, protection: ProtectionRules([]))
         }
-        // Only a photo in a group looks further than its own row.
-        // (The shown photo is read whole, its name copied, only then.)
-        let shown = groupRows.isEmpty || photo.role != .shown ? nil : table.photo(photo)
-        let members = shown.flatMap { GroupMembers.of($0, rows: groupRows, table: table) }
-        if wants.captureTime, let seconds = members == nil ? photo.capture.seconds : shown.flatMap({ GroupMembers.capture(of: $0, members: members) }) {
+        // Only a photo of a group looks further than its own row: one lookup in
+        // the groups' rows, which hold only groups of several files.
+        let grouped = (wants.members || wants.captureTime) && mayBeGrouped(photo)
+            && GroupMembers.rows(of: photo, rows: groupRows, table: table, names: names, into: &members)
+        if wants.captureTime, let seconds = grouped ? GroupMembers.capture(of: photo, members: members) : photo.capture.seconds {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
         if wants.id { w.key("id"); w.int(table.groupID(of: photo)) }
-        if wants.members, let members {
-            w.key("members")
-            w.beginArray()
-            for member in members { writeMember(member, to: &w) }
-            w.endArray()
-        }
+        if wants.members, grouped { writeMembers(names: names, to: &w) }
         if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.mtimeNs) }
         if wants.offline, root.offline { w.key("offline"); w.bool(true) }
         if wants.path { writePath(photo, name: name, to: &w) }
@@ -108,28 +123,30 @@ struct ListingPhotoWriter: Sendable {
         if wants.selected, let number = selection?.number(of: table.groupID(of: photo)) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }
         if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
-        if wants.members, let members { w.key("total_size"); w.int(GroupMembers.totalSize(members)) }
-        if wants.type {
-            if photo.type != type {
-                type = photo.type
-                typeName = types[photo.type] ?? JSONWriter.escaped(photo.type.wireName.utf8)
-            }
-            w.key("type")
-            w.string(escaped: typeName)
-        }
+        if wants.members, grouped { w.key("total_size"); w.int(members.reduce(0) { $0 + $1.size }) }
+        if wants.type { w.key("type"); w.string(photo.type.wireName) }
     }
 
-    /// One file of a group: `kind`, `path` (and `path_raw`), `size`, `type`.
-    private func writeMember(_ member: Photo, to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("kind"); w.string(MemberKind(member.type).rawValue)
-        let path = WirePath(folders[member.folderID].map { $0.path.appending(member.name) } ?? member.name)
-        w.key("path"); w.string(path.path)
-        if let raw = path.pathRaw { w.key("path_raw"); w.string(raw) }
-        w.key("size"); w.int(member.size)
-        w.key("type"); w.string(member.type.wireName)
-        w.endObject()
+    /// `members`: each file of the group, `kind`, `path` (and `path_raw`), `size`,
+    /// `type`, written from its row as the photo's own are (its folder's prefix
+    /// is the photo's: a group is of one folder).
+    /// (A kind's and a type's names are short: Swift keeps them in place, no
+    /// lookup or reference count needed to write them.)
+    private mutating func writeMembers(names: UnsafeBufferPointer<UInt8>, to w: inout JSONWriter) {
+        w.key("members")
+        w.beginArray()
+        for member in members {
+            w.beginObject()
+            w.key("kind"); w.string(MemberKind(member.type).rawValue)
+            writePath(member, name: UnsafeBufferPointer(rebasing: names[Int(member.name.offset)..<Int(member.name.offset) + Int(member.name.count)]),
+                      to: &w)
+            w.key("size"); w.int(member.size)
+            w.key("type"); w.string(member.type.wireName)
+            w.endObject()
+        }
+        w.endArray()
     }
+
 
     /// As `RootRegistry.isProtected`, from the root's rules taken at the start.
     private func isProtected(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>) -> Bool {

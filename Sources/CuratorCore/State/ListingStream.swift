@@ -110,7 +110,7 @@ public struct ListingStream: Sendable {
                                 }
                                 let row = rows[Int(order[index])]
                                 let name = UnsafeBufferPointer(rebasing: names[Int(row.name.offset)..<Int(row.name.offset) + Int(row.name.count)])
-                                photos.write(row, name: name, position: index + 1, to: &w)
+                                photos.write(row, name: name, names: names, position: index + 1, to: &w)
                                 index += 1
                             }
                             return index

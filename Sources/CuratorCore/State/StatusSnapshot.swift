@@ -61,7 +61,8 @@ extension CuratorState {
                 capturePending: counts.capturePending, lastScanMs: r.lastScanMs, overflows: r.overflows,
                 rescans: r.rescans, note: r.note,
                 unresponsiveSince: r.unresponsiveSince.map { LocalTime(epochSeconds: $0).rfc3339Text },
-                files: r.config.groups ? counts.files : nil)
+                files: r.config.groups ? counts.files : nil,
+                batchRunning: plans.busyRoots.contains(r.config.name))
         }
         return StatusSnapshot(
             roots: roots,

@@ -8,18 +8,38 @@ import CuratorSystem
 ///
 /// Photos a client asks for go before the background's, in the order asked. An id
 /// may go stale while queued (the photo left, changed again): `take` asks for each
-/// whether it is still wanted.
+/// whether it is still wanted. Both lines are kept per root, so that the photos of
+/// a root whose background work waits (it is scanned, a batch holds it, its server
+/// hangs) are passed over at no cost while other roots' are made.
 struct ThumbnailQueue {
     /// The sizes made of every photo: what file managers show (GNOME `large`,
     /// KDE and list views `normal`) and what a grid needs.
     static let backgroundSizes: [ThumbnailSize] = [.normal, .large]
 
-    private var background: [Int64] = []
-    private var asked: [Int64] = []
-    private var askedHead = 0
-    /// The ids in `asked[askedHead...]`: a client asking for 5 000 photos again and
+    /// By root: a stack, the newest photos first.
+    private var background: [Int32: [Int64]] = [:]
+    /// By root, in the order asked.
+    private var asked: [Int32: AskedLine] = [:]
+    /// The ids in every asked line: a client asking for 5 000 photos again and
     /// again costs a lookup each, not a walk of the list (this runs under the lock).
     private var askedSet: Set<Int64> = []
+
+    /// One root's asked photos, first in first out.
+    private struct AskedLine {
+        var ids: [Int64] = []
+        var head = 0
+        var isEmpty: Bool { head == ids.count }
+
+        mutating func append(_ id: Int64) { ids.append(id) }
+
+        mutating func pop() -> Int64? {
+            guard head < ids.count else { return nil }
+            let id = ids[head]
+            head += 1
+            if head == ids.count { self = AskedLine() }
+            return id
+        }
+    }
     /// Every photo waiting for a look (asked or background): a bitmap, as every
     /// photo of a first scan is in it.
     private var queued = IDSet()
@@ -40,27 +60,27 @@ struct ThumbnailQueue {
 
     /// Photos still to be looked at.
     var backlog: Int { queued.count }
-    var isAsked: Bool { askedHead < asked.count }
+    var isAsked: Bool { asked.values.contains { !$0.isEmpty } }
 
     func isReady(_ id: Int64) -> Bool { ready.contains(id) }
 
-    /// A photo to look at in the background (new, or at start).
-    mutating func enqueue(_ id: Int64) {
-        if queued.insert(id) { background.append(id) }
+    /// A photo of `root` to look at in the background (new, or at start).
+    mutating func enqueue(_ id: Int64, root: Int32 = 0) {
+        if queued.insert(id) { background[root, default: []].append(id) }
     }
 
-    /// A client wants `size` of `id`: it goes first.
-    mutating func ask(_ id: Int64, size: ThumbnailSize) {
+    /// A client wants `size` of `id` (a photo of `root`): it goes first.
+    mutating func ask(_ id: Int64, root: Int32 = 0, size: ThumbnailSize) {
         if !Self.backgroundSizes.contains(size) { extraSizes[id, default: []].insert(size) }
         queued.insert(id)
-        if askedSet.insert(id).inserted { asked.append(id) }
+        if askedSet.insert(id).inserted { asked[root, default: AskedLine()].append(id) }
     }
 
     /// The photo changed or moved: what was made of it is no longer its thumbnail.
-    mutating func invalidate(_ id: Int64) {
+    mutating func invalidate(_ id: Int64, root: Int32 = 0) {
         ready.remove(id)
         failed[id] = nil
-        enqueue(id)
+        enqueue(id, root: root)
     }
 
     /// The photo left the index.
@@ -84,28 +104,38 @@ struct ThumbnailQueue {
     /// background one only when `background` allows. `wanted` says whether a photo
     /// is still to be made (false: dropped).
     mutating func take(background allowed: Bool, wanted: (Int64) -> Bool) -> (id: Int64, sizes: [ThumbnailSize], asked: Bool)? {
-        while askedHead < asked.count {
-            let id = asked[askedHead]
-            askedHead += 1
-            askedSet.remove(id)
-            if askedHead == asked.count { asked = []; askedHead = 0 }
-            guard queued.remove(id), wanted(id) else { continue }
-            return (id, sizes(of: id), true)
+        take(asked: { _ in true }, background: { _ in allowed }, wanted: wanted)
+    }
+
+    /// The same, root by root: asked photos of the roots `asked` allows (in root
+    /// order), then the newest background photo of the roots `background` allows.
+    /// The other roots' photos stay queued, untouched.
+    mutating func take(asked askedAllowed: (Int32) -> Bool, background allowed: (Int32) -> Bool,
+                       wanted: (Int64) -> Bool) -> (id: Int64, sizes: [ThumbnailSize], asked: Bool)? {
+        for root in asked.keys.sorted() where askedAllowed(root) {
+            while let id = asked[root]?.pop() {
+                askedSet.remove(id)
+                guard queued.remove(id), wanted(id) else { continue }
+                if asked[root]?.isEmpty == true { asked[root] = nil }
+                return (id, sizes(of: id), true)
+            }
+            asked[root] = nil
         }
-        guard allowed else { return nil }
-        while let id = background.popLast() {
-            guard queued.remove(id) else { continue }
-            guard wanted(id) else { continue }
-            if background.isEmpty { background = [] }
-            return (id, sizes(of: id), false)
+        while let root = background.filter({ allowed($0.key) && !$0.value.isEmpty })
+            .max(by: { ($0.value.last ?? 0, $1.key) < ($1.value.last ?? 0, $0.key) })?.key {
+            while let id = background[root]?.popLast() {
+                guard queued.remove(id), wanted(id) else { continue }
+                if background[root]?.isEmpty == true { background[root] = nil }
+                return (id, sizes(of: id), false)
+            }
+            background[root] = nil
         }
-        background = []
         return nil
     }
 
     /// What became of a photo taken: ready (background sizes made), failed, or to
     /// be looked at again later (the worker could not run).
-    mutating func finished(_ id: Int64, _ outcome: Outcome) {
+    mutating func finished(_ id: Int64, _ outcome: Outcome, root: Int32 = 0) {
         switch outcome {
         case .ready(let made):
             if Set(Self.backgroundSizes).isSubset(of: made) { ready.insert(id) }
@@ -117,7 +147,7 @@ struct ThumbnailQueue {
             ready.remove(id)
             extraSizes[id] = nil
         case .retry:
-            enqueue(id)
+            enqueue(id, root: root)
         }
     }
 

@@ -7,12 +7,15 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Makes the thumbnails of every indexed photo in the background, one photo at a
-/// time, through `curatord-thumbnailer` (`ThumbnailerProcess`: libvips and LibRaw
-/// never enter the daemon). The worker runs at idle CPU and I/O priority; this
-/// thread only opens files and waits for it. Background work waits for scans,
-/// capture times and batches (`takeThumbnailWork`); photos clients ask for
-/// (`thumbnail`) go first and ring the doorbell.
+/// Makes the thumbnails of every indexed photo of its lane in the background, one
+/// photo at a time, through `curatord-thumbnailer` (`ThumbnailerProcess`: libvips and
+/// LibRaw never enter the daemon). The worker runs at idle CPU and I/O priority; this
+/// thread only opens files and waits for it. Two run: one for the local roots, one
+/// for the shares (`ThumbnailLane`), each with its thread and worker, so that opening
+/// or reading a photo of a share whose server hangs holds up the shares' thumbnails
+/// only. Background work waits for its root's scans, capture times and batches
+/// (`takeThumbnailWork`); photos clients ask for (`thumbnail`) go first and ring the
+/// doorbell.
 ///
 /// A photo whose thumbnails are valid in the cache (ours or a file manager's) is
 /// found so here, by reading the PNGs' text chunks, without the worker.
@@ -20,18 +23,28 @@ public final class ThumbnailScheduler: Sendable {
     let curator: Curator
     let cacheRoot: ByteString
     let options: ThumbnailerProcess.Options
+    public let lane: ThumbnailLane
     private let stopped = Atomic<Bool>(false)
     /// The scheduler's thread: one long job. `stop` waits for its handle.
-    private let thread = WorkerPool(name: "curatord-thumbs", threads: 1, stackSize: 512 << 10, keepIdleSeconds: 0)
+    private let thread: WorkerPool
     private let loop = Mutex<JobHandle<Void, Never>?>(nil)
     /// How long the thumbnails of a photo that left wait before they are removed:
     /// long enough for a batch to bury a photo the watcher saw leave first.
     static let departureGraceNanoseconds: UInt64 = 10_000_000_000
 
-    public init(curator: Curator, cacheRoot: ByteString, executable: ByteString) {
+    public init(curator: Curator, cacheRoot: ByteString, executable: ByteString, lane: ThumbnailLane = .local) {
         self.curator = curator
         self.cacheRoot = cacheRoot
+        self.lane = lane
         options = ThumbnailerProcess.Options(executable: executable)
+        thread = WorkerPool(name: lane == .local ? "curatord-thumbs" : "curatord-thshare", threads: 1, stackSize: 512 << 10,
+                            keepIdleSeconds: 0)
+    }
+
+    /// Asks the thread to stop after the photo in hand, without waiting (`stop` waits).
+    public func requestStop() {
+        stopped.store(true, ordering: .releasing)
+        curator.ringThumbnailDoorbell()
     }
 
     public func start() throws(WorkerError) {
@@ -68,8 +81,9 @@ public final class ThumbnailScheduler: Sendable {
                 }
             }
             guard let cache else { continue }
-            removeDeparted(in: cache)
-            guard now >= brokenUntil, let work = curator.withState({ $0.takeThumbnailWork() }) else {
+            // One lane removes what left: the local one, which never waits on a share.
+            if lane == .local { removeDeparted(in: cache) }
+            guard now >= brokenUntil, let work = curator.withState({ $0.takeThumbnailWork(lane: lane) }) else {
                 curator.waitForThumbnailDoorbell(seconds: 0.5)
                 continue
             }

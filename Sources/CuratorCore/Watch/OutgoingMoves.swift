@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Synchronization
 
-/// The photos a running batch moves out of the roots itself. The batch reports
+/// The photos the running batches move out of the roots themselves (several run at
+/// once, each on roots of its own, so their files never overlap). A batch reports
 /// each outcome (trashed photos leave the index a chunk at a time), so the
 /// watcher's usual handling of their unpaired MOVED_FROM (a stat and a state lock
 /// per photo) would be the same work twice: it skips the moves listed here. An
@@ -15,12 +16,12 @@ final class OutgoingMoves: Sendable {
 
     private let table = Mutex(Table())
 
-    /// A batch is about to move these files out (at most one batch runs at a time).
+    /// A batch is about to move these files out.
     func expect(_ entries: [WatchTable.Entry]) {
         table.withLock { $0.expected.formUnion(entries) }
     }
 
-    /// True while a batch still has moves to make.
+    /// True while some batch still has moves to make.
     var isExpecting: Bool { table.withLock { !$0.expected.isEmpty } }
 
     /// The watcher, for a file's MOVED_FROM that found no MOVED_TO: true when the
@@ -33,13 +34,17 @@ final class OutgoingMoves: Sendable {
         }
     }
 
-    /// The batch is over: forgets everything and returns the moves the watcher
-    /// skipped, for the caller to hand back those the batch did not make.
-    func end() -> Set<WatchTable.Entry> {
+    /// The batch that expected `entries` is over: forgets them and returns those
+    /// whose moves the watcher skipped, for the caller to hand back those the batch
+    /// did not make. Other batches' entries stay.
+    func end(_ entries: [WatchTable.Entry]) -> Set<WatchTable.Entry> {
         table.withLock { table in
-            let claimed = table.claimed
-            table = Table()
-            return claimed
+            var skipped: Set<WatchTable.Entry> = []
+            for entry in entries {
+                table.expected.remove(entry)
+                if table.claimed.remove(entry) != nil { skipped.insert(entry) }
+            }
+            return skipped
         }
     }
 }

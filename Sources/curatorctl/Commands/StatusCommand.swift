@@ -19,6 +19,7 @@ struct StatusCommand: CLICommand {
                 + "\(Format.plural(r.photos, "photo")) (\(Format.bytes(r.bytes))), \(Format.plural(r.watches, "watch"))"
             if r.scanning { line += ", scanning (\(r.scanFiles) files in \(r.scanDirectories) folders so far)" }
             if r.capturePending > 0 { line += ", \(r.capturePending) capture times to read" }
+            if r.batchRunning == true { line += ", a batch is running" }
             if r.overflows > 0 || r.rescans > 0 { line += ", \(r.overflows) overflows, \(r.rescans) rescans" }
             Format.write(line)
             if let note = r.note { Format.write("      \(note)") }

@@ -35,6 +35,24 @@ struct ThumbnailQueueTests {
         #expect(drain(&queue).map(\.0) == [1])
     }
 
+    /// A root whose work waits keeps its photos queued, asked or not, while the
+    /// others' are taken, newest first across roots.
+    @Test func aWaitingRootsPhotosStayQueuedWhileOtherRootsAreTaken() {
+        var queue = ThumbnailQueue()
+        for id in [1, 3, 5] as [Int64] { queue.enqueue(id, root: 7) }
+        for id in [2, 4, 6] as [Int64] { queue.enqueue(id, root: 8) }
+        queue.ask(9, root: 7, size: .normal)
+        queue.ask(10, root: 8, size: .normal)
+        var taken: [Int64] = []
+        while let next = queue.take(asked: { $0 == 8 }, background: { $0 == 8 }, wanted: { _ in true }) { taken.append(next.id) }
+        #expect(taken == [10, 6, 4, 2])
+        #expect(queue.backlog == 4 && queue.isAsked)
+        taken = []
+        while let next = queue.take(asked: { _ in true }, background: { _ in true }, wanted: { _ in true }) { taken.append(next.id) }
+        #expect(taken == [9, 5, 3, 1])
+        #expect(queue.backlog == 0 && !queue.isAsked)
+    }
+
     @Test func readyFailedInvalidatedAndForgotten() {
         var queue = ThumbnailQueue()
         queue.enqueue(1)
