@@ -50,6 +50,24 @@ int curator_vips_thumbnail_source(VipsSource *source, VipsImage **out, int width
         NULL);
 }
 
+int curator_vips_jpeg_thumbnail(VipsSource *source, VipsImage **out, int shrink, int width, int height, int no_rotate, int fail_on,
+                                int *decoded_width) {
+    VipsImage *loaded = NULL;
+    if (vips_jpegload_source(source, &loaded,
+            "shrink", shrink,
+            "access", VIPS_ACCESS_SEQUENTIAL,
+            "fail_on", (VipsFailOn)fail_on,
+            NULL) != 0) return -1;
+    *decoded_width = vips_image_get_width(loaded);
+    int rc = vips_thumbnail_image(loaded, out, width,
+        "height", height,
+        "size", VIPS_SIZE_DOWN,
+        "no_rotate", no_rotate ? TRUE : FALSE,
+        NULL);
+    g_object_unref(loaded);
+    return rc;
+}
+
 int curator_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height) {
     return vips_thumbnail_image(in, out, width,
         "height", height,

@@ -37,6 +37,9 @@ public struct ThumbnailMaker: Sendable {
         /// The original's size, upright.
         public var width: Int
         public var height: Int
+        /// The width a JPEG was decoded at (before rotation: 500 for a 4000x3000 photo
+        /// at 1/8); nil for other formats, which libvips' thumbnail decodes as it chooses.
+        public var decodedWidth: Int?
     }
 
     /// Thumbnails of the file open at `fd` (`size` bytes) at `sizes`.
@@ -50,9 +53,11 @@ public struct ThumbnailMaker: Sendable {
         case .image:
             let source: VipsSourceRef
             do { source = try VipsSourceRef.descriptor(fd.rawValue) } catch { throw ThumbnailMakingError(.unreadable, error.description) }
-            let (width, height) = try checkedHeader(source, rotate: true)
-            let image = try thumbnail(source, largest: largest, rotate: true)
-            return try encode(image, sizes: sizes, width: width, height: height)
+            let header = try checkedHeader(source, rotate: true)
+            let (image, decodedWidth) = try thumbnail(source, header, largest: largest, rotate: true)
+            var made = try encode(image, sizes: sizes, width: header.upright.width, height: header.upright.height)
+            made.decodedWidth = decodedWidth
+            return made
         case .raw:
             let preview = try RawPreview.read(fd, size: size)
             var image: VipsImageRef
@@ -63,10 +68,10 @@ public struct ThumbnailMaker: Sendable {
                     Result { () throws(ThumbnailMakingError) -> VipsImageRef in
                         let source: VipsSourceRef
                         do throws(VipsError) { source = try VipsSourceRef.memory(raw) } catch { throw .decoding(error) }
-                        _ = try checkedHeader(source, rotate: false)
+                        let header = try checkedHeader(source, rotate: false)
                         // The preview's own EXIF (if any) is not trusted for orientation:
                         // LibRaw's is the RAW file's.
-                        return try thumbnail(source, largest: largest, rotate: false)
+                        return try thumbnail(source, header, largest: largest, rotate: false).image
                     }
                 }
                 image = try decoded.get()
@@ -101,21 +106,31 @@ public struct ThumbnailMaker: Sendable {
         "VipsForeignLoadHeif", "VipsForeignLoadNsgif",
     ]
 
-    /// The image's size from its header, upright; refuses one larger than `maxPixels`
-    /// or in a format that is not a photo's.
-    private func checkedHeader(_ source: VipsSourceRef, rotate: Bool) throws(ThumbnailMakingError) -> (Int, Int) {
-        try Self.checkLoader(source)
-        guard let header = curator_vips_open_source(source.pointer, Int32(VIPS_FAIL_ON_TRUNCATED.rawValue)) else {
-            throw ThumbnailMakingError.decoding(VipsError.take("open"))
-        }
-        let image = VipsImageRef(header)
-        try checkPixels(width: image.width, height: image.height)
-        if rotate && vips_image_get_orientation_swap(header) != 0 { return (image.height, image.width) }
-        return (image.width, image.height)
+    private struct Header {
+        /// As the pixels are stored, and turned upright by the EXIF orientation (when asked).
+        var stored: (width: Int, height: Int)
+        var upright: (width: Int, height: Int)
+        var isJPEG: Bool
     }
 
-    /// Refuses a source whose content is not in a photo format.
-    static func checkLoader(_ source: VipsSourceRef) throws(ThumbnailMakingError) {
+    /// The image's size from its header; refuses one larger than `maxPixels` or in a
+    /// format that is not a photo's.
+    private func checkedHeader(_ source: VipsSourceRef, rotate: Bool) throws(ThumbnailMakingError) -> Header {
+        let loader = try Self.checkLoader(source)
+        guard let opened = curator_vips_open_source(source.pointer, Int32(VIPS_FAIL_ON_TRUNCATED.rawValue)) else {
+            throw ThumbnailMakingError.decoding(VipsError.take("open"))
+        }
+        let image = VipsImageRef(opened)
+        try checkPixels(width: image.width, height: image.height)
+        let stored = (image.width, image.height)
+        let swap = rotate && vips_image_get_orientation_swap(opened) != 0
+        return Header(stored: stored, upright: swap ? (image.height, image.width) : stored, isJPEG: loader.hasPrefix("VipsForeignLoadJpeg"))
+    }
+
+    /// The loader libvips picks for the source's content; refuses one that is not a
+    /// photo format's.
+    @discardableResult
+    static func checkLoader(_ source: VipsSourceRef) throws(ThumbnailMakingError) -> String {
         guard let found = vips_foreign_find_load_source(source.pointer) else {
             throw ThumbnailMakingError.decoding(VipsError.take("find loader"))
         }
@@ -123,6 +138,19 @@ public struct ThumbnailMaker: Sendable {
         guard photoLoaders.contains(where: { loader.hasPrefix($0) }) else {
             throw ThumbnailMakingError(.unsupported, "not a photo format (\(loader))")
         }
+        return loader
+    }
+
+    /// The JPEG shrink-on-load factor for a thumbnail of at most `largest`: the
+    /// greatest of 8, 4, 2, 1 that leaves the decoded image's longer side at least
+    /// the thumbnail's, so that the resize after it only ever shrinks. (libvips'
+    /// own choice keeps a further factor of two: a 12 MP photo's 256-pixel thumbnail
+    /// is decoded at 1/4, 1000x750, where 1/8 gives 500x375. Each pixel at 1/8 is its
+    /// 8x8 block's mean, which is already the averaging a shrink wants.)
+    public static func jpegShrink(width: Int, height: Int, largest: ThumbnailSize) -> Int {
+        let longer = max(width, height)
+        for shrink in [8, 4, 2] where longer >= largest.pixels * shrink { return shrink }
+        return 1
     }
 
     private func checkPixels(width: Int, height: Int) throws(ThumbnailMakingError) {
@@ -134,16 +162,23 @@ public struct ThumbnailMaker: Sendable {
 
     /// The largest size, upright and 8-bit sRGB: a pipeline that decodes when it is
     /// written (`encode` makes it once into memory when more than one size is made).
-    private func thumbnail(_ source: VipsSourceRef, largest: ThumbnailSize, rotate: Bool) throws(ThumbnailMakingError) -> VipsImageRef {
+    /// A JPEG is decoded at the `jpegShrink` of its size, other formats as libvips
+    /// chooses.
+    private func thumbnail(_ source: VipsSourceRef, _ header: Header, largest: ThumbnailSize, rotate: Bool) throws(ThumbnailMakingError) -> (image: VipsImageRef, decodedWidth: Int?) {
         var out: UnsafeMutablePointer<VipsImage>?
-        guard curator_vips_thumbnail_source(
-            source.pointer, &out, Int32(largest.pixels), Int32(largest.pixels), rotate ? 0 : 1,
-            Int32(VIPS_FAIL_ON_TRUNCATED.rawValue)) == 0, let out
-        else {
+        let failOn = Int32(VIPS_FAIL_ON_TRUNCATED.rawValue)
+        let side = Int32(largest.pixels)
+        var decodedWidth: Int32 = 0
+        let made = header.isJPEG
+            ? curator_vips_jpeg_thumbnail(
+                source.pointer, &out, Int32(Self.jpegShrink(width: header.stored.width, height: header.stored.height, largest: largest)),
+                side, side, rotate ? 0 : 1, failOn, &decodedWidth)
+            : curator_vips_thumbnail_source(source.pointer, &out, side, side, rotate ? 0 : 1, failOn)
+        guard made == 0, let out else {
             throw ThumbnailMakingError.decoding(VipsError.take("thumbnail"))
         }
         do {
-            return try VipsImageRef(out).srgb8()
+            return (try VipsImageRef(out).srgb8(), header.isJPEG ? Int(decodedWidth) : nil)
         } catch {
             throw ThumbnailMakingError.decoding(error)
         }

@@ -66,12 +66,9 @@ func parse(_ arguments: [String]) -> Settings {
     return settings
 }
 
-/// Lowers this process before anything else starts a thread: Linux keeps priorities
-/// per thread, and new threads inherit them.
+/// Bounds this process before it reads a job. Its priority is lowered later, once
+/// libvips is loaded (`lowerPriority`).
 func confine(_ settings: Settings) {
-    if curator_worker_lower_priority() != 0 {
-        log.warning("curatord-thumbnailer: could not lower its priority fully: \(Errno.current)")
-    }
     if curator_worker_bind_to_parent() != 0 {
         log.warning("curatord-thumbnailer: prctl: \(Errno.current)")
     }
@@ -86,6 +83,17 @@ func confine(_ settings: Settings) {
     // Two malloc arenas, not one per thread: the address-space bound counts them.
     curator_worker_limit_arenas(2)
     signal(SIGPIPE, SIG_IGN)
+}
+
+/// nice 19, SCHED_IDLE, I/O class idle, for every thread libvips started too (Linux
+/// keeps priorities per thread). Only after libvips and its modules are loaded: that
+/// takes a few hundred milliseconds of CPU once, and at idle priority on a machine
+/// whose cores are busy it took longer than the daemon waits for `ready`, again at
+/// each retry. No job is read before this.
+func lowerPriority() {
+    if curator_worker_lower_all_threads() != 0 {
+        log.warning("curatord-thumbnailer: could not lower its priority fully: \(Errno.current)")
+    }
 }
 
 /// The CPU time used so far plus one job's allowance becomes the soft RLIMIT_CPU:
@@ -158,6 +166,7 @@ do {
     log.error("curatord-thumbnailer: \(error)")
     exit(1)
 }
+lowerPriority()
 
 let input = FileDescriptor(rawValue: 0)
 let kind: WorkerChannel.Kind

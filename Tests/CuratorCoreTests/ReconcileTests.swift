@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CuratorCore
+import CuratorProtocol
 import CuratorSystem
 import Foundation
 import Glibc
@@ -159,6 +160,34 @@ import Testing
         #expect(f.id("new.jpg") != oldID)
         #expect(f.id("old.jpg") == nil)
         #expect(changes.contains { if case .removed(let p) = $0 { p.id == oldID } else { false } })
+    }
+
+    /// A photo emptied from the trash by our hand loses its tombstone: the next file
+    /// given its inode number is a new photo, not the emptied one come back.
+    @Test func anEmptiedPhotosInodeNumberIsANewPhotosNext() throws {
+        let f = try Fixture()
+        try f.write("a.jpg", "trashed, then emptied")
+        try f.reconcile("", ["a.jpg"])
+        let emptiedID = try #require(f.id("a.jpg"))
+        let trashed = try f.scanned("a.jpg")
+        // A batch trashed it (buried, unindexed); trash.empty then deleted it.
+        f.state.tombstones.bury(Burial(id: emptiedID, identity: FileIdentity(trashed.status), rootName: "pics",
+                                       relativePath: ByteString("a.jpg")))
+        try FileManager.default.removeItem(atPath: f.root + "/a.jpg")
+        try f.reconcile("", [])
+        f.state.photosPurged([BatchItemResult(step: 1, id: emptiedID, root: "pics", path: "a.jpg", size: trashed.status.size,
+                                              outcome: .emptied)])
+        #expect(f.state.tombstones.id(device: trashed.status.device, inode: trashed.status.inode) == nil)
+        // A new file that the file system gives the freed inode number.
+        try f.write("new.jpg", "a new photo")
+        var status = try f.scanned("new.jpg").status
+        status.device = trashed.status.device
+        status.inode = trashed.status.inode
+        var seen = IDSet()
+        _ = try f.state.reconcile(root: f.rootID, directory: .empty, files: [ScannedFile(name: "new.jpg", status: status, type: .jpeg)],
+                              complete: true, seen: &seen)
+        let newID = try #require(f.id("new.jpg"))
+        #expect(newID != emptiedID)
     }
 
     @Test func whatVanishedIsRemovedWithItsFolders() throws {

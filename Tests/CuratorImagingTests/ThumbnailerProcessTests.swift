@@ -254,16 +254,29 @@ struct ThumbnailerProcessTests {
         #expect(throws: ThumbnailerError.self) { try missing.start() }
     }
 
-    /// Idle priority (nice 19, SCHED_IDLE, I/O class idle), its memory bound, no core
-    /// files, and it ends when its client closes the socket.
+    /// nice and scheduling policy of each thread of `pid`, by thread id.
+    static func threadPriorities(_ pid: pid_t) throws -> [String: (nice: Substring, policy: Substring)] {
+        var found: [String: (nice: Substring, policy: Substring)] = [:]
+        for tid in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
+            let stat = try String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8)
+            let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+            found[tid] = (fields[16], fields[38])
+        }
+        return found
+    }
+
+    /// Idle priority (nice 19, SCHED_IDLE, I/O class idle) on every thread once it is
+    /// ready, its memory bound, no core files, and it ends when its client closes the socket.
     @Test func theWorkerRunsIdleAndBounded() throws {
         let setup = try Setup { $0.memoryLimitMiB = 768 }
         try setup.thumbnailer.start()
         let pid = try #require(setup.thumbnailer.pid)
-        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-        let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
-        #expect(fields[16] == "19", "nice")
-        #expect(fields[38] == "5", "policy SCHED_IDLE")
+        let threads = try Self.threadPriorities(pid)
+        #expect(!threads.isEmpty)
+        for (tid, priority) in threads {
+            #expect(priority.nice == "19", "nice of thread \(tid)")
+            #expect(priority.policy == "5", "policy SCHED_IDLE of thread \(tid)")
+        }
         let ionice = try Tool.run("/usr/bin/ionice", ["-p", "\(pid)"])
         #expect(ionice.stdout.hasPrefix("idle"), "\(ionice.stdout)")
         let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
@@ -273,6 +286,42 @@ struct ThumbnailerProcessTests {
         #expect(lines.first { $0.hasPrefix("Max core file size") }?.split(separator: " ").dropFirst(4).first == "0")
         setup.thumbnailer.stop()
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
+    }
+
+    /// On a core that other work keeps busy, a new worker still says it is ready
+    /// within the daemon's wait (10 s): it loads libvips at its parent's priority
+    /// and only then lowers itself. (Loaded at SCHED_IDLE, next to a busy process it
+    /// got almost no CPU: the daemon gave up on it, again at each retry.) Ready, it
+    /// runs idle, every thread of it.
+    @Test func aWorkerStartsBesideABusyCore() throws {
+        let scratch = try Scratch()
+        let allowed = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
+        let cpu = try #require(allowed?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces)
+            .split(whereSeparator: { $0 == "," || $0 == "-" }).first.map(String.init))
+        // The worker, pinned to that core beside a process that never sleeps.
+        let pinned = try scratch.write(
+            "pinned-thumbnailer", Array("#!/bin/sh\nexec /usr/bin/taskset -c \(cpu) \"\(Package.thumbnailer)\" \"$@\"\n".utf8),
+            mode: 0o755)
+        let busy = Process()
+        busy.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        busy.arguments = ["-c", cpu, "/bin/sh", "-c", "while :; do :; done"]
+        try busy.run()
+        defer {
+            // SIGKILL: the test runner's threads block SIGTERM, and the child inherits that.
+            kill(busy.processIdentifier, SIGKILL)
+            busy.waitUntilExit()
+        }
+        let thumbnailer = ThumbnailerProcess(options: .init(executable: pinned))
+        defer { thumbnailer.stop() }
+        let started = MonotonicClock.nanoseconds()
+        try thumbnailer.start()
+        let seconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
+        #expect(seconds < 10, "ready after \(seconds) s")
+        let pid = try #require(thumbnailer.pid)
+        for (tid, priority) in try Self.threadPriorities(pid) {
+            #expect(priority.nice == "19" && priority.policy == "5", "thread \(tid): nice \(priority.nice), policy \(priority.policy)")
+        }
     }
 
     /// A script's way: jobs as lines on a pipe, paths instead of descriptors (a name

@@ -25,10 +25,11 @@ ssize_t curator_send_with_fds(int socket, const void *bytes, size_t length, cons
 /// `capacity` is an error (EMSGSIZE), its descriptors closed.
 ssize_t curator_receive_with_fds(int socket, void *bytes, size_t capacity, int *fds, int *fd_count);
 
-/// nice 19, SCHED_IDLE and I/O priority class idle for the calling thread and the
-/// threads it starts afterwards. Returns 0, or -1 with the errno of the first call
-/// that failed (the others are still made).
-int curator_worker_lower_priority(void);
+/// nice 19, SCHED_IDLE and I/O priority class idle for every thread of the
+/// process, the caller's first (a thread it starts meanwhile or later inherits
+/// them). Returns 0, or -1 with the errno of the first call that failed (the others
+/// are still made; ESRCH of a thread that ended is no failure).
+int curator_worker_lower_all_threads(void);
 
 /// At most `arenas` malloc arenas (not one per thread, each reserving 64 MiB of
 /// address space); the mmap threshold is left to adapt.

@@ -25,7 +25,7 @@ enum TrashEmptyCommand: CuratorCommand {
         let result = try curator.batches.withRunner { (runner) throws(BatchError) in
             try runner.empty(uid: caller.uid, root: args.root, cutoff: cutoff, token: token)
         }
-        curator.withState { $0.thumbnailsPurged(result.items) }
+        curator.withState { $0.photosPurged(result.items) }
         return result
     }
 

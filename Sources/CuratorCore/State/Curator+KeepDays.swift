@@ -27,7 +27,7 @@ extension Curator {
         defer { withState { $0.plans.release(free) } }
         do {
             let result = try batches.withRunner { (runner) throws(BatchError) in try runner.emptyExpired(cutoffs: cutoffs) }
-            withState { $0.thumbnailsPurged(result.items) }
+            withState { $0.photosPurged(result.items) }
             if !result.items.isEmpty {
                 log.notice("recycle_keep_days: emptied \(result.emptied) photos (\(result.bytes) bytes) trashed before the cutoff"
                            + (result.skipped > 0 ? "; \(result.skipped) could not be" : ""))

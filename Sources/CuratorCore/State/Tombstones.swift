@@ -11,7 +11,9 @@ struct Burial: Sendable {
 
 /// Photos we moved to the trash: one that comes back (an undo, or `trash-restore`
 /// behind our back) gets its former id. Filled from the journal at start and by
-/// every batch; emptied as photos come back.
+/// every batch; emptied as photos come back, and as they leave the trash for good
+/// (`forget`): the inode of a purged file is free for the next file made, which
+/// must not be taken for the photo it was.
 ///
 /// Two keys, for two kinds of file system. On a local one a photo is known by its
 /// inode, which a rename keeps wherever the photo is put back. On a share whose
@@ -27,6 +29,7 @@ struct Tombstones {
     }
 
     private var ids: [InodeKey: Int64] = [:]
+    private var inodeOf: [Int64: InodeKey] = [:]
     private var byPath: [PathKey: Burial] = [:]
     private var pathOf: [Int64: PathKey] = [:]
 
@@ -34,7 +37,11 @@ struct Tombstones {
 
     /// `burial.id` went to the trash as the file its identity names, from its path.
     mutating func bury(_ burial: Burial) {
-        ids[InodeKey(device: burial.identity.device, inode: burial.identity.inode)] = burial.id
+        let inode = InodeKey(device: burial.identity.device, inode: burial.identity.inode)
+        if let earlier = inodeOf[burial.id], earlier != inode, ids[earlier] == burial.id { ids[earlier] = nil }
+        if let other = ids[inode], other != burial.id { inodeOf[other] = nil }
+        ids[inode] = burial.id
+        inodeOf[burial.id] = inode
         let key = PathKey(rootName: burial.rootName, relativePath: burial.relativePath)
         if let earlier = byPath[key], earlier.id != burial.id { pathOf[earlier.id] = nil }
         byPath[key] = burial
@@ -45,8 +52,16 @@ struct Tombstones {
     /// handed back: an id is given back once.
     mutating func exhume(device: UInt64, inode: UInt64) -> Int64? {
         guard let id = ids.removeValue(forKey: InodeKey(device: device, inode: inode)) else { return nil }
+        inodeOf[id] = nil
         forgetPath(of: id)
         return id
+    }
+
+    /// Photo `id` left the trash for good (emptied, expired, or purged by another
+    /// tool): no file is that photo any more.
+    mutating func forget(_ id: Int64) {
+        if let inode = inodeOf.removeValue(forKey: id), ids[inode] == id { ids[inode] = nil }
+        forgetPath(of: id)
     }
 
     /// The id of the trashed photo that stood at this path with this size and mtime
@@ -58,6 +73,7 @@ struct Tombstones {
         pathOf[burial.id] = nil
         let inode = InodeKey(device: burial.identity.device, inode: burial.identity.inode)
         if ids[inode] == burial.id { ids[inode] = nil }
+        inodeOf[burial.id] = nil
         return burial.id
     }
 

@@ -22,6 +22,27 @@ import Testing
         #expect(tombstones.id(device: 2, inode: 99) == 8)
     }
 
+    /// A photo gone from the trash for good is forgotten by both keys; the others stay.
+    @Test func aForgottenTombstoneGivesNothingBack() {
+        var tombstones = Tombstones()
+        tombstones.bury(Burial(id: 7, identity: FileIdentity(device: 1, inode: 99, size: 10, mtimeNs: 5),
+                               rootName: "r", relativePath: ByteString("a.jpg")))
+        tombstones.bury(Burial(id: 8, identity: FileIdentity(device: 1, inode: 100, size: 10, mtimeNs: 5),
+                               rootName: "r", relativePath: ByteString("b.jpg")))
+        tombstones.forget(7)
+        tombstones.forget(42)
+        #expect(tombstones.count == 1)
+        #expect(tombstones.exhume(device: 1, inode: 99) == nil)
+        #expect(tombstones.exhume(rootName: "r", relativePath: ByteString("a.jpg"), size: 10, mtimeNs: 5) == nil)
+        #expect(tombstones.id(device: 1, inode: 100) == 8)
+        // Buried again under another inode (trashed, restored, trashed again): the old one is no key any more.
+        tombstones.bury(Burial(id: 8, identity: FileIdentity(device: 1, inode: 101, size: 10, mtimeNs: 5),
+                               rootName: "r", relativePath: ByteString("b.jpg")))
+        #expect(tombstones.id(device: 1, inode: 100) == nil)
+        tombstones.forget(8)
+        #expect(tombstones.count == 0)
+    }
+
     /// Where inode numbers do not last (a share), a photo put back is known by its
     /// root, path, size and mtime; anything else at that path is another photo.
     @Test func aTombstoneIsFoundByPathSizeAndTime() {

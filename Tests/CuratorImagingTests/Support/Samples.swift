@@ -112,6 +112,21 @@ enum Pixels {
         return [UInt8](bytes)
     }
 
+    /// The mean absolute difference of two images of one size, per band and pixel (0-255).
+    static func meanDifference(_ a: ByteString, _ b: ByteString) throws -> Double {
+        let difference = a.lossyString + ".difference.v"
+        let magnitude = a.lossyString + ".magnitude.v"
+        for step in [["subtract", a.lossyString, b.lossyString, difference], ["abs", difference, magnitude]] {
+            let out = try Tool.run("/usr/bin/vips", step)
+            guard out.status == 0 else { throw Samples.SampleError("vips \(step[0]): \(out.stderr)") }
+        }
+        let mean = try Tool.run("/usr/bin/vips", ["avg", magnitude])
+        guard mean.status == 0, let value = Double(mean.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Samples.SampleError("vips avg: \(mean.stderr)")
+        }
+        return value
+    }
+
     static func isRed(_ rgb: [Int]) -> Bool { rgb.count >= 3 && rgb[0] > 200 && rgb[1] < 60 && rgb[2] < 60 }
     static func isBlue(_ rgb: [Int]) -> Bool { rgb.count >= 3 && rgb[0] < 60 && rgb[1] < 100 && rgb[2] > 160 }
 }
