@@ -127,7 +127,7 @@ extension Watch.RemoteShare {
         share.hang()
         let hung = try d.client()
         try hung.sendLine(#"{"id":1,"cmd":"delete.confirm","token":"\#(try #require(hungPlan["token"] as? String))"}"#)
-        try eventually(timeout: 10, "the batch on the share to start") { try c.rootStatus("nas")["batch_running"] as? Bool == true }
+        try eventually(timeout: 10, "the batch on the share to start") { try c.status()["batch_running"] as? Bool == true }
         try #require(try hung.readObject(timeout: 0.5) == nil, "the batch on the hung share answered: it did not hang")
 
         let connection = try d.client(asUser: alice.name)
