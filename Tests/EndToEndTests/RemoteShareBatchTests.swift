@@ -75,6 +75,172 @@ extension Watch.RemoteShare {
 }
 
 extension Watch.RemoteShare {
+    /// The same, for a real other user (issue 13: what one user does must never lock
+    /// out or slow down another): while root's batch hangs on the share, a user made
+    /// for the test, connected as that user (SO_PEERCRED), selects, prepares, confirms
+    /// and undoes on a local root of its own, each answer within 2 s; the photos go to
+    /// that user's own trash (`.Trash-$uid` at the top of a tmpfs of the test's own,
+    /// owned by the user) and come back, still the user's. The same from a selection
+    /// hangs today, and takes the whole daemon with it: marked as a known issue
+    /// below, so that the fix turns the marks into failures to remove.
+    @Test func aBatchHangingOnAShareHoldsNoOtherUser() throws {
+        try SSHShare.requireAvailable()
+        guard SystemUsers.available, Tool.exists("/usr/bin/socat"), Tool.exists("/usr/bin/mount") else {
+            print("skipped: needs useradd, setpriv, socat and mount to act as another user")
+            return
+        }
+        let users = SystemUsers()
+        defer { users.remove() }
+        let alice = try users.user("halice")
+        let d = Daemon(roots: [])
+        let home = d.home.mkdir("homes")
+        guard DeletePermissionTests.mountScratch(home) else { return }
+        let share = try SSHShare(mountpoint: d.home.sub("nas"))
+        defer {
+            share.resume()
+            d.stop()
+            DeletePermissionTests.unmount(home)
+        }
+        Files.mkdir(share.export + "/photos")
+        Files.write(share.export + "/photos/a.jpg", "shared photo")
+        let mine = home + "/alice"
+        Files.mkdir(mine)
+        chown(mine, alice.uid, alice.gid)
+        chmod(mine, 0o755)
+        for n in 0..<3 {
+            Files.write(mine + "/p\(n).jpg", "alice's photo \(n)")
+            chown(mine + "/p\(n).jpg", alice.uid, alice.gid)
+        }
+        configure(d, """
+            { roots: [{ name: "homes", path: "\(home)" },
+                      { name: "nas", path: "\(share.mountpoint)/photos", poll_interval_seconds: 1 }] }
+            """)
+        try d.start()
+        d.letOtherUsersConnect()
+        let c = try d.client()
+        try c.sync()
+        let nas = try c.idsByPath(["root": "nas"])
+        let local = try c.idsByPath(["root": "homes"])
+        try #require(nas.count == 1 && local.count == 3, "\(nas) \(local)")
+        let hungPlan = try c.prepare(["ids": [try #require(nas["a.jpg"])]])
+
+        share.hang()
+        let hung = try d.client()
+        try hung.sendLine(#"{"id":1,"cmd":"delete.confirm","token":"\#(try #require(hungPlan["token"] as? String))"}"#)
+        try eventually(timeout: 10, "the batch on the share to start") { try c.status()["batch_running"] as? Bool == true }
+        try #require(try hung.readObject(timeout: 0.5) == nil, "the batch on the hung share answered: it did not hang")
+
+        let connection = try d.client(asUser: alice.name)
+        defer { connection.end() }
+        let other = connection.client
+        /// One request of alice's: its answer, which must come within 2 s and succeed.
+        func timed(_ body: [String: Any]) throws -> [String: Any] {
+            let started = Date()
+            let answer = try other.request(body, timeout: 5)
+            let seconds = Date().timeIntervalSince(started)
+            #expect(seconds < 2, "\(body["cmd"] ?? "") as another user took \(seconds) s beside a batch hanging on a share")
+            #expect(answer["ok"] as? Bool == true, "\(body["cmd"] ?? "") as another user: \(answer)")
+            return answer["result"] as? [String: Any] ?? [:]
+        }
+        let p0 = try #require(local["alice/p0.jpg"])
+        let p1 = try #require(local["alice/p1.jpg"])
+        // Her view is her root: a view over every root would read the permissions of
+        // the share's folders for her, and wait for the share (see the next test).
+        _ = try timed(["cmd": "view", "root": "homes"])
+        // A plan of the ids she names, her selection empty: trashed into her own
+        // trash, at the top of her volume, hers to list and empty; and back.
+        let plan = try timed(["cmd": "delete.prepare", "ids": [p0, p1]])
+        let batch = try timed(["cmd": "delete.confirm", "token": try #require(plan["token"] as? String, "\(plan)")])
+        #expect(batch["trashed"] as? Int == 2, "\(batch)")
+        let trash = home + "/.Trash-\(alice.uid)"
+        for name in ["p0.jpg", "p1.jpg"] {
+            #expect(!Files.exists(mine + "/" + name))
+            #expect(ThumbnailPermissionTests.mode(trash + "/files/" + name)?.uid == alice.uid, "\(name) is not in alice's trash")
+            #expect(Files.exists(trash + "/info/" + name + ".trashinfo"))
+        }
+        #expect(ThumbnailPermissionTests.mode(trash)?.uid == alice.uid)
+        let undo = try timed(["cmd": "undo", "batch": try #require(batch["batch"] as? Int, "\(batch)")])
+        #expect(undo["restored"] as? Int == 2, "\(undo)")
+        for name in ["p0.jpg", "p1.jpg"] {
+            #expect(ThumbnailPermissionTests.mode(mine + "/" + name)?.uid == alice.uid, "\(name) did not come back")
+            #expect(!Files.exists(trash + "/files/" + name))
+        }
+        _ = try timed(["cmd": "history"])
+
+        _ = try timed(["cmd": "mode", "mode": "select"])
+        let selected = try timed(["cmd": "select", "ids": [p0, p1]])
+        #expect(selected["count"] as? Int == 2, "\(selected)")
+        // Known issue: with photos selected, any request that reads her session
+        // (`CuratorState.session` -> `withoutUnseen`) works out whether she may list
+        // every folder of every root: a stat of the share's root, made under the state
+        // lock, that hangs with the share. Until the share answers, nobody is answered.
+        withKnownIssue("another user's permissions on the hung share are read under the state lock") {
+            let plan = try timed(["cmd": "delete.prepare"])
+            let batch = try timed(["cmd": "delete.confirm", "token": try #require(plan["token"] as? String, "\(plan)")])
+            #expect(batch["trashed"] as? Int == 2, "\(batch)")
+            let undo = try timed(["cmd": "undo", "batch": try #require(batch["batch"] as? Int, "\(batch)")])
+            #expect(undo["restored"] as? Int == 2, "\(undo)")
+        }
+        withKnownIssue("the state lock is held by that stat: root is locked out too") {
+            let started = Date()
+            let answer = try c.request(["cmd": "delete.prepare", "ids": [try #require(local["alice/p2.jpg"])]], timeout: 3)
+            #expect(Date().timeIntervalSince(started) < 2 && answer["ok"] as? Bool == true, "\(answer)")
+            let status = try c.request(["cmd": "status"], timeout: 3)
+            #expect(status["ok"] as? Bool == true, "\(status)")
+        }
+        // All of it happened while root's batch still hung on the share.
+        #expect(try hung.readObject(timeout: 0.1) == nil, "the batch on the share ended before alice was done")
+
+        share.resume()
+        let answer = try #require(try hung.readObject(timeout: 60), "the batch on the share never answered")
+        #expect(answer["ok"] as? Bool == true && (answer["result"] as? [String: Any])?["trashed"] as? Int == 1, "\(answer)")
+    }
+}
+
+extension Watch.RemoteShare {
+    /// Known issue: another user's request over a view of every root (the default)
+    /// first works out which of the share's folders that user may list, reading each
+    /// one's mode and ACL; on a hung share the read hangs, and so does the answer,
+    /// where root (who sees everything, so is never asked) is answered from the
+    /// index at once. Other clients are not held: root's `list` answers.
+    @Test func anotherUsersViewOfEveryRootWaitsForAHungShare() throws {
+        try SSHShare.requireAvailable()
+        guard SystemUsers.available, Tool.exists("/usr/bin/socat") else {
+            print("skipped: needs useradd, setpriv and socat to act as another user")
+            return
+        }
+        let users = SystemUsers()
+        defer { users.remove() }
+        let alice = try users.user("hview")
+        let s = try Self.setUp(photos: ["a.jpg"])
+        defer {
+            s.share.resume()
+            s.daemon.stop()
+        }
+        Files.write(s.daemon.root("pics") + "/p0.jpg", "local photo")
+        s.daemon.letOtherUsersConnect()
+        let c = try s.daemon.client()
+        try c.sync()
+        let plan = try c.prepare(["ids": [try #require(try c.idsByPath(["root": "nas"])["a.jpg"])]])
+        s.share.hang()
+        let hung = try s.daemon.client()
+        try hung.sendLine(#"{"id":1,"cmd":"delete.confirm","token":"\#(try #require(plan["token"] as? String))"}"#)
+        try eventually(timeout: 10, "the batch on the share to start") { try c.rootStatus("nas")["batch_running"] as? Bool == true }
+
+        let connection = try s.daemon.client(asUser: alice.name)
+        defer { connection.end() }
+        try connection.client.sendLine(#"{"id":1,"cmd":"list"}"#)
+        let started = Date()
+        let listed = try c.request(["cmd": "list", "root": "pics"], timeout: 5)
+        #expect(Date().timeIntervalSince(started) < 2 && listed["ok"] as? Bool == true, "\(listed)")
+        let answer = try connection.client.readObject(timeout: 2)
+        withKnownIssue("another user's permissions on a hung share's folders are read at request time, with no timeout") {
+            #expect(answer != nil, "another user's listing of every root hangs with the share")
+        }
+    }
+}
+
+extension Watch.RemoteShare {
     /// A kill (the failpoint `item.renamed:3`) with two batches under way on two roots:
     /// one hanging on the share, one half way through a local root. The next start
     /// settles each on its own from the journal and the disk: the share's photos all in

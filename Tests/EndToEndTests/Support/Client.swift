@@ -16,6 +16,12 @@ final class Client {
         fd = try UnixSocket.connect(to: ByteString(socket))
     }
 
+    /// A socket already connected (by a helper running as another user, whose
+    /// credentials are the ones the daemon sees); the client owns it from now on.
+    init(connected fd: FileDescriptor) {
+        self.fd = fd
+    }
+
     deinit { try? fd.close() }
 
     func sendLine(_ text: String) throws {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
 import Foundation
 import Glibc
 
@@ -57,5 +58,56 @@ extension Daemon {
         let out = try Tool.run("/usr/bin/setpriv", ["--reuid=\(name)", "--regid=\(gid)", "--init-groups", Self.curatorctl,
                                                      "--socket", socket] + args, environment: environment)
         return (out.status, out.stdout, out.stderr)
+    }
+}
+
+/// A protocol client whose connection was made by another user: socat, started as
+/// that user through setpriv (with the user's groups), connects to the daemon's
+/// socket, so the daemon's SO_PEERCRED is that user's; the test talks to socat over
+/// a socket pair, with every `Client` request, and can time each answer.
+final class UserConnection {
+    let client: Client
+    private let relay: Process
+
+    init(socket: String, user name: String, environment: [String: String]) throws {
+        guard let entry = getpwnam(name) else { throw HarnessError("no user \(name)") }
+        let gid = entry.pointee.pw_gid
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw HarnessError("socketpair: \(String(cString: strerror(errno)))")
+        }
+        let theirs = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
+        relay = Process()
+        relay.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        relay.arguments = ["--reuid=\(name)", "--regid=\(gid)", "--init-groups",
+                           "/usr/bin/socat", "STDIO", "UNIX-CONNECT:\(socket)"]
+        relay.environment = environment
+        relay.standardInput = theirs
+        relay.standardOutput = theirs
+        do {
+            try relay.run()
+        } catch {
+            close(pair[0])
+            throw error
+        }
+        // Only socat keeps its end: the pair closes when it exits.
+        try theirs.close()
+        client = Client(connected: FileDescriptor(rawValue: pair[0]))
+    }
+
+    /// SIGKILL: the test process blocks SIGTERM, which its children inherit.
+    func end() {
+        guard relay.isRunning else { return }
+        kill(relay.processIdentifier, SIGKILL)
+        relay.waitUntilExit()
+    }
+
+    deinit { end() }
+}
+
+extension Daemon {
+    /// A client connected as the user `name` (see `UserConnection`).
+    func client(asUser name: String) throws -> UserConnection {
+        try UserConnection(socket: socket, user: name, environment: environment)
     }
 }
