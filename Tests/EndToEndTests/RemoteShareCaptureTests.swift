@@ -19,38 +19,62 @@ extension Watch.RemoteShare {
         return Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1 + [0xFF, 0xD9])
     }
 
+    /// A local root "pics" beside a share "nas" of `count` photos whose server stops
+    /// answering just after the share's scan, while capture times are still being
+    /// read: where the tests of "a hung share holds back nothing of another root"
+    /// start. `end()` lets the server answer again and stops the daemon.
+    struct HungShare {
+        let daemon: Daemon
+        let share: SSHShare
+        let client: Client
+        let capturePendingAtHang: Int
+
+        func end() {
+            share.resume()
+            daemon.stop()
+        }
+    }
+
+    static func hungShareBesideALocalRoot(count: Int = 1500) throws -> HungShare {
+        try SSHShare.requireAvailable()
+        let daemon = Daemon(roots: ["pics"])
+        let share = try SSHShare(mountpoint: daemon.home.sub("nas"))
+        do {
+            // Enough photos that their capture times are still being read when the
+            // share's scan ends and the share is hung.
+            Files.mkdir(share.export + "/photos")
+            for n in 0..<count {
+                _ = FileManager.default.createFile(atPath: share.export + "/photos/s\(n).jpg",
+                                                   contents: Self.jpeg(taken: "2023:08:01 12:00:00"))
+            }
+            configure(daemon, """
+                { roots: [{ name: "pics", path: "\(daemon.root("pics"))" },
+                          { name: "nas", path: "\(share.mountpoint)/photos", poll_interval_seconds: 1 }] }
+                """)
+            try daemon.start()
+            let c = try daemon.client()
+            try eventually(timeout: 60, "the share's scan to end") {
+                let nas = try c.rootStatus("nas")
+                return nas["scanning"] as? Bool == false && nas["photos"] as? Int == count
+            }
+            share.hang()
+            let pending = try c.rootStatus("nas")["capture_pending"] as? Int ?? 0
+            try #require(pending > 0, "every capture time of the share was read before it hung; give it more photos")
+            return HungShare(daemon: daemon, share: share, client: c, capturePendingAtHang: pending)
+        } catch {
+            share.resume()
+            daemon.stop()
+            throw error
+        }
+    }
+
     /// Capture times are read on a thread per share: a share whose server hangs
     /// while its photos wait for theirs holds back only those; a local root's new
     /// photos get theirs at once, and the share's come once its server answers.
     @Test func aHungShareHoldsBackOnlyItsOwnCaptureTimes() throws {
-        try SSHShare.requireAvailable()
-        let daemon = Daemon(roots: ["pics"])
-        let share = try SSHShare(mountpoint: daemon.home.sub("nas"))
-        defer {
-            share.resume()
-            daemon.stop()
-        }
-        // Enough photos that their capture times are still being read when the
-        // share's scan ends and the test hangs it.
-        let count = 1500
-        Files.mkdir(share.export + "/photos")
-        for n in 0..<count {
-            _ = FileManager.default.createFile(atPath: share.export + "/photos/s\(n).jpg",
-                                           contents: Self.jpeg(taken: "2023:08:01 12:00:00"))
-        }
-        configure(daemon, """
-            { roots: [{ name: "pics", path: "\(daemon.root("pics"))" },
-                      { name: "nas", path: "\(share.mountpoint)/photos", poll_interval_seconds: 1 }] }
-            """)
-        try daemon.start()
-        let c = try daemon.client()
-        try eventually(timeout: 60, "the share's scan to end") {
-            let nas = try c.rootStatus("nas")
-            return nas["scanning"] as? Bool == false && nas["photos"] as? Int == count
-        }
-        share.hang()
-        let pendingAtHang = try c.rootStatus("nas")["capture_pending"] as? Int ?? 0
-        try #require(pendingAtHang > 0, "every capture time of the share was read before it hung; give it more photos")
+        let hung = try Self.hungShareBesideALocalRoot()
+        defer { hung.end() }
+        let (daemon, share, c) = (hung.daemon, hung.share, hung.client)
 
         // New photos on the local root get their capture times while the share hangs.
         for n in 0..<5 {

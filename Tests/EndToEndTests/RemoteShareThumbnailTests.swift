@@ -10,33 +10,9 @@ extension Watch.RemoteShare {
     /// still to thumbnail) holds back nothing of a local root, whose new photos get
     /// their thumbnails at once; the share's are made once it answers again.
     @Test func aHungShareHoldsBackNoLocalThumbnails() throws {
-        try SSHShare.requireAvailable()
-        let daemon = Daemon(roots: ["pics"])
-        let share = try SSHShare(mountpoint: daemon.home.sub("nas"))
-        defer {
-            share.resume()
-            daemon.stop()
-        }
-        // Enough photos that their capture times are still being read when the test hangs the share.
-        let count = 1500
-        Files.mkdir(share.export + "/photos")
-        for n in 0..<count {
-            _ = FileManager.default.createFile(atPath: share.export + "/photos/s\(n).jpg",
-                                               contents: Self.jpeg(taken: "2023:08:01 12:00:00"))
-        }
-        configure(daemon, """
-            { roots: [{ name: "pics", path: "\(daemon.root("pics"))" },
-                      { name: "nas", path: "\(share.mountpoint)/photos", poll_interval_seconds: 1 }] }
-            """)
-        try daemon.start()
-        let c = try daemon.client()
-        try eventually(timeout: 60, "the share's scan to end") {
-            let nas = try c.rootStatus("nas")
-            return nas["scanning"] as? Bool == false && nas["photos"] as? Int == count
-        }
-        share.hang()
-        try #require((try c.rootStatus("nas")["capture_pending"] as? Int ?? 0) > 0,
-                     "every capture time of the share was read before it hung; give it more photos")
+        let hung = try Self.hungShareBesideALocalRoot()
+        defer { hung.end() }
+        let (daemon, share, c) = (hung.daemon, hung.share, hung.client)
 
         // New local photos, real JPEGs: their thumbnails come while the share hangs.
         let names = ["l0.jpg", "l1.jpg", "l2.jpg"]
