@@ -111,6 +111,9 @@ struct FolderAccess {
         }
         if allowed, let last = chain.popLast() {
             allowed = AccessRule.mayList(last, below: chain, requester)
+        } else if !allowed {
+            // On a share, every directory not read yet is asked for at once, not one per question.
+            want(root: root, folders: [path])
         }
         if let folder { users[uid]?.folders[folder] = (path, allowed) }
         return allowed
@@ -200,7 +203,8 @@ struct FolderAccess {
     }
 
     /// Asks the reader for the permissions of `folders` of the share `root` and of
-    /// every directory above them: after a scan, so that they are known before a user asks.
+    /// every directory above them, those not read yet: after a scan, so that they
+    /// are known before a user asks (a polled share's are read again by `forget`).
     mutating func want(root: Int32, folders: [ByteString]) {
         guard let rootPath = sharePaths[root] else { return }
         for folder in folders {
@@ -208,9 +212,21 @@ struct FolderAccess {
             for component in [ByteString.empty] + folder.components {
                 prefix = prefix.appending(component)
                 let key = FolderKey(rootID: root, path: prefix)
-                if wanted[key] == nil { wanted[key] = rootPath.appending(prefix) }
+                if sharePermissions[key] == nil && wanted[key] == nil { wanted[key] = rootPath.appending(prefix) }
             }
         }
+    }
+
+    /// Whether `path` of `root` is a share folder whose permissions (or those of a
+    /// directory above it) were not read yet: hidden, but not known to be unreadable.
+    func unread(root: Int32, path: ByteString) -> Bool {
+        guard sharePaths[root] != nil else { return false }
+        var prefix = ByteString.empty
+        for component in [ByteString.empty] + path.components {
+            prefix = prefix.appending(component)
+            if sharePermissions[FolderKey(rootID: root, path: prefix)] == nil { return true }
+        }
+        return false
     }
 
     /// Share folders known are read again; until then what was read stays in use.
