@@ -14,6 +14,14 @@ import CuratorSystem
 /// and at the latest after `maximumAge` (a polled root sees no IN_ATTRIB; a
 /// directory above a folder may have changed unseen). Root reads everything and
 /// costs nothing.
+///
+/// A root on a network share is never read here: a stat of a folder of a hung
+/// share (sftp server stopped) would hang under the state lock and lock every
+/// user out. Its folders' permissions are read off the lock, by one reader thread
+/// (`Curator.startSharePermissionReader`): asked for, after each scan of the share,
+/// on IN_ATTRIB and when they age. Until a folder's permissions were read once,
+/// nobody but root sees it (never show a user what she may not read); once read,
+/// they are used until the reader brings newer ones (on a hung share, until it answers).
 struct FolderAccess {
     typealias Reader = (ByteString) throws(SystemError) -> FolderPermissions
 
@@ -50,6 +58,15 @@ struct FolderAccess {
     private(set) var reads = 0
     /// Verdicts asked for a user other than root (tests: what a question costs in folders).
     private(set) var asked = 0
+    /// Roots on a network share, with their absolute paths: their folders are read off the lock only.
+    private var sharePaths: [Int32: ByteString] = [:]
+    /// The permissions of share folders, as the reader last found them (nil: not a
+    /// directory, gone, or unreadable to the daemon).
+    private var sharePermissions: [FolderKey: FolderPermissions?] = [:]
+    /// Share folders whose permissions are to be read (again), by absolute path.
+    private var wanted: [FolderKey: ByteString] = [:]
+    /// Whether the reader is at work: one at a time, so that a hung share holds one thread.
+    private var reading = false
 
     init(read: @escaping Reader = { (path) throws(SystemError) in try FolderPermissions.read(path) }) {
         self.read = read
@@ -94,6 +111,9 @@ struct FolderAccess {
         }
         if allowed, let last = chain.popLast() {
             allowed = AccessRule.mayList(last, below: chain, requester)
+        } else if !allowed {
+            // On a share, every directory not read yet is asked for at once, not one per question.
+            want(root: root, folders: [path])
         }
         if let folder { users[uid]?.folders[folder] = (path, allowed) }
         return allowed
@@ -120,6 +140,11 @@ struct FolderAccess {
 
     private mutating func permissions(root: Int32, path: ByteString, rootPath: ByteString) -> FolderPermissions? {
         let key = FolderKey(rootID: root, path: path)
+        if sharePaths[root] != nil {
+            if let known = sharePermissions[key] { return known }
+            wanted[key] = rootPath.appending(path)
+            return nil
+        }
         if let known = permissions[key] { return known }
         reads += 1
         // Unreadable to the daemon (EACCES), gone, or not a directory: nobody but root sees it.
@@ -137,12 +162,21 @@ struct FolderAccess {
     /// A directory's attributes changed (IN_ATTRIB): its permissions and every
     /// verdict that rests on them (any folder below it) are dropped.
     mutating func directoryChanged(root: Int32, path: ByteString) {
-        permissions[FolderKey(rootID: root, path: path)] = nil
+        let key = FolderKey(rootID: root, path: path)
+        if sharePaths[root] != nil {
+            rereadShare { $0 == key }
+            return
+        }
+        permissions[key] = nil
         dropVerdicts()
     }
 
     /// Folders of `root` moved, went, or the root itself changed: what is known of it is dropped.
     mutating func forget(root: Int32) {
+        if sharePaths[root] != nil {
+            rereadShare { $0.rootID == root }
+            return
+        }
         permissions = permissions.filter { $0.key.rootID != root }
         dropVerdicts()
     }
@@ -150,7 +184,99 @@ struct FolderAccess {
     /// Everything, as after a reload.
     mutating func forgetAll() {
         permissions.removeAll()
+        rereadShare { _ in true }
         dropVerdicts()
+    }
+
+    // MARK: share roots
+
+    /// Whether `root` is on a network share (`RootWatching.onShare`): then its
+    /// folders are read off the lock only.
+    mutating func setOnShare(_ root: Int32, _ onShare: Bool, rootPath: ByteString) {
+        let path = onShare ? rootPath : nil
+        guard path != sharePaths[root] else { return }
+        sharePaths[root] = path
+        sharePermissions = sharePermissions.filter { $0.key.rootID != root }
+        wanted = wanted.filter { $0.key.rootID != root }
+        permissions = permissions.filter { $0.key.rootID != root }
+        dropVerdicts()
+    }
+
+    /// Asks the reader for the permissions of `folders` of the share `root` and of
+    /// every directory above them, those not read yet: after a scan, so that they
+    /// are known before a user asks (a polled share's are read again by `forget`).
+    mutating func want(root: Int32, folders: [ByteString]) {
+        guard let rootPath = sharePaths[root] else { return }
+        for folder in folders {
+            var prefix = ByteString.empty
+            for component in [ByteString.empty] + folder.components {
+                prefix = prefix.appending(component)
+                let key = FolderKey(rootID: root, path: prefix)
+                if sharePermissions[key] == nil && wanted[key] == nil { wanted[key] = rootPath.appending(prefix) }
+            }
+        }
+    }
+
+    /// Whether `path` of `root` is a share folder whose permissions (or those of a
+    /// directory above it) were not read yet: hidden, but not known to be unreadable.
+    func unread(root: Int32, path: ByteString) -> Bool {
+        guard sharePaths[root] != nil else { return false }
+        var prefix = ByteString.empty
+        for component in [ByteString.empty] + path.components {
+            prefix = prefix.appending(component)
+            if sharePermissions[FolderKey(rootID: root, path: prefix)] == nil { return true }
+        }
+        return false
+    }
+
+    /// Share folders known are read again; until then what was read stays in use.
+    private mutating func rereadShare(_ which: (FolderKey) -> Bool) {
+        for key in sharePermissions.keys where which(key) && wanted[key] == nil {
+            guard let rootPath = sharePaths[key.rootID] else { continue }
+            wanted[key] = rootPath.appending(key.path)
+        }
+    }
+
+    /// Whether a reader is to be started now (there is work and none at it); the
+    /// caller starts one, or calls `readerFailed`.
+    mutating func startReading() -> Bool {
+        guard !reading, !wanted.isEmpty else { return false }
+        reading = true
+        return true
+    }
+
+    mutating func readerFailed() { reading = false }
+
+    /// Up to `limit` share folders for the reader to read; none when it is done
+    /// (it then stops: the next ask starts another).
+    mutating func nextWanted(limit: Int) -> [(key: FolderKey, path: ByteString)] {
+        var batch: [(key: FolderKey, path: ByteString)] = []
+        for (key, path) in wanted {
+            guard batch.count < limit else { break }
+            batch.append((key, path))
+        }
+        for item in batch { wanted[item.key] = nil }
+        if batch.isEmpty { reading = false }
+        return batch
+    }
+
+    /// What the reader found: verdicts are dropped only when a folder's permissions changed.
+    mutating func storeRead(_ found: [(key: FolderKey, permissions: FolderPermissions?)]) {
+        var changed = false
+        for item in found where sharePaths[item.key.rootID] != nil {
+            if sharePermissions[item.key] != .some(item.permissions) {
+                sharePermissions[item.key] = .some(item.permissions)
+                changed = true
+            }
+        }
+        if changed { dropVerdicts() }
+    }
+
+    /// A share folder's permissions, read by the reader off the lock (it may hang
+    /// with the share): unreadable to the daemon, gone, or not a directory is nil.
+    static func readOffLock(_ path: ByteString) -> FolderPermissions? {
+        guard let read = try? FolderPermissions.read(path), read.isDirectory else { return nil }
+        return read
     }
 
     private mutating func dropVerdicts() {

@@ -23,6 +23,10 @@ public final class Curator: Sendable {
     /// hangs holds one of these threads, never the client's, so that every
     /// `timeout_ms` is kept. Past 8 hung at once, syncs of such roots fail at once.
     let cookieWriters = WorkerPool(name: "curatord-cookie", threads: 8, stackSize: 256 << 10, keepIdleSeconds: 5)
+    /// Reads the permissions of share roots' folders off the state lock
+    /// (`FolderAccess`): one thread, so that a hung share holds that one and no more
+    /// (room for one more job: one that ends as the next is asked for).
+    let sharePermissionReader = WorkerPool(name: "curatord-perms", threads: 1, queueLimit: 1, stackSize: 256 << 10, keepIdleSeconds: 5)
     let startedAt = MonotonicClock.nanoseconds()
     private let stopping = Atomic<Bool>(false)
     /// The daemon's part of `reload`, once it has handed it over.
@@ -76,7 +80,10 @@ public final class Curator: Sendable {
     /// step rolls back, and the snapshot says so).
     func withState<R, E: Error>(_ body: (CuratorState) throws(E) -> R) throws(E) -> R {
         try lock.withLock { () throws(E) -> R in
-            defer { statusBoard.publish(state.statusSnapshot(uid: 0)) }
+            defer {
+                statusBoard.publish(state.statusSnapshot(uid: 0))
+                if state.access.startReading(), !startSharePermissionReader() { state.access.readerFailed() }
+            }
             return try body(state)
         }
     }

@@ -83,10 +83,16 @@ extension CuratorState {
 
     /// The session's photos that its owner may no longer see (a folder made
     /// unreadable to them since they were selected) leave its selection, as photos
-    /// gone from disk do; the session's followers are told.
+    /// gone from disk do; the session's followers are told. A photo of a share
+    /// folder whose permissions were not read yet (`FolderAccess`: after a start,
+    /// or while the share hangs) is hidden but stays selected: it is not known to be unseen.
     func withoutUnseen(_ state: SessionState, _ key: SessionKey) -> SessionState {
         guard key.uid != 0, !state.selection.isEmpty, !listsEverything(uid: key.uid) else { return state }
-        let unseen = state.selection.items.filter { !maySee(photoID: $0, uid: key.uid) && library.listed($0) != nil }
+        let unseen = state.selection.items.filter { id in
+            guard let photo = library.listed(id), !maySee(photo, uid: key.uid),
+                  let path = library.folderPath(photo.folderID) else { return false }
+            return !access.unread(root: photo.rootID, path: path)
+        }
         guard !unseen.isEmpty, let updated = sessions.remove(unseen, from: key) else { return state }
         sendSelectionEvent(key, updated)
         return updated

@@ -36,6 +36,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
         r.watchingDecided = true
         r.note = watching.note
         roots[id] = r
+        access.setOnShare(id, watching.onShare, rootPath: r.config.path)
         access.forget(root: id)
         try? library.storeForRoots.updateRoot(id: id, path: r.config.path, device: directory.device)
     }
@@ -125,6 +126,9 @@ extension CuratorState: IndexUpdates, RootUpdates {
         roots[root] = r
         // A polled root sees no IN_ATTRIB: a scan is when its permissions are read again.
         if !r.usesInotify { access.forget(root: root) }
+        // A share's folders are read off the lock (`FolderAccess`): ask for them now,
+        // so that they are known before a user asks.
+        if r.onShare { access.want(root: root, folders: library.folderIDs(inRoot: root).compactMap { library.folderPath($0) }) }
         sendScanDone(root, name: r.config.name)
     }
 }

@@ -99,3 +99,75 @@ struct FolderAccessTests {
                 "an id handed out again for another folder is not taken for the old one")
     }
 }
+
+extension FolderAccessTests {
+    /// `FolderAccess.startReading`, callable inside `#expect`.
+    func starts(_ access: inout FolderAccess) -> Bool { access.startReading() }
+
+    /// What the reader thread does (`Curator.startSharePermissionReader`), here on the test's thread.
+    func runReader(_ access: inout FolderAccess, _ disk: Disk) {
+        while true {
+            let batch = access.nextWanted(limit: 2)
+            if batch.isEmpty { return }
+            access.storeRead(batch.map { item in (key: item.key, permissions: try? disk.read(item.path)) })
+        }
+    }
+
+    /// A share root's folders are never read while the question is asked (under the
+    /// state lock, where a hung share would lock every user out): until the reader
+    /// has read them, nobody but root sees them; once read, the verdict is as `ls`'s.
+    @Test func aShareIsNeverReadWhenAskedAndUnreadFoldersAreHidden() {
+        let disk = disk()
+        var access = FolderAccess(read: disk.read)
+        let root = ByteString("/r")
+        access.setOnShare(1, true, rootPath: root)
+        let alice = ByteString("alice")
+        let private_ = ByteString("alice/private")
+        #expect(!may(&access, folder: 1, root: 1, path: alice, uid: Self.bob, rootPath: root), "not read yet: hidden")
+        #expect(may(&access, folder: 1, root: 1, path: alice, uid: 0, rootPath: root))
+        #expect(disk.reads.isEmpty, "a share's folder was read when asked: \(disk.reads)")
+        #expect(starts(&access))
+        #expect(!starts(&access), "one reader at a time")
+        let generation = access.generation
+        runReader(&access, disk)
+        #expect(access.generation != generation, "verdicts made before the read are dropped")
+        #expect(may(&access, folder: 1, root: 1, path: alice, uid: Self.bob, rootPath: root))
+        #expect(!may(&access, folder: 2, root: 1, path: private_, uid: Self.bob, rootPath: root))
+        runReader(&access, disk)
+        #expect(may(&access, folder: 2, root: 1, path: private_, uid: Self.alice, rootPath: root))
+        #expect(!may(&access, folder: 2, root: 1, path: private_, uid: Self.bob, rootPath: root))
+
+        // A change (a scan of the polled share, IN_ATTRIB) asks for a read again:
+        // what was read stays in use until the reader answers (on a hung share, until
+        // it answers), and a read that finds nothing new keeps the verdicts.
+        disk.reads.removeAll()
+        disk.folders[ByteString("/r/alice/private")] = Self.dir(Self.alice, Self.alice, 0o755)
+        access.forget(root: 1)
+        #expect(!may(&access, folder: 2, root: 1, path: private_, uid: Self.bob, rootPath: root))
+        #expect(disk.reads.isEmpty)
+        #expect(starts(&access))
+        runReader(&access, disk)
+        #expect(may(&access, folder: 2, root: 1, path: private_, uid: Self.bob, rootPath: root), "read again after the change")
+        let unchanged = access.generation
+        access.forget(root: 1)
+        runReader(&access, disk)
+        #expect(access.generation == unchanged, "nothing changed: views stay valid")
+    }
+
+    /// After a scan, a share's folders (and every directory above them) are read
+    /// before anyone asks.
+    @Test func aScannedShareIsReadBeforeAnyoneAsks() {
+        let disk = disk()
+        var access = FolderAccess(read: disk.read)
+        let root = ByteString("/r")
+        access.want(root: 1, folders: [ByteString("alice/private")])
+        #expect(!starts(&access), "a local root is read when asked")
+        access.setOnShare(1, true, rootPath: root)
+        access.want(root: 1, folders: [ByteString("alice/private")])
+        #expect(starts(&access))
+        runReader(&access, disk)
+        #expect(Set(disk.reads.keys) == [ByteString("/r"), ByteString("/r/alice"), ByteString("/r/alice/private")], "\(disk.reads)")
+        #expect(may(&access, folder: 2, root: 1, path: ByteString("alice/private"), uid: Self.alice, rootPath: root))
+        #expect(!starts(&access), "nothing left to read")
+    }
+}
