@@ -64,10 +64,7 @@ import Testing
     @Test func aBatchLeftRunningByAnotherProcessStillStopsEveryRunner() throws {
         let box = try Sandbox()
         try box.photo("a.jpg")
-        do {
-            let journal = try Journal(path: box.journalPath)
-            _ = try journal.createBatch(uid: geteuid(), session: "s", createdNanoseconds: 1, items: [try box.item(1, "a.jpg")])
-        }
+        try box.batchLeftRunning("a.jpg")
         let runner = try box.runner()
         let other = try runner.another()
         for candidate in [runner, other] {

@@ -119,10 +119,7 @@ struct JournalTests {
     @Test func runnerRefusesNewWorkUntilRecoveryRan() throws {
         let box = try Sandbox()
         try box.photo("a.jpg")
-        do {
-            let journal = try Journal(path: box.journalPath)
-            _ = try journal.createBatch(uid: geteuid(), session: "s", createdNanoseconds: 1, items: [try box.item(1, "a.jpg")])
-        }
+        try box.batchLeftRunning("a.jpg")
         let runner = try box.runner()
         let error = try #require(throws: BatchError.self) { try runner.run(plan: try box.plan(["a.jpg"]), requester: .me) }
         #expect(error.code == .recoveryPending)

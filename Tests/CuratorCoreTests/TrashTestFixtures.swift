@@ -97,6 +97,13 @@ final class Sandbox {
                       identity: try identity ?? FileIdentity(FileStatus.of(root.appending(relative))))
     }
 
+    /// Journals a batch of the photo at `relative` and leaves it `running`, as a
+    /// process killed mid-batch does: what recovery has to settle first.
+    func batchLeftRunning(_ relative: ByteString) throws {
+        let journal = try Journal(path: journalPath)
+        _ = try journal.createBatch(uid: geteuid(), session: "s", createdNanoseconds: 1, items: [try item(1, relative)])
+    }
+
     func plan(_ relatives: [ByteString]) throws -> BatchPlan {
         BatchPlan(session: "test", items: try relatives.enumerated().map { try item(Int64($0.offset + 1), $0.element) })
     }
