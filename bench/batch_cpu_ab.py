@@ -8,7 +8,7 @@ of bench/run.py swing by 2x; CPU seconds much less. A supporting figure beside
 bench/run.py's trash workload, not a replacement.
 
     batch_cpu_ab.py NAME:BINARY ...    (env N=20000 filler photos, BATCH=10000, REPS=3,
-                                        GROUPS=1 (0: a batch of lone photos on a root with
+                                        BATCH_GROUPS=1 (0: a batch of lone photos on a root with
                                         `groups: false`), PEERS=1, THREADS=1 (CPU per
                                         daemon thread name: the batch's helper threads take
                                         the name of their job, so a helper's CPU shows under
@@ -38,7 +38,7 @@ from scratch_fs import ScratchFS  # noqa: E402
 N = int(os.environ.get("N", "20000"))
 BATCH = int(os.environ.get("BATCH", "10000"))
 REPS = int(os.environ.get("REPS", "3"))
-GROUPS = os.environ.get("GROUPS", "1") == "1"
+GROUPS = os.environ.get("BATCH_GROUPS", "1") == "1"  # not GROUPS: bash keeps that name for itself
 PEERS = os.environ.get("PEERS", "1") == "1"
 THREADS = os.environ.get("THREADS", "1") == "1"
 PERF = os.environ.get("PERF")
