@@ -237,7 +237,7 @@ def run(ctx):
               set_for="issue 14 at 1 000 000")
     cg = r.ratios(KEY, n, "curatord", "batch CPU", "gio trash")
     cm = r.ratios(KEY, n, "curatord", "batch CPU", MV)
-    if cg and cm:
+    if cg and cm and len(cg) > 1:  # a --baseline-bin run measures one repetition at a time: its table has the rows
         r.note(KEY, n, "CPU per batch: curatord %.3f s, x%.2f gio trash %s, x%.2f mv %s" % (
             r.find(KEY, n, "curatord", "batch CPU").median, stats.median(cg), stats.spread(cg), stats.median(cm),
             stats.spread(cm)))
