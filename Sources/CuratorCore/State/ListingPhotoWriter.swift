@@ -114,7 +114,7 @@ struct ListingPhotoWriter: Sendable {
         }
         if wants.id { w.key("id"); w.int(table.groupID(of: photo)) }
         if wants.members, grouped {
-            w.key("kind"); w.string(MemberKind(photo.type).rawValue)
+            w.key("kind"); w.string(plain: MemberKind(photo.type).staticWireName)
             writeMembers(of: photo, names: names, to: &w)
         }
         if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.mtimeNs) }
@@ -127,24 +127,23 @@ struct ListingPhotoWriter: Sendable {
         if wants.size { w.key("size"); w.int(photo.size) }
         if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
         if wants.members, grouped { w.key("total_size"); w.int(members.reduce(0) { $0 + $1.size }) }
-        if wants.type { w.key("type"); w.string(photo.type.wireName) }
+        if wants.type { w.key("type"); w.string(plain: photo.type.staticWireName) }
     }
 
     /// `members`: each of the group's other files (the shown one is the record),
     /// `kind`, `name` (and `name_raw`), `size`, `type`, written from its row: a
     /// group is of one folder, so a name says where it is.
-    /// (A kind's and a type's names are short: Swift keeps them in place, no
-    /// lookup or reference count needed to write them.)
+    /// (A kind's and a type's names are static bytes: `StaticWireNames`.)
     private mutating func writeMembers(of photo: PhotoRow, names: UnsafeBufferPointer<UInt8>, to w: inout JSONWriter) {
         w.key("members")
         w.beginArray()
         for member in members where member.id != photo.id {
             w.beginObject()
-            w.key("kind"); w.string(MemberKind(member.type).rawValue)
+            w.key("kind"); w.string(plain: MemberKind(member.type).staticWireName)
             writeName(UnsafeBufferPointer(rebasing: names[Int(member.name.offset)..<Int(member.name.offset) + Int(member.name.count)]),
                       to: &w)
             w.key("size"); w.int(member.size)
-            w.key("type"); w.string(member.type.wireName)
+            w.key("type"); w.string(plain: member.type.staticWireName)
             w.endObject()
         }
         w.endArray()
