@@ -51,6 +51,18 @@ extension PlanItem: JSONWritable {
     }
 }
 
+extension PlanFile: JSONWritable {
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("kind"); w.string(kind)
+        w.key("path"); w.string(path)
+        w.optionalString("path_raw", pathRaw)
+        w.key("size"); w.int(size)
+        w.key("type"); w.string(type)
+        w.endObject()
+    }
+}
+
 extension DeletePlanResult: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()

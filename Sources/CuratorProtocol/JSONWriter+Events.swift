@@ -58,6 +58,7 @@ extension PhotoSummary: JSONWritable {
         w.beginObject()
         w.optionalString("capture_time", captureTime)
         w.key("id"); w.int(id)
+        w.optionalString("kind", kind)
         if let members {
             w.key("members")
             w.beginArray()
@@ -84,8 +85,8 @@ extension GroupMemberSummary: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
         w.key("kind"); w.string(kind)
-        w.key("path"); w.string(path)
-        w.optionalString("path_raw", pathRaw)
+        w.key("name"); w.string(name)
+        w.optionalString("name_raw", nameRaw)
         w.key("size"); w.int(size)
         w.key("type"); w.string(type)
         w.endObject()

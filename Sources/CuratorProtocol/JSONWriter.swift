@@ -83,6 +83,20 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// A string known when the program was built that needs no escaping (a type's
+    /// or a kind's name on the wire): its bytes are copied as they are, with no
+    /// `String` to bridge or release (a listing writes one or more a photo).
+    @inlinable public mutating func string(plain text: StaticString) {
+        text.withUTF8Buffer { text in
+            reserve(text.count + 3)
+            separate()
+            put(UInt8(ascii: "\""))
+            put(text)
+            put(UInt8(ascii: "\""))
+        }
+        needsComma = true
+    }
+
     /// A string already escaped by `escaped(_:)`.
     @inlinable public mutating func string(escaped: [UInt8]) {
         escaped.withUnsafeBufferPointer { string(escapedPrefix: $0, UnsafeBufferPointer(start: nil, count: 0)) }

@@ -17,7 +17,7 @@ public struct PhotoFields: OptionSet, Sendable {
     public static let size = PhotoFields(rawValue: 1 << 9)
     public static let type = PhotoFields(rawValue: 1 << 10)
     public static let thumbnail = PhotoFields(rawValue: 1 << 11)
-    /// A group's `members` and `total_size`.
+    /// A group's `members`, `kind` and `total_size`.
     public static let members = PhotoFields(rawValue: 1 << 12)
     public static let all = PhotoFields(rawValue: 0x1FFF)
 
@@ -25,7 +25,7 @@ public struct PhotoFields: OptionSet, Sendable {
     public static let names: [String: PhotoFields] = [
         "capture_time": .captureTime, "id": .id, "mtime_ns": .mtimeNs, "offline": .offline, "path": .path, "path_raw": .path,
         "position": .position, "protected": .protected, "root": .root, "selected": .selected, "size": .size, "thumbnail": .thumbnail,
-        "type": .type, "members": .members, "total_size": .members,
+        "type": .type, "members": .members, "kind": .members, "total_size": .members,
     ]
 
     /// Nil names the unknown field.

@@ -11,19 +11,24 @@ public struct WirePath: Codable, Hashable, Sendable {
     }
 }
 
-/// One file of a group (issue 15), as a listing shows it.
+/// One of a group's other files (issue 15), as a photo's record shows it. A group
+/// is of one folder, so a member is named, not pathed: its path is the record's
+/// folder and this name; the shown file is not one of them (its facts are the
+/// record's own).
 public struct GroupMemberSummary: Codable, Hashable, Sendable {
     /// `rendered`, `raw`, `video` or `sidecar`.
     public var kind: String
-    public var path: String
-    public var pathRaw: String?
+    /// The file's name in the photo's folder.
+    public var name: String
+    /// Base64 of the name's bytes, only when they are not valid UTF-8.
+    public var nameRaw: String?
     public var size: Int64
     public var type: String
 
-    public init(kind: String, path: String, pathRaw: String? = nil, size: Int64, type: String) {
+    public init(kind: String, name: String, nameRaw: String? = nil, size: Int64, type: String) {
         self.kind = kind
-        self.path = path
-        self.pathRaw = pathRaw
+        self.name = name
+        self.nameRaw = nameRaw
         self.size = size
         self.type = type
     }
@@ -48,7 +53,9 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public var selected: Int?
     /// True when its thumbnails (`normal` and `large`) are ready (`thumbnail`).
     public var thumbnail: Bool?
-    /// A group's files, the shown one first (issue 15); absent for a photo alone.
+    /// A group's shown file's kind (`rendered` or `raw`), with `members`; absent for a photo alone.
+    public var kind: String?
+    /// A group's other files (issue 15), photos first, then sidecars; absent for a photo alone.
     public var members: [GroupMemberSummary]?
     /// The bytes of all of a group's files; absent for a photo alone.
     public var totalSize: Int64?
@@ -56,7 +63,7 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,
                 offline: Bool? = nil, selected: Int? = nil, thumbnail: Bool? = nil,
-                members: [GroupMemberSummary]? = nil, totalSize: Int64? = nil) {
+                kind: String? = nil, members: [GroupMemberSummary]? = nil, totalSize: Int64? = nil) {
         self.position = position
         self.id = id
         self.root = root
@@ -70,6 +77,7 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
         self.offline = offline
         self.selected = selected
         self.thumbnail = thumbnail
+        self.kind = kind
         self.members = members
         self.totalSize = totalSize
     }

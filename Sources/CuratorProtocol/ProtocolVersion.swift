@@ -6,7 +6,9 @@
 public enum ProtocolInfo {
     /// 2: events name a photo by `photo_id`, never by a top-level `id`; undo's
     /// progress events carry `total` and it ends with a final `batch` event.
-    public static let version = 2
+    /// 3: a group's `members` are its other files by `name` (the shown file is
+    /// the record, its kind the record's `kind`), no longer every file by `path`.
+    public static let version = 3
     public static let serverName = "curatord"
     public static let serverVersion = "0.1.0"
     /// A request line longer than this is refused with `request_too_large`.

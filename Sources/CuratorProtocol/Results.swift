@@ -315,6 +315,24 @@ public struct ReorderResult: Codable, Sendable {
     }
 }
 
+/// One file of a delete plan's step (issue 15): every file it trashes, by its path.
+public struct PlanFile: Codable, Hashable, Sendable {
+    /// `rendered`, `raw`, `video` or `sidecar`.
+    public var kind: String
+    public var path: String
+    public var pathRaw: String?
+    public var size: Int64
+    public var type: String
+
+    public init(kind: String, path: String, pathRaw: String? = nil, size: Int64, type: String) {
+        self.kind = kind
+        self.path = path
+        self.pathRaw = pathRaw
+        self.size = size
+        self.type = type
+    }
+}
+
 public struct PlanItem: Codable, Hashable, Sendable {
     /// Order of trashing, 1-based.
     public var step: Int
@@ -327,9 +345,9 @@ public struct PlanItem: Codable, Hashable, Sendable {
     public var position: Int?
     /// The files this step trashes, when it is a group's (issue 15) or a part of one
     /// (`only`): each with its kind, path, size and type. `size` is theirs together.
-    public var files: [GroupMemberSummary]?
+    public var files: [PlanFile]?
     public init(step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, position: Int?,
-                files: [GroupMemberSummary]? = nil) {
+                files: [PlanFile]? = nil) {
         self.files = files
         self.step = step
         self.id = id

@@ -150,13 +150,19 @@ import Testing
         #expect(group["path"] as? String == "d/IMG_0001.CR2")
         #expect(group["capture_time"] as? String == "2024-05-01T00:00:00")
         #expect(group["total_size"] as? Int == 15)
+        // The shown file is the record (its kind said once), the others are named in its folder.
+        #expect(group["kind"] as? String == "raw")
         let members = try #require(group["members"] as? [[String: Any]])
-        #expect(members.map { $0["path"] as? String } == ["d/IMG_0001.CR2", "d/IMG_0001.CR2.xmp", "d/IMG_0001.xmp"])
-        #expect(members.map { $0["kind"] as? String } == ["raw", "sidecar", "sidecar"])
-        #expect(members.map { $0["type"] as? String } == ["cr2", "xmp", "xmp"])
+        #expect(members.map { $0["name"] as? String } == ["IMG_0001.CR2.xmp", "IMG_0001.xmp"])
+        #expect(members.map { $0["kind"] as? String } == ["sidecar", "sidecar"])
+        #expect(members.map { $0["type"] as? String } == ["xmp", "xmp"])
+        #expect(members.allSatisfy { $0["path"] == nil && $0["name_raw"] == nil })
         let live = try #require(photos.first { $0["path"] as? String == "d/IMG_0002.HEIC" })
-        #expect((live["members"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["rendered", "video"])
-        #expect(photos.first { $0["path"] as? String == "d/lone.jpg" }?["members"] == nil)
+        #expect(live["kind"] as? String == "rendered")
+        #expect((live["members"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["video"])
+        #expect((live["members"] as? [[String: Any]])?.map { $0["name"] as? String } == ["IMG_0002.MOV"])
+        let lone = try #require(photos.first { $0["path"] as? String == "d/lone.jpg" })
+        #expect(lone["members"] == nil && lone["kind"] == nil && lone["total_size"] == nil)
         // The orphans filter lists the sidecar whose image is gone, as itself.
         let orphans = try Self.parsed(Self.listed(f.state, ListRequest(view: ViewSpec(filter: ViewFilter(orphans: true))), id: nil,
                                                   fields: .all))
@@ -194,9 +200,63 @@ import Testing
         let photos = try #require((whole["result"] as? [String: Any])?["photos"] as? [[String: Any]])
         #expect(photos.count == alone.count + 5)
         let last = try #require(photos.first { $0["path"] as? String == "b/DSC_0001.JPG" })
-        #expect((last["members"] as? [[String: Any]])?.map { $0["path"] as? String } == ["b/DSC_0001.JPG", "b/DSC_0001.NEF", "b/DSC_0001.NEF.xmp"])
+        #expect(last["kind"] as? String == "rendered")
+        #expect((last["members"] as? [[String: Any]])?.map { $0["name"] as? String } == ["DSC_0001.NEF", "DSC_0001.NEF.xmp"])
         #expect(last["capture_time"] as? String == "2020-02-03T00:00:00", "the group's time, from its RAW")
         #expect(photos.first { $0["path"] as? String == "b/lone.png" }?["members"] == nil)
+    }
+
+    /// A member is named, not pathed: its exact path is the record's folder (the
+    /// bytes of `path_raw` when present, else `path`, up to its last `/`) and its
+    /// name (`name_raw`'s bytes when present). That holds for names and folders
+    /// that are not UTF-8 and at the root's top, byte for byte, and the listing
+    /// is what the encoder writes for the same summaries.
+    @Test func aMembersPathIsTheRecordsFolderAndItsNameExactly() throws {
+        let f = try ReconcileTests.Fixture(groups: true)
+        var inode: UInt64 = 990_000
+        func add(_ folder: ByteString, _ names: [[UInt8]]) throws {
+            let id = try f.state.library.ensureFolder(root: f.rootID, path: folder)
+            for name in names {
+                inode += 1
+                let file = ByteString(name)
+                _ = try f.state.library.upsert(root: f.rootID, folder: id, name: file,
+                                               identity: FileIdentity(device: 1, inode: inode, size: Int64(name.count), mtimeNs: 1),
+                                               type: PhotoType.detectFile(name: file) ?? .jpeg)
+            }
+        }
+        // A folder that is not UTF-8, with plain names; a plain folder with names that are not; the root's top.
+        try add(ByteString([0x64, 0xE9]), [Array("IMG_0005.JPG".utf8), Array("IMG_0005.NEF".utf8), Array("IMG_0005.xmp".utf8)])
+        let bad: [UInt8] = [0x49, 0xFF, 0x36]
+        try add(ByteString("ok"), [bad + Array(".JPG".utf8), bad + Array(".CR2".utf8), bad + Array(".CR2.xmp".utf8)])
+        try add(.empty, [Array("top.jpg".utf8), Array("top.dng".utf8)])
+        for fields in [PhotoFields.all, [.members, .path]] {
+            let listed = try Self.listed(f.state, ListRequest(), id: .number(2), fields: fields)
+            #expect(try Self.parsed(listed) == Self.parsed(try Self.expected(f.state, ListRequest(), id: .number(2), fields: fields),
+                                                            keeping: fields))
+        }
+        let whole = try Self.parsed(Self.listed(f.state, ListRequest(), id: nil, fields: .all))
+        let photos = try #require((whole["result"] as? [String: Any])?["photos"] as? [[String: Any]])
+        func bytes(_ text: Any?, raw: Any?) throws -> [UInt8] {
+            if let raw = raw as? String { return try #require(ByteString(base64: raw)).bytes }
+            return Array(try #require(text as? String).utf8)
+        }
+        var groups = 0
+        for photo in photos {
+            guard let members = photo["members"] as? [[String: Any]] else { continue }
+            groups += 1
+            let path = try bytes(photo["path"], raw: photo["path_raw"])
+            let folder = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[...$0]) } ?? []
+            let named = try Set(members.map { ByteString(folder + (try bytes($0["name"], raw: $0["name_raw"]))) })
+            let id = try #require(photo["id"] as? Int)
+            let shown = try #require(f.state.library.listed(Int64(id)))
+            #expect(ByteString(path) == f.state.library.relativePath(of: shown))
+            let others = f.state.library.rows(ofGroup: Int64(id)).filter { $0 != shown.id }
+            let exact = try Set(others.map { f.state.library.relativePath(of: try #require(f.state.library.photos[$0])) })
+            #expect(named == exact, "\(photo)")
+        }
+        #expect(groups == 3)
+        #expect(photos.contains { ($0["members"] as? [[String: Any]])?.contains { $0["name_raw"] != nil } == true },
+                "the names that are not UTF-8 come with their bytes")
     }
 
     /// Written a piece at a time, with pieces of any size (the connection sends

@@ -10,11 +10,10 @@ struct EventWriterTests {
     static let awkward = PhotoSummary(id: -7, root: "r\"x", path: "quote\" back\\slash\nnew\ttab\u{01}/Été.jpg", pathRaw: "cXVvdGU=",
                                       size: 0, mtimeNs: -1, type: "nef", protected: true, offline: false, selected: 9)
 
-    /// A group (issue 15): its members and total size.
-    static let group = PhotoSummary(id: 17, root: "pics", path: "d/IMG_0001.JPG", size: 3, mtimeNs: 5, type: "jpeg",
-                                    members: [GroupMemberSummary(kind: "rendered", path: "d/IMG_0001.JPG", size: 3, type: "jpeg"),
-                                              GroupMemberSummary(kind: "raw", path: "d/IMG_0001.CR2", size: 20, type: "cr2"),
-                                              GroupMemberSummary(kind: "sidecar", path: "d/\u{FFFD}.xmp", pathRaw: "/y54=", size: 1,
+    /// A group (issue 15): the shown file's kind, its other files by name (one not UTF-8), the total size.
+    static let group = PhotoSummary(id: 17, root: "pics", path: "d/IMG_0001.JPG", size: 3, mtimeNs: 5, type: "jpeg", kind: "rendered",
+                                    members: [GroupMemberSummary(kind: "raw", name: "IMG_0001.CR2", size: 20, type: "cr2"),
+                                              GroupMemberSummary(kind: "sidecar", name: "\u{FFFD}.xmp", nameRaw: "/y54=", size: 1,
                                                                  type: "xmp")],
                                     totalSize: 24)
 

@@ -150,7 +150,11 @@ struct BatchJSONWriterTests {
         let plan = DeletePlanResult(token: "abc", expiresInMs: 60_000, items: [
             PlanItem(step: 1, id: 5, root: "pics", path: "a/b.jpg", size: 10, position: 7),
             PlanItem(step: 2, id: 6, root: "pics", path: "\u{01}", pathRaw: "AQ==", size: 0, position: nil),
-        ], count: 2, bytes: 10)
+            // A group's step names every file it trashes by its path.
+            PlanItem(step: 3, id: 8, root: "pics", path: "d/IMG_1.JPG", size: 30, position: 2,
+                     files: [PlanFile(kind: "rendered", path: "d/IMG_1.JPG", size: 10, type: "jpeg"),
+                             PlanFile(kind: "sidecar", path: "d/\u{FFFD}.xmp", pathRaw: "ZP8ueG1w", size: 20, type: "xmp")]),
+        ], count: 3, bytes: 40)
         #expect(Self.written(plan) == (try Self.codable(plan)))
     }
 

@@ -80,7 +80,7 @@ struct ProtocolRobustnessTests {
         try client.sendLine(#"{"cmd":"hello","pad":""# + big + #""}"#)
         let refusal = try #require(try client.readObject(timeout: 10))
         #expect((refusal["error"] as? [String: Any])?["code"] as? String == "request_too_large")
-        #expect(try client.result(["cmd": "hello"])["protocol_version"] as? Int == 2)
+        #expect(try client.result(["cmd": "hello"])["protocol_version"] as? Int == 3)
         #expect(daemon.process?.isRunning == true)
     }
 

@@ -23,14 +23,24 @@ extension CuratorState {
                                     .map { CaptureTime(seconds: $0).wire } : nil,
                             protected: protected ? true : nil, offline: offline ? true : nil, selected: selected,
                             thumbnail: fields.contains(.thumbnail) && thumbnails.isReady(photo.id) ? true : nil,
-                            members: members?.map { memberSummary($0) }, totalSize: members.map(GroupMembers.totalSize))
+                            kind: members == nil ? nil : MemberKind(photo.type).rawValue,
+                            members: members.map { files in files.filter { $0.id != photo.id }.map(groupMember) },
+                            totalSize: members.map(GroupMembers.totalSize))
     }
 
-    /// One file of a group, as listings show it.
-    func memberSummary(_ photo: Photo) -> GroupMemberSummary {
-        let path = wirePath(library.relativePath(of: photo))
-        return GroupMemberSummary(kind: MemberKind(photo.type).rawValue, path: path.path, pathRaw: path.pathRaw,
+    /// One of a group's other files, as a photo's record shows it: by its name
+    /// (a group is of one folder, the record's).
+    func groupMember(_ photo: Photo) -> GroupMemberSummary {
+        let name = WirePath(photo.name)
+        return GroupMemberSummary(kind: MemberKind(photo.type).rawValue, name: name.path, nameRaw: name.pathRaw,
                                   size: photo.size, type: photo.type.wireName)
+    }
+
+    /// One file of a delete plan's step, by its path.
+    func planFile(_ photo: Photo) -> PlanFile {
+        let path = wirePath(library.relativePath(of: photo))
+        return PlanFile(kind: MemberKind(photo.type).rawValue, path: path.path, pathRaw: path.pathRaw,
+                        size: photo.size, type: photo.type.wireName)
     }
 
     /// Whether a photo is protected by its root's settings (`RootRegistry.isProtected`).

@@ -113,7 +113,10 @@ struct ListingPhotoWriter: Sendable {
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
         if wants.id { w.key("id"); w.int(table.groupID(of: photo)) }
-        if wants.members, grouped { writeMembers(names: names, to: &w) }
+        if wants.members, grouped {
+            w.key("kind"); w.string(plain: MemberKind(photo.type).staticWireName)
+            writeMembers(of: photo, names: names, to: &w)
+        }
         if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.mtimeNs) }
         if wants.offline, root.offline { w.key("offline"); w.bool(true) }
         if wants.path { writePath(photo, name: name, to: &w) }
@@ -124,29 +127,39 @@ struct ListingPhotoWriter: Sendable {
         if wants.size { w.key("size"); w.int(photo.size) }
         if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
         if wants.members, grouped { w.key("total_size"); w.int(members.reduce(0) { $0 + $1.size }) }
-        if wants.type { w.key("type"); w.string(photo.type.wireName) }
+        if wants.type { w.key("type"); w.string(plain: photo.type.staticWireName) }
     }
 
-    /// `members`: each file of the group, `kind`, `path` (and `path_raw`), `size`,
-    /// `type`, written from its row as the photo's own are (its folder's prefix
-    /// is the photo's: a group is of one folder).
-    /// (A kind's and a type's names are short: Swift keeps them in place, no
-    /// lookup or reference count needed to write them.)
-    private mutating func writeMembers(names: UnsafeBufferPointer<UInt8>, to w: inout JSONWriter) {
+    /// `members`: each of the group's other files (the shown one is the record),
+    /// `kind`, `name` (and `name_raw`), `size`, `type`, written from its row: a
+    /// group is of one folder, so a name says where it is.
+    /// (A kind's and a type's names are static bytes: `StaticWireNames`.)
+    private mutating func writeMembers(of photo: PhotoRow, names: UnsafeBufferPointer<UInt8>, to w: inout JSONWriter) {
         w.key("members")
         w.beginArray()
-        for member in members {
+        for member in members where member.id != photo.id {
             w.beginObject()
-            w.key("kind"); w.string(MemberKind(member.type).rawValue)
-            writePath(member, name: UnsafeBufferPointer(rebasing: names[Int(member.name.offset)..<Int(member.name.offset) + Int(member.name.count)]),
+            w.key("kind"); w.string(plain: MemberKind(member.type).staticWireName)
+            writeName(UnsafeBufferPointer(rebasing: names[Int(member.name.offset)..<Int(member.name.offset) + Int(member.name.count)]),
                       to: &w)
             w.key("size"); w.int(member.size)
-            w.key("type"); w.string(member.type.wireName)
+            w.key("type"); w.string(plain: member.type.staticWireName)
             w.endObject()
         }
         w.endArray()
     }
 
+    /// `name`, and `name_raw` when the name is not valid UTF-8 (rare: the slow way).
+    private func writeName(_ name: UnsafeBufferPointer<UInt8>, to w: inout JSONWriter) {
+        w.key("name")
+        if Self.isUTF8(name) {
+            w.string(escapedPrefix: UnsafeBufferPointer(start: nil, count: 0), name)
+            return
+        }
+        let own = WirePath(ByteString(Array(name)))
+        w.string(own.path)
+        if let raw = own.pathRaw { w.key("name_raw"); w.string(raw) }
+    }
 
     /// As `RootRegistry.isProtected`, from the root's rules taken at the start.
     private func isProtected(_ photo: PhotoRow, name: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -36,13 +36,12 @@ struct ListCommand: CLICommand {
                 let badge = p.selected.map { "[\($0)]" } ?? ""
                 let flags = (p.protected == true ? " protected" : "") + (p.offline == true ? " offline" : "")
                 let name = p.path.split(separator: "/").last.map(String.init) ?? p.path
-                // A group shows its whole size, and its other files below it.
+                // A group shows its whole size, and its other files (named: they are in its folder) below it.
                 let size = p.totalSize ?? p.size
                 Format.write("  \(Format.pad(String(p.position ?? 0), width, right: true)) \(Format.pad(badge, 5)) \(Format.pad(name, 28)) "
                              + "\(Format.pad(Format.bytes(size), 8, right: true))  \(p.captureTime ?? "-")\(flags)")
-                for member in (p.members ?? []).dropFirst() {
-                    let memberName = member.path.split(separator: "/").last.map(String.init) ?? member.path
-                    Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) + \(Format.pad(memberName, 26)) "
+                for member in p.members ?? [] {
+                    Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) + \(Format.pad(member.name, 26)) "
                                  + "\(Format.pad(Format.bytes(member.size), 8, right: true))  \(member.kind)")
                 }
             }
