@@ -44,6 +44,16 @@ extension PhotoLibrary {
         return nil
     }
 
+    /// The id of the row shown for group `id` (`listed(id)` when that is a shown
+    /// row), without making a `Photo` of it.
+    func shownRow(ofGroup id: Int64) -> Int64? {
+        if let row = photos.row(id), photos.groupID(of: row) == id, row.role.isListed { return row.role == .shown ? id : nil }
+        for id in groupRows[id] ?? [] {
+            if let row = photos.row(id), row.role == .shown { return id }
+        }
+        return nil
+    }
+
     /// The root's way of grouping changed (or was never recorded, as in an index
     /// written before groups): every folder of it is grouped again.
     func setGroupSettings(_ settings: GroupSettings, root: Int32) throws {

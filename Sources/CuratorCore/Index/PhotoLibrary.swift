@@ -203,6 +203,13 @@ final class PhotoLibrary {
                 if let current = photos[old.id], current.role == .shown { listedByRoot[current.rootID, default: 0] -= 1 }
                 if old.role == .shown { listedByRoot[old.rootID, default: 0] += 1 }
                 photos[old.id] = old
+            case .regrouped(let id, let group, let role):
+                if let row = photos.row(id) {
+                    let root = photos.rootID(of: row)
+                    if row.role == .shown { listedByRoot[root, default: 0] -= 1 }
+                    if role == .shown { listedByRoot[root, default: 0] += 1 }
+                    photos.setGroup(id, group: group, role: role)
+                }
             case .linked(let folder, let atPath, let inRoot, let child):
                 newFolderEpoch()
                 folders[folder.id] = nil
@@ -239,6 +246,15 @@ final class PhotoLibrary {
     private func write(_ photo: Photo) throws {
         guard inTransaction else { return try store.upsertPhoto(photo) }
         unwritten.insert(photo.id)
+    }
+
+    /// As `write(_:)`, for a row changed in place.
+    private func write(_ id: Int64) throws {
+        guard inTransaction else {
+            if let photo = photos[id] { try store.upsertPhoto(photo) }
+            return
+        }
+        unwritten.insert(id)
     }
 
     /// Photo rows written to the store since it was opened.
@@ -433,22 +449,22 @@ final class PhotoLibrary {
     /// A row's group and role, as `regroup` decided them; in place, undone with
     /// the transaction, its group's rows kept.
     func setGroup(_ id: Int64, group: Int64, role: GroupRole) throws {
-        guard var photo = photos[id], photo.groupID != group || photo.role != role else { return }
-        let old = photo.groupID
-        let oldRows = rows(ofGroup: old)
+        guard let row = photos.row(id) else { return }
+        let old = photos.groupID(of: row)
+        guard old != group || row.role != role else { return }
+        let oldRows = old == group ? [] : rows(ofGroup: old)
         let newRows = old == group ? [] : rows(ofGroup: group)
-        note(.replaced(photo))
-        if photo.role == .shown { listedByRoot[photo.rootID, default: 0] -= 1 }
-        if role == .shown { listedByRoot[photo.rootID, default: 0] += 1 }
-        photo.groupID = group
-        photo.role = role
-        photos[id] = photo
+        let root = photos.rootID(of: row)
+        note(.regrouped(id, group: old, role: row.role))
+        if row.role == .shown { listedByRoot[root, default: 0] -= 1 }
+        if role == .shown { listedByRoot[root, default: 0] += 1 }
+        photos.setGroup(id, group: group, role: role)
         generation &+= 1
         if old != group {
             setRows(old, oldRows.filter { $0 != id })
             setRows(group, newRows + [id])
         }
-        try write(photo)
+        try write(id)
     }
 
     /// Keeps `groupRows[group]` only where `rows(ofGroup:)` could not tell it.
@@ -624,8 +640,12 @@ final class PhotoLibrary {
                            rank: nextRank[photo.folderID]))
         }
         let touches = inTransaction && mayChangeGroups(photo)
-        let keys = touches || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
-        if touches { touchGroups(of: photo, keys) }
+        // The first row of a folder (every folder of a first scan): the whole folder
+        // is grouped again, and its rows need no bases of their own read for that.
+        if touches && entries[photo.folderID] == nil { dirtyFolders.insert(photo.folderID) }
+        let byBase = touches && !dirtyFolders.contains(photo.folderID)
+        let keys = byBase || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
+        if byBase { touchGroups(of: photo, keys) }
         // A photo alone under its own id (most of them) is in no group's rows.
         let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
         let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []

@@ -172,6 +172,11 @@ extension CuratorState {
         }
         var said = Set<Int64>()
         for group in touchedGroups where said.insert(group).inserted {
+            // No row listed before changed (a first scan's groups, each of rows it
+            // announces): only a group now shown by a row not announced is told.
+            if before.isEmpty {
+                guard let shown = library.shownRow(ofGroup: group), !announced.contains(shown) else { continue }
+            }
             let now = library.listed(group).flatMap { $0.role == .shown ? $0 : nil }
             // Listed before: its shown row then was untouched (and so is still
             // shown), or one of the changed rows was.
