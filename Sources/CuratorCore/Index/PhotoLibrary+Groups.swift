@@ -112,7 +112,7 @@ extension PhotoLibrary {
         /// The group ids a group's photos had (rows this transaction added had none).
         func formerIDs(_ g: Int) -> [Int64] {
             var result: [Int64] = []
-            for i in assignment.photos(ofGroup: g) where !freshIDs.contains(ids[i]) {
+            for i in assignment.photos(ofGroup: g) where !isFresh(ids[i]) {
                 if let row = photos.row(ids[i]) { result.append(photos.groupID(of: row)) }
             }
             return result
@@ -188,24 +188,27 @@ extension PhotoLibrary {
     /// so on. By name.
     func ungrouped(in folder: Int32, touching: Set<UInt64>?) -> [Int64] {
         let ids = photoIDs(inFolder: folder)
-        let table = photos  // one copy of the table's references, not one a row
-        var keys: [ShotKeys?] = []
-        keys.reserveCapacity(ids.count)
+        var keys = [ShotKeys?](repeating: nil, count: ids.count)
+        /// Photos under their own id and shown: alone, unless another name shares their base.
+        var single = [Bool](repeating: false, count: ids.count)
         /// How many names have each base.
         var sharing: [UInt64: Int32] = Dictionary(minimumCapacity: ids.count)
-        for id in ids {
-            let key = table.row(id).flatMap { row in table.withName(of: row) { ShotKeys($0) } }
-            keys.append(key)
-            if let key {
+        // One pass over the rows, their names read in the arena in place.
+        photos.names.bytes.withUnsafeBufferPointer { names in
+            for (index, id) in ids.enumerated() {
+                guard let row = photos.row(id) else { continue }
+                let start = Int(row.name.offset)
+                guard let key = ShotKeys(UnsafeBufferPointer(rebasing: names[start..<start + Int(row.name.count)])) else { continue }
+                keys[index] = key
                 sharing[key.first, default: 0] += 1
                 if let second = key.second { sharing[second, default: 0] += 1 }
+                single[index] = key.isPhoto && key.second == nil && row.role == .shown && photos.groupID(of: row) == id
             }
         }
         var wanted = [Bool](repeating: false, count: ids.count)
         var alone = [Bool](repeating: false, count: ids.count)
-        for (index, id) in ids.enumerated() {
-            if let key = keys[index], key.isPhoto, key.second == nil, sharing[key.first] == 1, let row = table.row(id),
-               table.groupID(of: row) == id, row.role == .shown {
+        for index in ids.indices {
+            if single[index], let key = keys[index], sharing[key.first] == 1 {
                 alone[index] = true
             } else {
                 // A name that is no photo nor sidecar is left undecided by any grouping.

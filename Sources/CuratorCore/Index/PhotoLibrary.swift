@@ -71,8 +71,14 @@ final class PhotoLibrary {
     /// Per folder, its names by the bases they can change (`ShotKeys`): built when
     /// a folder is first regrouped in part, kept since, dropped on a rollback.
     var groupKeys: [Int32: [UInt64: Set<ByteString>]] = [:]
-    /// Rows the open transaction added: they bring no group id of their own.
-    var freshIDs: Set<Int64> = []
+    /// Rows the open transaction added bring no group id of their own: those whose
+    /// id it handed out (from `freshFrom` on) and those that came back under their
+    /// former id (`freshReturned`). A set of every id added was a hash insert per
+    /// photo of a scan.
+    private var freshFrom: Int64 = .max
+    private var freshReturned: Set<Int64> = []
+
+    func isFresh(_ id: Int64) -> Bool { id >= freshFrom || freshReturned.contains(id) }
     /// Rows whose group or role changed since the state last took them (`takeShifts`).
     var shifts: [GroupShift] = []
     /// Rows the open transaction changed, written to the store once each before it
@@ -139,6 +145,7 @@ final class PhotoLibrary {
         droppedFolderPaths.removeAll(keepingCapacity: true)
         try store.begin()
         inTransaction = true
+        freshFrom = nextID
         let shiftsBefore = shifts.count
         defer {
             inTransaction = false
@@ -146,7 +153,8 @@ final class PhotoLibrary {
             undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
             dirtyFolders.removeAll(keepingCapacity: true)
             dirtyKeys.removeAll(keepingCapacity: true)
-            freshIDs.removeAll(keepingCapacity: true)
+            freshFrom = .max
+            freshReturned.removeAll(keepingCapacity: true)
             unwritten.removeAll(keepingCapacity: unwritten.capacity <= 4096)
         }
         do {
@@ -366,15 +374,15 @@ final class PhotoLibrary {
             return .changed(existing)
         }
         let id: Int64
-        if let preferredID, photos[preferredID] == nil, preferredID < nextID {
+        if let preferredID, photos.row(preferredID) == nil, preferredID < nextID {
             id = preferredID  // a photo coming back from the trash keeps its former id
+            freshReturned.insert(id)
         } else {
             id = try takeID()
         }
         // A sidecar has no capture time of its own (its group's is its photos').
         let photo = Photo(id: id, rootID: root, folderID: folder, name: name, identity: identity, type: type,
                           capture: type.isSidecar ? .none : capture, rank: takeRank(folder))
-        freshIDs.insert(id)
         insertInMemory(photo)
         try write(photo)
         return .added(photo)
