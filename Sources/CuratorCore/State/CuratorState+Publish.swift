@@ -164,7 +164,9 @@ extension CuratorState {
         }
         let added = Set(changes.compactMap { if case .added(let p) = $0 { p.id } else { nil } }).union(announced)
         for shift in shifts {
-            touch(shift.fromGroup)
+            // A row added alone under its own id was never listed as that group: if
+            // any row is in that group now, its own shift names it.
+            if shift.fromGroup != shift.id || !added.contains(shift.id) { touch(shift.fromGroup) }
             touch(shift.toGroup)
             // A row added in this change was never listed under its first group.
             guard !added.contains(shift.id), before[shift.id] == nil, let photo = library.photo(shift.id) else { continue }
