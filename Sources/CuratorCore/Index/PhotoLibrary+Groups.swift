@@ -48,10 +48,7 @@ extension PhotoLibrary {
     /// row), without making a `Photo` of it.
     func shownRow(ofGroup id: Int64) -> Int64? {
         if let row = photos.row(id), photos.groupID(of: row) == id, row.role.isListed { return row.role == .shown ? id : nil }
-        for id in groupRows[id] ?? [] {
-            if let row = photos.row(id), row.role == .shown { return id }
-        }
-        return nil
+        return rows(ofGroup: id).first { photos.row($0)?.role == .shown }
     }
 
     /// The root's way of grouping changed (or was never recorded, as in an index
