@@ -57,15 +57,19 @@ struct FolderEntries {
     }
 
     /// Files `id` under `name` (replacing whatever was filed there), or with nil
-    /// takes the name's entry out.
-    mutating func set(_ name: ByteString, _ id: Int64?, in table: PhotoTable) {
+    /// takes the name's entry out. Returns the id filed there before, as
+    /// `id(named:in:)` would have: one search where the undo log asked first.
+    @discardableResult
+    mutating func set(_ name: ByteString, _ id: Int64?, in table: PhotoTable) -> Int64? {
         let (index, found) = position(of: name, in: table)
+        let before = found ? ids[index] : nil
         switch (found, id) {
         case (true, let id?): ids[index] = id
         case (true, nil): ids.remove(at: index)
         case (false, let id?): ids.insert(id, at: index)
         case (false, nil): break
         }
+        return before
     }
 
     func pairs(in table: PhotoTable) -> [(name: ByteString, id: Int64)] {
