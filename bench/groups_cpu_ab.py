@@ -12,9 +12,10 @@ for issue 15's grouping on / off, not a replacement of bench/run.py.
 
 The first subject is compared with each of the others (median of per-repetition ratios).
 The tree (bench/gen_tree.py, seed 1) is made once under DIR and kept."""
-import json, os, shutil, statistics, sys, time
+import json, os, shutil, signal, statistics, subprocess, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_tree
+import profiler
 from curatord_client import Daemon
 N = int(os.environ.get("N", "100000"))
 REPS = int(os.environ.get("REPS", "4"))
@@ -60,13 +61,21 @@ for rep in range(REPS):
         os.sync()
         expected = m["groups"] if groups else N
         for phase in ("cold", "warm"):
-            d.start()
-            perf = None
+            recorders = []
+            d.on_start = None
             if os.environ.get("PERF") == "1" and phase == os.environ.get("PHASE", "cold"):
-                import subprocess, signal
-                perf = subprocess.Popen(["perf", "record", "-q", "-g", "-e", "cpu-clock", "-F", "1999", "-p", str(d.pid), "-o",
-                                         os.path.join(base, "prof-%s-%s-%d.data" % (name, phase, rep))], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                # Attached before curatord runs (the daemon waits for it): attached after
+                # the spawn, perf missed the threads made meanwhile, and with them the scan.
+                def attach(pid, name=name, phase=phase, rep=rep):
+                    p = subprocess.Popen(["perf", "record", "-q", "-g", "-e", "cpu-clock", "-F", "1999", "-p", str(pid), "-o",
+                                          os.path.join(base, "prof-%s-%s-%d.data" % (name, phase, rep))],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    profiler._wait_attached(p)
+                    recorders.append(p)
+                d.on_start = attach
+            d.start()
             c = d.connect(); d.wait_scanned(c, expected)
+            perf = recorders[0] if recorders else None
             if perf is not None:
                 perf.send_signal(signal.SIGINT); perf.wait()
             wall = time.monotonic() - d.started_at

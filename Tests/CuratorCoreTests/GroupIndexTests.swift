@@ -231,6 +231,31 @@ import Testing
         #expect(index.library.groupKeys[index.folder] != nil, "events regrouped the folder in part")
     }
 
+    /// A regrouping changes rows in place (`setGroup`): a transaction that fails
+    /// afterwards puts each row's group and role back, its group's rows and the
+    /// root's listed count with them.
+    @Test func aFailedTransactionPutsTheGroupsItChangedBack() throws {
+        let index = try Index()
+        let jpeg = try index.add("IMG_0001.JPG")
+        let raw = try index.add("IMG_0001.CR2")
+        let shape = index.shape()
+        let listed = index.library.listedByRoot[index.root]
+        #expect(index.row("IMG_0001.CR2")?.groupID == jpeg && index.row("IMG_0001.CR2")?.role == .member)
+        #expect(throws: ScratchError.self) {
+            try index.library.batch {
+                try index.library.setGroup(raw, group: raw, role: .shown)  // split off
+                try index.library.setGroup(jpeg, group: raw, role: .member)  // and the other way round
+                #expect(index.row("IMG_0001.JPG")?.groupID == raw && index.library.listedByRoot[index.root] == listed)
+                throw ScratchError("fails after the regrouping")
+            }
+        }
+        #expect(index.shape() == shape)
+        #expect(index.row("IMG_0001.CR2")?.groupID == jpeg && index.row("IMG_0001.CR2")?.role == .member)
+        #expect(index.row("IMG_0001.JPG")?.groupID == jpeg && index.row("IMG_0001.JPG")?.role == .shown)
+        #expect(Set(index.library.rows(ofGroup: jpeg)) == [jpeg, raw])
+        #expect(index.library.listedByRoot[index.root] == listed)
+    }
+
     /// A scan's step regroups a folder from a pass over its names that leaves out
     /// the photos alone (`ungrouped(in:touching:)`): whatever a transaction of many
     /// comings, goings and renames did, grouping every row of the folder afresh
@@ -266,7 +291,7 @@ import Testing
             }
             _ = index.library.takeShifts()
             try index.library.batch {
-                try index.library.regroup(folder: index.folder, entries: index.library.members(ofFolder: index.folder))
+                try index.library.regroup(folder: index.folder, rows: index.library.photoIDs(inFolder: index.folder))
             }
             let shifts = index.library.takeShifts()
             #expect(shifts.isEmpty, "step \(step): \(shifts.map { "\(index.library.photo($0.id)?.name.lossyString ?? "?") \($0.fromRole)->\($0.toRole)" })")
@@ -284,7 +309,7 @@ import Testing
         }
         let names = { (touching: Set<ByteString>?) in
             let bases = touching.map { Set($0.compactMap { ShotKeys($0) }.flatMap(\.digests)) }
-            return Set(index.library.ungrouped(in: index.folder, touching: bases).map { $0.name.lossyString })
+            return Set(index.library.ungrouped(in: index.folder, touching: bases).compactMap { index.library.photo($0)?.name.lossyString })
         }
         #expect(names(nil) == ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0002.JPG", "IMG_0002.xmp", "img_0004.jpg",
                                "IMG_0004.CR2.xmp", "IMG_0005_01.NEF.xmp", "IMG_0005.NEF", "lone.xmp"])

@@ -196,6 +196,27 @@ struct PhotoTableTests {
         table[9] = again
         #expect(table[9]?.groupID == 9)
     }
+
+    /// A regrouping sets a row's group and role in place: near, far (kept by id)
+    /// and near again, every other field as it was.
+    @Test func setsAGroupInPlaceNearOrFar() {
+        var table = PhotoTable()
+        for id in Int64(1)...4 { table[id] = Self.photo(id) }
+        let before = table[3]
+        for (group, role) in [(Int64(1), GroupRole.member), (3 + Int64(Int32.max) + 1, .sidecar), (3 + Int64(Int32.min), .orphan),
+                              (Int64.max, .member), (2, .shown), (3, .undecided)] {
+            table.setGroup(3, group: group, role: role)
+            #expect(table[3]?.groupID == group && table[3]?.role == role, "group \(group)")
+            if let row = table.row(3) { #expect(table.groupID(of: row) == group && row.role == role) }
+            var expected = before
+            expected?.groupID = group
+            expected?.role = role
+            #expect(table[3] == expected)
+            #expect(table[2]?.groupID == 2 && table[4]?.groupID == 4, "other rows untouched")
+        }
+        table.setGroup(9, group: 1, role: .member)  // no such row: nothing
+        #expect(table.count == 4)
+    }
 }
 
 extension PhotoTable {

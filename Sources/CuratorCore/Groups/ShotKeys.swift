@@ -60,7 +60,7 @@ struct ShotKeys: Equatable {
     }
 
     /// FNV-1a of bytes `start..<end`, ASCII letters lowercased.
-    private static func digest(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+    static func digest(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for i in start..<end {
             let byte = bytes[i]

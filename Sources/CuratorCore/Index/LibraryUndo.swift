@@ -15,6 +15,8 @@ enum LibraryUndo {
     case removed(Photo, entry: Bool, inode: Bool)
     /// A photo replaced in place (capture time, rank): the one before.
     case replaced(Photo)
+    /// A row's group and role before a regrouping changed them (in place).
+    case regrouped(Int64, group: Int64, role: GroupRole)
     /// A folder linked: what held its path before, and whether it was already
     /// among its root's folders and its parent's children.
     case linked(Folder, atPath: Int32?, inRoot: Bool, child: Bool)

@@ -44,6 +44,13 @@ extension PhotoLibrary {
         return nil
     }
 
+    /// The id of the row shown for group `id` (`listed(id)` when that is a shown
+    /// row), without making a `Photo` of it.
+    func shownRow(ofGroup id: Int64) -> Int64? {
+        if let row = photos.row(id), photos.groupID(of: row) == id, row.role.isListed { return row.role == .shown ? id : nil }
+        return rows(ofGroup: id).first { photos.row($0)?.role == .shown }
+    }
+
     /// The root's way of grouping changed (or was never recorded, as in an index
     /// written before groups): every folder of it is grouped again.
     func setGroupSettings(_ settings: GroupSettings, root: Int32) throws {
@@ -64,31 +71,33 @@ extension PhotoLibrary {
         guard folders[folder] != nil else { return }
         // Many names changed (a scan): a pass over the whole folder is as cheap, and
         // needs no index.
-        let entries: [(name: ByteString, id: Int64)]
+        let ids: [Int64]
         if let keys, keys.count * 8 < memberCount(ofFolder: folder) {
-            entries = affected(by: keys, in: folder)
+            ids = affected(by: keys, in: folder).map(\.id)
         } else {
-            entries = ungrouped(in: folder, touching: keys)
+            ids = ungrouped(in: folder, touching: keys)
         }
-        guard !entries.isEmpty else { return }
-        try regroup(folder: folder, entries: entries)
+        guard !ids.isEmpty else { return }
+        try regroup(folder: folder, rows: ids)
     }
 
-    /// Groups `entries` (rows of `folder`, by name) again: every shot they are in
-    /// must be whole among them.
-    func regroup(folder: Int32, entries: [(name: ByteString, id: Int64)]) throws {
+    /// Groups rows `ids` of `folder` again: every shot they are in must be whole
+    /// among them. By index throughout (`GroupAssignment`): names are read in the
+    /// table's arena, never copied.
+    func regroup(folder: Int32, rows ids: [Int64]) throws {
         guard let root = folders[folder]?.rootID else { return }
         var settings = groupSettings[root] ?? GroupSettings(enabled: false)
         settings.types = .all  // the index holds only the photos the root counts
-        let idOf = Dictionary(entries.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
-        let grouping = PhotoGrouping.group(names: entries.map(\.name), settings: settings)
-
-        var wanted: [Int64: (group: Int64, role: GroupRole)] = Dictionary(minimumCapacity: entries.count)
+        let refs = ids.map { photos.row($0)?.name ?? NameRef(offset: 0, count: 0) }
+        let assignment = photos.names.bytes.withUnsafeBufferPointer { all in
+            GroupAssignment(count: ids.count, settings: settings) { i in
+                UnsafeBufferPointer(rebasing: all[Int(refs[i].offset)..<Int(refs[i].offset) + Int(refs[i].count)])
+            }
+        }
+        let groupCount = assignment.groupCount
+        /// Each group's id; 0 while none (ids are positive).
+        var assigned = [Int64](repeating: 0, count: groupCount)
         var taken = Set<Int64>()
-        let groups = grouping.groups
-        var assigned = [Int64?](repeating: nil, count: groups.count)
-        // The photos of each group (not its sidecars), the shown one first.
-        let photosOf = groups.map { group in group.members.filter { $0.kind != .sidecar }.compactMap { idOf[$0.name] } }
         func available(_ id: Int64) -> Bool {
             guard !taken.contains(id) else { return false }
             // An id whose photo is indexed is its folder's to give (rows that bear
@@ -97,53 +106,71 @@ extension PhotoLibrary {
             // A departed photo's: only while no row of another folder bears it.
             return rows(ofGroup: id).allSatisfy { photos.row($0)?.folderID == folder }
         }
-        func formerIDs(_ index: Int) -> [Int64] {
-            photosOf[index].filter { !freshIDs.contains($0) }.compactMap { photos.row($0).map(photos.groupID(of:)) }
+        /// The group ids a group's photos had (rows this transaction added had none).
+        func formerIDs(_ g: Int) -> [Int64] {
+            var result: [Int64] = []
+            for i in assignment.photos(ofGroup: g) where !isFresh(ids[i]) {
+                if let row = photos.row(ids[i]) { result.append(photos.groupID(of: row)) }
+            }
+            return result
+        }
+        func owns(_ g: Int, _ id: Int64) -> Bool { assignment.photos(ofGroup: g).contains { ids[$0] == id } }
+        /// Groups in the order of their shown photos' names, where the order decides
+        /// (a departed id two groups could keep; new ids handed out).
+        func byShownName(_ groups: [Int]) -> [Int] {
+            groups.sorted { a, b in
+                let (ra, rb) = (refs[Int(assignment.shown[a])], refs[Int(assignment.shown[b])])
+                return photos.names.bytes.withUnsafeBufferPointer { all in
+                    all[Int(ra.offset)..<Int(ra.offset) + Int(ra.count)]
+                        .lexicographicallyPrecedes(all[Int(rb.offset)..<Int(rb.offset) + Int(rb.count)])
+                }
+            }
         }
         // 1: a group keeps an id one of its own photos gave, the shown one's first.
-        for index in groups.indices {
-            let own = Set(photosOf[index])
-            let candidates = formerIDs(index).filter { own.contains($0) && available($0) }
-            if let shown = photosOf[index].first, candidates.contains(shown) {
-                assigned[index] = shown
+        // (Its own photos are no other group's: the groups cannot compete here.)
+        var keepers: [Int] = []
+        for g in 0..<groupCount {
+            let former = formerIDs(g)
+            guard !former.isEmpty else { continue }
+            let shown = ids[Int(assignment.shown[g])]
+            let candidates = former.filter { owns(g, $0) && available($0) }
+            if candidates.contains(shown) {
+                assigned[g] = shown
             } else if let id = candidates.min() {
-                assigned[index] = id
+                assigned[g] = id
             }
-            if let id = assigned[index] { taken.insert(id) }
+            if assigned[g] != 0 {
+                taken.insert(assigned[g])
+            } else if former.contains(where: { photos.row($0) == nil }) {
+                keepers.append(g)
+            }
         }
         // 2: a group whose id-giving photo left keeps that id.
-        for index in groups.indices where assigned[index] == nil {
-            if let id = formerIDs(index).filter({ photos.row($0) == nil && available($0) }).min() {
-                assigned[index] = id
+        for g in byShownName(keepers) {
+            if let id = formerIDs(g).filter({ photos.row($0) == nil && available($0) }).min() {
+                assigned[g] = id
                 taken.insert(id)
             }
         }
-        // 3: a new group: its shown photo's id, or another of its own.
-        for index in groups.indices where assigned[index] == nil {
-            if let id = photosOf[index].first(where: available) {
-                assigned[index] = id
+        // 3: a new group: its shown photo's id, or another of its own (no other
+        // group takes those), else a new id.
+        var newIDs: [Int] = []
+        for g in 0..<groupCount where assigned[g] == 0 {
+            if let i = assignment.photos(ofGroup: g).first(where: { available(ids[$0]) }) {
+                assigned[g] = ids[i]
             } else {
-                assigned[index] = try takeID()
-            }
-            if let id = assigned[index] { taken.insert(id) }
-        }
-        for (index, group) in groups.enumerated() {
-            guard let id = assigned[index] else { continue }
-            for member in group.members {
-                guard let row = idOf[member.name] else { continue }
-                let role: GroupRole = member.kind == .sidecar ? .sidecar : member.name == group.shown.name ? .shown : .member
-                wanted[row] = (id, role)
+                newIDs.append(g)
             }
         }
-        for name in grouping.orphans { if let row = idOf[name] { wanted[row] = (row, .orphan) } }
-        for row in entries.map(\.id) where wanted[row] == nil {
-            // Undecided sidecars, and every sidecar where the root does not group.
-            wanted[row] = (row, .undecided)
-        }
-        for row in entries.map(\.id) {
-            guard let photo = photos.row(row), let (group, role) = wanted[row],
-                  photos.groupID(of: photo) != group || photo.role != role else { continue }
-            shifts.append(GroupShift(id: row, fromGroup: photos.groupID(of: photo), fromRole: photo.role, toGroup: group, toRole: role))
+        for g in byShownName(newIDs) { assigned[g] = try takeID() }
+
+        for (i, row) in ids.enumerated() {
+            let g = assignment.group[i]
+            let (group, role) = g >= 0 ? (assigned[Int(g)], assignment.role[i]) : (row, assignment.role[i])
+            guard let photo = photos.row(row) else { continue }
+            let from = photos.groupID(of: photo)
+            guard from != group || photo.role != role else { continue }
+            shifts.append(GroupShift(id: row, fromGroup: from, fromRole: photo.role, toGroup: group, toRole: role))
             try setGroup(row, group: group, role: role)
         }
     }
@@ -156,26 +183,29 @@ extension PhotoLibrary {
     /// whose grouping would leave them as they are); with `touching` (bases), only
     /// the rows that have one of them, and those that share a base with those, and
     /// so on. By name.
-    func ungrouped(in folder: Int32, touching: Set<UInt64>?) -> [(name: ByteString, id: Int64)] {
+    func ungrouped(in folder: Int32, touching: Set<UInt64>?) -> [Int64] {
         let ids = photoIDs(inFolder: folder)
-        let table = photos  // one copy of the table's references, not one a row
-        var keys: [ShotKeys?] = []
-        keys.reserveCapacity(ids.count)
+        var keys = [ShotKeys?](repeating: nil, count: ids.count)
+        /// Photos under their own id and shown: alone, unless another name shares their base.
+        var single = [Bool](repeating: false, count: ids.count)
         /// How many names have each base.
         var sharing: [UInt64: Int32] = Dictionary(minimumCapacity: ids.count)
-        for id in ids {
-            let key = table.row(id).flatMap { row in table.withName(of: row) { ShotKeys($0) } }
-            keys.append(key)
-            if let key {
+        // One pass over the rows, their names read in the arena in place.
+        photos.names.bytes.withUnsafeBufferPointer { names in
+            for (index, id) in ids.enumerated() {
+                guard let row = photos.row(id) else { continue }
+                let start = Int(row.name.offset)
+                guard let key = ShotKeys(UnsafeBufferPointer(rebasing: names[start..<start + Int(row.name.count)])) else { continue }
+                keys[index] = key
                 sharing[key.first, default: 0] += 1
                 if let second = key.second { sharing[second, default: 0] += 1 }
+                single[index] = key.isPhoto && key.second == nil && row.role == .shown && photos.groupID(of: row) == id
             }
         }
         var wanted = [Bool](repeating: false, count: ids.count)
         var alone = [Bool](repeating: false, count: ids.count)
-        for (index, id) in ids.enumerated() {
-            if let key = keys[index], key.isPhoto, key.second == nil, sharing[key.first] == 1, let row = table.row(id),
-               table.groupID(of: row) == id, row.role == .shown {
+        for index in ids.indices {
+            if single[index], let key = keys[index], sharing[key.first] == 1 {
                 alone[index] = true
             } else {
                 // A name that is no photo nor sidecar is left undecided by any grouping.
@@ -194,11 +224,7 @@ extension PhotoLibrary {
                 }
             }
         }
-        var result: [(name: ByteString, id: Int64)] = []
-        for (index, id) in ids.enumerated() where wanted[index] {
-            if let row = table.row(id) { result.append((table.name(of: row), id)) }
-        }
-        return result
+        return ids.indices.compactMap { wanted[$0] ? ids[$0] : nil }
     }
 
     /// The rows whose groups names of bases `keys` can change: the closure of the

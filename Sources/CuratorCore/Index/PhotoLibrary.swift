@@ -71,8 +71,14 @@ final class PhotoLibrary {
     /// Per folder, its names by the bases they can change (`ShotKeys`): built when
     /// a folder is first regrouped in part, kept since, dropped on a rollback.
     var groupKeys: [Int32: [UInt64: Set<ByteString>]] = [:]
-    /// Rows the open transaction added: they bring no group id of their own.
-    var freshIDs: Set<Int64> = []
+    /// Rows the open transaction added bring no group id of their own: those whose
+    /// id it handed out (from `freshFrom` on) and those that came back under their
+    /// former id (`freshReturned`). A set of every id added was a hash insert per
+    /// photo of a scan.
+    private var freshFrom: Int64 = .max
+    private var freshReturned: Set<Int64> = []
+
+    func isFresh(_ id: Int64) -> Bool { id >= freshFrom || freshReturned.contains(id) }
     /// Rows whose group or role changed since the state last took them (`takeShifts`).
     var shifts: [GroupShift] = []
     /// Rows the open transaction changed, written to the store once each before it
@@ -139,6 +145,7 @@ final class PhotoLibrary {
         droppedFolderPaths.removeAll(keepingCapacity: true)
         try store.begin()
         inTransaction = true
+        freshFrom = nextID
         let shiftsBefore = shifts.count
         defer {
             inTransaction = false
@@ -146,7 +153,8 @@ final class PhotoLibrary {
             undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
             dirtyFolders.removeAll(keepingCapacity: true)
             dirtyKeys.removeAll(keepingCapacity: true)
-            freshIDs.removeAll(keepingCapacity: true)
+            freshFrom = .max
+            freshReturned.removeAll(keepingCapacity: true)
             unwritten.removeAll(keepingCapacity: unwritten.capacity <= 4096)
         }
         do {
@@ -203,6 +211,13 @@ final class PhotoLibrary {
                 if let current = photos[old.id], current.role == .shown { listedByRoot[current.rootID, default: 0] -= 1 }
                 if old.role == .shown { listedByRoot[old.rootID, default: 0] += 1 }
                 photos[old.id] = old
+            case .regrouped(let id, let group, let role):
+                if let row = photos.row(id) {
+                    let root = photos.rootID(of: row)
+                    if row.role == .shown { listedByRoot[root, default: 0] -= 1 }
+                    if role == .shown { listedByRoot[root, default: 0] += 1 }
+                    photos.setGroup(id, group: group, role: role)
+                }
             case .linked(let folder, let atPath, let inRoot, let child):
                 newFolderEpoch()
                 folders[folder.id] = nil
@@ -239,6 +254,15 @@ final class PhotoLibrary {
     private func write(_ photo: Photo) throws {
         guard inTransaction else { return try store.upsertPhoto(photo) }
         unwritten.insert(photo.id)
+    }
+
+    /// As `write(_:)`, for a row changed in place.
+    private func write(_ id: Int64) throws {
+        guard inTransaction else {
+            if let photo = photos[id] { try store.upsertPhoto(photo) }
+            return
+        }
+        unwritten.insert(id)
     }
 
     /// Photo rows written to the store since it was opened.
@@ -357,15 +381,15 @@ final class PhotoLibrary {
             return .changed(existing)
         }
         let id: Int64
-        if let preferredID, photos[preferredID] == nil, preferredID < nextID {
+        if let preferredID, photos.row(preferredID) == nil, preferredID < nextID {
             id = preferredID  // a photo coming back from the trash keeps its former id
+            freshReturned.insert(id)
         } else {
             id = try takeID()
         }
         // A sidecar has no capture time of its own (its group's is its photos').
         let photo = Photo(id: id, rootID: root, folderID: folder, name: name, identity: identity, type: type,
                           capture: type.isSidecar ? .none : capture, rank: takeRank(folder))
-        freshIDs.insert(id)
         insertInMemory(photo)
         try write(photo)
         return .added(photo)
@@ -440,22 +464,22 @@ final class PhotoLibrary {
     /// A row's group and role, as `regroup` decided them; in place, undone with
     /// the transaction, its group's rows kept.
     func setGroup(_ id: Int64, group: Int64, role: GroupRole) throws {
-        guard var photo = photos[id], photo.groupID != group || photo.role != role else { return }
-        let old = photo.groupID
-        let oldRows = rows(ofGroup: old)
+        guard let row = photos.row(id) else { return }
+        let old = photos.groupID(of: row)
+        guard old != group || row.role != role else { return }
+        let oldRows = old == group ? [] : rows(ofGroup: old)
         let newRows = old == group ? [] : rows(ofGroup: group)
-        note(.replaced(photo))
-        if photo.role == .shown { listedByRoot[photo.rootID, default: 0] -= 1 }
-        if role == .shown { listedByRoot[photo.rootID, default: 0] += 1 }
-        photo.groupID = group
-        photo.role = role
-        photos[id] = photo
+        let root = photos.rootID(of: row)
+        note(.regrouped(id, group: old, role: row.role))
+        if row.role == .shown { listedByRoot[root, default: 0] -= 1 }
+        if role == .shown { listedByRoot[root, default: 0] += 1 }
+        photos.setGroup(id, group: group, role: role)
         generation &+= 1
         if old != group {
             setRows(old, oldRows.filter { $0 != id })
             setRows(group, newRows + [id])
         }
-        try write(photo)
+        try write(id)
     }
 
     /// Keeps `groupRows[group]` only where `rows(ofGroup:)` could not tell it.
@@ -629,8 +653,12 @@ final class PhotoLibrary {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         let rankBefore = nextRank[photo.folderID]
         let touches = inTransaction && mayChangeGroups(photo)
-        let keys = touches || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
-        if touches { touchGroups(of: photo, keys) }
+        // The first row of a folder (every folder of a first scan): the whole folder
+        // is grouped again, and its rows need no bases of their own read for that.
+        if touches && entries[photo.folderID] == nil { dirtyFolders.insert(photo.folderID) }
+        let byBase = touches && !dirtyFolders.contains(photo.folderID)
+        let keys = byBase || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
+        if byBase { touchGroups(of: photo, keys) }
         // A photo alone under its own id (most of them) is in no group's rows.
         let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
         let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []

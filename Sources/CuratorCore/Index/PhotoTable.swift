@@ -119,6 +119,25 @@ struct PhotoTable {
         }
     }
 
+    /// Puts row `id` in `group` with `role`, in place: a regrouping changes these two
+    /// fields of thousands of rows, and a whole `Photo` out and back (its name
+    /// copied, compared and its place looked up) cost more than the grouping.
+    mutating func setGroup(_ id: Int64, group: Int64, role: GroupRole) {
+        guard let slot = slotByID[id].map(Int.init) else { return }
+        if rows[slot].groupOffset == Self.farGroup { farGroups[id] = nil }
+        rows[slot].groupOffset = groupOffset(id: id, group: group)
+        rows[slot].role = role
+    }
+
+    /// `group - id` as a row keeps it; past 32 bits (or the sentinel itself) the
+    /// sentinel, the group id then kept by photo id.
+    private mutating func groupOffset(id: Int64, group: Int64) -> Int32 {
+        let distance = group.subtractingReportingOverflow(id)
+        if !distance.overflow, let near = Int32(exactly: distance.partialValue), near != Self.farGroup { return near }
+        farGroups[id] = group
+        return Self.farGroup
+    }
+
     /// The row of `photo`; the name of `old` is reused when it is the same.
     private mutating func makeRow(_ photo: Photo, replacing old: PhotoRow?) -> PhotoRow {
         let name: NameRef
@@ -133,15 +152,7 @@ struct PhotoTable {
         let whereItIs = Place(root: photo.rootID, device: photo.identity.device)
         let place = placeIndex(whereItIs)
         if place == Self.overflowPlace { overflowPlaces[photo.id] = whereItIs }
-        // The sentinel itself is kept aside too, as is any distance past 32 bits.
-        let distance = photo.groupID.subtractingReportingOverflow(photo.id)
-        let offset: Int32
-        if !distance.overflow, let near = Int32(exactly: distance.partialValue), near != Self.farGroup {
-            offset = near
-        } else {
-            offset = Self.farGroup
-            farGroups[photo.id] = photo.groupID
-        }
+        let offset = groupOffset(id: photo.id, group: photo.groupID)
         return PhotoRow(id: photo.id, inode: photo.identity.inode, size: photo.identity.size, mtimeNs: photo.identity.mtimeNs,
                         captureRaw: photo.capture.raw, folderID: photo.folderID, rankRaw: Int32(clamping: photo.rank),
                         groupOffset: offset, name: name, place: place, type: photo.type, role: photo.role)

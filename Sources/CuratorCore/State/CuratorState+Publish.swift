@@ -164,7 +164,9 @@ extension CuratorState {
         }
         let added = Set(changes.compactMap { if case .added(let p) = $0 { p.id } else { nil } }).union(announced)
         for shift in shifts {
-            touch(shift.fromGroup)
+            // A row added alone under its own id was never listed as that group: if
+            // any row is in that group now, its own shift names it.
+            if shift.fromGroup != shift.id || !added.contains(shift.id) { touch(shift.fromGroup) }
             touch(shift.toGroup)
             // A row added in this change was never listed under its first group.
             guard !added.contains(shift.id), before[shift.id] == nil, let photo = library.photo(shift.id) else { continue }
@@ -172,6 +174,11 @@ extension CuratorState {
         }
         var said = Set<Int64>()
         for group in touchedGroups where said.insert(group).inserted {
+            // No row listed before changed (a first scan's groups, each of rows it
+            // announces): only a group now shown by a row not announced is told.
+            if before.isEmpty {
+                guard let shown = library.shownRow(ofGroup: group), !announced.contains(shown) else { continue }
+            }
             let now = library.listed(group).flatMap { $0.role == .shown ? $0 : nil }
             // Listed before: its shown row then was untouched (and so is still
             // shown), or one of the changed rows was.

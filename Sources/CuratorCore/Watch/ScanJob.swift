@@ -90,8 +90,10 @@ struct NameFilter {
     /// root groups files, a sidecar) we keep.
     func photoType(_ name: ByteString) -> PhotoType? {
         if exclusions.excludesFile(name: name) { return nil }
-        if let type = types.detect(name: name) { return type }
-        guard sidecars, let type = PhotoType.detectFile(name: name), type.isSidecar else { return nil }
-        return type
+        // One reading of the extension (where the root groups, every file that was
+        // not a photo, sidecars and other files alike, was read twice).
+        guard let type = PhotoType.detectFile(name: name) else { return nil }
+        if type.isSidecar { return sidecars ? type : nil }
+        return types.contains(type) ? type : nil
     }
 }

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// `PhotoGrouping`'s rules worked out by index, from names read in place: which
+/// group and role each name of one folder takes. Pure, like `PhotoGrouping` (which
+/// is this plus names), and what a regrouping of the index runs on: a first scan
+/// groups some 30 000 names at 100 000 photos, and a name copied, case folded,
+/// hashed into dictionaries of arrays and compared back (as `FolderGrouping`'s
+/// names were) cost more than the rest of grouping. Here bases are 64-bit digests
+/// of the bytes in place (`ShotKeys`), shots are chains through one array, and
+/// names that share a digest are told apart by their bytes, so a collision costs
+/// time, never a wrong group.
+struct GroupAssignment {
+    /// Per name: the index of its group in `shown`; -1 for a name in no group (an
+    /// orphan, an undecided sidecar, a name that is neither photo nor sidecar).
+    private(set) var group: [Int32]
+    /// Per name: its role. A name in no group is `.orphan` or `.undecided` (also a
+    /// name that is no photo nor sidecar, and every sidecar where grouping is off).
+    private(set) var role: [GroupRole]
+    /// Per group: the index of the photo that shows it.
+    private(set) var shown: [Int32] = []
+    /// Per photo in a group: the next photo of its group in member order (the shown
+    /// one first, then rendered, RAW, clip); -1 after the last.
+    private(set) var nextPhoto: [Int32]
+    /// Per sidecar of one file (`IMG_0001.CR2.xmp`) in a group: the index of that file; else -1.
+    private(set) var sidecarOf: [Int32]
+    /// Per photo or sidecar: its type by extension (a name that is neither has `.jpeg`, unread).
+    private(set) var types: [PhotoType]
+
+    var groupCount: Int { shown.count }
+
+    /// The photos of group `g`, the shown one first.
+    func photos(ofGroup g: Int) -> PhotoChain { PhotoChain(next: nextPhoto, first: shown[g]) }
+
+    /// Indices down a chain of links (-1 ends it).
+    struct PhotoChain: Sequence, IteratorProtocol {
+        let links: [Int32]
+        var first: Int32
+
+        init(next links: [Int32], first: Int32) {
+            self.links = links
+            self.first = first
+        }
+
+        mutating func next() -> Int? {
+            guard first >= 0 else { return nil }
+            defer { first = links[Int(first)] }
+            return Int(first)
+        }
+    }
+
+    /// Groups `count` names, name `i` being `name(i)`'s bytes.
+    init(count: Int, settings: GroupSettings, name: (Int) -> UnsafeBufferPointer<UInt8>) {
+        group = [Int32](repeating: -1, count: count)
+        role = [GroupRole](repeating: .undecided, count: count)
+        nextPhoto = [Int32](repeating: -1, count: count)
+        sidecarOf = [Int32](repeating: -1, count: count)
+        var types = [PhotoType](repeating: .jpeg, count: count)
+
+        // What each name is: a photo of base `0..<end`, a sidecar of the shot
+        // `0..<end`, a sidecar of the file `0..<end`, or nothing.
+        var kinds = [Kind](repeating: .other, count: count)
+        var ends = [Int32](repeating: 0, count: count)
+        /// Photos chained by the digest of their folded base.
+        var photoHeads: [UInt64: Int32] = Dictionary(minimumCapacity: count)
+        var photoNext = [Int32](repeating: -1, count: count)
+        var digests = [UInt64](repeating: 0, count: count)
+        var fileSidecars = false
+        for i in 0..<count {
+            let bytes = name(i)
+            guard let (type, dot) = ShotKeys.fileType(bytes) else { continue }
+            types[i] = type
+            ends[i] = Int32(dot)
+            if !type.isSidecar {
+                kinds[i] = settings.types.contains(type) ? .photo : .foreignPhoto
+                let digest = Self.digest(bytes, dot)
+                digests[i] = digest
+                photoNext[i] = photoHeads[digest] ?? -1
+                photoHeads[digest] = Int32(i)
+            } else if SidecarFormat(rawValue: type.rawValue) != nil {
+                let stem = UnsafeBufferPointer(rebasing: bytes[..<dot])
+                if let (file, _) = ShotKeys.fileType(stem), !file.isSidecar {
+                    kinds[i] = .fileSidecar
+                    fileSidecars = true
+                } else {
+                    kinds[i] = .shotSidecar
+                    digests[i] = Self.digest(bytes, dot)
+                }
+            }
+        }
+
+        self.types = types
+
+        // Each base's photos (those of the root's types) made into groups.
+        /// Per photo: the index of the first photo of its base (its base's name).
+        var baseOf = [Int32](repeating: -1, count: count)
+        /// Per base (by its first photo): the group its shot sidecars join, or -1,
+        /// and whether a photo not of the root's types has that base.
+        var baseGroup = [Int32](repeating: -1, count: count)
+        var foreign = [Bool](repeating: false, count: count)
+        var members: [Int] = []
+        for i in 0..<count where (kinds[i] == .photo || kinds[i] == .foreignPhoto) && baseOf[i] < 0 {
+            // The photos of i's base: down the chain of its digest, by their bytes.
+            members.removeAll(keepingCapacity: true)
+            var j = photoHeads[digests[i]] ?? -1
+            while j >= 0 {
+                let other = Int(j)
+                if baseOf[other] < 0, Self.foldedEqual(name(i), Int(ends[i]), name(other), Int(ends[other])) {
+                    baseOf[other] = Int32(i)
+                    if kinds[other] == .photo { members.append(other) } else { foreign[i] = true }
+                }
+                j = photoNext[other]
+            }
+            guard !members.isEmpty else { continue }
+            if !settings.enabled || members.count == 1 || !PhotoGrouping.fillsDistinctPlaces(members.lazy.map { types[$0] }) {
+                for photo in members { startGroup(photo) }
+                if members.count == 1 { baseGroup[i] = Int32(shown.count - 1) }
+                continue
+            }
+            // One of each kind: the shown photo by the root's choice, then the others
+            // rendered, RAW, clip (their ranks differ, as their kinds do).
+            members.sort { PhotoGrouping.rank(types[$0], .rendered) < PhotoGrouping.rank(types[$1], .rendered) }
+            let first = members.min { PhotoGrouping.rank(types[$0], settings.shown) < PhotoGrouping.rank(types[$1], settings.shown) }
+                ?? members[0]
+            startGroup(first)
+            var last = first
+            for photo in members where photo != first {
+                group[photo] = Int32(shown.count - 1)
+                role[photo] = .member
+                nextPhoto[last] = Int32(photo)
+                last = photo
+            }
+            baseGroup[i] = Int32(shown.count - 1)
+        }
+
+        guard settings.enabled else { return }
+        // Lookups of whole names, exact and case folded, for the images of file sidecars.
+        var exact = NameChains()
+        var folded = NameChains()
+        if fileSidecars {
+            for i in 0..<count {
+                let bytes = name(i)
+                exact.add(i, digest: Self.exactDigest(bytes))
+                folded.add(i, digest: Self.digest(bytes, bytes.count))
+            }
+        }
+        for i in 0..<count {
+            switch kinds[i] {
+            case .shotSidecar:
+                var j = photoHeads[digests[i]] ?? -1
+                var base = -1
+                while j >= 0 {
+                    if Self.foldedEqual(name(i), Int(ends[i]), name(Int(j)), Int(ends[Int(j)])) {
+                        base = Int(baseOf[Int(j)])
+                        break
+                    }
+                    j = photoNext[Int(j)]
+                }
+                if base < 0 {
+                    role[i] = .orphan
+                } else if baseGroup[base] >= 0 && !foreign[base] {
+                    group[i] = baseGroup[base]
+                    role[i] = .sidecar
+                } else {
+                    role[i] = .undecided
+                }
+            case .fileSidecar:
+                let bytes = name(i)
+                var image = Self.image(of: UnsafeBufferPointer(rebasing: bytes[..<Int(ends[i])]), exact: exact, folded: folded, name: name)
+                if image == .none, types[i] == .xmp, let original = Self.darktableOriginal(bytes, fileEnd: Int(ends[i])) {
+                    image = original.withUnsafeBufferPointer { Self.image(of: $0, exact: exact, folded: folded, name: name) }
+                }
+                switch image {
+                case .one(let file) where kinds[file] == .photo:
+                    group[i] = group[file]
+                    role[i] = .sidecar
+                    sidecarOf[i] = Int32(file)
+                case .one, .several:
+                    role[i] = .undecided  // an image of a type the root does not count, or of several
+                case .none:
+                    role[i] = .orphan
+                }
+            case .photo, .foreignPhoto, .other:
+                break
+            }
+        }
+    }
+
+    private mutating func startGroup(_ photo: Int) {
+        group[photo] = Int32(shown.count)
+        role[photo] = .shown
+        shown.append(Int32(photo))
+    }
+
+    private enum Kind: UInt8 {
+        case photo, foreignPhoto, shotSidecar, fileSidecar, other
+    }
+
+    private enum Image: Equatable {
+        case one(Int)
+        case several
+        case none
+    }
+
+    /// The name `file` names: itself, or else the one name that differs from it only in case.
+    private static func image(of file: UnsafeBufferPointer<UInt8>, exact: NameChains, folded: NameChains,
+                              name: (Int) -> UnsafeBufferPointer<UInt8>) -> Image {
+        for i in exact.indices(exactDigest(file)) where name(i).elementsEqual(file) { return .one(i) }
+        var found = Image.none
+        for i in folded.indices(digest(file, file.count)) where foldedEqual(name(i), name(i).count, file, file.count) {
+            if found != .none { return .several }
+            found = .one(i)
+        }
+        return found
+    }
+
+    /// The file a darktable duplicate's sidecar is about (`ShotName.darktableOriginal`):
+    /// `IMG_0001_01.CR2` of `IMG_0001_01.CR2.xmp` names `IMG_0001.CR2`. `fileEnd`: where
+    /// the file's name ends in the sidecar's.
+    private static func darktableOriginal(_ bytes: UnsafeBufferPointer<UInt8>, fileEnd: Int) -> [UInt8]? {
+        var dot = fileEnd - 1
+        while dot > 0, bytes[dot] != UInt8(ascii: ".") { dot -= 1 }
+        guard dot > 0 else { return nil }
+        var i = dot
+        while i > 0, bytes[i - 1] >= UInt8(ascii: "0"), bytes[i - 1] <= UInt8(ascii: "9") { i -= 1 }
+        let digits = dot - i
+        guard (2...3).contains(digits), (i..<dot).contains(where: { bytes[$0] != UInt8(ascii: "0") }),
+              i - 1 > 0, bytes[i - 1] == UInt8(ascii: "_") else { return nil }
+        return Array(bytes[..<(i - 1)]) + Array(bytes[dot..<fileEnd])
+    }
+
+    /// Whether `a[..<aEnd]` and `b[..<bEnd]` are equal with ASCII letters case folded.
+    private static func foldedEqual(_ a: UnsafeBufferPointer<UInt8>, _ aEnd: Int, _ b: UnsafeBufferPointer<UInt8>, _ bEnd: Int) -> Bool {
+        guard aEnd == bEnd else { return false }
+        for k in 0..<aEnd where a[k] != b[k] {
+            if Self.fold(a[k]) != Self.fold(b[k]) { return false }
+        }
+        return true
+    }
+
+    private static func fold(_ byte: UInt8) -> UInt8 { (byte >= 65 && byte <= 90) ? byte + 32 : byte }
+
+    /// The digest of `bytes[..<end]` case folded (`ShotKeys`' digest of a base).
+    private static func digest(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> UInt64 {
+        ShotKeys.digest(bytes, 0, end)
+    }
+
+    /// FNV-1a of the bytes as they are.
+    private static func exactDigest(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
+
+    /// Names chained by a digest.
+    private struct NameChains {
+        var heads: [UInt64: Int32] = [:]
+        var next: [Int32] = []
+
+        mutating func add(_ i: Int, digest: UInt64) {
+            if next.count <= i { next.append(contentsOf: repeatElement(-1, count: i + 1 - next.count)) }
+            next[i] = heads[digest] ?? -1
+            heads[digest] = Int32(i)
+        }
+
+        func indices(_ digest: UInt64) -> PhotoChain { PhotoChain(next: next, first: heads[digest] ?? -1) }
+    }
+}
