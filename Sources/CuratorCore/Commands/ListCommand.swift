@@ -35,7 +35,7 @@ enum ListCommand: CommandHandler {
         let photos = ListingPhotoWriter(roots: state.roots, folders: state.library.folders, fields: fields,
                                         selection: current.selection.isEmpty ? nil : current.selection,
                                         thumbnailsReady: state.thumbnails.ready,
-                                        groupRows: state.library.groupRows,
+                                        groupLinks: state.library.groupLinks,
                                         table: state.library.photos)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)

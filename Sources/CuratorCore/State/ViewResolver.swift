@@ -78,7 +78,7 @@ extension CuratorState {
                 let photo = table[Int(rows[position].index)]
                 rows[position].tie = Int64(position)
                 // A group sorts by its capture time and its whole size (issue 15).
-                let members = library.groupRows.isEmpty ? nil : library.members(ofGroupShownBy: library.photos.photo(photo))
+                let members = library.groupLinks.isEmpty ? nil : library.members(ofGroupShownBy: library.photos.photo(photo))
                 switch sort {
                 case .custom: rows[position].key = photo.rank
                 // Photos without a capture time go last, by path.
@@ -102,10 +102,10 @@ extension CuratorState {
         var folderTotals: [Int32: Int] = [:]
         for (rank, folder) in orderedFolders.enumerated() where perRank[rank] > 0 { folderTotals[folder] = perRank[rank] }
         var files = slots.count
-        if !library.groupRows.isEmpty {
+        if !library.groupLinks.isEmpty {
             for slot in slots {
-                let group = library.photos.groupID(of: table[Int(slot)])
-                files += (library.groupRows[group]?.count ?? 1) - 1
+                // A listed row is in its own group's ring, when it has one.
+                files += library.groupLinks.rowCount(inRingOf: table[Int(slot)].id) - 1
             }
         }
         let photos = library.photos
@@ -206,7 +206,7 @@ struct CompiledFilter {
     /// A group matches when one of its files does (`*.NEF` finds the groups
     /// with a NEF), and by its capture time.
     func matches(_ photo: Photo, folderPath: ByteString, library: PhotoLibrary) -> Bool {
-        let members = library.groupRows.isEmpty ? nil : library.members(ofGroupShownBy: photo)
+        let members = library.groupLinks.isEmpty ? nil : library.members(ofGroupShownBy: photo)
         if let types, !(members ?? [photo]).contains(where: { types.contains($0.type) }) { return false }
         if from != nil || to != nil {
             guard let t = GroupMembers.capture(of: photo, members: members) else { return false }
