@@ -27,7 +27,7 @@ enum ListCommand: CommandHandler {
         let current = state.session(key)
         let spec = args.view ?? current.view
         let view = try state.resolveView(spec, uid: uid)
-        let total = view.ids.count
+        let total = view.count
         let offset = max(args.offset ?? 0, 0)
         let limit = max(args.limit ?? Int.max, 0)
         let positions = offset < total ? offset..<(limit >= total - offset ? total : offset + limit) : total..<total

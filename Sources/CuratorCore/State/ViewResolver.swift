@@ -2,22 +2,31 @@
 import CuratorProtocol
 import CuratorSystem
 
-/// A view's photos in order: their ids, and their slots in the photo table, valid
-/// while the library's generation is the one the view was computed at (a listing
-/// then reads photos without hashing an id each); and how many photos of each
-/// folder the whole view holds (a page's section headers give them).
+/// A view's photos in order: their slots in the photo table, valid while the
+/// library's generation is the one the view was computed at (a listing then reads
+/// photos without hashing an id each); and how many photos of each folder the
+/// whole view holds (a page's section headers give them).
 struct ResolvedView {
-    var ids: [Int64]
     var slots: [Int32]
     var folderTotals: [Int32: Int] = [:]
-    /// Every file of the view's groups (issue 15); `ids.count` where nothing groups.
+    /// Every file of the view's groups (issue 15); `count` where nothing groups.
     var files = 0
+
+    var count: Int { slots.count }
+
+    /// The photos' ids (their groups'), position N at N-1, read from `table` (the
+    /// library's, of the view's generation). Made when asked, not kept: the cache
+    /// holds the views listed, and 8 bytes a photo was 8 MB after listing a million.
+    func ids(in table: PhotoTable) -> [Int64] {
+        let rows = table.rows
+        return slots.map { table.groupID(of: rows[Int($0)]) }
+    }
 }
 
 extension CuratorState {
     /// The photos of a view as `uid` may see them, in its order: position N is element N-1.
     func resolve(_ spec: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64] {
-        try resolveView(spec, uid: uid).ids
+        try resolveView(spec, uid: uid).ids(in: library.photos)
     }
 
     /// A view of the photos `uid` may see (`CuratorState+Visibility`): only folders
@@ -108,8 +117,7 @@ extension CuratorState {
                 files += library.groupLinks.rowCount(inRingOf: table[Int(slot)].id) - 1
             }
         }
-        let photos = library.photos
-        return ResolvedView(ids: slots.map { photos.groupID(of: table[Int($0)]) }, slots: slots, folderTotals: folderTotals, files: files)
+        return ResolvedView(slots: slots, folderTotals: folderTotals, files: files)
     }
 }
 
