@@ -20,6 +20,7 @@ public final class Database {
     /// (`makePrivate`). `full` syncs the WAL on every commit: what the journal
     /// needs; `normal` is enough for a rebuildable cache.
     public init(path: String, durability: Durability = .normal) throws(SQLiteError) {
+        _ = Self.configured
         try Self.makePrivate(path)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -37,6 +38,13 @@ public final class Database {
         try execute(durability == .full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
     }
+
+    /// Process-wide settings, made once before the first connection opens SQLite:
+    /// no memory statistics (nothing reads them, and they cost a global lock around
+    /// every allocation SQLite makes, several per row a batch writes).
+    private static let configured: Void = {
+        _ = curator_sqlite_skip_memory_statistics()
+    }()
 
     /// Creates the database file 0600 before SQLite opens it, whatever the umask
     /// (SQLite would create it 0644 less the umask), and takes group and other

@@ -22,6 +22,28 @@ struct JournalTests {
         #expect(durability.synchronous == 2, "synchronous=FULL")
     }
 
+    /// A new journal's schema is one commit: each commit of the journal syncs its
+    /// WAL (`synchronous=FULL`), and the first start of every daemon made seven,
+    /// some 50 ms on a journaled disk. Counted in the WAL itself: a 32-byte header,
+    /// then frames of a 24-byte header and a page, of which the last of each commit
+    /// carries the database's size in its bytes 4..<8 (zero in the others).
+    @Test func aNewJournalIsMadeInOneCommit() throws {
+        let box = try Sandbox()
+        let journal = try Journal(path: box.journalPath)
+        let wal = try #require(Sandbox.read(ByteString(box.journalPath + "-wal")))
+        func word(_ at: Int) -> Int { wal[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let pageSize = word(8)
+        var commits = 0
+        var frame = 32
+        while frame + 24 + pageSize <= wal.count {
+            if word(frame + 4) != 0 { commits += 1 }
+            frame += 24 + pageSize
+        }
+        #expect(frame > 32, "the schema is in the WAL")
+        #expect(commits == 1)
+        #expect(try journal.durability().journalMode == "wal")
+    }
+
     @Test func keepsThePlanInOrderWithBytesAndIdentities() throws {
         let box = try Sandbox()
         let raw = ByteString([0x61, 0xFF, 0x2F, 0x62, 0x00, 0x01].filter { $0 != 0 })

@@ -68,7 +68,8 @@ struct FolderEntriesTests {
             if generator.next() % 3 == 0 {
                 // Out of the entries first, then out of the table (the library's order).
                 if let id = entries.id(named: name, in: table) {
-                    entries.set(name, nil, in: table)
+                    // `set` tells what it replaced (the library's undo log keeps it).
+                    #expect(entries.set(name, nil, in: table) == id)
                     table[id] = nil
                 }
                 model[name] = nil
@@ -83,7 +84,7 @@ struct FolderEntriesTests {
                 table[id] = Photo(id: id, rootID: 1, folderID: 1, name: name,
                                   identity: FileIdentity(device: 1, inode: UInt64(id), size: 1, mtimeNs: 0),
                                   type: .jpeg, capture: .pending, rank: 1)
-                entries.set(name, id, in: table)
+                #expect(entries.set(name, id, in: table) == nil, "\(name) was taken out above")
                 model[name] = id
             }
             if step % 250 == 0 {

@@ -11,10 +11,12 @@ Each repetition runs curatord's batch and undo and every peer's, in turns first.
 When this build of curatord has no delete commands, its part is skipped and said so.
 """
 import os
+import resource
 import shutil
 import time
 
 import gen_tree
+import procs
 import stats
 from curatord_client import NotAvailable
 from peers import trash_tools
@@ -53,8 +55,12 @@ def _curatord_rep(ctx, client, root_name, rep):
         try:
             # Each answer is timed to its arrival; decoding it (10 000 items)
             # is the Python client's work and is left out, as for `list`.
+            # CPU seconds of the daemon (every thread) from the prepare's request to the
+            # confirm's answer: steadier than wall time on a shared host.
+            cpu0 = procs.cpu_seconds(ctx.daemon.pid)
             prepared, plan = client.timed_request("delete.prepare", ids=ids, timeout=600)
             confirmed, batch = client.timed_request("delete.confirm", token=plan["token"], timeout=600)
+            cpu = procs.cpu_seconds(ctx.daemon.pid) - cpu0
         except NotAvailable as e:
             r.skip(KEY, n, "curatord", "delete.prepare/delete.confirm not available in this build (%s)" % e.code)
             r.skip(UNDO_KEY, n, "curatord", "needs delete.confirm, not available in this build")
@@ -66,7 +72,7 @@ def _curatord_rep(ctx, client, root_name, rep):
         left = sum(1 for _, _, files in os.walk(folder) for _ in files)
         if left:
             raise RuntimeError("%d files still in the batch folder after delete.confirm" % left)
-        out = {"total": prepared + confirmed, "confirm": confirmed, "undo": None}
+        out = {"total": prepared + confirmed, "confirm": confirmed, "undo": None, "cpu": cpu}
         try:
             out["undo"], undo = client.timed_request("undo", batch=batch["batch"], timeout=600)
         except NotAvailable as e:
@@ -102,6 +108,19 @@ def _indexed_ids(client, root_name, rel, size, timeout: float = 120.0):
         time.sleep(0.05)
 
 
+def _children_cpu() -> float:
+    """User + system CPU seconds of the harness's finished children so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _timed_peer(run):
+    """Runs a peer's batch: (seconds, its CPU seconds, what `run` returned)."""
+    cpu0 = _children_cpu()
+    seconds, runs = run()
+    return seconds, _children_cpu() - cpu0, runs
+
+
 def _peers_rep(ctx, rep) -> dict:
     """trash-put (and trash-restore on a few of its files), gio trash, mv -t and the
     rename-back loop on identical batches outside the watched root: seconds each."""
@@ -111,20 +130,20 @@ def _peers_rep(ctx, rep) -> dict:
     try:
         paths = gen_tree.make_batch(os.path.join(base, "trash-put-%d" % rep), size, seed=rep, groups=ctx.groups_on)
         _settle()
-        out["put"], runs = trash_tools.trash_put(paths, ctx.env)
+        out["put"], out["put_cpu"], runs = _timed_peer(lambda: trash_tools.trash_put(paths, ctx.env))
         _check_gone(paths, "trash-put")
         out["restore_runs"] = trash_tools.trash_restore_each(paths[:ctx.restore_cap], ctx.env, cwd=base)
         _empty_trash(ctx)
         paths = gen_tree.make_batch(os.path.join(base, "gio-%d" % rep), size, seed=rep, groups=ctx.groups_on)
         _settle()
-        out["gio"], _ = trash_tools.gio_trash(paths, ctx.env)
+        out["gio"], out["gio_cpu"], _ = _timed_peer(lambda: trash_tools.gio_trash(paths, ctx.env))
         _check_gone(paths, "gio trash")
         _empty_trash(ctx)
         paths = gen_tree.make_batch(os.path.join(base, "mv-%d" % rep), size, seed=rep, groups=ctx.groups_on)
         _settle()
         dest = os.path.join(base, "mv-dest-%d" % rep)
         os.mkdir(dest)
-        out["mv"], _ = trash_tools.mv_into(paths, dest, ctx.env)
+        out["mv"], out["mv_cpu"], _ = _timed_peer(lambda: trash_tools.mv_into(paths, dest, ctx.env))
         _check_gone(paths, "mv")
         out["back"] = trash_tools.rename_back([(os.path.join(os.fsencode(dest), os.path.basename(p)), p)
                                                for p in paths])
@@ -167,10 +186,10 @@ def run(ctx):
         if not available:
             break
         cur, p = curs[-1], peers[-1]
-        ctx.log("trash rep %d: curatord %.3f s (confirm %.3f s, undo %s); trash-put %.2f s (%d run), gio %.2f s, "
-                "mv %.3f s, rename-back %.3f s" % (
-                    rep + 1, cur["total"], cur["confirm"], "%.3f s" % cur["undo"] if cur["undo"] is not None else "n/a",
-                    p["put"], p["put_runs"], p["gio"], p["mv"], p["back"]))
+        ctx.log("trash rep %d: curatord %.3f s, CPU %.3f s (confirm %.3f s, undo %s); trash-put %.2f s (%d run), gio %.2f s, "
+                "CPU %.3f s, mv %.3f s, CPU %.3f s, rename-back %.3f s" % (
+                    rep + 1, cur["total"], cur["cpu"], cur["confirm"], "%.3f s" % cur["undo"] if cur["undo"] is not None else "n/a",
+                    p["put"], p["put_runs"], p["gio"], p["gio_cpu"], p["mv"], p["mv_cpu"], p["back"]))
     r.note(KEY, n, "batch of %d photos in folders of 100%s; trash-put/gio trash/mv get all paths (every file) in one "
                    "command line; none of the peers fsyncs, curatord's journal is flushed before each step; the batch's files are "
                    "written back (sync) before each timed run, and curatord has read their capture times" % (
@@ -188,6 +207,12 @@ def run(ctx):
     r.add(KEY, n, "trash-put", "batch time", "s", [p["put"] for p in peers], interleaved=True)
     r.add(KEY, n, "gio trash", "batch time", "s", [p["gio"] for p in peers], interleaved=True)
     r.add(KEY, n, MV, "batch time", "s", [p["mv"] for p in peers], interleaved=True)
+    # CPU seconds per batch: the daemon's (every thread) and each peer process's.
+    r.add(KEY, n, "curatord", "batch CPU", "s", [c["cpu"] for c in curs], interleaved=True,
+          note="user + system CPU of every daemon thread from the prepare's request to the confirm's answer")
+    r.add(KEY, n, "gio trash", "batch CPU", "s", [p["gio_cpu"] for p in peers], interleaved=True)
+    r.add(KEY, n, MV, "batch CPU", "s", [p["mv_cpu"] for p in peers], interleaved=True)
+    r.add(KEY, n, "trash-put", "batch CPU", "s", [p["put_cpu"] for p in peers], interleaved=True)
     if undos:
         r.add(UNDO_KEY, n, "curatord", "undo whole batch", "s", undos, interleaved=len(undos) == len(curs))
     restore_runs = [t for p in peers for t in p["restore_runs"]]
@@ -210,6 +235,12 @@ def run(ctx):
     r.verdict(KEY, n, "at most 2.5x mv of the same files, at most 0.5x gio trash", m <= 2.5 and g <= 0.5,
               "x%.2f mv %s, x%.2f gio trash %s" % (m, stats.spread(xm), g, stats.spread(xg)),
               set_for="issue 14 at 1 000 000")
+    cg = r.ratios(KEY, n, "curatord", "batch CPU", "gio trash")
+    cm = r.ratios(KEY, n, "curatord", "batch CPU", MV)
+    if cg and cm and len(cg) > 1:  # a --baseline-bin run measures one repetition at a time: its table has the rows
+        r.note(KEY, n, "CPU per batch: curatord %.3f s, x%.2f gio trash %s, x%.2f mv %s" % (
+            r.find(KEY, n, "curatord", "batch CPU").median, stats.median(cg), stats.spread(cg), stats.median(cm),
+            stats.spread(cm)))
     u = r.find(UNDO_KEY, n, "curatord", "undo whole batch")
     if u is None:
         r.verdict(UNDO_KEY, n, "the whole batch in under 1 s", None, "undo not available in this build")

@@ -12,9 +12,11 @@ public struct BatchOutcome: Sendable {
 
 extension JournalItem {
     var result: BatchItemResult {
-        BatchItemResult(step: step, id: photoID, root: rootName, path: relativePath.lossyString,
-                        pathRaw: relativePath.utf8String == nil ? relativePath.base64 : nil,
-                        size: size, outcome: outcome, detail: detail, group: unit)
+        // One look at the bytes: a UTF-8 path is itself; any other is shown lossily and given raw.
+        let text = relativePath.utf8String
+        return BatchItemResult(step: step, id: photoID, root: rootName, path: text ?? relativePath.lossyString,
+                               pathRaw: text == nil ? relativePath.base64 : nil,
+                               size: size, outcome: outcome, detail: detail, group: unit)
     }
 
     func restoredPhoto(at status: FileStatus, byOtherTool: Bool, recreated: [ByteString]) -> RestoredPhoto {

@@ -131,7 +131,8 @@ public final class BatchRunner {
         let rollback = GroupRollback(journal: journal, batch: id, restorer: PhotoRestorer(
             journal: journal, failpoints: failpoints, requester: requester, effectiveUID: effectiveUID, batch: id, helpers: helpers))
         let planned = JournalItem.planned(batch: id, plan.items)
-        var done: [JournalItem] = []
+        var done: [BatchItemResult] = []
+        done.reserveCapacity(planned.count)
         let chunks = chunking.chunks(Array(planned.indices), directory: { planned[$0].rootPath.appending(planned[$0].relativePath).parent },
                                      unit: { planned[$0].unit })
             .map { chunk in chunk.map { (item: planned[$0], isProtected: plan.items[$0].isProtected) } }
@@ -147,8 +148,11 @@ public final class BatchRunner {
                 var results = try trasher.finish(staged)
                 // A group whose last files failed their move goes back whole (a chunk holds whole groups).
                 _ = try rollback.rollBack(&results)
-                done += results
-                for result in results { progress(result.result) }
+                for item in results {
+                    let result = item.result
+                    done.append(result)
+                    progress(result)
+                }
                 chunkReported()
             })
             try journaling { () throws(SQLiteError) in try journal.setBatchState(id, .done, undoRunning: false) }
@@ -157,7 +161,7 @@ public final class BatchRunner {
                                moved: "in the trash", unmoved: "where it was")
         }
         try failpoints.reach(.batchFinished)
-        let outcome = BatchOutcome(result: Self.batchResult(id, .done, done))
+        let outcome = BatchOutcome(result: Self.batchResult(id, .done, results: done))
         log.info("batch \(id) done: \(outcome.result.trashed) trashed, \(outcome.result.skipped) skipped")
         return outcome
     }
@@ -379,9 +383,17 @@ public final class BatchRunner {
     // MARK: helpers
 
     static func batchResult(_ id: Int64, _ state: BatchState, _ items: [JournalItem]) -> BatchResult {
-        let moved = items.filter { $0.outcome == .trashed }
-        return BatchResult(batch: id, state: state, items: items.map(\.result), trashed: moved.count,
-                           skipped: items.count - moved.count, bytes: moved.reduce(0) { $0 + $1.size })
+        batchResult(id, state, results: items.map(\.result))
+    }
+
+    static func batchResult(_ id: Int64, _ state: BatchState, results: [BatchItemResult]) -> BatchResult {
+        var trashed = 0
+        var bytes: Int64 = 0
+        for result in results where result.outcome == .trashed {
+            trashed += 1
+            bytes += result.size
+        }
+        return BatchResult(batch: id, state: state, items: results, trashed: trashed, skipped: results.count - trashed, bytes: bytes)
     }
 
     /// Refuses while a batch that no runner is carrying out (`live`) is recorded as

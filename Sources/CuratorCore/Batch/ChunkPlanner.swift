@@ -83,9 +83,11 @@ final class ChunkPlanner: Sendable {
             let parents = ParentDirectories(roots: caches.roots)
             var prepared: [Prepared] = []
             prepared.reserveCapacity(chunk.count)
-            for (item, isProtected) in chunk {
-                prepared.append(prepare(item, isProtected: isProtected, parents: parents, caches: &caches))
+            for index in chunk.indices {
+                prepared.append(prepare(chunk[index].item, isProtected: chunk[index].isProtected, parents: parents, caches: &caches))
             }
+            // Nearly always every file is to move, and no group has one to leave.
+            guard prepared.contains(where: { if case .done = $0 { true } else { false } }) else { return prepared }
             return Self.keepingGroupsWhole(chunk.map(\.item), prepared)
         }
     }

@@ -25,7 +25,11 @@ final class ChunkSync {
     private final class Touched {
         let trash: TrashDirectory
         var directories: [ObjectIdentifier: DirectoryHandle] = [:]
-        var infos: Set<ByteString> = []
+        /// The directory noted last: a chunk's photos come folder by folder.
+        var lastDirectory: ObjectIdentifier?
+        /// Names in `info/`, in the order noted (one may come twice: fsynced twice
+        /// in the rare fallback, rather than hashed once per photo always).
+        var infos: [ByteString] = []
         init(_ trash: TrashDirectory) { self.trash = trash }
     }
 
@@ -59,8 +63,11 @@ final class ChunkSync {
             trashes[trash.path] = entry
         }
         last = entry
-        if let directory { entry.directories[ObjectIdentifier(directory)] = directory }
-        if let info { entry.infos.insert(info) }
+        if let directory, entry.lastDirectory != ObjectIdentifier(directory) {
+            entry.directories[ObjectIdentifier(directory)] = directory
+            entry.lastDirectory = ObjectIdentifier(directory)
+        }
+        if let info { entry.infos.append(info) }
     }
 
     /// Starts the syncfs of every file system noted on a helper thread and returns at
@@ -93,7 +100,7 @@ final class ChunkSync {
         return errors
     }
 
-    private func fsyncEach(_ trash: TrashDirectory, _ directories: [DirectoryHandle], _ infos: Set<ByteString>) -> [SystemError] {
+    private func fsyncEach(_ trash: TrashDirectory, _ directories: [DirectoryHandle], _ infos: [ByteString]) -> [SystemError] {
         var errors: [SystemError] = []
         for name in infos {
             do throws(SystemError) {

@@ -7,8 +7,24 @@ import CuratorSystem
 /// directories per chunk). Dropped at the end of the chunk.
 final class ParentDirectories {
     private let roots: RootDirectories
-    private var opened: [ByteString: (parent: DirectoryHandle, chain: [FolderPermissions])] = [:]
-    private var placed: [ByteString: Placement] = [:]
+    /// A folder by its root and its path below it (`PhotoPath.relative`'s parent).
+    private struct Key: Hashable {
+        let root: ByteString
+        let folder: ByteString
+    }
+    private final class Folder {
+        let parent: DirectoryHandle
+        let chain: [FolderPermissions]
+        var placement: Placement?
+        init(parent: DirectoryHandle, chain: [FolderPermissions]) {
+            self.parent = parent
+            self.chain = chain
+        }
+    }
+    private var opened: [Key: Folder] = [:]
+    /// The folder asked for last: a chunk's photos come folder by folder, and each is
+    /// asked for twice (`open`, `placement`), so most questions are this one.
+    private var last: (key: Key, folder: Folder)?
 
     /// Where a directory's photos go: the trash for its mount (one statx), and the
     /// directory's path as the kernel resolves it (one readlink), for `Path=`.
@@ -21,21 +37,33 @@ final class ParentDirectories {
         self.roots = roots
     }
 
+    private func folder(_ path: PhotoPath) throws(SystemError) -> Folder {
+        let key = Key(root: path.root, folder: path.relative.parent)
+        if let last, last.key == key { return last.folder }
+        let folder: Folder
+        if let known = opened[key] {
+            folder = known
+        } else {
+            let found = try path.openParent(from: try roots.handle(path.root))
+            folder = Folder(parent: found.parent, chain: found.chain)
+            opened[key] = folder
+        }
+        last = (key, folder)
+        return folder
+    }
+
     /// The photo's directory and the permissions (mode, owner, ACL) of every directory from the root down.
     func open(_ path: PhotoPath) throws(SystemError) -> (parent: DirectoryHandle, chain: [FolderPermissions]) {
-        let key = path.absolute.parent
-        if let known = opened[key] { return known }
-        let found = try path.openParent(from: try roots.handle(path.root))
-        opened[key] = found
-        return found
+        let folder = try folder(path)
+        return (folder.parent, folder.chain)
     }
 
     /// The placement of the directory `open(path)` returned, worked out once per chunk.
     func placement(_ path: PhotoPath, _ parent: DirectoryHandle, _ compute: (DirectoryHandle) -> Placement) -> Placement {
-        let key = path.absolute.parent
-        if let known = placed[key] { return known }
+        guard let folder = try? folder(path), folder.parent === parent else { return compute(parent) }
+        if let known = folder.placement { return known }
         let found = compute(parent)
-        placed[key] = found
+        folder.placement = found
         return found
     }
 }

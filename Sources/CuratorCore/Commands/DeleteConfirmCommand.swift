@@ -36,13 +36,16 @@ enum DeleteConfirmCommand: CuratorCommand {
                 rootIDs[item.rootName].map { (WatchTable.Entry(rootID: $0, path: item.relativePath), item.photoID) }
             }
         }
-        curator.outgoing.expect(leaving.map(\.0))
+        let entries = leaving.map(\.0)
+        curator.outgoing.expect(entries)
         defer {
             // Moves the watcher left to the batch that the batch did not make: looked at again.
-            let skipped = curator.outgoing.end(leaving.map(\.0))
-            let gone = Set(trashed)
-            let again = leaving.filter { skipped.contains($0.0) && !gone.contains($0.1) }.map(\.0)
-            if !again.isEmpty { curator.inbox.post(.recheck(again)) }
+            let skipped = curator.outgoing.end(entries)
+            if !skipped.isEmpty {
+                let gone = Set(trashed)
+                let again = skipped.map { leaving[$0] }.filter { !gone.contains($0.1) }.map(\.0)
+                if !again.isEmpty { curator.inbox.post(.recheck(again)) }
+            }
         }
         do {
             // A chunk's photos are applied to the state together: one lock, one index

@@ -66,16 +66,19 @@ struct FolderEntries {
     }
 
     /// Files `id` under `name` (replacing whatever was filed there), or with nil
-    /// takes the name's entry out.
-    mutating func set(_ name: ByteString, _ id: Int64?, in table: PhotoTable) {
+    /// takes the name's entry out. Returns the id filed there before, as
+    /// `id(named:in:)` would have: one search where the undo log asked first.
+    @discardableResult
+    mutating func set(_ name: ByteString, _ id: Int64?, in table: PhotoTable) -> Int64? {
         let (index, found) = position(of: name, in: table)
+        let before = found ? id(at: index) : nil
         if let id, !isWide, UInt32(exactly: id) == nil {
             // Every id wide from here, this one in with them.
             var all = narrow.map { Int64($0) }
             if found { all[index] = id } else { all.insert(id, at: index) }
             wide = all
             narrow = []
-            return
+            return before
         }
         switch (found, id) {
         case (true, let id?):
@@ -86,6 +89,7 @@ struct FolderEntries {
             if isWide { wide.insert(id, at: index) } else { narrow.insert(UInt32(truncatingIfNeeded: id), at: index) }
         case (false, nil): break
         }
+        return before
     }
 
     func pairs(in table: PhotoTable) -> [(name: ByteString, id: Int64)] {

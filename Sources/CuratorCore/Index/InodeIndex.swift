@@ -29,23 +29,32 @@ struct InodeIndex {
     }
 
     /// Files `id` under `digest` (replacing the id filed there), or with nil takes
-    /// the digest out.
-    mutating func set(_ digest: UInt64, _ id: Int64?, digestOf: (Int64) -> UInt64?) {
+    /// the digest out. Returns the id filed there before, as `find` would have:
+    /// one probe where the undo log asked first (at a million photos each probe
+    /// is a cache miss).
+    @discardableResult
+    mutating func set(_ digest: UInt64, _ id: Int64?, digestOf: (Int64) -> UInt64?) -> Int64? {
+        let before: Int64?
         if let slot = slot(of: digest, digestOf) {
+            before = Int64(ids[slot])
             if let id, let narrow = UInt32(exactly: id) {
                 ids[slot] = narrow
-                return
+                return before
             }
             remove(at: slot)
-        } else if wide[digest] != nil {
+        } else if let filed = wide[digest] {
+            before = filed
             wide[digest] = nil
+        } else {
+            before = nil
         }
-        guard let id else { return }
+        guard let id else { return before }
         if let narrow = UInt32(exactly: id) {
             insert(Self.tag(digest), narrow)
         } else {
             wide[digest] = id
         }
+        return before
     }
 
     /// Room for `n` entries without a rebuild.

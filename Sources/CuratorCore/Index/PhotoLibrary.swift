@@ -248,6 +248,10 @@ final class PhotoLibrary {
 
     func photo(_ id: Int64) -> Photo? { photos[id] }
 
+    /// A photo's group role, read in place (`photos.row` from outside the library
+    /// copies the whole table's references first, once per photo of a scan).
+    func role(of id: Int64) -> GroupRole? { photos.row(id)?.role }
+
     func folderID(root: Int32, path: ByteString) -> Int32? { folderByPath[FolderKey(rootID: root, path: path)] }
 
     func photoID(folder: Int32, name: ByteString) -> Int64? { entries[folder]?.id(named: name, in: photos) }
@@ -324,15 +328,18 @@ final class PhotoLibrary {
     }
 
     /// Inserts a new photo, or updates the one at that path. Returns the change.
+    /// `absent`: the caller has just looked, and no photo is at that path (a scan's
+    /// new file), so it is not looked for again.
     func upsert(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
-                capture: CaptureState = .pending, preferredID: Int64? = nil) throws -> LibraryChange? {
+                capture: CaptureState = .pending, preferredID: Int64? = nil, absent: Bool = false) throws -> LibraryChange? {
         try batch { try upsertInTransaction(root: root, folder: folder, name: name, identity: identity, type: type,
-                                            capture: capture, preferredID: preferredID) }
+                                            capture: capture, preferredID: preferredID, absent: absent) }
     }
 
     private func upsertInTransaction(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
-                                     capture: CaptureState, preferredID: Int64?) throws -> LibraryChange? {
-        if let id = photoID(folder: folder, name: name), let row = photos.row(id) {
+                                     capture: CaptureState, preferredID: Int64?, absent: Bool) throws -> LibraryChange? {
+        assert(!absent || photoID(folder: folder, name: name) == nil, "a photo said absent is at its path")
+        if !absent, let id = photoID(folder: folder, name: name), let row = photos.row(id) {
             // Unchanged (every photo of a warm restart): decided on the row, without
             // copying the name out of the arena.
             if row.inode == identity.inode && row.size == identity.size && row.mtimeNs == identity.mtimeNs
@@ -578,8 +585,9 @@ final class PhotoLibrary {
     }
 
     private func takeRank(_ folder: Int32) -> Int64 {
-        let rank = nextRank[folder] ?? 1
-        note(.rank(folder, nextRank[folder]))
+        let before = nextRank[folder]
+        note(.rank(folder, before))
+        let rank = before ?? 1
         nextRank[folder] = rank + 1
         return rank
     }
@@ -620,10 +628,7 @@ final class PhotoLibrary {
 
     private func insertInMemory(_ photo: Photo) {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
-        if inTransaction {
-            note(.inserted(photo, entry: photoID(folder: photo.folderID, name: photo.name), inode: byInode.find(inode, digestOf: digest(of:)),
-                           rank: nextRank[photo.folderID]))
-        }
+        let rankBefore = nextRank[photo.folderID]
         let touches = inTransaction && mayChangeGroups(photo)
         let keys = touches || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
         if touches { touchGroups(of: photo, keys) }
@@ -631,9 +636,11 @@ final class PhotoLibrary {
         let grouped = photo.groupID != photo.id || groupLinks.keeps(photo.groupID)
         let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
         photos[photo.id] = photo
-        entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
-        byInode.set(inode, photo.id, digestOf: digest(of:))
-        nextRank[photo.folderID] = max(nextRank[photo.folderID] ?? 1, photo.rank + 1)
+        // What the undo log restores is what these replace (one search each, not two).
+        let entryBefore = entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
+        let inodeBefore = byInode.set(inode, photo.id, digestOf: digest(of:))
+        if inTransaction { note(.inserted(photo, entry: entryBefore, inode: inodeBefore, rank: rankBefore)) }
+        nextRank[photo.folderID] = max(rankBefore ?? 1, photo.rank + 1)
         if grouped { setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id]) }
         if groupKeys[photo.folderID] != nil, let keys {
             for key in keys.digests { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }

@@ -53,7 +53,7 @@ extension CuratorState {
                     announced.insert(p.id)
                     addedChanges.append(change)
                     // A photo that went into a group, or a sidecar, is no photo of the count.
-                    if library.photos.row(p.id)?.role == .shown { added += 1 }
+                    if library.role(of: p.id) == .shown { added += 1 }
                 } else {
                     others.append(change)
                 }

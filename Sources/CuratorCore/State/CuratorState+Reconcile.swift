@@ -115,8 +115,9 @@ extension CuratorState {
                 arrivals.hold(file, in: directory)
                 continue
             }
+            // Nothing is at this name: looked up above, and nothing since has put a photo there.
             if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
-                                               preferredID: former) {
+                                               preferredID: former, absent: true) {
                 if case .added(let p) = change {
                     seen.insert(p.id)
                     // A sidecar has no capture time to read (its group's is its photos').

@@ -7,19 +7,37 @@ import CuratorSystem
 struct PhotoPath: Hashable, Sendable {
     let root: ByteString
     let relative: ByteString
-    let directories: [ByteString]
     let name: ByteString
 
+    /// Checked in one pass over the bytes, without splitting the path: a batch
+    /// makes one per photo, and only the first photo of a folder needs the folders
+    /// (`directories`, to open them).
     init?(root: ByteString, relative: ByteString) {
-        guard !relative.isEmpty, !relative.containsNUL, relative.bytes.first != UInt8(ascii: "/"),
-              relative.bytes.last != UInt8(ascii: "/")
-        else { return nil }
-        let parts = relative.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { ByteString(Array($0)) }
-        guard parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }), let last = parts.last else { return nil }
+        let bytes = relative.bytes
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var start = 0
+        var valid = !bytes.isEmpty
+        var index = 0
+        while valid && index <= bytes.count {
+            if index == bytes.count || bytes[index] == slash {
+                // The component bytes[start..<index]: neither empty, nor "." nor "..".
+                let length = index - start
+                valid = length > 0 && !(length == 1 && bytes[start] == dot) && !(length == 2 && bytes[start] == dot && bytes[start + 1] == dot)
+                if index < bytes.count { start = index + 1 }
+            } else if bytes[index] == 0 {
+                valid = false
+            }
+            index += 1
+        }
+        guard valid else { return nil }
         self.root = root
         self.relative = relative
-        self.directories = Array(parts.dropLast())
-        self.name = last
+        self.name = start == 0 ? relative : ByteString(Array(bytes[start...]))
+    }
+
+    /// The folders from the root down to the photo's, in order.
+    var directories: [ByteString] {
+        Array(relative.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast().map { ByteString(Array($0)) })
     }
 
     var absolute: ByteString { root.appending(relative) }

@@ -82,6 +82,13 @@ final class TrashDirectory: Sendable {
     /// were listed (a retry after a name turned out taken).
     func freeName(for name: ByteString, fresh: Bool = false) throws(SystemError) -> ByteString {
         try names.withLock { (names) throws(SystemError) -> ByteString in
+            // The photo's own name, if no photo of the batch had it and the trash
+            // has no such name: two lookups, not five. A name held back here but
+            // taken on disk stays held back, which changes nothing: it is not free.
+            if !fresh, names.handedOut.insert(name).inserted, name.count <= TrashNaming.maxNameLength,
+               try isFree(name, listed: names.listed) {
+                return name
+            }
             var attempt = names.nextAttempt[name] ?? 1
             while attempt < 1_000_000 {
                 let candidate = TrashNaming.candidate(for: name, attempt: attempt)
@@ -114,6 +121,7 @@ final class TrashDirectory: Sendable {
             guard !names.listingDecided else { return }
             names.listingDecided = true
             // A recycle folder is one of the photo's own folder: few names, looked up one by one.
+            names.handedOut.reserveCapacity(count)
             guard !isRecycle else { return }
             names.listed = listNames(ifAtMost: 4 * count)
         }

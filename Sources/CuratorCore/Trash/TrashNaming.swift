@@ -9,6 +9,8 @@ enum TrashNaming {
 
     /// The name to try on the `attempt`-th try (1-based).
     static func candidate(for name: ByteString, attempt: Int) -> ByteString {
+        // The name itself, when it fits: what nearly every photo of a batch gets.
+        if attempt <= 1 && name.count <= maxNameLength { return name }
         var (stem, ext) = split(name.bytes)
         let suffix: [UInt8] = attempt <= 1 ? [] : Array(".\(attempt)".utf8)
         if suffix.count + ext.count >= maxNameLength {

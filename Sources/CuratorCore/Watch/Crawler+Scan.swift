@@ -84,8 +84,11 @@ extension Crawler {
         // no lock) runs on the walker thread while the folders read before them are
         // applied to the index here: on two cores the two overlap. Both end within
         // the step, so that hints are still applied between steps, after every
-        // listing taken before them.
-        var group = walk(job)
+        // listing taken before them. The step's first folders are walked here, with
+        // nothing to overlap: only a few, so that the walker starts at once and
+        // applying them takes about as long as its first group (applying a folder
+        // costs several times walking it).
+        var group = walk(job, limit: firstWalkOfStep)
         while true {
             outOfWatches = outOfWatches || group.outOfWatches
             let goOn = !outOfWatches && !job.pending.isEmpty && MonotonicClock.nanoseconds() < sliceEnd
@@ -216,12 +219,13 @@ extension Crawler {
         return try? walker.submit { loan.crawler.walk(loan.job) }
     }
 
-    /// Opens up to `directoriesPerWatch` folders of the job, watches them in one
-    /// request, then lists them: watch before read.
-    private func walk(_ job: ScanJob) -> WalkedGroup {
+    /// Opens up to `limit` (`directoriesPerWatch`) folders of the job, watches them
+    /// in one request, then lists them: watch before read.
+    private func walk(_ job: ScanJob, limit: Int? = nil) -> WalkedGroup {
         var group = WalkedGroup()
         var opened: [OpenDirectory] = []
-        while opened.count < directoriesPerWatch, let path = job.pending.popLast() {
+        let limit = max(limit ?? directoriesPerWatch, 1)
+        while opened.count < limit, let path = job.pending.popLast() {
             if let directory = open(path, for: job) { opened.append(directory) }
         }
         if watching && !opened.isEmpty {

@@ -30,6 +30,9 @@ final class Crawler {
     var sliceNanoseconds: UInt64 = 20_000_000
     /// Folders opened and watched together (one round trip to the inotify source).
     var directoriesPerWatch = 16
+    /// Folders a scan step walks on this thread before the walker takes over
+    /// (`runScanStep`): a quarter of a group.
+    var firstWalkOfStep: Int { max(directoriesPerWatch / 4, 1) }
     /// Photos a scan applies to the index per hold of the state lock (and per SQLite
     /// transaction): about 1-2 ms of work, so that a request waits little behind
     /// a scan, while the lock and the commit are paid per few hundred photos.

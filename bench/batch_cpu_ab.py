@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""CPU seconds of one confirmed batch (issues 14 and 15): `delete.prepare` +
+`delete.confirm` of a batch of photos (groups by default: 10 000 photos are 15 001
+files), several curatord builds interleaved (ABAB) with `gio trash` and `mv -t` of the
+same files, on a journaled ext4 loop image. On a host shared with builds the wall times
+of bench/run.py swing by 2x; CPU seconds much less. A supporting figure beside
+bench/run.py's trash workload, not a replacement.
+
+    batch_cpu_ab.py NAME:BINARY ...    (env N=20000 filler photos, BATCH=10000, REPS=3,
+                                        BATCH_GROUPS=1 (0: a batch of lone photos on a root with
+                                        `groups: false`), PEERS=1, THREADS=1 (CPU per
+                                        daemon thread name: the batch's helper threads take
+                                        the name of their job, so a helper's CPU shows under
+                                        the job it ran last), PERF=NAME (perf record of that
+                                        subject's batches into /tmp/batch-perf-REP.data,
+                                        PERFARGS="-g -F 2000"; a summary is printed),
+                                        STRACE=NAME (strace of its first batch into
+                                        /tmp/batch-strace.txt, STRACEARGS="-c"))
+
+curatord's figure is the daemon's user+sys CPU (every thread, from /proc) from the
+prepare's request to the confirm's answer, the capture reader done with the new photos
+first; a peer's is its children's rusage. Each subject is started for its turn only
+(a warm restart), so that no other daemon watches the tree while it works."""
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_tree  # noqa: E402
+import stats  # noqa: E402
+from curatord_client import Daemon  # noqa: E402
+from scratch_fs import ScratchFS  # noqa: E402
+
+N = int(os.environ.get("N", "20000"))
+BATCH = int(os.environ.get("BATCH", "10000"))
+REPS = int(os.environ.get("REPS", "3"))
+GROUPS = os.environ.get("BATCH_GROUPS", "1") == "1"  # not GROUPS: bash keeps that name for itself
+PEERS = os.environ.get("PEERS", "1") == "1"
+THREADS = os.environ.get("THREADS", "1") == "1"
+PERF = os.environ.get("PERF")
+STRACE = os.environ.get("STRACE")
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu(pid):
+    """CPU seconds per thread name of a process."""
+    out = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            raw = open("/proc/%d/task/%s/stat" % (pid, tid)).read()
+        except OSError:
+            continue
+        comm = raw[raw.index("(") + 1:raw.rindex(")")]
+        f = raw.rsplit(")", 1)[1].split()
+        out[comm] = out.get(comm, 0) + (int(f[11]) + int(f[12])) / TICK
+    return out
+
+
+def process_cpu(pid, split=False):
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    if split:
+        return int(f[11]) / TICK, int(f[12]) / TICK
+    return (int(f[11]) + int(f[12])) / TICK
+
+
+def children_cpu():
+    """User and system CPU seconds of the finished children so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime, r.ru_stime
+
+
+def indexed_ids(client, root_name, rel, size):
+    deadline = time.monotonic() + 300
+    while True:
+        client.request("sync", timeout=120)
+        ids = [p["id"] for p in client.request("list", root=root_name, folder=rel, recursive=True, timeout=120)["photos"]]
+        if len(ids) == size:
+            return ids
+        if time.monotonic() > deadline:
+            raise TimeoutError("indexed %d of %d" % (len(ids), size))
+        time.sleep(0.05)
+
+
+def curatord_batch(name, binary, tree, run, env, rep):
+    opts = {} if GROUPS else {"groups": False}
+    d = Daemon(binary, [tree], run, env, name=name, root_options=opts, options={"thumbnails": False})
+    d.start()
+    client = d.connect()
+    tracer = None
+    try:
+        d.wait_scanned(client)
+        rel = "zz-%s-%d" % (name, rep)
+        folder = os.path.join(tree, rel)
+        files = len(gen_tree.make_batch(folder, BATCH, seed=rep, groups=GROUPS))
+        ids = indexed_ids(client, client.request("status")["roots"][0]["name"], rel, BATCH)
+        d.wait_capture_done(client)
+        os.sync()
+        if PERF == name:
+            tracer = subprocess.Popen(["perf", "record"] + os.environ.get("PERFARGS", "-g -F 2000").split() + ["-o", "/tmp/batch-perf-%d.data" % rep,
+                                       "-p", str(d.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(1.0)
+        elif STRACE == name and rep == 0:
+            tracer = subprocess.Popen(["strace"] + os.environ.get("STRACEARGS", "-c").split() + ["-f", "-o", "/tmp/batch-strace.txt", "-p", str(d.pid)],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(1.0)
+        before, threads, split = process_cpu(d.pid), thread_cpu(d.pid), process_cpu(d.pid, split=True)
+        t0 = time.perf_counter()
+        _, plan = client.timed_request("delete.prepare", ids=ids, timeout=600)
+        t1 = time.perf_counter()
+        cpu_prepare = process_cpu(d.pid) - before
+        _, batch = client.timed_request("delete.confirm", token=plan["token"], timeout=600)
+        wall = time.perf_counter() - t0
+        cpu = process_cpu(d.pid) - before
+        after = thread_cpu(d.pid)
+        user, system = (a - b for a, b in zip(process_cpu(d.pid, split=True), split))
+        if tracer is not None:
+            tracer.send_signal(2)
+            err = tracer.communicate(timeout=300)[1]
+            if tracer.returncode not in (0, None) and err:
+                print(err.decode(errors="replace")[-800:])
+        if batch.get("trashed") != files:
+            raise RuntimeError("%s trashed %s of %d files" % (name, batch.get("trashed"), files))
+        per_thread = {k: after.get(k, 0) - threads.get(k, 0) for k in after}
+        return dict(wall=wall, cpu=cpu, user=user, system=system, prepare_wall=t1 - t0, prepare_cpu=cpu_prepare, files=files,
+                    threads={k: v for k, v in per_thread.items() if v > 0})
+    finally:
+        client.close()
+        d.stop()
+        shutil.rmtree(os.path.join(env["XDG_DATA_HOME"], "Trash"), ignore_errors=True)
+        shutil.rmtree(os.path.join(tree, "zz-%s-%d" % (name, rep)), ignore_errors=True)
+
+
+def peer_batch(cmd, base, rep, env):
+    paths = gen_tree.make_batch(os.path.join(base, "b-%d" % rep), BATCH, seed=rep, groups=GROUPS)
+    os.sync()
+    full = cmd(base) + ["--"]
+    c0, t0 = children_cpu(), time.perf_counter()
+    subprocess.run(full + [os.fsdecode(p) for p in paths], env=env, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    user, system = (a - b for a, b in zip(children_cpu(), c0))
+    shutil.rmtree(base, ignore_errors=True)
+    shutil.rmtree(os.path.join(env["XDG_DATA_HOME"], "Trash"), ignore_errors=True)
+    return dict(wall=wall, cpu=user + system, user=user, system=system)
+
+
+def main():
+    subjects = [tuple(s.split(":", 1)) for s in sys.argv[1:]]
+    if not subjects:
+        sys.exit(__doc__)
+    with ScratchFS("loop-ext4", 4) as fs:
+        tree, run, home = fs.path("tree"), fs.path("run"), fs.path("home")
+        for d in (run, home):
+            os.makedirs(d)
+        gen_tree.generate(tree, N, seed=1)
+        env = {"PATH": os.environ["PATH"], "HOME": home}
+        for k, sub in (("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config"),
+                       ("XDG_STATE_HOME", ".local/state"), ("XDG_CACHE_HOME", ".cache"), ("XDG_RUNTIME_DIR", "rt")):
+            env[k] = os.path.join(home, sub)
+            os.makedirs(env[k], mode=0o700, exist_ok=True)
+        peers = []
+        if PEERS:
+            peers = [("gio trash", lambda base: ["gio", "trash"]),
+                     ("mv -t", lambda base: (os.makedirs(os.path.join(base, "dest"), exist_ok=True),
+                                             ["mv", "-t", os.path.join(base, "dest")])[1])]
+        res = {name: [] for name, _ in subjects}
+        res.update({name: [] for name, _ in peers})
+        loads = []
+        for rep in range(REPS):
+            order = [("c", s) for s in subjects] + [("p", p) for p in peers]
+            order = order[rep % len(order):] + order[:rep % len(order)]
+            loads.append(os.getloadavg()[0])
+            for kind, (name, what) in order:
+                if kind == "c":
+                    r = curatord_batch(name, what, tree, run, env, rep)
+                else:
+                    r = peer_batch(what, fs.path("peer"), rep, env)
+                res[name].append(r)
+                extra = " (user %.3f, sys %.3f)" % (r["user"], r["system"])
+                if "prepare_cpu" in r:
+                    extra = " (user %.3f, sys %.3f; prepare %.3f s wall, %.3f s CPU)" % (
+                        r["user"], r["system"], r["prepare_wall"], r["prepare_cpu"])
+                    if THREADS:
+                        extra += " " + ", ".join("%s %.2f" % kv for kv in sorted(r["threads"].items(), key=lambda kv: -kv[1]))
+                print("rep %d %-12s wall %.3f s  CPU %.3f s%s" % (rep + 1, name, r["wall"], r["cpu"], extra), flush=True)
+        files = gen_tree.batch_files(BATCH, GROUPS)
+        print("\n%d photos (%d files), %s; filler tree %d photos; load %.1f-%.1f; %d reps" % (
+            BATCH, files, "groups" if GROUPS else "groups off", N, min(loads), max(loads), REPS))
+        for name, runs in res.items():
+            print("%-12s wall median %.3f s  CPU median %.3f s [%.3f-%.3f] (user %.3f, sys %.3f)  CPU per file %.1f us" % (
+                name, stats.median([r["wall"] for r in runs]), stats.median([r["cpu"] for r in runs]),
+                min(r["cpu"] for r in runs), max(r["cpu"] for r in runs), stats.median([r["user"] for r in runs]),
+                stats.median([r["system"] for r in runs]), stats.median([r["cpu"] for r in runs]) / files * 1e6))
+        first = subjects[0][0]
+        for name in list(res)[1:]:
+            ratios = [a["cpu"] / b["cpu"] for a, b in zip(res[first], res[name])]
+            walls = [a["wall"] / b["wall"] for a, b in zip(res[first], res[name])]
+            print("%s / %-12s CPU x%.2f [%.2f-%.2f]  wall x%.2f [%.2f-%.2f]" % (
+                first, name, stats.median(ratios), min(ratios), max(ratios), stats.median(walls), min(walls), max(walls)))
+        if PERF:
+            for rep in range(REPS):
+                data = "/tmp/batch-perf-%d.data" % rep
+                if os.path.exists(data):
+                    out = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,symbol",
+                                          "--stdio", "-g", "none", "--percent-limit", "0.7"],
+                                         capture_output=True, text=True).stdout
+                    print("\n== perf, rep %d ==\n%s" % (rep + 1, "\n".join(l for l in out.splitlines() if l and not l.startswith("#"))))
+        if STRACE and os.path.exists("/tmp/batch-strace.txt") and "-c" in os.environ.get("STRACEARGS", "-c"):
+            print("\n== strace -c -f ==\n" + open("/tmp/batch-strace.txt").read())
+
+
+if __name__ == "__main__":
+    main()
