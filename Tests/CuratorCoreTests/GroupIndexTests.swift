@@ -172,7 +172,7 @@ import Testing
         }
         #expect(index.shape() == before)
         #expect(index.library.rows(ofGroup: jpeg) == [jpeg])
-        #expect(index.library.groupRows.isEmpty)
+        #expect(index.library.groupLinks.isEmpty)
         try index.reopen()
         #expect(index.shape() == before)
     }

@@ -174,13 +174,13 @@ import Testing
         #expect(((cr2["result"] as? [String: Any])?["photos"] as? [[String: Any]])?.map { $0["id"] as? Int } == [Int(jpeg)])
     }
 
-    /// A long listing tells photos alone from groups by a set of the groups' ids
-    /// it makes once (`ListingPhotoWriter.groupSetAfter` photos in); groups before
-    /// and after that point, alone and in pairs, are written as the encoder writes them.
-    @Test func aLongListingWritesTheGroupsAfterItsSetOfGroupsIsMade() throws {
+    /// A long listing tells photos alone from groups by their rows' links
+    /// (`GroupLinks`); groups before and after thousands of photos alone, and
+    /// pairs, are written as the encoder writes them.
+    @Test func aLongListingWritesTheGroupsBeforeAndAfterManyPhotosAlone() throws {
         let f = try ReconcileTests.Fixture(groups: true)
         // Folder "a": a pair, then more photos alone than the listing looks up one by one.
-        let alone = (1...ListingPhotoWriter.groupSetAfter + 40).map { String(format: "p%05d.jpg", $0) }
+        let alone = (1...2088).map { String(format: "p%05d.jpg", $0) }
         let early = ["IMG_0001.CR2", "IMG_0001.JPG", "IMG_0001.xmp"]
         for name in early + alone { try f.write("a/" + name) }
         try f.reconcile("a", early + alone)

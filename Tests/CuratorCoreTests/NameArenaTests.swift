@@ -53,7 +53,9 @@ struct NameArenaTests {
 /// against a sorted dictionary, through random adds, renames and removals, with
 /// names that are prefixes of each other, not UTF-8, or equal but for length.
 struct FolderEntriesTests {
-    @Test func behavesLikeASortedDictionary() {
+    /// Ids past 32 bits (only a corrupt index holds them) from `wideFrom` on:
+    /// the folder then keeps 64-bit ids.
+    @Test(arguments: [Int.max, 2500]) func behavesLikeASortedDictionary(wideFrom: Int) {
         var table = PhotoTable()
         var entries = FolderEntries()
         var model: [ByteString: Int64] = [:]
@@ -72,6 +74,7 @@ struct FolderEntriesTests {
                 }
                 model[name] = nil
             } else {
+                if step == wideFrom { nextID += 1 << 32 }
                 let id = nextID
                 nextID += 1
                 if let old = entries.id(named: name, in: table) {

@@ -51,6 +51,15 @@ struct PhotoTableTests {
         #expect(rank == Int64(Int32.max), "a rank past 32 bits saturates")
     }
 
+    /// The slot of each id is 4 bytes, with an eighth to spare: each slot is
+    /// written when the array grows, so the spare slots are resident too.
+    @Test func theSlotsByIDGrowByAnEighth() {
+        var slots = SlotIndex()
+        for id in Int64(1)...100_000 { slots[id] = Int32(id) }
+        #expect(slots.flatCount <= 100_000 + 100_000 / 8 + 1024)
+        #expect(slots[100_000] == 100_000 && slots[100_001] == nil)
+    }
+
     /// A cold scan adds every photo one by one: the rows are copied to a larger
     /// array O(log n) times, so each row is copied about once in all (grown by an
     /// eighth, 100 000 rows took 37 copies of the table, a million 57).

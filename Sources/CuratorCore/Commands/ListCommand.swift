@@ -27,7 +27,7 @@ enum ListCommand: CommandHandler {
         let current = state.session(key)
         let spec = args.view ?? current.view
         let view = try state.resolveView(spec, uid: uid)
-        let total = view.ids.count
+        let total = view.count
         let offset = max(args.offset ?? 0, 0)
         let limit = max(args.limit ?? Int.max, 0)
         let positions = offset < total ? offset..<(limit >= total - offset ? total : offset + limit) : total..<total
@@ -35,7 +35,7 @@ enum ListCommand: CommandHandler {
         let photos = ListingPhotoWriter(roots: state.roots, folders: state.library.folders, fields: fields,
                                         selection: current.selection.isEmpty ? nil : current.selection,
                                         thumbnailsReady: state.thumbnails.ready,
-                                        groupRows: state.library.groupRows,
+                                        groupLinks: state.library.groupLinks,
                                         table: state.library.photos)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)

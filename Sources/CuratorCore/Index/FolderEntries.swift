@@ -11,21 +11,30 @@ import Glibc
 /// Every id here must be in the table, under the name it is filed by: callers
 /// file a photo after putting it in the table and take it out before removing it.
 struct FolderEntries {
-    private var ids: [Int64] = []
+    /// The ids, 4 bytes each: ids are handed out in sequence from 1, and
+    /// `Int64`s were 9 MB at a million photos.
+    private var narrow: [UInt32] = []
+    /// Every id instead, while one does not fit 32 bits (only a corrupt index
+    /// holds such an id); `narrow` is then empty.
+    private var wide: [Int64] = []
 
-    var isEmpty: Bool { ids.isEmpty }
-    var count: Int { ids.count }
-    var values: [Int64] { ids }
+    private var isWide: Bool { !wide.isEmpty }
+
+    var isEmpty: Bool { count == 0 }
+    var count: Int { isWide ? wide.count : narrow.count }
+    var values: [Int64] { isWide ? wide : narrow.map { Int64($0) } }
+
+    private func id(at index: Int) -> Int64 { isWide ? wide[index] : Int64(narrow[index]) }
 
     /// Where `name` is, or would go; compared as `ByteString` orders names (bytes, then length).
     private func position(of name: ByteString, in table: PhotoTable) -> (index: Int, found: Bool) {
         name.bytes.withUnsafeBufferPointer { name in
             var low = 0
-            var high = ids.count
+            var high = count
             var found = false
             while low < high {
                 let mid = (low + high) / 2
-                let order = Self.compare(ids[mid], name, table)
+                let order = Self.compare(id(at: mid), name, table)
                 if order < 0 {
                     low = mid + 1
                 } else {
@@ -33,7 +42,7 @@ struct FolderEntries {
                     if order == 0 { found = true }
                 }
             }
-            return (low, found && low < ids.count)
+            return (low, found && low < count)
         }
     }
 
@@ -53,7 +62,7 @@ struct FolderEntries {
 
     func id(named name: ByteString, in table: PhotoTable) -> Int64? {
         let (index, found) = position(of: name, in: table)
-        return found ? ids[index] : nil
+        return found ? id(at: index) : nil
     }
 
     /// Files `id` under `name` (replacing whatever was filed there), or with nil
@@ -62,17 +71,31 @@ struct FolderEntries {
     @discardableResult
     mutating func set(_ name: ByteString, _ id: Int64?, in table: PhotoTable) -> Int64? {
         let (index, found) = position(of: name, in: table)
-        let before = found ? ids[index] : nil
+        let before = found ? id(at: index) : nil
+        if let id, !isWide, UInt32(exactly: id) == nil {
+            // Every id wide from here, this one in with them.
+            var all = narrow.map { Int64($0) }
+            if found { all[index] = id } else { all.insert(id, at: index) }
+            wide = all
+            narrow = []
+            return before
+        }
         switch (found, id) {
-        case (true, let id?): ids[index] = id
-        case (true, nil): ids.remove(at: index)
-        case (false, let id?): ids.insert(id, at: index)
+        case (true, let id?):
+            if isWide { wide[index] = id } else { narrow[index] = UInt32(truncatingIfNeeded: id) }
+        case (true, nil):
+            if isWide { wide.remove(at: index) } else { narrow.remove(at: index) }
+        case (false, let id?):
+            if isWide { wide.insert(id, at: index) } else { narrow.insert(UInt32(truncatingIfNeeded: id), at: index) }
         case (false, nil): break
         }
         return before
     }
 
     func pairs(in table: PhotoTable) -> [(name: ByteString, id: Int64)] {
-        ids.compactMap { id in table.row(id).map { (table.name(of: $0), id) } }
+        (0..<count).compactMap { index in
+            let id = id(at: index)
+            return table.row(id).map { (table.name(of: $0), id) }
+        }
     }
 }

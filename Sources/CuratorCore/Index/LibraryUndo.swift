@@ -27,7 +27,7 @@ enum LibraryUndo {
     case dropped(Int32, children: Set<Int32>?, path: ByteString?, rank: Int64?)
     /// A folder's next rank before `takeRank`.
     case rank(Int32, Int64?)
-    /// A group's rows (`PhotoLibrary.groupRows`) before they changed.
+    /// A group's rows (`PhotoLibrary.groupLinks`) before they changed.
     case groupRows(Int64, [Int64]?)
     /// The id counters before an id was handed out.
     case ids(next: Int64, reserved: Int64)

@@ -23,7 +23,7 @@ struct GroupShift: Sendable {
 extension PhotoLibrary {
     /// Every row of a group, the shown photo among them.
     func rows(ofGroup group: Int64) -> [Int64] {
-        if let rows = groupRows[group] { return rows }
+        if let rows = groupLinks[group] { return rows }
         if let row = photos.row(group), photos.groupID(of: row) == group { return [group] }
         return []
     }
@@ -31,14 +31,14 @@ extension PhotoLibrary {
     /// The files of the group `photo` shows, in the order listings give them;
     /// nil for a photo alone.
     func members(ofGroupShownBy photo: Photo) -> [Photo]? {
-        GroupMembers.of(photo, rows: groupRows, table: photos)
+        GroupMembers.of(photo, links: groupLinks, table: photos)
     }
 
     /// The photo that stands for group `id` in listings, when the group is listed
     /// (an orphan sidecar stands for itself).
     func listed(_ id: Int64) -> Photo? {
         if let row = photos.row(id), photos.groupID(of: row) == id, row.role.isListed { return photos.photo(row) }
-        for id in groupRows[id] ?? [] {
+        for id in groupLinks[id] ?? [] {
             if let row = photos.row(id), row.role == .shown { return photos.photo(row) }
         }
         return nil
@@ -265,8 +265,8 @@ extension GroupSettings {
 /// A group's files from copies of the index's tables (a listing reads them
 /// outside the state's lock).
 enum GroupMembers {
-    static func of(_ photo: Photo, rows: [Int64: [Int64]], table: PhotoTable) -> [Photo]? {
-        guard photo.role == .shown, let ids = rows[photo.groupID], ids.count > 1 else { return nil }
+    static func of(_ photo: Photo, links: GroupLinks, table: PhotoTable) -> [Photo]? {
+        guard photo.role == .shown, let ids = links[photo.groupID], ids.count > 1 else { return nil }
         return ids.compactMap { table[$0] }.sorted { a, b in
             let (ra, rb) = (rank(a), rank(b))
             return ra != rb ? ra < rb : a.name < b.name
@@ -278,13 +278,17 @@ enum GroupMembers {
     /// room kept for the next group); false for a photo alone. A listing writes
     /// ten thousand groups, and a `Photo` per file (a name allocated each) was a
     /// third of its time.
-    static func rows(of photo: PhotoRow, rows: [Int64: [Int64]], table: PhotoTable, names: UnsafeBufferPointer<UInt8>,
+    static func rows(of photo: PhotoRow, links: GroupLinks, table: PhotoTable, names: UnsafeBufferPointer<UInt8>,
                      into members: inout [PhotoRow]) -> Bool {
-        guard photo.role == .shown, let ids = rows[table.groupID(of: photo)], ids.count > 1 else { return false }
+        // The ring through a shown photo's row is its group's (a row is in its own group's ring).
+        guard photo.role == .shown, links.isLinked(photo.id) else { return false }
         members.removeAll(keepingCapacity: true)
-        for id in ids {
+        var ids = 0
+        links.forEachRow(inRingOf: photo.id) { id in
+            ids += 1
             if let row = table.row(id) { members.append(row) }
         }
+        guard ids > 1 else { return false }
         members.sort { a, b in
             let (ra, rb) = (rank(role: a.role, type: a.type), rank(role: b.role, type: b.type))
             if ra != rb { return ra < rb }

@@ -57,8 +57,8 @@ final class PhotoLibrary {
 
     // Groups (PhotoLibrary+Groups.swift).
     /// Every row of a group by its id, kept for each group that is more than one
-    /// row or whose id is not its only row's own.
-    var groupRows: [Int64: [Int64]] = [:]
+    /// row or whose id is not its only row's own: a ring through the rows.
+    var groupLinks = GroupLinks()
     /// Each root's way of grouping; a root not set does not group.
     var groupSettings: [Int32: GroupSettings] = [:]
     /// Folders the open transaction put rows in or took rows from: grouped again
@@ -240,7 +240,7 @@ final class PhotoLibrary {
             case .rank(let folder, let rank):
                 nextRank[folder] = rank
             case .groupRows(let group, let rows):
-                groupRows[group] = rows
+                groupLinks[group] = rows
             case .ids(let next, let reserved):
                 nextID = next
                 reservedID = reserved
@@ -482,12 +482,13 @@ final class PhotoLibrary {
         try write(id)
     }
 
-    /// Keeps `groupRows[group]` only where `rows(ofGroup:)` could not tell it.
+    /// Keeps `groupLinks[group]` only where `rows(ofGroup:)` could not tell it.
     private func setRows(_ group: Int64, _ rows: [Int64]) {
         let kept: [Int64]? = rows.isEmpty || rows == [group] ? nil : rows
-        guard groupRows[group] != kept else { return }
-        note(.groupRows(group, groupRows[group]))
-        groupRows[group] = kept
+        let was = groupLinks[group]
+        guard was != kept else { return }
+        note(.groupRows(group, was))
+        groupLinks[group] = kept
     }
 
     /// The rows whose group or role changed since the last call, for events.
@@ -660,7 +661,7 @@ final class PhotoLibrary {
         let keys = byBase || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
         if byBase { touchGroups(of: photo, keys) }
         // A photo alone under its own id (most of them) is in no group's rows.
-        let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
+        let grouped = photo.groupID != photo.id || groupLinks.keeps(photo.groupID)
         let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
         photos[photo.id] = photo
         // What the undo log restores is what these replace (one search each, not two).
@@ -676,7 +677,7 @@ final class PhotoLibrary {
     }
 
     private func removeFromMemory(_ photo: Photo) {
-        let grouped = photo.groupID != photo.id || groupRows[photo.groupID] != nil
+        let grouped = photo.groupID != photo.id || groupLinks.keeps(photo.groupID)
         let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
         let touches = inTransaction && mayChangeGroups(photo)
         let keys = touches || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil

@@ -202,6 +202,9 @@ struct SlotIndex {
     private var sparse: [Int64: Int32] = [:]
     static let flatLimit: Int64 = 1 << 26
 
+    /// Ids the flat array has a slot for (tests: all of them are written, and resident).
+    var flatCount: Int { flat.count }
+
     subscript(id: Int64) -> Int32? {
         get {
             if id > 0 && id < Self.flatLimit {
@@ -215,8 +218,12 @@ struct SlotIndex {
             if id > 0 && id < Self.flatLimit {
                 if id >= flat.count {
                     guard newValue != nil else { return }
-                    // Grow geometrically so appending ids stays amortised O(1).
-                    let size = max(Int(id) + 1, flat.count * 3 / 2, 1024)
+                    // Grow geometrically so appending ids stays amortised O(1), by an
+                    // eighth: every slot is written when it grows (the rows' spare room
+                    // is not), and by half up to 2 MB of them stayed resident at a
+                    // million photos. Copying 4 bytes an id a few times costs little.
+                    let size = max(Int(id) + 1, flat.count + flat.count / 8, 1024)
+                    flat.reserveCapacity(size)  // exactly: appending would double it
                     flat.append(contentsOf: repeatElement(-1, count: size - flat.count))
                 }
                 flat[Int(id)] = newValue ?? -1

@@ -7,7 +7,8 @@ import CuratorSystem
 /// them. An id may be queued twice or go stale (the photo changed, left, or its
 /// root went offline): `take` asks, for each, whether it is still to be read.
 struct CaptureQueue {
-    private var byRoot: [Int32: [Int64]] = [:]
+    /// Runs of ids (`IDStack`): a first scan queues every photo in id order.
+    private var byRoot: [Int32: IDStack] = [:]
 
     var count: Int { byRoot.values.reduce(0) { $0 + $1.count } }
     var isEmpty: Bool { byRoot.isEmpty }
@@ -17,9 +18,9 @@ struct CaptureQueue {
     /// True while photos of `root` wait for their capture times.
     func hasPending(root: Int32) -> Bool { byRoot[root]?.isEmpty == false }
     /// What is queued, in no promised order (tests).
-    var queued: [Int64] { byRoot.values.flatMap { $0 } }
+    var queued: [Int64] { byRoot.values.flatMap(\.ids) }
 
-    mutating func append(_ id: Int64, root: Int32) { byRoot[root, default: []].append(id) }
+    mutating func append(_ id: Int64, root: Int32) { byRoot[root, default: IDStack()].append(id) }
 
     mutating func removeAll() { byRoot = [:] }
 
@@ -33,7 +34,7 @@ struct CaptureQueue {
         while work.count < limit, let id = ids.popLast() {
             if let found = path(id) { work.append((id, found)) }
         }
-        // A cold scan queues every photo (800 kB at 100 000); an emptied queue gives that back.
+        // An emptied queue gives its runs back.
         if !ids.isEmpty { byRoot[root] = ids }
         return work
     }

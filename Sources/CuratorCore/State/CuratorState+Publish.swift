@@ -132,13 +132,13 @@ extension CuratorState {
             switch change {
             case .added(let p):
                 // A photo alone, in no group before or after: said as it always was.
-                if shifts.isEmpty, p.role == .shown, p.groupID == p.id, library.groupRows[p.id] == nil {
+                if shifts.isEmpty, p.role == .shown, p.groupID == p.id, !library.groupLinks.keeps(p.id) {
                     result.append(.added(p))
                     continue
                 }
                 if let now = library.photo(p.id) { touch(now.groupID) }
             case .changed(let p):
-                if shifts.isEmpty, p.role == .shown, p.groupID == p.id, library.groupRows[p.id] == nil {
+                if shifts.isEmpty, p.role == .shown, p.groupID == p.id, !library.groupLinks.keeps(p.id) {
                     result.append(.changed(p))
                     continue
                 }
@@ -146,7 +146,7 @@ extension CuratorState {
                 touch(p.groupID)
             case .moved(let p, let fromFolder, let fromName):
                 let from = (library.folderPath(fromFolder) ?? .empty).appending(fromName)
-                if shifts.isEmpty, p.role == .shown, p.groupID == p.id, library.groupRows[p.id] == nil {
+                if shifts.isEmpty, p.role == .shown, p.groupID == p.id, !library.groupLinks.keeps(p.id) {
                     result.append(.moved(p.id, p, fromFolder: fromFolder, from: from))
                     continue
                 }
@@ -154,7 +154,7 @@ extension CuratorState {
                 movedFrom[p.id] = (fromFolder, from)
                 touch(p.groupID)
             case .removed(let p):
-                if shifts.isEmpty, p.role == .shown, p.groupID == p.id, library.groupRows[p.id] == nil {
+                if shifts.isEmpty, p.role == .shown, p.groupID == p.id, !library.groupLinks.keeps(p.id) {
                     result.append(.removed(p.id, root: p.rootID, folder: p.folderID, path: library.relativePath(of: p)))
                     continue
                 }

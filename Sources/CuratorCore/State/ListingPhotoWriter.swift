@@ -25,16 +25,13 @@ struct ListingPhotoWriter: Sendable {
     private let thumbnailsReady: Set<Int64>?
     private let selection: OrderedSelection?
     /// The groups' rows (for members) and the photo table (roots and group ids are read through it): copy-on-write copies.
-    private let groupRows: [Int64: [Int64]]
+    private let groupLinks: GroupLinks
     private let table: PhotoTable
     private let folders: [Int32: Folder]
     private let roots: [Int32: RootPart]
     private let rootNames: [Int32: String]
     /// The rows of the group being written (its room reused for the next).
     private var members: [PhotoRow] = []
-    /// The ids of groups of several files, made once per long listing (`mayBeGrouped`).
-    private var groupIDs: IDSet?
-    private var looked = 0
     private var folderID: Int32 = -1
     /// The folder's path with its `/`, escaped; nil when it is not valid UTF-8.
     private var folderPrefix: [UInt8]? = []
@@ -46,13 +43,13 @@ struct ListingPhotoWriter: Sendable {
     /// Takes what it needs of the roots and folders (copy-on-write copies, taken
     /// under the state's lock).
     init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?,
-         thumbnailsReady: Set<Int64> = [], groupRows: [Int64: [Int64]] = [:], table: PhotoTable) {
+         thumbnailsReady: Set<Int64> = [], groupLinks: GroupLinks = GroupLinks(), table: PhotoTable) {
         self.thumbnailsReady = fields.contains(.thumbnail) ? thumbnailsReady : nil
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
                  fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),
                  fields.contains(.selected), fields.contains(.size), fields.contains(.type), fields.contains(.members))
         self.selection = selection
-        self.groupRows = groupRows
+        self.groupLinks = groupLinks
         self.table = table
         self.folders = folders
         var roots: [Int32: RootPart] = [:]
@@ -75,23 +72,10 @@ struct ListingPhotoWriter: Sendable {
     }
 
     /// Whether `photo` may show a group of several files: a photo alone (most
-    /// of them) is told by a bit, without hashing its id into the groups' rows,
-    /// once a listing is long enough for the set of groups to be worth making.
-    private mutating func mayBeGrouped(_ photo: PhotoRow) -> Bool {
-        if groupRows.isEmpty || photo.role != .shown { return false }
-        if let groupIDs { return groupIDs.contains(table.groupID(of: photo)) }
-        looked += 1
-        if looked == Self.groupSetAfter {
-            var set = IDSet()
-            for id in groupRows.keys { set.insert(id) }
-            groupIDs = set
-        }
-        return true
+    /// of them) is told by its link, a word read by id, without hashing.
+    private func mayBeGrouped(_ photo: PhotoRow) -> Bool {
+        photo.role == .shown && groupLinks.isLinked(photo.id)
     }
-
-    /// Photos of a listing looked up in the groups' rows before it makes the set
-    /// of their ids: a page of a few hundred never does.
-    static let groupSetAfter = 2048
 
     /// One photo object; `name` is its name in the table's arena, `names` the
     /// whole arena (its group's files' names are read from it).
@@ -104,10 +88,10 @@ struct ListingPhotoWriter: Sendable {
             rootID = photoRoot
             root = roots[rootID] ?? RootPart(name: Array("?".utf8), offline: false, protectAll: false, protection: ProtectionRules([]))
         }
-        // Only a photo of a group looks further than its own row: one lookup in
-        // the groups' rows, which hold only groups of several files.
+        // Only a photo of a group looks further than its own row: a walk of its
+        // group's ring, which only groups of several files have.
         let grouped = (wants.members || wants.captureTime) && mayBeGrouped(photo)
-            && GroupMembers.rows(of: photo, rows: groupRows, table: table, names: names, into: &members)
+            && GroupMembers.rows(of: photo, links: groupLinks, table: table, names: names, into: &members)
         if wants.captureTime, let seconds = grouped ? GroupMembers.capture(of: photo, members: members) : photo.capture.seconds {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }

@@ -16,8 +16,9 @@ struct ThumbnailQueue {
     /// KDE and list views `normal`) and what a grid needs.
     static let backgroundSizes: [ThumbnailSize] = [.normal, .large]
 
-    /// By root: a stack, the newest photos first.
-    private var background: [Int32: [Int64]] = [:]
+    /// By root: a stack, the newest photos first (runs of ids, `IDStack`: a first
+    /// scan queues every photo in id order).
+    private var background: [Int32: IDStack] = [:]
     /// By root, in the order asked.
     private var asked: [Int32: AskedLine] = [:]
     /// The ids in every asked line: a client asking for 5 000 photos again and
@@ -66,7 +67,7 @@ struct ThumbnailQueue {
 
     /// A photo of `root` to look at in the background (new, or at start).
     mutating func enqueue(_ id: Int64, root: Int32 = 0) {
-        if queued.insert(id) { background[root, default: []].append(id) }
+        if queued.insert(id) { background[root, default: IDStack()].append(id) }
     }
 
     /// A client wants `size` of `id` (a photo of `root`): it goes first.

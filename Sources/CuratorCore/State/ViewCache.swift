@@ -38,7 +38,7 @@ struct ViewCache {
     }
 
     mutating func store(_ spec: ViewSpec, for audience: ViewAudience = .everything, view: ResolvedView, accessGeneration: UInt64 = 0) {
-        // A view of 100 000 photos is 1.2 MB: keep a few, not every sort tried.
+        // A view of 100 000 photos is 400 kB: keep a few, not every sort tried.
         if entries.count >= 4 { entries.removeAll(keepingCapacity: false) }
         entries[Key(spec: spec, audience: audience)] = (view, accessGeneration)
     }

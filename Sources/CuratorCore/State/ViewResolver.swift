@@ -2,22 +2,31 @@
 import CuratorProtocol
 import CuratorSystem
 
-/// A view's photos in order: their ids, and their slots in the photo table, valid
-/// while the library's generation is the one the view was computed at (a listing
-/// then reads photos without hashing an id each); and how many photos of each
-/// folder the whole view holds (a page's section headers give them).
+/// A view's photos in order: their slots in the photo table, valid while the
+/// library's generation is the one the view was computed at (a listing then reads
+/// photos without hashing an id each); and how many photos of each folder the
+/// whole view holds (a page's section headers give them).
 struct ResolvedView {
-    var ids: [Int64]
     var slots: [Int32]
     var folderTotals: [Int32: Int] = [:]
-    /// Every file of the view's groups (issue 15); `ids.count` where nothing groups.
+    /// Every file of the view's groups (issue 15); `count` where nothing groups.
     var files = 0
+
+    var count: Int { slots.count }
+
+    /// The photos' ids (their groups'), position N at N-1, read from `table` (the
+    /// library's, of the view's generation). Made when asked, not kept: the cache
+    /// holds the views listed, and 8 bytes a photo was 8 MB after listing a million.
+    func ids(in table: PhotoTable) -> [Int64] {
+        let rows = table.rows
+        return slots.map { table.groupID(of: rows[Int($0)]) }
+    }
 }
 
 extension CuratorState {
     /// The photos of a view as `uid` may see them, in its order: position N is element N-1.
     func resolve(_ spec: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64] {
-        try resolveView(spec, uid: uid).ids
+        try resolveView(spec, uid: uid).ids(in: library.photos)
     }
 
     /// A view of the photos `uid` may see (`CuratorState+Visibility`): only folders
@@ -78,7 +87,7 @@ extension CuratorState {
                 let photo = table[Int(rows[position].index)]
                 rows[position].tie = Int64(position)
                 // A group sorts by its capture time and its whole size (issue 15).
-                let members = library.groupRows.isEmpty ? nil : library.members(ofGroupShownBy: library.photos.photo(photo))
+                let members = library.groupLinks.isEmpty ? nil : library.members(ofGroupShownBy: library.photos.photo(photo))
                 switch sort {
                 case .custom: rows[position].key = photo.rank
                 // Photos without a capture time go last, by path.
@@ -102,14 +111,13 @@ extension CuratorState {
         var folderTotals: [Int32: Int] = [:]
         for (rank, folder) in orderedFolders.enumerated() where perRank[rank] > 0 { folderTotals[folder] = perRank[rank] }
         var files = slots.count
-        if !library.groupRows.isEmpty {
+        if !library.groupLinks.isEmpty {
             for slot in slots {
-                let group = library.photos.groupID(of: table[Int(slot)])
-                files += (library.groupRows[group]?.count ?? 1) - 1
+                // A listed row is in its own group's ring, when it has one.
+                files += library.groupLinks.rowCount(inRingOf: table[Int(slot)].id) - 1
             }
         }
-        let photos = library.photos
-        return ResolvedView(ids: slots.map { photos.groupID(of: table[Int($0)]) }, slots: slots, folderTotals: folderTotals, files: files)
+        return ResolvedView(slots: slots, folderTotals: folderTotals, files: files)
     }
 }
 
@@ -206,7 +214,7 @@ struct CompiledFilter {
     /// A group matches when one of its files does (`*.NEF` finds the groups
     /// with a NEF), and by its capture time.
     func matches(_ photo: Photo, folderPath: ByteString, library: PhotoLibrary) -> Bool {
-        let members = library.groupRows.isEmpty ? nil : library.members(ofGroupShownBy: photo)
+        let members = library.groupLinks.isEmpty ? nil : library.members(ofGroupShownBy: photo)
         if let types, !(members ?? [photo]).contains(where: { types.contains($0.type) }) { return false }
         if from != nil || to != nil {
             guard let t = GroupMembers.capture(of: photo, members: members) else { return false }
