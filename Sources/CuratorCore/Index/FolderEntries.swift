@@ -71,7 +71,7 @@ struct FolderEntries {
     @discardableResult
     mutating func set(_ name: ByteString, _ id: Int64?, in table: PhotoTable) -> Int64? {
         let (index, found) = position(of: name, in: table)
-        let before = found ? id(at: index) : nil
+        let before = found ? self.id(at: index) : nil
         if let id, !isWide, UInt32(exactly: id) == nil {
             // Every id wide from here, this one in with them.
             var all = narrow.map { Int64($0) }
