@@ -31,6 +31,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_tree  # noqa: E402
+import procs  # noqa: E402
 import stats  # noqa: E402
 from curatord_client import Daemon  # noqa: E402
 from scratch_fs import ScratchFS  # noqa: E402
@@ -48,16 +49,7 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 def thread_cpu(pid):
     """CPU seconds per thread name of a process."""
-    out = {}
-    for tid in os.listdir("/proc/%d/task" % pid):
-        try:
-            raw = open("/proc/%d/task/%s/stat" % (pid, tid)).read()
-        except OSError:
-            continue
-        comm = raw[raw.index("(") + 1:raw.rindex(")")]
-        f = raw.rsplit(")", 1)[1].split()
-        out[comm] = out.get(comm, 0) + (int(f[11]) + int(f[12])) / TICK
-    return out
+    return procs.cpu_by_thread_name(pid)
 
 
 def process_cpu(pid, split=False):

@@ -15,6 +15,7 @@ The tree (bench/gen_tree.py, seed 1) is made once under DIR and kept."""
 import json, os, shutil, signal, statistics, subprocess, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_tree
+import procs
 import profiler
 from curatord_client import Daemon
 N = int(os.environ.get("N", "100000"))
@@ -36,21 +37,10 @@ subjects = []
 for spec in sys.argv[1:]:
     name, binary, groups = spec.split(":")
     subjects.append((name, binary, groups == "on"))
-tick = os.sysconf("SC_CLK_TCK")
 def cpu(pid):
     """CPU of every thread but the capture reader (it reads EXIF beside the scan, as long as the scan lasts)."""
-    total = 0
-    for tid in os.listdir("/proc/%d/task" % pid):
-        try:
-            raw = open("/proc/%d/task/%s/stat" % (pid, tid)).read()
-        except OSError:
-            continue
-        comm = raw[raw.index("(") + 1:raw.rindex(")")]
-        if os.environ.get("EXIF") != "1" and "exif" in comm:
-            continue
-        f = raw.rsplit(")", 1)[1].split()
-        total += int(f[11]) + int(f[12])
-    return total / tick
+    exif = os.environ.get("EXIF") == "1"
+    return sum(seconds for comm, seconds in procs.cpu_by_thread_name(pid).items() if exif or "exif" not in comm)
 res = {s[0]: {"cold": [], "warm": [], "coldwall": [], "warmwall": []} for s in subjects}
 for rep in range(REPS):
     order = subjects if rep % 2 == 0 else subjects[::-1]

@@ -18,6 +18,7 @@ is made once under DIR and kept."""
 import json, os, shutil, statistics, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_tree
+import procs
 from curatord_client import Daemon
 
 N = int(os.environ.get("N", "100000"))
@@ -36,19 +37,8 @@ env = {"PATH": os.environ["PATH"], "HOME": home}
 for k, sub in (("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config"), ("XDG_STATE_HOME", ".local/state"),
                ("XDG_CACHE_HOME", ".cache"), ("XDG_RUNTIME_DIR", "rt")):
     env[k] = os.path.join(home, sub); os.makedirs(env[k], mode=0o700, exist_ok=True)
-tick = os.sysconf("SC_CLK_TCK")
-
-
 def cpu(pid):
-    total = 0
-    for tid in os.listdir("/proc/%d/task" % pid):
-        try:
-            raw = open("/proc/%d/task/%s/stat" % (pid, tid)).read()
-        except OSError:
-            continue
-        f = raw.rsplit(")", 1)[1].split()
-        total += int(f[11]) + int(f[12])
-    return total / tick
+    return sum(procs.cpu_by_thread_name(pid).values())
 
 
 subjects = []

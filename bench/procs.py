@@ -66,6 +66,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def cpu_by_thread_name(pid: int) -> dict:
+    """User + system CPU seconds of a process's live threads, summed per thread name
+    (curatord names its threads: curatord-walk, curatord-watch, the exif reader...)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                raw = f.read()
+        except OSError:
+            continue  # the thread ended between the listing and the read
+        comm = raw[raw.index("(") + 1:raw.rindex(")")]
+        fields = raw.rsplit(")", 1)[1].split()
+        out[comm] = out.get(comm, 0) + (int(fields[11]) + int(fields[12])) / ticks
+    return out
+
+
 def _stat_fields(pid: int) -> list:
     with open("/proc/%d/stat" % pid) as f:
         return f.read().rsplit(")", 1)[1].split()
