@@ -148,11 +148,7 @@ def main():
         for d in (run, home):
             os.makedirs(d)
         gen_tree.generate(tree, N, seed=1)
-        env = {"PATH": os.environ["PATH"], "HOME": home}
-        for k, sub in (("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config"),
-                       ("XDG_STATE_HOME", ".local/state"), ("XDG_CACHE_HOME", ".cache"), ("XDG_RUNTIME_DIR", "rt")):
-            env[k] = os.path.join(home, sub)
-            os.makedirs(env[k], mode=0o700, exist_ok=True)
+        env = procs.private_env(home, os.path.join(home, "rt"))
         peers = []
         if PEERS:
             peers = [("gio trash", lambda base: ["gio", "trash"]),

@@ -15,6 +15,7 @@ import sys
 import time
 
 import gen_tree
+import procs
 from baseline import PEER_DAEMONS
 from curatord_client import Daemon
 from peers.watchman import WatchmanServer
@@ -41,21 +42,7 @@ class Context:
         self.home = scratch.path("home")
         for d in (self.run_dir, self.home):
             os.makedirs(d, exist_ok=True)
-        # Every program gets a private HOME and XDG tree on the scratch filesystem:
-        # the real home trash and user config are never touched, and the trash is on
-        # the same filesystem as the photos for every peer (a rename, not a copy).
-        self.env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "LANG": "C.UTF-8",
-            "HOME": self.home,
-            "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
-            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
-            "XDG_STATE_HOME": os.path.join(self.home, ".local", "state"),
-            "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
-            "XDG_RUNTIME_DIR": os.path.join(self.run_dir, "xdg-runtime"),
-        }
-        for key in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
-            os.makedirs(self.env[key], mode=0o700, exist_ok=True)
+        self.env = procs.private_env(self.home, os.path.join(self.run_dir, "xdg-runtime"))
         self.n = None
         self.tree = None
         self.manifest = None

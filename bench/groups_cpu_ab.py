@@ -29,10 +29,7 @@ if not os.path.exists(mf):
     m = gen_tree.generate(tree, N, seed=1)
     json.dump(m, open(mf, "w"))
 m = json.load(open(mf))
-env = {"PATH": os.environ["PATH"], "HOME": home}
-for k, sub in (("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config"), ("XDG_STATE_HOME", ".local/state"),
-               ("XDG_CACHE_HOME", ".cache"), ("XDG_RUNTIME_DIR", "rt")):
-    env[k] = os.path.join(home, sub); os.makedirs(env[k], mode=0o700, exist_ok=True)
+env = procs.private_env(home, os.path.join(home, "rt"))
 subjects = []
 for spec in sys.argv[1:]:
     name, binary, groups = spec.split(":")

@@ -33,10 +33,7 @@ mf = os.path.join(base, "manifest.json")
 if not os.path.exists(mf):
     json.dump(gen_tree.generate(tree, N, seed=1, per_folder=PER_FOLDER), open(mf, "w"))
 m = json.load(open(mf))
-env = {"PATH": os.environ["PATH"], "HOME": home}
-for k, sub in (("XDG_DATA_HOME", ".local/share"), ("XDG_CONFIG_HOME", ".config"), ("XDG_STATE_HOME", ".local/state"),
-               ("XDG_CACHE_HOME", ".cache"), ("XDG_RUNTIME_DIR", "rt")):
-    env[k] = os.path.join(home, sub); os.makedirs(env[k], mode=0o700, exist_ok=True)
+env = procs.private_env(home, os.path.join(home, "rt"))
 def cpu(pid):
     return sum(procs.cpu_by_thread_name(pid).values())
 

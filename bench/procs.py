@@ -66,6 +66,25 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def private_env(home: str, runtime_dir: str) -> dict:
+    """The environment every benchmarked program gets: a private HOME and XDG tree
+    (made here), so that the real home trash and user config are never touched and
+    the trash is on the scratch filesystem with the photos (a rename, not a copy)."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "HOME": home,
+        "XDG_DATA_HOME": os.path.join(home, ".local", "share"),
+        "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+        "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
+        "XDG_CACHE_HOME": os.path.join(home, ".cache"),
+        "XDG_RUNTIME_DIR": runtime_dir,
+    }
+    for key in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
+        os.makedirs(env[key], mode=0o700, exist_ok=True)
+    return env
+
+
 def cpu_by_thread_name(pid: int) -> dict:
     """User + system CPU seconds of a process's live threads, summed per thread name
     (curatord names its threads: curatord-walk, curatord-watch, the exif reader...)."""
