@@ -33,15 +33,38 @@ struct ViewOrderTests {
             folderPath(a) != folderPath(b) ? folderPath(a) < folderPath(b) : a.name < b.name
         }.map(\.id)
         #expect(expected.count == folders.count * 25)
-        #expect(try f.state.resolve(ViewSpec(), uid: 0) == expected)
-        #expect(try f.state.resolve(ViewSpec(sort: .name, order: .desc), uid: 0) == expected.reversed())
+        #expect(Array(try f.state.resolve(ViewSpec(), uid: 0)) == expected)
+        #expect(Array(try f.state.resolve(ViewSpec(sort: .name, order: .desc), uid: 0)) == expected.reversed())
 
         // A filter keeps the order of what it keeps.
         let kept = Set(photos.filter { $0.name.lossyString.hasPrefix("IMG_") }.map(\.id))
         #expect(!kept.isEmpty && kept.count < photos.count)
-        #expect(try f.state.resolve(ViewSpec(filter: ViewFilter(glob: "IMG_*")), uid: 0) == expected.filter { kept.contains($0) })
+        #expect(Array(try f.state.resolve(ViewSpec(filter: ViewFilter(glob: "IMG_*")), uid: 0)) == expected.filter { kept.contains($0) })
         // A folder view: its photos and those below it, in the same order.
         let underA = Set(photos.filter { folderPath($0).isWithin(ByteString("a")) }.map(\.id))
-        #expect(try f.state.resolve(ViewSpec(folder: "a"), uid: 0) == expected.filter { underA.contains($0) })
+        #expect(Array(try f.state.resolve(ViewSpec(folder: "a"), uid: 0)) == expected.filter { underA.contains($0) })
+    }
+
+    /// Capture times arriving in the background (a cold start reads them for minutes at
+    /// a million photos) leave the cached views that do not hang on them: a select by
+    /// position is then not a re-sort of the whole library each time.
+    @Test func captureTimesKeepACachedViewByNameAndDropOneByCapture() throws {
+        let f = try ReconcileTests.Fixture()
+        for name in ["c.jpg", "a.jpg", "b.jpg"] { try f.write(name) }
+        try f.reconcile("", ["c.jpg", "a.jpg", "b.jpg"])
+        let byName = ViewSpec(sort: .name)
+        let byCapture = ViewSpec(sort: .capture)
+        _ = try f.state.resolveView(byName, uid: 0)
+        _ = try f.state.resolveView(byCapture, uid: 0)
+        #expect(f.state.viewCache.count == 2)
+        let pending = f.state.library.photos.values.filter { $0.capture == .pending }.map(\.id)
+        #expect(pending.count == 3)
+        f.state.applyCaptureTimes(pending.enumerated().map { ($1, .known(Int64(1_700_000_000 - $0))) })
+        #expect(f.state.library.photos.values.allSatisfy { $0.capture != .pending })
+        let generation = f.state.library.generation
+        #expect(f.state.viewCache.lookup(byName, generation: generation) != nil, "the view by name is still cached")
+        #expect(f.state.viewCache.lookup(byCapture, generation: generation) == nil, "the view by capture time is not")
+        // And what a view by capture time shows is the new order.
+        #expect(Array(try f.state.resolve(byCapture, uid: 0)) == pending.reversed())
     }
 }

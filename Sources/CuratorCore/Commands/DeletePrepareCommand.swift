@@ -64,14 +64,18 @@ enum DeletePrepareCommand: StateCommand {
         let planned = Set(ids)
         var position: [Int64: Int] = [:]
         position.reserveCapacity(ids.count)
-        for (index, id) in ((try? state.resolve(session.view, uid: key.uid)) ?? []).enumerated() where planned.contains(id) { position[id] = index + 1 }
+        if let view = try? state.resolve(session.view, uid: key.uid) {
+            for (index, id) in view.enumerated() where planned.contains(id) { position[id] = index + 1 }
+        }
         var unfiltered: [Int64: Int] = [:]
         if position.count < planned.count && (session.view.hasFilter || session.view.recursive == false) {
             var page = session.view
             page.filter = nil
             page.recursive = nil
-            for (index, id) in ((try? state.resolve(page, uid: key.uid)) ?? []).enumerated() where planned.contains(id) && position[id] == nil {
-                unfiltered[id] = index + 1
+            if let view = try? state.resolve(page, uid: key.uid) {
+                for (index, id) in view.enumerated() where planned.contains(id) && position[id] == nil {
+                    unfiltered[id] = index + 1
+                }
             }
         }
         ids.sort { a, b in

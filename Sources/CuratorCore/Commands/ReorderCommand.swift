@@ -44,7 +44,7 @@ enum ReorderCommand: StateCommand {
             throw ProtocolError(.invalidArgument, "A photo keeps to its folder: position \(args.to) is in another folder.", argument: "to")
         }
         // Move it in the view, then renumber its folder in the resulting order.
-        var viewOrder = ids
+        var viewOrder = Array(ids)
         viewOrder.remove(at: from)
         viewOrder.insert(id, at: args.to - 1)
         let order = viewOrder.filter { library.listed($0)?.folderID == photo.folderID }

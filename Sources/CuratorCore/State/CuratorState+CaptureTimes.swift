@@ -69,6 +69,7 @@ extension CuratorState {
     }
 
     func applyCaptureTimes(_ results: [(Int64, CaptureState)]) {
+        let before = library.generation
         do {
             try library.batch {
                 for (id, capture) in results where library.photo(id)?.capture == .pending {
@@ -78,6 +79,6 @@ extension CuratorState {
         } catch {
             log.error("cannot record capture times: \(error)")
         }
-        viewCache.invalidate()
+        viewCache.captureTimesChanged(from: before, to: library.generation)
     }
 }

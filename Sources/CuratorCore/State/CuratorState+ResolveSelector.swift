@@ -33,7 +33,7 @@ extension CuratorState {
                 throw error.protocolError
             }
         }
-        if selector.all == true { return viewIDs }
+        if selector.all == true { return Array(viewIDs) }
         var narrowed = view
         var filter = view.filter ?? ViewFilter()
         if let folder = selector.folder {

@@ -37,9 +37,27 @@ struct ViewCache {
         return entry.view
     }
 
+    /// Capture times read in the background changed rows in place (`before` → `after`
+    /// is only that): a view whose order and members do not hang on capture times is
+    /// still right, so a cold start's captures no longer re-sort every view a few
+    /// times a second (a select by position at a million photos re-sorted them all).
+    mutating func captureTimesChanged(from before: UInt64, to after: UInt64) {
+        if generation == before {
+            entries = entries.filter { !$0.key.spec.dependsOnCaptureTimes }
+        } else {
+            entries.removeAll(keepingCapacity: true)
+        }
+        generation = after
+    }
+
     mutating func store(_ spec: ViewSpec, for audience: ViewAudience = .everything, view: ResolvedView, accessGeneration: UInt64 = 0) {
         // A view of 100 000 photos is 400 kB: keep a few, not every sort tried.
         if entries.count >= 4 { entries.removeAll(keepingCapacity: false) }
         entries[Key(spec: spec, audience: audience)] = (view, accessGeneration)
     }
+}
+
+extension ViewSpec {
+    /// Its order or its members change when a capture time does.
+    var dependsOnCaptureTimes: Bool { sort == .capture || filter?.from != nil || filter?.to != nil }
 }

@@ -15,17 +15,25 @@ struct ResolvedView {
     var count: Int { slots.count }
 
     /// The photos' ids (their groups'), position N at N-1, read from `table` (the
-    /// library's, of the view's generation). Made when asked, not kept: the cache
+    /// library's, of the view's generation) as they are asked for. Not kept: the cache
     /// holds the views listed, and 8 bytes a photo was 8 MB after listing a million.
-    func ids(in table: PhotoTable) -> [Int64] {
-        let rows = table.rows
-        return slots.map { table.groupID(of: rows[Int($0)]) }
-    }
+    func ids(in table: PhotoTable) -> ViewIDs { ViewIDs(slots: slots, table: table) }
+}
+
+/// A view's ids without an array of them: a selection of three positions in a view
+/// of a million reads three rows, not a million (and allocates nothing).
+struct ViewIDs: RandomAccessCollection {
+    let slots: [Int32]
+    let table: PhotoTable
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { slots.count }
+    subscript(position: Int) -> Int64 { table.groupID(of: table.rows[Int(slots[position])]) }
 }
 
 extension CuratorState {
     /// The photos of a view as `uid` may see them, in its order: position N is element N-1.
-    func resolve(_ spec: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64] {
+    func resolve(_ spec: ViewSpec, uid: UInt32) throws(ProtocolError) -> ViewIDs {
         try resolveView(spec, uid: uid).ids(in: library.photos)
     }
 

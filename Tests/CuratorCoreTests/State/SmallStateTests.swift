@@ -97,4 +97,26 @@ import Testing
         cache.invalidate()
         #expect(cache.lookup(ViewSpec(sort: .custom), generation: 2) == nil)
     }
+
+    @Test func captureTimesKeepTheViewsThatDoNotHangOnThem() {
+        var cache = ViewCache()
+        let view = ResolvedView(slots: [2, 0, 1])
+        let byName = ViewSpec(sort: .name)
+        let byCapture = ViewSpec(sort: .capture)
+        let fromADay = ViewSpec(filter: ViewFilter(from: "2024-01-01"), sort: .name)
+        let untilADay = ViewSpec(filter: ViewFilter(to: "2024-01-01"), sort: .size)
+        let bySize = ViewSpec(sort: .size)
+        _ = cache.lookup(byName, generation: 7)
+        for spec in [byName, byCapture, fromADay, untilADay] { cache.store(spec, view: view) }
+        cache.captureTimesChanged(from: 7, to: 8)
+        #expect(cache.lookup(byName, generation: 8)?.slots == [2, 0, 1], "a view by name stays")
+        #expect(cache.lookup(byCapture, generation: 8) == nil)
+        #expect(cache.lookup(fromADay, generation: 8) == nil)
+        #expect(cache.lookup(untilADay, generation: 8) == nil)
+        // Views of a generation before another change are not carried forward.
+        cache.store(bySize, view: view)
+        cache.captureTimesChanged(from: 9, to: 10)
+        #expect(cache.lookup(bySize, generation: 10) == nil)
+        #expect(cache.lookup(byName, generation: 10) == nil)
+    }
 }
