@@ -94,14 +94,29 @@ final class PhotoLibrary {
         for folder in loaded { try adoptLoadedFolder(folder) }
         // Sized once for what is stored: growing a 7 MB table and the inode table
         // step by step took a tenth of a warm restart at 100 000 photos.
-        let stored = try store.photoCount()
-        photos.reserve(stored)
-        byInode.reserve(stored)
-        try store.loadPhotos { photo in
-            insertInMemory(photo)
-        }
+        var load = PhotoLoad(reserving: try store.photoCount())
+        try store.loadPhotos(into: &load) { [folders] in folders[$0]?.rootID }
+        load.finish()
+        adopt(load)
         nextID = max(try store.maxPhotoID() + 1, try store.reservedPhotoID())
         reservedID = nextID
+    }
+
+    /// Takes the photos read from the store as they are: what filing each with
+    /// `insertInMemory` would leave.
+    private func adopt(_ load: PhotoLoad) {
+        photos = load.photos
+        byInode = load.byInode
+        entries = load.entries
+        groupLinks = load.groupLinks
+        nextRank = load.nextRank
+        for (root, totals) in load.totals {
+            countByRoot[root] = totals.rows
+            bytesByRoot[root] = totals.bytes
+            listedByRoot[root] = totals.listed
+            pendingCaptureByRoot[root] = totals.pendingCapture
+        }
+        generation &+= UInt64(load.count)
     }
 
     /// Ids are never reused, not even those of photos that left (a trashed photo
