@@ -143,6 +143,31 @@ import Testing
         }
     }
 
+    /// A scan passes over a file it finds indexed when `isUnchanged` says so (no
+    /// `upsert`, no second search of the folder): only when every field `upsert`
+    /// compares is the same.
+    @Test func aFileIsUnchangedOnlyWhenItsDeviceInodeSizeMtimeAndTypeAreTheRows() throws {
+        let index = try GroupIndexTests.Index()
+        let id = try index.add("a.jpg")
+        let row = try #require(index.library.photo(id))
+        let same = row.identity
+        #expect(index.library.isUnchanged(id, identity: same, type: .jpeg))
+        var other = same
+        other.device += 1
+        #expect(!index.library.isUnchanged(id, identity: other, type: .jpeg))
+        other = same
+        other.inode += 1
+        #expect(!index.library.isUnchanged(id, identity: other, type: .jpeg))
+        other = same
+        other.size += 1
+        #expect(!index.library.isUnchanged(id, identity: other, type: .jpeg))
+        other = same
+        other.mtimeNs += 1
+        #expect(!index.library.isUnchanged(id, identity: other, type: .jpeg))
+        #expect(!index.library.isUnchanged(id, identity: same, type: .png))
+        #expect(!index.library.isUnchanged(id + 1, identity: same, type: .jpeg), "no such photo")
+    }
+
     /// A library changed at random (groups on: rows join, leave and change groups),
     /// then opened again: the loaded one holds what the live one held.
     @Test func aReopenedLibraryHoldsWhatTheLiveOneHeld() throws {

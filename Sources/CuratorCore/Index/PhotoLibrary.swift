@@ -379,10 +379,7 @@ final class PhotoLibrary {
                                      capture: CaptureState, preferredID: Int64?, absent: Bool) throws -> LibraryChange? {
         assert(!absent || photoID(folder: folder, name: name) == nil, "a photo said absent is at its path")
         if !absent, let id = photoID(folder: folder, name: name), let row = photos.row(id) {
-            // Unchanged (every photo of a warm restart): decided on the row, without
-            // copying the name out of the arena.
-            if row.inode == identity.inode && row.size == identity.size && row.mtimeNs == identity.mtimeNs
-                && row.type == type && photos.device(of: row) == identity.device { return nil }
+            if isUnchanged(row, identity: identity, type: type) { return nil }
             var existing = photos.photo(row)
             let sameFile = existing.identity.device == identity.device && existing.identity.inode == identity.inode
             let sameContent = sameFile && existing.identity.mtimeNs == identity.mtimeNs && existing.identity.size == identity.size
@@ -408,6 +405,19 @@ final class PhotoLibrary {
         insertInMemory(photo)
         try write(photo)
         return .added(photo)
+    }
+
+    /// Whether photo `id` is this file as it is now: the same device, inode, size,
+    /// mtime and type, so that `upsert` would change nothing. Decided on the row,
+    /// without copying the name out of the arena: a scan asks it of every file it
+    /// finds indexed (every photo of a warm restart).
+    func isUnchanged(_ id: Int64, identity: FileIdentity, type: PhotoType) -> Bool {
+        photos.row(id).map { isUnchanged($0, identity: identity, type: type) } ?? false
+    }
+
+    private func isUnchanged(_ row: PhotoRow, identity: FileIdentity, type: PhotoType) -> Bool {
+        row.inode == identity.inode && row.size == identity.size && row.mtimeNs == identity.mtimeNs
+            && row.type == type && photos.device(of: row) == identity.device
     }
 
     /// The same photo, unchanged, seen as another file object: a share shows another
