@@ -163,10 +163,14 @@ final class IndexStore {
             let role = UInt8(exactly: s.int64(11)).flatMap(GroupRole.init(rawValue:)) ?? (type.isSidecar ? .undecided : .shown)
             let (size, mtime, device, inode) = (s.int64(3), s.int64(4), UInt64(bitPattern: s.int64(5)), UInt64(bitPattern: s.int64(6)))
             let (capture, rank) = (s.int64(8), s.int64(9))
-            s.withBlob(2) { name in
+            let fits = s.withBlob(2) { name -> Bool in
+                // No file system has such a name, and the name arena cannot hold it.
+                guard name.count <= NameArena.longestName else { return false }
                 load.add(id: id, rootID: rootID, folderID: folderID, name: name, device: device, inode: inode, size: size,
                          mtimeNs: mtime, type: type, captureRaw: capture, rank: rank, groupID: group, role: role)
+                return true
             }
+            if !fits { bad.append((id, "its name is longer than \(NameArena.longestName) bytes")) }
         }
         for (id, why) in bad { drop("photos", id, why, "DELETE FROM photos WHERE id = ?") }
     }
