@@ -151,4 +151,23 @@ public final class Statement {
     }
 
     public func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+    /// A blob's bytes where SQLite holds them, valid only inside `body` (until the
+    /// next step or column read): loading a million rows made an `Array` of each
+    /// name only to copy it again.
+    public func withBlob<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        // The pointer first, then the count (SQLite's documented order for a blob).
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+
+    /// A text's UTF-8 bytes where SQLite holds them, valid only inside `body`.
+    public func withText<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let pointer = sqlite3_column_text(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: pointer, count: count))
+    }
 }

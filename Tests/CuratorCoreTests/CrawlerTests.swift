@@ -276,6 +276,36 @@ import Testing
         #expect(Set(f.watcher.watched).count == 41)
     }
 
+    /// Where applying is quicker than walking (a warm restart), the crawler's thread
+    /// walks too while the walker is at it, instead of waiting for it: two cores
+    /// stat the tree. Here the walker is slowed down; every folder is still watched
+    /// once and indexed.
+    @Test func theCrawlersThreadWalksTooWhileTheWalkerIsBusy() throws {
+        let f = try CrawlerFixture()
+        for folder in 0..<60 {
+            for photo in 0..<2 { try f.write("f\(folder)/\(photo).jpg") }
+        }
+        let crawlerThread = pthread_self()
+        let fromCrawler = Mutex(0)
+        f.watcher.duringWatch = { _ in
+            if pthread_equal(pthread_self(), crawlerThread) != 0 {
+                fromCrawler.withLock { $0 += 1 }
+            } else {
+                usleep(20_000)  // a slow walk: a share, or a cold cache
+            }
+        }
+        f.crawler.directoriesPerWatch = 4
+        f.crawler.sliceNanoseconds = 10_000_000_000
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        #expect(f.ids.count == 120)
+        #expect(Set(f.watcher.watched).count == 61 && f.watcher.watched.count == 61, "each folder watched once")
+        // Without it, the crawler's thread walks only each step's first folder (one step here).
+        let walkedHere = fromCrawler.withLock { $0 }
+        #expect(walkedHere >= 10, "the crawler's thread walked \(walkedHere) of 61 folders")
+        #expect(walkedHere < 61, "the walker walked none")
+    }
+
     /// The end of a full scan removes what it did not see in steps of a bounded
     /// size, each its own hold of the lock; together they remove all of it, and
     /// drop the folders gone, deepest first.

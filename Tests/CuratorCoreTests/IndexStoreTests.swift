@@ -59,6 +59,25 @@ import Testing
         #expect(added.id == 2)
     }
 
+    /// A name no file system has (longer than the name arena holds) drops its row;
+    /// loading it trapped before.
+    @Test func aStoredNameTooLongForAFileDropsItsRow() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.child("index.sqlite").lossyString
+        do {
+            let store = try IndexStore(path: path)
+            let root = try store.insertRoot(name: "pics", path: "/p")
+            let folder = try store.insertFolder(rootID: root, path: "")
+            try store.upsertPhoto(Self.photo(1, root: root, folder: folder, "a.jpg", inode: 1))
+            try store.database.execute("INSERT INTO photos VALUES(2, \(folder), zeroblob(70000), 10, 1, 1, 2, 'jpeg', 0, 1, 2, 0)")
+        }
+        let store = try IndexStore(path: path)
+        let library = try PhotoLibrary(store: store)
+        #expect(library.photos.values.map(\.id) == [1])
+        #expect(store.droppedRows.count == 1 && store.droppedRows.first?.contains("photos row 2") == true, "\(store.droppedRows)")
+        #expect(try IndexStore(path: path).photoCount() == 1)
+    }
+
     @Test func aNewRowIdPastThirtyTwoBitsIsAnErrorNotATrap() throws {
         let dir = try ScratchDirectory()
         let store = try IndexStore(path: dir.child("index.sqlite").lossyString)

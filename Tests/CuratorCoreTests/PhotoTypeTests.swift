@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CuratorCore
+@testable import CuratorCore
 import CuratorSystem
 import Testing
 
@@ -33,6 +33,19 @@ import Testing
         #expect(PhotoType(wireName: "jpg") == nil, "an extension is not a wire name")
         #expect(PhotoType(wireName: "JPEG") == nil)
         #expect(PhotoType(wireName: "") == nil)
+    }
+
+    /// The index's type column is read in place at start-up: its bytes name the
+    /// type the `String` names, and nothing else names one.
+    @Test func wireNameBytesReadAsTheWireName() {
+        func read(_ text: String) -> PhotoType? {
+            Array(text.utf8).withUnsafeBufferPointer { PhotoType(wireName: $0) }
+        }
+        for type in PhotoType.allCases { #expect(read(type.wireName) == type) }
+        for junk in ["", "JPEG", "jpe", "jpegs", "xjpeg", "jpeg\0", "jpg", "tif", "heicheic", "abcdefgh", "\u{1}jpeg"] {
+            #expect(read(junk) == nil, "\(junk.debugDescription)")
+            #expect(read(junk) == PhotoType(wireName: junk))
+        }
     }
 
     @Test func familiesGroupTheTypes() {

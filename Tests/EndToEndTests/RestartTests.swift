@@ -74,5 +74,77 @@ extension Watch {
             #expect(!Files.exists(abandoned) && Files.exists(recent))
             #expect(!daemon.logText.contains("error"), "\(daemon.logText)")
         }
+
+        /// Issue 14's warm restart (the index loaded row by row into the table, the
+        /// tree walked on two threads, an unchanged file passed over on its row):
+        /// over enough folders that both threads walk, every kind of change made
+        /// while the daemon was down is found, ids and groups are kept, and a second
+        /// restart over the same tree writes nothing.
+        @Test func aRestartOverManyFoldersFindsEveryChangeMadeWhileDown() throws {
+            let daemon = GroupWatching.daemon()
+            let root = daemon.root()
+            var unchanged: [String] = []
+            for folder in 0..<48 {
+                let name = String(format: "f%02d", folder)
+                Files.mkdir(root + "/" + name)
+                for photo in 0..<4 {
+                    Files.write(root + "/\(name)/p\(photo).jpg", "photo \(folder) \(photo)")
+                    unchanged.append("\(name)/p\(photo).jpg")
+                }
+            }
+            for name in ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0001.xmp", "IMG_0002.JPG"] { Files.write(root + "/f00/" + name, name) }
+            try daemon.start()
+            let first = try daemon.client()
+            try eventually(timeout: 30, "capture times to be read") { try first.rootStatus()["capture_pending"] as? Int == 0 }
+            let before = try first.idsByPath()
+            #expect(before.count == 48 * 4 + 2, "the RAW and its sidecar are one photo with the JPEG")
+            let pair = try first.photos().first { $0["path"] as? String == "f00/IMG_0001.JPG" }
+            #expect(((pair?["members"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "IMG_0001.CR2" })
+            #expect(daemon.stop() == 0)
+
+            let changed = ["f01/p0.jpg", "f02/new.jpg", "f03/p1.jpg", "f04/p2.jpg", "f05/p3.jpg", "f40/renamed.jpg"]
+            unchanged.removeAll { changed.contains($0) || $0.hasPrefix("f06/") }
+            Files.remove(root + "/f01/p0.jpg")                                   // removed
+            Files.write(root + "/f02/new.jpg", "new")                            // added
+            Files.write(root + "/f03/p1.jpg", "rewritten, and longer")           // another size
+            var times = [timespec(tv_sec: 978_307_200, tv_nsec: 0), timespec(tv_sec: 978_307_200, tv_nsec: 0)]
+            try #require(utimensat(AT_FDCWD, root + "/f04/p2.jpg", &times, 0) == 0)  // another mtime only
+            Files.rename(root + "/f05/p3.jpg", root + "/f40/renamed.jpg")        // renamed across folders
+            Files.remove(root + "/f06")                                          // a folder removed
+            Files.remove(root + "/f00/IMG_0001.CR2")                             // a group loses its RAW
+            Files.write(root + "/f00/IMG_0002.NEF", "raw")                       // a photo gains one
+
+            try daemon.start()
+            let c = try daemon.client()
+            try eventually(timeout: 30, "the new photo's capture time to be read") { try c.rootStatus()["capture_pending"] as? Int == 0 }
+            let after = try c.idsByPath()
+            for relative in unchanged { #expect(after[relative] == before[relative], "\(relative)") }
+            #expect(after["f01/p0.jpg"] == nil)
+            let newID = try #require(after["f02/new.jpg"])
+            #expect(!before.values.contains(newID))
+            #expect(after["f03/p1.jpg"] == before["f03/p1.jpg"] && after["f04/p2.jpg"] == before["f04/p2.jpg"])
+            #expect(after["f05/p3.jpg"] == nil && after["f40/renamed.jpg"] == before["f05/p3.jpg"])
+            #expect(!after.keys.contains { $0.hasPrefix("f06/") })
+            #expect(after["f00/IMG_0001.JPG"] == before["f00/IMG_0001.JPG"] && after["f00/IMG_0002.JPG"] == before["f00/IMG_0002.JPG"])
+            #expect(after["f00/IMG_0002.NEF"] == nil, "the RAW joined the JPEG's group")
+            #expect(after.count == before.count - 1 + 1 - 4)
+            let listed = Dictionary(uniqueKeysWithValues: try c.photos().compactMap { p in (p["path"] as? String).map { ($0, p) } })
+            #expect(listed["f03/p1.jpg"]?["size"] as? Int == "rewritten, and longer".utf8.count)
+            #expect(listed["f04/p2.jpg"]?["mtime_ns"] as? Int == 978_307_200_000_000_000)
+            let members = { (path: String) in
+                ((listed[path]?["members"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }.sorted()
+            }
+            #expect(!members("f00/IMG_0001.JPG").contains("IMG_0001.CR2"), "the RAW left the group")
+            #expect(members("f00/IMG_0002.JPG") == ["IMG_0002.NEF"])
+            #expect(daemon.stop() == 0)
+
+            // Nothing changed since: a restart writes no row and keeps every id.
+            try daemon.start()
+            let again = try daemon.client()
+            try eventually(timeout: 30, "the scan to end") { try again.rootStatus()["last_scan_ms"] != nil }
+            #expect(try again.idsByPath() == after)
+            #expect(try again.status()["index_writes"] as? Int == 0)
+            #expect(!daemon.logText.contains("error"), "\(daemon.logText)")
+        }
     }
 }

@@ -20,6 +20,54 @@ struct FolderEntries {
 
     private var isWide: Bool { !wide.isEmpty }
 
+    init() {}
+
+    /// The entries of `ids` (photos of one folder, in the table), sorted once: what
+    /// filing them one by one leaves, a name filed twice keeping the later id of
+    /// `ids`. Loading the index filed each photo with a search and an insert.
+    init(filing ids: [Int64], in table: PhotoTable) {
+        var filed: [(name: NameRef, id: Int64, order: Int)] = []
+        filed.reserveCapacity(ids.count)
+        for (order, id) in ids.enumerated() {
+            if let row = table.row(id) { filed.append((row.name, id, order)) }
+        }
+        table.names.bytes.withUnsafeBufferPointer { arena in
+            func name(_ ref: NameRef) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: arena[Int(ref.offset)..<Int(ref.offset) + Int(ref.count)])
+            }
+            filed.sort { a, b in
+                let order = Self.compare(name(a.name), name(b.name))
+                return order != 0 ? order < 0 : a.order < b.order
+            }
+            // Of a run of equal names, the last filed stays.
+            var kept: [(name: NameRef, id: Int64, order: Int)] = []
+            kept.reserveCapacity(filed.count)
+            for entry in filed {
+                if let last = kept.last, Self.compare(name(last.name), name(entry.name)) == 0 {
+                    kept[kept.count - 1] = entry
+                } else {
+                    kept.append(entry)
+                }
+            }
+            filed = kept
+        }
+        if filed.allSatisfy({ UInt32(exactly: $0.id) != nil }) {
+            narrow = filed.map { UInt32(truncatingIfNeeded: $0.id) }
+        } else {
+            wide = filed.map(\.id)
+        }
+    }
+
+    /// Names in `ByteString`'s order (bytes, then length): negative, zero or positive.
+    private static func compare(_ own: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(own.count, name.count)
+        if common > 0, let a = own.baseAddress, let b = name.baseAddress {
+            let order = memcmp(a, b, common)
+            if order != 0 { return Int(order) }
+        }
+        return own.count - name.count
+    }
+
     var isEmpty: Bool { count == 0 }
     var count: Int { isWide ? wide.count : narrow.count }
     var values: [Int64] { isWide ? wide : narrow.map { Int64($0) } }
@@ -50,14 +98,7 @@ struct FolderEntries {
     /// An id the table lacks (a broken invariant) sorts first, as an empty name would.
     private static func compare(_ id: Int64, _ name: UnsafeBufferPointer<UInt8>, _ table: PhotoTable) -> Int {
         guard let row = table.row(id) else { return name.isEmpty ? 0 : -1 }
-        return table.withName(of: row) { own in
-            let common = min(own.count, name.count)
-            if common > 0, let a = own.baseAddress, let b = name.baseAddress {
-                let order = memcmp(a, b, common)
-                if order != 0 { return Int(order) }
-            }
-            return own.count - name.count
-        }
+        return table.withName(of: row) { own in compare(own, name) }
     }
 
     func id(named name: ByteString, in table: PhotoTable) -> Int64? {

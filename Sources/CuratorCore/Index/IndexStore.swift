@@ -135,28 +135,42 @@ final class IndexStore {
 
     // MARK: photos
 
-    func loadPhotos(_ body: (Photo) -> Void) throws {
-        let s = try database.prepare("SELECT p.id, f.root, p.folder, p.name, p.size, p.mtime, p.dev, p.ino, p.type, p.capture, p.rank, p.grp, p.role FROM photos p JOIN folders f ON f.id = p.folder")
+    /// Every stored photo of a known folder into `load`, in id order. `rootOf` gives
+    /// a folder's root (the folders are loaded first), so no join is made: a photo
+    /// whose folder is not known is left out, as the join left it. Each row's
+    /// columns are read in place (no `Photo`, name array or type `String` per row:
+    /// loading was most of a warm restart's main thread).
+    func loadPhotos(into load: inout PhotoLoad, rootOf: (Int32) -> Int32?) throws {
+        let s = try database.prepare("SELECT id, folder, name, size, mtime, dev, ino, type, capture, rank, grp, role FROM photos")
         var bad: [(id: Int64, why: String)] = []
         while try s.step() {
+            let id = s.int64(0)
             // loadFolders dropped the folders whose ids are out of range; this only
             // guards against a file changed under us.
-            guard let rootID = Int32(exactly: s.int64(1)), let folderID = Int32(exactly: s.int64(2)) else {
-                bad.append((s.int64(0), "its folder or root is not a 32-bit id"))
+            guard let folderID = Int32(exactly: s.int64(1)) else {
+                bad.append((id, "its folder is not a 32-bit id"))
                 continue
             }
-            guard Self.photoIDs.contains(s.int64(0)) else {
-                bad.append((s.int64(0), "id \(s.int64(0)) is not between 1 and 2^53"))
+            guard let rootID = rootOf(folderID) else { continue }
+            guard Self.photoIDs.contains(id) else {
+                bad.append((id, "id \(id) is not between 1 and 2^53"))
                 continue
             }
-            let type = PhotoType(wireName: s.text(8)) ?? .jpeg  // a guess the next scan corrects
+            let type = s.withText(7) { PhotoType(wireName: $0) } ?? .jpeg  // a guess the next scan corrects
             // A group or role out of range is a guess too: the folder's next grouping sets it.
-            let group = Self.photoIDs.contains(s.int64(11)) ? s.int64(11) : s.int64(0)
-            let role = UInt8(exactly: s.int64(12)).flatMap(GroupRole.init(rawValue:)) ?? (type.isSidecar ? .undecided : .shown)
-            body(Photo(id: s.int64(0), rootID: rootID, folderID: folderID, name: ByteString(s.blob(3)),
-                       identity: FileIdentity(device: UInt64(bitPattern: s.int64(6)), inode: UInt64(bitPattern: s.int64(7)),
-                                              size: s.int64(4), mtimeNs: s.int64(5)),
-                       type: type, capture: CaptureState(raw: s.int64(9)), rank: s.int64(10), groupID: group, role: role))
+            let stored = s.int64(10)
+            let group = Self.photoIDs.contains(stored) ? stored : id
+            let role = UInt8(exactly: s.int64(11)).flatMap(GroupRole.init(rawValue:)) ?? (type.isSidecar ? .undecided : .shown)
+            let (size, mtime, device, inode) = (s.int64(3), s.int64(4), UInt64(bitPattern: s.int64(5)), UInt64(bitPattern: s.int64(6)))
+            let (capture, rank) = (s.int64(8), s.int64(9))
+            let fits = s.withBlob(2) { name -> Bool in
+                // No file system has such a name, and the name arena cannot hold it.
+                guard name.count <= NameArena.longestName else { return false }
+                load.add(id: id, rootID: rootID, folderID: folderID, name: name, device: device, inode: inode, size: size,
+                         mtimeNs: mtime, type: type, captureRaw: capture, rank: rank, groupID: group, role: role)
+                return true
+            }
+            if !fits { bad.append((id, "its name is longer than \(NameArena.longestName) bytes")) }
         }
         for (id, why) in bad { drop("photos", id, why, "DELETE FROM photos WHERE id = ?") }
     }

@@ -22,6 +22,8 @@ struct NameArena {
     /// The largest arena: offsets are 32 bits (4 GiB of names, two hundred
     /// million camera names; `PhotoTable` compacts before it gets there).
     static let limit = Int(UInt32.max)
+    /// The longest name a `NameRef` holds (its count is 16 bits; Linux's NAME_MAX is 255).
+    static let longestName = Int(UInt16.max)
 
     var live: Int { bytes.count - dead }
 
@@ -30,7 +32,7 @@ struct NameArena {
     /// Appends a name; nil when it is longer than a name can be (`UInt16`), which
     /// no file system allows (Linux's NAME_MAX is 255), or the arena is full.
     mutating func append(_ name: UnsafeBufferPointer<UInt8>) -> NameRef? {
-        guard name.count <= Int(UInt16.max), bytes.count + name.count <= Self.limit else { return nil }
+        guard name.count <= Self.longestName, bytes.count + name.count <= Self.limit else { return nil }
         let ref = NameRef(offset: UInt32(bytes.count), count: UInt16(name.count))
         bytes.append(contentsOf: name)
         return ref

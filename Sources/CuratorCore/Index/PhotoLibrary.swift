@@ -94,14 +94,29 @@ final class PhotoLibrary {
         for folder in loaded { try adoptLoadedFolder(folder) }
         // Sized once for what is stored: growing a 7 MB table and the inode table
         // step by step took a tenth of a warm restart at 100 000 photos.
-        let stored = try store.photoCount()
-        photos.reserve(stored)
-        byInode.reserve(stored)
-        try store.loadPhotos { photo in
-            insertInMemory(photo)
-        }
+        var load = PhotoLoad(reserving: try store.photoCount())
+        try store.loadPhotos(into: &load) { [folders] in folders[$0]?.rootID }
+        load.finish()
+        adopt(load)
         nextID = max(try store.maxPhotoID() + 1, try store.reservedPhotoID())
         reservedID = nextID
+    }
+
+    /// Takes the photos read from the store as they are: what filing each with
+    /// `insertInMemory` would leave.
+    private func adopt(_ load: PhotoLoad) {
+        photos = load.photos
+        byInode = load.byInode
+        entries = load.entries
+        groupLinks = load.groupLinks
+        nextRank = load.nextRank
+        for (root, totals) in load.totals {
+            countByRoot[root] = totals.rows
+            bytesByRoot[root] = totals.bytes
+            listedByRoot[root] = totals.listed
+            pendingCaptureByRoot[root] = totals.pendingCapture
+        }
+        generation &+= UInt64(load.count)
     }
 
     /// Ids are never reused, not even those of photos that left (a trashed photo
@@ -364,10 +379,7 @@ final class PhotoLibrary {
                                      capture: CaptureState, preferredID: Int64?, absent: Bool) throws -> LibraryChange? {
         assert(!absent || photoID(folder: folder, name: name) == nil, "a photo said absent is at its path")
         if !absent, let id = photoID(folder: folder, name: name), let row = photos.row(id) {
-            // Unchanged (every photo of a warm restart): decided on the row, without
-            // copying the name out of the arena.
-            if row.inode == identity.inode && row.size == identity.size && row.mtimeNs == identity.mtimeNs
-                && row.type == type && photos.device(of: row) == identity.device { return nil }
+            if isUnchanged(row, identity: identity, type: type) { return nil }
             var existing = photos.photo(row)
             let sameFile = existing.identity.device == identity.device && existing.identity.inode == identity.inode
             let sameContent = sameFile && existing.identity.mtimeNs == identity.mtimeNs && existing.identity.size == identity.size
@@ -393,6 +405,19 @@ final class PhotoLibrary {
         insertInMemory(photo)
         try write(photo)
         return .added(photo)
+    }
+
+    /// Whether photo `id` is this file as it is now: the same device, inode, size,
+    /// mtime and type, so that `upsert` would change nothing. Decided on the row,
+    /// without copying the name out of the arena: a scan asks it of every file it
+    /// finds indexed (every photo of a warm restart).
+    func isUnchanged(_ id: Int64, identity: FileIdentity, type: PhotoType) -> Bool {
+        photos.row(id).map { isUnchanged($0, identity: identity, type: type) } ?? false
+    }
+
+    private func isUnchanged(_ row: PhotoRow, identity: FileIdentity, type: PhotoType) -> Bool {
+        row.inode == identity.inode && row.size == identity.size && row.mtimeNs == identity.mtimeNs
+            && row.type == type && photos.device(of: row) == identity.device
     }
 
     /// The same photo, unchanged, seen as another file object: a share shows another

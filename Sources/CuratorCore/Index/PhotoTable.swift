@@ -119,6 +119,26 @@ struct PhotoTable {
         }
     }
 
+    /// A stored photo's row, appended from its columns as the index file holds them
+    /// (`PhotoLoad`): the name straight from SQLite's buffer into the arena, with
+    /// no `Photo` nor name array made for it. False, and nothing appended, when `id`
+    /// is in the table already (a primary key is unique: never, from SQLite).
+    mutating func appendStored(id: Int64, rootID: Int32, folderID: Int32, name: UnsafeBufferPointer<UInt8>, device: UInt64,
+                               inode: UInt64, size: Int64, mtimeNs: Int64, type: PhotoType, captureRaw: Int64, rank: Int64,
+                               groupID: Int64, role: GroupRole) -> Bool {
+        guard slotByID[id] == nil else { return false }
+        if rows.count == rows.capacity { rows.reserveCapacity(Self.grownCapacity(rows.count)) }
+        let whereItIs = Place(root: rootID, device: device)
+        let place = placeIndex(whereItIs)
+        if place == Self.overflowPlace { overflowPlaces[id] = whereItIs }
+        let row = PhotoRow(id: id, inode: inode, size: size, mtimeNs: mtimeNs, captureRaw: CaptureState(raw: captureRaw).raw,
+                           folderID: folderID, rankRaw: Int32(clamping: rank), groupOffset: groupOffset(id: id, group: groupID),
+                           name: appendName(name), place: place, type: type, role: role)
+        slotByID[id] = Int32(rows.count)
+        rows.append(row)
+        return true
+    }
+
     /// Puts row `id` in `group` with `role`, in place: a regrouping changes these two
     /// fields of thousands of rows, and a whole `Photo` out and back (its name
     /// copied, compared and its place looked up) cost more than the grouping.
@@ -159,10 +179,14 @@ struct PhotoTable {
     }
 
     private mutating func appendName(_ name: ByteString) -> NameRef {
-        if let ref = name.bytes.withUnsafeBufferPointer({ names.append($0) }) { return ref }
+        name.bytes.withUnsafeBufferPointer { appendName($0) }
+    }
+
+    private mutating func appendName(_ name: UnsafeBufferPointer<UInt8>) -> NameRef {
+        if let ref = names.append(name) { return ref }
         // Full of dead names: compact and try again.
         compactNames()
-        let ref = name.bytes.withUnsafeBufferPointer { names.append($0) }
+        let ref = names.append(name)
         // A file name is at most 255 bytes on Linux (getdents cannot carry more
         // than 65 535), and 4 GiB of live names is beyond the ids the table can
         // hold (`SlotIndex`): neither comes from a real file system.

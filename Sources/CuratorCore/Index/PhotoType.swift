@@ -24,6 +24,25 @@ public enum PhotoType: String, CaseIterable, Hashable, Sendable, Codable {
 
     public init?(wireName: String) { self.init(rawValue: wireName) }
 
+    /// The type whose wire name these bytes are (the index's stored column, read in
+    /// place: a `String` made and matched per row was a tenth of loading it).
+    init?(wireName bytes: UnsafeBufferPointer<UInt8>) {
+        guard let key = Self.packed(bytes), let type = Self.byPackedWireName[key] else { return nil }
+        self = type
+    }
+
+    /// Up to 7 bytes and their count as one word (every wire name is shorter); nil
+    /// when longer.
+    private static func packed<C: Collection>(_ bytes: C) -> UInt64? where C.Element == UInt8 {
+        guard bytes.count <= 7 else { return nil }
+        var word: UInt64 = 0
+        for byte in bytes { word = word << 8 | UInt64(byte) }
+        return word | UInt64(bytes.count) << 60
+    }
+
+    private static let byPackedWireName: [UInt64: PhotoType] = Dictionary(
+        uniqueKeysWithValues: allCases.compactMap { type in packed(Array(type.wireName.utf8)).map { ($0, type) } })
+
     public var family: Family {
         switch self {
         case .jpeg, .png, .heic, .webp, .tiff, .gif, .avif: .image

@@ -88,6 +88,9 @@ extension CuratorState {
             let identity = FileIdentity(file.status)
             if let id = library.photoID(folder: folder, name: file.name) {
                 seen.insert(id)
+                // Unchanged (every photo of a warm restart): `upsert` would search the
+                // folder again only to find nothing to do.
+                if library.isUnchanged(id, identity: identity, type: file.type) { continue }
                 if onShare, let old = library.photo(id), old.type == file.type,
                    old.identity.size == identity.size, old.identity.mtimeNs == identity.mtimeNs {
                     // Another device or inode number for the same, unchanged photo (a remount).

@@ -87,19 +87,34 @@ extension Crawler {
         // listing taken before them. The step's first folders are walked here, with
         // nothing to overlap: only a few, so that the walker starts at once and
         // applying them takes about as long as its first group (applying a folder
-        // costs several times walking it).
-        var group = walk(job, limit: firstWalkOfStep)
+        // costs several times walking it). Where applying is the quicker (a warm
+        // restart: an unchanged folder costs a lookup per file), this thread walks
+        // too, a few folders at a time, until the walker is done.
+        var group = walk(nextFolders(of: job, limit: firstWalkOfStep), for: job)
+        take(group, into: job)
         while true {
             outOfWatches = outOfWatches || group.outOfWatches
             let goOn = !outOfWatches && !job.pending.isEmpty && MonotonicClock.nanoseconds() < sliceEnd
-            let ahead = goOn ? walkAhead(job) : nil
+            let ahead = goOn ? walkAhead(nextFolders(of: job, limit: directoriesPerWatch), for: job) : nil
             apply(group.folders, for: job)
             guard goOn else { break }
+            var here = WalkedGroup()
+            while let ahead, !ahead.isFinished, !here.outOfWatches, !job.pending.isEmpty,
+                  MonotonicClock.nanoseconds() < sliceEnd {
+                let more = walk(nextFolders(of: job, limit: firstWalkOfStep), for: job)
+                take(more, into: job)
+                here.folders += more.folders
+                here.outOfWatches = here.outOfWatches || more.outOfWatches
+            }
             if let ahead, case .returned(let next) = ahead.wait() {
+                take(next, into: job)
                 group = next
             } else {
-                group = walk(job)  // no walker thread: walked here
+                group = walk(nextFolders(of: job, limit: directoriesPerWatch), for: job)  // no walker thread: walked here
+                take(group, into: job)
             }
+            group.folders += here.folders
+            group.outOfWatches = group.outOfWatches || here.outOfWatches
         }
         let watches = watcher.watchCount(root: root)
         state.withUpdates { roots in
@@ -196,37 +211,77 @@ extension Crawler {
 
     // MARK: walking and applying
 
-    /// What the walk of a few folders found.
+    /// What the walk of a few folders found, with what it changes of the job and of
+    /// the crawler, taken on the crawler's thread (`take`): a walk touches neither,
+    /// so that two can run at once (one on the walker, one here).
     struct WalkedGroup: Sendable {
         var folders: [ScannedFolder] = []
         var outOfWatches = false
+        /// Folders found below, to be read (pushed on the job's stack in this order).
+        var subfolders: [ByteString] = []
+        /// Folders listed.
+        var listed: [ByteString] = []
+        /// What the job keeps as unreadable: what is indexed below them is kept.
+        var unreadable: [ByteString] = []
+        /// The crawler's record of unreadable folders, in order (false: read fine).
+        var readability: [(path: ByteString, unreadable: Bool)] = []
+        /// Sync cookies in the root's listing.
+        var cookies: [ByteString] = []
+        var files = 0
     }
 
-    /// The crawler and its running job, lent to the walker thread for one group.
+    /// The folders a walk takes next, off the job's stack (depth first).
+    private func nextFolders(of job: ScanJob, limit: Int) -> [ByteString] {
+        let count = min(max(limit, 1), job.pending.count)
+        defer { job.pending.removeLast(count) }
+        return job.pending.suffix(count).reversed()
+    }
+
+    /// Takes what a walk found into the job and the crawler (on the crawler's thread).
+    private func take(_ group: WalkedGroup, into job: ScanJob) {
+        job.pending += group.subfolders
+        for path in group.listed { job.seenFolders.insert(path) }
+        job.directories += group.listed.count
+        job.files += group.files
+        job.unreadable += group.unreadable
+        job.cookies += group.cookies
+        for (path, unreadable) in group.readability {
+            if unreadable { noteUnreadable(path) } else { noteReadable(path) }
+        }
+        if group.outOfWatches { watching = false }
+    }
+
+    /// The crawler and the folders to walk, lent to the walker thread for one group.
     private struct WalkLoan: @unchecked Sendable {
-        // @unchecked: while the walker runs `walk`, the crawler's thread touches only
-        // the job's `seenPhotos` and `arrivals` and the state (it applies the group before), and waits
-        // for the walker's handle before it looks at anything else of the job or the
-        // crawler; the walker touches the job's walk (`pending`, `seenFolders`,
-        // `unreadable`, `cookies`, the counts) and the crawler's `unreadable` and
-        // `watching`, never `seenPhotos` nor `arrivals`.
+        // @unchecked: a walk reads the crawler's root, configuration, filter and
+        // watcher and the job's kind, which nothing changes during a scan step (the
+        // crawler's thread only applies hints and reconfigures between steps), and
+        // changes nothing of them: what it finds comes back in its `WalkedGroup`.
         let crawler: Crawler
         let job: ScanJob
+        let folders: [ByteString]
+        let watching: Bool
     }
 
-    private func walkAhead(_ job: ScanJob) -> JobHandle<WalkedGroup, Never>? {
-        let loan = WalkLoan(crawler: self, job: job)
-        return try? walker.submit { loan.crawler.walk(loan.job) }
+    private func walkAhead(_ folders: [ByteString], for job: ScanJob) -> JobHandle<WalkedGroup, Never>? {
+        let loan = WalkLoan(crawler: self, job: job, folders: folders, watching: watching)
+        if let handle = try? walker.submit({ loan.crawler.walk(loan.folders, for: loan.job, watching: loan.watching) }) {
+            return handle
+        }
+        job.pending += folders.reversed()  // not handed out: walked here instead
+        return nil
     }
 
-    /// Opens up to `limit` (`directoriesPerWatch`) folders of the job, watches them
-    /// in one request, then lists them: watch before read.
-    private func walk(_ job: ScanJob, limit: Int? = nil) -> WalkedGroup {
+    /// Opens `folders`, watches them in one request, then lists them: watch before read.
+    private func walk(_ folders: [ByteString], for job: ScanJob) -> WalkedGroup {
+        walk(folders, for: job, watching: watching)
+    }
+
+    private func walk(_ folders: [ByteString], for job: ScanJob, watching: Bool) -> WalkedGroup {
         var group = WalkedGroup()
         var opened: [OpenDirectory] = []
-        let limit = max(limit ?? directoriesPerWatch, 1)
-        while opened.count < limit, let path = job.pending.popLast() {
-            if let directory = open(path, for: job) { opened.append(directory) }
+        for path in folders {
+            if let directory = open(path, into: &group) { opened.append(directory) }
         }
         if watching && !opened.isEmpty {
             let outcomes = watcher.watch(opened.map {
@@ -242,10 +297,9 @@ extension Crawler {
                     break
                 }
             }
-            if group.outOfWatches { watching = false }
         }
         for directory in opened {
-            if let folder = list(directory, for: job) { group.folders.append(folder) }
+            if let folder = list(directory, for: job, into: &group) { group.folders.append(folder) }
         }
         return group
     }
@@ -281,7 +335,7 @@ extension Crawler {
 
     /// Opens a folder of the job (nil when it is gone or cannot be read: the reason
     /// is logged and what the index knows below it is kept).
-    private func open(_ relative: ByteString, for job: ScanJob) -> OpenDirectory? {
+    private func open(_ relative: ByteString, into group: inout WalkedGroup) -> OpenDirectory? {
         let absolute = config.path.appending(relative)
         let fd: FileDescriptor
         do {
@@ -292,7 +346,7 @@ extension Crawler {
             if error.errno != .noEntry && error.errno != .notDirectory && error.errno != .tooManyLinks {
                 log.warning("cannot read \(absolute.lossyString): \(error.errno)")
                 // Unreadable: keep what we knew of it rather than call it empty.
-                markUnreadable(relative, in: job)
+                markUnreadable(relative, in: &group)
             }
             return nil
         }
@@ -302,7 +356,7 @@ extension Crawler {
                                  key: WatchTable.DirectoryKey(device: status.device, inode: status.inode))
         } catch {
             log.warning("cannot stat \(absolute.lossyString): \(error)")
-            markUnreadable(relative, in: job)
+            markUnreadable(relative, in: &group)
             try? fd.close()
             return nil
         }
@@ -310,7 +364,7 @@ extension Crawler {
 
     /// Lists an open (and watched) folder, stats its photos and queues its
     /// sub-folders; closes it. Nil when it cannot be listed (it is then kept as unreadable).
-    private func list(_ directory: OpenDirectory, for job: ScanJob) -> ScannedFolder? {
+    private func list(_ directory: OpenDirectory, for job: ScanJob, into group: inout WalkedGroup) -> ScannedFolder? {
         defer { try? directory.descriptor.close() }
         let (relative, absolute, fd) = (directory.path, directory.absolute, directory.descriptor)
         let listing: [DirectoryEntry]
@@ -319,12 +373,11 @@ extension Crawler {
             listing = try DirectoryReader.entries(ofOpen: dup, path: absolute)
         } catch {
             log.warning("cannot list \(absolute.lossyString): \(error)")
-            markUnreadable(relative, in: job)
+            markUnreadable(relative, in: &group)
             return nil
         }
-        noteReadable(relative)
-        job.directories += 1
-        job.seenFolders.insert(relative)
+        group.readability.append((relative, false))
+        group.listed.append(relative)
         var files: [ScannedFile] = []
         // A name listed but not stat-able for another reason than being gone (EACCES
         // on a folder without search permission, EIO): the folder is kept as if
@@ -350,9 +403,9 @@ extension Crawler {
             }
             switch kind {
             case .directory:
-                if !filter.skipsDirectory(entry.name) { job.pending.append(relative.appending(entry.name)) }
+                if !filter.skipsDirectory(entry.name) { group.subfolders.append(relative.appending(entry.name)) }
             case .file:
-                if relative.isEmpty && job.isFull && WatcherInbox.isCookie(entry.name) { job.cookies.append(entry.name) }
+                if relative.isEmpty && job.isFull && WatcherInbox.isCookie(entry.name) { group.cookies.append(entry.name) }
                 guard let type = filter.photoType(entry.name) else { continue }
                 guard let s = entryStatus ?? status(of: entry.name), s.isRegularFile else { continue }
                 files.append(ScannedFile(name: entry.name, status: s, type: type))
@@ -360,13 +413,13 @@ extension Crawler {
                 continue
             }
         }
-        if unstatable { job.unreadable.append(relative) }
-        job.files += files.count
+        if unstatable { group.unreadable.append(relative) }
+        group.files += files.count
         return ScannedFolder(path: relative, files: files[...], complete: !unstatable)
     }
 
-    private func markUnreadable(_ relative: ByteString, in job: ScanJob) {
-        job.unreadable.append(relative)
-        noteUnreadable(relative)
+    private func markUnreadable(_ relative: ByteString, in group: inout WalkedGroup) {
+        group.unreadable.append(relative)
+        group.readability.append((relative, true))
     }
 }

@@ -25,9 +25,11 @@ final class TestStateLock: WatcherStateLock, @unchecked Sendable {
 /// Stands in for the inotify source: records what it is asked and runs `duringWatch`
 /// while a watch is being set (to change the folder at that very moment).
 final class RecordingWatcher: DirectoryWatcher, @unchecked Sendable {
-    // @unchecked: one test thread, and the crawler's walker thread while the test
-    // thread waits for it (a scan step ends after its walk).
+    // @unchecked: one test thread, and the crawler's walker thread while a scan step
+    // runs (a step ends after its walks); the test thread and the walker may both
+    // be in `watch` at once (a step walks on both), which takes `watching` for that.
     var watched: [ByteString] = []
+    private let watching = Mutex(())
     var forgotten: [(path: ByteString, unwatch: Bool)] = []
     var unwatchedRoots: [Int32] = []
     var outcome: WatchOutcome = .watched
@@ -36,8 +38,10 @@ final class RecordingWatcher: DirectoryWatcher, @unchecked Sendable {
     func watch(_ directories: [DirectoryToWatch]) -> [WatchOutcome] {
         directories.map { directory in
             duringWatch(directory)
-            if outcome == .watched { watched.append(directory.path) }
-            return outcome
+            return watching.withLock { _ in
+                if outcome == .watched { watched.append(directory.path) }
+                return outcome
+            }
         }
     }
 
