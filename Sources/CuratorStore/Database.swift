@@ -9,6 +9,11 @@ import Glibc
 public final class Database {
     let handle: OpaquePointer
     public let path: String
+    private let durability: Durability
+    /// Set while the connection runs with `synchronous=NORMAL` for one unsynced
+    /// commit; a failure to set `FULL` back leaves it set, and the next transaction
+    /// sets it back first (or fails): no commit is ever unsynced by accident.
+    private var lowered = false
     private var cache: [String: Statement] = [:]
     #if DEBUG
     let user = ConnectionUser()
@@ -32,6 +37,7 @@ public final class Database {
         }
         handle = db
         self.path = path
+        self.durability = durability
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5000)
         try execute("PRAGMA journal_mode=WAL")
@@ -136,18 +142,44 @@ public final class Database {
 
     /// Runs `body` in a transaction (BEGIN IMMEDIATE); rolls back if it throws.
     /// The thread running it is the connection's until it ends.
-    public func transaction<R>(_ body: () throws -> R) throws -> R {
+    ///
+    /// `synced: false`, on a connection opened `full`: this one commit is written to
+    /// the WAL but not synced. It becomes durable with the connection's next synced
+    /// commit (the WAL is appended to, and its sync covers every frame before) or a
+    /// checkpoint; a power cut before then loses it whole and never a later commit
+    /// without it (the WAL is read back only up to its last intact commit). A kill of
+    /// the process loses nothing: the frames are in the page cache.
+    public func transaction<R>(synced: Bool = true, _ body: () throws -> R) throws -> R {
         try exclusively("transaction") { () throws -> R in
-            try execute("BEGIN IMMEDIATE")
+            if lowered || (!synced && durability == .full) {
+                try execute(synced ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+                lowered = !synced
+            }
+            let result: R
             do {
-                let result = try body()
-                try execute("COMMIT")
-                return result
+                try execute("BEGIN IMMEDIATE")
+                do {
+                    result = try body()
+                    try execute("COMMIT")
+                } catch {
+                    try? execute("ROLLBACK")
+                    throw error
+                }
             } catch {
-                try? execute("ROLLBACK")
+                try? raiseSynchronous()
                 throw error
             }
+            try raiseSynchronous()
+            return result
         }
+    }
+
+    /// `synchronous=FULL` again after an unsynced commit (a failure is thrown, and
+    /// the next transaction tries again before it begins).
+    private func raiseSynchronous() throws(SQLiteError) {
+        guard lowered else { return }
+        try execute("PRAGMA synchronous=FULL")
+        lowered = false
     }
 
     public var lastInsertRowID: Int64 { exclusively("sqlite3_last_insert_rowid") { sqlite3_last_insert_rowid(handle) } }

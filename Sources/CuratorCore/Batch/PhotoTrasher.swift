@@ -13,7 +13,8 @@ import CuratorSystem
 ///      then named, never replacing), identity checked
 ///      again, renameat2(NOREPLACE) into `files/`;
 ///   3. the file systems touched synced (`ChunkSync`), then the chunk's outcomes
-///      committed at once. Only then are its photos reported.
+///      committed at once (unsynced: durable with the next synced commit). Only then
+///      are its photos reported.
 ///
 /// The journal still never claims more than the disk holds: a photo is `intent`
 /// (which recovery settles from the disk) until its move is synced. A photo that is
@@ -122,7 +123,13 @@ final class PhotoTrasher {
     }
 
     /// Step 3 for a staged chunk: its sync waited for (one per file system), then one
-    /// commit for the chunk's outcomes. Returns the items as now journaled.
+    /// commit for the chunk's outcomes, **not synced**: the batch thread does not wait
+    /// for the disk a second time a chunk. The outcomes reach the disk with the next
+    /// synced commit (the next chunk's intents, a group's put-back, the batch's end).
+    /// A power cut before that leaves the chunk's photos `intent`, which recovery
+    /// settles from the disk the chunk's sync made durable: in the trash with their
+    /// info, `trashed`; at their path, `pending` (docs/JOURNAL.md, step 6). Returns the
+    /// items as now journaled.
     func finish(_ staged: StagedChunk) throws(BatchError) -> [JournalItem] {
         var items = staged.items
         let endings = staged.endings
@@ -130,7 +137,7 @@ final class PhotoTrasher {
         try failpoints.reach(.chunkSynced)
         let moved = items.indices.filter { if case .move = staged.prepared[$0] { true } else { false } }
         try journaling { () throws(SQLiteError) in
-            try journal.transaction { () throws(SQLiteError) in
+            try journal.transactionUnsynced { () throws(SQLiteError) in
                 // Runs of consecutive steps that ended alike without detail (a chunk
                 // that went to the trash whole) are one statement each.
                 var run: (first: Int, last: Int, end: Ending)?

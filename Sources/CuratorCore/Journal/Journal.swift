@@ -156,9 +156,9 @@ final class Journal {
         try database.setUserVersion(Self.schemaVersion)
     }
 
-    private func inTransaction<R>(_ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+    private func inTransaction<R>(synced: Bool = true, _ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
         do {
-            return try database.transaction { try body() }
+            return try database.transaction(synced: synced) { try body() }
         } catch let error as SQLiteError {
             throw error
         } catch {
@@ -170,6 +170,15 @@ final class Journal {
     /// whole chunk of photos.
     func transaction<R>(_ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
         try inTransaction(body)
+    }
+
+    /// Like `transaction`, but the commit is not synced: it is durable once this
+    /// connection's next commit is (every commit but this kind syncs the WAL, and that
+    /// sync covers the frames before it), and a power cut before then loses it whole.
+    /// Only for records that recovery can work out again from the disk and the synced
+    /// records before them: a chunk's outcomes (docs/JOURNAL.md, step 6).
+    func transactionUnsynced<R>(_ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+        try inTransaction(synced: false, body)
     }
 
     // MARK: writing
