@@ -73,6 +73,7 @@ extension Crawler {
         if !job.started {
             job.started = true
             job.startedAt = MonotonicClock.nanoseconds()
+            if config.groups { job.indexedFolders = state.withUpdates { $0.foldersWithRows(root: root) } }
             if job.isFull {
                 job.rootDirectory = (try? FileStatus.following(config.path)).map { WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) }
                 state.withUpdates { $0.scanStarted(root: root) }
@@ -209,7 +210,8 @@ extension Crawler {
         // for the walker's handle before it looks at anything else of the job or the
         // crawler; the walker touches the job's walk (`pending`, `seenFolders`,
         // `unreadable`, `cookies`, the counts) and the crawler's `unreadable` and
-        // `watching`, never `seenPhotos` nor `arrivals`.
+        // `watching`, never `seenPhotos` nor `arrivals`; it reads `indexedFolders`,
+        // which no one writes after the job started.
         let crawler: Crawler
         let job: ScanJob
     }
@@ -362,7 +364,11 @@ extension Crawler {
         }
         if unstatable { job.unreadable.append(relative) }
         job.files += files.count
-        return ScannedFolder(path: relative, files: files[...], complete: !unstatable)
+        // The groups of a folder new to the index, worked out here beside the
+        // index's work rather than after it under the lock (`FolderGroupPlan`).
+        let planned = config.groups && !files.isEmpty && job.indexedFolders?.contains(relative) == false
+        let groups = planned ? FolderGroupPlan(names: files.map(\.name), settings: GroupSettings(enabled: true, shown: config.groupShows)) : nil
+        return ScannedFolder(path: relative, files: files[...], complete: !unstatable, groups: groups)
     }
 
     private func markUnreadable(_ relative: ByteString, in job: ScanJob) {
