@@ -25,13 +25,11 @@ final class CLIContext {
     }
 
     /// Commands that read events check first that the daemon writes them as this
-    /// curatorctl reads them (the shapes changed with protocol 2).
+    /// curatorctl reads them (the shapes changed with protocol 2). Other commands learn
+    /// it only when an answer cannot be decoded (`Client.call`), which costs no round trip.
     func requireSameProtocol() throws(CLIError) {
         let hello = try connection().call(.hello(HelloRequest()), as: HelloResult.self)
-        guard hello.protocolVersion == ProtocolInfo.version else {
-            throw CLIError.protocolMismatch("it speaks protocol \(hello.protocolVersion) and this curatorctl protocol "
-                                            + "\(ProtocolInfo.version); use the curatorctl of curatord \(hello.version)")
-        }
+        guard hello.protocolVersion == ProtocolInfo.version else { throw CLIError.otherProtocol(hello) }
     }
 
     /// Sends a command: with --json prints the raw response and returns nil;

@@ -21,6 +21,12 @@ enum CLIError: Error {
     /// Something curatorctl does itself failed (a file, a child process): exit 1.
     case failed(String)
 
+    /// The daemon speaks another protocol version than this curatorctl.
+    static func otherProtocol(_ hello: HelloResult) -> CLIError {
+        .protocolMismatch("it speaks protocol \(hello.protocolVersion) and this curatorctl protocol "
+                          + "\(ProtocolInfo.version); use the curatorctl of curatord \(hello.version)")
+    }
+
     var exitCode: Int32 {
         switch self {
         case .daemonUnreachable, .socketForbidden: 3

@@ -35,8 +35,20 @@ final class Client {
         } catch let error as CLIError {
             throw error
         } catch {
-            throw CLIError.protocolMismatch("\(error)")
+            throw mismatch(explaining: error)
         }
+    }
+
+    /// An answer this curatorctl cannot decode comes most often from a curatord of
+    /// another protocol version: ask it (`hello` has kept its shape since protocol 1)
+    /// so that the message names the curatorctl to use, not a JSON key.
+    private func mismatch(explaining error: any Error) -> CLIError {
+        if let raw = try? callRaw(.hello(HelloRequest())),
+           let hello = try? decoder.decode(Response<HelloResult>.self, from: raw).result,
+           hello.protocolVersion != ProtocolInfo.version {
+            return .otherProtocol(hello)
+        }
+        return .protocolMismatch("\(error)")
     }
 
     /// Sends a command and returns the raw response line (for --json).
