@@ -193,6 +193,59 @@ import Testing
     /// Issue 14: the start-up scan was quadratic, because a copy of the running job
     /// left in the queue shared its `seenPhotos`, and the first insert of every step
     /// copied the whole set. A step must insert into the job's own set, in place.
+    /// A first scan adds each new folder's rows with their groups already set
+    /// (`FolderGroupPlan`, made by the walker) and groups no folder again after:
+    /// over random folders of shots, pairs, Live Photos, sidecars of both kinds,
+    /// darktable duplicates, orphans and ambiguous names, each folder's groups are
+    /// those grouping it again whole gives, each group bears its shown photo's id,
+    /// and its rows are those bearing that id.
+    @Test func aNewFoldersRowsComeWithTheGroupsGroupingItWouldGive() throws {
+        let f = try CrawlerFixture()
+        let bases = ["IMG_0001", "img_0001", "IMG_0002", "IMG_0001_01", "Ré"]
+        let photos = ["JPG", "jpg", "HEIC", "CR2", "cr2", "NEF", "MOV"]
+        let sidecars = ["xmp", "XMP", "aae", "pp3", "thm"]
+        var random = SplitMix64(seed: 15)
+        for folder in 0..<200 {
+            var names = Set<String>()
+            for _ in 0..<Int.random(in: 1...10, using: &random) {
+                let base = bases[Int.random(in: 0..<bases.count, using: &random)]
+                let photo = photos[Int.random(in: 0..<photos.count, using: &random)]
+                let sidecar = sidecars[Int.random(in: 0..<sidecars.count, using: &random)]
+                switch Int.random(in: 0..<5, using: &random) {
+                case 0, 1: names.insert("\(base).\(photo)")
+                case 2: names.insert("\(base).\(sidecar)")
+                case 3: names.insert("\(base).\(photo).\(sidecar)")
+                default: names.insert("\(base).txt.\(sidecar)")
+                }
+            }
+            for name in names { try f.write("f\(folder)/\(name)") }
+        }
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let library = f.state.library
+        #expect(library.regroupedRows == 0, "a new folder's rows are placed, not grouped again")
+        var members = 0
+        var sidecarsJoined = 0
+        for folder in library.folderIDs(inRoot: f.rootID) {
+            let ids = library.photoIDs(inFolder: folder)
+            for id in ids {
+                let photo = try #require(library.photo(id))
+                members += photo.role == .member ? 1 : 0
+                sidecarsJoined += photo.role == .sidecar ? 1 : 0
+                guard photo.role == .shown else { continue }
+                #expect(photo.groupID == id, "\(photo.name): a new group bears its shown photo's id")
+                #expect(Set(library.rows(ofGroup: id)) == Set(ids.filter { library.photo($0)?.groupID == id }), "\(photo.name)")
+            }
+            _ = library.takeShifts()
+            try library.batch { try library.regroup(folder: folder, rows: ids) }
+            let shifts = library.takeShifts()
+            #expect(shifts.isEmpty, "\(shifts.map { "\(library.photo($0.id)?.name.lossyString ?? "?") \($0.fromRole)->\($0.toRole)" })")
+        }
+        #expect(library.listedByRoot[f.rootID] == library.photos.values.filter { $0.role == .shown }.count)
+        // The folders reach every rule, not only photos alone.
+        #expect(members > 40 && sidecarsJoined > 40, "\(members) members, \(sidecarsJoined) sidecars joined")
+    }
+
     @Test func aScanStepNeverCopiesTheSetOfPhotosSeen() throws {
         func storage(_ set: IDSet) -> UInt { set.wordsAddress }
         let f = try CrawlerFixture()

@@ -59,6 +59,50 @@ struct GroupLinksTests {
         Self.expectAgree(links, model, ids: ids, "end")
     }
 
+    /// A row appended to a group kept under another id (`append`: a scan's RAW or
+    /// sidecar, a row of a group on load) is the group's rows set with it last;
+    /// taken out again (`removeAppended`, a rollback) it leaves them as they were.
+    /// Among groups set whole, rings under their own id and under another.
+    @Test func appendingARowIsSettingTheRowsWithIt() {
+        var links = GroupLinks()
+        var model: [Int64: [Int64]] = [:]
+        var generator = SplitMix64(seed: 15)
+        let ids: [Int64] = Array(1...60) + [3000]
+        func pick() -> Int64 { ids[Int(generator.next() % UInt64(ids.count))] }
+        var appended = 0
+        for step in 0..<20_000 {
+            let group = pick()
+            let taken = Set(model.values.joined())
+            if generator.next() % 3 == 0 {
+                // Set whole, as a regrouping does: its own row or not, one row or several.
+                var chosen: [Int64] = []
+                for _ in 0..<Int(1 + generator.next() % 3) {
+                    let id = pick()
+                    if (!taken.contains(id) || model[group]?.contains(id) == true) && !chosen.contains(id) { chosen.append(id) }
+                }
+                let kept = chosen.isEmpty || chosen == [group] ? nil : chosen
+                links[group] = kept
+                model[group] = kept
+            } else if model[group] != nil {
+                let row = pick()
+                guard row != group, !taken.contains(row) else { continue }
+                let before = links[group]
+                links.append(row, to: group)
+                model[group]?.append(row)
+                appended += 1
+                if step % 5 == 0 {
+                    Self.expectAgree(links, model, ids: ids, "step \(step), appended")
+                    links.removeAppended(row)
+                    model[group]?.removeLast()
+                    #expect(links[group] == before, "step \(step): as before, in the same order")
+                }
+            }
+            if step % 97 == 0 { Self.expectAgree(links, model, ids: ids, "step \(step)") }
+        }
+        Self.expectAgree(links, model, ids: ids, "end")
+        #expect(appended > 1000)
+    }
+
     /// A photo moved into another group while its former group keeps its id:
     /// each group is found from its own id, whichever ring holds that id's row.
     @Test func aGroupWhoseIDsRowIsInAnotherGroup() {

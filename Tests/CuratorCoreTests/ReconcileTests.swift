@@ -261,4 +261,39 @@ import Testing
         f.state.requeuePendingCaptures(root: f.rootID)
         #expect(Set(f.state.capturePending.queued) == Set([f.id("a.jpg"), f.id("b.jpg")].compactMap { $0 }))
     }
+    /// A scan step adds a new folder's rows with the groups its plan gives
+    /// (`FolderGroupPlan`); a file it cannot add as planned (here a share's file
+    /// held to be paired with a photo that vanished) has the folder grouped again
+    /// whole, as the rows stand: the RAW's own sidecar is an orphan until the RAW
+    /// is there, then joins it, and the RAW keeps its id.
+    @Test func aNewFolderWhoseFileIsHeldIsGroupedAsItsRowsStand() throws {
+        let f = try Fixture(groups: true)
+        try f.write("a/IMG_1.CR2", "raw")
+        try f.reconcile("a", ["IMG_1.CR2"])
+        let raw = try #require(f.id("a/IMG_1.CR2"))
+        f.state.roots[f.rootID]?.onShare = true
+        // Renamed on the server, beside a JPEG and the RAW's sidecar (size and time kept).
+        try FileManager.default.createDirectory(atPath: f.root + "/b", withIntermediateDirectories: true)
+        #expect(Glibc.rename(f.root + "/a/IMG_1.CR2", f.root + "/b/IMG_1.CR2") == 0)
+        try f.write("b/IMG_1.JPG")
+        try f.write("b/IMG_1.CR2.xmp", "edits")
+        // The sidecar comes before the RAW in the listing: placed, then the RAW held.
+        let files = try ["IMG_1.CR2.xmp", "IMG_1.JPG", "IMG_1.CR2"].map { try f.scanned("b/" + $0) }
+        let plan = FolderGroupPlan(names: files.map(\.name), settings: GroupSettings(enabled: true, shown: .rendered))
+        #expect(plan.role == [.sidecar, .shown, .member])
+        var seen = IDSet()
+        var arrivals = HeldArrivals()
+        try f.state.reconcile(root: f.rootID, folders: [ScannedFolder(path: "b", files: files[...], complete: true, groups: plan)],
+                              deferRemovals: true, coalesceAdded: true, seen: &seen, arrivals: &arrivals)
+        #expect(arrivals.files.map(\.file.name) == ["IMG_1.CR2"], "held to be paired at the scan's end")
+        let library = f.state.library
+        let jpeg = try #require(f.id("b/IMG_1.JPG"))
+        #expect(library.photo(jpeg)?.groupID == jpeg && library.photo(jpeg)?.role == .shown)
+        #expect(f.id("b/IMG_1.CR2.xmp").flatMap { library.photo($0) }?.role == .orphan, "no RAW here yet")
+        try f.state.finishScan(root: f.rootID, seen: seen, seenFolders: ["", "a", "b"], unreadable: [], arrivals: arrivals,
+                               coalesceAdded: true)
+        #expect(f.id("b/IMG_1.CR2") == raw, "paired: the RAW keeps its id")
+        #expect(library.photo(raw)?.groupID == jpeg && library.photo(raw)?.role == .member)
+        #expect(f.id("b/IMG_1.CR2.xmp").flatMap { library.photo($0) }?.role == .sidecar)
+    }
 }

@@ -65,7 +65,6 @@ struct GroupAssignment {
         var photoHeads: [UInt64: Int32] = Dictionary(minimumCapacity: count)
         var photoNext = [Int32](repeating: -1, count: count)
         var digests = [UInt64](repeating: 0, count: count)
-        var fileSidecars = false
         for i in 0..<count {
             let bytes = name(i)
             guard let (type, dot) = ShotKeys.fileType(bytes) else { continue }
@@ -81,7 +80,6 @@ struct GroupAssignment {
                 let stem = UnsafeBufferPointer(rebasing: bytes[..<dot])
                 if let (file, _) = ShotKeys.fileType(stem), !file.isSidecar {
                     kinds[i] = .fileSidecar
-                    fileSidecars = true
                 } else {
                     kinds[i] = .shotSidecar
                     digests[i] = Self.digest(bytes, dot)
@@ -134,16 +132,6 @@ struct GroupAssignment {
         }
 
         guard settings.enabled else { return }
-        // Lookups of whole names, exact and case folded, for the images of file sidecars.
-        var exact = NameChains()
-        var folded = NameChains()
-        if fileSidecars {
-            for i in 0..<count {
-                let bytes = name(i)
-                exact.add(i, digest: Self.exactDigest(bytes))
-                folded.add(i, digest: Self.digest(bytes, bytes.count))
-            }
-        }
         for i in 0..<count {
             switch kinds[i] {
             case .shotSidecar:
@@ -166,9 +154,10 @@ struct GroupAssignment {
                 }
             case .fileSidecar:
                 let bytes = name(i)
-                var image = Self.image(of: UnsafeBufferPointer(rebasing: bytes[..<Int(ends[i])]), exact: exact, folded: folded, name: name)
+                var image = Self.image(of: UnsafeBufferPointer(rebasing: bytes[..<Int(ends[i])]), photoHeads: photoHeads,
+                                       photoNext: photoNext, name: name)
                 if image == .none, types[i] == .xmp, let original = Self.darktableOriginal(bytes, fileEnd: Int(ends[i])) {
-                    image = original.withUnsafeBufferPointer { Self.image(of: $0, exact: exact, folded: folded, name: name) }
+                    image = original.withUnsafeBufferPointer { Self.image(of: $0, photoHeads: photoHeads, photoNext: photoNext, name: name) }
                 }
                 switch image {
                 case .one(let file) where kinds[file] == .photo:
@@ -202,14 +191,21 @@ struct GroupAssignment {
         case none
     }
 
-    /// The name `file` names: itself, or else the one name that differs from it only in case.
-    private static func image(of file: UnsafeBufferPointer<UInt8>, exact: NameChains, folded: NameChains,
+    /// The name `file` (a photo's, by its extension) names: itself, or else the
+    /// one name that differs from it only in case. Such a name is a photo of the
+    /// same base, so it is looked for down that base's chain of photos: an index
+    /// of every name, exact and case folded, cost two more hashes per name of each
+    /// folder holding a file's sidecar (most folders with a RAW).
+    private static func image(of file: UnsafeBufferPointer<UInt8>, photoHeads: [UInt64: Int32], photoNext: [Int32],
                               name: (Int) -> UnsafeBufferPointer<UInt8>) -> Image {
-        for i in exact.indices(exactDigest(file)) where name(i).elementsEqual(file) { return .one(i) }
+        guard let (_, dot) = ShotKeys.fileType(file) else { return .none }
         var found = Image.none
-        for i in folded.indices(digest(file, file.count)) where foldedEqual(name(i), name(i).count, file, file.count) {
-            if found != .none { return .several }
-            found = .one(i)
+        var j = photoHeads[digest(file, dot)] ?? -1
+        while j >= 0 {
+            let candidate = name(Int(j))
+            if candidate.elementsEqual(file) { return .one(Int(j)) }
+            if foldedEqual(candidate, candidate.count, file, file.count) { found = found == .none ? .one(Int(j)) : .several }
+            j = photoNext[Int(j)]
         }
         return found
     }
@@ -245,24 +241,4 @@ struct GroupAssignment {
         ShotKeys.digest(bytes, 0, end)
     }
 
-    /// FNV-1a of the bytes as they are.
-    private static func exactDigest(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return hash
-    }
-
-    /// Names chained by a digest.
-    private struct NameChains {
-        var heads: [UInt64: Int32] = [:]
-        var next: [Int32] = []
-
-        mutating func add(_ i: Int, digest: UInt64) {
-            if next.count <= i { next.append(contentsOf: repeatElement(-1, count: i + 1 - next.count)) }
-            next[i] = heads[digest] ?? -1
-            heads[digest] = Int32(i)
-        }
-
-        func indices(_ digest: UInt64) -> PhotoChain { PhotoChain(next: next, first: heads[digest] ?? -1) }
-    }
 }

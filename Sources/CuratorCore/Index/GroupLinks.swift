@@ -85,6 +85,26 @@ struct GroupLinks {
         }
     }
 
+    /// Adds `row` (in no group kept) to the rows of kept `group`, whose id is not
+    /// its own, last: `self[group]` and `row`, set without building them (a scan
+    /// adds a group's rows one by one, and the load every row of every group).
+    mutating func append(_ row: Int64, to group: Int64) {
+        guard row != group, link(row) == nil, let start = entry(group) else {
+            self[group] = (self[group] ?? []).filter { $0 != row } + [row]
+            return
+        }
+        var last = start
+        while let next = link(last)?.next, next != start { last = next }
+        guard var before = link(last) else { return }
+        before.next = row
+        setLink(last, before)
+        setLink(row, Link(next: start, owns: false))
+    }
+
+    /// Takes out a row that `append` added (and that is still not the ring's entry):
+    /// its group's rows are as they were before.
+    mutating func removeAppended(_ row: Int64) { unlinkFromItsRing(row) }
+
     /// Calls `body` with each row of the group that row `id` is in, from `id`;
     /// nothing for a row in no group kept.
     func forEachRow(inRingOf id: Int64, _ body: (Int64) -> Void) {

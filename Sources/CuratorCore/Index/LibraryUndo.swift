@@ -29,6 +29,8 @@ enum LibraryUndo {
     case rank(Int32, Int64?)
     /// A group's rows (`PhotoLibrary.groupLinks`) before they changed.
     case groupRows(Int64, [Int64]?)
+    /// A row that joined a group kept as its last row (`GroupLinks.append`).
+    case joined(Int64)
     /// The id counters before an id was handed out.
     case ids(next: Int64, reserved: Int64)
 }

@@ -63,6 +63,18 @@ extension PhotoLibrary {
         }
     }
 
+    /// Whether the open transaction may add `folder`'s rows with the groups of
+    /// `plan` (`upsert`'s `placed`): the folder has no row yet, and its root groups
+    /// as the plan does. A row the transaction cannot add as planned (a photo
+    /// renamed while the daemon was down, a share's file held) has the caller
+    /// group the folder again whole (`regroupWhole`), as if there were no plan.
+    func placesByPlan(_ plan: FolderGroupPlan, folder: Int32, root: Int32) -> Bool {
+        memberCount(ofFolder: folder) == 0 && plan.follows(groupSettings[root])
+    }
+
+    /// Has the open transaction group `folder` again whole before it commits.
+    func regroupWhole(_ folder: Int32) { dirtyFolders.insert(folder) }
+
     /// Groups one folder's rows again, from their names; called before a
     /// transaction commits, for every folder it touched. With `keys` (the bases of
     /// the names put in or taken out, `ShotKeys`), only the rows that share a base
@@ -86,6 +98,7 @@ extension PhotoLibrary {
     /// table's arena, never copied.
     func regroup(folder: Int32, rows ids: [Int64]) throws {
         guard let root = folders[folder]?.rootID else { return }
+        regroupedRows += ids.count
         var settings = groupSettings[root] ?? GroupSettings(enabled: false)
         settings.types = .all  // the index holds only the photos the root counts
         let refs = ids.map { photos.row($0)?.name ?? NameRef(offset: 0, count: 0) }

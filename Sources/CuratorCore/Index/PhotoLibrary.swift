@@ -79,6 +79,9 @@ final class PhotoLibrary {
     private var freshReturned: Set<Int64> = []
 
     func isFresh(_ id: Int64) -> Bool { id >= freshFrom || freshReturned.contains(id) }
+    /// Rows a regrouping went over since the library opened: what the scans left
+    /// to group after adding rows (a new folder's are placed by its plan).
+    var regroupedRows = 0
     /// Rows whose group or role changed since the state last took them (`takeShifts`).
     var shifts: [GroupShift] = []
     /// Rows the open transaction changed, written to the store once each before it
@@ -256,6 +259,8 @@ final class PhotoLibrary {
                 nextRank[folder] = rank
             case .groupRows(let group, let rows):
                 groupLinks[group] = rows
+            case .joined(let id):
+                groupLinks.removeAppended(id)
             case .ids(let next, let reserved):
                 nextID = next
                 reservedID = reserved
@@ -369,14 +374,18 @@ final class PhotoLibrary {
     /// Inserts a new photo, or updates the one at that path. Returns the change.
     /// `absent`: the caller has just looked, and no photo is at that path (a scan's
     /// new file), so it is not looked for again.
+    /// `placed`: a new row's group (nil: its own id) and role, as its folder's
+    /// `FolderGroupPlan` says (`placesByPlan`); the folder is then not grouped again.
     func upsert(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
-                capture: CaptureState = .pending, preferredID: Int64? = nil, absent: Bool = false) throws -> LibraryChange? {
+                capture: CaptureState = .pending, preferredID: Int64? = nil, absent: Bool = false,
+                placed: (group: Int64?, role: GroupRole)? = nil) throws -> LibraryChange? {
         try batch { try upsertInTransaction(root: root, folder: folder, name: name, identity: identity, type: type,
-                                            capture: capture, preferredID: preferredID, absent: absent) }
+                                            capture: capture, preferredID: preferredID, absent: absent, placed: placed) }
     }
 
     private func upsertInTransaction(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
-                                     capture: CaptureState, preferredID: Int64?, absent: Bool) throws -> LibraryChange? {
+                                     capture: CaptureState, preferredID: Int64?, absent: Bool,
+                                     placed: (group: Int64?, role: GroupRole)?) throws -> LibraryChange? {
         assert(!absent || photoID(folder: folder, name: name) == nil, "a photo said absent is at its path")
         if !absent, let id = photoID(folder: folder, name: name), let row = photos.row(id) {
             if isUnchanged(row, identity: identity, type: type) { return nil }
@@ -401,8 +410,9 @@ final class PhotoLibrary {
         }
         // A sidecar has no capture time of its own (its group's is its photos').
         let photo = Photo(id: id, rootID: root, folderID: folder, name: name, identity: identity, type: type,
-                          capture: type.isSidecar ? .none : capture, rank: takeRank(folder))
-        insertInMemory(photo)
+                          capture: type.isSidecar ? .none : capture, rank: takeRank(folder),
+                          groupID: placed.map { $0.group ?? id }, role: placed?.role)
+        insertInMemory(photo, placed: placed != nil)
         try write(photo)
         return .added(photo)
     }
@@ -675,10 +685,12 @@ final class PhotoLibrary {
         if let second = keys.second { dirtyKeys[photo.folderID]?.insert(second) }
     }
 
-    private func insertInMemory(_ photo: Photo) {
+    /// `placed`: the row comes with the group its folder's plan gives it
+    /// (`FolderGroupPlan`), and changes no group to be made again.
+    private func insertInMemory(_ photo: Photo, placed: Bool = false) {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         let rankBefore = nextRank[photo.folderID]
-        let touches = inTransaction && mayChangeGroups(photo)
+        let touches = inTransaction && !placed && mayChangeGroups(photo)
         // The first row of a folder (every folder of a first scan): the whole folder
         // is grouped again, and its rows need no bases of their own read for that.
         if touches && entries[photo.folderID] == nil { dirtyFolders.insert(photo.folderID) }
@@ -687,14 +699,23 @@ final class PhotoLibrary {
         if byBase { touchGroups(of: photo, keys) }
         // A photo alone under its own id (most of them) is in no group's rows.
         let grouped = photo.groupID != photo.id || groupLinks.keeps(photo.groupID)
-        let groupBefore = grouped ? rows(ofGroup: photo.groupID) : []
+        // A row of a group kept under another id joins its ring as its last row
+        // (a RAW or a sidecar of a scan, most rows of a group on load), without
+        // the group's rows built, compared and set again.
+        let joins = grouped && photo.groupID != photo.id && groupLinks.keeps(photo.groupID) && !groupLinks.isLinked(photo.id)
+        let groupBefore = grouped && !joins ? rows(ofGroup: photo.groupID) : []
         photos[photo.id] = photo
         // What the undo log restores is what these replace (one search each, not two).
         let entryBefore = entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
         let inodeBefore = byInode.set(inode, photo.id, digestOf: digest(of:))
         if inTransaction { note(.inserted(photo, entry: entryBefore, inode: inodeBefore, rank: rankBefore)) }
         nextRank[photo.folderID] = max(rankBefore ?? 1, photo.rank + 1)
-        if grouped { setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id]) }
+        if joins {
+            note(.joined(photo.id))
+            groupLinks.append(photo.id, to: photo.groupID)
+        } else if grouped {
+            setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id])
+        }
         if groupKeys[photo.folderID] != nil, let keys {
             for key in keys.digests { groupKeys[photo.folderID]?[key, default: []].insert(photo.name) }
         }

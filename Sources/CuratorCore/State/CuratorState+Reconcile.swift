@@ -56,7 +56,7 @@ extension CuratorState {
             try folders.map { folder in
                 try reconcileInTransaction(root: root, directory: folder.path, files: folder.files, complete: folder.complete,
                                            deferRemovals: deferRemovals, seen: &seen, arrivals: &arrivals,
-                                           holdArrivals: deferRemovals)
+                                           holdArrivals: deferRemovals, groups: folder.groups)
             }
         }
         // Published together: the transaction's regrouping is taken once, by the one
@@ -68,9 +68,11 @@ extension CuratorState {
         }
     }
 
+    /// `groups`: the plan of the folder's groups, followed where the folder is new
+    /// to the index (`PhotoLibrary.placesByPlan`).
     private func reconcileInTransaction(root: Int32, directory: ByteString, files: ArraySlice<ScannedFile>, complete: Bool,
                                         deferRemovals: Bool, seen: inout IDSet, arrivals: inout HeldArrivals,
-                                        holdArrivals: Bool) throws -> [LibraryChange] {
+                                        holdArrivals: Bool, groups: FolderGroupPlan? = nil) throws -> [LibraryChange] {
         var changes: [LibraryChange] = []
         // On a share, inode numbers are the client's and need not last: a photo is
         // known by its path, size and mtime where its inode fails (`Tombstones`,
@@ -83,10 +85,33 @@ extension CuratorState {
         // insert per photo of a cold scan).
         let removesHere = complete && !deferRemovals
         var present = Set<ByteString>(minimumCapacity: removesHere ? files.count : 0)
-        for file in files {
+        // A folder new to the index takes its groups from the plan as its rows
+        // are added, each group's shown photo first (`FolderGroupPlan.order`); the
+        // first row that cannot be added as planned has the folder grouped again
+        // whole, as without a plan.
+        var plan = groups.flatMap { $0.count == files.count && library.placesByPlan($0, folder: folder, root: root) ? $0 : nil }
+        var placedIDs = [Int64](repeating: 0, count: plan?.count ?? 0)
+        func unplanned() {
+            if plan != nil { library.regroupWhole(folder) }
+            plan = nil
+        }
+        for offset in plan?.order.lazy.map(Int.init) ?? Array(0..<files.count) {
+            let file = files[files.startIndex + offset]
+            var placed: (group: Int64?, role: GroupRole)?
+            if let planned = plan {
+                let leader = Int(planned.leader[offset])
+                if leader < 0 {
+                    placed = (nil, planned.role[offset])
+                } else if placedIDs[leader] != 0 {
+                    placed = (placedIDs[leader], planned.role[offset])
+                } else {
+                    unplanned()
+                }
+            }
             if removesHere { present.insert(file.name) }
             let identity = FileIdentity(file.status)
             if let id = library.photoID(folder: folder, name: file.name) {
+                unplanned()
                 seen.insert(id)
                 // Unchanged (every photo of a warm restart): `upsert` would search the
                 // folder again only to find nothing to do.
@@ -106,6 +131,7 @@ extension CuratorState {
             // A share's inode numbers are not compared with those the index
             // recorded: after a remount another file may carry one of them.
             if !onShare, let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
+                unplanned()
                 if case .moved(let p, _, _) = moved { seen.insert(p.id) }
                 changes.append(moved)
                 continue
@@ -115,13 +141,15 @@ extension CuratorState {
                                     mtimeNs: identity.mtimeNs)
                 : tombstones.exhume(device: identity.device, inode: identity.inode)
             if onShare && holdArrivals && former == nil && looksLikeAKnownPhoto(file, root: root, arrivals: &arrivals) {
+                unplanned()
                 arrivals.hold(file, in: directory)
                 continue
             }
             // Nothing is at this name: looked up above, and nothing since has put a photo there.
             if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
-                                               preferredID: former, absent: true) {
+                                               preferredID: former, absent: true, placed: plan == nil ? nil : placed) {
                 if case .added(let p) = change {
+                    if plan != nil { placedIDs[offset] = p.id }
                     seen.insert(p.id)
                     // A sidecar has no capture time to read (its group's is its photos').
                     if p.capture == .pending { capturePending.append(p.id, root: root) }
@@ -306,6 +334,10 @@ extension CuratorState {
 
     /// The root's folders as a full scan's end goes through them, a step at a time.
     func scanFolderIDs(root: Int32) -> [Int32] { library.folderIDs(inRoot: root).sorted() }
+
+    func foldersWithRows(root: Int32) -> Set<ByteString> {
+        Set(library.folderIDs(inRoot: root).lazy.filter { self.library.memberCount(ofFolder: $0) > 0 }.compactMap { self.library.folderPath($0) })
+    }
 
     /// One step of a full scan's end: in the first of `folders`, the photos the scan
     /// did not see are removed, until about `budget` photos were looked at (a whole

@@ -18,6 +18,9 @@ struct ScannedFolder: Sendable {
     /// `files` is everything the folder holds (not a part, and every name could be
     /// stat'ed): indexed photos missing from it are gone.
     var complete: Bool
+    /// Where the root groups files: the groups of `files` (a whole folder's), for
+    /// the index to set as it adds them when it has no row of the folder yet.
+    var groups: FolderGroupPlan? = nil
 }
 
 /// The daemon's mutable state, all of it behind `Curator`'s one lock. The lock

@@ -73,6 +73,7 @@ extension Crawler {
         if !job.started {
             job.started = true
             job.startedAt = MonotonicClock.nanoseconds()
+            if config.groups { job.indexedFolders = state.withUpdates { $0.foldersWithRows(root: root) } }
             if job.isFull {
                 job.rootDirectory = (try? FileStatus.following(config.path)).map { WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) }
                 state.withUpdates { $0.scanStarted(root: root) }
@@ -254,9 +255,9 @@ extension Crawler {
     /// The crawler and the folders to walk, lent to the walker thread for one group.
     private struct WalkLoan: @unchecked Sendable {
         // @unchecked: a walk reads the crawler's root, configuration, filter and
-        // watcher and the job's kind, which nothing changes during a scan step (the
-        // crawler's thread only applies hints and reconfigures between steps), and
-        // changes nothing of them: what it finds comes back in its `WalkedGroup`.
+        // watcher and the job's kind and `indexedFolders`, which nothing changes during
+        // a scan step (the crawler's thread only applies hints and reconfigures between
+        // steps), and changes nothing of them: what it finds comes back in its `WalkedGroup`.
         let crawler: Crawler
         let job: ScanJob
         let folders: [ByteString]
@@ -415,7 +416,11 @@ extension Crawler {
         }
         if unstatable { group.unreadable.append(relative) }
         group.files += files.count
-        return ScannedFolder(path: relative, files: files[...], complete: !unstatable)
+        // The groups of a folder new to the index, worked out here beside the
+        // index's work rather than after it under the lock (`FolderGroupPlan`).
+        let planned = config.groups && !files.isEmpty && job.indexedFolders?.contains(relative) == false
+        let groups = planned ? FolderGroupPlan(names: files.map(\.name), settings: GroupSettings(enabled: true, shown: config.groupShows)) : nil
+        return ScannedFolder(path: relative, files: files[...], complete: !unstatable, groups: groups)
     }
 
     private func markUnreadable(_ relative: ByteString, in group: inout WalkedGroup) {

@@ -26,6 +26,12 @@ final class ScanJob {
     /// The root directory when the scan began: if another one stands at the path
     /// when it ends (unmounted meanwhile), what the scan did not see is not gone.
     var rootDirectory: WatchTable.DirectoryKey?
+    /// Where the root groups files: the folders that had rows in the index when
+    /// the job started. The walker plans the groups of the others (new to the
+    /// index: every folder of a cold start) as it lists them (`FolderGroupPlan`);
+    /// planning a folder the index knows would be work for nothing. Set once,
+    /// before the first walk, and only read after.
+    var indexedFolders: Set<ByteString>?
     var startedAt: UInt64 = 0
     var started = false
     var directories = 0
