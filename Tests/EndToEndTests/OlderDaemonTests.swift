@@ -53,6 +53,10 @@ import Testing
         let proxy: Process
         /// SIGKILL: the test runner's children may inherit a mask that blocks SIGTERM.
         func stop() { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() }
+        /// curatorctl talking to the older daemon.
+        func ctl(_ args: [String]) throws -> Command {
+            try Command.run(Daemon.curatorctl, ["--socket", socket] + args, timeout: 30)
+        }
     }
 
     /// A real daemon with one RAW+JPEG group, and a proxy to it answering as `version`.
@@ -78,22 +82,20 @@ import Testing
     @Test func lsOfAGroupFromAProtocol2DaemonNamesTheCuratorctlToUse() throws {
         let older = try Self.olderDaemon(version: 2)
         defer { older.stop() }
-        let socket = older.socket
-        let ls = try Command.run(Daemon.curatorctl, ["--socket", socket, "ls"], timeout: 30)
+        let ls = try older.ctl(["ls"])
         #expect(ls.status == 4, "\(ls.output)")
         #expect(ls.stderr.contains("it speaks protocol 2 and this curatorctl protocol 3; use the curatorctl of curatord "),
                 "\(ls.stderr)")
         #expect(!ls.stderr.contains("key"), "the message is about versions, not JSON: \(ls.stderr)")
         // A command whose shapes did not change still works with the older daemon.
-        let status = try Command.run(Daemon.curatorctl, ["--socket", socket, "status"], timeout: 30)
+        let status = try older.ctl(["status"])
         #expect(status.status == 0, "\(status.output)")
     }
 
     @Test func anUndecodableAnswerFromADaemonOfTheSameVersionSaysWhatFailed() throws {
         let older = try Self.olderDaemon(version: 3)
         defer { older.stop() }
-        let socket = older.socket
-        let ls = try Command.run(Daemon.curatorctl, ["--socket", socket, "ls"], timeout: 30)
+        let ls = try older.ctl(["ls"])
         #expect(ls.status == 4, "\(ls.output)")
         #expect(ls.stderr.contains("does not understand"), "\(ls.stderr)")
         #expect(ls.stderr.contains("name"), "the key that failed: \(ls.stderr)")
