@@ -136,14 +136,16 @@ public final class BatchRunner {
         let chunks = chunking.chunks(Array(planned.indices), directory: { planned[$0].rootPath.appending(planned[$0].relativePath).parent },
                                      unit: { planned[$0].unit })
             .map { chunk in chunk.map { (item: planned[$0], isProtected: plan.items[$0].isProtected) } }
-        // Each chunk is prepared on a helper while the one before it moves; the first, here.
-        var preparing = chunks.first.map { ChunkPreparer(planner, $0, on: nil) }
-        defer { preparing?.finish() }  // a batch that stops early waits for its helper
+        // Each chunk is prepared and journaled on a helper while the one before it
+        // moves; the first, here.
+        let context = ChunkPreparer.Context(planner: planner, journal: journal, batch: id, failpoints: failpoints, helpers: helpers)
+        var preparing = chunks.first.map { ChunkPreparer(context, $0, inline: true) }
+        defer { preparing?.abandon() }  // a batch that stops early waits for its helper and takes back its infos
         do {
             try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (index, chunk) throws(BatchError) in
-                let prepared = preparing?.prepared() ?? planner.prepare(chunk)
-                preparing = index + 1 < chunks.count ? ChunkPreparer(planner, chunks[index + 1], on: helpers) : nil
-                return try trasher.stage(chunk: chunk, prepared: prepared)
+                let ready = try (preparing ?? ChunkPreparer(context, chunk, inline: true)).ready()
+                preparing = index + 1 < chunks.count ? ChunkPreparer(context, chunks[index + 1]) : nil
+                return try trasher.stage(ready)
             }, finish: { (_, staged) throws(BatchError) in
                 var results = try trasher.finish(staged)
                 // A group whose last files failed their move goes back whole (a chunk holds whole groups).

@@ -20,8 +20,11 @@ import CuratorSystem
 /// committed: a crash leaves what recovery already handles (an `intent` photo in
 /// place with its `.trashinfo`: the info is removed). A batch that stops early calls
 /// `finish()`, which hands back the names written ahead, for the caller to remove.
-/// Used by the batch thread only.
-final class InfoWriterAhead {
+///
+/// Started by the helper that journals the chunk's intents (`ChunkPreparer`), often
+/// while the batch thread still moves the chunk before; from then on asked by the
+/// batch thread only (`result(at:)`, `finish`).
+final class InfoWriterAhead: Sendable {
     enum Result: Sendable {
         case written
         case taken
@@ -36,14 +39,15 @@ final class InfoWriterAhead {
         var back: Int
         var stopped = false
         var results: [Result?]
+        /// The helper's job, once started.
+        var job: JobHandle<Void, Never>?
+        /// Results asked for by the batch thread so far.
+        var taken = 0
     }
 
     /// The chunk's moves in the order the batch thread takes them.
     private let work: [ChunkPlanner.PlannedMove]
     private let claims: Monitor<Claims>
-    private var job: JobHandle<Void, Never>?
-    /// Results asked for by the batch thread so far.
-    private var taken = 0
     private let failpoints: Failpoints
 
     init(_ work: [ChunkPlanner.PlannedMove], failpoints: Failpoints) {
@@ -58,9 +62,10 @@ final class InfoWriterAhead {
         guard !work.isEmpty else { return }
         let (work, claims, failpoints) = (work, claims, failpoints)
         do throws(WorkerError) {
-            job = try helpers.submit(named: "curatord-info") {
+            let job = try helpers.submit(named: "curatord-info") {
                 InfoWriterAhead.write(work, claims: claims, failpoints: failpoints)
             }
+            claims.withLock { $0.state.job = job }
         } catch {
             log.warning("writing .trashinfo files on the batch thread: \(error)")
         }
@@ -97,9 +102,9 @@ final class InfoWriterAhead {
     /// in turn) went, once the helper wrote it; nil when the helper is not running or
     /// has not taken it: the caller writes that info.
     func result(at position: Int) -> Result? {
-        guard job != nil, position == taken else { return nil }
-        taken += 1
-        return claims.withLock { locked in
+        claims.withLock { locked in
+            guard locked.state.job != nil, position == locked.state.taken else { return nil }
+            locked.state.taken += 1
             if position < locked.state.back {
                 locked.state.front = position + 1
                 return nil
@@ -112,8 +117,11 @@ final class InfoWriterAhead {
     /// Stops the helper and waits for it; returns the moves from `reached` on (those
     /// the batch thread never took) whose info it wrote.
     func finish(reached: Int) -> [ChunkPlanner.PlannedMove] {
+        let job = claims.withLock { locked -> JobHandle<Void, Never>? in
+            locked.state.stopped = true
+            return locked.state.job
+        }
         guard let job else { return [] }
-        claims.withLock { $0.state.stopped = true }
         _ = job.wait()
         return claims.withLock { locked in
             (reached..<work.count).compactMap { position in

@@ -8,7 +8,8 @@ import CuratorSystem
 /// (docs/JOURNAL.md):
 ///
 ///   1. every photo of the chunk checked, its trash and a free name chosen, and the
-///      whole chunk's intents (and the skips found) committed at once;
+///      whole chunk's intents (and the skips found) committed at once (by a
+///      `ChunkPreparer`, on a helper while the chunk before moves);
 ///   2. per photo, nothing synced: `.trashinfo` created whole (written unnamed,
 ///      then named, never replacing), identity checked
 ///      again, renameat2(NOREPLACE) into `files/`;
@@ -52,22 +53,19 @@ final class PhotoTrasher {
         let sync: ChunkSync
     }
 
-    /// Step 2 for one chunk, once prepared: intents committed, then the moves,
-    /// unsynced; the chunk's sync is started on a helper thread so that the next
-    /// chunk's work overlaps it. Throws
-    /// only when the batch must stop (journal failure, failpoint); the journal then
-    /// holds the truth up to that point.
-    /// `prepared` is step 1 for the chunk's photos (`ChunkPlanner.prepare`, done
-    /// ahead by a `ChunkPreparer`), in the chunk's order.
-    func stage(chunk: [(item: JournalItem, isProtected: Bool)], prepared: [Prepared]) throws(BatchError) -> StagedChunk {
-        var items = chunk.map(\.item)
-
-        // 1. Intents and early skips, one commit, before anything on disk changes.
-        try journaling { () throws(SQLiteError) in
+    /// Step 1's commit for one chunk (`prepared` is `ChunkPlanner.prepare` of its
+    /// photos, in order): the intents of the photos to move and the skips found, in
+    /// one transaction, before anything on disk changes. Returns the items as now
+    /// journaled. Run by the `ChunkPreparer` of the chunk, on a helper or here.
+    static func journalIntents(_ journal: Journal, batch: Int64, items: [JournalItem],
+                               prepared: [Prepared]) throws(BatchError) -> [JournalItem] {
+        do {
             try journal.transaction { () throws(SQLiteError) in
                 for (item, step) in zip(items, prepared) {
                     switch step {
-                    case .done(let end): try record(item, end)
+                    case .done(let end):
+                        try journal.recordItem(batch: batch, step: item.step, state: end.state, outcome: end.outcome,
+                                               detail: end.detail, moved: end.moved)
                     case .move(let move):
                         try journal.recordIntent(batch: batch, step: item.step, trashDirectory: move.trash.path,
                                                  trashName: move.name, infoPath: move.infoPath, kind: move.trash.kind,
@@ -75,29 +73,36 @@ final class PhotoTrasher {
                     }
                 }
             }
+        } catch {
+            throw BatchError(.journal, "journal: \(error)")
         }
-        var endings: [Ending?] = []
-        for index in items.indices {
-            switch prepared[index] {
-            case .done(let end): endings.append(end)
-            case .move(let move):
-                items[index].state = .intent
-                items[index].trashDirectory = move.trash.path
-                items[index].trashName = move.name
-                items[index].infoPath = move.infoPath
-                items[index].trashKind = move.trash.kind
-                endings.append(nil)
-            }
+        var items = items
+        for (index, step) in prepared.enumerated() {
+            guard case .move(let move) = step else { continue }
+            items[index].state = .intent
+            items[index].trashDirectory = move.trash.path
+            items[index].trashName = move.name
+            items[index].infoPath = move.infoPath
+            items[index].trashKind = move.trash.kind
         }
+        return items
+    }
+
+    /// Step 2 for one chunk whose intents are committed (`ready`): the moves,
+    /// unsynced, each `.trashinfo` taken from the writer ahead or written here; the
+    /// chunk's sync is started on a helper thread so that the next chunk's work
+    /// overlaps it. Throws only when the batch must stop (journal failure,
+    /// failpoint); the journal then holds the truth up to that point.
+    func stage(_ ready: ChunkPreparer.Ready) throws(BatchError) -> StagedChunk {
+        var items = ready.items
+        let prepared = ready.prepared
+        var endings: [Ending?] = prepared.map { step in if case .done(let end) = step { end } else { nil } }
         try failpoints.reach(.chunkIntent)
 
         // 2. The moves, unsynced; the .trashinfo files written ahead on a helper thread.
         let sync = ChunkSync(helpers: helpers)
-        let moves = items.indices.compactMap { index -> (index: Int, move: PlannedMove)? in
-            if case .move(let move) = prepared[index] { (index, move) } else { nil }
-        }
-        let ahead = InfoWriterAhead(moves.map(\.move), failpoints: failpoints)
-        ahead.start(on: helpers)
+        let moves = ready.moves
+        let ahead = ready.ahead
         var reached = 0
         do throws(BatchError) {
             for (at, (index, move)) in moves.enumerated() {
@@ -107,14 +112,7 @@ final class PhotoTrasher {
         } catch {
             // The batch stops here: infos written ahead for photos it never reached go,
             // as abandon() would take them (their photos stay `intent` in place).
-            for move in ahead.finish(reached: reached) {
-                sync.touched(move.trash, directory: nil, info: move.name)
-                do throws(SystemError) {
-                    try move.trash.removeInfo(move.name, synced: false)
-                } catch {
-                    log.error("batch \(batch): removing \(move.trash.path)/info/\(move.name).trashinfo: \(error)")
-                }
-            }
+            Self.removeInfos(ahead.finish(reached: reached), batch: batch)
             throw error
         }
         _ = ahead.finish(reached: moves.count)
@@ -174,6 +172,18 @@ final class PhotoTrasher {
             items[index].moved = items[index].moved || end.moved
         }
         return items
+    }
+
+    /// Removes the `.trashinfo` files written ahead for photos a batch that stops
+    /// will not move (they stay `intent` in place: recovery finds no info, `pending`).
+    static func removeInfos(_ moves: [PlannedMove], batch: Int64) {
+        for move in moves {
+            do throws(SystemError) {
+                try move.trash.removeInfo(move.name, synced: false)
+            } catch {
+                log.error("batch \(batch): removing \(move.trash.path)/info/\(move.name).trashinfo: \(error)")
+            }
+        }
     }
 
     private func record(_ item: JournalItem, _ end: Ending) throws(SQLiteError) {

@@ -6,9 +6,18 @@ import CuratorSystem
 /// The durable record of batches: a SQLite file of its own (never the index, which
 /// can be rebuilt; this cannot), WAL with synchronous=FULL, so that each record is
 /// on disk when its call returns. Every step is recorded *before* it is taken.
-/// One owner; not thread-safe. See docs/JOURNAL.md.
-final class Journal {
+/// See docs/JOURNAL.md.
+///
+/// One connection, shared by a batch's thread and the helper that journals the
+/// next chunk's intents while the batch thread moves photos: each method runs its
+/// statements, and each transaction its whole body, under `lock`.
+// @unchecked: once `init` has returned, `database` (opened without SQLite's mutex)
+// is used only with `lock` held (its constant `path` excepted), and no statement
+// outlives the method that prepared it. The lock is
+// recursive because a transaction's body calls the locked record methods.
+final class Journal: @unchecked Sendable {
     private let database: Database
+    private let lock = RecursiveLock()
     /// 2: `items.trash_kind` (issue 13: a root's trash may be a recycle folder) and
     ///    `items.owner`, the uid that owned each photo when it was trashed.
     static let schemaVersion = 3
@@ -85,7 +94,7 @@ final class Journal {
 
     /// Every row of a query of text columns (a few distinct values).
     private func distinct(_ sql: String) throws(JournalError) -> [[String]] {
-        try JournalError.sql { () throws(SQLiteError) in
+        try locked { () throws(SQLiteError) in
             let statement = try database.prepare(sql)
             defer { statement.reset() }
             var rows: [[String]] = []
@@ -95,7 +104,12 @@ final class Journal {
     }
 
     private func first<R>(_ sql: String, _ values: [Statement.Value], _ read: (Statement) -> R) throws(JournalError) -> R? {
-        try JournalError.sql { () throws(SQLiteError) in try database.prepare(sql).bind(values).firstRow(read) }
+        try locked { () throws(SQLiteError) in try database.prepare(sql).bind(values).firstRow(read) }
+    }
+
+    /// `body`'s statements under the lock, an SQLite error as the journal's.
+    private func locked<R>(_ body: () throws(SQLiteError) -> R) throws(JournalError) -> R {
+        try lock.withLock { () throws(JournalError) -> R in try JournalError.sql(body) }
     }
 
     /// Creates or upgrades the schema in one transaction: each statement on its own
@@ -157,12 +171,14 @@ final class Journal {
     }
 
     private func inTransaction<R>(synced: Bool = true, _ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
-        do {
-            return try database.transaction(synced: synced) { try body() }
-        } catch let error as SQLiteError {
-            throw error
-        } catch {
-            throw SQLiteError(code: -1, message: "\(error)", path: database.path)
+        try lock.withLock { () throws(SQLiteError) -> R in
+            do {
+                return try database.transaction(synced: synced) { try body() }
+            } catch let error as SQLiteError {
+                throw error
+            } catch {
+                throw SQLiteError(code: -1, message: "\(error)", path: database.path)
+            }
         }
     }
 
@@ -211,42 +227,42 @@ final class Journal {
     /// `owner`: the file's owner, as the plan found it.
     func recordIntent(batch: Int64, step: Int, trashDirectory: ByteString, trashName: ByteString, infoPath: ByteString,
                       kind: TrashKind = .freedesktop, owner: UInt32? = nil) throws(SQLiteError) {
-        try database.prepare("""
+        try lock.withLock { () throws(SQLiteError) in try database.prepare("""
             UPDATE items SET state = ?, trash_dir = ?, trash_name = ?, info_path = ?, trash_kind = ?, owner = coalesce(?, owner)
             WHERE batch = ? AND step = ?
             """).bind(.text(JournalItemState.intent.rawValue), .blob(trashDirectory.bytes), .blob(trashName.bytes),
                       .blob(infoPath.bytes), .text(kind.rawValue), owner.map { .int(Int64($0)) } ?? .null,
-                      .int(batch), .int(Int64(step))).run()
+                      .int(batch), .int(Int64(step))).run() }
     }
 
     /// A photo's new state and reported outcome. `moved` is only ever set, never cleared.
     func recordItem(batch: Int64, step: Int, state: JournalItemState, outcome: PhotoOutcome, detail: String?, moved: Bool = false) throws(SQLiteError) {
-        try database.prepare("""
+        try lock.withLock { () throws(SQLiteError) in try database.prepare("""
             UPDATE items SET state = ?, outcome = ?, detail = ?, moved = (moved OR ?) WHERE batch = ? AND step = ?
             """).bind(.text(state.rawValue), .text(outcome.rawValue), detail.map { .text($0) } ?? .null,
-                      .int(moved ? 1 : 0), .int(batch), .int(Int64(step))).run()
+                      .int(moved ? 1 : 0), .int(batch), .int(Int64(step))).run() }
     }
 
     /// A file of a group put back because its group could not go to the trash whole
     /// (issue 15): left, as if never moved (`moved` cleared: the batch did not trash it).
     func recordPutBack(batch: Int64, step: Int, outcome: PhotoOutcome, detail: String) throws(SQLiteError) {
-        try database.prepare("UPDATE items SET state = ?, outcome = ?, detail = ?, moved = 0 WHERE batch = ? AND step = ?")
-            .bind(.text(JournalItemState.skipped.rawValue), .text(outcome.rawValue), .text(detail), .int(batch), .int(Int64(step))).run()
+        try lock.withLock { () throws(SQLiteError) in try database.prepare("UPDATE items SET state = ?, outcome = ?, detail = ?, moved = 0 WHERE batch = ? AND step = ?")
+            .bind(.text(JournalItemState.skipped.rawValue), .text(outcome.rawValue), .text(detail), .int(batch), .int(Int64(step))).run() }
     }
 
     /// The same new state and outcome (no detail) for the consecutive steps
     /// `steps`: a chunk of photos that were all trashed, in one statement rather
     /// than one per photo.
     func recordItems(batch: Int64, steps: ClosedRange<Int>, state: JournalItemState, outcome: PhotoOutcome, moved: Bool) throws(SQLiteError) {
-        try database.prepare("""
+        try lock.withLock { () throws(SQLiteError) in try database.prepare("""
             UPDATE items SET state = ?, outcome = ?, detail = NULL, moved = (moved OR ?) WHERE batch = ? AND step BETWEEN ? AND ?
             """).bind(.text(state.rawValue), .text(outcome.rawValue), .int(moved ? 1 : 0), .int(batch),
-                      .int(Int64(steps.lowerBound)), .int(Int64(steps.upperBound))).run()
+                      .int(Int64(steps.lowerBound)), .int(Int64(steps.upperBound))).run() }
     }
 
     func setBatchState(_ batch: Int64, _ state: BatchState, undoRunning: Bool) throws(SQLiteError) {
-        try database.prepare("UPDATE batches SET state = ?, undo_running = ? WHERE id = ?")
-            .bind(.text(state.rawValue), .int(undoRunning ? 1 : 0), .int(batch)).run()
+        try lock.withLock { () throws(SQLiteError) in try database.prepare("UPDATE batches SET state = ?, undo_running = ? WHERE id = ?")
+            .bind(.text(state.rawValue), .int(undoRunning ? 1 : 0), .int(batch)).run() }
     }
 
     // MARK: reading
@@ -276,13 +292,15 @@ final class Journal {
     /// reset however it ends, so that no read transaction is left open.
     private func rows<R>(_ sql: String, _ values: [Statement.Value],
                          _ read: (Statement) throws(JournalError) -> R) throws(JournalError) -> [R] {
-        let statement = try JournalError.sql { () throws(SQLiteError) in try database.prepare(sql).bind(values) }
-        defer { statement.reset() }
-        var result: [R] = []
-        while try JournalError.sql({ () throws(SQLiteError) in try statement.step() }) {
-            result.append(try read(statement))
+        try lock.withLock { () throws(JournalError) -> [R] in
+            let statement = try JournalError.sql { () throws(SQLiteError) in try database.prepare(sql).bind(values) }
+            defer { statement.reset() }
+            var result: [R] = []
+            while try JournalError.sql({ () throws(SQLiteError) in try statement.step() }) {
+                result.append(try read(statement))
+            }
+            return result
         }
-        return result
     }
 
     func batch(_ id: Int64) throws(JournalError) -> JournalBatch? {
@@ -335,13 +353,13 @@ final class Journal {
 
     /// A batch's counts; of `owner`'s photos only, when given.
     func counts(of batch: Int64, owner: UInt32? = nil) throws(SQLiteError) -> JournalBatchCounts {
-        try database.prepare("""
+        try lock.withLock { () throws(SQLiteError) in try database.prepare("""
             SELECT count(*), coalesce(sum(moved), 0), coalesce(sum(state = ?), 0), coalesce(sum(CASE WHEN moved THEN size ELSE 0 END), 0)
             FROM items WHERE batch = ? AND (? IS NULL OR owner = ?)
             """).bind(.text(JournalItemState.restored.rawValue), .int(batch),
                       owner.map { .int(Int64($0)) } ?? .null, owner.map { .int(Int64($0)) } ?? .null)
             .firstRow { JournalBatchCounts(count: $0.int(0), trashed: $0.int(1), restored: $0.int(2), bytes: $0.int64(3)) }
-            ?? JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0)
+            ?? JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0) }
     }
 
     private static let itemColumns = """
@@ -412,6 +430,10 @@ final class Journal {
     /// Photos now in the trash by our hand (photo id and pinned identity), so that
     /// one restored by any means gets its former id back.
     func trashedPhotos() throws(SQLiteError) -> [Burial] {
+        try lock.withLock { () throws(SQLiteError) in try trashedPhotosLocked() }
+    }
+
+    private func trashedPhotosLocked() throws(SQLiteError) -> [Burial] {
         let statement = try database.prepare("SELECT photo, dev, ino, size, mtime_ns, root_name, rel_path FROM items WHERE state = ?")
             .bind(.text(JournalItemState.trashed.rawValue))
         var result: [Burial] = []
@@ -429,12 +451,14 @@ final class Journal {
     /// carrying out now, and any that a crash or a failed journal write left for the
     /// next start's recovery.
     func runningBatches() throws(SQLiteError) -> [Int64] {
-        let statement = try database.prepare("SELECT id FROM batches WHERE state = ? OR undo_running != 0 ORDER BY id")
-            .bind(.text(BatchState.running.rawValue))
-        defer { statement.reset() }
-        var ids: [Int64] = []
-        while try statement.step() { ids.append(statement.int64(0)) }
-        return ids
+        try lock.withLock { () throws(SQLiteError) -> [Int64] in
+            let statement = try database.prepare("SELECT id FROM batches WHERE state = ? OR undo_running != 0 ORDER BY id")
+                .bind(.text(BatchState.running.rawValue))
+            defer { statement.reset() }
+            var ids: [Int64] = []
+            while try statement.step() { ids.append(statement.int64(0)) }
+            return ids
+        }
     }
 
     /// True while some batch is recorded as running or being undone.
@@ -442,7 +466,9 @@ final class Journal {
 
     /// `journal_mode` and `synchronous` as SQLite reports them (for tests and `status`).
     func durability() throws(SQLiteError) -> (journalMode: String, synchronous: Int) {
-        let journalMode = try database.prepare("PRAGMA journal_mode").firstRow { $0.text(0) } ?? ""
-        return (journalMode, try database.prepare("PRAGMA synchronous").firstRow { $0.int(0) } ?? -1)
+        try lock.withLock { () throws(SQLiteError) in
+            let journalMode = try database.prepare("PRAGMA journal_mode").firstRow { $0.text(0) } ?? ""
+            return (journalMode, try database.prepare("PRAGMA synchronous").firstRow { $0.int(0) } ?? -1)
+        }
     }
 }
