@@ -47,32 +47,42 @@ enum DeleteConfirmCommand: CuratorCommand {
                 if !again.isEmpty { curator.inbox.post(.recheck(again)) }
             }
         }
-        do {
-            // A chunk's photos are applied to the state together: one lock, one index
-            // transaction, one view invalidation per chunk rather than per photo.
-            var reported: [BatchItemResult] = []
-            let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
-                try runner.run(plan: BatchPlan(session: plan.key.name, items: Self.withTrash(plan.items, curator.configuration),
-                                               ownerOnlyRoots: ownerOnly),
-                               requester: requester,
-                               progress: { reported.append($0) },
-                               chunkReported: {
-                                   let chunk = reported
-                                   reported.removeAll(keepingCapacity: true)
-                                   let gone = chunk.filter { $0.outcome == .trashed }.compactMap { pinned[$0.id] }
-                                   trashed += chunk.filter { $0.outcome == .trashed }.map(\.id)
-                                   curator.withState { state in
-                                       state.photosTrashed(gone)
-                                       for item in chunk {
-                                           // A group's file is told by the group's id, which clients know.
-                                           state.events.send(Event(event: .batch, photoId: item.group ?? item.id, state: "trashing", batch: nil,
-                                                                   done: item.step, total: total, outcome: item.outcome),
-                                                             toUID: client.uid)
-                                       }
-                                   }
-                               },
-                               shouldStop: { curator.isStopping })
+        // A chunk's photos are applied to the state together, on a thread of their own
+        // while the next chunk moves: one lock, one index transaction, one view
+        // invalidation per chunk rather than per photo.
+        let reports = ChunkReports { [pinned] chunk in
+            let gone = chunk.filter { $0.outcome == .trashed }.compactMap { pinned[$0.id] }
+            curator.withState { state in
+                state.photosTrashed(gone)
+                for item in chunk {
+                    // A group's file is told by the group's id, which clients know.
+                    state.events.send(Event(event: .batch, photoId: item.group ?? item.id, state: "trashing", batch: nil,
+                                            done: item.step, total: total, outcome: item.outcome),
+                                      toUID: client.uid)
+                }
             }
+        }
+        do {
+            var reported: [BatchItemResult] = []
+            let outcome: BatchOutcome
+            do {
+                outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
+                    try runner.run(plan: BatchPlan(session: plan.key.name, items: Self.withTrash(plan.items, curator.configuration),
+                                                   ownerOnlyRoots: ownerOnly),
+                                   requester: requester,
+                                   progress: { reported.append($0) },
+                                   chunkReported: {
+                                       trashed += reported.filter { $0.outcome == .trashed }.map(\.id)
+                                       reports.hand(reported)
+                                       reported.removeAll(keepingCapacity: true)
+                                   },
+                                   shouldStop: { curator.isStopping })
+                }
+            } catch {
+                reports.finish()
+                throw error
+            }
+            reports.finish()
             curator.withState { state in
                 state.finishBatch(plan, trashed: trashed, origin: origin)
                 state.events.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
