@@ -12,6 +12,7 @@ extension CuratorState {
     /// pinned identities, not the index: the watcher may have seen the renames out of
     /// the root and unindexed some photos already.
     func photosTrashed(_ photos: [Burial]) {
+        tombstones.reserve(photos.count)
         for photo in photos { tombstones.bury(photo) }
         let present = photos.filter { library.photo($0.id) != nil }
         guard !present.isEmpty else { return }

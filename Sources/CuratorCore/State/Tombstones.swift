@@ -35,6 +35,15 @@ struct Tombstones {
 
     var count: Int { ids.count }
 
+    /// Room for `count` more burials at once: a batch's chunk buries thousands, and
+    /// growing four tables step by step rehashed them over and over.
+    mutating func reserve(_ count: Int) {
+        ids.reserveCapacity(ids.count + count)
+        inodeOf.reserveCapacity(inodeOf.count + count)
+        byPath.reserveCapacity(byPath.count + count)
+        pathOf.reserveCapacity(pathOf.count + count)
+    }
+
     /// `burial.id` went to the trash as the file its identity names, from its path.
     mutating func bury(_ burial: Burial) {
         let inode = InodeKey(device: burial.identity.device, inode: burial.identity.inode)
