@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -103,6 +104,8 @@ int curator_mutex_init_adaptive(void *mutex) {
     pthread_mutexattr_destroy(&attributes);
     return rc;
 }
+
+int curator_nice_thread(int nice) { return setpriority(PRIO_PROCESS, 0, nice); }
 
 void curator_name_thread(const char *name) {
     prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);

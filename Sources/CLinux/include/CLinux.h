@@ -57,6 +57,9 @@ int curator_mutex_init_adaptive(void *mutex);
 /// Names the calling thread for ps/top (at most 15 bytes are kept).
 void curator_name_thread(const char *name);
 
+/// Sets the calling thread's nice value (Linux keeps it per thread); 0, or -1 and errno.
+int curator_nice_thread(int nice);
+
 /// Asks the CPU to start loading the cache line at `address` for reading: a hint
 /// that never faults, whatever the address. Inline, so that it costs one instruction.
 static inline void curator_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
