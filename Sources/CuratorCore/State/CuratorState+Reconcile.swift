@@ -198,8 +198,12 @@ extension CuratorState {
 
     /// One file appeared or was rewritten (an event); the watcher has stat'ed it.
     func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws {
+        try filesAppeared(root: root, directory: directory, files: [file])
+    }
+
+    func filesAppeared(root: Int32, directory: ByteString, files: [ScannedFile]) throws {
         var seen = IDSet()
-        _ = try reconcile(root: root, directory: directory, files: [file], complete: false, seen: &seen)
+        _ = try reconcile(root: root, directory: directory, files: files, complete: false, seen: &seen)
     }
 
     /// A file at this path is gone (deleted or moved out), as the disk confirms.

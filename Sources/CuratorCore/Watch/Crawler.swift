@@ -373,8 +373,12 @@ final class Crawler {
     }
 
     /// Applies the steps in order, a bounded number per lock, so that `status` never
-    /// waits long behind a burst. Each step is a transaction of its own: one that
-    /// fails is rolled back alone (in memory too) and the others stand.
+    /// waits long behind a burst. Each step is a transaction of its own, but for files
+    /// arriving one after the other in one folder (a copy into it), which are one
+    /// transaction together: a commit per file was a third of the watcher's time
+    /// while 50 000 files were written (issue 14). A step that fails is rolled back
+    /// alone (in memory too) and the others stand: arrivals whose transaction fails
+    /// are tried again one by one.
     func applySteps(_ allSteps: [IndexStep]) {
         guard !allSteps.isEmpty else { return }
         let steps = Self.withoutStaleRemovals(allSteps)
@@ -383,9 +387,43 @@ final class Crawler {
         while start < steps.endIndex {
             let chunk = steps[start..<min(start + Self.stepsPerLock, steps.endIndex)]
             state.withUpdates { index in
-                for step in chunk { apply(step, to: index, scan: scan) }
+                var next = chunk.startIndex
+                while next < chunk.endIndex {
+                    let arrivals = Self.arrivals(in: chunk[next...])
+                    if arrivals.count > 1 {
+                        applyArrivals(arrivals, to: index, scan: scan)
+                        next += arrivals.count
+                    } else {
+                        apply(chunk[next], to: index, scan: scan)
+                        next += 1
+                    }
+                }
             }
             start = chunk.endIndex
+        }
+    }
+
+    /// The `appear` steps at the front of `steps` whose files are in one folder.
+    static func arrivals(in steps: ArraySlice<IndexStep>) -> [(path: ByteString, file: ScannedFile)] {
+        var run: [(path: ByteString, file: ScannedFile)] = []
+        for step in steps {
+            guard case .appear(let path, let file) = step, run.isEmpty || path.parent == run[0].path.parent else { break }
+            run.append((path, file))
+        }
+        return run
+    }
+
+    /// Files that arrived in one folder, in one transaction; one by one when it fails.
+    /// A file seen twice is indexed as its last look found it.
+    private func applyArrivals(_ run: [(path: ByteString, file: ScannedFile)], to index: any IndexUpdates, scan: ScanJob?) {
+        var last: [ByteString: Int] = [:]
+        for (position, arrival) in run.enumerated() { last[arrival.path] = position }
+        let files = run.indices.filter { last[run[$0].path] == $0 }.map { run[$0].file }
+        do {
+            try index.filesAppeared(root: root, directory: run[0].path.parent, files: files)
+            for arrival in run { scan?.saw(arrival.path, photo: index.photoID(root: root, relativePath: arrival.path)) }
+        } catch {
+            for arrival in run { apply(.appear(arrival.path, arrival.file), to: index, scan: scan) }
         }
     }
 

@@ -18,6 +18,9 @@ protocol IndexUpdates: AnyObject {
                    coalesceAdded: Bool, seen: inout IDSet, arrivals: inout HeldArrivals) throws -> [LibraryChange]
     /// One file appeared or was rewritten.
     func fileAppeared(root: Int32, directory: ByteString, file: ScannedFile) throws
+    /// Files of one directory appeared or were rewritten (names distinct), in one
+    /// transaction: each as `fileAppeared` would have it.
+    func filesAppeared(root: Int32, directory: ByteString, files: [ScannedFile]) throws
     /// A file at this path is gone, as the disk confirms.
     func fileVanished(root: Int32, relativePath: ByteString) throws
     /// A file renamed (a paired move): it keeps its id.
