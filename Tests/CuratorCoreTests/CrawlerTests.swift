@@ -246,6 +246,24 @@ import Testing
         #expect(members > 40 && sidecarsJoined > 40, "\(members) members, \(sidecarsJoined) sidecars joined")
     }
 
+    /// A folder's own scan (one made or moved in) asks which of its folders the
+    /// index knows for that subtree only: asking for the root's every folder, for
+    /// each of the hundreds of folders a `tar -x` makes, was most of the watcher's
+    /// time at a million photos.
+    @Test func aFolderScanLooksOnlyAtItsOwnSubtreesFolders() throws {
+        let f = try CrawlerFixture()
+        try f.write("a/x.jpg")
+        try f.write("b/c/y.jpg")
+        try f.write("b/e/z.jpg")
+        f.mkdir("b/d")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        #expect(f.state.foldersWithRows(root: f.rootID, within: nil) == [ByteString("a"), ByteString("b/c"), ByteString("b/e")])
+        #expect(f.state.foldersWithRows(root: f.rootID, within: ByteString("b")) == [ByteString("b/c"), ByteString("b/e")])
+        #expect(f.state.foldersWithRows(root: f.rootID, within: ByteString("b/c")) == [ByteString("b/c")])
+        #expect(f.state.foldersWithRows(root: f.rootID, within: ByteString("new")).isEmpty)
+    }
+
     @Test func aScanStepNeverCopiesTheSetOfPhotosSeen() throws {
         func storage(_ set: IDSet) -> UInt { set.wordsAddress }
         let f = try CrawlerFixture()

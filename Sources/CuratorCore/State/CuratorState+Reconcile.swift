@@ -339,8 +339,15 @@ extension CuratorState {
     /// The root's folders as a full scan's end goes through them, a step at a time.
     func scanFolderIDs(root: Int32) -> [Int32] { library.folderIDs(inRoot: root).sorted() }
 
-    func foldersWithRows(root: Int32) -> Set<ByteString> {
-        Set(library.folderIDs(inRoot: root).lazy.filter { self.library.memberCount(ofFolder: $0) > 0 }.compactMap { self.library.folderPath($0) })
+    func foldersWithRows(root: Int32, within path: ByteString?) -> Set<ByteString> {
+        guard let path else {
+            return Set(library.folderIDs(inRoot: root).lazy.filter { self.library.memberCount(ofFolder: $0) > 0 }
+                .compactMap { self.library.folderPath($0) })
+        }
+        // A folder's own scan (one made or moved in): its subtree only, found by
+        // walking down from it. The root's every folder, for each of the hundreds of
+        // folders a `tar -x` makes, was most of the watcher's time at a million photos.
+        return Set(library.folders(root: root, within: path).lazy.filter { self.library.memberCount(ofFolder: $0.id) > 0 }.map(\.path))
     }
 
     /// One step of a full scan's end: in the first of `folders`, the photos the scan

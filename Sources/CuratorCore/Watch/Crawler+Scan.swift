@@ -73,7 +73,10 @@ extension Crawler {
         if !job.started {
             job.started = true
             job.startedAt = MonotonicClock.nanoseconds()
-            if config.groups { job.indexedFolders = state.withUpdates { $0.foldersWithRows(root: root) } }
+            if config.groups {
+                let within: ByteString? = if case .subtree(let path) = job.kind { path } else { nil }
+                job.indexedFolders = state.withUpdates { $0.foldersWithRows(root: root, within: within) }
+            }
             if job.isFull {
                 job.rootDirectory = (try? FileStatus.following(config.path)).map { WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) }
                 state.withUpdates { $0.scanStarted(root: root) }

@@ -40,9 +40,10 @@ protocol IndexUpdates: AnyObject {
     /// removed a few folders at a time (`removeUnseen`), then the folders not seen
     /// dropped (`dropFolders`, deepest first), except below `unreadable`.
     func scanFolderIDs(root: Int32) -> [Int32]
-    /// The paths of the root's folders that have rows in the index: a scan plans
-    /// the groups of the others as it lists them (`FolderGroupPlan`).
-    func foldersWithRows(root: Int32) -> Set<ByteString>
+    /// The paths of the root's folders that have rows in the index, of those at or
+    /// below `path` when given: a scan plans the groups of the others as it lists
+    /// them (`FolderGroupPlan`).
+    func foldersWithRows(root: Int32, within path: ByteString?) -> Set<ByteString>
     func removeUnseen(root: Int32, folders: ArraySlice<Int32>, seen: IDSet, seenFolders: Set<ByteString>,
                       unreadable: [ByteString], budget: Int) throws -> (consumed: Int, unseenFolders: [Folder])
     func dropFolders(_ folders: ArraySlice<Folder>, limit: Int) throws -> Int
