@@ -17,7 +17,7 @@ import CuratorSystem
 // recursive because a transaction's body calls the locked record methods.
 final class Journal: @unchecked Sendable {
     private let database: Database
-    private let lock = RecursiveLock()
+    private let lock = StateLock(recursive: true)
     /// 2: `items.trash_kind` (issue 13: a root's trash may be a recycle folder) and
     ///    `items.owner`, the uid that owned each photo when it was trashed.
     static let schemaVersion = 3
