@@ -63,9 +63,7 @@ final class PhotoTrasher {
             try journal.transaction { () throws(SQLiteError) in
                 for (item, step) in zip(items, prepared) {
                     switch step {
-                    case .done(let end):
-                        try journal.recordItem(batch: batch, step: item.step, state: end.state, outcome: end.outcome,
-                                               detail: end.detail, moved: end.moved)
+                    case .done(let end): try record(item, end, batch: batch, in: journal)
                     case .move(let move):
                         try journal.recordIntent(batch: batch, step: item.step, trashDirectory: move.trash.path,
                                                  trashName: move.name, infoPath: move.infoPath, kind: move.trash.kind,
@@ -187,6 +185,10 @@ final class PhotoTrasher {
     }
 
     private func record(_ item: JournalItem, _ end: Ending) throws(SQLiteError) {
+        try Self.record(item, end, batch: batch, in: journal)
+    }
+
+    private static func record(_ item: JournalItem, _ end: Ending, batch: Int64, in journal: Journal) throws(SQLiteError) {
         try journal.recordItem(batch: batch, step: item.step, state: end.state, outcome: end.outcome, detail: end.detail, moved: end.moved)
     }
 

@@ -66,6 +66,7 @@ enum DeleteConfirmCommand: CuratorCommand {
             var reported: [BatchItemResult] = []
             let outcome: BatchOutcome
             do {
+                defer { reports.finish() }  // every chunk applied before the batch ends, however it ends
                 outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
                     try runner.run(plan: BatchPlan(session: plan.key.name, items: Self.withTrash(plan.items, curator.configuration),
                                                    ownerOnlyRoots: ownerOnly),
@@ -78,11 +79,7 @@ enum DeleteConfirmCommand: CuratorCommand {
                                    },
                                    shouldStop: { curator.isStopping })
                 }
-            } catch {
-                reports.finish()
-                throw error
             }
-            reports.finish()
             curator.withState { state in
                 state.finishBatch(plan, trashed: trashed, origin: origin)
                 state.events.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
