@@ -241,10 +241,12 @@ public final class BatchRunner {
     /// Puts a batch's photos back, in ascending view order (the reverse of trashing).
     /// `batch` nil means the requester's latest batch with photos still in the trash.
     /// Pipelined like `run`, with the same callbacks; `willRestore` is told how many
-    /// photos it is about to put back (one `progress` each), before the first.
+    /// photos it is about to put back (one `progress` each), before the first;
+    /// `chunkReported` gets each chunk's photos back at their paths.
     public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
                      willRestore: (Int) -> Void = { _ in },
-                     chunkReported: () -> Void = {}, shouldStop: () -> Bool = { false }) throws(BatchError) -> UndoOutcome {
+                     chunkReported: ([RestoredPhoto]) -> Void = { _ in },
+                     shouldStop: () -> Bool = { false }) throws(BatchError) -> UndoOutcome {
         try live.check { (running) throws(BatchError) in try refuseWhileUnrecovered(live: running) }
         if shouldStop() { throw BatchError(.stopped, "curatord is stopping: the undo was not started; nothing was moved.") }
         defer { checkpointer.request() }
@@ -296,13 +298,15 @@ public final class BatchRunner {
             try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (_, chunk) throws(BatchError) in
                 try restorer.stage(chunk: chunk.map { items[$0] })
             }, finish: { (chunk, staged) throws(BatchError) in
+                var back: [RestoredPhoto] = []
                 for (index, (item, photo)) in zip(chunk, try restorer.finish(staged)) {
                     items[index] = item
-                    if let photo { restored.append(photo) }
+                    if let photo { back.append(photo) }
                     results.append(item.result)
                     progress(item.result)
                 }
-                chunkReported()
+                restored += back
+                chunkReported(back)
             })
             state = BatchRecovery.stateAfterUndo(previous: target.state, items)
             try journaling { () throws(SQLiteError) in try journal.setBatchState(target.id, state, undoRunning: false) }

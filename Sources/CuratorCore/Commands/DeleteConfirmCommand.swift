@@ -50,7 +50,7 @@ enum DeleteConfirmCommand: CuratorCommand {
         // A chunk's photos are applied to the state together, on a thread of their own
         // while the next chunk moves: one lock, one index transaction, one view
         // invalidation per chunk rather than per photo.
-        let reports = ChunkReports { [pinned] chunk in
+        let reports = ChunkReports<[BatchItemResult]> { [pinned] chunk in
             let gone = chunk.filter { $0.outcome == .trashed }.compactMap { pinned[$0.id] }
             curator.withState { state in
                 state.photosTrashed(gone)

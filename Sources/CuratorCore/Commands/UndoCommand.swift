@@ -21,28 +21,35 @@ enum UndoCommand: CuratorCommand {
         defer { curator.releaseBatchSlots(target.roots) }
         var total = 0
         var done = 0
-        let outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
-            var reported: [BatchItemResult] = []
-            return try runner.undo(batch: target.batch, requester: requester,
-                                   progress: { reported.append($0) },
-                                   willRestore: { total = $0 },
-                                   chunkReported: {
-                                       let chunk = reported
-                                       reported.removeAll(keepingCapacity: true)
-                                       let first = done
-                                       done += chunk.count
-                                       curator.withState { state in
-                                           for (offset, item) in chunk.enumerated() {
-                                               state.events.send(Event(event: .batch, photoId: item.id, state: "restoring",
-                                                                       done: first + offset + 1, total: total, outcome: item.outcome),
-                                                                 toUID: uid)
-                                           }
-                                       }
-                                   },
-                                   shouldStop: { curator.isStopping })
+        // Each chunk's photos are indexed again (and told) on a thread of their own
+        // while the next chunk moves back.
+        let reports = ChunkReports<(first: Int, total: Int, results: [BatchItemResult], back: [RestoredPhoto])> { chunk in
+            curator.withState { state in
+                for restored in chunk.back { state.photoRestored(restored) }
+                for (offset, item) in chunk.results.enumerated() {
+                    state.events.send(Event(event: .batch, photoId: item.id, state: "restoring",
+                                            done: chunk.first + offset + 1, total: chunk.total, outcome: item.outcome),
+                                      toUID: uid)
+                }
+            }
+        }
+        let outcome: UndoOutcome
+        do {
+            defer { reports.finish() }  // every chunk applied before the undo's end is told, however it ends
+            outcome = try curator.batches.withRunner { (runner) throws(BatchError) in
+                var reported: [BatchItemResult] = []
+                return try runner.undo(batch: target.batch, requester: requester,
+                                       progress: { reported.append($0) },
+                                       willRestore: { total = $0 },
+                                       chunkReported: { back in
+                                           reports.hand((first: done, total: total, results: reported, back: back))
+                                           done += reported.count
+                                           reported.removeAll(keepingCapacity: true)
+                                       },
+                                       shouldStop: { curator.isStopping })
+            }
         }
         curator.withState { state in
-            for restored in outcome.restored { state.photoRestored(restored) }
             // Photos no longer in the trash (purged by another tool): their kept thumbnails go.
             state.thumbnailsPurged(outcome.result.items)
             state.events.send(Event(event: .batch, state: outcome.result.state.rawValue, batch: outcome.result.batch,
