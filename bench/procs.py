@@ -35,6 +35,22 @@ def stop(p: subprocess.Popen, sig=signal.SIGTERM, timeout: float = 10.0) -> int:
     return p.returncode
 
 
+def describe(pid: int) -> str:
+    """A process's state, what it waits in, and its threads' kernel stacks where
+    readable (root): for the message of a child that will not stop."""
+    parts = []
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            parts += [line.strip() for line in f if line.startswith(("State:", "SigBlk:", "SigIgn:", "SigCgt:"))]
+        with open("/proc/%d/wchan" % pid) as f:
+            parts.append("wchan: " + (f.read().strip() or "-"))
+        with open("/proc/%d/stack" % pid) as f:
+            parts.append("stack: " + " < ".join(line.split()[-1] for line in f if line.strip()))
+    except OSError as e:
+        parts.append("(%s)" % e)
+    return "pid %d: %s" % (pid, "; ".join(parts))
+
+
 def stop_all():
     """Stops whatever is still running, newest first (clients before servers)."""
     for p in list(reversed(_children)):

@@ -337,6 +337,9 @@ def main(argv=None) -> int:
         return 130
     if results.broken:
         log("%d workload(s) broke: %s" % (len(results.broken), ", ".join("%s@%d" % (w, n) for w, n, _ in results.broken)))
+        # Each one's error again at the end, where a truncated log still shows it.
+        for w, n, why in results.broken:
+            log("  %s@%d: %s" % (w, n, why.splitlines()[0][:400] if why else "?"))
         return 1
     log("all workloads ran (timings are not pass/fail)")
     return 0

@@ -3,8 +3,8 @@
 """One subscribed client during a cold start (issue 14: a subscriber made the start 85 %
 slower): connects as soon as the socket answers, sends `subscribe`, and reads every
 event as fast as a client can, so that the daemon is never held up by a slow reader.
-It prints "waiting" once ready to connect; on SIGTERM (or when the daemon closes the
-connection) one JSON line: when it connected and when the answer to `subscribe`
+It prints "waiting" once ready to connect; when its stdin closes, on SIGTERM, or when
+the daemon closes the connection, one JSON line: when it connected and when the answer to `subscribe`
 arrived (time.monotonic, CLOCK_MONOTONIC like the harness's), events and bytes
 received, events by kind.
 
@@ -14,6 +14,8 @@ Run as its own process, as a real client is: on 2 cores its reading must not tak
 the harness's time slices, nor the harness's its own.
 """
 import json
+import os
+import select
 import signal
 import socket
 import sys
@@ -28,8 +30,14 @@ def _stop(signum, frame):
     raise Stop()
 
 
+def _closed(fd: int) -> bool:
+    """Whether the harness closed our stdin (its way to stop us without a signal)."""
+    return os.read(fd, 4096) == b""
+
+
 def main(path: str) -> int:
     signal.signal(signal.SIGTERM, _stop)
+    stdin = sys.stdin.fileno()
     counts = {"connected_at": None, "subscribed_at": None, "events": 0, "bytes": 0, "added": 0, "scan": 0,
               "scan_started": 0, "dropped": 0, "other": 0}
     sock = None
@@ -42,11 +50,18 @@ def main(path: str) -> int:
                 sock = s
             except (FileNotFoundError, ConnectionRefusedError):
                 s.close()
-                time.sleep(0.001)
+                # A millisecond's wait that ends at once if the harness is done with us.
+                if select.select([stdin], [], [], 0.001)[0] and _closed(stdin):
+                    raise Stop()
         counts["connected_at"] = time.monotonic()
         sock.sendall(b'{"id":1,"cmd":"subscribe"}\n')
         tail = b""
         while True:
+            ready = select.select([sock, stdin], [], [])[0]
+            if stdin in ready and _closed(stdin):
+                break
+            if sock not in ready:
+                continue
             chunk = sock.recv(1 << 20)
             if not chunk:
                 break

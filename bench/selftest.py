@@ -151,14 +151,25 @@ class Subscriber(unittest.TestCase):
         t = threading.Thread(target=serve)
         t.start()
         try:
-            out = subprocess.run([sys.executable, os.path.join(HERE, "scan_subscriber.py"), path], capture_output=True,
-                                 text=True, timeout=30)
+            # stdin held open: the subscriber stops when it closes, and must stop here
+            # on the server's hang-up first.
+            p = subprocess.Popen([sys.executable, os.path.join(HERE, "scan_subscriber.py"), path],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            try:
+                stdout = p.stdout.read()
+                p.wait(timeout=30)
+            finally:
+                p.stdin.close()
+                if p.poll() is None:
+                    p.kill()
+                p.wait()
+                p.stdout.close()
         finally:
             t.join()
             server.close()
             shutil.rmtree(tmp)
         import json
-        counts = json.loads(out.stdout.strip().splitlines()[-1])
+        counts = json.loads(stdout.strip().splitlines()[-1])
         self.assertEqual(counts["events"], 1002)
         self.assertEqual(counts["added"], 1000)
         self.assertEqual(counts["scan"], 2)

@@ -49,7 +49,7 @@ def cold_start_once(ctx, record_capture: bool = False, subscribed: bool = False,
         # Started first: it connects the moment the socket answers, as a UI that was
         # already waiting for the daemon would.
         subscriber = procs.spawn([sys.executable, SUBSCRIBER, daemon.socket_path], env=ctx.env,
-                                 stdout=subprocess.PIPE)
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         # Its interpreter's start-up must not take the first scan's CPU.
         if subscriber.stdout.readline().strip() != b"waiting":
             raise RuntimeError("the subscribed client did not start")
@@ -74,25 +74,35 @@ def cold_start_once(ctx, record_capture: bool = False, subscribed: bool = False,
         finally:
             client.close()
     finally:
-        if subscriber is not None:
-            out["subscriber"] = _subscriber_counts(subscriber)
-        daemon.stop()
+        try:
+            if subscriber is not None:
+                out["subscriber"] = _subscriber_counts(subscriber)
+        finally:
+            daemon.stop()
     return out
 
 
 def _subscriber_counts(p) -> dict:
-    if p.poll() is None:
-        p.send_signal(signal.SIGTERM)
-    try:
-        text, _ = p.communicate(timeout=30)
+    """Stops the subscriber (its stdin closed, then SIGTERM) and reads its counts; one
+    that stops for neither is described (its state and where it waits) before it is
+    killed, so that a failure says why."""
+    stuck = None
+    try:  # communicate closes its stdin first
+        text, _ = p.communicate(timeout=10)
     except subprocess.TimeoutExpired:
-        p.kill()
-        text, _ = p.communicate()
+        stuck = procs.describe(p.pid)
+        p.send_signal(signal.SIGTERM)
+        try:
+            text, _ = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            text, _ = p.communicate()
     procs.stop(p)
     try:
         return json.loads(text.decode().strip().splitlines()[-1])
     except (ValueError, IndexError):
-        raise RuntimeError("the subscribed client printed no counts (exit %s)" % p.returncode)
+        raise RuntimeError("the subscribed client printed no counts (exit %s; %s)" % (
+            p.returncode, stuck or "it stopped when its stdin closed"))
 
 
 def _capture_done(client, daemon, stall: float = 3.0, limit: float = 600.0):
