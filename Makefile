@@ -104,8 +104,7 @@ crash-soak:
 # adds a profile of the cold starts.
 # bench-quick: the harness's self-test, then N = 1000, one repetition, on the debug build the tests
 # already made; CI runs it so the harness cannot rot (it fails only when a workload breaks twice in
-# a row, never
-# on a timing).
+# a row, never on a timing).
 BENCH_ARGS ?= --n 10000,100000 --reps 5 --trash-reps 2
 BENCH_1M_ARGS ?= --n 1000000 --per-folder 100 --reps 3 --trash-reps 2
 .PHONY: bench bench-1m bench-quick
