@@ -14,7 +14,8 @@ bench/run.py's trash workload, not a replacement.
                                         the name of their job, so a helper's CPU shows under
                                         the job it ran last), PERF=NAME (perf record of that
                                         subject's batches into /tmp/batch-perf-REP.data,
-                                        PERFARGS="-g -F 2000"; a summary is printed),
+                                        PERFARGS="-g -F 2000", with "-a" every CPU; a summary
+                                        is printed),
                                         STRACE=NAME (strace of its first batch into
                                         /tmp/batch-strace.txt, STRACEARGS="-c"))
 
@@ -92,8 +93,11 @@ def curatord_batch(name, binary, tree, run, env, rep):
         d.wait_capture_done(client)
         os.sync()
         if PERF == name:
-            tracer = subprocess.Popen(["perf", "record"] + os.environ.get("PERFARGS", "-g -F 2000").split() + ["-o", "/tmp/batch-perf-%d.data" % rep,
-                                       "-p", str(d.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            args = os.environ.get("PERFARGS", "-g -F 2000").split()
+            # "-a" (every CPU: what an off-CPU analysis of sched_switch needs) or this daemon.
+            target = [] if "-a" in args else ["-p", str(d.pid)]
+            tracer = subprocess.Popen(["perf", "record"] + args + ["-o", "/tmp/batch-perf-%d.data" % rep] + target,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             time.sleep(1.0)
         elif STRACE == name and rep == 0:
             tracer = subprocess.Popen(["strace"] + os.environ.get("STRACEARGS", "-c").split() + ["-f", "-o", "/tmp/batch-strace.txt", "-p", str(d.pid)],

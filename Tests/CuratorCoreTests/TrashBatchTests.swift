@@ -370,11 +370,12 @@ struct TrashBatchTests {
     }
 }
 
-/// Chunks start small (early progress) and double up to a ceiling (few syncs).
+/// Chunks start small (early progress), double up to a ceiling (few syncs), and end
+/// small (each at most half of what is left: the last one runs on one core).
 struct ChunkPolicyTests {
     @Test func chunksDoubleUpToTheCeilingAndRespectTheFolderLimit() {
         let sizes = ChunkPolicy.standard.chunks(Array(0..<10_000)) { $0 / 100 }.map(\.count)
-        #expect(sizes == [512, 1024, 2048, 4096, 2320])
+        #expect(sizes == [512, 1024, 2048, 3208, 1604, 802, 401, 401])
         let fixed = ChunkPolicy.fixed(3).chunks(Array(0..<10)) { _ in 0 }.map(\.count)
         #expect(fixed == [3, 3, 3, 1])
         // One photo per folder: the folder limit cuts before the photo limit.
