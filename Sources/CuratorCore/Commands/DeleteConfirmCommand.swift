@@ -23,6 +23,7 @@ enum DeleteConfirmCommand: CuratorCommand {
         let total = plan.items.count
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
         var pinned: [Int64: Burial] = [:]
+        pinned.reserveCapacity(total)
         for item in plan.items {
             pinned[item.photoID] = Burial(id: item.photoID, identity: item.identity, rootName: item.rootName,
                                           relativePath: item.relativePath)
@@ -125,9 +126,18 @@ enum DeleteConfirmCommand: CuratorCommand {
     /// plan and confirm counts): the kind and, for a recycle folder, its group.
     static func withTrash(_ items: [BatchPlanItem], _ config: Configuration) -> [BatchPlanItem] {
         var groups: [String: UInt32?] = [:]
+        // Nearly every item is of the root the item before it was: its lookup kept.
+        var last: (name: String, root: RootConfig?)?
         return items.map { item in
             var item = item
-            guard let root = config.root(named: item.rootName) else { return item }
+            let root: RootConfig?
+            if let last, last.name == item.rootName {
+                root = last.root
+            } else {
+                root = config.root(named: item.rootName)
+                last = (item.rootName, root)
+            }
+            guard let root else { return item }
             item.trash = root.trash
             if let name = root.recycleGroup {
                 if groups[name] == nil { groups[name] = .some(UserAccount.groupID(named: name)) }

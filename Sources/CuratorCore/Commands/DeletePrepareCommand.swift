@@ -18,20 +18,31 @@ enum DeletePrepareCommand: StateCommand {
         let session = state.session(key)
         state.plans.dropExpired(now: MonotonicClock.nanoseconds())
         var ids: [Int64]
+        // Each photo as listed, looked up once: the checks and the plan all need it.
+        var listed: [Int64: Photo] = [:]
         if let explicit = args.ids {
             guard !explicit.isEmpty else { throw ProtocolError(.emptySelection, "No photos were named.", argument: "ids") }
             guard explicit.count <= config.maxSelection else {
                 throw ProtocolError(.invalidArgument, "A plan may name at most \(config.maxSelection) photos (max_selection).",
                                     argument: "ids")
             }
+            ids = explicit.firstOccurrences()
+            listed.reserveCapacity(ids.count)
             // A photo (a group's id) the user may not see is one that does not exist, for them.
-            let unknown = explicit.filter { !state.maySee(photoID: $0, uid: key.uid) }
+            var unknown: [Int64] = []
+            for id in ids {
+                if let photo = library.listed(id), state.maySee(photo, uid: key.uid) { listed[id] = photo } else { unknown.append(id) }
+            }
             if !unknown.isEmpty {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
             }
-            ids = explicit.firstOccurrences()
         } else {
-            ids = session.selection.items.filter { library.listed($0) != nil }
+            ids = []
+            for id in session.selection.items {
+                guard let photo = library.listed(id) else { continue }
+                listed[id] = photo
+                ids.append(id)
+            }
             guard !ids.isEmpty else {
                 throw ProtocolError(.emptySelection, session.mode == .select ? "Nothing is selected." : "Nothing is selected: the session is in view mode.")
             }
@@ -40,12 +51,12 @@ enum DeletePrepareCommand: StateCommand {
         // runtime copies a whole `RootRuntime`, three times per photo before.
         let rootFacts = state.roots.facts
         let rootParts = state.roots.mapRuntimes { (name: $0.config.name, path: $0.config.path) }
-        let refused = rootFacts.mayProtect.isEmpty ? [] : ids.filter { library.listed($0).map(state.isProtected) ?? false }
+        let refused = rootFacts.mayProtect.isEmpty ? [] : ids.filter { listed[$0].map(state.isProtected) ?? false }
         if !refused.isEmpty {
             throw ProtocolError(.protected, "\(count(refused.count)) in a protected folder and cannot be deleted.", photos: refused)
         }
         let offline = ids.filter { id in
-            library.listed(id).map { rootParts[$0.rootID] == nil || rootFacts.offline.contains($0.rootID) } ?? false
+            listed[id].map { rootParts[$0.rootID] == nil || rootFacts.offline.contains($0.rootID) } ?? false
         }
         if !offline.isEmpty {
             throw ProtocolError(.rootOffline, "\(count(offline.count)) on a root that is offline (unmounted?).", photos: offline)
@@ -94,7 +105,7 @@ enum DeletePrepareCommand: StateCommand {
         var shown: [PlanItem] = []
         var bytes: Int64 = 0
         for id in ids {
-            guard let photo = library.listed(id), let root = rootParts[photo.rootID] else { continue }
+            guard let photo = listed[id], let root = rootParts[photo.rootID] else { continue }
             let files = state.filesToTrash(of: photo, only: only)
             guard !files.isEmpty else { continue }
             let isGroup = files.count > 1 || files.first?.id != photo.id || only != nil
