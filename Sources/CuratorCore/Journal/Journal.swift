@@ -200,8 +200,11 @@ final class Journal: @unchecked Sendable {
     // MARK: writing
 
     /// Records the batch and its whole ordered plan, in one transaction, before the first move.
+    /// Not synced: nothing is touched before the first chunk's intents are committed,
+    /// synced, and the WAL's later synced commit makes this one durable with it (a kill
+    /// loses neither; a power cut before it loses a batch that had done nothing).
     func createBatch(uid: UInt32, session: String, createdNanoseconds: Int64, items: [BatchPlanItem]) throws(SQLiteError) -> Int64 {
-        try inTransaction { () throws(SQLiteError) -> Int64 in
+        try inTransaction(synced: false) { () throws(SQLiteError) -> Int64 in
             try database.prepare("INSERT INTO batches(uid, session, created_ns, state) VALUES(?, ?, ?, ?)")
                 .bind(.int(Int64(uid)), .text(session), .int(createdNanoseconds), .text(BatchState.running.rawValue)).run()
             let id = database.lastInsertRowID
