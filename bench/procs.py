@@ -57,12 +57,18 @@ def stop_all():
         stop(p, timeout=5.0)
 
 
-def install_signal_handlers():
-    # SIGTERM (e.g. from CI's timeout) takes the same clean-up path as Ctrl-C.
+def install_signal_handlers() -> list:
+    """SIGTERM (e.g. from CI's timeout) takes the same clean-up path as Ctrl-C. Signals
+    the harness was started with blocked are unblocked first, and returned: a blocked
+    mask is inherited by every child, and a peer or client that never sees the
+    SIGTERM meant to stop it hangs the run."""
+    blocked = sorted(signal.pthread_sigmask(signal.SIG_SETMASK, []))
+
     def on_term(signum, frame):
         raise KeyboardInterrupt("signal %d" % signum)
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGHUP, on_term)
+    return blocked
 
 
 def status_kb(pid: int, field: str) -> int:

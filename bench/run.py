@@ -215,7 +215,10 @@ def main(argv=None) -> int:
         if still:
             log("missing peers: %s (apt-get install -y %s)" % (", ".join(still), " ".join(still)))
             return 2
-    procs.install_signal_handlers()
+    blocked = procs.install_signal_handlers()
+    if blocked:
+        log("started with signals blocked (%s): unblocked for the run and its children" %
+            ", ".join(getattr(s, "name", str(s)) for s in blocked))
     results = Results()
     host = machine.describe()
     log("machine: %s; inotify max_queued_events %s; load average %.2f" % (
