@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
-import CuratorSystem
 
 /// `rescan`: a full scan of one root, or of all, queued with the watcher.
 enum RescanCommand: CuratorCommand {
@@ -12,14 +11,11 @@ enum RescanCommand: CuratorCommand {
             return state.rootOrder
         }
         curator.inbox.post(.rescan(ids))
-        // Answered once the watcher has the scans in hand (it takes its commands in
-        // order, the ping after them): from then on `status` says `scanning`, so
-        // "rescan, then wait until not scanning" cannot read the state from before the
-        // rescan (it could, on a loaded host). Bounded: a watcher busy elsewhere still
-        // gets the rescan, just later.
-        let scheduled = OneShotSignal()
-        curator.inbox.post(.ping(scheduled))
-        _ = scheduled.wait(seconds: 5)
+        // Answered once the watcher has the scans in hand: from then on `status` says
+        // `scanning`, so "rescan, then wait until not scanning" cannot read the state
+        // from before the rescan (it could, on a loaded host). Bounded: a watcher busy
+        // elsewhere still gets the rescan, just later.
+        _ = curator.watcherCaughtUp(within: 5)
         let names = curator.withState { state in ids.map(state.rootName) }
         return RescanResult(roots: names)
     }

@@ -14,4 +14,13 @@ extension Curator {
         inbox.post(.ping(answer))
         return answer
     }
+
+    /// Waits (up to `seconds`) until the watcher has taken every command posted to it
+    /// before this call: it takes them in order, and answers the ping after them.
+    /// False if it did not in that time (it still will).
+    func watcherCaughtUp(within seconds: Double) -> Bool {
+        let reached = OneShotSignal()
+        inbox.post(.ping(reached))
+        return reached.wait(seconds: seconds)
+    }
 }

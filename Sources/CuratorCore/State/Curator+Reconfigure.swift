@@ -20,9 +20,6 @@ extension Curator {
         }
         inbox.post(.reconfigure)
         guard let seconds else { return true }
-        // The watcher takes its commands in order: the ping is answered after the roots are in hand.
-        let applied = OneShotSignal()
-        inbox.post(.ping(applied))
-        return applied.wait(seconds: seconds)
+        return watcherCaughtUp(within: seconds)
     }
 }

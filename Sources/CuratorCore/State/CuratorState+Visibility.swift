@@ -20,15 +20,10 @@ extension CuratorState {
         return access.mayList(folder: folderID, root: root, path: path, uid: uid, rootPath: rootPath)
     }
 
+    /// Whether `uid` may see `photo`; for a group's shown photo, the whole group (a
+    /// group's files are in one folder).
     func maySee(_ photo: Photo, uid: UInt32) -> Bool {
         uid == 0 || mayList(folderID: photo.folderID, root: photo.rootID, uid: uid)
-    }
-
-    /// Whether `photoID` is a listed id (a group's, issue 15) that `uid` may see:
-    /// a group's files are in one folder, so seeing its shown photo is seeing all.
-    func maySee(photoID: Int64, uid: UInt32) -> Bool {
-        guard let photo = library.listed(photoID) else { return false }
-        return maySee(photo, uid: uid)
     }
 
     /// Whether `uid` may list every folder of `root` (of every root when nil): then
