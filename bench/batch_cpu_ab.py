@@ -16,6 +16,8 @@ bench/run.py's trash workload, not a replacement.
                                         subject's batches into /tmp/batch-perf-REP.data,
                                         PERFARGS="-g -F 2000", with "-a" every CPU; a summary
                                         is printed),
+                                        UNDO=1 (the batch's undo timed too, and traced
+                                        by PERF/STRACE instead of the batch),
                                         STRACE=NAME (strace of its first batch into
                                         /tmp/batch-strace.txt, STRACEARGS="-c"))
 
@@ -45,6 +47,7 @@ PEERS = os.environ.get("PEERS", "1") == "1"
 THREADS = os.environ.get("THREADS", "1") == "1"
 PERF = os.environ.get("PERF")
 STRACE = os.environ.get("STRACE")
+UNDO = os.environ.get("UNDO") == "1"  # also the batch's undo, timed (and traced instead of the batch)
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -92,17 +95,32 @@ def curatord_batch(name, binary, tree, run, env, rep):
         ids = indexed_ids(client, client.request("status")["roots"][0]["name"], rel, BATCH)
         d.wait_capture_done(client)
         os.sync()
-        if PERF == name:
-            args = os.environ.get("PERFARGS", "-g -F 2000").split()
-            # "-a" (every CPU: what an off-CPU analysis of sched_switch needs) or this daemon.
-            target = [] if "-a" in args else ["-p", str(d.pid)]
-            tracer = subprocess.Popen(["perf", "record"] + args + ["-o", "/tmp/batch-perf-%d.data" % rep] + target,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            time.sleep(1.0)
-        elif STRACE == name and rep == 0:
-            tracer = subprocess.Popen(["strace"] + os.environ.get("STRACEARGS", "-c").split() + ["-f", "-o", "/tmp/batch-strace.txt", "-p", str(d.pid)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(1.0)
+
+        def trace():
+            if PERF == name:
+                args = os.environ.get("PERFARGS", "-g -F 2000").split()
+                # "-a" (every CPU: what an off-CPU analysis of sched_switch needs) or this daemon.
+                target = [] if "-a" in args else ["-p", str(d.pid)]
+                started = subprocess.Popen(["perf", "record"] + args + ["-o", "/tmp/batch-perf-%d.data" % rep] + target,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                time.sleep(1.0)
+                return started
+            if STRACE == name and rep == 0:
+                started = subprocess.Popen(["strace"] + os.environ.get("STRACEARGS", "-c").split() + ["-f", "-o", "/tmp/batch-strace.txt",
+                                           "-p", str(d.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(1.0)
+                return started
+            return None
+
+        def untrace(tracer):
+            if tracer is not None:
+                tracer.send_signal(2)
+                err = tracer.communicate(timeout=300)[1]
+                if tracer.returncode not in (0, None) and err:
+                    print(err.decode(errors="replace")[-800:])
+
+        if not UNDO:
+            tracer = trace()
         before, threads, split = process_cpu(d.pid), thread_cpu(d.pid), process_cpu(d.pid, split=True)
         t0 = time.perf_counter()
         _, plan = client.timed_request("delete.prepare", ids=ids, timeout=600)
@@ -113,16 +131,30 @@ def curatord_batch(name, binary, tree, run, env, rep):
         cpu = process_cpu(d.pid) - before
         after = thread_cpu(d.pid)
         user, system = (a - b for a, b in zip(process_cpu(d.pid, split=True), split))
-        if tracer is not None:
-            tracer.send_signal(2)
-            err = tracer.communicate(timeout=300)[1]
-            if tracer.returncode not in (0, None) and err:
-                print(err.decode(errors="replace")[-800:])
+        untrace(tracer)
+        tracer = None
         if batch.get("trashed") != files:
             raise RuntimeError("%s trashed %s of %d files" % (name, batch.get("trashed"), files))
         per_thread = {k: after.get(k, 0) - threads.get(k, 0) for k in after}
-        return dict(wall=wall, cpu=cpu, user=user, system=system, prepare_wall=t1 - t0, prepare_cpu=cpu_prepare, files=files,
-                    threads={k: v for k, v in per_thread.items() if v > 0})
+        out = dict(wall=wall, cpu=cpu, user=user, system=system, prepare_wall=t1 - t0, prepare_cpu=cpu_prepare, files=files,
+                   threads={k: v for k, v in per_thread.items() if v > 0})
+        if UNDO:
+            # The undo of that batch, the photos indexed again first (as the harness's trash workload does).
+            d.wait_capture_done(client)
+            os.sync()
+            tracer = trace()
+            before, threads = process_cpu(d.pid), thread_cpu(d.pid)
+            t0 = time.perf_counter()
+            _, undo = client.timed_request("undo", batch=batch["batch"], timeout=600)
+            out["undo_wall"] = time.perf_counter() - t0
+            out["undo_cpu"] = process_cpu(d.pid) - before
+            after = thread_cpu(d.pid)
+            untrace(tracer)
+            tracer = None
+            if undo.get("restored") != files:
+                raise RuntimeError("%s restored %s of %d files" % (name, undo.get("restored"), files))
+            out["undo_threads"] = {k: v for k, v in ((k, after.get(k, 0) - threads.get(k, 0)) for k in after) if v > 0}
+        return out
     finally:
         client.close()
         d.stop()
@@ -177,6 +209,10 @@ def main():
                         r["user"], r["system"], r["prepare_wall"], r["prepare_cpu"])
                     if THREADS:
                         extra += " " + ", ".join("%s %.2f" % kv for kv in sorted(r["threads"].items(), key=lambda kv: -kv[1]))
+                    if "undo_wall" in r:
+                        extra += "; undo wall %.3f s, CPU %.3f s" % (r["undo_wall"], r["undo_cpu"])
+                        if THREADS:
+                            extra += " " + ", ".join("%s %.2f" % kv for kv in sorted(r["undo_threads"].items(), key=lambda kv: -kv[1]))
                 print("rep %d %-12s wall %.3f s  CPU %.3f s%s" % (rep + 1, name, r["wall"], r["cpu"], extra), flush=True)
         files = gen_tree.batch_files(BATCH, GROUPS)
         print("\n%d photos (%d files), %s; filler tree %d photos; load %.1f-%.1f; %d reps" % (
@@ -186,6 +222,11 @@ def main():
                 name, stats.median([r["wall"] for r in runs]), stats.median([r["cpu"] for r in runs]),
                 min(r["cpu"] for r in runs), max(r["cpu"] for r in runs), stats.median([r["user"] for r in runs]),
                 stats.median([r["system"] for r in runs]), stats.median([r["cpu"] for r in runs]) / files * 1e6))
+        if UNDO:
+            for name, _ in subjects:
+                print("%-12s undo wall median %.3f s [%.3f-%.3f]  CPU median %.3f s" % (
+                    name, stats.median([r["undo_wall"] for r in res[name]]), min(r["undo_wall"] for r in res[name]),
+                    max(r["undo_wall"] for r in res[name]), stats.median([r["undo_cpu"] for r in res[name]])))
         first = subjects[0][0]
         for name in list(res)[1:]:
             ratios = [a["cpu"] / b["cpu"] for a, b in zip(res[first], res[name])]

@@ -80,7 +80,7 @@ import Testing
         #expect(rename(f.root.appending(ByteString("gone")).lossyString, outside.appending(ByteString("gone")).lossyString) == 0)
         #expect(rename(f.root.appending(ByteString("trashed.jpg")).lossyString, outside.appending(ByteString("t.jpg")).lossyString) == 0)
         // A batch moves this one out itself and reports it: the crawler leaves it be.
-        f.outgoing.expect([WatchTable.Entry(rootID: f.rootID, path: ByteString("trashed.jpg"))])
+        f.moves.outgoing.expect([WatchTable.Entry(rootID: f.rootID, path: ByteString("trashed.jpg"))])
         f.crawler.apply([f.hint(.movedFrom(ByteString("x.jpg"), cookie: 1, isDirectory: false)),
                          f.hint(.movedFrom(ByteString("gone"), cookie: 2, isDirectory: true)),
                          f.hint(.movedFrom(ByteString("trashed.jpg"), cookie: 3, isDirectory: false))])
@@ -93,7 +93,27 @@ import Testing
         #expect(f.crawler.oldestOutstandingWork == nil)
         // The folder that left still exists: its watches are removed, not just forgotten.
         #expect(f.watcher.forgotten.map(\.path) == [ByteString("gone")] && f.watcher.forgotten.first?.unwatch == true)
-        #expect(f.outgoing.end([WatchTable.Entry(rootID: f.rootID, path: ByteString("trashed.jpg"))]) == [0])
+        #expect(f.moves.outgoing.end([WatchTable.Entry(rootID: f.rootID, path: ByteString("trashed.jpg"))]) == [0])
+    }
+
+    @Test func anUndosOwnMoveBackIsLeftToItAndAnyOtherArrivalIsIndexed() throws {
+        let f = try CrawlerFixture()
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        // Two files arrive from outside the root (MOVED_TO without a MOVED_FROM): an
+        // undo moves one back and indexes it itself; the other is somebody else's.
+        try f.write("back.jpg")
+        try f.write("other.jpg")
+        f.moves.incoming.expect([WatchTable.Entry(rootID: f.rootID, path: ByteString("back.jpg"))])
+        f.crawler.apply([f.hint(.movedTo(ByteString("back.jpg"), cookie: 7, isDirectory: false)),
+                         f.hint(.movedTo(ByteString("other.jpg"), cookie: 8, isDirectory: false))])
+        #expect(Set(f.ids.keys) == ["other.jpg"], "the undo's arrival is not indexed a second time by the watcher")
+        #expect(!f.moves.incoming.isExpecting && !f.moves.isExpecting)
+        #expect(f.moves.incoming.end([WatchTable.Entry(rootID: f.rootID, path: ByteString("back.jpg"))]) == [0],
+                "the undo hears that its arrival was skipped, to have it looked at if it did not index it")
+        // A second arrival at that path once the undo is over is the watcher's again.
+        f.crawler.apply([f.hint(.movedTo(ByteString("back.jpg"), cookie: 9, isDirectory: false))])
+        #expect(Set(f.ids.keys) == ["other.jpg", "back.jpg"])
     }
 
     @Test func aFileBeingWrittenIsIndexedAtItsCloseNotBefore() throws {

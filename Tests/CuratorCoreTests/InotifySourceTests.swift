@@ -19,7 +19,7 @@ import Testing
 
         init() throws {
             hints = PendingHints { }
-            source = InotifySource(tools: try InotifyTools(), hints: hints, report: report, outgoing: OutgoingMoves())
+            source = InotifySource(tools: try InotifyTools(), hints: hints, report: report, moves: OwnMoves())
             try source.start()
         }
     }

@@ -48,12 +48,12 @@ struct PhotoPathTests {
     }
 }
 
-@Suite("OutgoingMoves: the moves a running batch makes itself")
-struct OutgoingMovesTests {
+@Suite("ExpectedMoves: the moves a running batch makes itself")
+struct ExpectedMovesTests {
     private func entry(_ name: String) -> WatchTable.Entry { WatchTable.Entry(rootID: 1, path: ByteString(name)) }
 
     @Test func aMoveIsClaimedOnceAndTheBatchHearsWhichWere() {
-        let moves = OutgoingMoves()
+        let moves = ExpectedMoves()
         #expect(!moves.isExpecting)
         moves.expect([entry("a.jpg"), entry("b.jpg"), entry("c.jpg")])
         #expect(moves.isExpecting)
@@ -67,7 +67,7 @@ struct OutgoingMovesTests {
     }
 
     @Test func anotherBatchsMovesStayWhenOneEnds() {
-        let moves = OutgoingMoves()
+        let moves = ExpectedMoves()
         moves.expect([entry("a.jpg"), entry("b.jpg")])
         moves.expect([WatchTable.Entry(rootID: 2, path: "x.jpg")])
         #expect(moves.claim(entry("b.jpg")))

@@ -240,11 +240,12 @@ public final class BatchRunner {
 
     /// Puts a batch's photos back, in ascending view order (the reverse of trashing).
     /// `batch` nil means the requester's latest batch with photos still in the trash.
-    /// Pipelined like `run`, with the same callbacks; `willRestore` is told how many
-    /// photos it is about to put back (one `progress` each), before the first;
+    /// Pipelined like `run`, with the same callbacks; `willRestore` is told which
+    /// photos (root name, path in it) it is about to put back, in order (one
+    /// `progress` each), before the first;
     /// `chunkReported` gets each chunk's photos back at their paths.
     public func undo(batch: Int64?, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
-                     willRestore: (Int) -> Void = { _ in },
+                     willRestore: ([(rootName: String, relativePath: ByteString)]) -> Void = { _ in },
                      chunkReported: ([RestoredPhoto]) -> Void = { _ in },
                      shouldStop: () -> Bool = { false }) throws(BatchError) -> UndoOutcome {
         try live.check { (running) throws(BatchError) in try refuseWhileUnrecovered(live: running) }
@@ -287,7 +288,7 @@ public final class BatchRunner {
         defer { live.end(target.id) }
         try failpoints.reach(.undoStarted)
         log.info("undo of batch \(target.id): \(order.count) photos back for uid \(requester.uid)")
-        willRestore(order.count)
+        willRestore(order.map { (items[$0].rootName, items[$0].relativePath) })
         let restorer = PhotoRestorer(journal: journal, failpoints: failpoints, requester: requester,
                                      effectiveUID: effectiveUID, batch: target.id, helpers: helpers)
         var results: [BatchItemResult] = []

@@ -45,6 +45,12 @@ final class PhotoRestorer {
         var photo: RestoredPhoto?
     }
 
+    /// What a run of photos ended with, recorded by one statement.
+    private struct Outcome: Equatable {
+        var state: JournalItemState
+        var outcome: PhotoOutcome
+    }
+
     /// A chunk whose moves back are done and whose sync is under way.
     struct StagedChunk {
         fileprivate var items: [JournalItem]
@@ -61,14 +67,17 @@ final class PhotoRestorer {
         let known = items.map { $0.photoPath != nil && $0.trashName != nil && $0.trashDirectory != nil }
         try journaling { () throws(SQLiteError) in
             try journal.transaction { () throws(SQLiteError) in
+                // Only the state changes: one statement per run of consecutive steps.
+                var restoring = StepRuns<Bool>()
                 for (item, isKnown) in zip(items, known) {
                     if isKnown {
-                        try journal.recordItem(batch: batch, step: item.step, state: .restoring, outcome: item.outcome, detail: item.detail)
+                        restoring.add(item.step, true)
                     } else {
                         try journal.recordItem(batch: batch, step: item.step, state: .gone, outcome: .error,
                                                detail: "the journal does not say where this photo went")
                     }
                 }
+                for run in restoring.runs { try journal.recordStates(batch: batch, steps: run.steps, state: .restoring) }
             }
         }
         try failpoints.reach(.undoChunkIntent)
@@ -95,9 +104,19 @@ final class PhotoRestorer {
 
         try journaling { () throws(SQLiteError) in
             try journal.transaction { () throws(SQLiteError) in
+                // Runs of consecutive steps that ended alike without detail (a chunk
+                // put back whole) are one statement each.
+                var alike = StepRuns<Outcome>()
                 for (item, end) in zip(items, endings) {
                     guard let end else { continue }
-                    try journal.recordItem(batch: batch, step: item.step, state: end.state, outcome: end.outcome, detail: end.detail)
+                    if end.detail == nil {
+                        alike.add(item.step, Outcome(state: end.state, outcome: end.outcome))
+                    } else {
+                        try journal.recordItem(batch: batch, step: item.step, state: end.state, outcome: end.outcome, detail: end.detail)
+                    }
+                }
+                for run in alike.runs {
+                    try journal.recordItems(batch: batch, steps: run.steps, state: run.key.state, outcome: run.key.outcome, moved: false)
                 }
             }
         }

@@ -136,29 +136,18 @@ final class PhotoTrasher {
             try journal.transactionUnsynced { () throws(SQLiteError) in
                 // Runs of consecutive steps that ended alike without detail (a chunk
                 // that went to the trash whole) are one statement each.
-                var run: (first: Int, last: Int, end: Ending)?
-                func flush() throws(SQLiteError) {
-                    guard let current = run else { return }
-                    run = nil
-                    try journal.recordItems(batch: batch, steps: current.first...current.last, state: current.end.state,
-                                            outcome: current.end.outcome, moved: current.end.moved)
-                }
+                var alike = StepRuns<Ending>()
                 for index in moved {
                     guard let end = endings[index] else { continue }
-                    let step = items[index].step
                     if end.detail == nil {
-                        if let current = run, current.last + 1 == step, current.end == end {
-                            run?.last = step
-                            continue
-                        }
-                        try flush()
-                        run = (step, step, end)
+                        alike.add(items[index].step, end)
                     } else {
-                        try flush()
                         try record(items[index], end)
                     }
                 }
-                try flush()
+                for run in alike.runs {
+                    try journal.recordItems(batch: batch, steps: run.steps, state: run.key.state, outcome: run.key.outcome, moved: run.key.moved)
+                }
             }
         }
         try failpoints.reach(.chunkJournaled)

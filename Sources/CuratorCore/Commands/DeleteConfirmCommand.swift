@@ -38,10 +38,10 @@ enum DeleteConfirmCommand: CuratorCommand {
             }
         }
         let entries = leaving.map(\.0)
-        curator.outgoing.expect(entries)
+        curator.ownMoves.outgoing.expect(entries)
         defer {
             // Moves the watcher left to the batch that the batch did not make: looked at again.
-            let skipped = curator.outgoing.end(entries)
+            let skipped = curator.ownMoves.outgoing.end(entries)
             if !skipped.isEmpty {
                 let gone = Set(trashed)
                 let again = skipped.map { leaving[$0] }.filter { !gone.contains($0.1) }.map(\.0)

@@ -21,6 +21,16 @@ enum UndoCommand: CuratorCommand {
         defer { curator.releaseBatchSlots(target.roots) }
         var total = 0
         var done = 0
+        // The watcher leaves the undo's own moves back to it (it indexes them itself),
+        // and looks again at any it skipped that the undo did not put back.
+        var arriving: [WatchTable.Entry] = []
+        var arrivingRoots: [String] = []
+        var putBack: [String: Set<ByteString>] = [:]
+        defer {
+            let skipped = curator.ownMoves.incoming.end(arriving)
+            let again = skipped.filter { putBack[arrivingRoots[$0]]?.contains(arriving[$0].path) != true }.map { arriving[$0] }
+            if !again.isEmpty { curator.inbox.post(.recheck(again)) }
+        }
         // Each chunk's photos are indexed again (and told) on a thread of their own
         // while the next chunk moves back.
         let reports = ChunkReports<(first: Int, total: Int, results: [BatchItemResult], back: [RestoredPhoto])> { chunk in
@@ -40,8 +50,18 @@ enum UndoCommand: CuratorCommand {
                 var reported: [BatchItemResult] = []
                 return try runner.undo(batch: target.batch, requester: requester,
                                        progress: { reported.append($0) },
-                                       willRestore: { total = $0 },
+                                       willRestore: { photos in
+                                           total = photos.count
+                                           let ids = curator.withState { state in photos.map { state.rootID(named: $0.rootName) } }
+                                           for (photo, id) in zip(photos, ids) {
+                                               guard let id else { continue }
+                                               arriving.append(WatchTable.Entry(rootID: id, path: photo.relativePath))
+                                               arrivingRoots.append(photo.rootName)
+                                           }
+                                           curator.ownMoves.incoming.expect(arriving)
+                                       },
                                        chunkReported: { back in
+                                           for photo in back { putBack[photo.rootName, default: []].insert(photo.relativePath) }
                                            reports.hand((first: done, total: total, results: reported, back: back))
                                            done += reported.count
                                            reported.removeAll(keepingCapacity: true)

@@ -263,6 +263,13 @@ final class Journal: @unchecked Sendable {
                       .int(Int64(steps.lowerBound)), .int(Int64(steps.upperBound))).run() }
     }
 
+    /// A new state only (the outcome and detail kept) for the consecutive steps
+    /// `steps`: an undo's chunk of photos `restoring`, in one statement.
+    func recordStates(batch: Int64, steps: ClosedRange<Int>, state: JournalItemState) throws(SQLiteError) {
+        try lock.withLock { () throws(SQLiteError) in try database.prepare("UPDATE items SET state = ? WHERE batch = ? AND step BETWEEN ? AND ?")
+            .bind(.text(state.rawValue), .int(batch), .int(Int64(steps.lowerBound)), .int(Int64(steps.upperBound))).run() }
+    }
+
     func setBatchState(_ batch: Int64, _ state: BatchState, undoRunning: Bool) throws(SQLiteError) {
         try lock.withLock { () throws(SQLiteError) in try database.prepare("UPDATE batches SET state = ?, undo_running = ? WHERE id = ?")
             .bind(.text(state.rawValue), .int(undoRunning ? 1 : 0), .int(batch)).run() }

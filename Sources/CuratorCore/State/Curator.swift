@@ -18,7 +18,7 @@ public final class Curator: Sendable {
     let watcherReport = WatcherReport()
     /// What `status` says, published at the end of every hold of `lock`.
     let statusBoard = StatusBoard()
-    let outgoing = OutgoingMoves()
+    let ownMoves = OwnMoves()
     /// Writes and removes `sync`'s cookie files: a cookie on a share whose server
     /// hangs holds one of these threads, never the client's, so that every
     /// `timeout_ms` is kept. Past 8 hung at once, syncs of such roots fail at once.

@@ -23,7 +23,7 @@ final class Crawler {
 
     let state: any WatcherStateLock
     let watcher: any DirectoryWatcher
-    let outgoing: OutgoingMoves
+    let moves: OwnMoves
     let sequence: WorkSequence
 
     /// How long a scan step reads folders before the watcher thread serves the rest.
@@ -91,14 +91,14 @@ final class Crawler {
     }
 
     init(root: Int32, config: RootConfig, watching: Bool, state: any WatcherStateLock, watcher: any DirectoryWatcher,
-         outgoing: OutgoingMoves, sequence: WorkSequence) {
+         moves: OwnMoves, sequence: WorkSequence) {
         self.root = root
         self.config = config
         self.filter = NameFilter(config)
         self.watching = watching
         self.state = state
         self.watcher = watcher
-        self.outgoing = outgoing
+        self.moves = moves
         self.sequence = sequence
     }
 
@@ -167,7 +167,8 @@ final class Crawler {
                     moved(from, to: path, isDirectory: isDirectory, into: &steps)
                 } else if isDirectory {
                     directoryArrived(path)
-                } else {
+                } else if !moves.incoming.claim(WatchTable.Entry(rootID: root, path: path)) {
+                    // (Claimed: a running undo's own move back, which it indexes itself.)
                     fileChanged(path, into: &steps)
                 }
             case .cookie, .rootChanged:
@@ -293,7 +294,7 @@ final class Crawler {
             } else {
                 pendingCreates[move.path] = nil
                 // A running batch's own move out: it reports the photo itself.
-                if outgoing.claim(WatchTable.Entry(rootID: root, path: move.path)) { continue }
+                if moves.outgoing.claim(WatchTable.Entry(rootID: root, path: move.path)) { continue }
                 fileChanged(move.path, into: &steps)
             }
         }

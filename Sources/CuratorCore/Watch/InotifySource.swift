@@ -21,7 +21,7 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
 
     let hints: PendingHints
     let report: WatcherReport
-    private let outgoing: OutgoingMoves
+    private let moves: OwnMoves
     private let requests = Mutex<[Request]>([])
     private let wakeDescriptor: Int32
     private let wakeError: Errno?
@@ -32,7 +32,7 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
 
     /// Events read at a time before requests are looked at again.
     static let burstLimit = 4096
-    /// How long events gather before they are read while a batch moves photos out:
+    /// How long events gather before they are read while a batch moves photos out (or an undo back):
     /// their events come by the thousand, each a wake-up on the cores the batch needs.
     static let batchCoalesceMicroseconds: UInt32 = 4000
     /// A request not answered in this time finds the source gone (a bug): the caller
@@ -50,11 +50,11 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
     }
 
     /// `tools` nil: inotify could not be started; every request answers so.
-    init(tools: InotifyTools?, hints: PendingHints, report: WatcherReport, outgoing: OutgoingMoves) {
+    init(tools: InotifyTools?, hints: PendingHints, report: WatcherReport, moves: OwnMoves) {
         self.tools = tools
         self.hints = hints
         self.report = report
-        self.outgoing = outgoing
+        self.moves = moves
         available = Atomic(tools != nil)
         // Checked in `start`, which reports the failure.
         wakeDescriptor = SystemCalls.eventfd()
@@ -162,7 +162,7 @@ final class InotifySource: DirectoryWatcher, @unchecked Sendable {
                 _ = SystemCalls.read(wakeDescriptor, &value, 8)
             }
             if fds.count > 1 && fds[1].revents != 0 {
-                if outgoing.isExpecting { usleep(Self.batchCoalesceMicroseconds) }
+                if moves.isExpecting { usleep(Self.batchCoalesceMicroseconds) }
                 readBurst()
             }
         }

@@ -25,7 +25,7 @@ public final class Watcher: RootControl, @unchecked Sendable {
     let state: any WatcherStateLock
     let inbox: WatcherInbox
     let report: WatcherReport
-    let outgoing: OutgoingMoves
+    let moves: OwnMoves
     let source: InotifySource
     private var crawlers: [Int32: Crawler] = [:]
     /// The lanes of remote roots: their crawlers' work runs there (`RootLane`).
@@ -56,10 +56,10 @@ public final class Watcher: RootControl, @unchecked Sendable {
         state = curator
         inbox = curator.inbox
         report = curator.watcherReport
-        outgoing = curator.outgoing
+        moves = curator.ownMoves
         let inbox = curator.inbox
         source = InotifySource(tools: tools?.tools, hints: PendingHints(wake: { inbox.wake() }), report: curator.watcherReport,
-                               outgoing: curator.outgoing)
+                               moves: curator.ownMoves)
         let limit = ProcessInfo.processInfo.environment[Self.staleEntryLimitVariable].flatMap { Int($0) }
         staleEntryLimit = max(limit ?? Self.defaultStaleEntryLimit, 1)
     }
@@ -336,7 +336,7 @@ public final class Watcher: RootControl, @unchecked Sendable {
             perform(id) { $0.start(config: config, watching: watching) }
         } else {
             crawlers[id] = Crawler(root: id, config: config, watching: watching, state: state, watcher: source,
-                                   outgoing: outgoing, sequence: sequence)
+                                   moves: moves, sequence: sequence)
         }
     }
 

@@ -57,7 +57,7 @@ final class CrawlerFixture {
     let state: CuratorState
     let rootID: Int32
     let watcher = RecordingWatcher()
-    let outgoing = OutgoingMoves()
+    let moves = OwnMoves()
     let lock: TestStateLock
     let crawler: Crawler
 
@@ -71,7 +71,7 @@ final class CrawlerFixture {
         rootID = try #require(state.rootID(named: "pics"))
         lock = TestStateLock(state)
         crawler = Crawler(root: rootID, config: config.roots[0], watching: true, state: lock, watcher: watcher,
-                          outgoing: outgoing, sequence: WorkSequence())
+                          moves: moves, sequence: WorkSequence())
     }
 
     @discardableResult
