@@ -122,7 +122,7 @@ struct TrashBatchTests {
     }
 
     /// Every chunk of a batch, and of its undo, hands its jobs (the next chunk's plan,
-    /// the `.trashinfo` files written ahead, the sync) to the same few helper threads:
+    /// the `.trashinfo` files written ahead or removed behind, the sync) to the same few helper threads:
     /// none is started per chunk.
     @Test func theChunksOfABatchReuseTheSameHelperThreads() throws {
         let box = try Sandbox()
@@ -139,7 +139,7 @@ struct TrashBatchTests {
         let undone = try runner.undo(batch: outcome.result.batch, requester: .me)
         #expect(undone.result.restored == 60)
         let undo = runner.helpers.started
-        #expect(undo.jobs - batch.jobs == 12, "one sync per chunk: \(undo)")
+        #expect(undo.jobs - batch.jobs == 24, "one sync and one remover of .trashinfo files per chunk: \(undo)")
         #expect(undo.threads - batch.threads <= 3, "\(undo)")
     }
 

@@ -156,7 +156,15 @@ struct CrashMatrixTests {
 
             let again = try Self.restart(a.d)
             let census = try CrashCheck.invariants(a.d, a.photos, crash.spec)
-            let back = Self.restored(after: crash)
+            var back = Self.restored(after: crash)
+            // `undo.info_removed` is reached on the helper that removes the chunk's
+            // .trashinfo files behind the undo thread: when its hit kills, the undo
+            // thread may have moved the chunk's next photos back (never past the chunk:
+            // it waits for the helper before the chunk's sync), their infos still there.
+            let chunkEnd = min((back + Self.chunk - 1) / Self.chunk * Self.chunk, Self.planned)
+            if crash.step == "undo.info_removed", (back...chunkEnd).contains(Self.planned - census.inTrash.count) {
+                back = Self.planned - census.inTrash.count
+            }
             #expect(Set(census.inTrash.keys) == Set(a.order.dropLast(back)), "the last \(back) of the plan are back")
             let batch = try #require(try again.history().first)
             let state = back == 0 ? "done" : back == Self.planned ? "undone" : "partly_undone"

@@ -22,7 +22,7 @@ import Synchronization
 ///   undo.started          undo flagged as running in the journal
 ///   undo.chunk_intent     a chunk's `restoring` committed, nothing moved yet
 ///   undo.renamed          photo back at its path, .trashinfo still there
-///   undo.info_removed     .trashinfo removed (not synced)
+///   undo.info_removed     .trashinfo removed (not synced; on the helper that removes them behind the undo thread)
 ///   undo.chunk_synced     the chunk's file systems synced, its outcomes not journaled yet
 ///   undo.chunk_journaled  the chunk's undo outcomes committed
 ///   undo.finished         batch's state after undo committed

@@ -84,10 +84,27 @@ final class PhotoRestorer {
 
         let sync = ChunkSync(helpers: helpers)
         let parents = RestoreParents(observer: observer, requester: requester, effectiveUID: effectiveUID)
+        // The .trashinfo files go on a helper, each after its photo is back.
+        let remover = InfoRemoverBehind(failpoints: failpoints)
+        let behind = remover.start(on: helpers) ? remover : nil
         var endings: [Ending?] = Array(repeating: nil, count: items.count)
-        for index in items.indices where known[index] {
-            items[index].state = .restoring
-            endings[index] = try restore(items[index], parents: parents, sync: sync)
+        do throws(BatchError) {
+            for index in items.indices where known[index] {
+                items[index].state = .restoring
+                endings[index] = try restore(items[index], at: index, parents: parents, sync: sync, remover: behind)
+            }
+        } catch {
+            _ = try? remover.finish()
+            throw error
+        }
+        let removals = try remover.finish()
+        for removal in removals.removed { sync.touched(removal.trash, directory: nil, info: removal.name) }
+        for (removal, error) in removals.failed {
+            // Left `restoring`: recovery will see the photo back and remove the stale info.
+            log.error("undo of batch \(batch) step \(items[removal.index].step): \(error)")
+            if let end = endings[removal.index] {
+                endings[removal.index] = Ending(state: .restoring, outcome: .restored, detail: end.detail, photo: end.photo)
+            }
         }
         sync.start()
         return StagedChunk(items: items, known: known, endings: endings, sync: sync)
@@ -137,8 +154,10 @@ final class PhotoRestorer {
         }
     }
 
-    /// One photo, its `restoring` committed; nothing synced.
-    private func restore(_ item: JournalItem, parents: RestoreParents, sync: ChunkSync) throws(BatchError) -> Ending {
+    /// One photo (`index` in its chunk), its `restoring` committed; nothing synced.
+    /// Its `.trashinfo` is handed to `remover` once it is back, or removed here.
+    private func restore(_ item: JournalItem, at index: Int, parents: RestoreParents, sync: ChunkSync,
+                         remover: InfoRemoverBehind?) throws(BatchError) -> Ending {
         func stays(_ outcome: PhotoOutcome, _ detail: String?) -> Ending {
             Ending(state: .trashed, outcome: outcome, detail: detail)
         }
@@ -192,6 +211,10 @@ final class PhotoRestorer {
         let back = (try? parent.status(of: path.name)) ?? nil
         let photo = back.map { item.restoredPhoto(at: $0, byOtherTool: false, recreated: recreated) }
         let detail = recreated.isEmpty ? nil : "recreated \(recreated.map(\.lossyString).joined(separator: ", "))"
+        if let remover {
+            try remover.hand(InfoRemoverBehind.Removal(index: index, trash: trash, name: name))
+            return Ending(state: .restored, outcome: .restored, detail: detail, photo: photo)
+        }
         do throws(SystemError) {
             try trash.removeInfo(name, synced: false)
         } catch {

@@ -35,7 +35,7 @@ enum UndoCommand: CuratorCommand {
         // while the next chunk moves back.
         let reports = ChunkReports<(first: Int, total: Int, results: [BatchItemResult], back: [RestoredPhoto])> { chunk in
             curator.withState { state in
-                for restored in chunk.back { state.photoRestored(restored) }
+                state.photosRestored(chunk.back)
                 for (offset, item) in chunk.results.enumerated() {
                     state.events.send(Event(event: .batch, photoId: item.id, state: "restoring",
                                             done: chunk.first + offset + 1, total: chunk.total, outcome: item.outcome),

@@ -62,7 +62,7 @@ public final class Curator: Sendable {
             // Also for photos the index still holds (a crash came before they were
             // unindexed): the scan drops them, and the tombstone brings the id back.
             for burial in trashed { state.tombstones.bury(burial) }
-            for restored in report.restored { state.photoRestored(restored) }
+            state.photosRestored(report.restored)
         }
         // Photos back at their paths before the crash, but killed before the index had
         // them: indexed now, under their former ids, before the scan would give new ones.
@@ -70,7 +70,7 @@ public final class Curator: Sendable {
             try runner.photosBackInPlace { ids in withState { state in Set(ids.filter { state.library.photo($0) == nil }) } }
         }
         withState { state in
-            for restored in back { state.photoRestored(restored) }
+            state.photosRestored(back)
         }
         return report
     }

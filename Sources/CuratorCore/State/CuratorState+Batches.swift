@@ -51,23 +51,45 @@ extension CuratorState {
         if !trashed.isEmpty { sessions.photosLeft(trashed) }
     }
 
-    /// A photo back from the trash: indexed again (with its former id: the tombstone
-    /// is keyed by its inode), whichever of the watcher and the undo sees it first.
-    func photoRestored(_ restored: RestoredPhoto) {
-        guard let rootID = rootID(named: restored.rootName), let root = roots[rootID] else { return }
-        if restored.sameInode {
-            tombstones.bury(Burial(id: restored.photoID, identity: restored.identity, rootName: restored.rootName,
-                                   relativePath: restored.relativePath))
+    /// Photos back from the trash: indexed again (each with its former id: the
+    /// tombstone is keyed by its inode), whichever of the watcher and the undo sees
+    /// them first. The files of one folder, consecutive in `restored` (an undo's
+    /// chunk goes folder by folder), are one index transaction, as files arriving in
+    /// a folder are for the watcher; when that fails they are tried one by one.
+    func photosRestored(_ restored: [RestoredPhoto]) {
+        var filters: [Int32: NameFilter] = [:]
+        var runs: [(root: Int32, directory: ByteString, files: [ScannedFile])] = []
+        for photo in restored {
+            guard let rootID = rootID(named: photo.rootName), let root = roots[rootID] else { continue }
+            if photo.sameInode {
+                tombstones.bury(Burial(id: photo.photoID, identity: photo.identity, rootName: photo.rootName,
+                                       relativePath: photo.relativePath))
+            }
+            let filter = filters[rootID] ?? NameFilter(root.config)
+            filters[rootID] = filter
+            guard let type = filter.photoType(photo.relativePath.lastComponent),
+                  let status = try? FileStatus.ifExists(root.config.path.appending(photo.relativePath)), status.isRegularFile
+            else { continue }
+            let file = ScannedFile(name: photo.relativePath.lastComponent, status: status, type: type)
+            let directory = photo.relativePath.parent
+            if let last = runs.last, last.root == rootID, last.directory == directory, !last.files.contains(where: { $0.name == file.name }) {
+                runs[runs.count - 1].files.append(file)
+            } else {
+                runs.append((rootID, directory, [file]))
+            }
         }
-        let absolute = root.config.path.appending(restored.relativePath)
-        guard let type = NameFilter(root.config).photoType(restored.relativePath.lastComponent),
-              let status = try? FileStatus.ifExists(absolute), status.isRegularFile
-        else { return }
-        do {
-            try fileAppeared(root: rootID, directory: restored.relativePath.parent,
-                             file: ScannedFile(name: restored.relativePath.lastComponent, status: status, type: type))
-        } catch {
-            log.error("cannot index restored photo \(absolute.lossyString): \(error)")
+        for run in runs {
+            do {
+                try filesAppeared(root: run.root, directory: run.directory, files: run.files)
+            } catch {
+                for file in run.files {
+                    do {
+                        try fileAppeared(root: run.root, directory: run.directory, file: file)
+                    } catch {
+                        log.error("cannot index restored photo \(run.directory.appending(file.name).lossyString): \(error)")
+                    }
+                }
+            }
         }
     }
 }
