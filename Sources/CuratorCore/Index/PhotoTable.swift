@@ -90,7 +90,13 @@ struct PhotoTable {
     }
 
     subscript(id: Int64) -> Photo? {
-        get { row(id).map(photo) }
+        // Not `row(id).map(photo)`: the method reference copies the table into a
+        // closure (a retain of each of its buffers, and a context allocated) on
+        // every lookup; 4 % of a cold start's samples, in the capture reader.
+        get {
+            guard let slot = slotByID[id] else { return nil }
+            return photo(rows[Int(slot)])
+        }
         set {
             if let photo = newValue {
                 precondition(photo.id == id, "a photo is stored under its own id")

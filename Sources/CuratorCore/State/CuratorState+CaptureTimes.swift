@@ -72,7 +72,7 @@ extension CuratorState {
         let before = library.generation
         do {
             try library.batch {
-                for (id, capture) in results where library.photo(id)?.capture == .pending {
+                for (id, capture) in results where library.photos.row(id)?.capture == .pending {  // the row: no name copied out
                     try library.setCapture(id, capture)
                 }
             }
