@@ -97,13 +97,15 @@ extension Crawler {
         // walking a folder costs about as much as applying it). Where applying is the
         // quicker (a warm restart: an unchanged folder costs a lookup per file), this
         // thread walks too, a few folders at a time, until the walker is done.
-        var ahead = job.pending.isEmpty ? nil : walkAhead(nextFolders(of: job, limit: directoriesPerWatch), for: job)
+        // A step of no length (tests) is the smallest: one walk here, applied, nothing ahead.
+        let overlaps = sliceNanoseconds > 0
+        var ahead = job.pending.isEmpty || !overlaps ? nil : walkAhead(nextFolders(of: job, limit: directoriesPerWatch), for: job)
         var group = walk(nextFolders(of: job, limit: firstWalkOfStep), for: job)
         take(group, into: job)
         while true {
             outOfWatches = outOfWatches || group.outOfWatches
             let goOn = !outOfWatches && (ahead != nil || !job.pending.isEmpty) && MonotonicClock.nanoseconds() < sliceEnd
-            if ahead == nil && !outOfWatches && !job.pending.isEmpty {
+            if ahead == nil && overlaps && !outOfWatches && !job.pending.isEmpty {
                 ahead = walkAhead(nextFolders(of: job, limit: goOn ? directoriesPerWatch : firstWalkOfStep), for: job)
             }
             apply(group.folders, for: job)
