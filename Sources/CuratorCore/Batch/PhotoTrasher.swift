@@ -95,7 +95,6 @@ final class PhotoTrasher {
         var items = ready.items
         let prepared = ready.prepared
         var endings: [Ending?] = prepared.map { step in if case .done(let end) = step { end } else { nil } }
-        try failpoints.reach(.chunkIntent)
 
         // 2. The moves, unsynced; the .trashinfo files written ahead on a helper thread.
         let sync = ChunkSync(helpers: helpers)
@@ -103,6 +102,11 @@ final class PhotoTrasher {
         let ahead = ready.ahead
         var reached = 0
         do throws(BatchError) {
+            // Within the catch below: a stop here must stop the writer ahead and take
+            // back its infos too (thrown before it, the helper went on writing them
+            // while the caller went on, and one could land after the recovery that
+            // followed: an info with no photo in the trash).
+            try failpoints.reach(.chunkIntent)
             for (at, (index, move)) in moves.enumerated() {
                 reached = at + 1
                 endings[index] = try self.move(&items[index], move, sync: sync, firstInfo: ahead.result(at: at))
