@@ -105,32 +105,6 @@ struct GroupLinksTests {
 
     /// A photo moved into another group while its former group keeps its id:
     /// each group is found from its own id, whichever ring holds that id's row.
-    /// The load's way of setting a group (each once, its rows in no other group) links
-    /// exactly what the setter would: checked against the model over random groups,
-    /// with and without the group's own row, dense ids and ids past the flat range.
-    @Test func settingALoadedGroupIsSettingItsRows() {
-        var generator = SplitMix64(seed: 15)
-        for round in 0..<200 {
-            var loaded = GroupLinks()
-            var model: [Int64: [Int64]] = [:]
-            var free = (Array(1...400) + [SlotIndex.flatLimit + 3, SlotIndex.flatLimit + 8]).map { Int64($0) }
-            free.shuffle(using: &generator)
-            while free.count > 3 {
-                let group = free.removeLast()
-                let own = generator.next() % 3 != 0
-                let others = (0..<Int(1 + generator.next() % 4)).compactMap { _ in free.popLast() }
-                if others.isEmpty { break }
-                loaded.setLoaded(group, holdingItsOwnRow: own, others: others)
-                model[group] = (own ? [group] : []) + others
-            }
-            var set = GroupLinks()
-            for (group, rows) in model { set[group] = rows }
-            let ids = Array(model.keys) + model.values.flatMap { $0 } + [Int64(401), 0]
-            Self.expectAgree(loaded, model, ids: ids, "round \(round)")
-            for id in ids { #expect(loaded[id] == set[id], "round \(round): group \(id) walks as the setter's") }
-        }
-    }
-
     @Test func aGroupWhoseIDsRowIsInAnotherGroup() {
         var links = GroupLinks()
         links[5] = [7, 8]

@@ -85,23 +85,6 @@ struct GroupLinks {
         }
     }
 
-    /// Sets the rows of `group`, not kept yet, whose rows are in no group kept (the
-    /// load: each group once, from the rows as stored): `self[group] = (own ? [group]
-    /// : []) + others`, linked in place, with neither the setter's look for an older
-    /// ring nor an array of the rows made (`others` not empty, without `group`).
-    mutating func setLoaded(_ group: Int64, holdingItsOwnRow own: Bool, others: some Sequence<Int64>) {
-        var first: Int64? = own ? group : nil
-        var previous = first
-        for row in others {
-            if let before = previous { setLink(before, Link(next: row, owns: before == group)) } else { first = row }
-            previous = row
-        }
-        guard let first, let last = previous else { return }
-        setLink(last, Link(next: first, owns: last == group))
-        if !own { heads[group] = first }
-        count += 1
-    }
-
     /// Adds `row` (in no group kept) to the rows of kept `group`, whose id is not
     /// its own, last: `self[group]` and `row`, set without building them (a scan
     /// adds a group's rows one by one, and the load every row of every group).

@@ -84,9 +84,13 @@ struct PhotoLoad {
         while start < inOthersGroups.count {
             let group = inOthersGroups[start].group
             var end = start
-            while end < inOthersGroups.count && inOthersGroups[end].group == group { end += 1 }
-            let own = photos.row(group).map { photos.groupID(of: $0) == group } ?? false
-            groupLinks.setLoaded(group, holdingItsOwnRow: own, others: inOthersGroups[start..<end].lazy.map(\.id))
+            var rows: [Int64] = []
+            while end < inOthersGroups.count && inOthersGroups[end].group == group {
+                rows.append(inOthersGroups[end].id)
+                end += 1
+            }
+            if let own = photos.row(group), photos.groupID(of: own) == group { rows.insert(group, at: 0) }
+            groupLinks[group] = rows
             start = end
         }
         inOthersGroups = []
