@@ -22,7 +22,7 @@ struct ListingPhotoWriter: Sendable {
     private let wants: (captureTime: Bool, id: Bool, mtimeNs: Bool, offline: Bool, path: Bool, position: Bool,
                         protected: Bool, root: Bool, selected: Bool, size: Bool, type: Bool, members: Bool)
     /// Photos whose thumbnails are ready, when `thumbnail` is asked for (a copy-on-write copy).
-    private let thumbnailsReady: Set<Int64>?
+    private let thumbnailsReady: IDSet?
     private let selection: OrderedSelection?
     /// The groups' rows (for members) and the photo table (roots and group ids are read through it): copy-on-write copies.
     private let groupLinks: GroupLinks
@@ -43,7 +43,7 @@ struct ListingPhotoWriter: Sendable {
     /// Takes what it needs of the roots and folders (copy-on-write copies, taken
     /// under the state's lock).
     init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?,
-         thumbnailsReady: Set<Int64> = [], groupLinks: GroupLinks = GroupLinks(), table: PhotoTable) {
+         thumbnailsReady: IDSet = [], groupLinks: GroupLinks = GroupLinks(), table: PhotoTable) {
         self.thumbnailsReady = fields.contains(.thumbnail) ? thumbnailsReady : nil
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
                  fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),

@@ -46,7 +46,9 @@ struct ThumbnailQueue {
     private var queued = IDSet()
     /// Sizes beyond the background's that a client asked for, by photo.
     private var extraSizes: [Int64: Set<ThumbnailSize>] = [:]
-    private(set) var ready: Set<Int64> = []
+    /// A bitmap too: once the background has looked at every photo, every photo is
+    /// in it (a `Set<Int64>` of a million was 17-34 MB resident, after a restart too).
+    private(set) var ready = IDSet()
     private(set) var failed: [Int64: String] = [:]
     private(set) var departed: [Departure] = []
 
