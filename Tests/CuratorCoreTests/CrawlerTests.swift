@@ -397,6 +397,45 @@ import Testing
         #expect(walkedHere < 61, "the walker walked none")
     }
 
+    /// A step goes on past its slice while nothing else waits for the watcher's
+    /// thread, up to its longest; it ends at the slice as soon as something does.
+    @Test func aStepGoesOnPastItsSliceOnlyWhileNothingElseWaits() throws {
+        let f = try CrawlerFixture()
+        for folder in 0..<30 {
+            try f.write("f\(folder)/0.jpg")
+        }
+        f.crawler.directoriesPerWatch = 1
+        f.crawler.sliceNanoseconds = 1
+        f.crawler.longestSliceNanoseconds = 60_000_000_000
+
+        // Nothing waits: the whole tree in one step.
+        var asked = 0
+        f.crawler.scheduleFullScan(reason: nil)
+        #expect(f.crawler.runScanStep(othersWaiting: { asked += 1; return false }) == .readyToFinish)
+        #expect(asked > 0)
+        #expect(f.crawler.finishFullScan() == .finished(cookies: []))
+        #expect(f.ids.count == 30)
+
+        // Something waits from the start: the step ends at its slice, the rest is left.
+        asked = 0
+        f.crawler.scheduleFullScan(reason: "test")
+        #expect(f.crawler.runScanStep(othersWaiting: { asked += 1; return true }) == .working)
+        #expect(asked > 0)
+        #expect(f.crawler.scans.first?.pending.isEmpty == false)
+
+        // Without the question (a remote root's lane), the slice is the step.
+        var steps = 0
+        var step = Crawler.ScanStep.working
+        while step == .working {
+            step = f.crawler.runScanStep()
+            steps += 1
+        }
+        #expect(step == .readyToFinish)
+        #expect(steps > 1, "\(steps) steps")
+        #expect(f.crawler.finishFullScan() == .finished(cookies: []))
+        #expect(f.ids.count == 30)
+    }
+
     /// The end of a full scan removes what it did not see in steps of a bounded
     /// size, each its own hold of the lock; together they remove all of it, and
     /// drop the folders gone, deepest first.

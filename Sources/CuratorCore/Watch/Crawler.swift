@@ -28,11 +28,21 @@ final class Crawler {
 
     /// How long a scan step reads folders before the watcher thread serves the rest.
     var sliceNanoseconds: UInt64 = 20_000_000
+    /// How long a step may go on while nothing else waits for the thread that runs it
+    /// (`runScanStep(othersWaiting:)`): what a hint, a command or another root's
+    /// scan can wait at most when it arrives during a step is still `sliceNanoseconds`
+    /// (it is asked about every group of folders past that); a timer, this long.
+    var longestSliceNanoseconds: UInt64 = 100_000_000
     /// Folders opened and watched together (one round trip to the inotify source).
     var directoriesPerWatch = 16
     /// Folders a scan step walks on this thread before the walker takes over
     /// (`runScanStep`): a quarter of a group.
     var firstWalkOfStep: Int { max(directoriesPerWatch / 4, 1) }
+    /// Folders the walker takes first in a step, while this thread walks and applies
+    /// its own first few: half a group, so that it is done about when they are.
+    /// A whole group kept this thread walking more of its own while it waited (a
+    /// quarter of its time in a cold scan, where applying costs more than walking).
+    var firstAheadOfStep: Int { max(directoriesPerWatch / 2, 1) }
     /// Photos a scan applies to the index per hold of the state lock (and per SQLite
     /// transaction): about 1-2 ms of work, so that a request waits little behind
     /// a scan, while the lock and the commit are paid per few hundred photos.

@@ -254,7 +254,24 @@ public final class Watcher: RootControl, @unchecked Sendable {
     }
 
     private func runScanStep(of crawler: Crawler) {
-        perform(crawler.root) { .scanStep($0.runScanStep()) }
+        let root = crawler.root
+        // A remote root's step runs on its lane's thread, which may not look at this one's fields.
+        guard lanes[root] == nil else {
+            perform(root) { .scanStep($0.runScanStep()) }
+            return
+        }
+        perform(root) { [unowned self] in .scanStep($0.runScanStep(othersWaiting: { self.othersWait(besides: root) })) }
+    }
+
+    /// True when anything but root `id`'s scan step waits for this thread: hints,
+    /// commands, a lane's work to collect, another root's scan, a timer due.
+    private func othersWait(besides id: Int32) -> Bool {
+        if !source.hints.isEmpty || inbox.hasCommands { return true }
+        if lanes.values.contains(where: { $0.isAway }) { return true }
+        if crawlers.contains(where: { $0.key != id && isHome($0.value) && $0.value.nextScan != nil }) { return true }
+        let now = MonotonicClock.nanoseconds()
+        if supervisor.nextDeadline(now: now) <= now { return true }
+        return crawlers.values.contains { isHome($0) && ($0.nextDeadline(now: now) ?? .max) <= now }
     }
 
     private func scanStepTaken(_ step: Crawler.ScanStep, by crawler: Crawler) {

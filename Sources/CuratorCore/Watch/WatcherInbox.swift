@@ -47,6 +47,9 @@ final class WatcherInbox: Sendable {
         _ = SystemCalls.read(wakeDescriptor, &value, 8)
     }
 
+    /// Whether a command waits (a scan step past its slice asks, to go on or not).
+    var hasCommands: Bool { commands.withLock { !$0.isEmpty } }
+
     func takeCommands() -> [WatcherCommand] {
         commands.withLock { list in
             let taken = list
