@@ -179,7 +179,9 @@ def main():
     subjects = [tuple(s.split(":", 1)) for s in sys.argv[1:]]
     if not subjects:
         sys.exit(__doc__)
-    with ScratchFS("loop-ext4", 4) as fs:
+    # A million filler photos need the 1M tier's image: room and 1.5 inodes a photo.
+    big = N > 200000
+    with ScratchFS("loop-ext4", 15 if big else 4, inodes=max(1_500_000, N * 3 // 2) if big else None) as fs:
         tree, run, home = fs.path("tree"), fs.path("run"), fs.path("home")
         for d in (run, home):
             os.makedirs(d)
