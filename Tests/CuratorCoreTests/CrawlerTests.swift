@@ -397,6 +397,28 @@ import Testing
         #expect(walkedHere < 61, "the walker walked none")
     }
 
+    /// A first scan of a root with no photo looks none up by inode (there is none
+    /// renamed while the daemon was away to find); a scan of a root with photos does,
+    /// and a photo renamed across folders between two scans keeps its id.
+    @Test func onlyAScanOfARootWithPhotosLooksForPhotosRenamedMeanwhile() throws {
+        let f = try CrawlerFixture()
+        try f.write("a/x.jpg")
+        try f.write("b/keep.jpg")
+        f.crawler.scheduleFullScan(reason: nil)
+        #expect(f.crawler.runScanStep() != .idle)
+        #expect(f.crawler.scans.first?.adoptsRenamed == false)
+        f.scanAll()
+        let id = try #require(f.ids["a/x.jpg"])
+
+        f.rename("a/x.jpg", "b/y.jpg")  // no hint: as while the daemon was away
+        f.crawler.scheduleFullScan(reason: "test")
+        #expect(f.crawler.runScanStep() != .idle)
+        #expect(f.crawler.scans.first?.adoptsRenamed == true)
+        f.scanAll()
+        #expect(f.ids["b/y.jpg"] == id)
+        #expect(Set(f.ids.keys) == ["b/keep.jpg", "b/y.jpg"])
+    }
+
     /// A step goes on past its slice while nothing else waits for the watcher's
     /// thread, up to its longest; it ends at the slice as soon as something does.
     @Test func aStepGoesOnPastItsSliceOnlyWhileNothingElseWaits() throws {

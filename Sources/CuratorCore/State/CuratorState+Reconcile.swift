@@ -50,13 +50,13 @@ extension CuratorState {
     /// (`ScannedFolder.complete` false) removes nothing, so only a full scan
     /// (`deferRemovals`) splits folders; on a share, a full scan holds in `arrivals`
     /// what may be photos renamed on the server.
-    func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
+    func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool, adoptRenamed: Bool = true,
                    seen: inout IDSet, arrivals: inout HeldArrivals) throws {
         let changes = try library.batch {
             try folders.map { folder in
                 try reconcileInTransaction(root: root, directory: folder.path, files: folder.files, complete: folder.complete,
                                            deferRemovals: deferRemovals, seen: &seen, arrivals: &arrivals,
-                                           holdArrivals: deferRemovals, groups: folder.groups)
+                                           holdArrivals: deferRemovals, groups: folder.groups, adoptRenamed: adoptRenamed)
             }
         }
         // Published together: the transaction's regrouping is taken once, by the one
@@ -69,10 +69,12 @@ extension CuratorState {
     }
 
     /// `groups`: the plan of the folder's groups, followed where the folder is new
-    /// to the index (`PhotoLibrary.placesByPlan`).
+    /// to the index (`PhotoLibrary.placesByPlan`). `adoptRenamed` false: a new file is
+    /// not looked up by inode among the photos (`adoptRenamed(root:folder:name:identity:)`).
     private func reconcileInTransaction(root: Int32, directory: ByteString, files: ArraySlice<ScannedFile>, complete: Bool,
                                         deferRemovals: Bool, seen: inout IDSet, arrivals: inout HeldArrivals,
-                                        holdArrivals: Bool, groups: FolderGroupPlan? = nil) throws -> [LibraryChange] {
+                                        holdArrivals: Bool, groups: FolderGroupPlan? = nil,
+                                        adoptRenamed adopts: Bool = true) throws -> [LibraryChange] {
         var changes: [LibraryChange] = []
         // On a share, inode numbers are the client's and need not last: a photo is
         // known by its path, size and mtime where its inode fails (`Tombstones`,
@@ -130,7 +132,7 @@ extension CuratorState {
             }
             // A share's inode numbers are not compared with those the index
             // recorded: after a remount another file may carry one of them.
-            if !onShare, let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
+            if !onShare, adopts, let moved = try adoptRenamed(root: root, folder: folder, name: file.name, identity: identity) {
                 unplanned()
                 if case .moved(let p, _, _) = moved { seen.insert(p.id) }
                 changes.append(moved)
@@ -338,6 +340,8 @@ extension CuratorState {
 
     /// The root's folders as a full scan's end goes through them, a step at a time.
     func scanFolderIDs(root: Int32) -> [Int32] { library.folderIDs(inRoot: root).sorted() }
+
+    func hasPhotos(root: Int32) -> Bool { (library.countByRoot[root] ?? 0) > 0 }
 
     func foldersWithRows(root: Int32, within path: ByteString?) -> Set<ByteString> {
         guard let path else {

@@ -83,6 +83,7 @@ extension Crawler {
                 job.indexedFolders = state.withUpdates { $0.foldersWithRows(root: root, within: within) }
             }
             if job.isFull {
+                job.adoptsRenamed = state.withUpdates { $0.hasPhotos(root: root) }
                 job.rootDirectory = (try? FileStatus.following(config.path)).map { WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) }
                 state.withUpdates { $0.scanStarted(root: root) }
             }
@@ -352,7 +353,7 @@ extension Crawler {
                 do {
                     // In place: the job alone holds its set, so nothing is copied.
                     try index.reconcile(root: root, folders: hold, deferRemovals: deferRemovals, coalesceAdded: job.coalescesAdded,
-                                        seen: &job.seenPhotos, arrivals: &job.arrivals)
+                                        adoptRenamed: job.adoptsRenamed, seen: &job.seenPhotos, arrivals: &job.arrivals)
                 } catch {
                     let paths = hold.map { config.path.appending($0.path).lossyString }
                     log.error("cannot index \(paths.joined(separator: ", ")): \(error)")

@@ -33,9 +33,13 @@ protocol IndexUpdates: AnyObject {
     /// folders below it is worked out again.
     func directoryAttributesChanged(root: Int32, path: ByteString)
     /// Several folders of a scan (or parts of large ones, in a full scan) in one
-    /// transaction, each as `reconcile` does one.
-    func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool,
+    /// transaction, each as `reconcile` does one. `adoptRenamed` false: a new file is
+    /// not looked up by inode as a photo renamed while the daemon was away (a scan of a
+    /// root that had no photo when it started: there is none to find).
+    func reconcile(root: Int32, folders: [ScannedFolder], deferRemovals: Bool, coalesceAdded: Bool, adoptRenamed: Bool,
                    seen: inout IDSet, arrivals: inout HeldArrivals) throws
+    /// Whether the index holds any photo of the root.
+    func hasPhotos(root: Int32) -> Bool
     /// The end of a full scan, in steps: the root's folders, then the photos not seen
     /// removed a few folders at a time (`removeUnseen`), then the folders not seen
     /// dropped (`dropFolders`, deepest first), except below `unreadable`.
