@@ -30,8 +30,8 @@ final class Crawler {
     var sliceNanoseconds: UInt64 = 20_000_000
     /// How long a step may go on while nothing else waits for the thread that runs it
     /// (`runScanStep(othersWaiting:)`): what a hint, a command or another root's
-    /// scan can wait at most when it arrives during a step is still `sliceNanoseconds`
-    /// (it is asked about every group of folders past that); a timer, this long.
+    /// scan can wait at most when it arrives during a step is still about
+    /// `sliceNanoseconds` (asked about once a group of folders past that); a timer, this long.
     var longestSliceNanoseconds: UInt64 = 100_000_000
     /// Folders opened and watched together (one round trip to the inotify source).
     var directoriesPerWatch = 16

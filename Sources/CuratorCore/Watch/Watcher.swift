@@ -270,8 +270,7 @@ public final class Watcher: RootControl, @unchecked Sendable {
         if lanes.values.contains(where: { $0.isAway }) { return true }
         if crawlers.contains(where: { $0.key != id && isHome($0.value) && $0.value.nextScan != nil }) { return true }
         let now = MonotonicClock.nanoseconds()
-        if supervisor.nextDeadline(now: now) <= now { return true }
-        return crawlers.values.contains { isHome($0) && ($0.nextDeadline(now: now) ?? .max) <= now }
+        return nextDeadline(now: now) <= now
     }
 
     private func scanStepTaken(_ step: Crawler.ScanStep, by crawler: Crawler) {
@@ -318,12 +317,18 @@ public final class Watcher: RootControl, @unchecked Sendable {
         }
     }
 
-    private func millisecondsToNextDeadline() -> Int32 {
-        let now = MonotonicClock.nanoseconds()
+    /// When the next timer (the supervisor's, a crawler's) is due.
+    private func nextDeadline(now: UInt64) -> UInt64 {
         var deadline = supervisor.nextDeadline(now: now)
         for crawler in crawlers.values where isHome(crawler) {
             if let due = crawler.nextDeadline(now: now) { deadline = min(deadline, due) }
         }
+        return deadline
+    }
+
+    private func millisecondsToNextDeadline() -> Int32 {
+        let now = MonotonicClock.nanoseconds()
+        let deadline = nextDeadline(now: now)
         return Int32(clamping: (deadline > now ? deadline - now : 0) / 1_000_000 + 1)
     }
 
