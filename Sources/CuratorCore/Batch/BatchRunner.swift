@@ -130,12 +130,14 @@ public final class BatchRunner {
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
         let rollback = GroupRollback(journal: journal, batch: id, restorer: PhotoRestorer(
             journal: journal, failpoints: failpoints, requester: requester, effectiveUID: effectiveUID, batch: id, helpers: helpers))
-        let planned = JournalItem.planned(batch: id, plan.items)
         var done: [BatchItemResult] = []
-        done.reserveCapacity(planned.count)
-        let chunks = chunking.chunks(Array(planned.indices), directory: { planned[$0].rootPath.appending(planned[$0].relativePath).parent },
-                                     unit: { planned[$0].unit })
-            .map { chunk in chunk.map { (item: planned[$0], isProtected: plan.items[$0].isProtected) } }
+        done.reserveCapacity(plan.items.count)
+        // Each chunk's rows made where it is cut, not a whole plan's first and then
+        // copied into chunks (20 ms of 15 001 files, the other core idle meanwhile).
+        let items = plan.items
+        let chunks = chunking.chunks(Array(items.indices), directory: { items[$0].rootPath.appending(items[$0].relativePath).parent },
+                                     unit: { items[$0].unit })
+            .map { chunk in chunk.map { (item: JournalItem.planned(batch: id, step: $0 + 1, items[$0]), isProtected: items[$0].isProtected) } }
         // Each chunk is prepared and journaled on a helper while the one before it
         // moves; the first, here.
         let context = ChunkPreparer.Context(planner: planner, journal: journal, batch: id, failpoints: failpoints, helpers: helpers)

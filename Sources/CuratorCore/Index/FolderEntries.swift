@@ -72,6 +72,16 @@ struct FolderEntries {
     var count: Int { isWide ? wide.count : narrow.count }
     var values: [Int64] { isWide ? wide : narrow.map { Int64($0) } }
 
+    /// Each id in name order, without an array of them (a view of a million photos
+    /// made one array a folder, 8 MB in all).
+    func forEachID(_ body: (Int64) -> Void) {
+        if isWide {
+            for id in wide { body(id) }
+        } else {
+            for id in narrow { body(Int64(id)) }
+        }
+    }
+
     private func id(at index: Int) -> Int64 { isWide ? wide[index] : Int64(narrow[index]) }
 
     /// Where `name` is, or would go; compared as `ByteString` orders names (bytes, then length).

@@ -333,6 +333,9 @@ final class PhotoLibrary {
     /// The ids of the photos directly in a folder.
     func photoIDs(inFolder folder: Int32) -> [Int64] { entries[folder]?.values ?? [] }
 
+    /// The photos directly in a folder, by name, one at a time.
+    func forEachPhotoID(inFolder folder: Int32, _ body: (Int64) -> Void) { entries[folder]?.forEachID(body) }
+
     /// The photos directly in a folder, by name.
     func members(ofFolder folder: Int32) -> [(name: ByteString, id: Int64)] { entries[folder]?.pairs(in: photos) ?? [] }
 

@@ -66,12 +66,15 @@ struct JournalItem: Hashable, Sendable {
     /// The rows `Journal.createBatch` inserts for a plan, as `items(of:)` reads them
     /// back: what a new batch works from without reading 10 000 rows it just wrote.
     static func planned(batch: Int64, _ items: [BatchPlanItem]) -> [JournalItem] {
-        items.enumerated().map { index, item in
-            JournalItem(batch: batch, step: index + 1, photoID: item.photoID, rootName: item.rootName, rootPath: item.rootPath,
-                        relativePath: item.relativePath, identity: item.identity, state: .planned, outcome: .pending, detail: nil,
-                        trashDirectory: nil, trashName: nil, infoPath: nil, moved: false, trashKind: item.trash,
-                        unit: item.unit)
-        }
+        items.indices.map { planned(batch: batch, step: $0 + 1, items[$0]) }
+    }
+
+    /// The row of `item`, the plan's step `step`.
+    static func planned(batch: Int64, step: Int, _ item: BatchPlanItem) -> JournalItem {
+        JournalItem(batch: batch, step: step, photoID: item.photoID, rootName: item.rootName, rootPath: item.rootPath,
+                    relativePath: item.relativePath, identity: item.identity, state: .planned, outcome: .pending, detail: nil,
+                    trashDirectory: nil, trashName: nil, infoPath: nil, moved: false, trashKind: item.trash,
+                    unit: item.unit)
     }
 }
 

@@ -159,13 +159,13 @@ extension CuratorState {
         view.folderEnds.reserveCapacity(folders.count)
         for folder in folders {
             let path = paths[folder] ?? .empty
-            for id in library.photoIDs(inFolder: folder) {
-                guard let slot = table.slot(of: id) else { continue }
+            library.forEachPhotoID(inFolder: folder) { id in
+                guard let slot = table.slot(of: id) else { return }
                 let row = table.rows[Int(slot)]
                 // A group is listed once, by its shown photo (issue 15); sidecars
                 // whose image is gone only by the orphans filter.
-                if row.role != filter.listedRole { continue }
-                if !filter.isEmpty, !filter.matches(table.photo(row), folderPath: path, library: library) { continue }
+                if row.role != filter.listedRole { return }
+                if !filter.isEmpty, !filter.matches(table.photo(row), folderPath: path, library: library) { return }
                 view.slots.append(slot)
                 // A listed row is in its own group's ring, when it has one.
                 view.files += links.isEmpty ? 1 : links.rowCount(inRingOf: row.id)
