@@ -97,13 +97,15 @@ let package = Package(
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
             swiftSettings: faultInjection),
         .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
+        // What the thumbnail and imaging tests share: a scratch directory, a tool runner.
+        .target(name: "CuratorTestSupport", dependencies: ["CuratorSystem"], path: "Tests/CuratorTestSupport", swiftSettings: strict),
         .testTarget(
             name: "CuratorThumbnailsTests",
-            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem"],
+            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CuratorTestSupport"],
             swiftSettings: faultInjection),
         .testTarget(
             name: "CuratorImagingTests",
-            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem"],
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CuratorTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

@@ -4,6 +4,7 @@ import CuratorSystem
 import CuratorThumbnails
 import Foundation
 import Testing
+import CuratorTestSupport
 
 struct ContactSheetLayoutTests {
     private func photos(_ range: ClosedRange<Int>) -> [ContactSheetItem] {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import Testing
+import CuratorTestSupport
 
 /// The imaging libraries live in the worker only: the daemon and the CLI must not
 /// load them (a decoder crash would be theirs, and their idle memory would carry

@@ -4,6 +4,7 @@ import CuratorSystem
 import CuratorThumbnails
 import Foundation
 import Testing
+import CuratorTestSupport
 
 /// The contact sheet's PNG encoder, read back by our decoder and by libvips
 /// (libpng): every band count, rows that repeat and rows that do not.

@@ -6,6 +6,7 @@ import CuratorThumbnails
 import Foundation
 import Glibc
 import Testing
+import CuratorTestSupport
 
 /// The engine in this process (libvips and LibRaw), on files made by an independent
 /// generator; pixels are read back with the `vips` tool.

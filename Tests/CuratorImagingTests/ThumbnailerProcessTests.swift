@@ -5,6 +5,7 @@ import CuratorThumbnails
 import Foundation
 import Glibc
 import Testing
+import CuratorTestSupport
 
 /// The real worker (`curatord-thumbnailer` from .build/debug) driven by its real
 /// client over a socket pair, files and cache passed as descriptors as the daemon

@@ -3,6 +3,7 @@ import CuratorSystem
 import CuratorThumbnails
 import Foundation
 import Testing
+import CuratorTestSupport
 
 /// The URI must be byte for byte GLib's, or thumbnails are never shared: each case
 /// below was checked against `GLib.filename_to_uri` and `gio info` (and the tests

@@ -2,6 +2,7 @@
 import CuratorSystem
 import CuratorThumbnails
 import Testing
+import CuratorTestSupport
 
 struct MD5Tests {
     /// RFC 1321, appendix A.5.

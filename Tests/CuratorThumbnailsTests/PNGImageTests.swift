@@ -3,6 +3,7 @@ import CuratorSystem
 import CuratorThumbnails
 import Foundation
 import Testing
+import CuratorTestSupport
 
 /// Our thumbnail-sized PNG decoder against libvips's (the `vips` tool): every row
 /// filter (libpng's adaptive choice uses all five), grey, grey+alpha, RGB, RGBA.

@@ -5,6 +5,7 @@ import CuratorThumbnails
 import Foundation
 import Glibc
 import Testing
+import CuratorTestSupport
 
 struct ThumbnailDirectoryTests {
     private func subject(_ scratch: Scratch) throws -> ThumbnailSubject {

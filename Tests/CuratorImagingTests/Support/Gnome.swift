@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
 import Foundation
+import CuratorTestSupport
 
 /// GNOME's side of the thumbnail standard, asked through the real libraries:
 /// gnome-desktop's `GnomeDesktopThumbnailFactory` (what Nautilus uses: it runs the

@@ -2,6 +2,7 @@
 import CuratorSystem
 import Foundation
 import Glibc
+import CuratorTestSupport
 
 /// Where the package is, and the programs the tests run from it.
 enum Package {

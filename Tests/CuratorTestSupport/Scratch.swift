@@ -4,11 +4,11 @@ import Foundation
 import Glibc
 
 /// A fresh directory under $TMPDIR for one test, removed (whatever the names in it)
-/// when the value goes away.
-final class Scratch {
-    let path: ByteString
+/// when the value goes away. Shared by the thumbnail and imaging tests.
+public final class Scratch {
+    public let path: ByteString
 
-    init() throws {
+    public init() throws {
         var template = Array((NSTemporaryDirectory() + "/curatord-thumbs-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw SystemError("mkdtemp", errno: .current) }
         path = ByteString(String(cString: made))
@@ -18,24 +18,24 @@ final class Scratch {
         _ = try? Tool.run("/bin/rm", ["-rf", "--", path.lossyString])
     }
 
-    var string: String { path.lossyString }
+    public var string: String { path.lossyString }
 
-    func child(_ name: ByteString) -> ByteString { path.appending(name) }
+    public func child(_ name: ByteString) -> ByteString { path.appending(name) }
 
     @discardableResult
-    func write(_ name: ByteString, _ bytes: [UInt8], mode: mode_t = 0o644) throws -> ByteString {
+    public func write(_ name: ByteString, _ bytes: [UInt8], mode: mode_t = 0o644) throws -> ByteString {
         let full = path.appending(name)
         let fd = try FileDescriptor.open(full, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
         try fd.closeAfter { (fd) throws(SystemError) in try fd.writeAll(bytes) }
         return full
     }
 
-    func read(_ full: ByteString) throws -> [UInt8] {
+    public func read(_ full: ByteString) throws -> [UInt8] {
         let fd = try FileDescriptor.open(full, O_RDONLY)
         return try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll() }
     }
 
-    func mkdir(_ name: ByteString, mode: mode_t = 0o755) throws -> ByteString {
+    public func mkdir(_ name: ByteString, mode: mode_t = 0o755) throws -> ByteString {
         let full = path.appending(name)
         _ = try syscall("mkdir", path: full.lossyString) { full.withCString { Glibc.mkdir($0, mode) } }
         return full
@@ -43,16 +43,16 @@ final class Scratch {
 }
 
 /// Runs an outside program, its output collected through files (never an unread pipe).
-enum Tool {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+public enum Tool {
+    public struct Output {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
-    static func exists(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
+    public static func exists(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
         let directory = NSTemporaryDirectory() + "/curatord-tool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
