@@ -38,6 +38,10 @@ struct DeleteTests {
         #expect(result["skipped"] as? Int == 0)
         #expect(result["state"] as? String == "done")
         #expect(PhotoOutcomes(result).outcomes == ["trashed", "trashed"])
+        // The log says where the batch's time went.
+        let logged = d.logText.split(separator: "\n").filter { $0.contains("batch \(batch) done: 2 trashed, 0 skipped in ") }
+        #expect(logged.count == 1 && logged[0].contains("(journaled at ") && logged[0].contains(", first move at ")
+                    && logged[0].contains("; 1 chunk, "), "\(logged)")
 
         // The journal on disk, read by sqlite3: two photos, highest position first.
         let journal = try JournalReader.items(stateDirectory: d.stateDir, batch: batch)

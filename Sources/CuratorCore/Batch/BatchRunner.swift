@@ -96,6 +96,7 @@ public final class BatchRunner {
     /// it stopped; the journal keeps it `running` for the next start's recovery.
     public func run(plan: BatchPlan, requester: Requester, progress: (BatchItemResult) -> Void = { _ in },
                     chunkReported: () -> Void = {}, shouldStop: () -> Bool = { false }) throws(BatchError) -> BatchOutcome {
+        let started = MonotonicClock.nanoseconds()
         guard !plan.items.isEmpty else { throw BatchError(.invalidPlan, "the plan is empty") }
         guard Set(plan.items.map(\.photoID)).count == plan.items.count else {
             throw BatchError(.invalidPlan, "the plan names a photo twice")
@@ -120,6 +121,10 @@ public final class BatchRunner {
             checkpointer.request()
         }
         try failpoints.reach(.batchJournaled)
+        // Where a batch's time went, in its last log line: the serial start (the
+        // journal, the first chunk planned inline) against the pipelined moves.
+        var timeline = BatchTimeline(started: started)
+        timeline.journaled = MonotonicClock.nanoseconds()
         log.info("batch \(id): \(plan.items.count) photos to the trash for uid \(requester.uid)")
 
         var recycleGroups: [String: UInt32] = [:]
@@ -146,9 +151,12 @@ public final class BatchRunner {
         do {
             try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (index, chunk) throws(BatchError) in
                 let ready = try (preparing ?? ChunkPreparer(context, chunk, inline: true)).ready()
+                if index == 0 { timeline.firstMove = MonotonicClock.nanoseconds() }
                 preparing = index + 1 < chunks.count ? ChunkPreparer(context, chunks[index + 1]) : nil
                 return try trasher.stage(ready)
             }, finish: { (_, staged) throws(BatchError) in
+                let finishing = MonotonicClock.nanoseconds()
+                defer { timeline.finishing += MonotonicClock.nanoseconds() - finishing }
                 var results = try trasher.finish(staged)
                 // A group whose last files failed their move goes back whole (a chunk holds whole groups).
                 _ = try rollback.rollBack(&results)
@@ -166,7 +174,8 @@ public final class BatchRunner {
         }
         try failpoints.reach(.batchFinished)
         let outcome = BatchOutcome(result: Self.batchResult(id, .done, results: done))
-        log.info("batch \(id) done: \(outcome.result.trashed) trashed, \(outcome.result.skipped) skipped")
+        log.info("batch \(id) done: \(outcome.result.trashed) trashed, \(outcome.result.skipped) skipped"
+                 + timeline.summary(chunks: chunks.count, now: MonotonicClock.nanoseconds()))
         return outcome
     }
 
