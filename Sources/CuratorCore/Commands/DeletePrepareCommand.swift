@@ -144,9 +144,10 @@ enum DeletePrepareCommand: StateCommand {
         }
         var found: [Int64: Int] = [:]
         found.reserveCapacity(photos.count)
+        let ids = view.ids(in: table)
         for (index, slot) in view.slots.enumerated()
         where Int(slot) < table.count && marked[Int(slot) >> 6] & (1 << UInt64(slot & 63)) != 0 {
-            let id = table.groupID(of: table.rows[Int(slot)])
+            let id = ids[index]
             if photos[id] != nil { found[id] = index + 1 }
         }
         return found
