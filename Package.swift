@@ -97,7 +97,7 @@ let package = Package(
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
             swiftSettings: faultInjection),
         .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
-        // What the thumbnail and imaging tests share: a scratch directory, a tool runner.
+        // What test targets share: a scratch directory, a tool runner.
         .target(name: "CuratorTestSupport", dependencies: ["CuratorSystem"], path: "Tests/CuratorTestSupport", swiftSettings: strict),
         .testTarget(
             name: "CuratorThumbnailsTests",
@@ -109,7 +109,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CuratorSystem", "CuratorProtocol"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorTestSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -48,11 +48,19 @@ public enum Tool {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     public static func exists(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
+    /// `input`: what the program reads on its standard input (none: /dev/null).
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           input: String? = nil) throws -> Output {
         let directory = NSTemporaryDirectory() + "/curatord-tool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -65,7 +73,13 @@ public enum Tool {
         if let environment { process.environment = environment }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let path = directory + "/stdin"
+            try Data(input.utf8).write(to: URL(fileURLWithPath: path))
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         process.waitUntilExit()
         // Lossy: a tool may print a file name that is not UTF-8.

@@ -1,39 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorTestSupport
 import Foundation
-import Glibc
 
 /// Runs an outside program (sqlite3, trash-cli, sha256sum) and collects what it
-/// printed. Output goes to files, not pipes, so a chatty program never blocks on a
-/// pipe nobody reads.
-enum Tool {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func exists(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
-
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                    input: String? = nil) throws -> Output {
-        let scratch = TestDirectory("tool")
-        let outPath = scratch.sub("stdout")
-        let errPath = scratch.sub("stderr")
-        let inPath = scratch.sub("stdin")
-        for path in [outPath, errPath, inPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        if let input { try Data(input.utf8).write(to: URL(fileURLWithPath: inPath)) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        if let environment { p.environment = environment }
-        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        p.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
-        try p.run()
-        p.waitUntilExit()
-        return Output(status: p.terminationStatus, stdout: Files.read(outPath) ?? "", stderr: Files.read(errPath) ?? "")
-    }
-}
+/// printed, through files: the one runner every test target shares.
+typealias Tool = CuratorTestSupport.Tool
 
 /// SHA-256 of files, by `sha256sum`, so that "identical content" is checked by a
 /// tool that knows nothing of ours.
