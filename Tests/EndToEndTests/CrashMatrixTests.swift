@@ -101,8 +101,12 @@ struct CrashMatrixTests {
 
     /// The daemon died of the failpoint (not of anything else).
     static func expectKilled(_ d: Daemon, at spec: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(try d.waitForExit() == SIGKILL, "curatord was to be killed at \(spec)", sourceLocation: sourceLocation)
-        #expect(d.logText.contains("failpoint \(spec) reached"), "the failpoint \(spec) was not what stopped it",
+        let signal = try d.waitForExit()
+        let log = d.logText
+        let tail = log.split(separator: "\n").suffix(20).joined(separator: "\n")
+        #expect(signal == SIGKILL, "curatord was to be killed at \(spec), not by signal \(signal); its log ends:\n\(tail)",
+                sourceLocation: sourceLocation)
+        #expect(log.contains("failpoint \(spec) reached"), "the failpoint \(spec) was not what stopped it; its log ends:\n\(tail)",
                 sourceLocation: sourceLocation)
     }
 

@@ -164,7 +164,8 @@ final class Daemon {
     func stop(timeout: Double = 10) -> Int32? {
         guard let p = process else { return nil }
         process = nil
-        if p.isRunning {
+        let wasDead = !p.isRunning
+        if !wasDead {
             kill(p.processIdentifier, SIGTERM)
             let deadline = Date(timeIntervalSinceNow: timeout)
             while p.isRunning && Date() < deadline { usleep(10_000) }
@@ -177,7 +178,17 @@ final class Daemon {
         }
         p.waitUntilExit()
         exitedNormally = p.terminationReason == .exit
+        if wasDead && !exitedNormally { reportUnexpectedDeath(p) }
         return p.terminationStatus
+    }
+
+    /// A daemon that died of a signal nobody sent it (a trap, or a stray kill) before
+    /// the test stopped it: what the test sees is a lost connection, so the cause, the
+    /// end of the daemon's log, is printed where CI keeps it.
+    private func reportUnexpectedDeath(_ p: Process) {
+        let tail = logText.split(separator: "\n", omittingEmptySubsequences: false).suffix(30).joined(separator: "\n")
+        print("curatord pid \(p.processIdentifier) had died of signal \(p.terminationStatus) before the test stopped it; "
+              + "the end of its log (\(logPath)):\n\(tail)")
     }
 
     /// A real crash: SIGKILL, no chance to clean up.
