@@ -198,7 +198,7 @@ struct ReadPermissionTests {
         try FileManager.default.moveItem(atPath: share + "/public/p1.jpg", toPath: share + "/alice/private/p1.jpg")
         _ = try d.ctl(["sync"])
         usleep(300_000)
-        kill(watch.processIdentifier, SIGKILL)
+        if watch.isRunning { kill(watch.processIdentifier, SIGKILL) }
         watch.waitUntilExit()
         let events = Files.read(scratch.sub("out")) ?? ""
         #expect(events.contains("p2.jpg"), "\(events)")

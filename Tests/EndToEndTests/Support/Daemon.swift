@@ -195,11 +195,12 @@ final class Daemon {
     func kill9() {
         guard let p = process else { return }
         process = nil
-        kill(p.processIdentifier, SIGKILL)
+        // Only a live one: the pid of a reaped daemon may be another process's by now.
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
     }
 
-    func signal(_ sig: Int32) { if let p = process { kill(p.processIdentifier, sig) } }
+    func signal(_ sig: Int32) { if let p = process, p.isRunning { kill(p.processIdentifier, sig) } }
 
     /// Waits for a daemon that is to die on its own (a failpoint), then forgets it so
     /// that it can be started again. Returns the signal that killed it (0 if it exited).

@@ -147,7 +147,9 @@ final class SSHShare {
 
     /// The server's processes serving the share (the session sshd and its sftp), found below the listener.
     private var sessionProcesses: [Int32] {
-        guard let listener = sshd?.pid else { return [] }
+        // An ended server's pid may be another process's by now: it has no sessions.
+        guard let sshd, sshd.isRunning else { return [] }
+        let listener = sshd.pid
         var parents: [Int32: Int32] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = Int32(entry), let stat = Files.read("/proc/\(entry)/stat"),
