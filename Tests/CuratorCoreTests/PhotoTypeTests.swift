@@ -64,6 +64,10 @@ import Testing
             #expect(PhotoType(configName: type.wireName) == nil, "a root's types are photo types")
         }
         #expect(PhotoType.detectFile(name: "IMG_0001.JPG") == .jpeg)
+        for type in PhotoType.allCases {
+            #expect(SidecarFormat(type) == SidecarFormat(rawValue: type.rawValue), "\(type)")
+            #expect((SidecarFormat(type) != nil) == type.isSidecar, "\(type)")
+        }
         #expect(!PhotoTypeFilter.all.types.contains { $0.isSidecar })
         #expect(PhotoType.photoTypes.count == 17)
         #expect(throws: UnknownPhotoTypeError.self) { try PhotoTypeFilter(names: ["sidecar"]) }
@@ -95,6 +99,24 @@ import Testing
         #expect(PhotoType.detect(name: "archive.tar.JPG") == .jpeg)
         // A hidden file's extension still says its type; hiding is Exclusions' job.
         #expect(PhotoType.detect(name: "._IMG_1.JPG") == .jpeg)
+        // A dotfile below a folder has no extension either; nor has a folder's path.
+        #expect(PhotoType.detect(name: "2024/.jpg") == nil)
+        #expect(PhotoType.detect(name: "2024/trip.jpg/") == nil)
+        #expect(PhotoType.detectFile(name: "2024.07/IMG_0001.CR2.xmp") == .xmp)
+    }
+
+    /// Types are hashed by case (not by wire name, as a `String` raw value would
+    /// have it): every case its own number, and sets and dictionaries keyed by
+    /// type still tell every type apart.
+    @Test func everyTypeHashesAsItsOwnCase() {
+        #expect(Set(PhotoType.allCases.map(\.caseNumber)).count == PhotoType.allCases.count)
+        let byType = Dictionary(uniqueKeysWithValues: PhotoType.allCases.map { ($0, $0.wireName) })
+        for type in PhotoType.allCases { #expect(byType[type] == type.wireName) }
+        #expect(Set(PhotoType.allCases).count == PhotoType.allCases.count)
+        var byCase = Hasher(), byName = Hasher()
+        byCase.combine(PhotoType.png)
+        byName.combine("png")
+        #expect(byCase.finalize() != byName.finalize())
     }
 
     @Test func configNamesAcceptWireNamesAndExtensions() {

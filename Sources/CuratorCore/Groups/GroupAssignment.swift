@@ -76,7 +76,7 @@ struct GroupAssignment {
                 digests[i] = digest
                 photoNext[i] = photoHeads[digest] ?? -1
                 photoHeads[digest] = Int32(i)
-            } else if SidecarFormat(rawValue: type.rawValue) != nil {
+            } else if SidecarFormat(type) != nil {
                 let stem = UnsafeBufferPointer(rebasing: bytes[..<dot])
                 if let (file, _) = ShotKeys.fileType(stem), !file.isSidecar {
                     kinds[i] = .fileSidecar

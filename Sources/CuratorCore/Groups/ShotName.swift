@@ -34,6 +34,19 @@ public enum SidecarFormat: String, Hashable, Sendable, CaseIterable {
     case dop
     /// Canon's thumbnail of a movie.
     case thm
+
+    /// The format of a sidecar's type; nil for a photo's. A switch, not the raw
+    /// value looked up as a string: asked of every sidecar a grouping reads.
+    init?(_ type: PhotoType) {
+        switch type {
+        case .xmp: self = .xmp
+        case .aae: self = .aae
+        case .pp3: self = .pp3
+        case .dop: self = .dop
+        case .thm: self = .thm
+        case .jpeg, .png, .heic, .webp, .tiff, .gif, .avif, .cr2, .cr3, .nef, .arw, .dng, .orf, .rw2, .raf, .mp4, .mov: return nil
+        }
+    }
 }
 
 /// What a file name says about the shot it belongs to. Names are bytes: only ASCII
@@ -55,7 +68,7 @@ enum ShotName: Hashable {
         self = name.bytes.withUnsafeBufferPointer { bytes in
             guard let (type, dot) = ShotKeys.fileType(bytes) else { return .other }
             guard type.isSidecar else { return .photo(type, base: Self.folded(bytes[..<dot])) }
-            guard let format = SidecarFormat(rawValue: type.rawValue) else { return .other }
+            guard let format = SidecarFormat(type) else { return .other }
             let stem = UnsafeBufferPointer(rebasing: bytes[..<dot])
             if let (file, _) = ShotKeys.fileType(stem), !file.isSidecar {
                 let stem = ByteString(Array(stem))
