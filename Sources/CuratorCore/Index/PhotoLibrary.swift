@@ -86,8 +86,10 @@ final class PhotoLibrary {
     var shifts: [GroupShift] = []
     /// Rows the open transaction changed, written to the store once each before it
     /// commits: a row added and then grouped (a RAW beside its JPEG, a sidecar)
-    /// was two writes of one row, a fifth more writes for a cold scan.
-    private var unwritten: Set<Int64> = []
+    /// was two writes of one row, a fifth more writes for a cold scan. Appended to
+    /// (a row may be more than once), then sorted and each id written once: a set
+    /// hashed every row of a cold scan, and was sorted all the same.
+    private var unwritten: [Int64] = []
 
     init(store: IndexStore) throws {
         self.store = store
@@ -182,7 +184,10 @@ final class PhotoLibrary {
             for (folder, keys) in dirtyKeys where !dirtyFolders.contains(folder) { try regroup(folder: folder, touching: keys) }
             while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, touching: nil) }
             // In id order: new rows go to the end of the table's B-tree.
-            for id in unwritten.sorted() {
+            unwritten.sort()
+            var last: Int64?
+            for id in unwritten where id != last {
+                last = id
                 if let photo = photos[id] { try store.upsertPhoto(photo) }  // else removed since, and deleted then
             }
             try store.commit()
@@ -273,7 +278,7 @@ final class PhotoLibrary {
     /// transaction commits (every change runs in one: `batch`).
     private func write(_ photo: Photo) throws {
         guard inTransaction else { return try store.upsertPhoto(photo) }
-        unwritten.insert(photo.id)
+        unwritten.append(photo.id)
     }
 
     /// As `write(_:)`, for a row changed in place.
@@ -282,7 +287,7 @@ final class PhotoLibrary {
             if let photo = photos[id] { try store.upsertPhoto(photo) }
             return
         }
-        unwritten.insert(id)
+        unwritten.append(id)
     }
 
     /// Photo rows written to the store since it was opened.

@@ -11,7 +11,7 @@ import CuratorSystem
 /// its own; one that comes out of a group (renamed away) is `added` under its id.
 extension CuratorState {
     /// `announced`: rows added that another event tells (a scan's `scanned`).
-    func publish(_ changes: [LibraryChange], announced: Set<Int64> = []) {
+    func publish(_ changes: [LibraryChange], announced: IDSet = []) {
         // Thumbnails are of files, whatever group they are in.
         thumbnailsNote(changes)
         let events = groupEvents(changes, announced: announced)
@@ -42,7 +42,8 @@ extension CuratorState {
     /// once, with every row the step's `scanned` events announce), then one
     /// `scanned` event per folder.
     func publishScanned(_ folders: [(folder: ByteString, changes: [LibraryChange])], root: Int32) {
-        var announced = Set<Int64>()
+        // A bitmap: a set hashed every row a first scan adds.
+        var announced = IDSet()
         var others: [LibraryChange] = []
         var addedChanges: [LibraryChange] = []
         var counts: [(folder: ByteString, added: Int)] = []
@@ -120,7 +121,7 @@ extension CuratorState {
 
     /// The library's changes (and the regrouping they caused) as clients see them:
     /// one event per listed id.
-    func groupEvents(_ changes: [LibraryChange], announced: Set<Int64> = []) -> [GroupEvent] {
+    func groupEvents(_ changes: [LibraryChange], announced: IDSet = []) -> [GroupEvent] {
         let shifts = library.takeShifts()
         var result: [GroupEvent] = []
         /// Rows that changed; what each was (its group and role) before.
@@ -162,14 +163,17 @@ extension CuratorState {
                 touch(p.groupID)
             }
         }
-        let added = Set(changes.compactMap { if case .added(let p) = $0 { p.id } else { nil } }).union(announced)
+        // Rows added by these changes or announced (not one set of both: that copied
+        // every row a scan step announced).
+        let addedHere = Set(changes.compactMap { if case .added(let p) = $0 { p.id } else { nil } })
+        let added = { (id: Int64) in addedHere.contains(id) || announced.contains(id) }
         for shift in shifts {
             // A row added alone under its own id was never listed as that group: if
             // any row is in that group now, its own shift names it.
-            if shift.fromGroup != shift.id || !added.contains(shift.id) { touch(shift.fromGroup) }
+            if shift.fromGroup != shift.id || !added(shift.id) { touch(shift.fromGroup) }
             touch(shift.toGroup)
             // A row added in this change was never listed under its first group.
-            guard !added.contains(shift.id), before[shift.id] == nil, let photo = library.photo(shift.id) else { continue }
+            guard !added(shift.id), before[shift.id] == nil, let photo = library.photo(shift.id) else { continue }
             before[shift.id] = (shift.fromGroup, shift.fromRole, photo.rootID, photo.folderID, library.relativePath(of: photo))
         }
         var said = Set<Int64>()
@@ -183,7 +187,7 @@ extension CuratorState {
             // Listed before: its shown row then was untouched (and so is still
             // shown), or one of the changed rows was.
             let shownBefore: (root: Int32, folder: Int32, path: ByteString)? = {
-                if let now, before[now.id] == nil, !added.contains(now.id) { return (now.rootID, now.folderID, library.relativePath(of: now)) }
+                if let now, before[now.id] == nil, !added(now.id) { return (now.rootID, now.folderID, library.relativePath(of: now)) }
                 for (_, was) in before where was.group == group && was.role == .shown { return (was.root, was.folder, was.path) }
                 return nil
             }()
