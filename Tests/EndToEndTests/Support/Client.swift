@@ -12,20 +12,55 @@ final class Client {
     /// Events that arrived while waiting for a response.
     private(set) var events: [[String: Any]] = []
 
+    /// Which socket this is and who was at its other end when it connected: a
+    /// failure then tells a daemon that went away from a descriptor that someone
+    /// else in the test process closed and whose number was reused (stop 31's CI
+    /// lost a connection with ECONNRESET and could not say which).
+    private let socketInode: UInt64?
+    private let peerPID: Int32?
+
     init(_ socket: String) throws {
         fd = try UnixSocket.connect(to: ByteString(socket))
+        (socketInode, peerPID) = Self.identity(of: fd)
     }
 
     /// A socket already connected (by a helper running as another user, whose
     /// credentials are the ones the daemon sees); the client owns it from now on.
     init(connected fd: FileDescriptor) {
         self.fd = fd
+        (socketInode, peerPID) = Self.identity(of: fd)
     }
 
     deinit { try? fd.close() }
 
+    private static func identity(of fd: FileDescriptor) -> (UInt64?, Int32?) {
+        ((try? FileStatus.of(descriptor: fd))?.inode, (try? UnixSocket.peerCredentials(fd))?.pid)
+    }
+
+    /// What became of this connection, for a failure's message: the same socket or
+    /// not, and whether the process it was connected to still runs.
+    var whatBecameOfIt: String {
+        let now = try? FileStatus.of(descriptor: fd)
+        let socket = now == nil ? "descriptor \(fd.rawValue) is closed"
+            : now?.inode == socketInode ? "descriptor \(fd.rawValue) is still this socket"
+            : "descriptor \(fd.rawValue) is another file now (closed by someone else, its number reused)"
+        guard let peerPID else { return socket + "; the peer's pid was not known" }
+        let comm = (try? String(contentsOfFile: "/proc/\(peerPID)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return socket + "; connected to pid \(peerPID), " + (comm.map { "which runs (\($0))" } ?? "which is gone")
+    }
+
+    /// Runs `body`, adding `whatBecameOfIt` to a failure of the connection.
+    private func explaining<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as SystemError {
+            throw HarnessError("\(error) (\(whatBecameOfIt))")
+        }
+    }
+
     func sendLine(_ text: String) throws {
-        try UnixSocket.sendAll(fd, Array((text + "\n").utf8))
+        try explaining { try UnixSocket.sendAll(fd, Array((text + "\n").utf8)) }
     }
 
     /// Sends a request (an `id` is added) and returns the whole response object.
@@ -100,9 +135,9 @@ final class Client {
             var pfd = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, Int32(min(remaining * 1000, 1000)) + 1)
             if ready <= 0 { continue }
-            let n = try chunk.withUnsafeMutableBytes { try UnixSocket.receive(fd, into: $0, blocking: false) }
+            let n = try explaining { try chunk.withUnsafeMutableBytes { try UnixSocket.receive(fd, into: $0, blocking: false) } }
             guard let n else { continue }
-            if n == 0 { throw HarnessError("curatord closed the connection") }
+            if n == 0 { throw HarnessError("curatord closed the connection (\(whatBecameOfIt))") }
             buffer.append(contentsOf: chunk[0..<n])
         }
     }
