@@ -136,7 +136,7 @@ struct ListingPhotoWriter: Sendable {
     /// `name`, and `name_raw` when the name is not valid UTF-8 (rare: the slow way).
     private func writeName(_ name: UnsafeBufferPointer<UInt8>, to w: inout JSONWriter) {
         w.key("name")
-        if Self.isUTF8(name) {
+        if UTF8Validation.isValid(name) {
             w.string(escapedPrefix: UnsafeBufferPointer(start: nil, count: 0), name)
             return
         }
@@ -158,9 +158,9 @@ struct ListingPhotoWriter: Sendable {
         if photo.folderID != folderID {
             folderID = photo.folderID
             let path = folders[folderID]?.path ?? .empty
-            folderPrefix = path.isEmpty ? [] : (Self.isUTF8(path.bytes) ? JSONWriter.escaped(path.bytes + [UInt8(ascii: "/")]) : nil)
+            folderPrefix = path.isEmpty ? [] : (UTF8Validation.isValid(path.bytes) ? JSONWriter.escaped(path.bytes + [UInt8(ascii: "/")]) : nil)
         }
-        if let prefix = folderPrefix, Self.isUTF8(name) {
+        if let prefix = folderPrefix, UTF8Validation.isValid(name) {
             w.key("path")
             prefix.withUnsafeBufferPointer { w.string(escapedPrefix: $0, name) }
             return
@@ -169,11 +169,5 @@ struct ListingPhotoWriter: Sendable {
         let path = WirePath(folders[photo.folderID].map { $0.path.appending(own) } ?? own)
         w.key("path"); w.string(path.path)
         if let raw = path.pathRaw { w.key("path_raw"); w.string(raw) }
-    }
-
-    /// Most names are ASCII, checked without decoding; the rest are validated.
-    private static func isUTF8(_ bytes: some Collection<UInt8>) -> Bool {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
-        return String(validating: bytes, as: UTF8.self) != nil
     }
 }
