@@ -88,13 +88,13 @@ let package = Package(
             swiftSettings: strict),
 
         .testTarget(name: "CuratorCommandLineTests", dependencies: ["CuratorCommandLine"], swiftSettings: strict),
-        .testTarget(name: "CuratorSystemTests", dependencies: ["CuratorSystem"], swiftSettings: faultInjection),
+        .testTarget(name: "CuratorSystemTests", dependencies: ["CuratorSystem", "CuratorTestSupport"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorStoreTests", dependencies: ["CuratorStore", "CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorCullTests", dependencies: ["CuratorCull", "CuratorProtocol"], swiftSettings: strict),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
-            dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol"],
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol", "CuratorTestSupport"],
             swiftSettings: faultInjection),
         .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
         // What test targets share: a scratch directory, a tool runner.

@@ -127,37 +127,6 @@ extension Requester {
     static var me: Requester { Requester(uid: geteuid(), gid: getegid(), groups: [getegid()]) }
 }
 
-/// Runs a command to completion, capturing its output.
-enum Tool {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe()
-        let err = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
-}
-
 /// Mounting, for volume-trash tests. Needs root and a kernel that lets us.
 enum Mounting {
     static let isAvailable: Bool = {

@@ -89,7 +89,7 @@ struct ContactSheetRenderTests {
     }
 
     @Test func selectedProtectedAndPlainCells() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let marker = try Samples.marker(scratch.child("m.jpg"), width: 600, height: 600)
         // A thumbnail as the worker writes it: PNG, decoded by our own PNG reader.
         let thumbnail = try scratch.write("m.png", try Pixels.png(of: marker, side: 256))
@@ -148,7 +148,7 @@ struct ContactSheetRenderTests {
     /// mode only. In view mode the corner shows the picture itself.
     @Test(arguments: [false, true])
     func anEmptySelectionCircleOnlyInSelectMode(selecting: Bool) throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let marker = try Samples.marker(scratch.child("m.jpg"), width: 600, height: 600)
         let thumbnail = try scratch.write("m.png", try Pixels.png(of: marker, side: 256))
         let style = ContactSheetStyle(columns: 2, cell: 160, selecting: selecting)
@@ -172,7 +172,7 @@ struct ContactSheetRenderTests {
     /// A thumbnail our PNG reader does not take (a JPEG, a palette PNG) goes through
     /// libvips; one that is not a photo format at all gets the placeholder.
     @Test func otherThumbnailsThroughLibvips() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let marker = try Samples.marker(scratch.child("m.jpg"), width: 600, height: 600)
         let jpeg = scratch.child("t.jpg")
         _ = try Tool.run("/usr/bin/vipsthumbnail", [marker.lossyString, "-s", "256", "-o", jpeg.lossyString])
@@ -197,7 +197,7 @@ struct ContactSheetRenderTests {
     /// page), encoded as PNG and JPEG, decoded back by libvips.
     @Test(arguments: [10, 200, 5000])
     func pagesEncode(count: Int) throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let thumbnail = try scratch.write("t.png", try Pixels.png(of: try Samples.marker(scratch.child("m.jpg")), side: 256))
         var items: [ContactSheetItem] = [.folder(name: "Kyoto 京都", count: count)]
         for position in 1...count {

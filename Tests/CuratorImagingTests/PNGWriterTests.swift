@@ -30,7 +30,7 @@ struct PNGWriterTests {
         #expect(ours.width == width && ours.height == height && ours.bands == bands)
         #expect(ours.pixels == pixels)
 
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let file = try scratch.write("w.png", png)
         let raw = scratch.child("w.raw").lossyString
         let read = try Tool.run("/usr/bin/vips", ["rawsave", file.lossyString, raw])

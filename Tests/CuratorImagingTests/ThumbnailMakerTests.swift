@@ -23,7 +23,7 @@ struct ThumbnailMakerTests {
         return try maker.make(from: fd, size: Int(size), family: family, sizes: sizes)
     }
 
-    private func save(_ thumbnail: ThumbnailMaker.Thumbnail?, in scratch: Scratch, _ name: String) throws -> ByteString {
+    private func save(_ thumbnail: ThumbnailMaker.Thumbnail?, in scratch: ScratchDirectory, _ name: String) throws -> ByteString {
         try scratch.write(ByteString(name), try #require(thumbnail).png)
     }
 
@@ -31,7 +31,7 @@ struct ThumbnailMakerTests {
     /// thumbnail is upright, taller than wide, the red quarter top-left.
     @Test(arguments: [1, 3, 6, 8])
     func orientationIsApplied(orientation: Int) throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let photo = try Samples.marker(scratch.child("m.jpg"), width: 600, height: 400, orientation: orientation)
         let made = try make(photo, sizes: [.normal, .large])
         #expect(made.width == 600 && made.height == 400)
@@ -47,7 +47,7 @@ struct ThumbnailMakerTests {
     }
 
     @Test func portraitCameraJPEGComesOutPortrait() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let photo = try Samples.cameraJPEG(scratch.child("IMG_0001.JPG"), orientation: 6)
         let made = try make(photo, sizes: [.normal, .large, .xLarge, .xxLarge])
         #expect(made.width == 3000 && made.height == 4000)
@@ -60,7 +60,7 @@ struct ThumbnailMakerTests {
     /// 1/4, a quarter more CPU), 1/2 for 1024 pixels; never below the size, so the
     /// thumbnail is as large as asked.
     @Test func cameraJPEGIsDecodedAtTheSmallestScaleThatCoversTheSize() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let photo = try Samples.cameraJPEG(scratch.child("IMG_0002.JPG"))
         let large = try make(photo, sizes: [.normal, .large])
         #expect(large.decodedWidth == 500, "decoded at 1/8")
@@ -88,7 +88,7 @@ struct ThumbnailMakerTests {
 
     /// A small image is never enlarged: the standard's sizes are upper bounds.
     @Test func smallImagesStaySmall() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let photo = try Samples.marker(scratch.child("small.jpg"), width: 100, height: 60)
         let made = try make(photo, sizes: [.normal, .xxLarge])
         #expect(made.thumbnails[.xxLarge]?.width == 100)
@@ -96,7 +96,7 @@ struct ThumbnailMakerTests {
     }
 
     @Test func heic() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let photo = try Samples.heic(scratch.child("IMG_5001.HEIC"))
         let made = try make(photo)
         let large = try save(made.thumbnails[.large], in: scratch, "large.png")
@@ -109,7 +109,7 @@ struct ThumbnailMakerTests {
     /// tag, read by LibRaw), never a decode of the raw data.
     @Test(arguments: [1, 6])
     func rawThroughItsEmbeddedPreview(orientation: Int) throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let dng = try Samples.dng(scratch.child("DSC_0001.DNG"), orientation: orientation)
         let made = try make(dng, family: .raw, sizes: [.large])
         let large = try save(made.thumbnails[.large], in: scratch, "large.png")
@@ -126,7 +126,7 @@ struct ThumbnailMakerTests {
     /// 256x192.)
     @Test(arguments: [1, 6])
     func aRawsSizeIsItsImagesNotItsPreviews(orientation: Int) throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let dng = try Samples.dng(scratch.child("DSC_0003.DNG"), orientation: orientation, rawWidth: 640, rawHeight: 480)
         let made = try make(dng, family: .raw, sizes: [.large])
         #expect(made.width == (orientation == 6 ? 480 : 640) && made.height == (orientation == 6 ? 640 : 480),
@@ -136,7 +136,7 @@ struct ThumbnailMakerTests {
 
     /// A DNG whose only preview is IFD0's 160x120 bitmap: that is used, not the raw data.
     @Test func rawWithOnlyASmallBitmapPreview() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let dng = try Samples.dng(scratch.child("DSC_0002.DNG"), preview: false)
         let made = try make(dng, family: .raw, sizes: [.normal, .large])
         let normal = try save(made.thumbnails[.normal], in: scratch, "normal.png")
@@ -146,7 +146,7 @@ struct ThumbnailMakerTests {
     }
 
     @Test func aJPEGIsNotARaw() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let photo = try Samples.marker(scratch.child("fake.nef"))
         #expect(throws: ThumbnailMakingError.self) { try make(photo, family: .raw) }
         do {
@@ -170,7 +170,7 @@ struct ThumbnailMakerTests {
 
     /// A 60 000 x 60 000 header is refused from the header alone: fast, no memory.
     @Test func hugeHeaderIsRefusedBeforeDecoding() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let small = try scratch.read(try Samples.marker(scratch.child("m.jpg")))
         let huge = try scratch.write("huge.jpg", Samples.jpegClaiming(width: 60000, height: 60000, from: small))
         let started = MonotonicClock.nanoseconds()
@@ -179,7 +179,7 @@ struct ThumbnailMakerTests {
     }
 
     @Test func truncatedFilesAreCorruptNotGreyFilled() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let jpeg = try scratch.read(try Samples.cameraJPEG(scratch.child("c.jpg")))
         expectFailure(.corrupt, try scratch.write("cut.jpg", Array(jpeg.prefix(jpeg.count / 3))))
         let heic = try scratch.read(try Samples.heic(scratch.child("h.heic")))
@@ -189,7 +189,7 @@ struct ThumbnailMakerTests {
     }
 
     @Test func emptyAndGarbageFiles() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         expectFailure(.corrupt, try scratch.write("empty.jpg", []))
         expectFailure(.unsupported, try scratch.write("text.jpg", Array(String(repeating: "not an image ", count: 200).utf8)))
         expectFailure(.corrupt, try scratch.write("empty.cr2", []), family: .raw)
@@ -198,7 +198,7 @@ struct ThumbnailMakerTests {
 
     /// A PNG that claims 30 000 x 30 000 pixels over a few kilobytes of zeros.
     @Test func pngBombIsRefusedByItsHeader() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let bomb = scratch.child("bomb.png")
         let script = """
             import struct, sys, zlib
@@ -216,7 +216,7 @@ struct ThumbnailMakerTests {
     /// Only the photo formats' decoders run: an SVG, a PDF or a vips file under a
     /// photo's name is refused, not parsed by librsvg, poppler and the like.
     @Test func nonPhotoFormatsAreNotParsed() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\"><rect width=\"64\" height=\"64\"/></svg>"
         expectFailure(.unsupported, try scratch.write("drawing.jpg", Array(svg.utf8)))
         let pdf = "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
@@ -239,7 +239,7 @@ struct ThumbnailMakerTests {
     }
 
     @Test func videoIsNotDecoded() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         expectFailure(.unsupported, try scratch.write("clip.mp4", [0, 0, 0, 0x18] + Array("ftypmp42".utf8)), family: .video)
     }
 }

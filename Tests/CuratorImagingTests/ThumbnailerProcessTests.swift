@@ -13,7 +13,7 @@ import CuratorTestSupport
 struct ThumbnailerProcessTests {
     /// A photo folder, a cache, a client.
     final class Setup {
-        let scratch: Scratch
+        let scratch: ScratchDirectory
         let photos: ByteString
         let cache: ThumbnailCache
         let directory: ThumbnailDirectory
@@ -21,7 +21,7 @@ struct ThumbnailerProcessTests {
         let gnome: Gnome
 
         init(fault: String? = nil, configure: (inout ThumbnailerProcess.Options) -> Void = { _ in }) throws {
-            scratch = try Scratch()
+            scratch = try ScratchDirectory(label: "thumbs")
             photos = try scratch.mkdir("photos")
             _ = try scratch.mkdir("home")
             cache = ThumbnailCache(root: scratch.child("home/.cache/thumbnails"))
@@ -295,7 +295,7 @@ struct ThumbnailerProcessTests {
     /// got almost no CPU: the daemon gave up on it, again at each retry.) Ready, it
     /// runs idle, every thread of it.
     @Test func aWorkerStartsBesideABusyCore() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let allowed = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
         let cpu = try #require(allowed?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces)
@@ -328,7 +328,7 @@ struct ThumbnailerProcessTests {
     /// A script's way: jobs as lines on a pipe, paths instead of descriptors (a name
     /// that is not UTF-8 as `path_raw`), the user's cache from XDG_CACHE_HOME.
     @Test func linesOnAPipeWithPaths() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         // The generator takes UTF-8 names: made under one, then renamed to the bytes.
         let made = try Samples.marker(scratch.child("photo.jpg"))
         let photo = scratch.child(ByteString(Array("photo-".utf8) + [0xE9] + Array(".jpg".utf8)))

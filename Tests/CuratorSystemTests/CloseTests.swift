@@ -102,7 +102,7 @@ struct CloseTests {
         #expect(result == "done")
         #expect(plan.calls.map(\.call) == [.write, .close])
         #expect(!Self.isOpen(fd))
-        #expect(scratch.read("f") == [7])
+        #expect(scratch.contents(of: "f") == [7])
     }
 
     /// A file whose close fails may not hold what was written: it is not left
@@ -143,7 +143,7 @@ struct CloseTests {
         }
         defer { try? lock.descriptor.close() }
         let pid = "\(getpid())\n"
-        #expect(scratch.read("curatord.lock") == Array(pid.utf8))
+        #expect(scratch.contents(of: "curatord.lock") == Array(pid.utf8))
         #expect(plan.count(.pwrite) == pid.utf8.count)
     }
 

@@ -34,7 +34,7 @@ struct FileDescriptorTests {
 
     @Test func aTrashInfoTooLargeIsNotRead() throws {
         let scratch = try ScratchDirectory()
-        try scratch.makeDirectory("info")
+        try scratch.mkdir("info")
         try scratch.write("info/x.trashinfo", Array("[Trash Info]\nPath=/a\nDeletionDate=2024-01-01T00:00:00\n".utf8)
                                                 + [UInt8](repeating: UInt8(ascii: "#"), count: 1 << 16))
         let handle = try DirectoryHandle.open(scratch.child("info"), followingSymlinks: false)

@@ -35,7 +35,7 @@ struct SyscallTableTests {
                 try fd.sync()
             }
         }
-        #expect(scratch.read("out") == Self.payload)
+        #expect(scratch.contents(of: "out") == Self.payload)
         #expect(plan.count(.write) == 3)
         #expect(plan.count(.fsync) == 2)
         #expect(plan.missed.isEmpty)
@@ -52,7 +52,7 @@ struct SyscallTableTests {
                 try fd.writeAll(Self.payload)
             }
         }
-        #expect(scratch.read("out") == Self.payload)
+        #expect(scratch.contents(of: "out") == Self.payload)
         #expect(plan.count(.write) == (Self.payload.count + 998) / 999)
     }
 
@@ -120,13 +120,13 @@ struct SyscallTableTests {
             #expect(error.errno == .noSpace)
             #expect(error.description == "write \(path.lossyString): No space left on device [ENOSPC]")
         }
-        #expect(scratch.read("full")?.count == 100)
+        #expect(scratch.contents(of: "full")?.count == 100)
         #expect(plan.missed.isEmpty)
     }
 
     @Test func eioFromReaddirIsAnErrorNotTheEndOfTheListing() throws {
         let scratch = try ScratchDirectory()
-        try scratch.makeDirectory("d")
+        try scratch.mkdir("d")
         for name in ["a", "b", "c"] { try scratch.write(ByteString("d/\(name)"), []) }
         let directory = scratch.child("d")
         #expect(try DirectoryReader.entries(of: directory).count == 3)
@@ -177,7 +177,7 @@ struct SyscallTableTests {
                 try directory.createFile("x.trashinfo", contents: Self.payload, mode: 0o600)
             }
             #expect(created)
-            #expect(scratch.read("x.trashinfo") == Self.payload)
+            #expect(scratch.contents(of: "x.trashinfo") == Self.payload)
         }
     }
 

@@ -71,7 +71,7 @@ struct FileURITests {
         var names: [[UInt8]] = (1...255).filter { $0 != 0x2F }.map { [UInt8(ascii: "a"), UInt8($0), UInt8(ascii: "z")] }
         names.append(Array((1...255).filter { $0 != 0x2F }.map { UInt8($0) }))
         let paths = names.map { ByteString(Array("/srv/photos/".utf8) + $0) }
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let list = try scratch.write("paths", Array(paths.map { $0.bytes.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n").utf8))
         let script = """
             import os, sys
@@ -93,7 +93,7 @@ struct FileURITests {
     /// is, odd spellings of the path included.
     @Test func canonicalFormAgreesWithGio() throws {
         try #require(Tool.exists("/usr/bin/gio"), "gio is needed (libglib2.0-bin)")
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         _ = try scratch.mkdir("a b")
         _ = try scratch.mkdir("c")
         _ = try scratch.mkdir(ByteString([0xE9, 0x74, 0xE9]))  // "été" in Latin-1: not UTF-8

@@ -22,7 +22,7 @@ struct MD5Tests {
 
     /// The lengths where padding spills into a second block, checked against md5sum.
     @Test func paddingBoundariesAgreeWithMd5sum() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         for length in [55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, 70_001] {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
             let file = try scratch.write(ByteString("b\(length)"), bytes)

@@ -10,7 +10,7 @@ import CuratorTestSupport
 struct PNGImageTests {
     @Test(arguments: [("srgb", 3), ("b-w", 1)])
     func decodesAsLibvipsDoes(interpretation: String, bands: Int) throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let base = scratch.child("base.v").lossyString
         // Noise and gradients make libpng pick every filter somewhere.
         _ = try Tool.run("/usr/bin/vips", ["gaussnoise", scratch.child("n.v").lossyString, "97", "61", "--sigma", "40"])
@@ -37,7 +37,7 @@ struct PNGImageTests {
     }
 
     @Test func refusesWhatItDoesNotHandle() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         _ = try Tool.run("/usr/bin/vips", ["black", scratch.child("b.v").lossyString, "8", "8"])
         let sixteen = scratch.child("16.png").lossyString
         _ = try Tool.run("/usr/bin/vips", ["pngsave", scratch.child("b.v").lossyString, sixteen, "--bitdepth", "16"])

@@ -8,14 +8,14 @@ import Testing
 import CuratorTestSupport
 
 struct ThumbnailDirectoryTests {
-    private func subject(_ scratch: Scratch) throws -> ThumbnailSubject {
+    private func subject(_ scratch: ScratchDirectory) throws -> ThumbnailSubject {
         ThumbnailSubject(uri: try FileURI(path: scratch.child("photo.jpg")), mtime: 1_700_000_000, size: 1234)
     }
 
     private func mode(_ path: ByteString) throws -> UInt32 { try FileStatus.of(path).mode & 0o7777 }
 
     @Test func writesWhereTheStandardSaysWithItsModes() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let cache = ThumbnailCache(root: scratch.child("cache/thumbnails"))
         let directory = try ThumbnailDirectory.open(cache, create: true)
         let subject = try subject(scratch)
@@ -37,7 +37,7 @@ struct ThumbnailDirectoryTests {
     /// close(2) is where NFS reports a failed write-back: a thumbnail whose close
     /// failed is a failed write, and nothing is renamed into place.
     @Test func aFailedCloseOfAWrittenThumbnailIsAFailedWrite() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let cache = ThumbnailCache(root: scratch.child("cache/thumbnails"))
         let directory = try ThumbnailDirectory.open(cache, create: true)
         let subject = try subject(scratch)
@@ -54,7 +54,7 @@ struct ThumbnailDirectoryTests {
     #endif
 
     @Test func aChangedFileMakesItsThumbnailStale() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let directory = try ThumbnailDirectory.open(ThumbnailCache(root: scratch.child("thumbnails")), create: true)
         let subject = try subject(scratch)
         try directory.write(
@@ -70,7 +70,7 @@ struct ThumbnailDirectoryTests {
     }
 
     @Test func failRecordsAreOursAndExpireWithTheFile() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let cache = ThumbnailCache(root: scratch.child("thumbnails"))
         let directory = try ThumbnailDirectory.open(cache, create: true)
         let subject = try subject(scratch)
@@ -88,7 +88,7 @@ struct ThumbnailDirectoryTests {
     /// A user who makes `large` a symlink to somewhere else must not get the daemon to
     /// write there.
     @Test func neverWritesThroughASymlinkedSizeDirectory() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let cache = ThumbnailCache(root: try scratch.mkdir("thumbnails", mode: 0o700))
         let elsewhere = try scratch.mkdir("elsewhere")
         _ = try syscall("symlink") { elsewhere.withCString { target in cache.root.appending("large").withCString { symlink(target, $0) } } }
@@ -101,7 +101,7 @@ struct ThumbnailDirectoryTests {
     }
 
     @Test func oddThingsUnderAThumbnailsNameAreUnreadableNotFatal() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory(label: "thumbs")
         let cache = ThumbnailCache(root: scratch.child("thumbnails"))
         let directory = try ThumbnailDirectory.open(cache, create: true)
         let subject = try subject(scratch)

@@ -137,20 +137,3 @@ struct CrashRandomTests {
         guard selected["count"] as? Int == photoCount else { throw HarnessError("selected \(selected), not \(photoCount)") }
     }
 }
-
-/// A small seeded generator, so that a failing run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func fraction() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}

@@ -5,6 +5,7 @@ import Foundation
 /// Runs an outside program (sqlite3, trash-cli, sha256sum) and collects what it
 /// printed, through files: the one runner every test target shares.
 typealias Tool = CuratorTestSupport.Tool
+typealias SplitMix64 = CuratorTestSupport.SplitMix64
 
 /// SHA-256 of files, by `sha256sum`, so that "identical content" is checked by a
 /// tool that knows nothing of ours.

@@ -1,46 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import CuratorSystem
 import Foundation
 import Glibc
-
-/// A fresh directory under $TMPDIR for one test, removed (whatever the names in it)
-/// when the value goes away. Shared by the thumbnail and imaging tests.
-public final class Scratch {
-    public let path: ByteString
-
-    public init() throws {
-        var template = Array((NSTemporaryDirectory() + "/curatord-thumbs-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemError("mkdtemp", errno: .current) }
-        path = ByteString(String(cString: made))
-    }
-
-    deinit {
-        _ = try? Tool.run("/bin/rm", ["-rf", "--", path.lossyString])
-    }
-
-    public var string: String { path.lossyString }
-
-    public func child(_ name: ByteString) -> ByteString { path.appending(name) }
-
-    @discardableResult
-    public func write(_ name: ByteString, _ bytes: [UInt8], mode: mode_t = 0o644) throws -> ByteString {
-        let full = path.appending(name)
-        let fd = try FileDescriptor.open(full, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
-        try fd.closeAfter { (fd) throws(SystemError) in try fd.writeAll(bytes) }
-        return full
-    }
-
-    public func read(_ full: ByteString) throws -> [UInt8] {
-        let fd = try FileDescriptor.open(full, O_RDONLY)
-        return try fd.closeAfter { (fd) throws(SystemError) in try fd.readAll() }
-    }
-
-    public func mkdir(_ name: ByteString, mode: mode_t = 0o755) throws -> ByteString {
-        let full = path.appending(name)
-        _ = try syscall("mkdir", path: full.lossyString) { full.withCString { Glibc.mkdir($0, mode) } }
-        return full
-    }
-}
 
 /// Runs an outside program, its output collected through files (never an unread pipe).
 public enum Tool {
@@ -54,13 +14,25 @@ public enum Tool {
             self.stdout = stdout
             self.stderr = stderr
         }
+
+        /// Both streams, for a message or a search that does not care which.
+        public var output: String { stdout + stderr }
+    }
+
+    /// A program that did not end within its time: it was stopped.
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let description: String
     }
 
     public static func exists(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-    /// `input`: what the program reads on its standard input (none: /dev/null).
+    /// `input`: what the program reads on its standard input (none: /dev/null);
+    /// `directory`: where it runs; `timeout`: seconds it may take before it is
+    /// stopped and `TimedOut` thrown (none: as long as it takes).
+    @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           input: String? = nil) throws -> Output {
+                           input: String? = nil, directory workingDirectory: String? = nil,
+                           timeout: Double? = nil) throws -> Output {
         let directory = NSTemporaryDirectory() + "/curatord-tool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -71,6 +43,7 @@ public enum Tool {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         if let input {
@@ -81,6 +54,15 @@ public enum Tool {
             process.standardInput = FileHandle.nullDevice
         }
         try process.run()
+        if let timeout {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+                throw TimedOut(description: "\(executable) \(arguments) did not finish within \(timeout) s")
+            }
+        }
         process.waitUntilExit()
         // Lossy: a tool may print a file name that is not UTF-8.
         let read = { (path: String) in String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
