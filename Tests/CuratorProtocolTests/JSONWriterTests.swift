@@ -111,6 +111,20 @@ struct JSONWriterTests {
         }
     }
 
+    /// Numbers of every length, both signs: each is written as Swift prints it.
+    @Test func randomIntegersOfEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50_000 {
+            let bits = Int.random(in: 0...63, using: &generator)
+            let magnitude = Int64(truncatingIfNeeded: (UInt64.random(in: 0...UInt64.max, using: &generator) >> (63 - bits)) >> 1)
+            for value in [magnitude, -magnitude] {
+                var w = JSONWriter()
+                w.int(value)
+                #expect(String(decoding: w.bytes, as: UTF8.self) == String(value), "\(value)")
+            }
+        }
+    }
+
     @Test func integersAtTheEdges() throws {
         for value: Int64 in [0, 1, -1, 9, 10, 11, 99, 100, 101, 999, 1000, 12_345, 100_000, 1_715_000_000_123_456_789, Int64.max, Int64.min, -1_000_000_007] {
             var w = JSONWriter()
