@@ -18,7 +18,7 @@ public struct ByteString: Hashable, Comparable, Sendable, CustomStringConvertibl
     public var count: Int { bytes.count }
 
     /// The UTF-8 text, or nil when the bytes are not valid UTF-8.
-    public var utf8String: String? { String(validating: bytes, as: UTF8.self) }
+    public var utf8String: String? { UTF8Validation.isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil }
 
     /// Text for people: invalid sequences become U+FFFD.
     public var lossyString: String { String(decoding: bytes, as: UTF8.self) }

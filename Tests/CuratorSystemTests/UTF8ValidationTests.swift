@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-@testable import CuratorProtocol
+import CuratorSystem
 import Testing
 
 /// `UTF8Validation` must accept exactly what the standard library's validation
-/// accepts: a listing chooses between `path` and `path_raw` by it.
+/// accepts: `ByteString.utf8String` and a listing choose between `path` and
+/// `path_raw` by it.
 struct UTF8ValidationTests {
     private static func oracle(_ bytes: [UInt8]) -> Bool { String(validating: bytes, as: UTF8.self) != nil }
 
@@ -69,6 +70,7 @@ struct UTF8ValidationTests {
                 return kinds[roll < 7 ? 0 : roll < 9 ? 1 : 2].randomElement(using: &generator) ?? 0
             }
             #expect(UTF8Validation.isValid(bytes) == Self.oracle(bytes), "\(bytes)")
+            #expect(ByteString(bytes).utf8String == String(validating: bytes, as: UTF8.self), "\(bytes)")
         }
         #expect(UTF8Validation.isValid(UnsafeBufferPointer(start: nil, count: 0)))
     }
