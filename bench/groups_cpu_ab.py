@@ -6,12 +6,15 @@ benchmark tree, several subjects interleaved (ABAB): on a host shared with build
 wall times of bench/run.py swing by 2x, CPU seconds much less. A supporting figure
 for issue 15's grouping on / off, not a replacement of bench/run.py.
 
-    groups_cpu_ab.py NAME:BINARY:on|off ...   (env N=100000 REPS=4 DIR=/tmp/curatord-groups-ab;
+    groups_cpu_ab.py NAME:BINARY:on|off[:TREE] ...   (env N=100000 REPS=4 DIR=/tmp/curatord-groups-ab;
                                                EXIF=1 counts the capture reader too;
                                                PERF=1 records a cpu-clock profile of each cold start)
 
 The first subject is compared with each of the others (median of per-repetition ratios).
-The tree (bench/gen_tree.py, seed 1) is made once under DIR and kept."""
+The tree (bench/gen_tree.py, seed 1) is made once under DIR and kept. A subject given a
+TREE of its own indexes that folder instead, with the same expected counts: a copy of
+the tree with some files left out (`cp -al`, then delete, say, every `.xmp`) tells what
+those files cost."""
 import json, os, shutil, signal, statistics, subprocess, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_tree
@@ -32,8 +35,8 @@ m = json.load(open(mf))
 env = procs.private_env(home, os.path.join(home, "rt"))
 subjects = []
 for spec in sys.argv[1:]:
-    name, binary, groups = spec.split(":")
-    subjects.append((name, binary, groups == "on"))
+    name, binary, groups, *own = spec.split(":")
+    subjects.append((name, binary, groups == "on", own[0] if own else tree))
 def cpu(pid):
     """CPU of every thread but the capture reader (it reads EXIF beside the scan, as long as the scan lasts)."""
     exif = os.environ.get("EXIF") == "1"
@@ -41,9 +44,9 @@ def cpu(pid):
 res = {s[0]: {"cold": [], "warm": [], "coldwall": [], "warmwall": []} for s in subjects}
 for rep in range(REPS):
     order = subjects if rep % 2 == 0 else subjects[::-1]
-    for name, binary, groups in order:
+    for name, binary, groups, subject_tree in order:
         opts = {} if groups else {"groups": False}
-        d = Daemon(binary, [tree], run, env, name=name, root_options=opts, options={"thumbnails": False})
+        d = Daemon(binary, [subject_tree], run, env, name=name, root_options=opts, options={"thumbnails": False})
         shutil.rmtree(d.state_dir, ignore_errors=True)
         os.sync()
         expected = m["groups"] if groups else N
@@ -71,7 +74,7 @@ for rep in range(REPS):
             print("rep %d %-10s %s cpu %.2f s wall %.2f s load %.1f" % (rep, name, phase, t, wall, os.getloadavg()[0]), flush=True)
 print(json.dumps(res))
 ref = subjects[0][0]
-for name, _, _ in subjects[1:]:
+for name, _, _, _ in subjects[1:]:
     for phase in ("cold", "warm", "coldwall", "warmwall"):
         ratios = [a / b for a, b in zip(res[ref][phase], res[name][phase])]
         print("%s / %s %s: median x%.3f [%.3f-%.3f]; medians %.2f / %.2f" % (ref, name, phase, statistics.median(ratios),
