@@ -12,9 +12,9 @@ for issue 15's grouping on / off, not a replacement of bench/run.py.
 
 The first subject is compared with each of the others (median of per-repetition ratios).
 The tree (bench/gen_tree.py, seed 1) is made once under DIR and kept. A subject given a
-TREE of its own indexes that folder instead, with the same expected counts: a copy of
-the tree with some files left out (`cp -al`, then delete, say, every `.xmp`) tells what
-those files cost."""
+TREE of its own indexes that folder instead and is waited for with the tree's counts, so
+leave out only files that are no photos: a copy without every `.xmp` (`cp -al`, then
+delete them) tells what the sidecars cost."""
 import json, os, shutil, signal, statistics, subprocess, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_tree
