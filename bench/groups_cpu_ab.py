@@ -35,7 +35,7 @@ m = json.load(open(mf))
 env = procs.private_env(home, os.path.join(home, "rt"))
 subjects = []
 for spec in sys.argv[1:]:
-    name, binary, groups, *own = spec.split(":")
+    name, binary, groups, *own = spec.split(":", 3)  # a TREE may hold colons
     subjects.append((name, binary, groups == "on", own[0] if own else tree))
 def cpu(pid):
     """CPU of every thread but the capture reader (it reads EXIF beside the scan, as long as the scan lasts)."""
