@@ -72,19 +72,14 @@ enum DeletePrepareCommand: StateCommand {
         // Then the photos its filter hides (a filter keeps the selection, article 001),
         // by descending position in the same page and sort without the filter; then
         // photos outside the view's folder, newest id first.
-        let table = library.photos
-        var position: [Int64: Int] = [:]
-        if let view = try? state.resolveView(session.view, uid: key.uid) {
-            position = positions(of: listed, in: view, table: table)
-        }
+        // Positions without the whole view where the view is by name (`ViewPositions`).
+        let position = (try? state.positions(of: listed, inView: session.view, uid: key.uid)) ?? [:]
         var unfiltered: [Int64: Int] = [:]
         if position.count < listed.count && (session.view.hasFilter || session.view.recursive == false) {
             var page = session.view
             page.filter = nil
             page.recursive = nil
-            if let view = try? state.resolveView(page, uid: key.uid) {
-                unfiltered = positions(of: listed.filter { position[$0.key] == nil }, in: view, table: table)
-            }
+            unfiltered = (try? state.positions(of: listed.filter { position[$0.key] == nil }, inView: page, uid: key.uid)) ?? [:]
         }
         ids.sort { a, b in
             let ka = (position[a], unfiltered[a] ?? 0)
@@ -129,28 +124,6 @@ enum DeletePrepareCommand: StateCommand {
         state.plans.add(plan)
         return DeletePlanResult(token: plan.token, expiresInMs: Int(ttl * 1000), items: shown, count: shown.count, bytes: bytes,
                                 files: items.count)
-    }
-
-    /// Where each photo of `photos` (by the id it is listed under) is in `view`,
-    /// from 1. One pass over the view's slots testing a bit per slot, not an id and a
-    /// hash per photo of the view: those were 90 ms of a prepare in a million photos.
-    /// A listed photo is its group's listed row, so its slot is the view's.
-    static func positions(of photos: [Int64: Photo], in view: ResolvedView, table: PhotoTable) -> [Int64: Int] {
-        guard !photos.isEmpty else { return [:] }
-        var marked = [UInt64](repeating: 0, count: table.count / 64 + 1)
-        for photo in photos.values {
-            guard let slot = table.slot(of: photo.id), Int(slot) < table.count else { continue }
-            marked[Int(slot) >> 6] |= 1 << UInt64(slot & 63)
-        }
-        var found: [Int64: Int] = [:]
-        found.reserveCapacity(photos.count)
-        let ids = view.ids(in: table)
-        for (index, slot) in view.slots.enumerated()
-        where Int(slot) < table.count && marked[Int(slot) >> 6] & (1 << UInt64(slot & 63)) != 0 {
-            let id = ids[index]
-            if photos[id] != nil { found[id] = index + 1 }
-        }
-        return found
     }
 
     /// `only`: the part of each group to trash.

@@ -41,6 +41,10 @@ final class PhotoLibrary {
     /// Rows listed as photos per root (a group once): `countByRoot` less the
     /// groups' other files.
     private(set) var listedByRoot: [Int32: Int] = [:]
+    /// The same per folder: where a photo is in a view by name is the photos listed
+    /// in the folders before its own, plus its place among its folder's, without
+    /// the whole view resolved (`ViewPositions`).
+    private(set) var listedByFolder: [Int32: Int] = [:]
     /// Photos per root whose capture time is still to be read.
     private(set) var pendingCaptureByRoot: [Int32: Int] = [:]
     /// Bumped on every change, so that cached views know when to rebuild.
@@ -121,6 +125,7 @@ final class PhotoLibrary {
             listedByRoot[root] = totals.listed
             pendingCaptureByRoot[root] = totals.pendingCapture
         }
+        listedByFolder = load.listedByFolder
         generation &+= UInt64(load.count)
     }
 
@@ -231,14 +236,14 @@ final class PhotoLibrary {
             case .replaced(let old):
                 if let current = photos[old.id], current.capture == .pending { pendingCaptureByRoot[current.rootID, default: 0] -= 1 }
                 if old.capture == .pending { pendingCaptureByRoot[old.rootID, default: 0] += 1 }
-                if let current = photos[old.id], current.role == .shown { listedByRoot[current.rootID, default: 0] -= 1 }
-                if old.role == .shown { listedByRoot[old.rootID, default: 0] += 1 }
+                if let current = photos[old.id], current.role == .shown { countListed(current.rootID, current.folderID, -1) }
+                if old.role == .shown { countListed(old.rootID, old.folderID, 1) }
                 photos[old.id] = old
             case .regrouped(let id, let group, let role):
                 if let row = photos.row(id) {
                     let root = photos.rootID(of: row)
-                    if row.role == .shown { listedByRoot[root, default: 0] -= 1 }
-                    if role == .shown { listedByRoot[root, default: 0] += 1 }
+                    if row.role == .shown { countListed(root, row.folderID, -1) }
+                    if role == .shown { countListed(root, row.folderID, 1) }
                     photos.setGroup(id, group: group, role: role)
                 }
             case .linked(let folder, let atPath, let inRoot, let child):
@@ -514,8 +519,8 @@ final class PhotoLibrary {
         let newRows = old == group ? [] : rows(ofGroup: group)
         let root = photos.rootID(of: row)
         note(.regrouped(id, group: old, role: row.role))
-        if row.role == .shown { listedByRoot[root, default: 0] -= 1 }
-        if role == .shown { listedByRoot[root, default: 0] += 1 }
+        if row.role == .shown { countListed(root, row.folderID, -1) }
+        if role == .shown { countListed(root, row.folderID, 1) }
         photos.setGroup(id, group: group, role: role)
         generation &+= 1
         if old != group {
@@ -669,9 +674,16 @@ final class PhotoLibrary {
     private func count(_ photo: Photo, _ sign: Int) {
         countByRoot[photo.rootID, default: 0] += sign
         bytesByRoot[photo.rootID, default: 0] += Int64(sign) * photo.size
-        if photo.role == .shown { listedByRoot[photo.rootID, default: 0] += sign }
+        if photo.role == .shown { countListed(photo.rootID, photo.folderID, sign) }
         if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += sign }
         generation &+= 1
+    }
+
+    /// A listed row (a shown photo) in or out of `folder` of `root`.
+    private func countListed(_ root: Int32, _ folder: Int32, _ sign: Int) {
+        listedByRoot[root, default: 0] += sign
+        let count = listedByFolder[folder, default: 0] + sign
+        listedByFolder[folder] = count == 0 ? nil : count
     }
 
     /// Whether a row coming or going can change its folder's groups: always where

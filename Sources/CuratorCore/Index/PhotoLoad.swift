@@ -19,6 +19,8 @@ struct PhotoLoad {
     /// Per folder, one more than its highest rank (at least 1).
     private(set) var nextRank: [Int32: Int64] = [:]
     private(set) var totals: [Int32: Totals] = [:]
+    /// Rows listed (shown photos) per folder.
+    private(set) var listedByFolder: [Int32: Int] = [:]
     /// Rows loaded (each one a change of the library's generation, as filing it was).
     private(set) var count = 0
 
@@ -68,6 +70,7 @@ struct PhotoLoad {
             idsByFolder[run.folder, default: []].append(contentsOf: run.ids)
             nextRank[run.folder] = max(nextRank[run.folder] ?? 1, run.highestRank + 1)
             totals[run.root, default: Totals()].add(run.totals)
+            if run.totals.listed > 0 { listedByFolder[run.folder, default: 0] += run.totals.listed }
         }
         run = next.map { Run(folder: $0.folder, root: $0.root, ids: idsByFolder.removeValue(forKey: $0.folder) ?? []) }
     }

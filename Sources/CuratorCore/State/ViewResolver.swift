@@ -50,12 +50,13 @@ extension CuratorState {
         return view
     }
 
-    /// `uid` nil: every folder.
-    private func computeView(_ spec: ViewSpec, _ scope: ViewMembership, uid: UInt32?) throws(ProtocolError) -> ResolvedView {
+    /// The folders of a view, in its order (roots in configuration order, then by
+    /// path), each with its path; `uid` nil: every folder. Throws for a folder that
+    /// does not exist, for `uid`.
+    func viewFolders(_ scope: ViewMembership, uid: UInt32?) throws(ProtocolError) -> (ordered: [Int32], paths: [Int32: ByteString]) {
         let rootFilter = scope.root
         let folderPath = scope.folder
         let recursive = scope.recursive
-        let filter = scope.filter
 
         // Folders in the view, with their path, computed once.
         var folderPaths: [Int32: ByteString] = [:]
@@ -87,7 +88,13 @@ extension CuratorState {
             keyed.append((folder, rootRank[root] ?? 0, path))
         }
         keyed.sort { a, b in a.rank != b.rank ? a.rank < b.rank : a.path < b.path }
-        let orderedFolders = keyed.map(\.folder)
+        return (keyed.map(\.folder), folderPaths)
+    }
+
+    /// `uid` nil: every folder.
+    private func computeView(_ spec: ViewSpec, _ scope: ViewMembership, uid: UInt32?) throws(ProtocolError) -> ResolvedView {
+        let filter = scope.filter
+        let (orderedFolders, folderPaths) = try viewFolders(scope, uid: uid)
 
         let table = library.photos.rows
         // Name order first: it is the view for `name`, and the tie-break for the others.
