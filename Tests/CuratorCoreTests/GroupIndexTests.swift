@@ -254,6 +254,18 @@ import Testing
         #expect(index.row("IMG_0001.JPG")?.groupID == jpeg && index.row("IMG_0001.JPG")?.role == .shown)
         #expect(Set(index.library.rows(ofGroup: jpeg)) == [jpeg, raw])
         #expect(index.library.listedByRoot[index.root] == listed)
+        ViewPositionsTests.expectCountsMatchRows(index.library, "after the rollback")
+        // A split alone changes the folder's listed count; its rollback puts it back.
+        let counts = index.library.listedByFolder
+        #expect(throws: ScratchError.self) {
+            try index.library.batch {
+                try index.library.setGroup(raw, group: raw, role: .shown)
+                #expect(index.library.listedByFolder != counts)
+                throw ScratchError("fails after the split")
+            }
+        }
+        #expect(index.library.listedByFolder == counts)
+        ViewPositionsTests.expectCountsMatchRows(index.library, "after the split's rollback")
     }
 
     /// A scan's step regroups a folder from a pass over its names that leaves out

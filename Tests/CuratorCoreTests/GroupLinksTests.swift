@@ -182,9 +182,12 @@ struct GroupLinksInIndexTests {
             } catch is Abandon {}
             _ = index.library.takeShifts()
             Self.expectLinksMatchTheTable(index.library, "step \(step)\(abandon ? " (rolled back)" : "")")
+            // And each folder's count of listed photos (`ViewPositions` places by it).
+            ViewPositionsTests.expectCountsMatchRows(index.library, "step \(step)\(abandon ? " (rolled back)" : "")")
             if step % 100 == 99 {
                 try index.reopen()
                 Self.expectLinksMatchTheTable(index.library, "step \(step), reopened")
+                ViewPositionsTests.expectCountsMatchRows(index.library, "step \(step), reopened")
             }
         }
     }
