@@ -27,6 +27,26 @@ struct ViewPositionsTests {
         }
     }
 
+    /// Selecting by positions from per-folder counts names the photos the whole view
+    /// has there, in the order typed; one past the end is refused the same way.
+    static func expectSameSelections(_ state: CuratorState, _ spec: ViewSpec, _ comment: Comment) throws {
+        let whole = try state.resolve(spec, uid: 0)
+        let n = whole.count
+        #expect(n > 2, comment)
+        for text in ["1", "\(n)", "3 1 2", "1-\(n)", "\(n)-1", "2 \(n) 2"] {
+            let positions = try PositionSpec(parsing: text)
+            state.viewCache.invalidate()
+            let byName = try #require(try state.photosByName(at: positions, inView: spec, uid: 0), comment)
+            #expect(byName == (try positions.resolve(in: whole)), "\(comment): \(text)")
+        }
+        state.viewCache.invalidate()
+        #expect(throws: ProtocolError.self, comment) { try state.photosByName(at: try PositionSpec(parsing: "1 \(n + 1)"), inView: spec, uid: 0) }
+        // A cached view answers itself.
+        _ = try state.resolveView(spec, uid: 0)
+        #expect(try state.photosByName(at: try PositionSpec(parsing: "1"), inView: spec, uid: 0) == nil, comment)
+        #expect(try state.photosByName(at: try PositionSpec(parsing: "1"), inView: ViewSpec(sort: .size), uid: 0) == nil, comment)
+    }
+
     /// Per folder, the library's count of listed rows is the rows it lists.
     static func expectCountsMatchRows(_ library: PhotoLibrary, _ comment: Comment) {
         var counted: [Int32: Int] = [:]
@@ -61,6 +81,7 @@ struct ViewPositionsTests {
         #expect(f.state.library.photos.rows.contains { $0.role == .orphan })
         Self.expectCountsMatchRows(f.state.library, "first scan")
         for spec in Self.specs() { try Self.expectSamePositions(f.state, spec, "first scan \(spec)") }
+        for spec in Self.specs() { try Self.expectSameSelections(f.state, spec, "first scan \(spec)") }
 
         // The groups change: a pair loses its JPEG (the RAW is shown), a single
         // photo gains a RAW, a sidecar's image goes, a folder goes.
@@ -76,6 +97,7 @@ struct ViewPositionsTests {
         try f.restart()
         Self.expectCountsMatchRows(f.state.library, "loaded")
         for spec in Self.specs() { try Self.expectSamePositions(f.state, spec, "loaded \(spec)") }
+        for spec in Self.specs() { try Self.expectSameSelections(f.state, spec, "loaded \(spec)") }
     }
 
     /// `positions(of:inView:)` after a change (no cached view): the way by counts,

@@ -25,14 +25,23 @@ extension CuratorState {
             }
             return ids
         }
-        let viewIDs = try resolve(view, uid: uid)
         if let text = selector.positions {
+            let spec: PositionSpec
             do {
-                return try PositionSpec(parsing: text).resolve(in: viewIDs)
+                spec = try PositionSpec(parsing: text)
+            } catch {
+                throw error.protocolError
+            }
+            // Without the whole view where the view is by name (`ViewPositions`).
+            if let ids = try photosByName(at: spec, inView: view, uid: uid) { return ids }
+            let viewIDs = try resolve(view, uid: uid)
+            do {
+                return try spec.resolve(in: viewIDs)
             } catch {
                 throw error.protocolError
             }
         }
+        let viewIDs = try resolve(view, uid: uid)
         if selector.all == true { return Array(viewIDs) }
         var narrowed = view
         var filter = view.filter ?? ViewFilter()
