@@ -19,7 +19,9 @@ bench/run.py's trash workload, not a replacement.
                                         UNDO=1 (the batch's undo timed too, and traced
                                         by PERF/STRACE instead of the batch),
                                         STRACE=NAME (strace of its first batch into
-                                        /tmp/batch-strace.txt, STRACEARGS="-c"))
+                                        /tmp/batch-strace.txt, STRACEARGS="-c"),
+                                        TIMELINE=1 (each batch's own last log line: where
+                                        its time went, BatchTimeline))
 
 curatord's figure is the daemon's user+sys CPU (every thread, from /proc) from the
 prepare's request to the confirm's answer, the capture reader done with the new photos
@@ -48,6 +50,7 @@ THREADS = os.environ.get("THREADS", "1") == "1"
 PERF = os.environ.get("PERF")
 STRACE = os.environ.get("STRACE")
 UNDO = os.environ.get("UNDO") == "1"  # also the batch's undo, timed (and traced instead of the batch)
+TIMELINE = os.environ.get("TIMELINE") == "1"
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -79,6 +82,16 @@ def indexed_ids(client, root_name, rel, size):
         if time.monotonic() > deadline:
             raise TimeoutError("indexed %d of %d" % (len(ids), size))
         time.sleep(0.05)
+
+
+def batch_log_line(path, batch):
+    """The daemon's last line about batch `batch` (its timeline), or ""."""
+    try:
+        with open(path, "rb") as f:
+            lines = [l for l in f.read().decode("utf-8", "replace").splitlines() if ("batch %s " % batch) in l and " in " in l]
+    except OSError:
+        return ""
+    return lines[-1] if lines else ""
 
 
 def curatord_batch(name, binary, tree, run, env, rep):
@@ -122,12 +135,11 @@ def curatord_batch(name, binary, tree, run, env, rep):
         if not UNDO:
             tracer = trace()
         before, threads, split = process_cpu(d.pid), thread_cpu(d.pid), process_cpu(d.pid, split=True)
-        t0 = time.perf_counter()
-        _, plan = client.timed_request("delete.prepare", ids=ids, timeout=600)
-        t1 = time.perf_counter()
+        # Each request to its answer's arrival, decoding left out, as bench/run.py's trash workload.
+        prepared, plan = client.timed_request("delete.prepare", ids=ids, timeout=600)
         cpu_prepare = process_cpu(d.pid) - before
-        _, batch = client.timed_request("delete.confirm", token=plan["token"], timeout=600)
-        wall = time.perf_counter() - t0
+        confirmed, batch = client.timed_request("delete.confirm", token=plan["token"], timeout=600)
+        wall = prepared + confirmed
         cpu = process_cpu(d.pid) - before
         after = thread_cpu(d.pid)
         user, system = (a - b for a, b in zip(process_cpu(d.pid, split=True), split))
@@ -136,8 +148,10 @@ def curatord_batch(name, binary, tree, run, env, rep):
         if batch.get("trashed") != files:
             raise RuntimeError("%s trashed %s of %d files" % (name, batch.get("trashed"), files))
         per_thread = {k: after.get(k, 0) - threads.get(k, 0) for k in after}
-        out = dict(wall=wall, cpu=cpu, user=user, system=system, prepare_wall=t1 - t0, prepare_cpu=cpu_prepare, files=files,
+        out = dict(wall=wall, cpu=cpu, user=user, system=system, prepare_wall=prepared, prepare_cpu=cpu_prepare, files=files,
                    threads={k: v for k, v in per_thread.items() if v > 0})
+        if TIMELINE:
+            out["timeline"] = batch_log_line(d.log_path, batch["batch"])
         if UNDO:
             # The undo of that batch, the photos indexed again first (as the harness's trash workload does).
             d.wait_capture_done(client)
@@ -216,6 +230,8 @@ def main():
                         if THREADS:
                             extra += " " + ", ".join("%s %.2f" % kv for kv in sorted(r["undo_threads"].items(), key=lambda kv: -kv[1]))
                 print("rep %d %-12s wall %.3f s  CPU %.3f s%s" % (rep + 1, name, r["wall"], r["cpu"], extra), flush=True)
+                if r.get("timeline"):
+                    print("    " + r["timeline"], flush=True)
         files = gen_tree.batch_files(BATCH, GROUPS)
         print("\n%d photos (%d files), %s; filler tree %d photos; load %.1f-%.1f; %d reps" % (
             BATCH, files, "groups" if GROUPS else "groups off", N, min(loads), max(loads), REPS))

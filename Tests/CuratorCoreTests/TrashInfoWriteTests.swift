@@ -5,11 +5,70 @@ import CuratorProtocol
 import Glibc
 import Testing
 
-/// A `.trashinfo` appears whole or not at all: written unnamed (O_TMPFILE) and then
-/// named, or, where the file system has no O_TMPFILE, written under a partial name
-/// and renamed without replacing. Trash tools never meet an empty or short one.
+/// A `.trashinfo` a batch writes is created with O_CREAT|O_EXCL and written (the
+/// trash specification's way, a third less system time); one written elsewhere
+/// (recovery, undo's repairs, root in another user's trash) appears whole or not
+/// at all: written unnamed (O_TMPFILE) and then named, or, where the file system has
+/// no O_TMPFILE, written under a partial name and renamed without replacing.
 @Suite("Trash: .trashinfo files are written whole")
 struct TrashInfoWriteTests {
+    /// Never replaces; holds exactly what was written, private; between the creation
+    /// and the write the name is there, empty (what a kill there leaves).
+    @Test func anExclusiveFileNeverReplacesAndIsEmptyOnlyBeforeItsWrite() throws {
+        let box = try Sandbox()
+        let dir = box.base.appending("info")
+        try Sandbox.makeDirectories(dir)
+        let handle = try DirectoryHandle.open(dir, followingSymlinks: false)
+        var before: [UInt8]?
+        #expect(try handle.createExclusive("a.trashinfo", contents: Array("whole".utf8), mode: 0o600) {
+            before = Sandbox.read(dir.appending("a.trashinfo"))
+        })
+        #expect(before == [], "created empty, then written")
+        #expect(Sandbox.read(dir.appending("a.trashinfo")) == Array("whole".utf8))
+        #expect(try FileStatus.of(dir.appending("a.trashinfo")).mode & 0o777 == 0o600)
+        #expect(try !handle.createExclusive("a.trashinfo", contents: Array("other".utf8), mode: 0o600))
+        #expect(Sandbox.read(dir.appending("a.trashinfo")) == Array("whole".utf8), "never replaced")
+        // Never through a symlink, even a dangling one: the name is taken.
+        #expect(symlink(dir.appending("elsewhere").lossyString, dir.appending("b.trashinfo").lossyString) == 0)
+        #expect(try !handle.createExclusive("b.trashinfo", contents: Array("x".utf8), mode: 0o600))
+        #expect(!Sandbox.exists(dir.appending("elsewhere")))
+    }
+
+    #if CURATOR_FAULT_INJECTION
+    /// A write that fails (a full disk) removes the name it created: no empty or
+    /// short `.trashinfo` is left behind by an error, only by a kill.
+    @Test(arguments: [Fault.Effect.fail(.noSpace), .fail(Errno(EIO))])
+    func aFailedWriteLeavesNoExclusiveFile(_ effect: Fault.Effect) throws {
+        let box = try Sandbox()
+        let dir = box.base.appending("info")
+        try Sandbox.makeDirectories(dir)
+        let handle = try DirectoryHandle.open(dir, followingSymlinks: false)
+        let plan = FaultPlan(Fault(.write, path: "c.trashinfo", effect))
+        #expect(throws: SystemError.self) {
+            try plan.run { () throws(SystemError) in
+                _ = try handle.createExclusive("c.trashinfo", contents: Array("whole".utf8), mode: 0o600)
+            }
+        }
+        #expect(plan.missed.isEmpty, "the write was made to fail")
+        #expect(Sandbox.names(in: dir).isEmpty, "nothing is left: \(Sandbox.names(in: dir))")
+    }
+    #endif
+
+    /// A batch's `.trashinfo` that a kill left empty (created, not yet written, its
+    /// photo not yet moved) is removed by recovery, the photo left where it is.
+    @Test func recoveryRemovesAnEmptyTrashInfoAKillLeft() throws {
+        let box = try Sandbox()
+        try box.photo("a.jpg")
+        let stopped = try box.runner(failpoints: Failpoints(point: .chunkIntent, count: 1, action: .throwError))
+        #expect(throws: BatchError.self) { try stopped.run(plan: try box.plan(["a.jpg"]), requester: .me) }
+        let empty = box.homeTrash.appending("info").appending("a.jpg.trashinfo")
+        try Sandbox.write(empty, [])
+        _ = try box.runner().recover()
+        #expect(!Sandbox.exists(empty))
+        #expect(Sandbox.exists(box.root.appending("a.jpg")))
+        #expect(box.infoFiles.isEmpty)
+    }
+
     @Test(arguments: [false, true])
     func aFileIsNamedOnlyWhenWholeAndNeverReplaces(_ withoutTmpfile: Bool) throws {
         let box = try Sandbox()

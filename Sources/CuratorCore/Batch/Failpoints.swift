@@ -12,7 +12,8 @@ import Synchronization
 ///   batch.journaled       batch and plan committed, nothing moved yet
 ///   chunk.intent          a chunk's trashes and names (and the skips found) committed, nothing moved
 ///   item.new_name         a photo's name was taken meanwhile: the next one committed, no .trashinfo yet
-///   item.info_unnamed     a .trashinfo written but not named yet (on the thread that writes it)
+///   item.info_created     a .trashinfo created, empty, not written yet (on the thread that writes it;
+///                         in another user's trash: written unnamed, not named yet)
 ///   item.info_written     .trashinfo created (not synced), photo not moved yet
 ///   item.verified         identity checked a last time, about to rename
 ///   item.renamed          photo renamed into the trash, nothing synced
@@ -31,7 +32,7 @@ public enum Failpoint: String, CaseIterable, Sendable {
     case batchJournaled = "batch.journaled"
     case chunkIntent = "chunk.intent"
     case itemNewName = "item.new_name"
-    case itemInfoUnnamed = "item.info_unnamed"
+    case itemInfoCreated = "item.info_created"
     case itemInfoWritten = "item.info_written"
     case itemVerified = "item.verified"
     case itemRenamed = "item.renamed"

@@ -85,8 +85,8 @@ final class InfoWriterAhead: Sendable {
             let move = work[position]
             let result: Result
             do throws(SystemError) {
-                result = try move.trash.writeInfoUnsynced(move.name, move.info, beforeNaming: { [failpoints] in
-                    try? failpoints.reach(.itemInfoUnnamed)
+                result = try move.trash.writeInfoUnsynced(move.name, move.info, beforeWriting: { [failpoints] in
+                    try? failpoints.reach(.itemInfoCreated)
                 }) ? .written : .taken
             } catch {
                 result = .failed(error)

@@ -55,12 +55,12 @@ extension PhotoTrasher {
                 case .taken?: continue  // taken meanwhile: next name
                 case .failed(let error)?: throw error
                 case nil:
-                    guard try trash.writeInfoUnsynced(name, planned.info, beforeNaming: { [failpoints] in
-                        try? failpoints.reach(.itemInfoUnnamed)
+                    guard try trash.writeInfoUnsynced(name, planned.info, beforeWriting: { [failpoints] in
+                        try? failpoints.reach(.itemInfoCreated)
                     }) else { continue }
                 }
             } catch {
-                // Nothing was named (it is written whole or not at all); abandon removes the name if it was.
+                // A failed write removed the name it made (`createExclusive`); abandon removes it if it is there.
                 log.error("batch \(batch) step \(item.step): writing \(trash.path)/info/\(name).trashinfo: \(error)")
                 sync.touched(trash, directory: nil, info: name)
                 return abandon(.error, error.errno.name)
