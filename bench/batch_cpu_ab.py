@@ -7,7 +7,8 @@ same files, on a journaled ext4 loop image. On a host shared with builds the wal
 of bench/run.py swing by 2x; CPU seconds much less. A supporting figure beside
 bench/run.py's trash workload, not a replacement.
 
-    batch_cpu_ab.py NAME:BINARY ...    (env N=20000 filler photos, BATCH=10000, REPS=3,
+    batch_cpu_ab.py NAME:BINARY[:KEY=VALUE...] ...
+                                       (KEY=VALUE: that daemon's own environment; env N=20000 filler photos, BATCH=10000, REPS=3,
                                         BATCH_GROUPS=1 (0: a batch of lone photos on a root with
                                         `groups: false`), PEERS=1, THREADS=1 (CPU per
                                         daemon thread name: the batch's helper threads take
@@ -94,7 +95,9 @@ def batch_log_line(path, batch):
     return lines[-1] if lines else ""
 
 
-def curatord_batch(name, binary, tree, run, env, rep):
+def curatord_batch(name, subject, tree, run, env, rep):
+    binary, extra = subject
+    env = dict(env, **extra)
     opts = {} if GROUPS else {"groups": False}
     d = Daemon(binary, [tree], run, env, name=name, root_options=opts, options={"thumbnails": False})
     d.start()
@@ -190,7 +193,12 @@ def peer_batch(cmd, base, rep, env):
 
 
 def main():
-    subjects = [tuple(s.split(":", 1)) for s in sys.argv[1:]]
+    # NAME:BINARY, or NAME:BINARY:KEY=VALUE:... for settings of that subject's daemon
+    # environment alone (CURATORD_BATCH_CHUNK=4096, say).
+    subjects = []
+    for arg in sys.argv[1:]:
+        name, binary, *settings = arg.split(":")
+        subjects.append((name, (binary, dict(kv.split("=", 1) for kv in settings))))
     if not subjects:
         sys.exit(__doc__)
     # A million filler photos need the 1M tier's image: room and 1.5 inodes a photo.

@@ -22,12 +22,6 @@ enum DeleteConfirmCommand: CuratorCommand {
         var trashed: [Int64] = []
         let total = plan.items.count
         let requester = Requester.resolving(uid: client.uid, gid: client.gid)
-        var pinned: [Int64: Burial] = [:]
-        pinned.reserveCapacity(total)
-        for item in plan.items {
-            pinned[item.photoID] = Burial(id: item.photoID, identity: item.identity, rootName: item.rootName,
-                                          relativePath: item.relativePath)
-        }
         let ownerOnly = curator.withState { state in
             Set(state.config.roots.filter { $0.deletePolicy == .owner }.map(\.path))
         }
@@ -50,9 +44,16 @@ enum DeleteConfirmCommand: CuratorCommand {
         }
         // A chunk's photos are applied to the state together, on a thread of their own
         // while the next chunk moves: one lock, one index transaction, one view
-        // invalidation per chunk rather than per photo.
-        let reports = ChunkReports<[BatchItemResult]> { [pinned] chunk in
-            let gone = chunk.filter { $0.outcome == .trashed }.compactMap { pinned[$0.id] }
+        // invalidation per chunk rather than per photo. A file is found in the plan by
+        // its step (the plan's order).
+        let planned = plan.items
+        let reports = ChunkReports<[BatchItemResult]> { chunk in
+            let gone = chunk.compactMap { (item) -> Burial? in
+                guard item.outcome == .trashed, item.step >= 1, item.step <= planned.count else { return nil }
+                let file = planned[item.step - 1]
+                guard file.photoID == item.id else { return nil }
+                return Burial(id: file.photoID, identity: file.identity, rootName: file.rootName, relativePath: file.relativePath)
+            }
             curator.withState { state in
                 state.photosTrashed(gone)
                 for item in chunk {

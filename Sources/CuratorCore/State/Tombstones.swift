@@ -36,12 +36,21 @@ struct Tombstones {
     var count: Int { ids.count }
 
     /// Room for `count` more burials at once: a batch's chunk buries thousands, and
-    /// growing four tables step by step rehashed them over and over.
+    /// growing four tables step by step rehashed them over and over. The room grows
+    /// at least twofold: reserving just enough for each chunk rehashed every
+    /// tombstone of every batch so far once a chunk (60 of a report thread's 469
+    /// samples in a batch of 15 001 files).
     mutating func reserve(_ count: Int) {
-        ids.reserveCapacity(ids.count + count)
-        inodeOf.reserveCapacity(inodeOf.count + count)
-        byPath.reserveCapacity(byPath.count + count)
-        pathOf.reserveCapacity(pathOf.count + count)
+        Self.reserve(&ids, count)
+        Self.reserve(&inodeOf, count)
+        Self.reserve(&byPath, count)
+        Self.reserve(&pathOf, count)
+    }
+
+    private static func reserve<K, V>(_ table: inout [K: V], _ more: Int) {
+        let needed = table.count + more
+        guard needed > table.capacity else { return }
+        table.reserveCapacity(max(needed, table.capacity * 2))
     }
 
     /// `burial.id` went to the trash as the file its identity names, from its path.
