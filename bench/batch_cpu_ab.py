@@ -22,12 +22,16 @@ bench/run.py's trash workload, not a replacement.
                                         STRACE=NAME (strace of its first batch into
                                         /tmp/batch-strace.txt, STRACEARGS="-c"),
                                         TIMELINE=1 (each batch's own last log line: where
-                                        its time went, BatchTimeline))
+                                        its time went, BatchTimeline),
+                                        STATE_DIR=DIR (the daemons' state, sockets and logs
+                                        under DIR, another file system, instead of beside
+                                        the photos))
 
 curatord's figure is the daemon's user+sys CPU (every thread, from /proc) from the
 prepare's request to the confirm's answer, the capture reader done with the new photos
 first; a peer's is its children's rusage. Each subject is started for its turn only
 (a warm restart), so that no other daemon watches the tree while it works."""
+import atexit
 import os
 import resource
 import shutil
@@ -52,6 +56,7 @@ PERF = os.environ.get("PERF")
 STRACE = os.environ.get("STRACE")
 UNDO = os.environ.get("UNDO") == "1"  # also the batch's undo, timed (and traced instead of the batch)
 TIMELINE = os.environ.get("TIMELINE") == "1"
+STATE_DIR = os.environ.get("STATE_DIR")
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -89,9 +94,10 @@ def batch_log_line(path, batch):
     """The daemon's last line about batch `batch` (its timeline), or ""."""
     try:
         with open(path, "rb") as f:
-            lines = [l for l in f.read().decode("utf-8", "replace").splitlines() if ("batch %s " % batch) in l and " in " in l]
+            text = f.read().decode("utf-8", "replace").splitlines()
     except OSError:
         return ""
+    lines = [l for l in text if ("batch %s " % batch) in l and " in " in l]
     return lines[-1] if lines else ""
 
 
@@ -205,6 +211,11 @@ def main():
     big = N > 200000
     with ScratchFS("loop-ext4", 15 if big else 4, inodes=max(1_500_000, N * 3 // 2) if big else None) as fs:
         tree, run, home = fs.path("tree"), fs.path("run"), fs.path("home")
+        if STATE_DIR:
+            # The daemons' sockets, state (index, journal) and logs elsewhere: the
+            # journal's syncs no longer commit the photos' file system's journal.
+            run = os.path.join(STATE_DIR, "batch-ab-%d" % os.getpid())
+            atexit.register(shutil.rmtree, run, True)
         for d in (run, home):
             os.makedirs(d)
         gen_tree.generate(tree, N, seed=1)
