@@ -23,6 +23,9 @@ bench/run.py's trash workload, not a replacement.
                                         /tmp/batch-strace.txt, STRACEARGS="-c"),
                                         TIMELINE=1 (each batch's own last log line: where
                                         its time went, BatchTimeline),
+                                        BUFFERED_IO=1 (the loop device through the page cache, as
+                                        `mount -o loop`, not with direct I/O: bench/run.py
+                                        --loop-buffered-io),
                                         STATE_DIR=DIR (the daemons' state, sockets and logs
                                         under DIR, another file system, instead of beside
                                         the photos))
@@ -70,6 +73,13 @@ def process_cpu(pid, split=False):
     if split:
         return int(f[11]) / TICK, int(f[12]) / TICK
     return (int(f[11]) + int(f[12])) / TICK
+
+
+def system_cpu():
+    """CPU seconds the whole machine spent busy (every CPU, /proc/stat), kernel threads included."""
+    f = open("/proc/stat").readline().split()[1:]
+    busy = sum(int(x) for i, x in enumerate(f[:8]) if i not in (3, 4))  # all but idle and iowait
+    return busy / TICK
 
 
 def children_cpu():
@@ -144,12 +154,14 @@ def curatord_batch(name, subject, tree, run, env, rep):
         if not UNDO:
             tracer = trace()
         before, threads, split = process_cpu(d.pid), thread_cpu(d.pid), process_cpu(d.pid, split=True)
+        machine = system_cpu()
         # Each request to its answer's arrival, decoding left out, as bench/run.py's trash workload.
         prepared, plan = client.timed_request("delete.prepare", ids=ids, timeout=600)
         cpu_prepare = process_cpu(d.pid) - before
         confirmed, batch = client.timed_request("delete.confirm", token=plan["token"], timeout=600)
         wall = prepared + confirmed
         cpu = process_cpu(d.pid) - before
+        machine = system_cpu() - machine
         after = thread_cpu(d.pid)
         user, system = (a - b for a, b in zip(process_cpu(d.pid, split=True), split))
         untrace(tracer)
@@ -157,7 +169,7 @@ def curatord_batch(name, subject, tree, run, env, rep):
         if batch.get("trashed") != files:
             raise RuntimeError("%s trashed %s of %d files" % (name, batch.get("trashed"), files))
         per_thread = {k: after.get(k, 0) - threads.get(k, 0) for k in after}
-        out = dict(wall=wall, cpu=cpu, user=user, system=system, prepare_wall=prepared, prepare_cpu=cpu_prepare, files=files,
+        out = dict(wall=wall, cpu=cpu, machine_cpu=machine, user=user, system=system, prepare_wall=prepared, prepare_cpu=cpu_prepare, files=files,
                    threads={k: v for k, v in per_thread.items() if v > 0})
         if TIMELINE:
             out["timeline"] = batch_log_line(d.log_path, batch["batch"])
@@ -209,7 +221,8 @@ def main():
         sys.exit(__doc__)
     # A million filler photos need the 1M tier's image: room and 1.5 inodes a photo.
     big = N > 200000
-    with ScratchFS("loop-ext4", 15 if big else 4, inodes=max(1_500_000, N * 3 // 2) if big else None) as fs:
+    with ScratchFS("loop-ext4", 15 if big else 4, inodes=max(1_500_000, N * 3 // 2) if big else None,
+                   direct_io=os.environ.get("BUFFERED_IO") != "1") as fs:
         tree, run, home = fs.path("tree"), fs.path("run"), fs.path("home")
         if STATE_DIR:
             # The daemons' sockets, state (index, journal) and logs elsewhere: the
@@ -240,8 +253,8 @@ def main():
                 res[name].append(r)
                 extra = " (user %.3f, sys %.3f)" % (r["user"], r["system"])
                 if "prepare_cpu" in r:
-                    extra = " (user %.3f, sys %.3f; prepare %.3f s wall, %.3f s CPU)" % (
-                        r["user"], r["system"], r["prepare_wall"], r["prepare_cpu"])
+                    extra = " (user %.3f, sys %.3f; prepare %.3f s wall, %.3f s CPU; the whole machine %.3f s CPU)" % (
+                        r["user"], r["system"], r["prepare_wall"], r["prepare_cpu"], r["machine_cpu"])
                     if THREADS:
                         extra += " " + ", ".join("%s %.2f" % kv for kv in sorted(r["threads"].items(), key=lambda kv: -kv[1]))
                     if "undo_wall" in r:

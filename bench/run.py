@@ -91,6 +91,11 @@ def parse(argv):
                    help="comma-separated workloads during which curatord is profiled with `perf record -g` "
                         "(a summary is written beside the figures; its times then include perf's overhead)")
     p.add_argument("--fs", choices=KINDS, default="loop-ext4", help="scratch filesystem (default loop-ext4)")
+    p.add_argument("--loop-buffered-io", action="store_true",
+                   help="the loop device reads and writes its image through the page cache, as `mount -o loop` does "
+                        "(the harness before 2026-12-04): every block written back is copied into the image file's "
+                        "page cache and written back again by the file system below, which no disk does. By default "
+                        "it uses direct I/O (losetup --direct-io)")
     p.add_argument("--image-gb", type=int, default=None,
                    help="size of the sparse loop image / tmpfs (default 2 quick, 6 up to 200 000 photos, more above)")
     p.add_argument("--inodes", type=int, default=None,
@@ -230,7 +235,8 @@ def main(argv=None) -> int:
         profiler = Profiler(args.perf_workloads, os.path.join(HERE, "results", time.strftime("perf-%Y%m%d-%H%M%S")), log)
         if not profiler.check():
             profiler = None
-    scratch = ScratchFS(args.fs, args.image_gb, base_dir=args.scratch_dir, inodes=args.inodes, need_gb=args.need_gb)
+    scratch = ScratchFS(args.fs, args.image_gb, base_dir=args.scratch_dir, inodes=args.inodes, need_gb=args.need_gb,
+                        direct_io=not args.loop_buffered_io)
     sampler = machine.LoadSampler().start()
     run_started = time.monotonic()
     interrupted = False

@@ -18,13 +18,18 @@ KINDS = ("loop-ext4", "tmpfs", "none")
 class ScratchFS:
     """A mounted scratch area; `close()` unmounts and deletes everything, always."""
 
-    def __init__(self, kind: str, size_gb: int, base_dir: str = None, inodes: int = None, need_gb: float = 0):
+    def __init__(self, kind: str, size_gb: int, base_dir: str = None, inodes: int = None, need_gb: float = 0,
+                 direct_io: bool = True):
         if kind not in KINDS:
             raise ValueError("filesystem must be one of %s" % ", ".join(KINDS))
         self.kind = kind
         self.size_gb = size_gb
         self.inodes = inodes      # mkfs.ext4 -N (default: one inode per 4 KiB)
         self.need_gb = need_gb    # what the run will write into the image, at most
+        # The loop device reading and writing its image with O_DIRECT (losetup --direct-io):
+        # what it writes back is not copied into a second page cache (the image file's)
+        # and written back again by the file system below, as a disk does.
+        self.direct_io = direct_io
         self.workdir = tempfile.mkdtemp(prefix="curatord-bench-", dir=base_dir)
         self.image = os.path.join(self.workdir, "scratch.img")
         self.mountpoint = os.path.join(self.workdir, "mnt")
@@ -41,12 +46,27 @@ class ScratchFS:
                 f.truncate(self.size_gb << 30)
             inodes = ["-N", str(self.inodes)] if self.inodes else ["-i", "4096"]
             _run(["mkfs.ext4", "-q", "-F"] + inodes + ["-E", "lazy_itable_init=0,lazy_journal_init=0", self.image])
-            _run(["mount", "-o", "loop", self.image, self.mountpoint])
+            if self.direct_io:
+                device = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", self.image],
+                                        capture_output=True, text=True, check=True).stdout.strip()
+                try:
+                    _run(["mount", device, self.mountpoint])
+                finally:
+                    # Detached now, the device goes when it is unmounted (as `mount -o loop` does).
+                    subprocess.run(["losetup", "-d", device], capture_output=True)
+                # A file system below that cannot do O_DIRECT (tmpfs) leaves it off: say so.
+                try:
+                    with open("/sys/block/%s/loop/dio" % os.path.basename(device)) as f:
+                        self.direct_io = f.read().strip() == "1"
+                except OSError:
+                    pass
+            else:
+                _run(["mount", "-o", "loop", self.image, self.mountpoint])
             self.mounted = True
-            self.description = "ext4 with journal (has_journal), %d GiB sparse image on a loop device (backed by %s), " \
+            self.description = "ext4 with journal (has_journal), %d GiB sparse image on a loop device%s (backed by %s), " \
                                "mkfs.ext4 %s, %d inodes, mounted %s" % (
-                                   self.size_gb, _fs_type(self.workdir), " ".join(inodes), _inode_count(self.mountpoint),
-                                   _mount_options(self.mountpoint))
+                                   self.size_gb, " with direct I/O" if self.direct_io else "", _fs_type(self.workdir),
+                                   " ".join(inodes), _inode_count(self.mountpoint), _mount_options(self.mountpoint))
         elif self.kind == "tmpfs":
             _run(["mount", "-t", "tmpfs", "-o", "size=%dg,nr_inodes=0" % self.size_gb, "tmpfs", self.mountpoint])
             self.mounted = True
