@@ -36,15 +36,15 @@ struct ViewPositionsTests {
         for text in ["1", "\(n)", "3 1 2", "1-\(n)", "\(n)-1", "2 \(n) 2"] {
             let positions = try PositionSpec(parsing: text)
             state.viewCache.invalidate()
-            let byName = try #require(try state.photosByName(at: positions, inView: spec, uid: 0), comment)
+            let byName = try #require(try state.photosByName(at: text, inView: spec, uid: 0), comment)
             #expect(byName == (try positions.resolve(in: whole)), "\(comment): \(text)")
         }
         state.viewCache.invalidate()
-        #expect(throws: ProtocolError.self, comment) { try state.photosByName(at: try PositionSpec(parsing: "1 \(n + 1)"), inView: spec, uid: 0) }
+        #expect(throws: ProtocolError.self, comment) { try state.photosByName(at: "1 \(n + 1)", inView: spec, uid: 0) }
         // A cached view answers itself.
         _ = try state.resolveView(spec, uid: 0)
-        #expect(try state.photosByName(at: try PositionSpec(parsing: "1"), inView: spec, uid: 0) == nil, comment)
-        #expect(try state.photosByName(at: try PositionSpec(parsing: "1"), inView: ViewSpec(sort: .size), uid: 0) == nil, comment)
+        #expect(try state.photosByName(at: "1", inView: spec, uid: 0) == nil, comment)
+        #expect(try state.photosByName(at: "1", inView: ViewSpec(sort: .size), uid: 0) == nil, comment)
     }
 
     /// Per folder, the library's count of listed rows is the rows it lists.
@@ -82,6 +82,17 @@ struct ViewPositionsTests {
         Self.expectCountsMatchRows(f.state.library, "first scan")
         for spec in Self.specs() { try Self.expectSamePositions(f.state, spec, "first scan \(spec)") }
         for spec in Self.specs() { try Self.expectSameSelections(f.state, spec, "first scan \(spec)") }
+        // A request wrong in its view and its positions is answered with the view's
+        // error, by counts and by the whole view alike.
+        for view in [ViewSpec(folder: "nope"), ViewSpec(folder: "nope", sort: .size)] {
+            f.state.viewCache.invalidate()
+            do {
+                _ = try f.state.resolveSelector(PhotoSelector(positions: "x-"), view: view, uid: 0)
+                Issue.record("\(view): no error")
+            } catch {
+                #expect(error.code == .noSuchFolder, "\(view): \(error)")
+            }
+        }
 
         // The groups change: a pair loses its JPEG (the RAW is shown), a single
         // photo gains a RAW, a sidecar's image goes, a folder goes.

@@ -26,17 +26,13 @@ extension CuratorState {
             return ids
         }
         if let text = selector.positions {
-            let spec: PositionSpec
-            do {
-                spec = try PositionSpec(parsing: text)
-            } catch {
-                throw error.protocolError
-            }
-            // Without the whole view where the view is by name (`ViewPositions`).
-            if let ids = try photosByName(at: spec, inView: view, uid: uid) { return ids }
+            // Without the whole view where the view is by name (`ViewPositions`). Either
+            // way the view is checked before the positions are read, so a request wrong
+            // in both is answered with the view's error.
+            if let ids = try photosByName(at: text, inView: view, uid: uid) { return ids }
             let viewIDs = try resolve(view, uid: uid)
             do {
-                return try spec.resolve(in: viewIDs)
+                return try PositionSpec(parsing: text).resolve(in: viewIDs)
             } catch {
                 throw error.protocolError
             }

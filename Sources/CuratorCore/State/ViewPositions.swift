@@ -31,7 +31,6 @@ extension CuratorState {
     /// (in the view's order). Only the folders of `photos` are read row by row.
     func positionsByName(of photos: [Int64: Photo], folders: [Int32], paths: [Int32: ByteString],
                          descending: Bool) -> [Int64: Int] {
-        let table = library.photos
         var asked: Set<Int32> = []
         for photo in photos.values where paths[photo.folderID] != nil { asked.insert(photo.folderID) }
         var found: [Int64: Int] = [:]
@@ -39,14 +38,8 @@ extension CuratorState {
         var before = 0
         for folder in folders {
             if asked.contains(folder) {
-                // The folder's photos as the view lists them: its rows by name, each
-                // shown photo once (a group by its shown file), under its group's id.
-                var place = before
-                library.forEachPhotoID(inFolder: folder) { id in
-                    guard let row = table.row(id), row.role == .shown else { return }
-                    place += 1
-                    let listedID = table.groupID(of: row)
-                    if photos[listedID] != nil { found[listedID] = place }
+                forEachListed(inFolder: folder) { place, listedID in
+                    if photos[listedID] != nil { found[listedID] = before + place }
                 }
             }
             before += library.listedByFolder[folder] ?? 0
@@ -57,12 +50,13 @@ extension CuratorState {
         return found
     }
 
-    /// The photos at `spec`'s positions (in the order typed) of the view `view` as
-    /// `uid` sees it, by per-folder counts where the view is by name without a
-    /// filter and not cached (a `select` by position at a million photos after a
+    /// The photos at the positions `text` names (in the order typed) of the view
+    /// `view` as `uid` sees it, by per-folder counts where the view is by name without
+    /// a filter and not cached (a `select` by position at a million photos after a
     /// change, as a culling client does key by key); nil where the view is to be
-    /// resolved whole. Positions beyond the view are refused as there.
-    func photosByName(at spec: PositionSpec, inView view: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64]? {
+    /// resolved whole. The view is checked before the positions are read, and
+    /// positions beyond it are refused, as there.
+    func photosByName(at text: String, inView view: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64]? {
         let scope = try ViewMembership(view, roots: roots)
         let audience: ViewAudience = listsEverything(uid: uid, root: scope.root) ? .everything : .user(uid)
         guard view.sort ?? .name == .name, scope.filter.isEmpty, scope.filter.listedRole == .shown,
@@ -72,14 +66,13 @@ extension CuratorState {
         let count = folders.reduce(0) { $0 + (library.listedByFolder[$1] ?? 0) }
         let positions: [Int]
         do {
-            positions = try spec.resolve(count: count)
+            positions = try PositionSpec(parsing: text).resolve(count: count)
         } catch {
             throw error.protocolError
         }
         // Ascending positions, swept once through the folders in the view's order.
         let ascending = positions.map { view.order == .desc ? count - $0 + 1 : $0 }
         let wanted = Array(Set(ascending)).sorted()
-        let table = library.photos
         var found: [Int: Int64] = [:]
         found.reserveCapacity(wanted.count)
         var next = 0
@@ -87,14 +80,10 @@ extension CuratorState {
         for folder in folders where next < wanted.count {
             let listed = library.listedByFolder[folder] ?? 0
             if wanted[next] <= before + listed {
-                var place = before
-                library.forEachPhotoID(inFolder: folder) { id in
-                    guard next < wanted.count, let row = table.row(id), row.role == .shown else { return }
-                    place += 1
-                    if wanted[next] == place {
-                        found[place] = table.groupID(of: row)
-                        next += 1
-                    }
+                forEachListed(inFolder: folder) { place, listedID in
+                    guard next < wanted.count, wanted[next] == before + place else { return }
+                    found[before + place] = listedID
+                    next += 1
                 }
             }
             before += listed
@@ -107,6 +96,19 @@ extension CuratorState {
             ids.append(id)
         }
         return ids
+    }
+
+    /// A folder's photos as a view by name lists them: its rows by name, each shown
+    /// photo once (a group by its shown file), with its place among them from 1 and
+    /// the id it is listed under (its group's).
+    private func forEachListed(inFolder folder: Int32, _ body: (_ place: Int, _ listedID: Int64) -> Void) {
+        let table = library.photos
+        var place = 0
+        library.forEachPhotoID(inFolder: folder) { id in
+            guard let row = table.row(id), row.role == .shown else { return }
+            place += 1
+            body(place, table.groupID(of: row))
+        }
     }
 
     /// Where each of `photos` (by the id it is listed under) is in `view`, from 1.
