@@ -40,9 +40,9 @@ struct GroupMoveFailureTests {
             item.unit = 3
             items.append(item)
         }
-        // The group's second file is made immutable once its last check passed: its
+        // The group's second file is made immutable once its .trashinfo is written: its
         // rename into the trash fails after the first file of the group has moved.
-        let immutable = Failpoints(point: .itemVerified, count: 3, action: .run({
+        let immutable = Failpoints(point: .itemInfoWritten, count: 3, action: .run({
             _ = try? Tool.run(Self.chattr, ["+i", lockPath])
         }))
         defer { _ = try? Tool.run(Self.chattr, ["-i", lockPath]) }

@@ -10,18 +10,18 @@ import Testing
 /// scheduler keeps waiting (a loaded host) never holds the batch thread up.
 @Suite("Batch: .trashinfo files written ahead")
 struct InfoWriterAheadTests {
-    /// A home trash in the sandbox and `count` moves of photos `p0.jpg`... into it.
-    private static func moves(_ box: Sandbox, count: Int) throws -> [ChunkPlanner.PlannedMove] {
+    /// A home trash in the sandbox and `count` moves of photos `<prefix>0.jpg`... into it.
+    private static func moves(_ box: Sandbox, count: Int, prefix: String = "p") throws -> [ChunkPlanner.PlannedMove] {
         let infoDirectory = box.homeTrash.appending("info")
         let filesDirectory = box.homeTrash.appending("files")
-        try Sandbox.makeDirectories(infoDirectory)
-        try Sandbox.makeDirectories(filesDirectory)
+        if !Sandbox.exists(infoDirectory) { try Sandbox.makeDirectories(infoDirectory) }
+        if !Sandbox.exists(filesDirectory) { try Sandbox.makeDirectories(filesDirectory) }
         let trash = TrashDirectory(path: box.homeTrash, topdir: nil,
                                    files: try DirectoryHandle.open(filesDirectory, followingSymlinks: false),
                                    info: try DirectoryHandle.open(infoDirectory, followingSymlinks: false))
         let parent = try DirectoryHandle.open(box.root, followingSymlinks: false)
         return try (0..<count).map { index in
-            let name = ByteString("p\(index).jpg")
+            let name = ByteString("\(prefix)\(index).jpg")
             let path = try #require(PhotoPath(root: box.root, relative: name))
             return ChunkPlanner.PlannedMove(parent: parent, path: path, trash: trash, name: name, owner: geteuid(),
                                             info: TrashInfo(path: box.root.appending(name), deletionDate: "2026-12-01T03:00:00"))
@@ -75,6 +75,32 @@ struct InfoWriterAheadTests {
         }
         let left = ahead.finish(reached: 1)
         #expect(left.map(\.name) == ["p1.jpg", "p2.jpg", "p3.jpg"])
+    }
+
+    /// The next chunk's writer starts while the chunk before's is still writing (its
+    /// helper held inside its first info): it writes nothing until that one is done,
+    /// then all of its own. Two writers at once in one `info/` spin on its lock.
+    @Test func theNextChunksWriterWaitsForTheOneBefore() throws {
+        let box = try Sandbox()
+        let before = try Self.moves(box, count: 3, prefix: "p")
+        let next = try Self.moves(box, count: 3, prefix: "q")
+        let release = OneShotSignal()
+        let held = Failpoints(point: .itemInfoCreated, count: 1, action: .run { _ = release.wait(seconds: 60) })
+        let pool = WorkerPool(name: "test-infos", threads: 2, queueLimit: 4, stackSize: 256 << 10, keepIdleSeconds: 0)
+        let first = InfoWriterAhead(before, failpoints: held)
+        let second = InfoWriterAhead(next, failpoints: .disarmed)
+        first.start(on: pool)
+        second.start(on: pool, after: first)
+        usleep(300_000)
+        let meanwhile = Self.infos(box)
+        release.signal()
+        #expect(meanwhile == ["p0.jpg.trashinfo"], "the second writer went on while the first was writing")
+        let deadline = Deadline.after(seconds: 10)
+        while Self.infos(box).count < 6 && Deadline.now < deadline { usleep(1000) }
+        #expect(Self.infos(box) == ["p0.jpg.trashinfo", "p1.jpg.trashinfo", "p2.jpg.trashinfo",
+                                    "q0.jpg.trashinfo", "q1.jpg.trashinfo", "q2.jpg.trashinfo"])
+        #expect(first.finish(reached: 0).map(\.name) == ["p0.jpg", "p1.jpg", "p2.jpg"])
+        #expect(second.finish(reached: 0).map(\.name) == ["q0.jpg", "q1.jpg", "q2.jpg"])
     }
 }
 

@@ -18,7 +18,7 @@ struct PowerCutTests {
     /// batch's end is about to be committed (chunk 1's were synced with chunk 3's intents).
     static let names: [ByteString] = ["2024/a.jpg", "2024/b.jpg", "2024/c.jpg", "2025/d.jpg", "2025/e.jpg", "2025/f.jpg"]
     static let chunkSize = 2
-    /// The photo that changes between its `.trashinfo` and its move: left at the last look (step 3).
+    /// The photo that changes between its `.trashinfo` and its move: put back by the check after its move (step 4).
     static let changedStep = 4
 
     /// The WAL of `bytes` cut after its `commits`-th commit from the start (a
@@ -53,7 +53,7 @@ struct PowerCutTests {
         let box = try Sandbox()
         for name in Self.names { try box.photo(name) }
         let changed = box.root.appending(Self.names[Self.changedStep - 1])
-        // On the batch thread, once photo 4's info is written: it grows, so its last look fails.
+        // On the batch thread, once photo 4's info is written: it grows, so it is put back after its move.
         let failpoints = Failpoints(point: .itemInfoWritten, count: Self.changedStep, action: .run {
             let fd = try? FileDescriptor.open(changed, O_WRONLY | O_APPEND)
             _ = try? fd?.closeAfter { (fd) throws(SystemError) in try fd.writeAll(Array("edited".utf8)) }

@@ -26,7 +26,6 @@ struct RecoveryDiskTests {
         CrashPoint(point: .chunkIntent, hit: 1), CrashPoint(point: .chunkIntent, hit: 2),
         CrashPoint(point: .itemInfoWritten, hit: 1), CrashPoint(point: .itemInfoWritten, hit: 2),
         CrashPoint(point: .itemInfoWritten, hit: 3),
-        CrashPoint(point: .itemVerified, hit: 2),
         CrashPoint(point: .itemRenamed, hit: 1), CrashPoint(point: .itemRenamed, hit: 2), CrashPoint(point: .itemRenamed, hit: 3),
         CrashPoint(point: .chunkSynced, hit: 1), CrashPoint(point: .chunkSynced, hit: 2),
         CrashPoint(point: .chunkJournaled, hit: 1), CrashPoint(point: .chunkJournaled, hit: 2),

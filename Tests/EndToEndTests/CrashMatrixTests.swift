@@ -31,7 +31,7 @@ struct CrashMatrixTests {
     static let batchCrashes: [Crash] =
         [Crash(step: "batch.journaled", count: 1)]
         + ["chunk.intent", "chunk.synced", "chunk.journaled"].flatMap { step in chunkCounts.map { Crash(step: step, count: $0) } }
-        + ["item.info_written", "item.verified", "item.renamed"]
+        + ["item.info_written", "item.renamed"]
             .flatMap { step in counts.map { Crash(step: step, count: $0) } }
         // While a .trashinfo is being written (on the helper that writes them ahead):
         // the first photo of each chunk, so that the batch thread is waiting for it.
@@ -54,7 +54,7 @@ struct CrashMatrixTests {
         switch crash.step {
         case "batch.journaled": 0
         case "chunk.intent": (crash.count - 1) * chunk
-        case "item.info_created", "item.info_written", "item.verified": crash.count - 1
+        case "item.info_created", "item.info_written": crash.count - 1
         case "item.renamed": crash.count
         case "chunk.synced", "chunk.journaled": min(crash.count + 1, chunks) * chunk
         default: planned
@@ -135,11 +135,11 @@ struct CrashMatrixTests {
             let census = try CrashCheck.invariants(a.d, a.photos, crash.spec)
             var expected = Self.trashed(after: crash)
             // `item.info_created` is reached by every thread that writes .trashinfo files:
-            // the batch thread on the chunk's photo it is on, and the helpers writing the
-            // chunk's last ones ahead (the next chunk's may start while this one moves).
-            // When a helper's hit kills, the batch thread may be a photo behind (the
-            // hits ahead came first) or finish its own photo (its info, last look and
-            // rename) while the failpoint logs and raises SIGKILL. Whichever: the trash
+            // the batch thread on a photo whose info the helper had not taken, and the
+            // helper writing the chunk's infos ahead of it. When a helper's hit kills,
+            // the batch thread may be a photo behind (the hits ahead came first) or
+            // finish its own photo (its info and rename) while the failpoint logs and
+            // raises SIGKILL. Whichever: the trash
             // holds the plan's first photos, as the journal says.
             if crash.step == "item.info_created", (expected - 2...expected + 1).contains(census.inTrash.count) {
                 expected = census.inTrash.count

@@ -27,8 +27,8 @@ struct CrashRandomTests {
         case undoAfterDelay
     }
 
-    static let batchSteps = ["batch.journaled", "chunk.intent", "item.info_created", "item.info_written", "item.verified",
-                             "item.renamed", "chunk.synced", "chunk.journaled", "batch.finished"]
+    static let batchSteps = ["batch.journaled", "chunk.intent", "item.info_created", "item.info_written", "item.renamed",
+                             "chunk.synced", "chunk.journaled", "batch.finished"]
     /// Chunks of 32 photos (`CURATORD_BATCH_CHUNK`): a batch is eight chunks, so kills
     /// land before, inside and after chunk syncs and commits.
     static let chunk = 32

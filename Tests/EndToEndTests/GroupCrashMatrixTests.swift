@@ -18,8 +18,7 @@ struct GroupCrashMatrixTests {
         [Crash(step: "batch.journaled", count: 1)]
         // Inside the first group, at its end, inside the second and the third.
         + [1, 2, 3, 5, 8].map { Crash(step: "item.renamed", count: $0) }
-        + [2, 6].map { Crash(step: "item.verified", count: $0) }
-        + [4].map { Crash(step: "item.info_written", count: $0) }
+        + [2, 4, 6].map { Crash(step: "item.info_written", count: $0) }
         + [2].map { Crash(step: "chunk.intent", count: $0) }
         + [1].map { Crash(step: "chunk.synced", count: $0) }
         + [2].map { Crash(step: "chunk.journaled", count: $0) }
@@ -32,7 +31,7 @@ struct GroupCrashMatrixTests {
         switch crash.step {
         case "batch.journaled": 0
         case "item.renamed": crash.count / perGroup
-        case "item.verified", "item.info_written": (crash.count - 1) / perGroup
+        case "item.info_written": (crash.count - 1) / perGroup
         case "chunk.intent": crash.count - 1
         case "chunk.synced", "chunk.journaled": min(crash.count + 1, groups)
         default: groups

@@ -133,7 +133,7 @@ struct RecycleTrashTests {
 struct RecycleCrashTests {
     static let crashes: [Crash] = [
         Crash(step: "chunk.intent", count: 2), Crash(step: "item.info_written", count: 3),
-        Crash(step: "item.verified", count: 1), Crash(step: "item.renamed", count: 3),
+        Crash(step: "item.info_written", count: 1), Crash(step: "item.renamed", count: 3),
         Crash(step: "chunk.synced", count: 1), Crash(step: "undo.renamed", count: 2), Crash(step: "undo.chunk_synced", count: 1),
     ]
 

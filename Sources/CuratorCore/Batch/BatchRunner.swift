@@ -152,7 +152,7 @@ public final class BatchRunner {
             try Self.pipelined(chunks, shouldStop: shouldStop, stage: { (index, chunk) throws(BatchError) in
                 let ready = try (preparing ?? ChunkPreparer(context, chunk, inline: true)).ready()
                 if index == 0 { timeline.firstMove = MonotonicClock.nanoseconds() }
-                preparing = index + 1 < chunks.count ? ChunkPreparer(context, chunks[index + 1]) : nil
+                preparing = index + 1 < chunks.count ? ChunkPreparer(context, chunks[index + 1], after: ready.ahead) : nil
                 return try trasher.stage(ready)
             }, finish: { (_, staged) throws(BatchError) in
                 let finishing = MonotonicClock.nanoseconds()

@@ -43,21 +43,25 @@ struct ChunkPreparer {
 
     private let context: Context
     private let work: ChunkPlanner.Work
+    /// The chunk before's infos, written ahead perhaps still: this chunk's go after them.
+    private let previous: InfoWriterAhead?
     private let job: JobHandle<Ready, BatchError>?
 
     /// Starts preparing `work` as a job on `helpers`; with `inline` (the first chunk,
     /// which the batch thread waits for anyway) or when no helper can be had,
-    /// `ready()` does the work on the caller's thread.
-    init(_ context: Context, _ work: ChunkPlanner.Work, inline: Bool = false) {
+    /// `ready()` does the work on the caller's thread. `previous`: the writer of the
+    /// chunk before's infos.
+    init(_ context: Context, _ work: ChunkPlanner.Work, after previous: InfoWriterAhead? = nil, inline: Bool = false) {
         self.context = context
         self.work = work
+        self.previous = previous
         guard !inline else {
             job = nil
             return
         }
         do throws(WorkerError) {
             job = try context.helpers.submit(named: "curatord-plan") { () throws(BatchError) in
-                try Self.prepare(context, work)
+                try Self.prepare(context, work, after: previous)
             }
         } catch {
             log.warning("preparing a chunk on the batch thread: \(error)")
@@ -65,7 +69,7 @@ struct ChunkPreparer {
         }
     }
 
-    private static func prepare(_ context: Context, _ work: ChunkPlanner.Work) throws(BatchError) -> Ready {
+    private static func prepare(_ context: Context, _ work: ChunkPlanner.Work, after previous: InfoWriterAhead?) throws(BatchError) -> Ready {
         let prepared = context.planner.prepare(work)
         let items = try PhotoTrasher.journalIntents(context.journal, batch: context.batch, items: work.map(\.item),
                                                     prepared: prepared)
@@ -73,7 +77,7 @@ struct ChunkPreparer {
             if case .move(let move) = prepared[index] { (index, move) } else { nil }
         }
         let ahead = InfoWriterAhead(moves.map(\.move), failpoints: context.failpoints)
-        ahead.start(on: context.helpers)
+        ahead.start(on: context.helpers, after: previous)
         return Ready(items: items, prepared: prepared, moves: moves, ahead: ahead)
     }
 
@@ -81,7 +85,7 @@ struct ChunkPreparer {
     /// need be). Throws the journal's failure to commit its intents.
     func ready() throws(BatchError) -> Ready {
         if let job, let ready = try job.wait().get() { return ready }
-        return try Self.prepare(context, work)
+        return try Self.prepare(context, work, after: previous)
     }
 
     /// For a batch that stops before it reaches this chunk: waits for the helper and

@@ -15,7 +15,6 @@ import Synchronization
 ///   item.info_created     a .trashinfo created, empty, not written yet (on the thread that writes it;
 ///                         in another user's trash: written unnamed, not named yet)
 ///   item.info_written     .trashinfo created (not synced), photo not moved yet
-///   item.verified         identity checked a last time, about to rename
 ///   item.renamed          photo renamed into the trash, nothing synced
 ///   chunk.synced          the chunk's file systems synced, its outcomes not journaled yet
 ///   chunk.journaled       the chunk's outcomes committed (trashed or skipped), about to report them
@@ -34,7 +33,6 @@ public enum Failpoint: String, CaseIterable, Sendable {
     case itemNewName = "item.new_name"
     case itemInfoCreated = "item.info_created"
     case itemInfoWritten = "item.info_written"
-    case itemVerified = "item.verified"
     case itemRenamed = "item.renamed"
     case chunkSynced = "chunk.synced"
     case chunkJournaled = "chunk.journaled"

@@ -3,8 +3,8 @@ import CuratorProtocol
 import CuratorStore
 import CuratorSystem
 
-/// Step 2 of a chunk, per photo, nothing synced: `.trashinfo` created, identity
-/// checked a last time, renameat2(NOREPLACE) into `files/`. Everything touched is
+/// Steps 2-4 of a chunk, per photo, nothing synced: `.trashinfo` created,
+/// renameat2(NOREPLACE) into `files/`, what arrived checked. Everything touched is
 /// noted in `sync` so that the chunk's sync makes it durable before the outcome is
 /// journaled; until then the journal says `intent` and recovery trusts the disk.
 extension PhotoTrasher {
@@ -68,15 +68,6 @@ extension PhotoTrasher {
             sync.touched(trash, directory: nil, info: name)
             try failpoints.reach(.itemInfoWritten)
 
-            // Last look before the move, to keep the window for a swap small.
-            do throws(SystemError) {
-                guard let now = try planned.parent.status(of: path.name) else { return abandon(.vanished, nil) }
-                if let why = item.identity.mismatch(now) { return abandon(.changed, why) }
-            } catch {
-                return abandon(.error, error.errno.name)
-            }
-            try failpoints.reach(.itemVerified)
-
             do throws(SystemError) {
                 try moveIntoTrash(planned.parent, path.name, trash, name)
             } catch {
@@ -101,18 +92,19 @@ extension PhotoTrasher {
             sync.touched(trash, directory: planned.parent, info: nil)
             try failpoints.reach(.itemRenamed)
 
-            // What went into the trash must be the photo: a file swapped in between the
-            // last look and the rename goes back where it was.
-            if let moved = try? trash.files.status(of: name), !item.identity.isSameFile(moved) {
+            // What went into the trash must be the photo as the plan found it, checked
+            // once, on the moved file: a file swapped in, or the photo changed, since
+            // the chunk's own check (step 1) goes back where it was.
+            if let moved = try? trash.files.status(of: name), let why = item.identity.mismatch(moved) {
                 do throws(SystemError) {
                     try trash.files.rename(name, to: planned.parent, as: path.name, noReplace: true)
                 } catch {
                     // It stays in the trash with its .trashinfo, so any trash tool can restore it.
-                    log.error("batch \(batch): a file not in the plan was moved to \(trash.path)/files/\(name) and cannot be put back: \(error)")
+                    log.error("batch \(batch): a file not as planned (\(why)) was moved to \(trash.path)/files/\(name) and cannot be put back: \(error)")
                     return Ending(state: .skipped, outcome: .changed,
-                                  detail: "replaced during the move; the other file is in the trash as \(name.lossyString)")
+                                  detail: "\(why) during the move; it is in the trash as \(name.lossyString)")
                 }
-                return abandon(.changed, "replaced during the move; put back")
+                return abandon(.changed, "\(why) during the move; put back")
             }
             return Ending(state: .trashed, outcome: .trashed, detail: nil, moved: true)
         }
