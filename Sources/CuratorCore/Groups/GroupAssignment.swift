@@ -62,7 +62,7 @@ struct GroupAssignment {
         var kinds = [Kind](repeating: .other, count: count)
         var ends = [Int32](repeating: 0, count: count)
         /// Photos chained by the digest of their folded base.
-        var photoHeads: [UInt64: Int32] = Dictionary(minimumCapacity: count)
+        var photoHeads = DigestHeads(capacity: count)
         var photoNext = [Int32](repeating: -1, count: count)
         var digests = [UInt64](repeating: 0, count: count)
         for i in 0..<count {
@@ -74,8 +74,8 @@ struct GroupAssignment {
                 kinds[i] = settings.types.contains(type) ? .photo : .foreignPhoto
                 let digest = Self.digest(bytes, dot)
                 digests[i] = digest
-                photoNext[i] = photoHeads[digest] ?? -1
-                photoHeads[digest] = Int32(i)
+                photoNext[i] = photoHeads[digest]
+                photoHeads.set(digest, Int32(i))
             } else if SidecarFormat(type) != nil {
                 let stem = UnsafeBufferPointer(rebasing: bytes[..<dot])
                 if let (file, _) = ShotKeys.fileType(stem), !file.isSidecar {
@@ -100,7 +100,7 @@ struct GroupAssignment {
         for i in 0..<count where (kinds[i] == .photo || kinds[i] == .foreignPhoto) && baseOf[i] < 0 {
             // The photos of i's base: down the chain of its digest, by their bytes.
             members.removeAll(keepingCapacity: true)
-            var j = photoHeads[digests[i]] ?? -1
+            var j = photoHeads[digests[i]]
             while j >= 0 {
                 let other = Int(j)
                 if baseOf[other] < 0, Self.foldedEqual(name(i), Int(ends[i]), name(other), Int(ends[other])) {
@@ -135,7 +135,7 @@ struct GroupAssignment {
         for i in 0..<count {
             switch kinds[i] {
             case .shotSidecar:
-                var j = photoHeads[digests[i]] ?? -1
+                var j = photoHeads[digests[i]]
                 var base = -1
                 while j >= 0 {
                     if Self.foldedEqual(name(i), Int(ends[i]), name(Int(j)), Int(ends[Int(j)])) {
@@ -196,11 +196,11 @@ struct GroupAssignment {
     /// same base, so it is looked for down that base's chain of photos: an index
     /// of every name, exact and case folded, cost two more hashes per name of each
     /// folder holding a file's sidecar (most folders with a RAW).
-    private static func image(of file: UnsafeBufferPointer<UInt8>, photoHeads: [UInt64: Int32], photoNext: [Int32],
+    private static func image(of file: UnsafeBufferPointer<UInt8>, photoHeads: DigestHeads, photoNext: [Int32],
                               name: (Int) -> UnsafeBufferPointer<UInt8>) -> Image {
         guard let (_, dot) = ShotKeys.fileType(file) else { return .none }
         var found = Image.none
-        var j = photoHeads[digest(file, dot)] ?? -1
+        var j = photoHeads[digest(file, dot)]
         while j >= 0 {
             let candidate = name(Int(j))
             if candidate.elementsEqual(file) { return .one(Int(j)) }
