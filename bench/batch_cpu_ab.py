@@ -28,7 +28,10 @@ bench/run.py's trash workload, not a replacement.
                                         --loop-buffered-io),
                                         STATE_DIR=DIR (the daemons' state, sockets and logs
                                         under DIR, another file system, instead of beside
-                                        the photos))
+                                        the photos),
+                                        COLD=NAME,... (those subjects start cold each time, their
+                                        state removed: the index built by the scan, as
+                                        bench/run.py's live daemon has it, instead of loaded))
 
 curatord's figure is the daemon's user+sys CPU (every thread, from /proc) from the
 prepare's request to the confirm's answer, the capture reader done with the new photos
@@ -60,6 +63,7 @@ STRACE = os.environ.get("STRACE")
 UNDO = os.environ.get("UNDO") == "1"  # also the batch's undo, timed (and traced instead of the batch)
 TIMELINE = os.environ.get("TIMELINE") == "1"
 STATE_DIR = os.environ.get("STATE_DIR")
+COLD = set(filter(None, os.environ.get("COLD", "").split(",")))
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -116,6 +120,8 @@ def curatord_batch(name, subject, tree, run, env, rep):
     env = dict(env, **extra)
     opts = {} if GROUPS else {"groups": False}
     d = Daemon(binary, [tree], run, env, name=name, root_options=opts, options={"thumbnails": False})
+    if name in COLD:
+        shutil.rmtree(d.state_dir, ignore_errors=True)
     d.start()
     client = d.connect()
     tracer = None
