@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
+import Glibc
 
 /// A new folder's groups, worked out from the names a scan listed, so that the
 /// index can give each row its group and role as it adds it. A first scan adds
@@ -20,9 +21,12 @@ struct FolderGroupPlan: Sendable {
     let leader: [Int32]
     /// Per file: its role.
     let role: [GroupRole]
-    /// The files in the order their rows are added: each group's shown photo
-    /// before the others, so that they find its id. The files that bear their
-    /// own id first, in the listing's order, then the others, in it.
+    /// The files in the order their rows are added: in name order, each group's
+    /// other files right after its shown photo (they find its id). So a folder's
+    /// rows lie in the table, and their ids run, as the listing's default order
+    /// reads them, and a group's rows lie together: a listing reads them in
+    /// sequence, where in the scan's order (the directory's hash order) each
+    /// photo's row and its group's other rows were a cache miss each.
     let order: [Int32]
 
     var count: Int { leader.count }
@@ -48,22 +52,60 @@ struct FolderGroupPlan: Sendable {
         }
         var leader = [Int32](repeating: -1, count: names.count)
         var role = [GroupRole](repeating: .undecided, count: names.count)
-        var first: [Int32] = []
-        var then: [Int32] = []
-        first.reserveCapacity(names.count)
         for i in names.indices {
             let g = assignment.group[i]
             role[i] = assignment.role[i]
-            if g >= 0, assignment.shown[Int(g)] != Int32(i) {
-                leader[i] = assignment.shown[Int(g)]
-                then.append(Int32(i))
-            } else {
-                first.append(Int32(i))
-            }
+            if g >= 0, assignment.shown[Int(g)] != Int32(i) { leader[i] = assignment.shown[Int(g)] }
         }
         self.leader = leader
         self.role = role
-        self.order = first + then
+        order = bytes.withUnsafeBufferPointer { all in
+            Self.order(leader: leader) { i in UnsafeBufferPointer(rebasing: all[starts[i]..<starts[i + 1]]) }
+        }
+    }
+
+    /// Name order (`ByteString`'s: bytes, then length), each file that bears
+    /// another's id right after that one.
+    private static func order(leader: [Int32], name: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int32] {
+        // By the names' first 8 bytes as one big-endian word (zeros past the end:
+        // a name holds no NUL), the rest compared only where those are equal: a
+        // closure reading each name for every comparison was ~10 ms of a cold
+        // start of 100 000 photos.
+        var keyed: [(prefix: UInt64, index: Int32)] = leader.indices.map { i in
+            var prefix: UInt64 = 0
+            let bytes = name(i)
+            for k in 0..<8 { prefix = prefix << 8 | UInt64(k < bytes.count ? bytes[k] : 0) }
+            return (prefix, Int32(i))
+        }
+        keyed.sort { a, b in
+            if a.prefix != b.prefix { return a.prefix < b.prefix }
+            let (x, y) = (name(Int(a.index)), name(Int(b.index)))
+            let common = min(x.count, y.count)
+            if common > 8, let p = x.baseAddress, let q = y.baseAddress {
+                let order = memcmp(p + 8, q + 8, common - 8)
+                if order != 0 { return order < 0 }
+            }
+            return x.count < y.count
+        }
+        let byName = keyed.map { Int($0.index) }
+        // Each leader's followers as a list through `next`, in name order (pushed from the last).
+        var head = [Int32](repeating: -1, count: leader.count)
+        var next = [Int32](repeating: -1, count: leader.count)
+        for i in byName.reversed() where leader[i] >= 0 {
+            next[i] = head[Int(leader[i])]
+            head[Int(leader[i])] = Int32(i)
+        }
+        var order: [Int32] = []
+        order.reserveCapacity(leader.count)
+        for i in byName where leader[i] < 0 {
+            order.append(Int32(i))
+            var follower = head[i]
+            while follower >= 0 {
+                order.append(follower)
+                follower = next[Int(follower)]
+            }
+        }
+        return order
     }
 
     /// Whether the plan follows `settings` (as the index groups the root).

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import CuratorCore
+import CuratorSystem
+import CuratorTestSupport
+import Testing
+
+/// The order a new folder's rows are added in (`FolderGroupPlan.order`): name
+/// order, each group's other files right after its shown photo, so that a
+/// listing in name order reads the rows in sequence.
+@Suite struct FolderGroupPlanTests {
+    @Test func rowsAreAddedInNameOrderEachGroupTogether() {
+        // Bases that share their first 8 bytes or more, are shorter than 8, are a
+        // prefix of another, and a name that is not UTF-8.
+        let bases: [[UInt8]] = ["IMG_0001", "IMG_00010", "IMG_0001_01", "img_0001", "DSC_1", "a", "ab", "PXL_20240101_123",
+                                "PXL_20240101_124", "Ré"].map { Array($0.utf8) } + [[0x49, 0x4D, 0xFF, 0x31]]
+        let extensions = ["JPG", "jpg", "HEIC", "CR2", "NEF", "dng", "MOV", "xmp", "CR2.xmp", "aae", "txt"]
+        var random = SplitMix64(seed: 11)
+        var followers = 0
+        for round in 0..<1000 {
+            var names = Set<ByteString>()
+            for _ in 0..<Int.random(in: 1...14, using: &random) {
+                let base = bases[Int.random(in: 0..<bases.count, using: &random)]
+                let ext = extensions[Int.random(in: 0..<extensions.count, using: &random)]
+                names.insert(ByteString(base + Array(".\(ext)".utf8)))
+            }
+            let list = names.shuffled(using: &random)
+            let plan = FolderGroupPlan(names: list, settings: GroupSettings(enabled: true, shown: .rendered))
+            let order = plan.order.map(Int.init)
+            #expect(order.sorted() == Array(list.indices), "round \(round): every file once")
+            // Split into runs: a file that bears its own id, then the files bearing it.
+            var runs: [(head: Int, rest: [Int])] = []
+            for i in order {
+                if plan.leader[i] < 0 {
+                    runs.append((i, []))
+                } else if let last = runs.last, last.head == Int(plan.leader[i]) {
+                    runs[runs.count - 1].rest.append(i)
+                    followers += 1
+                } else {
+                    Issue.record("round \(round): \(list[i]) is not right after its group's shown photo: \(order.map { list[$0] })")
+                    return
+                }
+            }
+            let heads = runs.map { list[$0.head] }
+            #expect(heads == heads.sorted(), "round \(round): shown photos and files alone in name order")
+            for run in runs {
+                let rest = run.rest.map { list[$0] }
+                #expect(rest == rest.sorted(), "round \(round): a group's other files in name order")
+            }
+        }
+        #expect(followers > 800, "the folders have groups")
+    }
+}
