@@ -49,4 +49,22 @@ import Testing
         }
         #expect(followers > 800, "the folders have groups")
     }
+
+    /// The walker hands the index a folder's files in the plan's order, with the
+    /// plan of them in that order: each file keeps its role and the file whose
+    /// id it bears.
+    @Test func aReorderedPlanIsTheSamePlanOverTheFilesInItsOrder() throws {
+        let names = ["b.xmp", "B.CR2", "a.jpg", "B.JPG", "a.CR2", "c.png", "B.CR2.xmp", "a.MOV"].map { ByteString($0) }
+        let plan = FolderGroupPlan(names: names, settings: GroupSettings(enabled: true, shown: .rendered))
+        let (files, reordered) = plan.reordering(names)
+        #expect(files.map(\.lossyString) == ["B.JPG", "B.CR2", "B.CR2.xmp", "b.xmp", "a.jpg", "a.CR2", "a.MOV", "c.png"], "by bytes: B before a")
+        #expect(reordered.order == Array(0..<Int32(names.count)))
+        for (p, name) in files.enumerated() {
+            let i = try #require(names.firstIndex(of: name))
+            #expect(reordered.role[p] == plan.role[i], "\(name)")
+            let leader = reordered.leader[p] < 0 ? nil : files[Int(reordered.leader[p])]
+            #expect(leader == (plan.leader[i] < 0 ? nil : names[Int(plan.leader[i])]), "\(name)")
+        }
+        #expect(plan.reordering(Array(names.dropLast())).items.count == names.count - 1, "other files are left as they are")
+    }
 }

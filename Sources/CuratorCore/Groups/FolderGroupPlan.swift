@@ -108,6 +108,28 @@ struct FolderGroupPlan: Sendable {
         return order
     }
 
+    private init(settings: GroupSettings, leader: [Int32], role: [GroupRole], order: [Int32]) {
+        self.settings = settings
+        self.leader = leader
+        self.role = role
+        self.order = order
+    }
+
+    /// `items` (the folder's files, as the plan was made of their names) put in
+    /// the plan's order, and the plan of them in that order, whose `order` is
+    /// theirs. The walker hands the index its files so: adding the rows reads
+    /// them in sequence, while the walker still has them in its cache (read out
+    /// of sequence on the index's thread, each file's name was a cache miss).
+    func reordering<Item>(_ items: [Item]) -> (items: [Item], plan: FolderGroupPlan) {
+        guard items.count == count else { return (items, self) }  // not the files it was made of: left as they are
+        var position = [Int32](repeating: 0, count: count)
+        for (p, i) in order.enumerated() { position[Int(i)] = Int32(p) }
+        let leader = order.map { i in self.leader[Int(i)] < 0 ? -1 : position[Int(self.leader[Int(i)])] }
+        let plan = FolderGroupPlan(settings: settings, leader: leader, role: order.map { role[Int($0)] },
+                                   order: Array(0..<Int32(count)))
+        return (order.map { items[Int($0)] }, plan)
+    }
+
     /// Whether the plan follows `settings` (as the index groups the root).
     func follows(_ settings: GroupSettings?) -> Bool {
         guard var settings, settings.enabled else { return false }

@@ -456,7 +456,11 @@ extension Crawler {
         // The groups of a folder new to the index, worked out here beside the
         // index's work rather than after it under the lock (`FolderGroupPlan`).
         let planned = config.groups && !files.isEmpty && job.indexedFolders?.contains(relative) == false
-        let groups = planned ? FolderGroupPlan(names: files.map(\.name), settings: GroupSettings(enabled: true, shown: config.groupShows)) : nil
+        var groups: FolderGroupPlan?
+        if planned {
+            (files, groups) = FolderGroupPlan(names: files.map(\.name), settings: GroupSettings(enabled: true, shown: config.groupShows))
+                .reordering(files)
+        }
         return ScannedFolder(path: relative, files: files[...], complete: !unstatable, groups: groups)
     }
 
