@@ -211,6 +211,15 @@ extension CuratorState {
     /// A file at this path is gone (deleted or moved out), as the disk confirms.
     func fileVanished(root: Int32, relativePath: ByteString) throws {
         guard let id = library.photoID(root: root, relativePath: relativePath) else { return }
+        // The watcher found the file gone outside the lock, a while ago (a MOVED_FROM
+        // waits for its partner first): an undo may have put it back and indexed it
+        // since, under this lock. Removed then, the photo it restored left the index
+        // until the next scan. A file there now is left to its own events. (Not on a
+        // share: nothing of a share is read under the lock, see `FolderAccess`.)
+        if let runtime = roots[root], !runtime.onShare,
+           let status = try? FileStatus.ifExists(runtime.config.path.appending(relativePath)), status.isRegularFile {
+            return
+        }
         if let change = try library.remove(id) { publish([change]) }
     }
 
