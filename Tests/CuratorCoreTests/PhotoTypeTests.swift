@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CuratorCore
 import CuratorSystem
+import CuratorTestSupport
 import Testing
 
 @Suite struct PhotoTypeTests {
@@ -103,6 +104,24 @@ import Testing
         #expect(PhotoType.detect(name: "2024/.jpg") == nil)
         #expect(PhotoType.detect(name: "2024/trip.jpg/") == nil)
         #expect(PhotoType.detectFile(name: "2024.07/IMG_0001.CR2.xmp") == .xmp)
+    }
+
+    /// A filter tells its types by a bit per case number (a 32-bit word): each
+    /// filter of one type admits that type alone, and a filter of some types
+    /// admits exactly those.
+    @Test func aFilterAdmitsExactlyItsTypes() {
+        #expect(PhotoType.allCases.allSatisfy { $0.caseNumber < 32 })
+        for type in PhotoType.allCases {
+            let one = PhotoTypeFilter(types: [type])
+            #expect(PhotoType.allCases.filter(one.contains) == [type])
+        }
+        var random = SplitMix64(seed: 3)
+        for _ in 0..<200 {
+            let some = Set(PhotoType.allCases.filter { _ in Bool.random(using: &random) })
+            let filter = PhotoTypeFilter(types: some)
+            #expect(Set(PhotoType.allCases.filter(filter.contains)) == some)
+        }
+        #expect(PhotoType.allCases.filter(PhotoTypeFilter.all.contains) == PhotoType.photoTypes)
     }
 
     /// Types are hashed by case (not by wire name, as a `String` raw value would
