@@ -37,13 +37,18 @@ public struct ByteString: Hashable, Comparable, Sendable, CustomStringConvertibl
     // versions (one Hasher.combine per byte) were a tenth of a warm restart.
 
     public static func < (lhs: ByteString, rhs: ByteString) -> Bool {
-        let order = lhs.bytes.withUnsafeBufferPointer { a in
-            rhs.bytes.withUnsafeBufferPointer { b -> Int32 in
-                guard let pa = a.baseAddress, let pb = b.baseAddress else { return 0 }
-                return memcmp(pa, pb, min(a.count, b.count))
-            }
+        lhs.bytes.withUnsafeBufferPointer { a in rhs.bytes.withUnsafeBufferPointer { b in order(a, b) < 0 } }
+    }
+
+    /// How `<` orders two names read in place (bytes, then length): negative, zero
+    /// or positive.
+    public static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let order = memcmp(pa, pb, common)
+            if order != 0 { return Int(order) }
         }
-        return order != 0 ? order < 0 : lhs.bytes.count < rhs.bytes.count
+        return a.count - b.count
     }
 
     public static func == (lhs: ByteString, rhs: ByteString) -> Bool {

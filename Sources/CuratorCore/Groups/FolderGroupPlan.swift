@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
-import Glibc
 
 /// A new folder's groups, worked out from the names a scan listed, so that the
 /// index can give each row its group and role as it adds it. A first scan adds
@@ -68,7 +67,7 @@ struct FolderGroupPlan: Sendable {
     /// another's id right after that one.
     private static func order(leader: [Int32], name: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int32] {
         // By the names' first 8 bytes as one big-endian word (zeros past the end:
-        // a name holds no NUL), the rest compared only where those are equal: a
+        // a name holds no NUL), the names compared only where those are equal: a
         // closure reading each name for every comparison was ~10 ms of a cold
         // start of 100 000 photos.
         var keyed: [(prefix: UInt64, index: Int32)] = leader.indices.map { i in
@@ -78,14 +77,7 @@ struct FolderGroupPlan: Sendable {
             return (prefix, Int32(i))
         }
         keyed.sort { a, b in
-            if a.prefix != b.prefix { return a.prefix < b.prefix }
-            let (x, y) = (name(Int(a.index)), name(Int(b.index)))
-            let common = min(x.count, y.count)
-            if common > 8, let p = x.baseAddress, let q = y.baseAddress {
-                let order = memcmp(p + 8, q + 8, common - 8)
-                if order != 0 { return order < 0 }
-            }
-            return x.count < y.count
+            a.prefix != b.prefix ? a.prefix < b.prefix : ByteString.order(name(Int(a.index)), name(Int(b.index))) < 0
         }
         let byName = keyed.map { Int($0.index) }
         // Each leader's followers as a list through `next`, in name order (pushed from the last).

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
-import Glibc
 
 /// The photos of one folder by file name: their ids, sorted by the names the
 /// photo table holds for them. A folder holds a few hundred names, where a
@@ -36,14 +35,14 @@ struct FolderEntries {
                 UnsafeBufferPointer(rebasing: arena[Int(ref.offset)..<Int(ref.offset) + Int(ref.count)])
             }
             filed.sort { a, b in
-                let order = Self.compare(name(a.name), name(b.name))
+                let order = ByteString.order(name(a.name), name(b.name))
                 return order != 0 ? order < 0 : a.order < b.order
             }
             // Of a run of equal names, the last filed stays.
             var kept: [(name: NameRef, id: Int64, order: Int)] = []
             kept.reserveCapacity(filed.count)
             for entry in filed {
-                if let last = kept.last, Self.compare(name(last.name), name(entry.name)) == 0 {
+                if let last = kept.last, ByteString.order(name(last.name), name(entry.name)) == 0 {
                     kept[kept.count - 1] = entry
                 } else {
                     kept.append(entry)
@@ -58,15 +57,6 @@ struct FolderEntries {
         }
     }
 
-    /// Names in `ByteString`'s order (bytes, then length): negative, zero or positive.
-    private static func compare(_ own: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Int {
-        let common = min(own.count, name.count)
-        if common > 0, let a = own.baseAddress, let b = name.baseAddress {
-            let order = memcmp(a, b, common)
-            if order != 0 { return Int(order) }
-        }
-        return own.count - name.count
-    }
 
     var isEmpty: Bool { count == 0 }
     var count: Int { isWide ? wide.count : narrow.count }
@@ -108,7 +98,7 @@ struct FolderEntries {
     /// An id the table lacks (a broken invariant) sorts first, as an empty name would.
     private static func compare(_ id: Int64, _ name: UnsafeBufferPointer<UInt8>, _ table: PhotoTable) -> Int {
         guard let row = table.row(id) else { return name.isEmpty ? 0 : -1 }
-        return table.withName(of: row) { own in compare(own, name) }
+        return table.withName(of: row) { own in ByteString.order(own, name) }
     }
 
     func id(named name: ByteString, in table: PhotoTable) -> Int64? {
