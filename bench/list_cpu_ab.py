@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """CPU time of a full listing (`list`, every photo, full records) of the benchmark
-tree: the daemon's (user+sys of all its threads, from /proc, before and after) and
+tree: the daemon's (all its threads' time on a CPU, /proc/PID/task/*/schedstat, in
+nanoseconds, before and after) and
 this client's (reading the answer off the socket; and, apart, decoding it with
 `json.loads`), with the answer's bytes and wall time, several subjects interleaved
 (ABAB, all daemons up at once on the same idle tree). On a host shared with builds
@@ -10,6 +11,7 @@ of issues 14 and 15 beside bench/run.py's `list` workload, not a replacement.
 
     list_cpu_ab.py NAME:BINARY:on|off[:FIELD,FIELD...] ...
         (env N=100000 REPS=5 LISTS=3 DIR=/tmp/curatord-list-ab PER_FOLDER=<n> as bench/run.py's --per-folder;
+         LISTS=1 REPS=40: one listing per subject in turn, its caches cold, as a client lists after other work;
          FIELDS: that subject's listings ask for only those keys, as `list`'s `fields`)
 
 Each repetition lists LISTS times per subject; the first subject is compared with
@@ -35,7 +37,7 @@ if not os.path.exists(mf):
 m = json.load(open(mf))
 env = procs.private_env(home, os.path.join(home, "rt"))
 def cpu(pid):
-    return sum(procs.cpu_by_thread_name(pid).values())
+    return procs.cpu_seconds_precise(pid)
 
 
 subjects = []

@@ -124,6 +124,20 @@ def cpu_by_thread_name(pid: int) -> dict:
     return out
 
 
+def cpu_seconds_precise(pid: int) -> float:
+    """CPU seconds of a process's live threads, from /proc/PID/task/*/schedstat (time on
+    a CPU, in nanoseconds): /proc's user and system times count 10 ms ticks, coarser
+    than a listing of 100 000 photos (~25 ms)."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # the thread ended between the listing and the read
+    return total / 1e9
+
+
 def _stat_fields(pid: int) -> list:
     with open("/proc/%d/stat" % pid) as f:
         return f.read().rsplit(")", 1)[1].split()
