@@ -367,6 +367,49 @@ import Testing
         #expect(Set(f.watcher.watched).count == 41)
     }
 
+    /// The walker keeps a second group queued behind the one it walks; whatever it
+    /// was handed is walked and applied within the step that handed it out (a walk
+    /// reads the crawler's settings, which only change between steps). Steps of
+    /// 3 ms with something always waiting, each ending while the walker has groups
+    /// in hand: no walk runs between two steps, every folder is watched once,
+    /// every photo indexed.
+    @Test func everyGroupTheWalkerIsHandedIsAppliedWithinItsStep() throws {
+        let f = try CrawlerFixture()
+        for folder in 0..<120 {
+            for photo in 0..<2 { try f.write("f\(folder)/\(photo).jpg") }
+        }
+        let crawlerThread = pthread_self()
+        let inStep = Mutex(false)
+        let outside = Mutex(0)
+        let byWalker = Mutex(0)
+        f.watcher.duringWatch = { _ in
+            usleep(1_000)  // walking slower than applying, on either thread: the queued group waits its turn
+            guard pthread_equal(pthread_self(), crawlerThread) == 0 else { return }
+            byWalker.withLock { $0 += 1 }
+            if !inStep.withLock({ $0 }) { outside.withLock { $0 += 1 } }
+        }
+        f.crawler.directoriesPerWatch = 2
+        f.crawler.sliceNanoseconds = 3_000_000
+        f.crawler.scheduleFullScan(reason: nil)
+        var steps = 0
+        scan: while true {
+            inStep.withLock { $0 = true }
+            let step = f.crawler.runScanStep(othersWaiting: { true })
+            inStep.withLock { $0 = false }
+            steps += 1
+            switch step {
+            case .readyToFinish: _ = f.crawler.finishFullScan()
+            case .idle: break scan
+            case .working, .outOfWatches: continue
+            }
+        }
+        #expect(steps > 10, "the steps were cut short: \(steps)")
+        #expect(byWalker.withLock { $0 } > 0, "the walker walked")
+        #expect(outside.withLock { $0 } == 0, "a walk ran between two steps")
+        #expect(f.ids.count == 240)
+        #expect(Set(f.watcher.watched).count == 121 && f.watcher.watched.count == 121, "each folder watched once")
+    }
+
     /// Where applying is quicker than walking (a warm restart), the crawler's thread
     /// walks too while the walker is at it, instead of waiting for it: two cores
     /// stat the tree. Here the walker is slowed down; every folder is still watched

@@ -113,8 +113,13 @@ extension Crawler {
         // quicker (a warm restart: an unchanged folder costs a lookup per file), this
         // thread walks too, a few folders at a time, until the walker is done.
         // A step of no length (tests) is the smallest: one walk here, applied, nothing ahead.
+        // The walker keeps a second group queued behind the one it walks (`queued`):
+        // with one at a time it sat idle while this thread applied the group before
+        // (a third of a cold scan's time), and this thread, the scan's bottleneck,
+        // walked beside it. Every group handed out is applied within the step.
         let overlaps = sliceNanoseconds > 0
         var ahead = job.pending.isEmpty || !overlaps ? nil : walkAhead(nextFolders(of: job, limit: firstAheadOfStep), for: job)
+        var queued: JobHandle<WalkedGroup, Never>?
         var group = walk(nextFolders(of: job, limit: firstWalkOfStep), for: job)
         take(group, into: job)
         while true {
@@ -123,6 +128,9 @@ extension Crawler {
             if ahead == nil && overlaps && !outOfWatches && !job.pending.isEmpty {
                 ahead = walkAhead(nextFolders(of: job, limit: goOn ? directoriesPerWatch : firstWalkOfStep), for: job)
             }
+            if goOn && ahead != nil && queued == nil && !job.pending.isEmpty {
+                queued = walkAhead(nextFolders(of: job, limit: directoriesPerWatch), for: job)
+            }
             apply(group.folders, for: job)
             guard let running = ahead else {
                 guard goOn else { break }
@@ -130,7 +138,8 @@ extension Crawler {
                 take(group, into: job)
                 continue
             }
-            ahead = nil
+            ahead = queued
+            queued = nil
             var here = WalkedGroup()
             while goOn, !running.isFinished, !here.outOfWatches, !job.pending.isEmpty, withinStep() {
                 let more = walk(nextFolders(of: job, limit: firstWalkOfStep), for: job)
@@ -148,7 +157,8 @@ extension Crawler {
             group.folders += here.folders
             group.outOfWatches = group.outOfWatches || here.outOfWatches
             if !goOn {
-                // The tail: applied now, nothing walked behind it.
+                // The tail: applied now, nothing walked behind it (a group is queued only
+                // while the step goes on, and the last one queued is the tail).
                 outOfWatches = outOfWatches || group.outOfWatches
                 apply(group.folders, for: job)
                 break

@@ -53,9 +53,10 @@ final class Crawler {
     /// Folders not seen by a full scan dropped per hold of the lock.
     var foldersDroppedPerLock = 256
     /// The walker: lists and stats a scan's next folders while this crawler's thread
-    /// applies the last ones (`runScanStep`). One thread, ended when idle; a crawler
-    /// of its own, so that a hung share stalls no other root's scan.
-    private(set) lazy var walker = WorkerPool(name: "curatord-walk", threads: 1, stackSize: 1 << 20, keepIdleSeconds: 2)
+    /// applies the last ones (`runScanStep`). One thread with one group queued behind
+    /// the one it walks, ended when idle; a crawler of its own, so that a hung share
+    /// stalls no other root's scan.
+    private(set) lazy var walker = WorkerPool(name: "curatord-walk", threads: 1, queueLimit: 1, stackSize: 1 << 20, keepIdleSeconds: 2)
 
     /// Scans waiting to run, oldest first; the first one runs.
     private(set) var scans: [ScanJob] = []
