@@ -4,11 +4,12 @@ import CuratorSystem
 import CuratorTestSupport
 import Testing
 
-/// The order a new folder's rows are added in (`FolderGroupPlan.order`): name
-/// order, each group's other files right after its shown photo, so that a
-/// listing in name order reads the rows in sequence.
+/// The order a new folder's rows are added in (`FolderGroupPlan.order`): the
+/// photos in name order, each group's other photos right after its shown one, so
+/// that a listing in name order reads the rows in sequence; then the sidecars,
+/// so that the photos' ids run unbroken (`IDStack`).
 @Suite struct FolderGroupPlanTests {
-    @Test func rowsAreAddedInNameOrderEachGroupTogether() {
+    @Test func rowsAreAddedInNameOrderEachGroupTogetherSidecarsLast() {
         // Bases that share their first 8 bytes or more, are shorter than 8, are a
         // prefix of another, and a name that is not UTF-8.
         let bases: [[UInt8]] = ["IMG_0001", "IMG_00010", "IMG_0001_01", "img_0001", "DSC_1", "a", "ab", "PXL_20240101_123",
@@ -27,9 +28,11 @@ import Testing
             let plan = FolderGroupPlan(names: list, settings: GroupSettings(enabled: true, shown: .rendered))
             let order = plan.order.map(Int.init)
             #expect(order.sorted() == Array(list.indices), "round \(round): every file once")
-            // Split into runs: a file that bears its own id, then the files bearing it.
+            // The photos first: runs of a photo that bears its own id, then the photos bearing it.
+            let isSidecar = { (i: Int) in PhotoType.detectFile(name: list[i])?.isSidecar ?? false }
+            let photos = order.prefix { !isSidecar($0) }
             var runs: [(head: Int, rest: [Int])] = []
-            for i in order {
+            for i in photos {
                 if plan.leader[i] < 0 {
                     runs.append((i, []))
                 } else if let last = runs.last, last.head == Int(plan.leader[i]) {
@@ -41,13 +44,17 @@ import Testing
                 }
             }
             let heads = runs.map { list[$0.head] }
-            #expect(heads == heads.sorted(), "round \(round): shown photos and files alone in name order")
+            #expect(heads == heads.sorted(), "round \(round): shown photos and photos alone in name order")
             for run in runs {
                 let rest = run.rest.map { list[$0] }
-                #expect(rest == rest.sorted(), "round \(round): a group's other files in name order")
+                #expect(rest == rest.sorted(), "round \(round): a group's other photos in name order")
             }
+            // Then every sidecar, in name order: the photos' ids run unbroken.
+            let sidecars = order.dropFirst(photos.count).map { list[$0] }
+            #expect(order.dropFirst(photos.count).allSatisfy(isSidecar), "round \(round): a photo after a sidecar: \(order.map { list[$0] })")
+            #expect(sidecars == sidecars.sorted(), "round \(round): sidecars in name order")
         }
-        #expect(followers > 800, "the folders have groups")
+        #expect(followers > 300, "the folders have groups of several photos")
     }
 
     /// The walker hands the index a folder's files in the plan's order, with the
@@ -57,7 +64,8 @@ import Testing
         let names = ["b.xmp", "B.CR2", "a.jpg", "B.JPG", "a.CR2", "c.png", "B.CR2.xmp", "a.MOV"].map { ByteString($0) }
         let plan = FolderGroupPlan(names: names, settings: GroupSettings(enabled: true, shown: .rendered))
         let (files, reordered) = plan.reordering(names)
-        #expect(files.map(\.lossyString) == ["B.JPG", "B.CR2", "B.CR2.xmp", "b.xmp", "a.jpg", "a.CR2", "a.MOV", "c.png"], "by bytes: B before a")
+        #expect(files.map(\.lossyString) == ["B.JPG", "B.CR2", "a.jpg", "a.CR2", "a.MOV", "c.png", "B.CR2.xmp", "b.xmp"],
+                "by bytes (B before a), the sidecars last")
         #expect(reordered.order == Array(0..<Int32(names.count)))
         for (p, name) in files.enumerated() {
             let i = try #require(names.firstIndex(of: name))

@@ -20,12 +20,16 @@ struct FolderGroupPlan: Sendable {
     let leader: [Int32]
     /// Per file: its role.
     let role: [GroupRole]
-    /// The files in the order their rows are added: in name order, each group's
-    /// other files right after its shown photo (they find its id). So a folder's
-    /// rows lie in the table, and their ids run, as the listing's default order
-    /// reads them, and a group's rows lie together: a listing reads them in
-    /// sequence, where in the scan's order (the directory's hash order) each
-    /// photo's row and its group's other rows were a cache miss each.
+    /// The files in the order their rows are added: the photos in name order, each
+    /// group's other photos right after its shown one (they find its id), then
+    /// the sidecars in name order. So a folder's rows lie in the table, and their
+    /// ids run, as the listing's default order reads them, and a group's photos
+    /// lie together: a listing reads them in sequence, where in the scan's order
+    /// (the directory's hash order) each photo's row and its group's other rows
+    /// were a cache miss each. The sidecars come last so that the photos' ids run
+    /// unbroken: the capture-time and thumbnail queues keep a run of ids as one
+    /// word (`IDStack`), and a sidecar after each group broke a folder's run into
+    /// one a group (0.8 MB more at a million photos, held until they are done).
     let order: [Int32]
 
     var count: Int { leader.count }
@@ -58,14 +62,15 @@ struct FolderGroupPlan: Sendable {
         }
         self.leader = leader
         self.role = role
+        let sidecar = names.indices.map { assignment.types[$0].isSidecar }
         order = bytes.withUnsafeBufferPointer { all in
-            Self.order(leader: leader) { i in UnsafeBufferPointer(rebasing: all[starts[i]..<starts[i + 1]]) }
+            Self.order(leader: leader, sidecar: sidecar) { i in UnsafeBufferPointer(rebasing: all[starts[i]..<starts[i + 1]]) }
         }
     }
 
-    /// Name order (`ByteString`'s: bytes, then length), each file that bears
-    /// another's id right after that one.
-    private static func order(leader: [Int32], name: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int32] {
+    /// Name order (`ByteString`'s: bytes, then length), each photo that bears
+    /// another's id right after that one, the sidecars after all the photos.
+    private static func order(leader: [Int32], sidecar: [Bool], name: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int32] {
         // By the names' first 8 bytes as one big-endian word (zeros past the end:
         // a name holds no NUL), the names compared only where those are equal: a
         // closure reading each name for every comparison was ~10 ms of a cold
@@ -80,16 +85,16 @@ struct FolderGroupPlan: Sendable {
             a.prefix != b.prefix ? a.prefix < b.prefix : ByteString.order(name(Int(a.index)), name(Int(b.index))) < 0
         }
         let byName = keyed.map { Int($0.index) }
-        // Each leader's followers as a list through `next`, in name order (pushed from the last).
+        // Each leader's photo followers as a list through `next`, in name order (pushed from the last).
         var head = [Int32](repeating: -1, count: leader.count)
         var next = [Int32](repeating: -1, count: leader.count)
-        for i in byName.reversed() where leader[i] >= 0 {
+        for i in byName.reversed() where leader[i] >= 0 && !sidecar[i] {
             next[i] = head[Int(leader[i])]
             head[Int(leader[i])] = Int32(i)
         }
         var order: [Int32] = []
         order.reserveCapacity(leader.count)
-        for i in byName where leader[i] < 0 {
+        for i in byName where leader[i] < 0 && !sidecar[i] {
             order.append(Int32(i))
             var follower = head[i]
             while follower >= 0 {
@@ -97,6 +102,7 @@ struct FolderGroupPlan: Sendable {
                 follower = next[Int(follower)]
             }
         }
+        for i in byName where sidecar[i] { order.append(Int32(i)) }
         return order
     }
 
