@@ -57,7 +57,6 @@ struct FolderEntries {
         }
     }
 
-
     var isEmpty: Bool { count == 0 }
     var count: Int { isWide ? wide.count : narrow.count }
     var values: [Int64] { isWide ? wide : narrow.map { Int64($0) } }
