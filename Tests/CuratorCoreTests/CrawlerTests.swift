@@ -16,6 +16,8 @@ import Testing
         try f.write("z.jpg")
         // Written after the folder was opened, as its watch is being set: the
         // listing that follows the watch must find it.
+        // The hook holds the fixture: let go of it at the end, or the scratch folder is never removed.
+        defer { f.watcher.duringWatch = { _ in } }
         f.watcher.duringWatch = { directory in
             if directory.path == ByteString("a") { _ = try? f.write("a/late.jpg") }
         }
@@ -559,6 +561,7 @@ import Testing
         #expect(before.count == 12)
 
         let swapped = Mutex(false)
+        defer { f.watcher.duringWatch = { _ in } }  // it holds the fixture (and its scratch folder) otherwise
         f.watcher.duringWatch = { directory in
             guard directory.path == ByteString("b"), !swapped.withLock({ $0 }) else { return }
             swapped.withLock { $0 = true }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorTestSupport
 import Foundation
 import Glibc
 
@@ -16,7 +17,22 @@ final class TestDirectory {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    /// Whatever is still mounted below (a share whose owner was released after this
+    /// directory: Swift frees a value after its last use, not at the end of its scope)
+    /// is detached first; `FileManager.removeItem` gave up at such a mount point, and
+    /// every full run of the tests left some thirty of these directories in /tmp.
+    deinit {
+        let mounts = (Files.read("/proc/self/mountinfo") ?? "").split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count > 4 else { return nil }
+            let point = String(fields[4]).replacingOccurrences(of: "\\040", with: " ")
+            return point.hasPrefix(path + "/") ? point : nil
+        }
+        for point in mounts.sorted(by: { $0.count > $1.count }) {
+            _ = try? Tool.run("/bin/umount", ["-l", point])
+        }
+        _ = try? Tool.run("/bin/rm", ["-rf", "--", path])
+    }
 
     func sub(_ name: String) -> String { path + "/" + name }
 
