@@ -33,12 +33,13 @@ struct PhotoTableTests {
         #expect(Set(table.values.map(\.id)) == Set(model.keys))
     }
 
-    /// A million photos live in this table: 64-byte rows (groups' ids as a 32-bit
-    /// distance, root and device one 16-bit index), names in the arena at their own
+    /// A million photos live in this table: 56-byte rows (groups' ids as a 24-bit
+    /// distance beside the capture time, root and device one 8-bit index, type and
+    /// role one byte), names in the arena at their own
     /// length. The rows' spare capacity (at most as many again) is never touched,
     /// so not resident: see `PhotoTable.grownCapacity`.
     @Test func staysCompact() {
-        #expect(MemoryLayout<PhotoRow>.stride == 64)
+        #expect(MemoryLayout<PhotoRow>.stride == 56)
         var table = PhotoTable()
         for id in 1...100_000 { table[Int64(id)] = Self.photo(Int64(id)) }
         #expect(table.count == 100_000)
@@ -125,7 +126,7 @@ struct PhotoTableTests {
         #expect(table[500]?.size == 99)
     }
 
-    /// Devices are kept as an index into the table's devices; past 65 535 of them
+    /// Devices are kept as an index into the table's places; past 255 of them
     /// a photo's device is kept by id. Each photo reads back its own either way.
     @Test func keepsEachPhotosDevice() {
         var table = PhotoTable()
@@ -147,7 +148,7 @@ struct PhotoTableTests {
         }
     }
 
-    /// Root and device are one index into the table's places; past 65 535 places a
+    /// Root and device are one index into the table's places; past 255 places a
     /// photo's are kept by id, and a row read in place gives the same as the photo.
     @Test func keepsEachPhotosRootWithItsDevice() {
         var table = PhotoTable()
@@ -178,13 +179,15 @@ struct PhotoTableTests {
         }
     }
 
-    /// A group id is kept as its distance from the photo's id; one farther than 32
+    /// A group id is kept as its distance from the photo's id; one farther than 24
     /// bits (or at the distance that marks it so) is kept by id, and goes with the photo.
     @Test func keepsEachPhotosGroupNearOrFar() {
         var table = PhotoTable()
         let groups: [Int64: Int64] = [
             1: 1, 2: 1, 3: 5, 4: 4 + Int64(Int32.max), 5: 5 - Int64(Int32.max), 6: 6 + Int64(Int32.min),
-            7: 7 + Int64(Int32.max) + 1, 8: Int64.min, 9: Int64.max, 10: -3, 11: 11 + Int64(Int32.min) + 1]
+            7: 7 + Int64(Int32.max) + 1, 8: Int64.min, 9: Int64.max, 10: -3, 11: 11 + Int64(Int32.min) + 1,
+            // Each side of what 24 bits hold; -2^23 is the mark of a far group.
+            12: 12 + (1 << 23) - 1, 13: 13 + (1 << 23), 14: 14 - (1 << 23), 15: 15 - (1 << 23) + 1, 16: 16 - (1 << 23) - 1]
         for (id, group) in groups {
             var photo = Self.photo(id)
             photo.groupID = group
@@ -212,8 +215,11 @@ struct PhotoTableTests {
         var table = PhotoTable()
         for id in Int64(1)...4 { table[id] = Self.photo(id) }
         let before = table[3]
-        for (group, role) in [(Int64(1), GroupRole.member), (3 + Int64(Int32.max) + 1, .sidecar), (3 + Int64(Int32.min), .orphan),
-                              (Int64.max, .member), (2, .shown), (3, .undecided)] {
+        let edge: Int64 = 1 << 23  // a 24-bit distance's: past it, far
+        let steps: [(Int64, GroupRole)] = [(1, .member), (3 + Int64(Int32.max) + 1, .sidecar), (3 + Int64(Int32.min), .orphan),
+                                           (Int64.max, .member), (2, .shown), (3 + edge, .sidecar), (3 - edge, .member),
+                                           (3 + edge - 1, .orphan), (3, .undecided)]
+        for (group, role) in steps {
             table.setGroup(3, group: group, role: role)
             #expect(table[3]?.groupID == group && table[3]?.role == role, "group \(group)")
             if let row = table.row(3) { #expect(table.groupID(of: row) == group && row.role == role) }
@@ -225,6 +231,49 @@ struct PhotoTableTests {
         }
         table.setGroup(9, group: 1, role: .member)  // no such row: nothing
         #expect(table.count == 4)
+    }
+
+    /// The capture time shares a word with the group's distance, type and role
+    /// share a byte: every type with every role, every capture state (the earliest
+    /// and latest times of EXIF's four-digit years among them) next to groups near
+    /// on either side, reads back as written; a time beyond 40 bits (a corrupt
+    /// index) reads back as the nearest that fits, still a known time.
+    @Test func packedFieldsReadBackAsWritten() {
+        var table = PhotoTable()
+        let year1: Int64 = -62_135_596_800, year9999: Int64 = 253_402_300_799
+        let captures: [CaptureState] = [.pending, .none, .known(0), .known(-1), .known(1), .known(year1), .known(year9999)]
+        let roles: [GroupRole] = [.shown, .member, .sidecar, .orphan, .undecided]
+        var expected: [Int64: Photo] = [:]
+        var id: Int64 = 100
+        for type in PhotoType.allCases {
+            for role in roles {
+                for capture in captures {
+                    for offset: Int64 in [0, -1, 1, -99] {
+                        id += 1
+                        var photo = Self.photo(id)
+                        photo.type = type
+                        photo.role = role
+                        photo.capture = capture
+                        photo.groupID = id + offset
+                        table[id] = photo
+                        expected[id] = photo
+                    }
+                }
+            }
+        }
+        for (id, photo) in expected {
+            #expect(table[id] == photo, "photo \(id)")
+            if let row = table.row(id) {
+                #expect(row.type == photo.type && row.role == photo.role && row.capture == photo.capture)
+            }
+        }
+        for (raw, kept) in [(Int64.max, (Int64(1) << 39) - 1), (Int64.min + 2, -(Int64(1) << 39) + 2)] {
+            var photo = Self.photo(1)
+            photo.capture = .known(raw)
+            photo.groupID = -5
+            table[1] = photo
+            #expect(table[1]?.capture == .known(kept) && table[1]?.groupID == -5)
+        }
     }
 }
 

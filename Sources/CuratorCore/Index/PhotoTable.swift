@@ -4,7 +4,7 @@ import CuratorSystem
 /// Every photo by id, stored densely: a `[Int64: Photo]` dictionary keeps a
 /// power-of-two bucket array of whole `Photo` values under a 3/4 load, which at
 /// 100 000 photos is a 25 MB allocation; here the photos sit in one array of
-/// 64-byte `PhotoRow`s, their names in one `NameArena`, and the slot of each id is
+/// 56-byte `PhotoRow`s, their names in one `NameArena`, and the slot of each id is
 /// found in a plain array indexed by id (ids are handed out in sequence and never
 /// reused, so it costs 4 bytes per id ever given out). Removal moves the last
 /// photo into the hole.
@@ -21,15 +21,15 @@ struct PhotoTable {
         var device: UInt64
     }
     private var places: [Place] = []
-    private var placeIndexes: [Place: UInt16] = [:]
-    /// Places of photos whose row could not index one (65 535 known already), by id.
+    private var placeIndexes: [Place: UInt8] = [:]
+    /// Places of photos whose row could not index one (255 known already), by id.
     private var overflowPlaces: [Int64: Place] = [:]
-    /// Group ids too far from their photo's id for `PhotoRow.groupOffset`, by photo id.
+    /// Group ids too far from their photo's id for `PhotoRow.groupOffset` (24 bits), by photo id.
     private var farGroups: [Int64: Int64] = [:]
     private var slotByID = SlotIndex()
 
-    static let overflowPlace = UInt16.max
-    static let farGroup = Int32.min
+    static let overflowPlace = UInt8.max
+    static let farGroup = PhotoRow.groupOffsets.lowerBound
 
     var count: Int { rows.count }
     var isEmpty: Bool { rows.isEmpty }
@@ -155,11 +155,12 @@ struct PhotoTable {
         rows[slot].role = role
     }
 
-    /// `group - id` as a row keeps it; past 32 bits (or the sentinel itself) the
+    /// `group - id` as a row keeps it; past its 24 bits (or the sentinel itself) the
     /// sentinel, the group id then kept by photo id.
     private mutating func groupOffset(id: Int64, group: Int64) -> Int32 {
         let distance = group.subtractingReportingOverflow(id)
-        if !distance.overflow, let near = Int32(exactly: distance.partialValue), near != Self.farGroup { return near }
+        if !distance.overflow, let near = Int32(exactly: distance.partialValue), near != Self.farGroup,
+           PhotoRow.groupOffsets.contains(near) { return near }
         farGroups[id] = group
         return Self.farGroup
     }
@@ -200,14 +201,14 @@ struct PhotoTable {
         return ref
     }
 
-    private mutating func placeIndex(_ place: Place) -> UInt16 {
+    private mutating func placeIndex(_ place: Place) -> UInt8 {
         if let last = lastPlace, last.place == place { return last.index }
-        let index: UInt16
+        let index: UInt8
         if let known = placeIndexes[place] {
             index = known
         } else {
             guard places.count < Int(Self.overflowPlace) else { return Self.overflowPlace }
-            index = UInt16(places.count)
+            index = UInt8(places.count)
             places.append(place)
             placeIndexes[place] = index
         }
@@ -218,7 +219,7 @@ struct PhotoTable {
     /// The place `placeIndex` gave last (places are only ever appended): a scan's
     /// rows come one root and device after another, and a hash of the place per row
     /// was 1.4 % of a cold start's index thread.
-    private var lastPlace: (place: Place, index: UInt16)?
+    private var lastPlace: (place: Place, index: UInt8)?
 
     /// Moves every live name into a fresh arena, in slot order.
     private mutating func compactNames() {

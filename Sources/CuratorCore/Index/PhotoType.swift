@@ -53,6 +53,34 @@ public enum PhotoType: String, CaseIterable, Hashable, Sendable, Codable {
         }
     }
 
+    /// The type of `caseNumber` (a row keeps it in 5 bits); `.jpeg` for a number no case has.
+    init(caseNumber: UInt8) {
+        self = switch caseNumber {
+        case 1: .png
+        case 2: .heic
+        case 3: .webp
+        case 4: .tiff
+        case 5: .gif
+        case 6: .avif
+        case 7: .cr2
+        case 8: .cr3
+        case 9: .nef
+        case 10: .arw
+        case 11: .dng
+        case 12: .orf
+        case 13: .rw2
+        case 14: .raf
+        case 15: .mp4
+        case 16: .mov
+        case 17: .xmp
+        case 18: .aae
+        case 19: .pp3
+        case 20: .dop
+        case 21: .thm
+        default: .jpeg
+        }
+    }
+
     public var wireName: String { rawValue }
 
     public init?(wireName: String) { self.init(rawValue: wireName) }
