@@ -27,8 +27,17 @@ final class Sandbox {
         try Sandbox.makeDirectories(root)
     }
 
+    /// A batch's journal checkpoint runs on a thread of its own (`JournalCheckpointer`)
+    /// and may be opening or closing its connection as the test ends: SQLite then
+    /// makes `journal.sqlite-shm` again between `rm`'s unlinks and its `rmdir`, which
+    /// left a folder in /tmp now and then. So `rm` runs until the folder is gone
+    /// (a second look is nearly always enough; a second at most).
     deinit {
-        _ = try? Tool.run("/bin/rm", ["-rf", "--one-file-system", base.lossyString])
+        for _ in 0..<50 {
+            _ = try? Tool.run("/bin/rm", ["-rf", "--one-file-system", base.lossyString])
+            if base.withCString({ access($0, F_OK) }) != 0 { return }
+            usleep(20_000)
+        }
     }
 
     var configuration: TrashConfiguration { TrashConfiguration(homeTrash: homeTrash, homeTrashOwner: geteuid()) }
