@@ -38,10 +38,6 @@ manifest = json.load(open(manifest_path))
 env = procs.private_env(os.path.join(base, "home"), os.path.join(base, "home", "rt"))
 
 
-def status_kb(pid: int, key: str) -> int:
-    return int(open("/proc/%d/status" % pid).read().split(key + ":")[1].split()[0])
-
-
 def by_mapping(pid: int) -> collections.Counter:
     """Resident KB per mapping: "[anon]" for anonymous memory, a file's base name otherwise."""
     out = collections.Counter()
@@ -70,7 +66,7 @@ for rep in range(REPS):
             daemon.wait_scanned(client, manifest["groups"])
             client.send(client.request_line("list"))
             client.raw_response(timeout=600)
-            rss, hwm = status_kb(daemon.pid, "VmRSS") / 1024, status_kb(daemon.pid, "VmHWM") / 1024
+            rss, hwm = procs.status_kb(daemon.pid, "VmRSS") / 1024, procs.status_kb(daemon.pid, "VmHWM") / 1024
             mappings = by_mapping(daemon.pid) if os.environ.get("MAPS") == "1" else None
             client.close()
         finally:
