@@ -32,6 +32,7 @@ base = os.environ.get("DIR", "/tmp/curatord-rss-ab")
 tree = os.path.join(base, "tree")
 manifest_path = os.path.join(base, "manifest.json")
 os.makedirs(os.path.join(base, "home"), exist_ok=True)
+os.makedirs(os.path.join(base, "run"), exist_ok=True)
 if not os.path.exists(manifest_path):
     json.dump(gen_tree.generate(tree, N, seed=1, per_folder=PER_FOLDER), open(manifest_path, "w"))
 manifest = json.load(open(manifest_path))
