@@ -60,6 +60,8 @@ extension Watch {
             #expect(ls.stdout.contains("(2 photos, 4 files)"), "\(ls.stdout)")
             let lsOrphans = try daemon.ctl(["ls", "--orphans"])
             #expect(lsOrphans.stdout.contains("IMG_0003.xmp") && !lsOrphans.stdout.contains("IMG_0001"), "\(lsOrphans.stdout)")
+            #expect(lsOrphans.stdout.contains("(1 orphaned sidecar)") && !lsOrphans.stdout.contains("1 photo"),
+                    "an orphan is counted as what it is: \(lsOrphans.stdout)")
 
             _ = try c.result(["cmd": "view", "filter": ["orphans": true]])
             try c.select("1")

@@ -24,10 +24,12 @@ struct ListCommand: CLICommand {
         guard let r = try context.call(.list(request), as: ListResult.self) else { return }
         var index = 0
         let width = String(r.total).count
+        // The orphans' view lists sidecars whose photo is gone: they are no photos.
+        let noun = r.view.filter?.orphans == true ? "orphaned sidecar" : "photo"
         for folder in r.folders {
             // A page may show part of a folder: "2 of 312 photos".
-            let count = folder.count < folder.total ? "\(folder.count) of \(Format.plural(folder.total, "photo"))"
-                                                    : Format.plural(folder.count, "photo")
+            let count = folder.count < folder.total ? "\(folder.count) of \(Format.plural(folder.total, noun))"
+                                                    : Format.plural(folder.count, noun)
             Format.write("\(folder.root)/\(folder.path.isEmpty ? "" : folder.path + "/")  (\(count))")
             for _ in 0..<folder.count where index < r.photos.count {
                 let p = r.photos[index]
@@ -52,7 +54,7 @@ struct ListCommand: CLICommand {
         if shown < r.total {
             Format.write("(\(r.offset + 1)-\(r.offset + shown) of \(r.total)\(files); --offset/--limit for more)")
         } else {
-            Format.write("(\(Format.plural(r.total, "photo"))\(files))")
+            Format.write("(\(Format.plural(r.total, noun))\(files))")
         }
     }
 }
