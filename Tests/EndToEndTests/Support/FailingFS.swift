@@ -40,7 +40,7 @@ final class FailingFS {
         try process.run()
         try eventually(timeout: 10, "the FUSE file system to be mounted at \(mountpoint)") {
             if !process.isRunning { throw HarnessError("failing-fs.py exited: \(Files.read(logPath) ?? "")") }
-            return (Files.read("/proc/self/mountinfo") ?? "").contains(" \(mountpoint) ")
+            return Files.mountPoints().contains(mountpoint)
         }
     }
 

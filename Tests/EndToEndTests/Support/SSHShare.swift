@@ -142,7 +142,7 @@ final class SSHShare {
     }
 
     static func isMounted(_ path: String) -> Bool {
-        (Files.read("/proc/self/mountinfo") ?? "").split(separator: "\n").contains { $0.split(separator: " ").dropFirst(4).first == Substring(path) }
+        Files.mountPoints().contains(path)
     }
 
     /// The server's processes serving the share (the session sshd and its sftp), found below the listener.

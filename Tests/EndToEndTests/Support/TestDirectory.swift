@@ -22,13 +22,7 @@ final class TestDirectory {
     /// is detached first; `FileManager.removeItem` gave up at such a mount point, and
     /// every full run of the tests left some thirty of these directories in /tmp.
     deinit {
-        let mounts = (Files.read("/proc/self/mountinfo") ?? "").split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(separator: " ")
-            guard fields.count > 4 else { return nil }
-            let point = String(fields[4]).replacingOccurrences(of: "\\040", with: " ")
-            return point.hasPrefix(path + "/") ? point : nil
-        }
-        for point in mounts.sorted(by: { $0.count > $1.count }) {
+        for point in Files.mountPoints().filter({ $0.hasPrefix(path + "/") }).sorted(by: { $0.count > $1.count }) {
             _ = try? Tool.run("/bin/umount", ["-l", point])
         }
         _ = try? Tool.run("/bin/rm", ["-rf", "--", path])
@@ -45,6 +39,15 @@ final class TestDirectory {
 }
 
 enum Files {
+    /// Where something is mounted now: the fifth field of each line of
+    /// /proc/self/mountinfo, its spaces unescaped (`\040`).
+    static func mountPoints() -> [String] {
+        (read("/proc/self/mountinfo") ?? "").split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 4 ? String(fields[4]).replacingOccurrences(of: "\\040", with: " ") : nil
+        }
+    }
+
     /// Writes a file in one go (create, write, close: one close-write event).
     static func write(_ path: String, _ text: String = "photo") {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
