@@ -159,8 +159,9 @@ struct PhotoTable {
     /// sentinel, the group id then kept by photo id.
     private mutating func groupOffset(id: Int64, group: Int64) -> Int32 {
         let distance = group.subtractingReportingOverflow(id)
-        if !distance.overflow, let near = Int32(exactly: distance.partialValue), near != Self.farGroup,
-           PhotoRow.groupOffsets.contains(near) { return near }
+        // The range's lowest value is the sentinel itself.
+        if !distance.overflow, distance.partialValue > Int64(Self.farGroup),
+           distance.partialValue <= Int64(PhotoRow.groupOffsets.upperBound) { return Int32(distance.partialValue) }
         farGroups[id] = group
         return Self.farGroup
     }
