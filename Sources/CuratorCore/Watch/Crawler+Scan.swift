@@ -468,8 +468,8 @@ extension Crawler {
         let planned = config.groups && !files.isEmpty && job.indexedFolders?.contains(relative) == false
         var groups: FolderGroupPlan?
         if planned {
-            (files, groups) = FolderGroupPlan(names: files.map(\.name), settings: GroupSettings(enabled: true, shown: config.groupShows))
-                .reordering(files)
+            groups = FolderGroupPlan(count: files.count, settings: GroupSettings(enabled: true, shown: config.groupShows)) { files[$0].name }
+                .reorder(&files)
         }
         return ScannedFolder(path: relative, files: files[...], complete: !unstatable, groups: groups)
     }
