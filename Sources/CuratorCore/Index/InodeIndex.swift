@@ -35,7 +35,8 @@ struct InodeIndex {
     @discardableResult
     mutating func set(_ digest: UInt64, _ id: Int64?, digestOf: (Int64) -> UInt64?) -> Int64? {
         let before: Int64?
-        if let slot = slot(of: digest, digestOf) {
+        let probe = probe(digest, digestOf)
+        if let slot = probe.found {
             before = Int64(ids[slot])
             if let id, let narrow = UInt32(exactly: id) {
                 ids[slot] = narrow
@@ -50,7 +51,16 @@ struct InodeIndex {
         }
         guard let id else { return before }
         if let narrow = UInt32(exactly: id) {
-            insert(Self.tag(digest), narrow)
+            // The search ended at the run's first empty slot, where an insert goes
+            // (linear probing): filled there unless the table is to grow (a new
+            // photo of a cold scan probed its run twice, a cache miss or more each).
+            if let empty = probe.empty, before == nil, (narrowCount + 1) * 5 <= tags.count * 4 {
+                tags[empty] = Self.tag(digest)
+                ids[empty] = narrow
+                narrowCount += 1
+            } else {
+                insert(Self.tag(digest), narrow)
+            }
         } else {
             wide[digest] = id
         }
@@ -75,15 +85,18 @@ struct InodeIndex {
 
     private func next(_ slot: Int) -> Int { slot + 1 == tags.count ? 0 : slot + 1 }
 
-    private func slot(of digest: UInt64, _ digestOf: (Int64) -> UInt64?) -> Int? {
-        guard !tags.isEmpty else { return nil }
+    private func slot(of digest: UInt64, _ digestOf: (Int64) -> UInt64?) -> Int? { probe(digest, digestOf).found }
+
+    /// The slot filed under `digest`, or else the empty slot that ended the search.
+    private func probe(_ digest: UInt64, _ digestOf: (Int64) -> UInt64?) -> (found: Int?, empty: Int?) {
+        guard !tags.isEmpty else { return (nil, nil) }
         let tag = Self.tag(digest)
         var slot = home(tag)
         while tags[slot] != 0 {
-            if tags[slot] == tag, digestOf(Int64(ids[slot])) == digest { return slot }
+            if tags[slot] == tag, digestOf(Int64(ids[slot])) == digest { return (slot, nil) }
             slot = next(slot)
         }
-        return nil
+        return (nil, slot)
     }
 
     /// A new entry (its digest is known not to be filed).
