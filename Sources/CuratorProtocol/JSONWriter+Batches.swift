@@ -41,6 +41,7 @@ extension PlanItem: JSONWritable {
             w.endArray()
         }
         w.key("id"); w.int(id)
+        if orphan == true { w.key("orphan"); w.bool(true) }
         w.key("path"); w.string(path)
         w.optionalString("path_raw", pathRaw)
         w.optionalInt("position", position)

@@ -346,9 +346,13 @@ public struct PlanItem: Codable, Hashable, Sendable {
     /// The files this step trashes, when it is a group's (issue 15) or a part of one
     /// (`only`): each with its kind, path, size and type. `size` is theirs together.
     public var files: [PlanFile]?
+    /// True for an orphaned sidecar (a `.xmp` whose photo is gone), which is no
+    /// photo: a client says what it trashes by it. Absent otherwise.
+    public var orphan: Bool?
     public init(step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, position: Int?,
-                files: [PlanFile]? = nil) {
+                files: [PlanFile]? = nil, orphan: Bool? = nil) {
         self.files = files
+        self.orphan = orphan
         self.step = step
         self.id = id
         self.root = root

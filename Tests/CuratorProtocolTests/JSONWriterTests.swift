@@ -168,7 +168,9 @@ struct BatchJSONWriterTests {
             PlanItem(step: 3, id: 8, root: "pics", path: "d/IMG_1.JPG", size: 30, position: 2,
                      files: [PlanFile(kind: "rendered", path: "d/IMG_1.JPG", size: 10, type: "jpeg"),
                              PlanFile(kind: "sidecar", path: "d/\u{FFFD}.xmp", pathRaw: "ZP8ueG1w", size: 20, type: "xmp")]),
-        ], count: 3, bytes: 40)
+            // An orphaned sidecar says so.
+            PlanItem(step: 4, id: 9, root: "pics", path: "d/IMG_2.xmp", size: 7, position: 1, orphan: true),
+        ], count: 4, bytes: 47)
         #expect(Self.written(plan) == (try Self.codable(plan)))
     }
 

@@ -132,6 +132,30 @@ struct GroupDeleteTests {
         #expect(Self.exists(folder + "/IMG_0001.JPG") && !Self.exists(folder + "/IMG_0001.CR2"))
     }
 
+    /// An orphaned sidecar is no photo: `rm` says what it is, the plan marks it, and
+    /// the photos' own sidecars stay.
+    @Test func curatorctlRmSaysAnOrphanedSidecarIsOne() throws {
+        let (d, folder) = try Self.daemon()
+        Files.write(folder + "/IMG_0009.xmp", "left behind")  // 11 bytes, its photo gone
+        let c = try d.client()
+        try c.sync()
+        #expect(try d.ctl(["view", "--orphans"]).status == 0)
+        #expect(try d.ctl(["select", "1"]).status == 0)
+        let plan = try c.prepare()
+        let item = try #require((plan["items"] as? [[String: Any]])?.first)
+        #expect(item["orphan"] as? Bool == true && item["path"] as? String == "2024/IMG_0009.xmp", "\(plan)")
+        let rm = try d.ctl(["rm", "--yes"])
+        #expect(rm.status == 0, "\(rm.stderr)")
+        #expect(rm.stdout.contains("Move 1 orphaned sidecar, 11 B, to the trash?"), "\(rm.stdout)")
+        #expect(rm.stdout.contains("1 file moved to the trash"), "\(rm.stdout)")
+        #expect(!Self.exists(folder + "/IMG_0009.xmp") && Self.exists(folder + "/IMG_0001.xmp"))
+        // A photo's plan item says nothing of orphans.
+        #expect(try d.ctl(["view"]).status == 0)
+        #expect(try d.ctl(["select", "1"]).status == 0)
+        let photoPlan = try c.prepare()
+        #expect((photoPlan["items"] as? [[String: Any]])?.first?["orphan"] == nil, "\(photoPlan)")
+    }
+
     @Test func aSelectedGroupWhoseShownFileAnotherProgramTrashedStaysSelected() throws {
         let (d, folder) = try Self.daemon()
         let c = try d.client()

@@ -111,7 +111,8 @@ enum DeletePrepareCommand: StateCommand {
             let size = files.reduce(0) { $0 + $1.size }
             let wire = state.wirePath(library.relativePath(of: photo))
             shown.append(PlanItem(step: shown.count + 1, id: id, root: root.name, path: wire.path, pathRaw: wire.pathRaw,
-                                  size: size, position: position[id], files: isGroup ? files.map(state.planFile) : nil))
+                                  size: size, position: position[id], files: isGroup ? files.map(state.planFile) : nil,
+                                  orphan: photo.role == .orphan ? true : nil))
             bytes += size
         }
         guard !shown.isEmpty else {

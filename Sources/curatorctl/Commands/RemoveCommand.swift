@@ -45,17 +45,13 @@ struct RemoveCommand: CLICommand {
             plan = try client.call(prepare, as: DeletePlanResult.self)
         }
         if !context.options.json {
-            // Groups (issue 15): every file the plan takes is said, and counted.
-            let files = plan.files ?? plan.count
-            let counted = files == plan.count ? Format.plural(plan.count, "photo")
-                : "\(Format.plural(plan.count, "photo")) (\(Format.plural(files, "file")))"
-            Format.write("Move \(counted), \(Format.bytes(plan.bytes)), to the trash?")
+            Format.write("Move \(Self.counted(plan)), \(Format.bytes(plan.bytes)), to the trash?")
             let shown = min(plan.items.count, 5)
             for item in plan.items.prefix(shown) {
                 Format.write("  \(item.root)/\(item.path)  \(Format.bytes(item.size))")
                 for file in item.files ?? [] { Format.write("      \(file.kind) \(file.path)  \(Format.bytes(file.size))") }
             }
-            if shown < plan.items.count { Format.write("  ... and \(Format.plural(plan.items.count - shown, "photo")) more") }
+            if shown < plan.items.count { Format.write("  ... and \(plan.items.count - shown) more") }
         }
         if !yes {
             // Asked on the terminal, or answered by a script on stdin; no answer is no.
@@ -86,8 +82,9 @@ struct RemoveCommand: CLICommand {
         } else {
             result = try client.call(command, as: BatchResult.self)
         }
-        // A group's files are counted as files (the plan said how many photos they make).
-        let moved = result.items.contains { $0.group != nil } ? Format.plural(result.trashed, "file") : Format.plural(result.trashed, "photo")
+        // A group's files, and orphaned sidecars, are counted as files (the plan said what they make).
+        let inFiles = result.items.contains { $0.group != nil } || plan.items.contains { $0.orphan == true }
+        let moved = Format.plural(result.trashed, inFiles ? "file" : "photo")
         Format.write("Batch \(result.batch): \(moved) moved to the trash (\(Format.bytes(result.bytes)))"
                      + (result.skipped > 0 ? ", \(result.skipped) skipped:" : "."))
         for item in result.items where item.outcome != .trashed {
@@ -96,6 +93,20 @@ struct RemoveCommand: CLICommand {
         // Only a batch that moved something has anything to undo.
         if result.trashed > 0 { Format.write("Undo with: curatorctl undo \(result.batch)") }
         try Self.requireMoved(result)
+    }
+
+    /// What a plan takes, as its question says it: photos (with their files, where
+    /// groups make them more) and orphaned sidecars, which are no photos (issue 15).
+    static func counted(_ plan: DeletePlanResult) -> String {
+        let orphans = plan.items.count { $0.orphan == true }
+        let photos = plan.count - orphans
+        let files = (plan.files ?? plan.count) - orphans
+        var parts: [String] = []
+        if photos > 0 || orphans == 0 {
+            parts.append(files == photos ? Format.plural(photos, "photo") : "\(Format.plural(photos, "photo")) (\(Format.plural(files, "file")))")
+        }
+        if orphans > 0 { parts.append(Format.plural(orphans, "orphaned sidecar")) }
+        return parts.joined(separator: " and ")
     }
 
     /// Exit status 6 when the batch moved nothing, 7 when it moved only part of the plan.
