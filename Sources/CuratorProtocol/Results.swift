@@ -224,6 +224,9 @@ public struct SessionResult: Codable, Sendable {
     public var bytes: Int64
     /// Of `count`, the photos the session's view does not show (a filter hides them).
     public var hidden: Int?
+    /// Of `count`, the orphaned sidecars (selected in a view with `orphans: true`),
+    /// which are no photos; absent when none are selected.
+    public var orphans: Int?
     /// What the request changed: photos added to / removed from the selection.
     public var added: Int?
     public var removed: Int?
@@ -234,7 +237,8 @@ public struct SessionResult: Codable, Sendable {
     /// when the request created a session and the user had `max_sessions_per_user`.
     public var evicted: String?
     public init(session: String, mode: SessionMode, view: ViewSpec, cap: Int?, count: Int, bytes: Int64, hidden: Int? = nil,
-                added: Int? = nil, removed: Int? = nil, skippedProtected: Int? = nil, evicted: String? = nil) {
+                orphans: Int? = nil, added: Int? = nil, removed: Int? = nil, skippedProtected: Int? = nil, evicted: String? = nil) {
+        self.orphans = orphans
         self.session = session
         self.mode = mode
         self.view = view
@@ -249,7 +253,7 @@ public struct SessionResult: Codable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case session, mode, view, cap, count, bytes, hidden, added, removed, skippedProtected, evicted
+        case session, mode, view, cap, count, bytes, hidden, orphans, added, removed, skippedProtected, evicted
     }
 
     /// `cap` is always written, `null` when the session has none: a client reads
@@ -263,6 +267,7 @@ public struct SessionResult: Codable, Sendable {
         try container.encode(count, forKey: .count)
         try container.encode(bytes, forKey: .bytes)
         try container.encodeIfPresent(hidden, forKey: .hidden)
+        try container.encodeIfPresent(orphans, forKey: .orphans)
         try container.encodeIfPresent(added, forKey: .added)
         try container.encodeIfPresent(removed, forKey: .removed)
         try container.encodeIfPresent(skippedProtected, forKey: .skippedProtected)

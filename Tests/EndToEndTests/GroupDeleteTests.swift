@@ -140,7 +140,9 @@ struct GroupDeleteTests {
         let c = try d.client()
         try c.sync()
         #expect(try d.ctl(["view", "--orphans"]).status == 0)
-        #expect(try d.ctl(["select", "1"]).status == 0)
+        let select = try d.ctl(["select", "1"])
+        #expect(select.stdout.contains("1 orphaned sidecar selected (11 B)"), "\(select.stdout)")
+        #expect(try c.result(["cmd": "selection"])["count"] as? Int == 1)
         let plan = try c.prepare()
         let item = try #require((plan["items"] as? [[String: Any]])?.first)
         #expect(item["orphan"] as? Bool == true && item["path"] as? String == "2024/IMG_0009.xmp", "\(plan)")
@@ -151,7 +153,8 @@ struct GroupDeleteTests {
         #expect(!Self.exists(folder + "/IMG_0009.xmp") && Self.exists(folder + "/IMG_0001.xmp"))
         // A photo's plan item says nothing of orphans.
         #expect(try d.ctl(["view"]).status == 0)
-        #expect(try d.ctl(["select", "1"]).status == 0)
+        let photo = try d.ctl(["select", "1"])
+        #expect(photo.stdout.contains("1 photo selected") && !photo.stdout.contains("orphan"), "\(photo.stdout)")
         let photoPlan = try c.prepare()
         #expect((photoPlan["items"] as? [[String: Any]])?.first?["orphan"] == nil, "\(photoPlan)")
     }

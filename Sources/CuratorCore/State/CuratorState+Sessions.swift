@@ -34,9 +34,11 @@ extension CuratorState {
     }
 
     func sessionResult(_ key: SessionKey, _ state: SessionState, change: SelectionChange? = nil) -> SessionResult {
-        SessionResult(session: key.name, mode: state.mode, view: state.view, cap: state.selection.cap, count: state.selection.count,
-                      bytes: selectedBytes(state), hidden: hiddenSelected(state).count,
-                      added: change.map { $0.added.count }, removed: change.map { $0.removed.count })
+        let totals = selectedTotals(state)
+        return SessionResult(session: key.name, mode: state.mode, view: state.view, cap: state.selection.cap,
+                             count: state.selection.count, bytes: totals.bytes, hidden: hiddenSelected(state).count,
+                             orphans: totals.orphans > 0 ? totals.orphans : nil,
+                             added: change.map { $0.added.count }, removed: change.map { $0.removed.count })
     }
 
     /// The selected photos the session's view does not show: a filter hides them
@@ -54,12 +56,18 @@ extension CuratorState {
         return hidden
     }
 
-    func selectedBytes(_ state: SessionState) -> Int64 {
-        // A group's bytes are all of its files' (issue 15), as its delete takes them.
-        state.selection.items.reduce(0) { total, id in
-            guard let photo = library.listed(id) else { return total }
-            return total + (library.members(ofGroupShownBy: photo).map(GroupMembers.totalSize) ?? photo.size)
+    func selectedBytes(_ state: SessionState) -> Int64 { selectedTotals(state).bytes }
+
+    /// The selection's bytes, and how many of it are orphaned sidecars (no photos), in one pass.
+    func selectedTotals(_ state: SessionState) -> (bytes: Int64, orphans: Int) {
+        var totals = (bytes: Int64(0), orphans: 0)
+        for id in state.selection.items {
+            guard let photo = library.listed(id) else { continue }
+            // A group's bytes are all of its files' (issue 15), as its delete takes them.
+            totals.bytes += library.members(ofGroupShownBy: photo).map(GroupMembers.totalSize) ?? photo.size
+            if photo.role == .orphan { totals.orphans += 1 }
         }
+        return totals
     }
 
     /// The selection as its owner `uid` is shown it: a photo they may no longer see

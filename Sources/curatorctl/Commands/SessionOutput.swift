@@ -12,10 +12,18 @@ enum SessionOutput {
     static func describe(_ r: SessionResult) -> String {
         var text = "Session \(r.session): \(r.mode == .select ? "select" : "view") mode"
         if r.mode == .select {
-            text += ", \(Format.plural(r.count, "photo")) selected (\(Format.bytes(r.bytes)))"
+            text += ", \(selected(r)) selected (\(Format.bytes(r.bytes)))"
             if let hidden = r.hidden, hidden > 0 { text += ", \(hidden) of them hidden by the view" }
             if let cap = r.cap { text += ", at most \(cap)" }
         }
         return text + "."
+    }
+
+    /// The selection's photos, and its orphaned sidecars apart (they are no photos).
+    static func selected(_ r: SessionResult) -> String {
+        let orphans = r.orphans ?? 0
+        guard orphans > 0 else { return Format.plural(r.count, "photo") }
+        let sidecars = Format.plural(orphans, "orphaned sidecar")
+        return r.count > orphans ? "\(Format.plural(r.count - orphans, "photo")) and \(sidecars)" : sidecars
     }
 }
