@@ -284,7 +284,11 @@ public struct SelectionResult: Codable, Sendable {
     public var bytes: Int64
     /// Of `count`, the photos the session's view does not show.
     public var hidden: Int?
-    public init(session: String, mode: SessionMode, cap: Int?, items: [SelectionItem], count: Int, bytes: Int64, hidden: Int? = nil) {
+    /// Of `count`, the orphaned sidecars (as `SessionResult.orphans`); absent when none.
+    public var orphans: Int?
+    public init(session: String, mode: SessionMode, cap: Int?, items: [SelectionItem], count: Int, bytes: Int64, hidden: Int? = nil,
+                orphans: Int? = nil) {
+        self.orphans = orphans
         self.session = session
         self.mode = mode
         self.cap = cap
@@ -294,7 +298,7 @@ public struct SelectionResult: Codable, Sendable {
         self.hidden = hidden
     }
 
-    private enum CodingKeys: String, CodingKey { case session, mode, cap, items, count, bytes, hidden }
+    private enum CodingKeys: String, CodingKey { case session, mode, cap, items, count, bytes, hidden, orphans }
 
     /// `cap` is always written, `null` when the session has none.
     public func encode(to encoder: any Encoder) throws {
@@ -306,6 +310,7 @@ public struct SelectionResult: Codable, Sendable {
         try container.encode(count, forKey: .count)
         try container.encode(bytes, forKey: .bytes)
         try container.encodeIfPresent(hidden, forKey: .hidden)
+        try container.encodeIfPresent(orphans, forKey: .orphans)
     }
 }
 

@@ -10,8 +10,9 @@ enum SelectionCommand: StateCommand {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let session = state.session(key)
         let hidden = state.hiddenSelected(session)
+        let totals = state.selectedTotals(session)
         return SelectionResult(session: key.name, mode: session.mode, cap: session.selection.cap,
                                items: state.selectionItems(session, hidden: hidden, uid: key.uid), count: session.selection.count,
-                               bytes: state.selectedBytes(session), hidden: hidden.count)
+                               bytes: totals.bytes, hidden: hidden.count, orphans: totals.orphans > 0 ? totals.orphans : nil)
     }
 }
