@@ -44,6 +44,8 @@ public struct Event: Codable, Sendable {
     public var bytes: Int64?
     /// For `selection`: selected photos its view does not show.
     public var hidden: Int?
+    /// For `selection`: of `count`, the orphaned sidecars (absent when none).
+    public var orphans: Int?
     public var items: [SelectionItem]?
     public var state: String?
     public var batch: Int64?
@@ -57,7 +59,7 @@ public struct Event: Codable, Sendable {
 
     public init(event: EventKind, root: String? = nil, photo: PhotoSummary? = nil, photoId: Int64? = nil, from: WirePath? = nil,
                 folder: WirePath? = nil, session: String? = nil, mode: SessionMode? = nil, view: ViewSpec? = nil, cap: Int?? = nil, bytes: Int64? = nil,
-                hidden: Int? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
+                hidden: Int? = nil, orphans: Int? = nil, items: [SelectionItem]? = nil, state: String? = nil, batch: Int64? = nil,
                 done: Int? = nil, total: Int? = nil, outcome: PhotoOutcome? = nil, count: Int? = nil, message: String? = nil,
                 sizes: [ThumbnailSize]? = nil) {
         self.event = event
@@ -72,6 +74,7 @@ public struct Event: Codable, Sendable {
         self.cap = cap
         self.bytes = bytes
         self.hidden = hidden
+        self.orphans = orphans
         self.items = items
         self.state = state
         self.batch = batch

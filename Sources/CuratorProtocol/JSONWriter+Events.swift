@@ -23,6 +23,7 @@ extension Event: JSONWritable {
         if let items { w.array("items", items) }
         w.optionalString("message", message)
         if let mode { w.key("mode"); w.string(mode.rawValue) }
+        w.optionalInt("orphans", orphans)
         if let outcome { w.key("outcome"); w.string(outcome.rawValue) }
         if let photo { w.key("photo"); photo.write(to: &w) }
         w.optionalInt("photo_id", photoId)

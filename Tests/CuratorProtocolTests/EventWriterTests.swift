@@ -32,6 +32,9 @@ struct EventWriterTests {
         Event(event: .selection, session: "gui", mode: .select,
               view: ViewSpec(root: "pics", folder: "2024/05", filter: ViewFilter(glob: "*.NEF", types: ["nef"]), sort: .capture, order: .desc),
               cap: .some(nil), bytes: 12_345, items: [SelectionItem(number: 1, id: 5, root: "pics", path: "a.jpg", size: 10)], count: 1),
+        // Orphaned sidecars among the selected.
+        Event(event: .selection, session: "o", mode: .select, view: ViewSpec(), cap: .some(nil), bytes: 7, hidden: 0, orphans: 1,
+              items: [SelectionItem(number: 1, id: 6, root: "pics", path: "a.xmp", size: 7)], count: 1),
         Event(event: .selection, session: "s", mode: .view, view: ViewSpec(), cap: .some(8), bytes: 0, items: [], count: 0),
         Event(event: .batch, photoId: 7, state: "running", batch: 12, done: 512, total: 10_000, outcome: .permissionDenied),
         Event(event: .dropped, message: "events were dropped because this client read too slowly; list again"),

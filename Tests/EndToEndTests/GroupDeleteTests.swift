@@ -139,6 +139,8 @@ struct GroupDeleteTests {
         Files.write(folder + "/IMG_0009.xmp", "left behind")  // 11 bytes, its photo gone
         let c = try d.client()
         try c.sync()
+        let follower = try d.client()
+        _ = try follower.result(["cmd": "subscribe", "sessions": ["default"]])
         #expect(try d.ctl(["view", "--orphans"]).status == 0)
         let select = try d.ctl(["select", "1"])
         #expect(select.stdout.contains("1 orphaned sidecar selected (11 B)"), "\(select.stdout)")
@@ -146,6 +148,9 @@ struct GroupDeleteTests {
         #expect(selection["count"] as? Int == 1 && selection["orphans"] as? Int == 1, "\(selection)")
         let listed = try d.ctl(["selection"])
         #expect(listed.stdout.contains("1 orphaned sidecar, 11 B"), "\(listed.stdout)")
+        // A follower of the session hears it too.
+        let heard = SessionEventTests.selectionEvents(try SessionEventTests.drain(follower), session: "default")
+        #expect(heard.last?["count"] as? Int == 1 && heard.last?["orphans"] as? Int == 1, "\(heard)")
         let plan = try c.prepare()
         let item = try #require((plan["items"] as? [[String: Any]])?.first)
         #expect(item["orphan"] as? Bool == true && item["path"] as? String == "2024/IMG_0009.xmp", "\(plan)")

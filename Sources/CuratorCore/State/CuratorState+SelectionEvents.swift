@@ -42,8 +42,10 @@ extension CuratorState {
     func sendSelectionEvent(_ key: SessionKey, _ state: SessionState, except origin: ObjectIdentifier? = nil) {
         guard events.hasFollowers(of: key, except: origin) else { return }
         let hidden = hiddenSelected(state)
+        let totals = selectedTotals(state)
         let line = Wire.event(Event(event: .selection, session: key.name, mode: state.mode, view: state.view,
-                                    cap: .some(state.selection.cap), bytes: selectedBytes(state), hidden: hidden.count,
+                                    cap: .some(state.selection.cap), bytes: totals.bytes, hidden: hidden.count,
+                                    orphans: totals.orphans > 0 ? totals.orphans : nil,
                                     items: selectionItems(state, hidden: hidden, uid: key.uid), count: state.selection.count))
         events.deliver(line, toFollowersOf: key, except: origin)
     }
