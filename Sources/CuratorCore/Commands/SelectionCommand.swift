@@ -13,6 +13,6 @@ enum SelectionCommand: StateCommand {
         let totals = state.selectedTotals(session)
         return SelectionResult(session: key.name, mode: session.mode, cap: session.selection.cap,
                                items: state.selectionItems(session, hidden: hidden, uid: key.uid), count: session.selection.count,
-                               bytes: totals.bytes, hidden: hidden.count, orphans: totals.orphans > 0 ? totals.orphans : nil)
+                               bytes: totals.bytes, hidden: hidden.count, orphans: totals.orphans)
     }
 }

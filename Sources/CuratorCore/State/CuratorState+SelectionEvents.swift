@@ -45,7 +45,7 @@ extension CuratorState {
         let totals = selectedTotals(state)
         let line = Wire.event(Event(event: .selection, session: key.name, mode: state.mode, view: state.view,
                                     cap: .some(state.selection.cap), bytes: totals.bytes, hidden: hidden.count,
-                                    orphans: totals.orphans > 0 ? totals.orphans : nil,
+                                    orphans: totals.orphans,
                                     items: selectionItems(state, hidden: hidden, uid: key.uid), count: state.selection.count))
         events.deliver(line, toFollowersOf: key, except: origin)
     }

@@ -37,7 +37,7 @@ extension CuratorState {
         let totals = selectedTotals(state)
         return SessionResult(session: key.name, mode: state.mode, view: state.view, cap: state.selection.cap,
                              count: state.selection.count, bytes: totals.bytes, hidden: hiddenSelected(state).count,
-                             orphans: totals.orphans > 0 ? totals.orphans : nil,
+                             orphans: totals.orphans,
                              added: change.map { $0.added.count }, removed: change.map { $0.removed.count })
     }
 
@@ -56,18 +56,18 @@ extension CuratorState {
         return hidden
     }
 
-    func selectedBytes(_ state: SessionState) -> Int64 { selectedTotals(state).bytes }
-
-    /// The selection's bytes, and how many of it are orphaned sidecars (no photos), in one pass.
-    func selectedTotals(_ state: SessionState) -> (bytes: Int64, orphans: Int) {
-        var totals = (bytes: Int64(0), orphans: 0)
+    /// The selection's bytes, and how many of it are orphaned sidecars (no photos), in
+    /// one pass; the orphans nil when there are none, as the wire leaves them out.
+    func selectedTotals(_ state: SessionState) -> (bytes: Int64, orphans: Int?) {
+        var bytes: Int64 = 0
+        var orphans = 0
         for id in state.selection.items {
             guard let photo = library.listed(id) else { continue }
             // A group's bytes are all of its files' (issue 15), as its delete takes them.
-            totals.bytes += library.members(ofGroupShownBy: photo).map(GroupMembers.totalSize) ?? photo.size
-            if photo.role == .orphan { totals.orphans += 1 }
+            bytes += library.members(ofGroupShownBy: photo).map(GroupMembers.totalSize) ?? photo.size
+            if photo.role == .orphan { orphans += 1 }
         }
-        return totals
+        return (bytes, orphans > 0 ? orphans : nil)
     }
 
     /// The selection as its owner `uid` is shown it: a photo they may no longer see
