@@ -17,6 +17,19 @@ enum Format {
         return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
     }
 
+    /// Photos and orphaned sidecars (which are no photos) in one phrase: "2 photos (5
+    /// files) and 1 orphaned sidecar"; `files`, where given and not the photos' number,
+    /// says how many files the photos' groups make.
+    static func photosAndOrphans(_ photos: Int, orphans: Int, files: Int? = nil) -> String {
+        var parts: [String] = []
+        if photos > 0 || orphans == 0 {
+            let counted = plural(photos, "photo")
+            parts.append(files.map { $0 == photos ? counted : "\(counted) (\(plural($0, "file")))" } ?? counted)
+        }
+        if orphans > 0 { parts.append(plural(orphans, "orphaned sidecar")) }
+        return parts.joined(separator: " and ")
+    }
+
     static func plural(_ n: Int, _ word: String) -> String {
         if n == 1 { return "1 \(word)" }
         let suffix = word.hasSuffix("ch") || word.hasSuffix("s") || word.hasSuffix("x") ? "es" : "s"

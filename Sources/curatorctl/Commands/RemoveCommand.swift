@@ -99,14 +99,7 @@ struct RemoveCommand: CLICommand {
     /// groups make them more) and orphaned sidecars, which are no photos (issue 15).
     static func counted(_ plan: DeletePlanResult) -> String {
         let orphans = plan.items.count { $0.orphan == true }
-        let photos = plan.count - orphans
-        let files = (plan.files ?? plan.count) - orphans
-        var parts: [String] = []
-        if photos > 0 || orphans == 0 {
-            parts.append(files == photos ? Format.plural(photos, "photo") : "\(Format.plural(photos, "photo")) (\(Format.plural(files, "file")))")
-        }
-        if orphans > 0 { parts.append(Format.plural(orphans, "orphaned sidecar")) }
-        return parts.joined(separator: " and ")
+        return Format.photosAndOrphans(plan.count - orphans, orphans: orphans, files: (plan.files ?? plan.count) - orphans)
     }
 
     /// Exit status 6 when the batch moved nothing, 7 when it moved only part of the plan.

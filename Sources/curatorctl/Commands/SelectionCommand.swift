@@ -19,6 +19,6 @@ struct SelectionCommand: CLICommand {
                          + (item.captureTime.map { "  \($0)" } ?? "") + "  #\(item.id)" + (item.hidden == true ? "  (hidden by the view)" : ""))
         }
         let hidden = (r.hidden ?? 0) > 0 ? "; \(r.hidden ?? 0) hidden by the view" : ""
-        Format.write("\(SessionOutput.selected(count: r.count, orphans: r.orphans)), \(Format.bytes(r.bytes))" + (r.cap.map { " (at most \($0))" } ?? "") + hidden)
+        Format.write("\(Format.photosAndOrphans(r.count - (r.orphans ?? 0), orphans: r.orphans ?? 0)), \(Format.bytes(r.bytes))" + (r.cap.map { " (at most \($0))" } ?? "") + hidden)
     }
 }

@@ -12,18 +12,10 @@ enum SessionOutput {
     static func describe(_ r: SessionResult) -> String {
         var text = "Session \(r.session): \(r.mode == .select ? "select" : "view") mode"
         if r.mode == .select {
-            text += ", \(selected(count: r.count, orphans: r.orphans)) selected (\(Format.bytes(r.bytes)))"
+            text += ", \(Format.photosAndOrphans(r.count - (r.orphans ?? 0), orphans: r.orphans ?? 0)) selected (\(Format.bytes(r.bytes)))"
             if let hidden = r.hidden, hidden > 0 { text += ", \(hidden) of them hidden by the view" }
             if let cap = r.cap { text += ", at most \(cap)" }
         }
         return text + "."
-    }
-
-    /// The selection's photos, and its orphaned sidecars apart (they are no photos).
-    static func selected(count: Int, orphans: Int?) -> String {
-        let orphans = orphans ?? 0
-        guard orphans > 0 else { return Format.plural(count, "photo") }
-        let sidecars = Format.plural(orphans, "orphaned sidecar")
-        return count > orphans ? "\(Format.plural(count - orphans, "photo")) and \(sidecars)" : sidecars
     }
 }
