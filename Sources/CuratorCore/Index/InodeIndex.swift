@@ -54,7 +54,7 @@ struct InodeIndex {
             // The search ended at the run's first empty slot, where an insert goes
             // (linear probing): filled there unless the table is to grow (a new
             // photo of a cold scan probed its run twice, a cache miss or more each).
-            if let empty = probe.empty, before == nil, (narrowCount + 1) * 5 <= tags.count * 4 {
+            if let empty = probe.empty, before == nil, !mustGrow {
                 tags[empty] = Self.tag(digest)
                 ids[empty] = narrow
                 narrowCount += 1
@@ -99,9 +99,12 @@ struct InodeIndex {
         return (nil, slot)
     }
 
+    /// Whether one more entry would fill the table past 4/5: it is rebuilt larger first.
+    private var mustGrow: Bool { (narrowCount + 1) * 5 > tags.count * 4 }
+
     /// A new entry (its digest is known not to be filed).
     private mutating func insert(_ tag: UInt32, _ id: UInt32) {
-        if (narrowCount + 1) * 5 > tags.count * 4 { rebuild(capacity: max(16, (narrowCount + 1) * 3 / 2 + 1)) }
+        if mustGrow { rebuild(capacity: max(16, (narrowCount + 1) * 3 / 2 + 1)) }
         var slot = home(tag)
         while tags[slot] != 0 { slot = next(slot) }
         tags[slot] = tag
