@@ -36,6 +36,19 @@ public struct FileStatus: Hashable, Sendable {
         return FileStatus(st)
     }
 
+    /// lstat of a name that a NUL follows in memory (a `DirectoryListing`'s), read
+    /// in place: no copy of it to terminate.
+    public static func of(terminated name: UnsafeBufferPointer<UInt8>, relativeTo dir: FileDescriptor) throws(SystemError) -> FileStatus {
+        var st = stat()
+        guard let base = name.baseAddress, base[name.count] == 0 else {
+            throw SystemError("lstat", path: String(decoding: name, as: UTF8.self), errno: .invalid)
+        }
+        _ = try syscall("lstat", path: String(decoding: name, as: UTF8.self)) {
+            base.withMemoryRebound(to: CChar.self, capacity: name.count + 1) { SystemCalls.fstatat(dir.rawValue, $0, &st, AT_SYMLINK_NOFOLLOW) }
+        }
+        return FileStatus(st)
+    }
+
     /// stat that follows symlinks (used for roots, which may be symlinks themselves).
     public static func following(_ path: ByteString) throws(SystemError) -> FileStatus {
         var st = stat()

@@ -34,31 +34,27 @@ struct FolderGroupPlan: Sendable {
 
     var count: Int { leader.count }
 
-    /// The plan of the folder of `names` (the scan's files, in its order).
+    /// The plan of the folder of `names` (in the order of the files it is for).
     init(names: [ByteString], settings: GroupSettings) {
-        self.init(count: names.count, settings: settings) { names[$0] }
+        // The names one after another, read in place.
+        var bytes: [UInt8] = []
+        var starts: [Int] = [0]
+        for name in names {
+            bytes.append(contentsOf: name.bytes)
+            starts.append(bytes.count)
+        }
+        self = bytes.withUnsafeBufferPointer { all in
+            FolderGroupPlan(count: names.count, settings: settings) { UnsafeBufferPointer(rebasing: all[starts[$0]..<starts[$0 + 1]]) }
+        }
     }
 
-    /// The plan of a folder of `count` files, file `i` named `name(i)`: the scan's
-    /// files are read in place, not copied out into an array of names.
-    init(count: Int, settings: GroupSettings, name fileName: (Int) -> ByteString) {
+    /// The plan of a folder of `count` files, file `i` named `name(i)`: a scan's
+    /// names are read where its listing holds them (`DirectoryListing`).
+    init(count: Int, settings: GroupSettings, name: (Int) -> UnsafeBufferPointer<UInt8>) {
         var settings = settings
         settings.types = .all
         self.settings = settings
-        // The names one after another, read in place by the assignment.
-        var bytes: [UInt8] = []
-        var starts: [Int] = []
-        starts.reserveCapacity(count + 1)
-        for i in 0..<count {
-            starts.append(bytes.count)
-            bytes.append(contentsOf: fileName(i).bytes)
-        }
-        starts.append(bytes.count)
-        let assignment = bytes.withUnsafeBufferPointer { all in
-            GroupAssignment(count: count, settings: settings) { i in
-                UnsafeBufferPointer(rebasing: all[starts[i]..<starts[i + 1]])
-            }
-        }
+        let assignment = GroupAssignment(count: count, settings: settings, name: name)
         var leader = [Int32](repeating: -1, count: count)
         var role = [GroupRole](repeating: .undecided, count: count)
         for i in 0..<count {
@@ -69,9 +65,7 @@ struct FolderGroupPlan: Sendable {
         self.leader = leader
         self.role = role
         let sidecar = (0..<count).map { assignment.types[$0].isSidecar }
-        order = bytes.withUnsafeBufferPointer { all in
-            Self.order(leader: leader, sidecar: sidecar) { i in UnsafeBufferPointer(rebasing: all[starts[i]..<starts[i + 1]]) }
-        }
+        order = Self.order(leader: leader, sidecar: sidecar, name: name)
     }
 
     /// Name order (`ByteString`'s: bytes, then length), each photo that bears
@@ -147,33 +141,18 @@ struct FolderGroupPlan: Sendable {
         self.order = order
     }
 
-    /// Puts `items` (the folder's files, as the plan was made of their names) in
-    /// the plan's order and returns the plan of them in that order, whose `order`
-    /// is theirs. The walker hands the index its files so: adding the rows reads
-    /// them in sequence, while the walker still has them in its cache (read out
-    /// of sequence on the index's thread, each file's name was a cache miss).
-    /// In place, by swaps along the permutation's cycles: a new array of copies
-    /// retained each file's name and released the old one's.
-    func reorder<Item>(_ items: inout [Item]) -> FolderGroupPlan {
-        guard items.count == count else { return self }  // not the files it was made of: left as they are
+    /// The plan of the same files taken in its order (file `p` of it is file
+    /// `order[p]` of this one), whose `order` is theirs. The walker hands the index
+    /// a new folder's files so, each name copied out of the listing in that order:
+    /// adding the rows reads the files, and their names, in sequence (in the
+    /// listing's order, each name read out of sequence on the index's thread was a
+    /// cache miss under the lock).
+    func inOrder() -> FolderGroupPlan {
         var position = [Int32](repeating: 0, count: count)
         for (p, i) in order.enumerated() { position[Int(i)] = Int32(p) }
         let leader = order.map { i in self.leader[Int(i)] < 0 ? -1 : position[Int(self.leader[Int(i)])] }
-        let plan = FolderGroupPlan(settings: settings, leader: leader, role: order.map { role[Int($0)] },
-                                   order: Array(0..<Int32(count)))
-        // items[p] becomes the old items[order[p]], one cycle of the permutation at a time.
-        var placed = [Bool](repeating: false, count: count)
-        for start in 0..<count where !placed[start] {
-            var current = start
-            while true {
-                placed[current] = true
-                let next = Int(order[current])
-                if next == start { break }
-                items.swapAt(current, next)
-                current = next
-            }
-        }
-        return plan
+        return FolderGroupPlan(settings: settings, leader: leader, role: order.map { role[Int($0)] },
+                               order: Array(0..<Int32(count)))
     }
 
     /// Whether the plan follows `settings` (as the index groups the root).

@@ -29,11 +29,16 @@ public struct Exclusions: Hashable, Sendable {
     }
 
     public func excludesFile(name: ByteString) -> Bool {
+        name.bytes.withUnsafeBufferPointer { excludesFile(name: $0) }
+    }
+
+    /// As above, of a name read in place (a scan's listing).
+    public func excludesFile(name: UnsafeBufferPointer<UInt8>) -> Bool {
         // AppleDouble companions (`._IMG_1.JPG`, resource forks written by macOS
         // on foreign filesystems) carry a photo's extension but are never photos.
-        if name.bytes.starts(with: [UInt8(ascii: "."), UInt8(ascii: "_")]) { return true }
-        if includeDefaults && Self.isHidden(name) { return true }
-        return matchesPattern(name)
+        if name.starts(with: [UInt8(ascii: "."), UInt8(ascii: "_")]) { return true }
+        if includeDefaults && name.first == UInt8(ascii: ".") { return true }
+        return !globs.isEmpty && matchesPattern(ByteString(Array(name)))
     }
 
     private func matchesPattern(_ name: ByteString) -> Bool {

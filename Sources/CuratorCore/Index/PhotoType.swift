@@ -136,11 +136,14 @@ public enum PhotoType: String, CaseIterable, Hashable, Sendable, Codable {
     /// extension as a lowercased `String` looked up by its hash was three
     /// allocations per file a scan lists (1.5 % of the walker's samples).
     public static func detectFile(name: ByteString) -> PhotoType? {
-        name.bytes.withUnsafeBufferPointer { bytes in
-            var start = bytes.count
-            while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
-            return ShotKeys.fileType(UnsafeBufferPointer(rebasing: bytes[start...]))?.type
-        }
+        name.bytes.withUnsafeBufferPointer { detectFile(name: $0) }
+    }
+
+    /// As above, of a name or path read in place.
+    public static func detectFile(name bytes: UnsafeBufferPointer<UInt8>) -> PhotoType? {
+        var start = bytes.count
+        while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        return ShotKeys.fileType(UnsafeBufferPointer(rebasing: bytes[start...]))?.type
     }
 
     /// A photo type by extension (`jpg`, `.JPG`) or wire name (`jpeg`), as

@@ -415,10 +415,10 @@ extension Crawler {
     private func list(_ directory: OpenDirectory, for job: ScanJob, into group: inout WalkedGroup) -> ScannedFolder? {
         defer { try? directory.descriptor.close() }
         let (relative, absolute, fd) = (directory.path, directory.absolute, directory.descriptor)
-        let listing: [DirectoryEntry]
+        let listing: DirectoryListing
         do {
             let dup = try FileDescriptor(rawValue: syscall("dup") { SystemCalls.dup(fd.rawValue) })
-            listing = try DirectoryReader.entries(ofOpen: dup, path: absolute)
+            listing = try DirectoryReader.listing(ofOpen: dup, path: absolute)
         } catch {
             log.warning("cannot list \(absolute.lossyString): \(error)")
             markUnreadable(relative, in: &group)
@@ -426,51 +426,61 @@ extension Crawler {
         }
         group.readability.append((relative, false))
         group.listed.append(relative)
-        var files: [ScannedFile] = []
+        // The photos (and sidecars) kept: their entries in the listing, in its order.
+        var kept: [(entry: Int32, status: FileStatus, type: PhotoType)] = []
         // A name listed but not stat-able for another reason than being gone (EACCES
         // on a folder without search permission, EIO): the folder is kept as if
         // unreadable, so that what the index knew of that file is not removed.
         var unstatable = false
-        func status(of name: ByteString) -> FileStatus? {
-            do {
-                return try FileStatus.of(name, relativeTo: fd)
-            } catch {
-                if error.errno != .noEntry && error.errno != .notDirectory {
-                    log.warning("cannot stat \(absolute.appending(name).lossyString): \(error.errno); keeping what the index knew of it")
-                    unstatable = true
+        let files: [ScannedFile]
+        var groups: FolderGroupPlan?
+        (files, groups) = listing.withNames { all in
+            func status(of name: UnsafeBufferPointer<UInt8>) -> FileStatus? {
+                do {
+                    return try FileStatus.of(terminated: name, relativeTo: fd)
+                } catch {
+                    if error.errno != .noEntry && error.errno != .notDirectory {
+                        let path = absolute.appending(ByteString(Array(name))).lossyString
+                        log.warning("cannot stat \(path): \(error.errno); keeping what the index knew of it")
+                        unstatable = true
+                    }
+                    return nil
                 }
-                return nil
             }
-        }
-        for entry in listing {
-            var kind = entry.kind
-            var entryStatus: FileStatus?
-            if kind == .unknown {
-                entryStatus = status(of: entry.name)
-                if let s = entryStatus { kind = s.isDirectory ? .directory : s.isRegularFile ? .file : .other }
+            for (i, entry) in listing.entries.enumerated() {
+                let name = DirectoryListing.name(of: entry, in: all)
+                var kind = entry.kind
+                var entryStatus: FileStatus?
+                if kind == .unknown {
+                    entryStatus = status(of: name)
+                    if let s = entryStatus { kind = s.isDirectory ? .directory : s.isRegularFile ? .file : .other }
+                }
+                switch kind {
+                case .directory:
+                    let name = listing.name(i)
+                    if !filter.skipsDirectory(name) { group.subfolders.append(relative.appending(name)) }
+                case .file:
+                    if relative.isEmpty && job.isFull && WatcherInbox.isCookie(name) { group.cookies.append(listing.name(i)) }
+                    guard let type = filter.photoType(name) else { continue }
+                    guard let s = entryStatus ?? status(of: name), s.isRegularFile else { continue }
+                    kept.append((Int32(i), s, type))
+                default:
+                    continue
+                }
             }
-            switch kind {
-            case .directory:
-                if !filter.skipsDirectory(entry.name) { group.subfolders.append(relative.appending(entry.name)) }
-            case .file:
-                if relative.isEmpty && job.isFull && WatcherInbox.isCookie(entry.name) { group.cookies.append(entry.name) }
-                guard let type = filter.photoType(entry.name) else { continue }
-                guard let s = entryStatus ?? status(of: entry.name), s.isRegularFile else { continue }
-                files.append(ScannedFile(name: entry.name, status: s, type: type))
-            default:
-                continue
+            func name(_ k: Int) -> UnsafeBufferPointer<UInt8> { DirectoryListing.name(of: listing.entries[Int(kept[k].entry)], in: all) }
+            func file(_ k: Int) -> ScannedFile { ScannedFile(name: ByteString(Array(name(k))), status: kept[k].status, type: kept[k].type) }
+            // The groups of a folder new to the index, worked out here beside the
+            // index's work rather than after it under the lock (`FolderGroupPlan`);
+            // its files are then copied out in the plan's order (`inOrder`).
+            guard config.groups && !kept.isEmpty && job.indexedFolders?.contains(relative) == false else {
+                return (kept.indices.map(file), nil)
             }
+            let plan = FolderGroupPlan(count: kept.count, settings: GroupSettings(enabled: true, shown: config.groupShows), name: name)
+            return (plan.order.map { file(Int($0)) }, plan.inOrder())
         }
         if unstatable { group.unreadable.append(relative) }
         group.files += files.count
-        // The groups of a folder new to the index, worked out here beside the
-        // index's work rather than after it under the lock (`FolderGroupPlan`).
-        let planned = config.groups && !files.isEmpty && job.indexedFolders?.contains(relative) == false
-        var groups: FolderGroupPlan?
-        if planned {
-            groups = FolderGroupPlan(count: files.count, settings: GroupSettings(enabled: true, shown: config.groupShows)) { files[$0].name }
-                .reorder(&files)
-        }
         return ScannedFolder(path: relative, files: files[...], complete: !unstatable, groups: groups)
     }
 

@@ -100,6 +100,11 @@ struct NameFilter {
     /// The type of a file name, or nil when the file is not a photo (or, where the
     /// root groups files, a sidecar) we keep.
     func photoType(_ name: ByteString) -> PhotoType? {
+        name.bytes.withUnsafeBufferPointer { photoType($0) }
+    }
+
+    /// As above, of a name read in place (a scan's listing).
+    func photoType(_ name: UnsafeBufferPointer<UInt8>) -> PhotoType? {
         if exclusions.excludesFile(name: name) { return nil }
         // One reading of the extension (where the root groups, every file that was
         // not a photo, sidecars and other files alike, was read twice).

@@ -63,6 +63,7 @@ final class WatcherInbox: Sendable {
     static let cookiePrefix: [UInt8] = Array(".curatord-cookie-".utf8)
 
     static func isCookie(_ name: ByteString) -> Bool { name.bytes.starts(with: cookiePrefix) }
+    static func isCookie(_ name: UnsafeBufferPointer<UInt8>) -> Bool { name.starts(with: cookiePrefix) }
 
     func makeCookieName() -> ByteString {
         let n = cookieCounter.wrappingAdd(1, ordering: .relaxed).newValue
