@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
+import Glibc
 
 /// `PhotoGrouping`'s rules worked out by index, from names read in place: which
 /// group and role each name of one folder takes. Pure, like `PhotoGrouping` (which
@@ -103,7 +104,7 @@ struct GroupAssignment {
             var j = photoHeads[digests[i]]
             while j >= 0 {
                 let other = Int(j)
-                if baseOf[other] < 0, Self.foldedEqual(name(i), Int(ends[i]), name(other), Int(ends[other])) {
+                if baseOf[other] < 0, other == i || Self.foldedEqual(name(i), Int(ends[i]), name(other), Int(ends[other])) {
                     baseOf[other] = Int32(i)
                     if kinds[other] == .photo { members.append(other) } else { foreign[i] = true }
                 }
@@ -228,6 +229,8 @@ struct GroupAssignment {
     /// Whether `a[..<aEnd]` and `b[..<bEnd]` are equal with ASCII letters case folded.
     private static func foldedEqual(_ a: UnsafeBufferPointer<UInt8>, _ aEnd: Int, _ b: UnsafeBufferPointer<UInt8>, _ bEnd: Int) -> Bool {
         guard aEnd == bEnd else { return false }
+        // Mostly the same bytes (a pair's base, spelt alike): compared at once.
+        if let pa = a.baseAddress, let pb = b.baseAddress, memcmp(pa, pb, aEnd) == 0 { return true }
         for k in 0..<aEnd where a[k] != b[k] {
             if Self.fold(a[k]) != Self.fold(b[k]) { return false }
         }

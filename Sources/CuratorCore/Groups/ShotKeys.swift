@@ -89,7 +89,7 @@ struct ShotKeys: Equatable {
             let byte = bytes[i]
             packed = packed << 8 | UInt64((byte >= 65 && byte <= 90) ? byte + 32 : byte)
         }
-        return byPackedExtension[packed]
+        return ExtensionTable.shared[packed]
     }
 
     /// The type of a file by its name, as `PhotoType.detectFile` tells it, without
@@ -98,14 +98,6 @@ struct ShotKeys: Equatable {
         guard let dot = extensionDot(name, end: name.count), let type = type(name, dot: dot, end: name.count) else { return nil }
         return (type, dot)
     }
-
-    private static let byPackedExtension: [UInt64: PhotoType] = {
-        var table: [UInt64: PhotoType] = [:]
-        for type in PhotoType.allCases {
-            for ext in type.extensions where ext.utf8.count <= 7 { table[ext.utf8.reduce(1) { $0 << 8 | UInt64($1) }] = type }
-        }
-        return table
-    }()
 
     /// Where the base of a darktable duplicate's original ends (`ShotName.darktableOriginal`):
     /// `<base>_<nn>.<ext>` (two or three digits, not all zeros) names `<base>.<ext>`.
