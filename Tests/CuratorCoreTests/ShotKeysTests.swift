@@ -72,4 +72,35 @@ import Testing
         #expect(ShotKeys(ByteString([0xC3, 0x89, 0x2E, 0x6A, 0x70, 0x67]))?.first
                 != ShotKeys(ByteString([0xC3, 0xA9, 0x2E, 0x6A, 0x70, 0x67]))?.first, "É and é are other bytes")
     }
+
+    /// The digest reads eight bytes a step, folded to lower case as whole words: it
+    /// must fold exactly the bytes `A`–`Z`, wherever they lie and whatever surrounds them.
+    @Test func wordsFoldExactlyTheUpperCaseASCIILetters() {
+        for byte in 0...255 {
+            let folded = (65...90).contains(byte) ? byte + 32 : byte
+            for shift in stride(from: 0, to: 64, by: 8) {
+                for around: UInt64 in [0, 0x4141_4141_4141_4141, 0x5A5A_5A5A_5A5A_5A5A, 0xFFFF_FFFF_FFFF_FFFF, 0x4080_5B40_C1DA_7F60] {
+                    let word = around & ~(0xFF << UInt64(shift)) | UInt64(byte) << UInt64(shift)
+                    #expect(ShotKeys.lowercased(word) >> UInt64(shift) & 0xFF == UInt64(folded), "byte \(byte) at \(shift) in \(String(around, radix: 16))")
+                }
+            }
+        }
+        // Names of every length up to 40 and their case variants share a digest; other bytes do not.
+        var random = SystemRandomNumberGenerator()
+        var seen = Set<UInt64>()
+        for length in 0...40 {
+            for _ in 0..<50 {
+                let bytes = (0..<length).map { _ in UInt8.random(in: 1...255, using: &random) }
+                let lower = bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
+                let upper = bytes.map { (97...122).contains($0) ? $0 - 32 : $0 }
+                let digests = [bytes, lower, upper].map { b in b.withUnsafeBufferPointer { ShotKeys.digest($0, 0, $0.count) } }
+                #expect(Set(digests).count == 1, "\(bytes)")
+                seen.insert(digests[0])
+                // The same bytes read from inside a longer buffer.
+                let padded = [UInt8](repeating: 0x41, count: 3) + bytes + [0x42, 0x43]
+                #expect(padded.withUnsafeBufferPointer { ShotKeys.digest($0, 3, 3 + length) } == digests[0])
+            }
+        }
+        #expect(seen.count > 41 * 50 - 60, "distinct bytes, distinct digests (bar chance and the few short names)")
+    }
 }

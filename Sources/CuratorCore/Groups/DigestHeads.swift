@@ -2,7 +2,7 @@
 
 /// Per digest of a base name, the last name of a folder that has it: the heads of
 /// `GroupAssignment`'s chains. Open addressing over the digests themselves, which
-/// are hashes already (`ShotKeys.digest`, FNV-1a): a `Dictionary` hashed each one
+/// are hashes already (`ShotKeys.digest`): a `Dictionary` hashed each one
 /// again with SipHash, and with its lookups that was half of a folder's grouping at
 /// a cold start (50 of 116 samples at 100 000 photos).
 struct DigestHeads {

@@ -99,6 +99,17 @@ struct GroupAssignment {
         var foreign = [Bool](repeating: false, count: count)
         var members: [Int] = []
         for i in 0..<count where (kinds[i] == .photo || kinds[i] == .foreignPhoto) && baseOf[i] < 0 {
+            // Alone with its digest (most photos): a base of one photo, found without a list.
+            if photoNext[i] < 0 && photoHeads[digests[i]] == Int32(i) {
+                baseOf[i] = Int32(i)
+                if kinds[i] == .photo {
+                    startGroup(i)
+                    baseGroup[i] = Int32(shown.count - 1)
+                } else {
+                    foreign[i] = true
+                }
+                continue
+            }
             // The photos of i's base: down the chain of its digest, by their bytes.
             members.removeAll(keepingCapacity: true)
             var j = photoHeads[digests[i]]
