@@ -426,15 +426,13 @@ extension Crawler {
         }
         group.readability.append((relative, false))
         group.listed.append(relative)
-        // The photos (and sidecars) kept: their entries in the listing, in its order.
-        var kept: [(entry: Int32, status: FileStatus, type: PhotoType)] = []
+        // The photos (and sidecars) kept, in the listing's order.
+        var kept: [KeptFile] = []
         // A name listed but not stat-able for another reason than being gone (EACCES
         // on a folder without search permission, EIO): the folder is kept as if
         // unreadable, so that what the index knew of that file is not removed.
         var unstatable = false
-        let files: [ScannedFile]
-        var groups: FolderGroupPlan?
-        (files, groups) = listing.withNames { all in
+        let (files, groups) = listing.withNames { all in
             func status(of name: UnsafeBufferPointer<UInt8>) -> FileStatus? {
                 do {
                     return try FileStatus.of(terminated: name, relativeTo: fd)
@@ -463,25 +461,37 @@ extension Crawler {
                     if relative.isEmpty && job.isFull && WatcherInbox.isCookie(name) { group.cookies.append(listing.name(i)) }
                     guard let type = filter.photoType(name) else { continue }
                     guard let s = entryStatus ?? status(of: name), s.isRegularFile else { continue }
-                    kept.append((Int32(i), s, type))
+                    kept.append(KeptFile(entry: Int32(i), status: s, type: type))
                 default:
                     continue
                 }
             }
-            func name(_ k: Int) -> UnsafeBufferPointer<UInt8> { DirectoryListing.name(of: listing.entries[Int(kept[k].entry)], in: all) }
-            func file(_ k: Int) -> ScannedFile { ScannedFile(name: ByteString(Array(name(k))), status: kept[k].status, type: kept[k].type) }
-            // The groups of a folder new to the index, worked out here beside the
-            // index's work rather than after it under the lock (`FolderGroupPlan`);
-            // its files are then copied out in the plan's order (`inOrder`).
-            guard config.groups && !kept.isEmpty && job.indexedFolders?.contains(relative) == false else {
-                return (kept.indices.map(file), nil)
-            }
-            let plan = FolderGroupPlan(count: kept.count, settings: GroupSettings(enabled: true, shown: config.groupShows), name: name)
-            return (plan.order.map { file(Int($0)) }, plan.inOrder())
+            let plans = config.groups && job.indexedFolders?.contains(relative) == false
+            return handOver(kept, plans: plans) { DirectoryListing.name(of: listing.entries[Int(kept[$0].entry)], in: all) }
         }
         if unstatable { group.unreadable.append(relative) }
         group.files += files.count
         return ScannedFolder(path: relative, files: files[...], complete: !unstatable, groups: groups)
+    }
+
+    /// A file `list` keeps: its entry in the listing, what it is.
+    private struct KeptFile {
+        var entry: Int32
+        var status: FileStatus
+        var type: PhotoType
+    }
+
+    /// The files `kept` (file `k` named `name(k)`, read in place) as the index takes
+    /// them, each name copied out of the listing. Where `plans`, with the groups of
+    /// the folder (new to the index), worked out here beside the index's work rather
+    /// than after it under the lock (`FolderGroupPlan`), and the files in the plan's
+    /// order (`inOrder`).
+    private func handOver(_ kept: [KeptFile], plans: Bool,
+                          name: (Int) -> UnsafeBufferPointer<UInt8>) -> (files: [ScannedFile], groups: FolderGroupPlan?) {
+        func file(_ k: Int) -> ScannedFile { ScannedFile(name: ByteString(Array(name(k))), status: kept[k].status, type: kept[k].type) }
+        guard plans && !kept.isEmpty else { return (kept.indices.map(file), nil) }
+        let plan = FolderGroupPlan(count: kept.count, settings: GroupSettings(enabled: true, shown: config.groupShows), name: name)
+        return (plan.order.map { file(Int($0)) }, plan.inOrder())
     }
 
     private func markUnreadable(_ relative: ByteString, in group: inout WalkedGroup) {
