@@ -34,6 +34,21 @@ import Testing
         }
     }
 
+    /// Names tied on their bytes for 6, 12, 18 bytes and more, shorter than a key,
+    /// and (from a caller's list, never a folder's) the same name twice.
+    @Test func namesTiedForManyBytesAndRepeatedNamesComeInByteOrder() {
+        let family = "Grand-m\u{E8}re \u{E0} la plage "
+        var list = (0..<60).map { ByteString(family + "\($0 * 7 % 61).jpg") }
+        list += ["Gr", "G", "Grand-", "Grand-m", family, family + "1", "Screenshot 2020-01-01 at 10.00.00.png",
+                 "Screenshot 2020-01-01 at 10.00.01.png", "a", "a", "b", "a"].map { ByteString($0) }
+        let starts = list.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
+        let order = list.flatMap(\.bytes).withUnsafeBufferPointer { all in
+            FolderGroupPlan.nameOrder(count: list.count) { i in UnsafeBufferPointer(rebasing: all[starts[i]..<starts[i + 1]]) }
+        }
+        #expect(order.map { list[$0] } == list.sorted())
+        #expect(Set(order) == Set(list.indices), "each name once")
+    }
+
     @Test func rowsAreAddedInNameOrderEachGroupTogetherSidecarsLast() {
         // Bases that share their first 8 bytes or more, are shorter than 8, are a
         // prefix of another, and a name that is not UTF-8.
