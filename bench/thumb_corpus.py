@@ -63,6 +63,19 @@ def corpus(quick: bool, log, counts=None) -> dict:
     return made
 
 
+def thumbnailer(ctx) -> str:
+    """The curatord-thumbnailer the daemon under test runs: the one beside its binary."""
+    return os.path.join(os.path.dirname(ctx.binary), "curatord-thumbnailer")
+
+
+def thumbnailer_missing(ctx):
+    """Why curatord can make no thumbnails here (no thumbnailer beside the binary), or
+    None: without it the daemon runs and never makes one."""
+    if os.access(thumbnailer(ctx), os.X_OK):
+        return None
+    return "no curatord-thumbnailer next to %s (swift build -c release)" % ctx.binary
+
+
 class ThumbDaemon:
     """curatord with `"thumbnails": thumbnails` on `roots`, its cache at `cache`."""
 

@@ -296,10 +296,11 @@ def run(ctx):
         r.note(KEY, n, "thumbnails do not depend on the tree: measured once, at N=%d" % _measured[0])
         return
     _measured.append(n)
-    binary = os.path.join(os.path.dirname(ctx.binary), "curatord-thumbnailer")
-    if not os.access(binary, os.X_OK):
-        r.skip(KEY, n, "curatord", "no curatord-thumbnailer next to %s (swift build -c release)" % ctx.binary)
+    missing = thumb_corpus.thumbnailer_missing(ctx)
+    if missing:
+        r.skip(KEY, n, "curatord", missing)
         return
+    binary = thumb_corpus.thumbnailer(ctx)
     work = ctx.scratch.path("thumbs")
     try:
         made = thumb_corpus.corpus(ctx.quick, ctx.log, ctx.args.thumbs_set)

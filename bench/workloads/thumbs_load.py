@@ -83,6 +83,11 @@ def run(ctx):
         r.note(KEY, n, "measured once, at N=%d" % _measured[0])
         return
     _measured.append(n)
+    # Without its thumbnailer the daemon makes none: said now, not after a wait of 300 s.
+    missing = thumb_corpus.thumbnailer_missing(ctx)
+    if missing:
+        r.skip(KEY, n, "curatord", missing)
+        return
     work = ctx.scratch.path("thumbs-load")
     events_dir = os.path.join(work, "events")
     try:
