@@ -12,7 +12,7 @@ public struct DirectoryEntry: Sendable {
 
 /// A directory's entries with every name in one buffer, each followed by a NUL:
 /// listing a folder allocates two arrays, not one per name, and a name can be
-/// given to the kernel (`FileStatus.of(name:relativeTo:)`) and read in place. A
+/// given to the kernel (`FileStatus.of(terminated:relativeTo:)`) and read in place. A
 /// scan then copies out only the names it keeps, in the order it keeps them.
 public struct DirectoryListing: Sendable {
     public struct Entry: Sendable {
@@ -25,8 +25,6 @@ public struct DirectoryListing: Sendable {
 
     public private(set) var names: [UInt8] = []
     public private(set) var entries: [Entry] = []
-
-    public var count: Int { entries.count }
 
     /// Entry `i`'s name, copied out.
     public func name(_ i: Int) -> ByteString {

@@ -29,11 +29,11 @@ public struct FileStatus: Hashable, Sendable {
 
     /// lstat: a symlink is reported as itself, never followed.
     public static func of(_ path: ByteString, relativeTo dir: FileDescriptor = .currentDirectory) throws(SystemError) -> FileStatus {
-        var st = stat()
-        _ = try syscall("lstat", path: path.lossyString) {
-            path.withCString { SystemCalls.fstatat(dir.rawValue, $0, &st, AT_SYMLINK_NOFOLLOW) }
+        var terminated = path.bytes
+        terminated.append(0)
+        return try terminated.withUnsafeBufferPointer { (all) throws(SystemError) -> FileStatus in
+            try of(terminated: UnsafeBufferPointer(rebasing: all.dropLast()), relativeTo: dir)
         }
-        return FileStatus(st)
     }
 
     /// lstat of a name that a NUL follows in memory (a `DirectoryListing`'s), read
