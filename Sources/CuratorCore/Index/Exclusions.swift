@@ -24,7 +24,7 @@ public struct Exclusions: Hashable, Sendable {
 
     public func excludesDirectory(name: ByteString) -> Bool {
         if Self.isTrash(name) { return true }
-        if includeDefaults && (Self.isHidden(name) || Self.defaultDirectoryNames.contains(name)) { return true }
+        if includeDefaults && (Self.isHidden(name.bytes) || Self.defaultDirectoryNames.contains(name)) { return true }
         return matchesPattern(name)
     }
 
@@ -37,7 +37,7 @@ public struct Exclusions: Hashable, Sendable {
         // AppleDouble companions (`._IMG_1.JPG`, resource forks written by macOS
         // on foreign filesystems) carry a photo's extension but are never photos.
         if name.starts(with: [UInt8(ascii: "."), UInt8(ascii: "_")]) { return true }
-        if includeDefaults && name.first == UInt8(ascii: ".") { return true }
+        if includeDefaults && Self.isHidden(name) { return true }
         return !globs.isEmpty && matchesPattern(ByteString(Array(name)))
     }
 
@@ -52,8 +52,8 @@ public struct Exclusions: Hashable, Sendable {
         name == ".recycle" || name == ".Trash" || name.bytes.starts(with: Array(".Trash-".utf8))
     }
 
-    private static func isHidden(_ name: ByteString) -> Bool {
-        name.bytes.first == UInt8(ascii: ".")
+    private static func isHidden(_ name: some Collection<UInt8>) -> Bool {
+        name.first == UInt8(ascii: ".")
     }
 
     /// Checks configured patterns, so that one that can never match a single name
