@@ -15,10 +15,12 @@ struct ExtensionTable: Sendable {
     init() {
         keys = [UInt64](repeating: 0, count: 1 << Self.slotBits)
         types = [PhotoType](repeating: .jpeg, count: 1 << Self.slotBits)
+        var filled = 0
         for type in PhotoType.allCases {
             for ext in type.extensions where ext.utf8.count <= 7 {
                 // Half full at most, so that a miss ends soon.
-                precondition(keys.lazy.filter { $0 != 0 }.count < keys.count / 2, "ExtensionTable: too many extensions")
+                precondition(filled < keys.count / 2, "ExtensionTable: too many extensions")
+                filled += 1
                 var slot = Self.slot(Self.pack(ext))
                 while keys[slot] != 0 { slot = (slot + 1) & (keys.count - 1) }
                 keys[slot] = Self.pack(ext)
