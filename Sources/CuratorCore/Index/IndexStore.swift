@@ -8,11 +8,15 @@ import CuratorSystem
 /// stays small (well under 300 bytes a photo).
 final class IndexStore {
     let database: Database
-    /// 2: photos have a group and a role (issue 15); a version 1 file is migrated.
-    static let schemaVersion = 2
-    /// Photo rows inserted, updated or deleted since opening: a restart over an
-    /// unchanged tree must leave this at zero (reported in `status`).
-    private(set) var photoWrites = 0
+    /// 2: photos have a group and a role (issue 15); 3: sidecars are stored by
+    /// record (`SidecarRecord`). A file of version 1 or 2 is migrated.
+    static let schemaVersion = 3
+    /// Photo rows and sidecar records inserted, updated or deleted since opening: a
+    /// restart over an unchanged tree must leave this at zero (reported in `status`).
+    var photoWrites = 0
+    /// Sidecars found among the photo rows by the last `loadPhotos` (an index of
+    /// version 2 kept them there): the library moves them into records.
+    private(set) var strayedSidecars: [Int64] = []
     /// Rows dropped while loading because a value in them is out of range for what
     /// it holds (only a corrupt or foreign file has one), each said in a warning.
     private(set) var droppedRows: [String] = []
@@ -26,9 +30,11 @@ final class IndexStore {
     private lazy var insertFolderStatement = try? database.prepare("INSERT INTO folders(root, path) VALUES(?, ?)")
     private lazy var updateFolderStatement = try? database.prepare("UPDATE folders SET path = ? WHERE id = ?")
     private lazy var deleteFolderStatement = try? database.prepare("DELETE FROM folders WHERE id = ?")
+    lazy var upsertSidecarsStatement = try? database.prepare(Self.upsertSidecarsSQL)
+    lazy var deleteSidecarsStatement = try? database.prepare(Self.deleteSidecarsSQL)
 
     /// A cached statement, or a fresh one when preparing it once failed (the error then surfaces here).
-    private func statement(_ cached: Statement?, _ sql: String) throws -> Statement {
+    func statement(_ cached: Statement?, _ sql: String) throws -> Statement {
         if let cached { return cached }
         return try database.prepare(sql)
     }
@@ -37,7 +43,7 @@ final class IndexStore {
         database = try Database(path: path, durability: .normal)
         // Everything is read once into memory at start: a small page cache suffices.
         try database.execute("PRAGMA cache_size=-512")
-        let version = try database.userVersion()
+        var version = try database.userVersion()
         if version == 1 {
             // Groups came in version 2: every photo is first its own group, shown;
             // each root's folders are grouped once its settings are set
@@ -49,11 +55,18 @@ final class IndexStore {
                 UPDATE photos SET grp = id;
                 COMMIT;
                 """)
+            try database.setUserVersion(2)
+            version = 2
+        }
+        if version == 2 {
+            // Sidecar records came in version 3: the first load finds the sidecars
+            // among the photo rows and the library moves them (`strayedSidecars`).
+            try database.execute(Self.createSidecarsSQL)
             try database.setUserVersion(Self.schemaVersion)
         } else if version != Self.schemaVersion {
             if version != 0 {
                 // A cache from another schema: drop it; the scan rebuilds it.
-                try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
+                try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
             }
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS roots(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, path BLOB NOT NULL, device INTEGER NOT NULL DEFAULT 0);
@@ -62,6 +75,7 @@ final class IndexStore {
                     size INTEGER NOT NULL, mtime INTEGER NOT NULL, dev INTEGER NOT NULL, ino INTEGER NOT NULL,
                     type TEXT NOT NULL, capture INTEGER NOT NULL, rank INTEGER NOT NULL,
                     grp INTEGER NOT NULL DEFAULT 0, role INTEGER NOT NULL DEFAULT 0);
+                \(Self.createSidecarsSQL)
                 CREATE TABLE IF NOT EXISTS sessions(uid INTEGER NOT NULL, name TEXT NOT NULL, state BLOB NOT NULL, PRIMARY KEY(uid, name)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
                 """)
@@ -139,12 +153,22 @@ final class IndexStore {
     /// a folder's root (the folders are loaded first), so no join is made: a photo
     /// whose folder is not known is left out, as the join left it. Each row's
     /// columns are read in place (no `Photo`, name array or type `String` per row:
-    /// loading was most of a warm restart's main thread).
+    /// loading was most of a warm restart's main thread). The sidecars' records are
+    /// read alongside, each sidecar given in its place in id order.
     func loadPhotos(into load: inout PhotoLoad, rootOf: (Int32) -> Int32?) throws {
         let s = try database.prepare("SELECT id, folder, name, size, mtime, dev, ino, type, capture, rank, grp, role FROM photos")
+        var sidecars = try SidecarCursor(self)
         var bad: [(id: Int64, why: String)] = []
+        strayedSidecars = []
+        func addSidecar(_ row: SidecarRecord.Row, _ name: UnsafeBufferPointer<UInt8>) {
+            guard Self.photoIDs.contains(row.id), let rootID = rootOf(row.folderID) else { return }
+            load.add(id: row.id, rootID: rootID, folderID: row.folderID, name: name, device: row.device, inode: row.inode,
+                     size: row.size, mtimeNs: row.mtimeNs, type: row.type, captureRaw: row.captureRaw, rank: row.rank,
+                     groupID: Self.photoIDs.contains(row.groupID) ? row.groupID : row.id, role: row.role)
+        }
         while try s.step() {
             let id = s.int64(0)
+            try sidecars.take(below: id, addSidecar)
             // loadFolders dropped the folders whose ids are out of range; this only
             // guards against a file changed under us.
             guard let folderID = Int32(exactly: s.int64(1)) else {
@@ -157,6 +181,7 @@ final class IndexStore {
                 continue
             }
             let type = s.withText(7) { PhotoType(wireName: $0) } ?? .jpeg  // a guess the next scan corrects
+            if type.isSidecar { strayedSidecars.append(id) }
             // A group or role out of range is a guess too: the folder's next grouping sets it.
             let stored = s.int64(10)
             let group = Self.photoIDs.contains(stored) ? stored : id
@@ -172,20 +197,26 @@ final class IndexStore {
             }
             if !fits { bad.append((id, "its name is longer than \(NameArena.longestName) bytes")) }
         }
+        try sidecars.take(below: .max, addSidecar)
         for (id, why) in bad { drop("photos", id, why, "DELETE FROM photos WHERE id = ?") }
+        // Its sidecars are indexed again by the next scan, under new ids.
+        for (record, why) in sidecars.unreadable { drop("sidecars", record, why, Self.deleteSidecarsSQL) }
     }
 
+    /// Photo rows and stored sidecars.
     func photoCount() throws -> Int {
-        try database.prepare("SELECT COUNT(*) FROM photos").firstRow { Int($0.int64(0)) } ?? 0
+        try (database.prepare("SELECT COUNT(*) FROM photos").firstRow { Int($0.int64(0)) } ?? 0) + sidecarCount()
     }
 
     /// Photo ids are positive and below 2^53, so that they stay exact in a JSON number
     /// (a double in most clients) and the next id never overflows.
     static let photoIDs: ClosedRange<Int64> = 1...(1 << 53)
 
+    /// The highest id of a photo row or a stored sidecar.
     func maxPhotoID() throws -> Int64 {
-        try database.prepare("SELECT COALESCE(MAX(id), 0) FROM photos WHERE id BETWEEN ? AND ?")
+        let rows = try database.prepare("SELECT COALESCE(MAX(id), 0) FROM photos WHERE id BETWEEN ? AND ?")
             .bind(.int(Self.photoIDs.lowerBound), .int(Self.photoIDs.upperBound)).firstRow { $0.int64(0) } ?? 0
+        return max(rows, try maxSidecarID())
     }
 
     func upsertPhoto(_ p: Photo) throws {

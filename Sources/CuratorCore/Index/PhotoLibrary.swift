@@ -94,6 +94,9 @@ final class PhotoLibrary {
     /// (a row may be more than once), then sorted and each id written once: a set
     /// hashed every row of a cold scan, and was sorted all the same.
     private var unwritten: [Int64] = []
+    /// Sidecar records (`SidecarRecord`) to store again before the transaction
+    /// commits: those of sidecars written or removed in it.
+    private var unwrittenRecords = Set<Int64>()
 
     init(store: IndexStore) throws {
         self.store = store
@@ -109,6 +112,15 @@ final class PhotoLibrary {
         adopt(load)
         nextID = max(try store.maxPhotoID() + 1, try store.reservedPhotoID())
         reservedID = nextID
+        // Sidecars among the photo rows (an index of version 2) move into records.
+        if !store.strayedSidecars.isEmpty {
+            try batch {
+                for id in store.strayedSidecars {
+                    try store.deletePhoto(id: id)
+                    unwritten.append(id)
+                }
+            }
+        }
     }
 
     /// Takes the photos read from the store as they are: what filing each with
@@ -181,6 +193,7 @@ final class PhotoLibrary {
             freshFrom = .max
             freshReturned.removeAll(keepingCapacity: true)
             unwritten.removeAll(keepingCapacity: unwritten.capacity <= 4096)
+            unwrittenRecords.removeAll()
         }
         do {
             let r = try body()
@@ -188,13 +201,8 @@ final class PhotoLibrary {
             // or the groups its changed names can be in.
             for (folder, keys) in dirtyKeys where !dirtyFolders.contains(folder) { try regroup(folder: folder, touching: keys) }
             while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, touching: nil) }
-            // In id order: new rows go to the end of the table's B-tree.
             unwritten.sort()
-            var last: Int64?
-            for id in unwritten where id != last {
-                last = id
-                if let photo = photos[id] { try store.upsertPhoto(photo) }  // else removed since, and deleted then
-            }
+            try persist(unwritten)
             try store.commit()
             return r
         } catch {
@@ -281,18 +289,42 @@ final class PhotoLibrary {
 
     /// Marks a row changed in memory for the store, where it is written before the
     /// transaction commits (every change runs in one: `batch`).
-    private func write(_ photo: Photo) throws {
-        guard inTransaction else { return try store.upsertPhoto(photo) }
-        unwritten.append(photo.id)
-    }
+    private func write(_ photo: Photo) throws { try write(photo.id) }
 
     /// As `write(_:)`, for a row changed in place.
     private func write(_ id: Int64) throws {
-        guard inTransaction else {
-            if let photo = photos[id] { try store.upsertPhoto(photo) }
-            return
-        }
+        guard inTransaction else { return try persist([id]) }
         unwritten.append(id)
+    }
+
+    /// Takes a row that left the table (`photo` as it was) out of the store.
+    private func unstore(_ photo: Photo) throws {
+        guard photo.type.isSidecar else { return try store.deletePhoto(id: photo.id) }
+        unwrittenRecords.insert(SidecarRecord.record(of: photo.id))
+        if !inTransaction { try persist([]) }
+    }
+
+    /// Writes rows `ids` (ascending: new rows go to the end of the table's B-tree)
+    /// as they are in memory: a photo's row, or its sidecar's record, which is
+    /// written whole with the records of sidecars that left.
+    private func persist(_ ids: [Int64]) throws {
+        // Read through one copy of the table (its buffers retained once): each
+        // `photos.row` here retained and released every one of them.
+        let table = photos
+        var last: Int64?
+        var lastRecord: Int64?
+        for id in ids where id != last {
+            last = id
+            guard let row = table.row(id) else { continue }  // removed since, and deleted then
+            if !row.type.isSidecar {
+                try store.upsertPhoto(table.photo(row))
+            } else if SidecarRecord.record(of: id) != lastRecord {
+                lastRecord = SidecarRecord.record(of: id)
+                unwrittenRecords.insert(SidecarRecord.record(of: id))
+            }
+        }
+        for record in unwrittenRecords.sorted() { try store.setSidecars(record: record, table.sidecarRecord(record)) }
+        unwrittenRecords.removeAll(keepingCapacity: true)
     }
 
     /// Photo rows written to the store since it was opened.
@@ -406,6 +438,8 @@ final class PhotoLibrary {
             let sameFile = existing.identity.device == identity.device && existing.identity.inode == identity.inode
             let sameContent = sameFile && existing.identity.mtimeNs == identity.mtimeNs && existing.identity.size == identity.size
             removeFromMemory(existing)
+            // A photo's row and a sidecar's record: the one it was in forgets it.
+            if existing.type.isSidecar != type.isSidecar { try unstore(existing) }
             existing.identity = identity
             existing.type = type
             // A rewritten file may carry another capture time: read it again.
@@ -475,7 +509,7 @@ final class PhotoLibrary {
         // Whatever stood at the destination is replaced (rename(2) semantics).
         if let other = photoID(folder: folder, name: name), other != id, let victim = photos[other] {
             removeFromMemory(victim)
-            try store.deletePhoto(id: other)
+            try unstore(victim)
         }
         removeFromMemory(photo)
         if fromFolder != folder { photo.rank = takeRank(folder) }
@@ -491,7 +525,7 @@ final class PhotoLibrary {
         guard let photo = photos[id] else { return nil }
         return try batch {
             removeFromMemory(photo)
-            try store.deletePhoto(id: id)
+            try unstore(photo)
             return .removed(photo)
         }
     }
