@@ -103,6 +103,40 @@ struct GroupLinksTests {
         #expect(appended > 1000)
     }
 
+    /// Pairing a group alone under its own id with a row (`pair`: the second row of
+    /// each group a scan adds) is setting its rows to the two; taken back (a
+    /// rollback sets the group to none) it leaves every other ring as it was.
+    @Test func pairingIsSettingTheTwoRows() {
+        var links = GroupLinks()
+        var model: [Int64: [Int64]] = [:]
+        var generator = SplitMix64(seed: 16)
+        let ids: [Int64] = Array(1...60) + [3000]
+        func pick() -> Int64 { ids[Int(generator.next() % UInt64(ids.count))] }
+        var paired = 0
+        for step in 0..<20_000 {
+            let group = pick()
+            let row = pick()
+            let taken = Set(model.values.joined())
+            if generator.next() % 3 == 0 {
+                let kept: [Int64]? = taken.contains(row) || row == group ? nil : [row]
+                links[group] = kept
+                model[group] = kept
+            } else if model[group] == nil, !taken.contains(group), !taken.contains(row), row != group {
+                links.pair(group, with: row)
+                model[group] = [group, row]
+                paired += 1
+                #expect(links[group] == [group, row], "step \(step)")
+                if step % 4 == 0 {
+                    links[group] = nil
+                    model[group] = nil
+                }
+            }
+            if step % 97 == 0 { Self.expectAgree(links, model, ids: ids, "step \(step)") }
+        }
+        Self.expectAgree(links, model, ids: ids, "end")
+        #expect(paired > 1000)
+    }
+
     /// A photo moved into another group while its former group keeps its id:
     /// each group is found from its own id, whichever ring holds that id's row.
     @Test func aGroupWhoseIDsRowIsInAnotherGroup() {

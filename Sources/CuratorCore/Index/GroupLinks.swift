@@ -101,6 +101,19 @@ struct GroupLinks {
         setLink(row, Link(next: start, owns: false))
     }
 
+    /// Keeps `group` (not kept, its own row in no ring) as its own row and `row` (in
+    /// no ring): `self[group] = [group, row]` without the arrays (a scan pairs the
+    /// rows of each group it adds so, most groups of two or more).
+    mutating func pair(_ group: Int64, with row: Int64) {
+        guard row != group, entry(group) == nil, link(group) == nil, link(row) == nil else {
+            self[group] = (self[group] ?? [group]).filter { $0 != row } + [row]
+            return
+        }
+        setLink(group, Link(next: row, owns: true))
+        setLink(row, Link(next: group, owns: false))
+        count += 1
+    }
+
     /// Takes out a row that `append` added (and that is still not the ring's entry):
     /// its group's rows are as they were before.
     mutating func removeAppended(_ row: Int64) { unlinkFromItsRing(row) }

@@ -757,7 +757,12 @@ final class PhotoLibrary {
         // (a RAW or a sidecar of a scan, most rows of a group on load), without
         // the group's rows built, compared and set again.
         let joins = grouped && photo.groupID != photo.id && groupLinks.keeps(photo.groupID) && !groupLinks.isLinked(photo.id)
-        let groupBefore = grouped && !joins ? rows(ofGroup: photo.groupID) : []
+        // The second row of a group until now alone under its own id (the RAW or a
+        // sidecar of each group a scan adds): the two linked without their arrays.
+        let pairs = grouped && !joins && photo.groupID != photo.id && !groupLinks.keeps(photo.groupID)
+            && !groupLinks.isLinked(photo.id) && !groupLinks.isLinked(photo.groupID)
+            && photos.row(photo.groupID).map { photos.groupID(of: $0) == photo.groupID } == true
+        let groupBefore = grouped && !joins && !pairs ? rows(ofGroup: photo.groupID) : []
         photos[photo.id] = photo
         // What the undo log restores is what these replace (one search each, not two).
         let entryBefore = entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
@@ -767,6 +772,9 @@ final class PhotoLibrary {
         if joins {
             note(.joined(photo.id))
             groupLinks.append(photo.id, to: photo.groupID)
+        } else if pairs {
+            note(.groupRows(photo.groupID, nil))
+            groupLinks.pair(photo.groupID, with: photo.id)
         } else if grouped {
             setRows(photo.groupID, groupBefore.filter { $0 != photo.id } + [photo.id])
         }

@@ -61,25 +61,39 @@ struct SidecarRecord {
                           captureRaw: Int64, rank: Int64, groupID: Int64, role: GroupRole, type: PhotoType,
                           name: UnsafeBufferPointer<UInt8>) {
             count += 1
-            append(id.littleEndian)
-            append(size.littleEndian)
-            append(mtimeNs.littleEndian)
-            append(device.littleEndian)
-            append(inode.littleEndian)
-            append(captureRaw.littleEndian)
-            append(rank.littleEndian)
-            append(groupID.littleEndian)
-            append(folderID.littleEndian)
-            bytes.append(role.rawValue)
-            let wire = type.wireName.utf8
-            bytes.append(UInt8(truncatingIfNeeded: wire.count))
-            bytes.append(contentsOf: wire)
-            append(UInt16(truncatingIfNeeded: name.count).littleEndian)
-            bytes.append(contentsOf: name)
-        }
-
-        private mutating func append<T>(_ value: T) {
-            withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
+            var wire = type.wireName
+            wire.withUTF8 { wire in
+                // Sized once and written in place: an append per field was most of a record's cost.
+                let start = bytes.count
+                bytes.append(contentsOf: repeatElement(0, count: 64 + 4 + 1 + 1 + wire.count + 2 + name.count))
+                bytes.withUnsafeMutableBytes { all in
+                    var at = start
+                    func put<T>(_ value: T) {
+                        all.storeBytes(of: value, toByteOffset: at, as: T.self)
+                        at += MemoryLayout<T>.size
+                    }
+                    func put(_ source: UnsafeBufferPointer<UInt8>) {
+                        if let base = source.baseAddress {
+                            UnsafeMutableRawBufferPointer(rebasing: all[at..<at + source.count]).copyMemory(from: UnsafeRawBufferPointer(start: base, count: source.count))
+                        }
+                        at += source.count
+                    }
+                    put(id.littleEndian)
+                    put(size.littleEndian)
+                    put(mtimeNs.littleEndian)
+                    put(device.littleEndian)
+                    put(inode.littleEndian)
+                    put(captureRaw.littleEndian)
+                    put(rank.littleEndian)
+                    put(groupID.littleEndian)
+                    put(folderID.littleEndian)
+                    put(role.rawValue)
+                    put(UInt8(truncatingIfNeeded: wire.count))
+                    put(wire)
+                    put(UInt16(truncatingIfNeeded: name.count).littleEndian)
+                    put(name)
+                }
+            }
         }
     }
 
