@@ -327,7 +327,7 @@ final class PhotoLibrary {
         unwrittenRecords.removeAll(keepingCapacity: true)
     }
 
-    /// Photo rows written to the store since it was opened.
+    /// Photo rows and sidecar records written to the store since it was opened.
     var storeWrites: Int { store.photoWrites }
 
     // MARK: lookups
