@@ -39,7 +39,8 @@ struct SidecarRecord {
         var name: Range<Int>
     }
 
-    /// The record of `sidecars` (in id order, all of one record's range).
+    /// The record of `sidecars` (in id order, all of one record's range). The library
+    /// writes its records from the table's rows in place (`PhotoTable.sidecarRecord`).
     static func encode(_ sidecars: [Photo]) -> [UInt8] {
         var writer = Writer()
         for photo in sidecars {
