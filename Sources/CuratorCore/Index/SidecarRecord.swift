@@ -17,11 +17,11 @@
 /// and the bytes).
 struct SidecarRecord {
     static let format: UInt8 = 1
-    /// Ids per record: record `k` holds the sidecars of ids `64k..<64(k+1)`.
-    static let idsPerRecord: Int64 = 64
+    /// Ids per record, as bits: record `k` holds the sidecars of ids `64k..<64(k+1)`.
+    static let idBits: Int64 = 6
 
-    static func record(of id: Int64) -> Int64 { id >> 6 }
-    static func ids(of record: Int64) -> Range<Int64> { record << 6..<(record + 1) << 6 }
+    static func record(of id: Int64) -> Int64 { id >> idBits }
+    static func ids(of record: Int64) -> Range<Int64> { record << idBits..<(record + 1) << idBits }
 
     /// One sidecar read back; its name is `bytes[name]` of the record read.
     struct Row: Equatable {
