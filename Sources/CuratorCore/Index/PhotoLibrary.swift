@@ -765,7 +765,8 @@ final class PhotoLibrary {
         let groupBefore = grouped && !joins && !pairs ? rows(ofGroup: photo.groupID) : []
         photos[photo.id] = photo
         // What the undo log restores is what these replace (one search each, not two).
-        let entryBefore = entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos)
+        // A plan's rows come in name order (most after every name filed before them).
+        let entryBefore = entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos, inOrder: placed)
         let inodeBefore = byInode.set(inode, photo.id, digestOf: digest(of:))
         if inTransaction { note(.inserted(photo, entry: entryBefore, inode: inodeBefore, rank: rankBefore)) }
         nextRank[photo.folderID] = max(rankBefore ?? 1, photo.rank + 1)
