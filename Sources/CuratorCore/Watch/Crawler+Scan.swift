@@ -467,7 +467,10 @@ extension Crawler {
                 }
             }
             let plans = config.groups && job.indexedFolders?.contains(relative) == false
-            return handOver(kept, plans: plans) { DirectoryListing.name(of: listing.entries[Int(kept[$0].entry)], in: all) }
+            guard plans else { return handOver(kept, plans: false) { DirectoryListing.name(of: listing.entries[Int(kept[$0].entry)], in: all) } }
+            // A plan reads each name a few times: each found in the listing once.
+            let names = kept.map { DirectoryListing.name(of: listing.entries[Int($0.entry)], in: all) }
+            return names.withUnsafeBufferPointer { names in handOver(kept, plans: true) { names[$0] } }
         }
         if unstatable { group.unreadable.append(relative) }
         group.files += files.count
