@@ -16,7 +16,8 @@ import Testing
             }
             for step in 0..<(capacity * 3) {
                 let digest = digests[Int.random(in: 0..<digests.count, using: &random)]
-                heads.set(digest, Int32(step))
+                // `exchange` gives back the head it replaces.
+                #expect(heads.exchange(digest, Int32(step)) == (reference[digest] ?? -1))
                 reference[digest] = Int32(step)
             }
             for digest in digests { #expect(heads[digest] == (reference[digest] ?? -1), "capacity \(capacity), \(digest)") }
@@ -29,10 +30,10 @@ import Testing
 
     @Test func aFullTableOfOneSlotStillAnswers() {
         var heads = DigestHeads(capacity: 4)  // eight slots
-        for k in 0..<4 { heads.set(UInt64(k) << 61, Int32(k)) }  // the same top bits before the multiply
+        for k in 0..<4 { #expect(heads.exchange(UInt64(k) << 61, Int32(k)) == -1) }  // the same top bits before the multiply
         for k in 0..<4 { #expect(heads[UInt64(k) << 61] == Int32(k)) }
         #expect(heads[1 << 60] == -1)
-        heads.set(0, 9)
+        #expect(heads.exchange(0, 9) == 0)
         #expect(heads[0] == 9)
     }
 }

@@ -36,12 +36,16 @@ struct DigestHeads {
         return -1
     }
 
-    /// Makes `index` the head of `digest`'s chain. At most `capacity` digests are set.
-    mutating func set(_ digest: UInt64, _ index: Int32) {
+    /// Makes `index` the head of `digest`'s chain and returns the head it replaces
+    /// (-1: none), in one probe where a lookup and a set took two. At most
+    /// `capacity` digests are set.
+    mutating func exchange(_ digest: UInt64, _ index: Int32) -> Int32 {
         var i = slot(digest)
         while values[i] >= 0 && keys[i] != digest { i = (i + 1) & mask }
+        let previous = values[i]
         keys[i] = digest
         values[i] = index
+        return previous
     }
 
     /// The slot a digest starts from: its top bits after a multiply, so that names

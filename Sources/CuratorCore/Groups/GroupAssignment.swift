@@ -52,148 +52,214 @@ struct GroupAssignment {
 
     /// Groups `count` names, name `i` being `name(i)`'s bytes.
     init(count: Int, settings: GroupSettings, name: (Int) -> UnsafeBufferPointer<UInt8>) {
-        group = [Int32](repeating: -1, count: count)
-        role = [GroupRole](repeating: .undecided, count: count)
-        nextPhoto = [Int32](repeating: -1, count: count)
-        sidecarOf = [Int32](repeating: -1, count: count)
-        var types = [PhotoType](repeating: .jpeg, count: count)
+        let work = Work(count: count)
+        defer { work.deallocate() }
+        shown = work.assign(settings: settings, name: name)
+        group = Array(work.group)
+        role = Array(work.role)
+        nextPhoto = Array(work.nextPhoto)
+        sidecarOf = Array(work.sidecarOf)
+        types = Array(work.types)
+    }
 
-        // What each name is: a photo of base `0..<end`, a sidecar of the shot
-        // `0..<end`, a sidecar of the file `0..<end`, or nothing.
-        var kinds = [Kind](repeating: .other, count: count)
-        var ends = [Int32](repeating: 0, count: count)
-        /// Photos chained by the digest of their folded base.
-        var photoHeads = DigestHeads(capacity: count)
-        var photoNext = [Int32](repeating: -1, count: count)
-        var digests = [UInt64](repeating: 0, count: count)
-        for i in 0..<count {
-            let bytes = name(i)
-            guard let (type, dot) = ShotKeys.fileType(bytes) else { continue }
-            types[i] = type
-            ends[i] = Int32(dot)
-            if !type.isSidecar {
-                kinds[i] = settings.types.contains(type) ? .photo : .foreignPhoto
-                let digest = Self.digest(bytes, dot)
-                digests[i] = digest
-                photoNext[i] = photoHeads[digest]
-                photoHeads.set(digest, Int32(i))
-            } else if SidecarFormat(type) != nil {
-                let stem = UnsafeBufferPointer(rebasing: bytes[..<dot])
-                if let (file, _) = ShotKeys.fileType(stem), !file.isSidecar {
-                    kinds[i] = .fileSidecar
-                } else {
-                    kinds[i] = .shotSidecar
-                    digests[i] = Self.digest(bytes, dot)
-                }
-            }
-        }
-
-        self.types = types
-
-        // Each base's photos (those of the root's types) made into groups.
+    /// The grouping's per-name columns, in buffers for the time of one grouping: a
+    /// folder's names are read and written several times each, and through arrays
+    /// every access was bounds-checked and every write checked for uniqueness
+    /// (a third of the grouping's instructions at a cold start).
+    private struct Work {
+        let group: UnsafeMutableBufferPointer<Int32>
+        let role: UnsafeMutableBufferPointer<GroupRole>
+        let nextPhoto: UnsafeMutableBufferPointer<Int32>
+        let sidecarOf: UnsafeMutableBufferPointer<Int32>
+        let types: UnsafeMutableBufferPointer<PhotoType>
+        /// What each name is: a photo of base `0..<end`, a sidecar of the shot
+        /// `0..<end`, a sidecar of the file `0..<end`, or nothing.
+        let kinds: UnsafeMutableBufferPointer<Kind>
+        let ends: UnsafeMutableBufferPointer<Int32>
+        /// Photos chained by the digest of their folded base (heads in `DigestHeads`).
+        let photoNext: UnsafeMutableBufferPointer<Int32>
+        let digests: UnsafeMutableBufferPointer<UInt64>
+        /// Per photo: another photo has its digest (it is not alone with its base).
+        let sharesDigest: UnsafeMutableBufferPointer<Bool>
         /// Per photo: the index of the first photo of its base (its base's name).
-        var baseOf = [Int32](repeating: -1, count: count)
+        let baseOf: UnsafeMutableBufferPointer<Int32>
         /// Per base (by its first photo): the group its shot sidecars join, or -1,
         /// and whether a photo not of the root's types has that base.
-        var baseGroup = [Int32](repeating: -1, count: count)
-        var foreign = [Bool](repeating: false, count: count)
-        var members: [Int] = []
-        for i in 0..<count where (kinds[i] == .photo || kinds[i] == .foreignPhoto) && baseOf[i] < 0 {
-            // Alone with its digest (most photos): a base of one photo, found without a list.
-            if photoNext[i] < 0 && photoHeads[digests[i]] == Int32(i) {
-                baseOf[i] = Int32(i)
-                if kinds[i] == .photo {
-                    startGroup(i)
-                    baseGroup[i] = Int32(shown.count - 1)
-                } else {
-                    foreign[i] = true
-                }
-                continue
+        let baseGroup: UnsafeMutableBufferPointer<Int32>
+        let foreign: UnsafeMutableBufferPointer<Bool>
+        let count: Int
+
+        init(count: Int) {
+            func buffer<T>(_ value: T) -> UnsafeMutableBufferPointer<T> {
+                let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+                buffer.initialize(repeating: value)
+                return buffer
             }
-            // The photos of i's base: down the chain of its digest, by their bytes.
-            members.removeAll(keepingCapacity: true)
-            var j = photoHeads[digests[i]]
-            while j >= 0 {
-                let other = Int(j)
-                if baseOf[other] < 0, other == i || Self.foldedEqual(name(i), Int(ends[i]), name(other), Int(ends[other])) {
-                    baseOf[other] = Int32(i)
-                    if kinds[other] == .photo { members.append(other) } else { foreign[i] = true }
-                }
-                j = photoNext[other]
-            }
-            guard !members.isEmpty else { continue }
-            if !settings.enabled || members.count == 1 || !PhotoGrouping.fillsDistinctPlaces(members.lazy.map { types[$0] }) {
-                for photo in members { startGroup(photo) }
-                if members.count == 1 { baseGroup[i] = Int32(shown.count - 1) }
-                continue
-            }
-            // One of each kind: the shown photo by the root's choice, then the others
-            // rendered, RAW, clip (their ranks differ, as their kinds do).
-            members.sort { PhotoGrouping.rank(types[$0], .rendered) < PhotoGrouping.rank(types[$1], .rendered) }
-            let first = members.min { PhotoGrouping.rank(types[$0], settings.shown) < PhotoGrouping.rank(types[$1], settings.shown) }
-                ?? members[0]
-            startGroup(first)
-            var last = first
-            for photo in members where photo != first {
-                group[photo] = Int32(shown.count - 1)
-                role[photo] = .member
-                nextPhoto[last] = Int32(photo)
-                last = photo
-            }
-            baseGroup[i] = Int32(shown.count - 1)
+            self.count = count
+            group = buffer(-1)
+            role = buffer(.undecided)
+            nextPhoto = buffer(-1)
+            sidecarOf = buffer(-1)
+            types = buffer(.jpeg)
+            kinds = buffer(.other)
+            ends = buffer(0)
+            photoNext = buffer(-1)
+            digests = buffer(0)
+            sharesDigest = buffer(false)
+            baseOf = buffer(-1)
+            baseGroup = buffer(-1)
+            foreign = buffer(false)
         }
 
-        guard settings.enabled else { return }
-        for i in 0..<count {
-            switch kinds[i] {
-            case .shotSidecar:
-                var j = photoHeads[digests[i]]
-                var base = -1
-                while j >= 0 {
-                    if Self.foldedEqual(name(i), Int(ends[i]), name(Int(j)), Int(ends[Int(j)])) {
-                        base = Int(baseOf[Int(j)])
-                        break
-                    }
-                    j = photoNext[Int(j)]
-                }
-                if base < 0 {
-                    role[i] = .orphan
-                } else if baseGroup[base] >= 0 && !foreign[base] {
-                    group[i] = baseGroup[base]
-                    role[i] = .sidecar
-                } else {
-                    role[i] = .undecided
-                }
-            case .fileSidecar:
+        func deallocate() {
+            // Every element is a trivial type: nothing to deinitialize.
+            group.deallocate()
+            role.deallocate()
+            nextPhoto.deallocate()
+            sidecarOf.deallocate()
+            types.deallocate()
+            kinds.deallocate()
+            ends.deallocate()
+            photoNext.deallocate()
+            digests.deallocate()
+            sharesDigest.deallocate()
+            baseOf.deallocate()
+            baseGroup.deallocate()
+            foreign.deallocate()
+        }
+
+        /// Fills the columns; returns the groups' shown photos.
+        func assign(settings: GroupSettings, name: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int32] {
+            var shown: [Int32] = []
+            func startGroup(_ photo: Int) {
+                group[photo] = Int32(shown.count)
+                role[photo] = .shown
+                shown.append(Int32(photo))
+            }
+            var photoHeads = DigestHeads(capacity: count)
+            for i in 0..<count {
                 let bytes = name(i)
-                var image = Self.image(of: UnsafeBufferPointer(rebasing: bytes[..<Int(ends[i])]), photoHeads: photoHeads,
-                                       photoNext: photoNext, name: name)
-                if image == .none, types[i] == .xmp, let original = Self.darktableOriginal(bytes, fileEnd: Int(ends[i])) {
-                    image = original.withUnsafeBufferPointer { Self.image(of: $0, photoHeads: photoHeads, photoNext: photoNext, name: name) }
+                guard let (type, dot) = ShotKeys.fileType(bytes) else { continue }
+                types[i] = type
+                ends[i] = Int32(dot)
+                if !type.isSidecar {
+                    kinds[i] = settings.types.contains(type) ? .photo : .foreignPhoto
+                    let digest = GroupAssignment.digest(bytes, dot)
+                    digests[i] = digest
+                    let previous = photoHeads.exchange(digest, Int32(i))
+                    photoNext[i] = previous
+                    if previous >= 0 {
+                        sharesDigest[i] = true
+                        sharesDigest[Int(previous)] = true
+                    }
+                } else if SidecarFormat(type) != nil {
+                    let stem = UnsafeBufferPointer(rebasing: bytes[..<dot])
+                    if let (file, _) = ShotKeys.fileType(stem), !file.isSidecar {
+                        kinds[i] = .fileSidecar
+                    } else {
+                        kinds[i] = .shotSidecar
+                        digests[i] = GroupAssignment.digest(bytes, dot)
+                    }
                 }
-                switch image {
-                case .one(let file) where kinds[file] == .photo:
-                    group[i] = group[file]
-                    role[i] = .sidecar
-                    sidecarOf[i] = Int32(file)
-                case .one, .several:
-                    role[i] = .undecided  // an image of a type the root does not count, or of several
-                case .none:
-                    role[i] = .orphan
-                }
-            case .photo, .foreignPhoto, .other:
-                break
             }
+
+            // Each base's photos (those of the root's types) made into groups.
+            var members: [Int] = []
+            for i in 0..<count where (kinds[i] == .photo || kinds[i] == .foreignPhoto) && baseOf[i] < 0 {
+                // Alone with its digest (most photos): a base of one photo, found without a list.
+                if !sharesDigest[i] {
+                    baseOf[i] = Int32(i)
+                    if kinds[i] == .photo {
+                        startGroup(i)
+                        baseGroup[i] = Int32(shown.count - 1)
+                    } else {
+                        foreign[i] = true
+                    }
+                    continue
+                }
+                // The photos of i's base: down the chain of its digest, by their bytes.
+                members.removeAll(keepingCapacity: true)
+                var j = photoHeads[digests[i]]
+                while j >= 0 {
+                    let other = Int(j)
+                    if baseOf[other] < 0,
+                       other == i || GroupAssignment.foldedEqual(name(i), Int(ends[i]), name(other), Int(ends[other])) {
+                        baseOf[other] = Int32(i)
+                        if kinds[other] == .photo { members.append(other) } else { foreign[i] = true }
+                    }
+                    j = photoNext[other]
+                }
+                guard !members.isEmpty else { continue }
+                if !settings.enabled || members.count == 1 || !PhotoGrouping.fillsDistinctPlaces(members.lazy.map { types[$0] }) {
+                    for photo in members { startGroup(photo) }
+                    if members.count == 1 { baseGroup[i] = Int32(shown.count - 1) }
+                    continue
+                }
+                // One of each kind: the shown photo by the root's choice, then the others
+                // rendered, RAW, clip (their ranks differ, as their kinds do).
+                members.sort { PhotoGrouping.rank(types[$0], .rendered) < PhotoGrouping.rank(types[$1], .rendered) }
+                let first = members.min { PhotoGrouping.rank(types[$0], settings.shown) < PhotoGrouping.rank(types[$1], settings.shown) }
+                    ?? members[0]
+                startGroup(first)
+                var last = first
+                for photo in members where photo != first {
+                    group[photo] = Int32(shown.count - 1)
+                    role[photo] = .member
+                    nextPhoto[last] = Int32(photo)
+                    last = photo
+                }
+                baseGroup[i] = Int32(shown.count - 1)
+            }
+
+            guard settings.enabled else { return shown }
+            for i in 0..<count {
+                switch kinds[i] {
+                case .shotSidecar:
+                    var j = photoHeads[digests[i]]
+                    var base = -1
+                    while j >= 0 {
+                        if GroupAssignment.foldedEqual(name(i), Int(ends[i]), name(Int(j)), Int(ends[Int(j)])) {
+                            base = Int(baseOf[Int(j)])
+                            break
+                        }
+                        j = photoNext[Int(j)]
+                    }
+                    if base < 0 {
+                        role[i] = .orphan
+                    } else if baseGroup[base] >= 0 && !foreign[base] {
+                        group[i] = baseGroup[base]
+                        role[i] = .sidecar
+                    } else {
+                        role[i] = .undecided
+                    }
+                case .fileSidecar:
+                    let bytes = name(i)
+                    let file = UnsafeBufferPointer(rebasing: bytes[..<Int(ends[i])])
+                    var image = GroupAssignment.image(of: file, photoHeads: photoHeads, photoNext: photoNext, name: name)
+                    if image == .none, types[i] == .xmp, let original = GroupAssignment.darktableOriginal(bytes, fileEnd: Int(ends[i])) {
+                        image = original.withUnsafeBufferPointer {
+                            GroupAssignment.image(of: $0, photoHeads: photoHeads, photoNext: photoNext, name: name)
+                        }
+                    }
+                    switch image {
+                    case .one(let file) where kinds[file] == .photo:
+                        group[i] = group[file]
+                        role[i] = .sidecar
+                        sidecarOf[i] = Int32(file)
+                    case .one, .several:
+                        role[i] = .undecided  // an image of a type the root does not count, or of several
+                    case .none:
+                        role[i] = .orphan
+                    }
+                case .photo, .foreignPhoto, .other:
+                    break
+                }
+            }
+            return shown
         }
     }
 
-    private mutating func startGroup(_ photo: Int) {
-        group[photo] = Int32(shown.count)
-        role[photo] = .shown
-        shown.append(Int32(photo))
-    }
-
-    private enum Kind: UInt8 {
+    fileprivate enum Kind: UInt8 {
         case photo, foreignPhoto, shotSidecar, fileSidecar, other
     }
 
@@ -208,7 +274,7 @@ struct GroupAssignment {
     /// same base, so it is looked for down that base's chain of photos: an index
     /// of every name, exact and case folded, cost two more hashes per name of each
     /// folder holding a file's sidecar (most folders with a RAW).
-    private static func image(of file: UnsafeBufferPointer<UInt8>, photoHeads: DigestHeads, photoNext: [Int32],
+    private static func image(of file: UnsafeBufferPointer<UInt8>, photoHeads: DigestHeads, photoNext: UnsafeMutableBufferPointer<Int32>,
                               name: (Int) -> UnsafeBufferPointer<UInt8>) -> Image {
         guard let (_, dot) = ShotKeys.fileType(file) else { return .none }
         var found = Image.none
