@@ -56,14 +56,12 @@ struct FolderGroupPlan: Sendable {
         self.settings = settings
         let assignment = GroupAssignment(count: count, settings: settings, name: name)
         var leader = [Int32](repeating: -1, count: count)
-        var role = [GroupRole](repeating: .undecided, count: count)
         for i in 0..<count {
             let g = assignment.group[i]
-            role[i] = assignment.role[i]
             if g >= 0, assignment.shown[Int(g)] != Int32(i) { leader[i] = assignment.shown[Int(g)] }
         }
         self.leader = leader
-        self.role = role
+        role = assignment.role
         let sidecar = (0..<count).map { assignment.types[$0].isSidecar }
         order = Self.order(leader: leader, sidecar: sidecar, name: name)
     }
