@@ -54,8 +54,9 @@ struct NameArenaTests {
 /// names that are prefixes of each other, not UTF-8, or equal but for length.
 struct FolderEntriesTests {
     /// Ids past 32 bits (only a corrupt index holds them) from `wideFrom` on:
-    /// the folder then keeps 64-bit ids. `hinted`: half the sets say their names
-    /// come in order (a plan's rows), which they mostly do not: the hint changes no answer.
+    /// the folder then keeps 64-bit ids. `hinted`: half the sets, and the lookups,
+    /// say their names come in order (a plan's rows), which they mostly do not: the
+    /// hint changes no answer.
     @Test(arguments: [Int.max, 2500], [false, true]) func behavesLikeASortedDictionary(wideFrom: Int, hinted: Bool) {
         var table = PhotoTable()
         var entries = FolderEntries()
@@ -90,7 +91,10 @@ struct FolderEntriesTests {
                 model[name] = id
             }
             if step % 250 == 0 {
-                for candidate in names { #expect(entries.id(named: candidate, in: table) == model[candidate], "\(candidate) at \(step)") }
+                for candidate in names {
+                    #expect(entries.id(named: candidate, in: table) == model[candidate], "\(candidate) at \(step)")
+                    #expect(entries.id(named: candidate, in: table, inOrder: hinted) == model[candidate], "\(candidate) at \(step)")
+                }
                 #expect(entries.pairs(in: table).map(\.name) == model.keys.sorted(), "kept in ByteString order")
             }
         }

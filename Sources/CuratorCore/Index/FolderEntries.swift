@@ -108,8 +108,9 @@ struct FolderEntries {
         return table.withName(of: row) { own in ByteString.order(own, name) }
     }
 
-    func id(named name: ByteString, in table: PhotoTable) -> Int64? {
-        let (index, found) = position(of: name, in: table)
+    /// `inOrder`: names are asked in ascending order (a folder's plan), checked against the last first.
+    func id(named name: ByteString, in table: PhotoTable, inOrder: Bool = false) -> Int64? {
+        let (index, found) = position(of: name, in: table, lastFirst: inOrder)
         return found ? id(at: index) : nil
     }
 

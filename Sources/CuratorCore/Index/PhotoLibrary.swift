@@ -340,7 +340,10 @@ final class PhotoLibrary {
 
     func folderID(root: Int32, path: ByteString) -> Int32? { folderByPath[FolderKey(rootID: root, path: path)] }
 
-    func photoID(folder: Int32, name: ByteString) -> Int64? { entries[folder]?.id(named: name, in: photos) }
+    /// `inOrder`: names are asked in ascending order, most past every name of the folder (a plan's).
+    func photoID(folder: Int32, name: ByteString, inOrder: Bool = false) -> Int64? {
+        entries[folder]?.id(named: name, in: photos, inOrder: inOrder)
+    }
 
     func photoID(root: Int32, relativePath: ByteString) -> Int64? {
         guard let folder = folderID(root: root, path: relativePath.parent) else { return nil }

@@ -112,7 +112,8 @@ extension CuratorState {
             }
             if removesHere { present.insert(file.name) }
             let identity = FileIdentity(file.status)
-            if let id = library.photoID(folder: folder, name: file.name) {
+            // A plan's files come in name order: each is past the names added before it.
+            if let id = library.photoID(folder: folder, name: file.name, inOrder: plan != nil) {
                 unplanned()
                 seen.insert(id)
                 // Unchanged (every photo of a warm restart): `upsert` would search the
