@@ -112,7 +112,7 @@ extension CuratorState {
             }
             if removesHere { present.insert(file.name) }
             let identity = FileIdentity(file.status)
-            // A plan's files come in name order: each is past the names added before it.
+            // A plan's photos come in name order, most past every name added before them.
             if let id = library.photoID(folder: folder, name: file.name, inOrder: plan != nil) {
                 unplanned()
                 seen.insert(id)
