@@ -88,11 +88,15 @@ struct GroupAssignment {
         let baseGroup: UnsafeMutableBufferPointer<Int32>
         let foreign: UnsafeMutableBufferPointer<Bool>
         let count: Int
+        /// Every column's memory, freed together by `deallocate`.
+        private let allocations: [UnsafeMutableRawPointer]
 
         init(count: Int) {
+            var allocations: [UnsafeMutableRawPointer] = []
             func buffer<T>(_ value: T) -> UnsafeMutableBufferPointer<T> {
                 let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
                 buffer.initialize(repeating: value)
+                if let base = buffer.baseAddress { allocations.append(UnsafeMutableRawPointer(base)) }
                 return buffer
             }
             self.count = count
@@ -109,23 +113,12 @@ struct GroupAssignment {
             baseOf = buffer(-1)
             baseGroup = buffer(-1)
             foreign = buffer(false)
+            self.allocations = allocations
         }
 
         func deallocate() {
             // Every element is a trivial type: nothing to deinitialize.
-            group.deallocate()
-            role.deallocate()
-            nextPhoto.deallocate()
-            sidecarOf.deallocate()
-            types.deallocate()
-            kinds.deallocate()
-            ends.deallocate()
-            photoNext.deallocate()
-            digests.deallocate()
-            sharesDigest.deallocate()
-            baseOf.deallocate()
-            baseGroup.deallocate()
-            foreign.deallocate()
+            for memory in allocations { memory.deallocate() }
         }
 
         /// Fills the columns; returns the groups' shown photos.
