@@ -111,8 +111,7 @@ struct FolderGroupPlan: Sendable {
         // and index were a third of the order's instructions.
         order.withUnsafeMutableBufferPointer { order in
             keys.withUnsafeMutableBufferPointer { keys in
-                let all = UnsafeMutableBufferPointer(rebasing: order[...])
-                sortRun(order, 0..<count, from: sharedLength(all, from: 0, name: name), keys: keys, name: name)
+                sortRun(order, 0..<count, from: sharedLength(order, from: 0, name: name), keys: keys, name: name)
             }
         }
         return order
