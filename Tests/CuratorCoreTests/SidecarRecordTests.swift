@@ -16,6 +16,20 @@ import Testing
               type: type, capture: capture, rank: Int64(Int32.max), groupID: group, role: role)
     }
 
+    /// The record of `sidecars` (in id order, all of one record's range), written by
+    /// the `Writer` the library uses (`PhotoTable.sidecarRecord`, from its rows in place).
+    static func encode(_ sidecars: [Photo]) -> [UInt8] {
+        var writer = SidecarRecord.Writer()
+        for photo in sidecars {
+            photo.name.bytes.withUnsafeBufferPointer { name in
+                writer.add(id: photo.id, folderID: photo.folderID, size: photo.size, mtimeNs: photo.identity.mtimeNs,
+                           device: photo.identity.device, inode: photo.identity.inode, captureRaw: photo.capture.raw,
+                           rank: photo.rank, groupID: photo.groupID, role: photo.role, type: photo.type, name: name)
+            }
+        }
+        return writer.bytes
+    }
+
     static func decode(_ bytes: [UInt8], record: Int64) throws(SidecarRecordError) -> [SidecarRecord.Row] {
         try bytes.withUnsafeBufferPointer { b throws(SidecarRecordError) in try SidecarRecord.decode(b, record: record) }
     }
@@ -28,7 +42,7 @@ import Testing
                          capture: .pending),
             Self.sidecar(191, long, type: .thm, group: 1 << 52, role: .undecided, capture: .known(-62_000_000_000)),
         ]
-        let bytes = SidecarRecord.encode(sidecars)
+        let bytes = Self.encode(sidecars)
         let rows = try Self.decode(bytes, record: 2)
         #expect(rows.count == 3)
         for (row, photo) in zip(rows, sidecars) {
@@ -43,9 +57,9 @@ import Testing
 
     @Test func aRecordThisFormatDidNotWriteIsRefusedSayingWhere() throws {
         let first = Self.sidecar(64, Array("a.xmp".utf8))
-        let good = SidecarRecord.encode([first, Self.sidecar(70, Array("b.pp3".utf8), type: .pp3)])
+        let good = Self.encode([first, Self.sidecar(70, Array("b.pp3".utf8), type: .pp3)])
         // Cut anywhere inside a sidecar: refused, never read past the end.
-        let firstEnd = SidecarRecord.encode([first]).count
+        let firstEnd = Self.encode([first]).count
         #expect(try Self.decode(Array(good[..<firstEnd]), record: 1).map(\.id) == [64])
         for end in 2..<good.count where end != firstEnd {
             #expect(throws: SidecarRecordError.self, "cut at \(end)") { try Self.decode(Array(good[..<end]), record: 1) }
@@ -56,16 +70,16 @@ import Testing
         #expect(throws: SidecarRecordError.self) { try Self.decode(otherFormat, record: 1) }
         // Ids outside the record's range or out of order.
         #expect(throws: SidecarRecordError.self) { try Self.decode(good, record: 0) }
-        let outOfOrder = SidecarRecord.encode([Self.sidecar(70, Array("b.xmp".utf8)), Self.sidecar(64, Array("a.xmp".utf8))])
+        let outOfOrder = Self.encode([Self.sidecar(70, Array("b.xmp".utf8)), Self.sidecar(64, Array("a.xmp".utf8))])
         #expect(throws: SidecarRecordError.self) { try Self.decode(outOfOrder, record: 1) }
         // A type that is no sidecar, a name of nothing.
         do {
-            _ = try Self.decode(SidecarRecord.encode([Self.sidecar(64, Array("a.jpg".utf8), type: .jpeg)]), record: 1)
+            _ = try Self.decode(Self.encode([Self.sidecar(64, Array("a.jpg".utf8), type: .jpeg)]), record: 1)
             Issue.record("a JPEG was read as a sidecar")
         } catch {
             #expect(error.description.contains("sidecar record 1, byte 1") && error.description.contains("jpeg"), "\(error)")
         }
-        #expect(throws: SidecarRecordError.self) { try Self.decode(SidecarRecord.encode([Self.sidecar(64, [])]), record: 1) }
+        #expect(throws: SidecarRecordError.self) { try Self.decode(Self.encode([Self.sidecar(64, [])]), record: 1) }
     }
 
     /// The library writes a sidecar's record, not a row, and keeps it right through

@@ -39,20 +39,6 @@ struct SidecarRecord {
         var name: Range<Int>
     }
 
-    /// The record of `sidecars` (in id order, all of one record's range). The library
-    /// writes its records from the table's rows in place (`PhotoTable.sidecarRecord`).
-    static func encode(_ sidecars: [Photo]) -> [UInt8] {
-        var writer = Writer()
-        for photo in sidecars {
-            photo.name.bytes.withUnsafeBufferPointer { name in
-                writer.add(id: photo.id, folderID: photo.folderID, size: photo.size, mtimeNs: photo.identity.mtimeNs,
-                           device: photo.identity.device, inode: photo.identity.inode, captureRaw: photo.capture.raw,
-                           rank: photo.rank, groupID: photo.groupID, role: photo.role, type: photo.type, name: name)
-            }
-        }
-        return writer.bytes
-    }
-
     /// A record's bytes, one sidecar after another (in id order).
     struct Writer {
         private(set) var bytes: [UInt8] = [SidecarRecord.format]
