@@ -19,7 +19,7 @@ public final class Database {
     let user = ConnectionUser()
     #endif
 
-    public enum Durability { case normal, full }
+    public enum Durability: Sendable { case normal, full }
 
     /// Opens (creating if needed) a WAL database, readable by its owner only
     /// (`makePrivate`). `full` syncs the WAL on every commit: what the journal
@@ -196,6 +196,23 @@ public final class Database {
     /// Checkpoints on their own once the WAL holds `pages` pages (SQLite's default: 1000).
     public func setAutocheckpoint(pages: Int) throws(SQLiteError) {
         try execute("PRAGMA wal_autocheckpoint=\(pages)")
+    }
+
+    /// Frames in the WAL after this connection's last commit (0 before any, or once
+    /// `countWALFrames` has not been called): SQLite's WAL hook reports it.
+    public private(set) var walFrames = 0
+
+    /// Has every commit of this connection record the WAL's length in `walFrames`
+    /// and checkpoint nothing itself: SQLite's automatic checkpoint is its WAL hook,
+    /// which this one replaces. The owner then checkpoints (`checkpointPassively`,
+    /// from a connection of its own on a thread of its own) when `walFrames` says so.
+    public func countWALFrames() {
+        let hook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = { context, _, _, frames in
+            if let context { Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().walFrames = Int(frames) }
+            return SQLITE_OK
+        }
+        // Unretained: the hook goes with the handle, which this object closes as it goes.
+        exclusively("sqlite3_wal_hook") { _ = sqlite3_wal_hook(handle, hook, Unmanaged.passUnretained(self).toOpaque()) }
     }
 
     /// Copies what it can of the WAL into the main file without waiting for, or

@@ -14,6 +14,61 @@ import Testing
               identity: FileIdentity(device: 1, inode: inode, size: 10, mtimeNs: 1), type: .jpeg, capture: .none, rank: 1)
     }
 
+    /// A commit that grows the WAL past `checkpointFrames` pages copies nothing into
+    /// the main file itself (SQLite's automatic checkpoint did, inside the commit and
+    /// so inside the state lock): it asks the index's checkpointer, whose pass then
+    /// copies the WAL on its own thread, and the next commit starts the WAL over.
+    /// Below that, nothing is copied until `checkpointSoon` (a scan is over).
+    @Test func theWALIsCheckpointedBesideTheWriterNotInItsCommit() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.child("index.sqlite").lossyString
+        let store = try IndexStore(path: path)
+        store.checkpointFrames = 300
+        func mainFileBytes() -> Int {
+            var status = stat()
+            return stat(path, &status) == 0 ? Int(status.st_size) : -1
+        }
+        func passes() -> Int { store.checkpointer.passes.load(ordering: .acquiring) }
+        func waitForPasses(_ count: Int) {
+            let deadline = MonotonicClock.nanoseconds() + 10_000_000_000
+            while passes() < count && MonotonicClock.nanoseconds() < deadline { usleep(2000) }
+        }
+        func write(pages: Int) throws {
+            try store.begin()
+            for _ in 0..<pages { try store.database.execute("INSERT INTO filler VALUES(zeroblob(4000))") }
+            try store.commit()
+        }
+        try store.database.execute("CREATE TABLE filler(x BLOB)")
+        let before = mainFileBytes()
+        // Below the threshold: no pass asked, nothing copied.
+        try write(pages: 100)
+        #expect(store.database.walFrames >= 100)
+        usleep(50_000)
+        #expect(passes() == 0)
+        #expect(mainFileBytes() == before)
+        var failure: (any Error)?
+        store.checkpointer.holdingPasses {
+            do { try write(pages: 250) } catch { failure = error }
+            #expect(store.database.walFrames > store.checkpointFrames)
+            #expect(mainFileBytes() == before, "the commit checkpointed: \(before) bytes became \(mainFileBytes())")
+        }
+        if let failure { throw failure }
+        waitForPasses(1)
+        #expect(passes() == 1)
+        #expect(mainFileBytes() > 300 * 4096, "the pass copied the WAL into the main file")
+        try write(pages: 1)
+        #expect(store.database.walFrames < 10, "the WAL started over: \(store.database.walFrames) frames")
+        // A burst below the threshold, then the scan's end: one pass, asked once.
+        let copied = mainFileBytes()
+        try write(pages: 200)
+        store.checkpointSoon()
+        store.checkpointSoon()
+        waitForPasses(2)
+        usleep(50_000)
+        #expect(passes() == 2)
+        #expect(mainFileBytes() > copied + 150 * 4096)
+    }
+
     @Test func valuesOutOfRangeDropTheirRowsAndAreSaid() throws {
         let dir = try ScratchDirectory()
         let path = dir.child("index.sqlite").lossyString

@@ -27,7 +27,7 @@ final class Sandbox {
         try Sandbox.makeDirectories(root)
     }
 
-    /// A batch's journal checkpoint runs on a thread of its own (`JournalCheckpointer`)
+    /// A batch's journal checkpoint runs on a thread of its own (`WALCheckpointer`)
     /// and may be opening or closing its connection as the test ends: SQLite then
     /// makes `journal.sqlite-shm` again between `rm`'s unlinks and its `rmdir`, which
     /// left a folder in /tmp now and then. So `rm` runs until the folder is gone

@@ -21,7 +21,7 @@ public final class BatchRunner {
     private let journalPath: String
     /// Empties the journal's WAL after each batch, undo and recovery, off this thread
     /// (one for every runner of the journal).
-    let checkpointer: JournalCheckpointer
+    let checkpointer: WALCheckpointer
     /// The batches the runners of this journal are carrying out now.
     let live: LiveBatches
     /// The threads a batch or an undo hands work to while it moves photos: the next
@@ -45,7 +45,7 @@ public final class BatchRunner {
             throw BatchError.journal(error, opening: true)
         }
         self.journalPath = journalPath
-        checkpointer = JournalCheckpointer(path: journalPath)
+        checkpointer = WALCheckpointer(path: journalPath, durability: .full, what: "journal", threadName: "curatord-ckpt")
         live = LiveBatches()
         trashConfiguration = trash
         self.failpoints = failpoints

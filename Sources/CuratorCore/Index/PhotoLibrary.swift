@@ -330,6 +330,9 @@ final class PhotoLibrary {
     /// Photo rows and sidecar records written to the store since it was opened.
     var storeWrites: Int { store.photoWrites }
 
+    /// Has the index file take in what its WAL holds, beside the writer (`IndexStore.checkpointSoon`).
+    func checkpointSoon() { store.checkpointSoon() }
+
     // MARK: lookups
 
     func photo(_ id: Int64) -> Photo? { photos[id] }

@@ -22,7 +22,7 @@ final class Journal: @unchecked Sendable {
     ///    `items.owner`, the uid that owned each photo when it was trashed.
     static let schemaVersion = 3
 
-    /// The WAL is checkpointed by `JournalCheckpointer` after each batch; this
+    /// The WAL is checkpointed by `WALCheckpointer` after each batch; this
     /// connection does it itself only past this many pages (64 MB).
     static let autocheckpointPages = 16384
 
