@@ -614,4 +614,23 @@ import Testing
         #expect(whole.map { $0.map { "\($0.path.lossyString):\($0.files.count)" } } == [["a:2"], ["big:10"], ["c:1"]])
         #expect(whole.joined().allSatisfy { $0.complete })
     }
+
+    /// A sidecar weighs a quarter of a photo (rounded up per folder), so a tree of
+    /// RAW+JPEG pairs and `.xmp`s takes no more holds than its photos call for.
+    @Test func sidecarsWeighAQuarterOfAPhoto() {
+        func withSidecars(_ path: String, photos: Int, sidecars: Int) -> ScannedFolder {
+            var f = folder(path, photos)
+            let status = FileStatus(stat())
+            f.files += (0..<sidecars).map { ScannedFile(name: ByteString("\(path)-\($0).xmp"), status: status, type: .xmp) }
+            return f
+        }
+        #expect(ScanHolds.weight(of: withSidecars("a", photos: 3, sidecars: 0).files) == 3)
+        #expect(ScanHolds.weight(of: withSidecars("a", photos: 3, sidecars: 1).files) == 4)
+        #expect(ScanHolds.weight(of: withSidecars("a", photos: 3, sidecars: 8).files) == 5)
+        #expect(ScanHolds.weight(of: withSidecars("a", photos: 0, sidecars: 0).files) == 1)
+        // 4 + 1, 4 + 1: two folders of four photos and four sidecars share a hold of 10.
+        let holds = ScanHolds.group([withSidecars("a", photos: 4, sidecars: 4), withSidecars("b", photos: 4, sidecars: 4),
+                                     folder("c", 3)], limit: 10, splitting: true)
+        #expect(holds.map { $0.map(\.path.lossyString) } == [["a", "b"], ["c"]])
+    }
 }
