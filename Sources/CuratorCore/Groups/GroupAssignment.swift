@@ -190,9 +190,21 @@ struct GroupAssignment {
                 }
                 // One of each kind: the shown photo by the root's choice, then the others
                 // rendered, RAW, clip (their ranks differ, as their kinds do).
-                members.sort { PhotoGrouping.rank(types[$0], .rendered) < PhotoGrouping.rank(types[$1], .rendered) }
-                let first = members.min { PhotoGrouping.rank(types[$0], settings.shown) < PhotoGrouping.rank(types[$1], settings.shown) }
-                    ?? members[0]
+                // Two or three photos (one of each kind, distinct ranks): sorted by
+                // insertion, where `sort` through a closure cost ten times as much.
+                for k in 1..<members.count {
+                    let photo = members[k]
+                    var j = k
+                    while j > 0, PhotoGrouping.rank(types[members[j - 1]], .rendered) > PhotoGrouping.rank(types[photo], .rendered) {
+                        members[j] = members[j - 1]
+                        j -= 1
+                    }
+                    members[j] = photo
+                }
+                var first = members[0]
+                for photo in members where PhotoGrouping.rank(types[photo], settings.shown) < PhotoGrouping.rank(types[first], settings.shown) {
+                    first = photo
+                }
                 startGroup(first)
                 var last = first
                 for photo in members where photo != first {
@@ -274,7 +286,7 @@ struct GroupAssignment {
         var j = photoHeads[digest(file, dot)]
         while j >= 0 {
             let candidate = name(Int(j))
-            if candidate.elementsEqual(file) { return .one(Int(j)) }
+            if candidate.count == file.count, exactlyEqual(candidate, file) { return .one(Int(j)) }
             if foldedEqual(candidate, candidate.count, file, file.count) { found = found == .none ? .one(Int(j)) : .several }
             j = photoNext[Int(j)]
         }
@@ -305,6 +317,13 @@ struct GroupAssignment {
             if Self.fold(a[k]) != Self.fold(b[k]) { return false }
         }
         return true
+    }
+
+    /// Whether `a` and `b` (of one length) hold the same bytes: `elementsEqual`
+    /// went byte by byte through the buffers' iterators.
+    private static func exactlyEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return a.count == b.count }
+        return memcmp(pa, pb, a.count) == 0
     }
 
     private static func fold(_ byte: UInt8) -> UInt8 { (byte >= 65 && byte <= 90) ? byte + 32 : byte }
