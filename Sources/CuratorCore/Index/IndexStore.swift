@@ -13,11 +13,11 @@ final class IndexStore {
     /// WAL frames (pages: 64 MB) a commit adds before it asks `checkpointer` for a
     /// pass, again each time the WAL has grown as much more. A pass syncs the WAL
     /// and the file, and on ext4 a sync makes every other write to the file system
-    /// wait for its journal: passes during a first scan (after every commit past
-    /// SQLite's 1 000 pages, or every 4 096) stalled the scan's own writes, cold
-    /// starts of 100 000 photos then slower than with SQLite's checkpoints inside the
-    /// commits. So a scan's burst is checkpointed once it is over (`checkpointSoon`),
-    /// and only a long one (a million photos write about 220 MB) before.
+    /// wait for its journal: passes during a first scan stalled the scan's own
+    /// writes (after every commit past SQLite's 1 000 pages, cold starts of 100 000
+    /// photos were slower than with SQLite's checkpoints inside the commits; every
+    /// 4 096 pages, about as slow). So a scan's burst is checkpointed once it is over
+    /// (`checkpointSoon`), and only a long one (a million photos write ~220 MB) before.
     var checkpointFrames = 16384
     /// Past this many, a commit checkpoints on its own connection after all: what
     /// the passes have not copied (they failed, or cannot keep up).
@@ -342,9 +342,9 @@ final class IndexStore {
     func begin() throws { try database.execute("BEGIN") }
     /// Commits, with no checkpoint inside the commit: a first scan commits every few
     /// hundred photos inside a hold of the state lock, and SQLite's automatic
-    /// checkpoint in every fifth or so of those commits (copying 4 MB into the
-    /// main file and syncing both) held the lock, and with it every request, for as
-    /// long as the disk took. The WAL is checkpointed beside the writer instead, each
+    /// checkpoint, in the commit that took the WAL past 1 000 pages (five times in a
+    /// first scan of 100 000 photos: copying 4 MB into the main file and syncing
+    /// both), held the lock, and with it every request, for as long as the disk took. The WAL is checkpointed beside the writer instead, each
     /// time it has grown by `checkpointFrames`, and after a scan (`checkpointSoon`).
     func commit() throws {
         try database.execute("COMMIT")
