@@ -198,8 +198,8 @@ public final class Database {
         try execute("PRAGMA wal_autocheckpoint=\(pages)")
     }
 
-    /// Frames in the WAL after this connection's last commit (0 before any, or once
-    /// `countWALFrames` has not been called): SQLite's WAL hook reports it.
+    /// Frames in the WAL after this connection's last commit, as SQLite's WAL hook
+    /// reports it once `countWALFrames` installed it (0 until then).
     public private(set) var walFrames = 0
 
     /// Has every commit of this connection record the WAL's length in `walFrames`

@@ -11,7 +11,7 @@ final class IndexStore {
     /// Checkpoints the index's WAL beside its writer (`commit`, `checkpointSoon`).
     let checkpointer: WALCheckpointer
     /// WAL frames (pages: 64 MB) a commit adds before it asks `checkpointer` for a
-    /// pass, again each time the WAL has grown as much more. A pass syncs the WAL
+    /// pass, again each time the WAL has grown as much more (settable for tests). A pass syncs the WAL
     /// and the file, and on ext4 a sync makes every other write to the file system
     /// wait for its journal: passes during a first scan stalled the scan's own
     /// writes (after every commit past SQLite's 1 000 pages, cold starts of 100 000
@@ -21,7 +21,7 @@ final class IndexStore {
     var checkpointFrames = 16384
     /// Past this many, a commit checkpoints on its own connection after all: what
     /// the passes have not copied (they failed, or cannot keep up).
-    var boundFrames = 65536
+    static let boundFrames = 65536
     /// The WAL's length when a commit last asked for a pass.
     private var requestedAtFrames = 0
     /// 2: photos have a group and a role (issue 15); 3: sidecars are stored by
@@ -344,13 +344,14 @@ final class IndexStore {
     /// hundred photos inside a hold of the state lock, and SQLite's automatic
     /// checkpoint, in the commit that took the WAL past 1 000 pages (five times in a
     /// first scan of 100 000 photos: copying 4 MB into the main file and syncing
-    /// both), held the lock, and with it every request, for as long as the disk took. The WAL is checkpointed beside the writer instead, each
-    /// time it has grown by `checkpointFrames`, and after a scan (`checkpointSoon`).
+    /// both), held the lock, and with it every request, for as long as the disk
+    /// took. The WAL is checkpointed beside the writer instead, each time it has
+    /// grown by `checkpointFrames`, and after a scan (`checkpointSoon`).
     func commit() throws {
         try database.execute("COMMIT")
         let frames = database.walFrames
         if frames < requestedAtFrames { requestedAtFrames = 0 }  // the WAL started over
-        if frames >= boundFrames {
+        if frames >= Self.boundFrames {
             try? database.checkpointPassively()
         } else if frames - requestedAtFrames >= checkpointFrames {
             checkpointer.request()
