@@ -130,6 +130,16 @@ class CuratordClient(LineSocket):
         return message
 
 
+def scan_done(status: dict, expected_photos=None) -> bool:
+    """Whether a `status` answer says every root has finished a scan (and, when given,
+    that the roots hold `expected_photos`: per root, not the top-level total, which
+    also counts roots no longer configured)."""
+    roots = status.get("roots") or []
+    done = bool(roots) and not status.get("scanning") and all(
+        r.get("last_scan_ms") is not None and not r.get("scanning") for r in roots)
+    return done and (expected_photos is None or sum(r.get("photos", 0) for r in roots) == expected_photos)
+
+
 class Daemon:
     """One curatord process on the benchmark's roots, with its own socket and state."""
 
@@ -233,11 +243,7 @@ class Daemon:
             if now >= next_status or seen > hints:
                 hints = seen
                 status = client.request("status", timeout=30)
-                roots = status.get("roots") or []
-                done = roots and not status.get("scanning") and all(
-                    r.get("last_scan_ms") is not None and not r.get("scanning") for r in roots)
-                # Per root, not the top-level total: that also counts roots no longer configured.
-                if done and (expected_photos is None or sum(r.get("photos", 0) for r in roots) == expected_photos):
+                if scan_done(status, expected_photos):
                     return status
                 next_status = time.monotonic() + interval
                 if time.monotonic() >= deadline:

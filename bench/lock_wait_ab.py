@@ -22,16 +22,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import procs  # noqa: E402
-from curatord_client import Daemon  # noqa: E402
+from curatord_client import Daemon, scan_done  # noqa: E402
 
 BASE = os.environ.get("DIR", "/tmp/curatord-groups-ab")
 REPS = int(os.environ.get("REPS", "4"))
-
-
-def scan_done(status: dict) -> bool:
-    roots = status.get("roots") or []
-    return bool(roots) and not status.get("scanning") and all(
-        r.get("last_scan_ms") is not None and not r.get("scanning") for r in roots)
 
 
 def waits_during_scan(binary: str, name: str, tree: str, env: dict) -> list:

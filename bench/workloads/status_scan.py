@@ -15,6 +15,7 @@ import time
 
 import stats
 from context import sync_disks
+from curatord_client import scan_done
 
 KEY = "status"
 TITLE = "status during the cold scan, p50/p99"
@@ -36,11 +37,7 @@ def status_during_scan(ctx):
             deadline = time.monotonic() + 1800
             while True:
                 elapsed, status = client.timed_request("status", timeout=60)
-                roots = status.get("roots") or []
-                done = roots and not status.get("scanning") and all(
-                    r.get("last_scan_ms") is not None and not r.get("scanning") for r in roots) and \
-                    sum(r.get("photos", 0) for r in roots) == ctx.expected_photos
-                if done:
+                if scan_done(status, ctx.expected_photos):
                     return latencies, time.monotonic() - daemon.started_at
                 latencies.append(elapsed * 1000)
                 if time.monotonic() > deadline:
