@@ -57,6 +57,27 @@ struct FolderEntriesTests {
     /// the folder then keeps 64-bit ids. `hinted`: half the sets, and the lookups,
     /// say their names come in order (a plan's rows), which they mostly do not: the
     /// hint changes no answer.
+    /// Entries made at once from ids in name order (a folder's plan) are what
+    /// filing them one by one makes; ids out of strict order make none.
+    @Test func entriesOfIDsInNameOrderAreCheckedNotTrusted() throws {
+        var table = PhotoTable()
+        let names: [ByteString] = ["B.CR2", "B.JPG", "a.jpg", "a.jpg.xmp", "b"]
+        for (k, name) in names.enumerated() {
+            let id = Int64(k + 1)
+            table[id] = Photo(id: id, rootID: 1, folderID: 1, name: name,
+                              identity: FileIdentity(device: 1, inode: UInt64(id), size: 1, mtimeNs: 0),
+                              type: .jpeg, capture: .pending, rank: 1)
+        }
+        let entries = try #require(FolderEntries(sortedIDs: [1, 2, 3, 4, 5], in: table))
+        var one = FolderEntries()
+        for id in [3, 5, 1, 4, 2] as [Int64] { one.set(names[Int(id) - 1], id, in: table) }
+        #expect(entries.values == one.values)
+        for name in names { #expect(entries.id(named: name, in: table) == one.id(named: name, in: table)) }
+        #expect(FolderEntries(sortedIDs: [1, 3, 2, 4, 5], in: table) == nil, "out of order")
+        #expect(FolderEntries(sortedIDs: [1, 2, 2, 3], in: table) == nil, "a name twice")
+        #expect(FolderEntries(sortedIDs: [1, 9], in: table) == nil, "an id the table lacks")
+    }
+
     @Test(arguments: [Int.max, 2500], [false, true]) func behavesLikeASortedDictionary(wideFrom: Int, hinted: Bool) {
         var table = PhotoTable()
         var entries = FolderEntries()

@@ -271,6 +271,33 @@ import Testing
         #expect(f.paths == ["other/4.jpg"])
     }
 
+    /// A new folder's rows are added by its plan unfiled under their names and
+    /// filed together, in the plan's name order, at the folder's end: after it,
+    /// every name finds its row, and the same listing again changes nothing.
+    @Test func aNewFolderAddedByItsPlanHasEveryNameFiled() throws {
+        let f = try Fixture(groups: true)
+        let names = ["b.xmp", "B.CR2", "a.jpg", "B.JPG", "a.CR2", "c.png", "B.CR2.xmp", "a.MOV", "IMG_2.HEIC", "IMG_2.MOV", "IMG_10.jpg"]
+        for name in names { try f.write("d/" + name, name) }
+        let files = try names.map { try f.scanned("d/" + $0) }
+        let plan = FolderGroupPlan(names: files.map(\.name), settings: GroupSettings(enabled: true, shown: .rendered))
+        let ordered = plan.order.map { files[Int($0)] }
+        var seen = IDSet()
+        var arrivals = HeldArrivals()
+        try f.state.reconcile(root: f.rootID, folders: [ScannedFolder(path: "d", files: ordered[...], complete: true, groups: plan.inOrder())],
+                              deferRemovals: true, coalesceAdded: true, seen: &seen, arrivals: &arrivals)
+        let library = f.state.library
+        let folder = try #require(library.folderID(root: f.rootID, path: "d"))
+        #expect(library.members(ofFolder: folder).map(\.name) == names.map { ByteString($0) }.sorted(), "filed in name order")
+        for name in names {
+            let id = try #require(f.id("d/" + name), "\(name) is filed")
+            #expect(library.photo(id)?.name == ByteString(name))
+        }
+        #expect(library.photo(try #require(f.id("d/B.CR2")))?.groupID == f.id("d/B.JPG"), "grouped as planned")
+        let writes = f.writes
+        #expect(try f.reconcile("d", names).isEmpty, "the same files again: nothing changes")
+        #expect(f.writes == writes)
+    }
+
     @Test func pendingCaptureTimesOfARootThatCameBackAreQueuedAgain() throws {
         let f = try Fixture()
         try f.write("a.jpg")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
+import Glibc
 
 /// A new folder's groups, worked out from the names a scan listed, so that the
 /// index can give each row its group and role as it adds it. A first scan adds
@@ -31,6 +32,11 @@ struct FolderGroupPlan: Sendable {
     /// word (`IDStack`), and a sidecar after each group broke a folder's run into
     /// one a group (0.8 MB more at a million photos, held until they are done).
     let order: [Int32]
+    /// The files in name order (`ByteString`'s), where no two share a name (a
+    /// folder's listing); nil where some do (only a caller's list may repeat one).
+    /// The index files a new folder's rows under their names in this order, in one
+    /// pass (`PhotoLibrary.file(folder:ids:)`).
+    let byName: [Int32]?
 
     var count: Int { leader.count }
 
@@ -63,13 +69,19 @@ struct FolderGroupPlan: Sendable {
         self.leader = leader
         role = assignment.role
         let sidecar = (0..<count).map { assignment.types[$0].isSidecar }
-        order = Self.order(leader: leader, sidecar: sidecar, name: name)
+        let byName = Self.nameOrder(count: count, name: name)
+        order = Self.order(leader: leader, sidecar: sidecar, byName: byName)
+        let distinct = zip(byName, byName.dropFirst()).allSatisfy { a, b in
+            let (x, y) = (name(a), name(b))
+            guard x.count == y.count, let px = x.baseAddress, let py = y.baseAddress else { return x.count != y.count }
+            return memcmp(px, py, x.count) != 0
+        }
+        self.byName = distinct ? byName.map { Int32($0) } : nil
     }
 
     /// Name order (`ByteString`'s: bytes, then length), each photo that bears
     /// another's id right after that one, the sidecars after all the photos.
-    private static func order(leader: [Int32], sidecar: [Bool], name: (Int) -> UnsafeBufferPointer<UInt8>) -> [Int32] {
-        let byName = nameOrder(count: leader.count, name: name)
+    private static func order(leader: [Int32], sidecar: [Bool], byName: [Int]) -> [Int32] {
         // Each leader's photo followers as a list through `next`, in name order (pushed from the last).
         var head = [Int32](repeating: -1, count: leader.count)
         var next = [Int32](repeating: -1, count: leader.count)
@@ -206,11 +218,12 @@ struct FolderGroupPlan: Sendable {
         return key
     }
 
-    private init(settings: GroupSettings, leader: [Int32], role: [GroupRole], order: [Int32]) {
+    private init(settings: GroupSettings, leader: [Int32], role: [GroupRole], order: [Int32], byName: [Int32]?) {
         self.settings = settings
         self.leader = leader
         self.role = role
         self.order = order
+        self.byName = byName
     }
 
     /// The plan of the same files taken in its order (file `p` of it is file
@@ -224,7 +237,7 @@ struct FolderGroupPlan: Sendable {
         for (p, i) in order.enumerated() { position[Int(i)] = Int32(p) }
         let leader = order.map { i in self.leader[Int(i)] < 0 ? -1 : position[Int(self.leader[Int(i)])] }
         return FolderGroupPlan(settings: settings, leader: leader, role: order.map { role[Int($0)] },
-                               order: Array(0..<Int32(count)))
+                               order: Array(0..<Int32(count)), byName: byName?.map { position[Int($0)] })
     }
 
     /// Whether the plan follows `settings` (as the index groups the root).

@@ -57,6 +57,32 @@ struct FolderEntries {
         }
     }
 
+    /// The entries of `ids`, photos of one folder in the table given in name order
+    /// (a folder's plan knows it: `FolderGroupPlan.byName`), checked in one pass
+    /// over their names; nil where two are not in strict order (each must then be
+    /// filed on its own). A search per name, where a scan's names came out of name
+    /// order, was a fifth of what a tree of RAW+JPEG pairs cost the index's thread.
+    init?(sortedIDs ids: [Int64], in table: PhotoTable) {
+        var refs: [NameRef] = []
+        refs.reserveCapacity(ids.count)
+        for id in ids {
+            guard let row = table.row(id) else { return nil }
+            refs.append(row.name)
+        }
+        let ascending = table.names.bytes.withUnsafeBufferPointer { arena in
+            func name(_ ref: NameRef) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: arena[Int(ref.offset)..<Int(ref.offset) + Int(ref.count)])
+            }
+            return zip(refs, refs.dropFirst()).allSatisfy { ByteString.order(name($0), name($1)) < 0 }
+        }
+        guard ascending else { return nil }
+        if ids.allSatisfy({ UInt32(exactly: $0) != nil }) {
+            narrow = ids.map { UInt32(truncatingIfNeeded: $0) }
+        } else {
+            wide = ids
+        }
+    }
+
     var isEmpty: Bool { count == 0 }
     var count: Int { isWide ? wide.count : narrow.count }
     var values: [Int64] { isWide ? wide : narrow.map { Int64($0) } }

@@ -427,16 +427,21 @@ final class PhotoLibrary {
     /// new file), so it is not looked for again.
     /// `placed`: a new row's group (nil: its own id) and role, as its folder's
     /// `FolderGroupPlan` says (`placesByPlan`); the folder is then not grouped again.
+    /// `filed` false (with `absent`): the new row is not filed under its name in its
+    /// folder until the caller files it (`file(folder:ids:)`) before the transaction
+    /// ends; meanwhile the folder's names do not hold it, and no other row may be
+    /// added at its name. A scan's new folder is filed whole so, its names in order.
     func upsert(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
                 capture: CaptureState = .pending, preferredID: Int64? = nil, absent: Bool = false,
-                placed: (group: Int64?, role: GroupRole)? = nil) throws -> LibraryChange? {
+                placed: (group: Int64?, role: GroupRole)? = nil, filed: Bool = true) throws -> LibraryChange? {
         try batch { try upsertInTransaction(root: root, folder: folder, name: name, identity: identity, type: type,
-                                            capture: capture, preferredID: preferredID, absent: absent, placed: placed) }
+                                            capture: capture, preferredID: preferredID, absent: absent, placed: placed,
+                                            filed: filed) }
     }
 
     private func upsertInTransaction(root: Int32, folder: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
                                      capture: CaptureState, preferredID: Int64?, absent: Bool,
-                                     placed: (group: Int64?, role: GroupRole)?) throws -> LibraryChange? {
+                                     placed: (group: Int64?, role: GroupRole)?, filed: Bool) throws -> LibraryChange? {
         assert(!absent || photoID(folder: folder, name: name) == nil, "a photo said absent is at its path")
         if !absent, let id = photoID(folder: folder, name: name), let row = photos.row(id) {
             if isUnchanged(row, identity: identity, type: type) { return nil }
@@ -465,9 +470,24 @@ final class PhotoLibrary {
         let photo = Photo(id: id, rootID: root, folderID: folder, name: name, identity: identity, type: type,
                           capture: type.isSidecar ? .none : capture, rank: takeRank(folder),
                           groupID: placed.map { $0.group ?? id }, role: placed?.role)
-        insertInMemory(photo, placed: placed != nil)
+        insertInMemory(photo, placed: placed != nil, filed: filed || !absent)
         try write(photo)
         return .added(photo)
+    }
+
+    /// Files rows added unfiled (`upsert`'s `filed`) under their names in
+    /// `folder`: where the folder has no name filed and `ids` come in strict name
+    /// order (a plan's `byName`), in one pass that checks the order; else each
+    /// searched for and filed on its own.
+    func file(folder: Int32, ids: [Int64]) {
+        guard !ids.isEmpty else { return }
+        if entries[folder]?.isEmpty ?? true, let whole = FolderEntries(sortedIDs: ids, in: photos) {
+            entries[folder] = whole
+            return
+        }
+        for id in ids {
+            if let row = photos.row(id) { entries[folder, default: FolderEntries()].set(photos.name(of: row), id, in: photos) }
+        }
     }
 
     /// Whether photo `id` is this file as it is now: the same device, inode, size,
@@ -747,7 +767,8 @@ final class PhotoLibrary {
 
     /// `placed`: the row comes with the group its folder's plan gives it
     /// (`FolderGroupPlan`), and changes no group to be made again.
-    private func insertInMemory(_ photo: Photo, placed: Bool = false) {
+    /// `filed` false: the row is left out of its folder's names (`upsert`'s `filed`).
+    private func insertInMemory(_ photo: Photo, placed: Bool = false, filed: Bool = true) {
         let inode = Self.inodeDigest(photo.identity.device, photo.identity.inode)
         let rankBefore = nextRank[photo.folderID]
         let touches = inTransaction && !placed && mayChangeGroups(photo)
@@ -772,7 +793,7 @@ final class PhotoLibrary {
         photos[photo.id] = photo
         // What the undo log restores is what these replace (one search each, not two).
         // A plan's rows come in name order (most after every name filed before them).
-        let entryBefore = entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos, inOrder: placed)
+        let entryBefore = filed ? entries[photo.folderID, default: FolderEntries()].set(photo.name, photo.id, in: photos, inOrder: placed) : nil
         let inodeBefore = byInode.set(inode, photo.id, digestOf: digest(of:))
         if inTransaction { note(.inserted(photo, entry: entryBefore, inode: inodeBefore, rank: rankBefore)) }
         nextRank[photo.folderID] = max(rankBefore ?? 1, photo.rank + 1)

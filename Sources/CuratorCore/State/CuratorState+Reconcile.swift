@@ -93,9 +93,18 @@ extension CuratorState {
         // whole, as without a plan.
         var plan = groups.flatMap { $0.count == files.count && library.placesByPlan($0, folder: folder, root: root) ? $0 : nil }
         var placedIDs = [Int64](repeating: 0, count: plan?.count ?? 0)
+        // While the plan holds, its rows are added unfiled under their names and
+        // filed together at the end, in its name order (`PhotoLibrary.file`): the
+        // folder had no row, and a listing's names are distinct, so no name of it
+        // needs looking up meanwhile.
+        let filesLater = plan?.byName != nil
+        var unfiled: [Int64] = []
         func unplanned() {
             if plan != nil { library.regroupWhole(folder) }
             plan = nil
+            // Its rows are looked up by name from here on.
+            library.file(folder: folder, ids: unfiled)
+            unfiled.removeAll()
         }
         for offset in plan?.order.lazy.map(Int.init) ?? Array(0..<files.count) {
             let file = files[files.startIndex + offset]
@@ -112,8 +121,9 @@ extension CuratorState {
             }
             if removesHere { present.insert(file.name) }
             let identity = FileIdentity(file.status)
+            let unfiledHere = filesLater && plan != nil
             // A plan's photos come in name order, most past every name added before them.
-            if let id = library.photoID(folder: folder, name: file.name, inOrder: plan != nil) {
+            if !unfiledHere, let id = library.photoID(folder: folder, name: file.name, inOrder: plan != nil) {
                 unplanned()
                 seen.insert(id)
                 // Unchanged (every photo of a warm restart): `upsert` would search the
@@ -148,17 +158,27 @@ extension CuratorState {
                 arrivals.hold(file, in: directory)
                 continue
             }
-            // Nothing is at this name: looked up above, and nothing since has put a photo there.
+            // Nothing is at this name: looked up above (or, while the plan holds, none of the
+            // folder's is taken), and nothing since has put a photo there.
             if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
-                                               preferredID: former, absent: true, placed: plan == nil ? nil : placed) {
+                                               preferredID: former, absent: true, placed: plan == nil ? nil : placed,
+                                               filed: !(unfiledHere && plan != nil)) {
                 if case .added(let p) = change {
                     if plan != nil { placedIDs[offset] = p.id }
+                    if unfiledHere && plan != nil { unfiled.append(p.id) }
                     seen.insert(p.id)
                     // A sidecar has no capture time to read (its group's is its photos').
                     if p.capture == .pending { capturePending.append(p.id, root: root) }
                 }
                 changes.append(change)
             }
+        }
+        // The plan held to the end: every row it added is unfiled, and filed now in
+        // its name order (what is left unfiled otherwise, filed on its own).
+        if let byName = plan?.byName, !unfiled.isEmpty {
+            library.file(folder: folder, ids: byName.compactMap { placedIDs[Int($0)] == 0 ? nil : placedIDs[Int($0)] })
+        } else {
+            library.file(folder: folder, ids: unfiled)
         }
         if removesHere {
             for (name, id) in library.members(ofFolder: folder) where !present.contains(name) {
