@@ -113,13 +113,17 @@ extension Crawler {
         // quicker (a warm restart: an unchanged folder costs a lookup per file), this
         // thread walks too, a few folders at a time, until the walker is done.
         // A step of no length (tests) is the smallest: one walk here, applied, nothing ahead.
-        // The walker keeps a second group queued behind the one it walks (`queued`):
-        // with one at a time it sat idle while this thread applied the group before
-        // (a third of a cold scan's time), and this thread, the scan's bottleneck,
-        // walked beside it. Every group handed out is applied within the step.
+        // The walker keeps groups queued behind the one it walks (`queued`): with one
+        // at a time it sat idle while this thread applied the group before (a third
+        // of a cold scan's time), and this thread, the scan's bottleneck, walked
+        // beside it; with one queued, it still fell behind where walking costs more
+        // than usual (a folder of RAW+JPEG pairs and sidecars: a stat and a name more
+        // per sidecar, the groups planned), and this thread walked 2-3 times as many
+        // folders as without sidecars (`groupsQueuedBehind`). Every group handed out
+        // is applied within the step.
         let overlaps = sliceNanoseconds > 0
         var ahead = job.pending.isEmpty || !overlaps ? nil : walkAhead(nextFolders(of: job, limit: firstAheadOfStep), for: job)
-        var queued: JobHandle<WalkedGroup, Never>?
+        var queued: [JobHandle<WalkedGroup, Never>] = []
         var group = walk(nextFolders(of: job, limit: firstWalkOfStep), for: job)
         take(group, into: job)
         while true {
@@ -128,8 +132,9 @@ extension Crawler {
             if ahead == nil && overlaps && !outOfWatches && !job.pending.isEmpty {
                 ahead = walkAhead(nextFolders(of: job, limit: goOn ? directoriesPerWatch : firstWalkOfStep), for: job)
             }
-            if goOn && ahead != nil && queued == nil && !job.pending.isEmpty {
-                queued = walkAhead(nextFolders(of: job, limit: directoriesPerWatch), for: job)
+            while goOn && ahead != nil && queued.count < Self.groupsQueuedBehind && !job.pending.isEmpty {
+                guard let more = walkAhead(nextFolders(of: job, limit: directoriesPerWatch), for: job) else { break }
+                queued.append(more)
             }
             apply(group.folders, for: job)
             guard let running = ahead else {
@@ -138,8 +143,8 @@ extension Crawler {
                 take(group, into: job)
                 continue
             }
-            ahead = queued
-            queued = nil
+            ahead = queued.first
+            if !queued.isEmpty { queued.removeFirst() }
             var here = WalkedGroup()
             while goOn, !running.isFinished, !here.outOfWatches, !job.pending.isEmpty, withinStep() {
                 let more = walk(nextFolders(of: job, limit: firstWalkOfStep), for: job)
@@ -157,10 +162,17 @@ extension Crawler {
             group.folders += here.folders
             group.outOfWatches = group.outOfWatches || here.outOfWatches
             if !goOn {
-                // The tail: applied now, nothing walked behind it (a group is queued only
-                // while the step goes on, and the last one queued is the tail).
+                // The tail: applied now, then the groups still queued, in turn (groups are
+                // queued only while the step goes on); nothing walked behind them.
                 outOfWatches = outOfWatches || group.outOfWatches
                 apply(group.folders, for: job)
+                for handle in (ahead.map { [$0] } ?? []) + queued {
+                    if case .returned(let rest) = handle.wait() {
+                        take(rest, into: job)
+                        outOfWatches = outOfWatches || rest.outOfWatches
+                        apply(rest.folders, for: job)
+                    }
+                }
                 break
             }
         }
