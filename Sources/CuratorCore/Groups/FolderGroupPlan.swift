@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
-import Glibc
 
 /// A new folder's groups, worked out from the names a scan listed, so that the
 /// index can give each row its group and role as it adds it. A first scan adds
@@ -71,11 +70,7 @@ struct FolderGroupPlan: Sendable {
         let sidecar = (0..<count).map { assignment.types[$0].isSidecar }
         let byName = Self.nameOrder(count: count, name: name)
         order = Self.order(leader: leader, sidecar: sidecar, byName: byName)
-        let distinct = zip(byName, byName.dropFirst()).allSatisfy { a, b in
-            let (x, y) = (name(a), name(b))
-            guard x.count == y.count, let px = x.baseAddress, let py = y.baseAddress else { return x.count != y.count }
-            return memcmp(px, py, x.count) != 0
-        }
+        let distinct = zip(byName, byName.dropFirst()).allSatisfy { ByteString.order(name($0), name($1)) != 0 }
         self.byName = distinct ? byName.map { Int32($0) } : nil
     }
 

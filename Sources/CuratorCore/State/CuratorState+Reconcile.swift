@@ -121,6 +121,7 @@ extension CuratorState {
             }
             if removesHere { present.insert(file.name) }
             let identity = FileIdentity(file.status)
+            // Holds to this file's `upsert`: every path below that drops the plan goes on to the next file.
             let unfiledHere = filesLater && plan != nil
             // A plan's photos come in name order, most past every name added before them.
             if !unfiledHere, let id = library.photoID(folder: folder, name: file.name, inOrder: plan != nil) {
@@ -162,10 +163,10 @@ extension CuratorState {
             // folder's is taken), and nothing since has put a photo there.
             if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type,
                                                preferredID: former, absent: true, placed: plan == nil ? nil : placed,
-                                               filed: !(unfiledHere && plan != nil)) {
+                                               filed: !unfiledHere) {
                 if case .added(let p) = change {
                     if plan != nil { placedIDs[offset] = p.id }
-                    if unfiledHere && plan != nil { unfiled.append(p.id) }
+                    if unfiledHere { unfiled.append(p.id) }
                     seen.insert(p.id)
                     // A sidecar has no capture time to read (its group's is its photos').
                     if p.capture == .pending { capturePending.append(p.id, root: root) }
