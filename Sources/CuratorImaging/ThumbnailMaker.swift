@@ -131,8 +131,12 @@ public struct ThumbnailMaker: Sendable {
     /// photo format's.
     @discardableResult
     static func checkLoader(_ source: VipsSourceRef) throws(ThumbnailMakingError) -> String {
+        // No loader claims the first bytes: not a format libvips knows, whatever the
+        // message says. (libvips keeps one error buffer for the process: another thread's
+        // `take` may have emptied it, so the message cannot be what tells.)
         guard let found = vips_foreign_find_load_source(source.pointer) else {
-            throw ThumbnailMakingError.decoding(VipsError.take("find loader"))
+            let error = VipsError.take("find loader")
+            throw ThumbnailMakingError(.unsupported, error.message.isEmpty ? "not in a known format" : error.description)
         }
         let loader = String(cString: found)
         guard photoLoaders.contains(where: { loader.hasPrefix($0) }) else {

@@ -30,7 +30,9 @@ public struct VipsError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message.isEmpty ? operation : "\(operation): \(message)" }
 
-    /// The message libvips left for the calling thread, which it then forgets.
+    /// The message libvips left, which it then forgets. libvips keeps one buffer for the
+    /// whole process: with several threads decoding, a message may be another thread's
+    /// or gone, so nothing decides on it alone where a result says enough.
     static func take(_ operation: String) -> VipsError {
         let text = String(cString: vips_error_buffer())
         vips_error_clear()

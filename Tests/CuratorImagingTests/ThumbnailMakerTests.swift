@@ -5,6 +5,7 @@ import CuratorSystem
 import CuratorThumbnails
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import CuratorTestSupport
 
@@ -194,6 +195,26 @@ struct ThumbnailMakerTests {
         expectFailure(.unsupported, try scratch.write("text.jpg", Array(String(repeating: "not an image ", count: 200).utf8)))
         expectFailure(.corrupt, try scratch.write("empty.cr2", []), family: .raw)
         expectFailure(.unsupported, try scratch.write("text.cr2", Array(String(repeating: "no raw ", count: 200).utf8)), family: .raw)
+    }
+
+    /// libvips keeps one error buffer for the process: with files refused on several
+    /// threads at once, one thread's message is taken (and cleared) by another. A format
+    /// no loader knows is still told as such on every thread.
+    @Test func unknownFormatsAreToldSoOnManyThreadsAtOnce() throws {
+        let scratch = try ScratchDirectory(label: "thumbs")
+        let text = try scratch.write("text.jpg", Array(String(repeating: "not an image ", count: 200).utf8))
+        let outcomes = Mutex([String: Int]())
+        DispatchQueue.concurrentPerform(iterations: 4000) { _ in
+            let outcome: String
+            do throws(ThumbnailMakingError) {
+                _ = try make(text, sizes: [.normal])
+                outcome = "a thumbnail"
+            } catch {
+                outcome = error.code.rawValue
+            }
+            outcomes.withLock { $0[outcome, default: 0] += 1 }
+        }
+        #expect(outcomes.withLock { $0 } == [ThumbnailFailure.unsupported.rawValue: 4000])
     }
 
     /// A PNG that claims 30 000 x 30 000 pixels over a few kilobytes of zeros.
