@@ -20,8 +20,9 @@ public final class WALCheckpointer: Sendable {
     private let durability: Database.Durability
     /// What the database is, for the log.
     private let what: String
-    /// Opened by the first pass, kept for the next ones (passes run one at a time).
-    private let connection = Mutex<Database?>(nil)
+    /// Opened by the first pass, kept for the next ones (passes run one at a time);
+    /// `closed` once `close` has run, when passes do nothing.
+    private let connection = Mutex<(database: Database?, closed: Bool)>((nil, false))
     /// One thread, and at most one pass waiting behind the one running: a request
     /// made while a pass waits is served by that pass, which has not started yet.
     private let worker: WorkerPool
@@ -54,11 +55,19 @@ public final class WALCheckpointer: Sendable {
         connection.withLock { _ in body() }
     }
 
+    /// Waits for a pass that is running, closes the connection and makes every later
+    /// pass do nothing: before the owner's own last checkpoint at shutdown, which
+    /// SQLite refuses (`SQLITE_BUSY`) while another connection checkpoints.
+    public func close() {
+        connection.withLock { $0 = (nil, true) }
+    }
+
     private func checkpoint() {
-        connection.withLock { database in
+        connection.withLock { state in
+            guard !state.closed else { return }
             do throws(SQLiteError) {
-                if database == nil { database = try Database(path: path, durability: durability) }
-                try database?.checkpointPassively()
+                if state.database == nil { state.database = try Database(path: path, durability: durability) }
+                try state.database?.checkpointPassively()
             } catch {
                 log.warning("\(what) checkpoint: \(error)")
             }

@@ -69,6 +69,40 @@ import Testing
         #expect(mainFileBytes() > copied + 150 * 4096)
     }
 
+    /// At shutdown the index is checkpointed in full (`TRUNCATE`), which SQLite
+    /// refuses while the checkpointer's own pass runs (a scan that just finished asks
+    /// for one): `close` waits for that pass, and no pass starts after it.
+    @Test func theLastCheckpointWaitsForAPassThatIsRunning() throws {
+        let dir = try ScratchDirectory()
+        for attempt in 0..<4 {
+            let path = dir.child(ByteString("last-checkpoint-\(attempt).sqlite")).lossyString
+            let store = try IndexStore(path: path)
+            try store.database.execute("CREATE TABLE filler(x BLOB)")
+            try store.begin()
+            for _ in 0..<4000 { try store.database.execute("INSERT INTO filler VALUES(zeroblob(4000))") }
+            try store.commit()
+            store.checkpointSoon()
+            // The pass starts copying some 16 MB (tens of milliseconds); the shutdown's
+            // checkpoint comes while it runs.
+            usleep(1000)
+            store.checkpointer.close()
+            try store.database.checkpoint()
+            var status = stat()
+            #expect(stat(path + "-wal", &status) == 0 && status.st_size == 0, "the WAL was not truncated")
+            // A pass asked after `close` copies nothing.
+            let copied = stat(path, &status) == 0 ? status.st_size : -1
+            try store.begin()
+            for _ in 0..<500 { try store.database.execute("INSERT INTO filler VALUES(zeroblob(4000))") }
+            try store.commit()
+            let before = store.checkpointer.passes.load(ordering: .acquiring)
+            store.checkpointer.request()
+            let deadline = MonotonicClock.nanoseconds() + 10_000_000_000
+            while store.checkpointer.passes.load(ordering: .acquiring) == before && MonotonicClock.nanoseconds() < deadline { usleep(1000) }
+            #expect(store.checkpointer.passes.load(ordering: .acquiring) == before + 1)
+            #expect(stat(path, &status) == 0 && status.st_size == copied, "a pass after close copied the WAL")
+        }
+    }
+
     @Test func valuesOutOfRangeDropTheirRowsAndAreSaid() throws {
         let dir = try ScratchDirectory()
         let path = dir.child("index.sqlite").lossyString

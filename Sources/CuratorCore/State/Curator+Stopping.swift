@@ -34,8 +34,12 @@ extension Curator {
         markStopping()
         withState { state in
             state.sessions.saveUse()
+            let store = state.library.storeForRoots
+            // A pass of its own (a scan just finished asks for one) would make SQLite
+            // refuse this checkpoint: it is waited for, and no other starts.
+            store.checkpointer.close()
             do {
-                try state.library.storeForRoots.database.checkpoint()
+                try store.database.checkpoint()
             } catch {
                 // Not fatal: SQLite replays the WAL at the next open.
                 log.warning("could not checkpoint the index at shutdown: \(error)")
