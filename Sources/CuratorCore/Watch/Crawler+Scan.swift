@@ -248,7 +248,7 @@ extension Crawler {
         state.withUpdates { updates in
             updates.scanFinished(root: root, elapsedMs: elapsedMs, watches: watches, stillScanning: stillQueued)
         }
-        log.info("root \(name): scanned \(job.files) photos in \(job.directories) folders in \(elapsedMs) ms")
+        log.info("root \(name): scanned \(job.files) files in \(job.directories) folders in \(elapsedMs) ms")
         // A scan's listings and sets are freed all at once: return them to the system.
         curator_trim_heap()
         removeAbandonedCookies(job.cookies)
