@@ -239,11 +239,22 @@ struct ThumbnailerProcessTests {
         try setup.thumbnailer.start()
         let first = try #require(setup.thumbnailer.pid)
         kill(first, SIGKILL)
-        usleep(100_000)
+        // Dead (a zombie, not yet reaped) before the job is sent: a loaded machine may
+        // take longer than any fixed sleep to deliver the signal.
+        let deadline = MonotonicClock.nanoseconds() + 30_000_000_000
+        while !isZombie(first) && MonotonicClock.nanoseconds() < deadline { usleep(5_000) }
+        try #require(isZombie(first), "the worker did not die of SIGKILL")
         let result = try setup.make(photo)
         #expect(result.status == .written, "\(result)")
         #expect(try !setup.failRecordExists(photo))
         #expect(setup.thumbnailer.starts == 2)
+    }
+
+    /// The process has exited and waits for its parent to reap it.
+    private func isZombie(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[close...].dropFirst(2).first == "Z"
     }
 
     @Test func aWorkerThatCannotStartIsAnErrorNotAFailure() throws {
