@@ -14,7 +14,6 @@ The tree is the one bench/groups_cpu_ab.py makes under DIR (run it once first); 
 written are removed after each start. The subjects run in turn, the order reversed every
 other repetition; p50, p90 and the longest wait of each subject's changes are printed."""
 import collections
-import json
 import os
 import shutil
 import statistics
@@ -22,10 +21,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import procs  # noqa: E402
+from ab_tree import ABTree  # noqa: E402
 from curatord_client import Daemon  # noqa: E402
 
-BASE = os.environ.get("DIR", "/tmp/curatord-groups-ab")
 REPS = int(os.environ.get("REPS", "6"))
 
 
@@ -64,22 +62,19 @@ def one_start(daemon: Daemon, tree: str, label: str) -> list:
 
 
 def main():
-    tree = os.path.join(BASE, "tree")
-    if not os.path.exists(os.path.join(BASE, "manifest.json")):
-        sys.exit("no tree under %s: run bench/groups_cpu_ab.py once first" % BASE)
-    env = procs.private_env(os.path.join(BASE, "home"), os.path.join(BASE, "home", "rt"))
+    ab = ABTree()
     subjects = [arg.split(":", 1) for arg in sys.argv[1:]]
     if not subjects or any(len(s) != 2 for s in subjects):
         sys.exit(__doc__)
     waits = collections.defaultdict(list)
     for rep in range(REPS):
         for name, binary in (subjects if rep % 2 == 0 else subjects[::-1]):
-            daemon = Daemon(binary, [tree], os.path.join(BASE, "run"), env, name=name, options={"thumbnails": False})
+            daemon = Daemon(binary, [ab.tree], ab.run_dir, ab.env, name=name, options={"thumbnails": False})
             shutil.rmtree(daemon.state_dir, ignore_errors=True)
             os.sync()
             daemon.start()
             try:
-                got = one_start(daemon, tree, name)
+                got = one_start(daemon, ab.tree, name)
             finally:
                 daemon.stop()
             waits[name] += got

@@ -14,23 +14,21 @@ The tree is the one bench/groups_cpu_ab.py makes under DIR (run it once first),
 indexed with groups on. The subjects run in turn, the order reversed every other
 repetition; each repetition's p50, p99 and longest wait are printed, then those of
 every request of a subject's repetitions together."""
-import json
 import os
 import shutil
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import procs  # noqa: E402
+from ab_tree import ABTree  # noqa: E402
 from curatord_client import Daemon, scan_done  # noqa: E402
 
-BASE = os.environ.get("DIR", "/tmp/curatord-groups-ab")
 REPS = int(os.environ.get("REPS", "4"))
 
 
-def waits_during_scan(binary: str, name: str, tree: str, env: dict) -> list:
+def waits_during_scan(binary: str, name: str, ab: ABTree) -> list:
     """Milliseconds of each `selection` answered during one cold start."""
-    daemon = Daemon(binary, [tree], os.path.join(BASE, "run"), env, name=name, options={"thumbnails": False})
+    daemon = Daemon(binary, [ab.tree], ab.run_dir, ab.env, name=name, options={"thumbnails": False})
     shutil.rmtree(daemon.state_dir, ignore_errors=True)
     os.sync()
     daemon.start()
@@ -56,17 +54,14 @@ def summary(waits: list) -> str:
 
 
 def main():
-    tree = os.path.join(BASE, "tree")
-    if not os.path.exists(os.path.join(BASE, "manifest.json")):
-        sys.exit("no tree under %s: run bench/groups_cpu_ab.py once first" % BASE)
     subjects = [arg.split(":", 1) for arg in sys.argv[1:]]
     if not subjects or any(len(s) != 2 for s in subjects):
         sys.exit(__doc__)
-    env = procs.private_env(os.path.join(BASE, "home"), os.path.join(BASE, "home", "rt"))
+    ab = ABTree()
     every = {name: [] for name, _ in subjects}
     for rep in range(REPS):
         for name, binary in (subjects if rep % 2 == 0 else subjects[::-1]):
-            waits = waits_during_scan(binary, name, tree, env)
+            waits = waits_during_scan(binary, name, ab)
             every[name] += waits
             print("rep %d %-10s %s" % (rep, name, summary(waits)), flush=True)
     for name, _ in subjects:

@@ -14,7 +14,6 @@ with each of the others (the median of the per-repetition ratios) by wall, by th
 time of the walker and of the index thread ("curatord-walk", "curatord-watch"), and by
 the two together."""
 import collections
-import json
 import os
 import shutil
 import statistics
@@ -22,10 +21,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import procs  # noqa: E402
+from ab_tree import ABTree  # noqa: E402
 from curatord_client import Daemon  # noqa: E402
 
-BASE = os.environ.get("DIR", "/tmp/curatord-groups-ab")
 REPS = int(os.environ.get("REPS", "4"))
 
 
@@ -48,27 +46,21 @@ def thread_times(pid: int) -> dict:
 
 
 def main():
-    tree = os.path.join(BASE, "tree")
-    manifest_path = os.path.join(BASE, "manifest.json")
-    if not os.path.exists(manifest_path):
-        sys.exit("no tree under %s: run bench/groups_cpu_ab.py once first" % BASE)
-    with open(manifest_path) as f:
-        manifest = json.load(f)
-    env = procs.private_env(os.path.join(BASE, "home"), os.path.join(BASE, "home", "rt"))
+    ab = ABTree()
     subjects = [arg.split(":") for arg in sys.argv[1:]]
     if len(subjects) < 2 or any(len(s) != 3 or s[2] not in ("on", "off") for s in subjects):
         sys.exit(__doc__)
     samples = {name: collections.defaultdict(list) for name, _, _ in subjects}
     for rep in range(REPS):
         for name, binary, groups in (subjects if rep % 2 == 0 else subjects[::-1]):
-            daemon = Daemon(binary, [tree], os.path.join(BASE, "run"), env, name=name,
+            daemon = Daemon(binary, [ab.tree], ab.run_dir, ab.env, name=name,
                             root_options={} if groups == "on" else {"groups": False}, options={"thumbnails": False})
             shutil.rmtree(daemon.state_dir, ignore_errors=True)
             os.sync()
             daemon.start()
             client = daemon.connect()
             # Grouped, the root lists groups; ungrouped, every photo file.
-            daemon.wait_scanned(client, manifest["groups"] if groups == "on" else manifest["photos"])
+            daemon.wait_scanned(client, ab.expected_photos(groups == "on"))
             wall = time.monotonic() - daemon.started_at
             times = thread_times(daemon.pid)
             client.close()
