@@ -97,7 +97,6 @@ extension CuratorState {
         // filed together at the end, in its name order (`PhotoLibrary.file`): the
         // folder had no row, and a listing's names are distinct, so no name of it
         // needs looking up meanwhile.
-        let filesLater = plan?.byName != nil
         var unfiled: [Int64] = []
         func unplanned() {
             if plan != nil { library.regroupWhole(folder) }
@@ -122,7 +121,7 @@ extension CuratorState {
             if removesHere { present.insert(file.name) }
             let identity = FileIdentity(file.status)
             // Holds to this file's `upsert`: every path below that drops the plan goes on to the next file.
-            let unfiledHere = filesLater && plan != nil
+            let unfiledHere = plan?.byName != nil
             // A plan's photos come in name order, most past every name added before them.
             if !unfiledHere, let id = library.photoID(folder: folder, name: file.name, inOrder: plan != nil) {
                 unplanned()

@@ -143,8 +143,7 @@ extension Crawler {
                 take(group, into: job)
                 continue
             }
-            ahead = queued.first
-            if !queued.isEmpty { queued.removeFirst() }
+            ahead = queued.isEmpty ? nil : queued.removeFirst()
             var here = WalkedGroup()
             while goOn, !running.isFinished, !here.outOfWatches, !job.pending.isEmpty, withinStep() {
                 let more = walk(nextFolders(of: job, limit: firstWalkOfStep), for: job)
