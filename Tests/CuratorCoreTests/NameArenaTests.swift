@@ -53,10 +53,6 @@ struct NameArenaTests {
 /// against a sorted dictionary, through random adds, renames and removals, with
 /// names that are prefixes of each other, not UTF-8, or equal but for length.
 struct FolderEntriesTests {
-    /// Ids past 32 bits (only a corrupt index holds them) from `wideFrom` on:
-    /// the folder then keeps 64-bit ids. `hinted`: half the sets, and the lookups,
-    /// say their names come in order (a plan's rows), which they mostly do not: the
-    /// hint changes no answer.
     /// Entries made at once from ids in name order (a folder's plan) are what
     /// filing them one by one makes; ids out of strict order make none.
     @Test func entriesOfIDsInNameOrderAreCheckedNotTrusted() throws {
@@ -78,6 +74,10 @@ struct FolderEntriesTests {
         #expect(FolderEntries(sortedIDs: [1, 9], in: table) == nil, "an id the table lacks")
     }
 
+    /// Ids past 32 bits (only a corrupt index holds them) from `wideFrom` on:
+    /// the folder then keeps 64-bit ids. `hinted`: half the sets, and the lookups,
+    /// say their names come in order (a plan's rows), which they mostly do not: the
+    /// hint changes no answer.
     @Test(arguments: [Int.max, 2500], [false, true]) func behavesLikeASortedDictionary(wideFrom: Int, hinted: Bool) {
         var table = PhotoTable()
         var entries = FolderEntries()
