@@ -65,13 +65,33 @@ struct ListingAccessTimingTests {
         #expect(reads <= Self.folders + 1, "permissions are read per folder (and the root's), not per photo: \(reads)")
         let root = try Self.listing(f, uid: 0)
         let user = try Self.listing(f, uid: other)
-        #expect(root.total == Self.folders * Self.perFolder && user.total == root.total)
+        #expect(root.total == Self.folders * Self.perFolder && user.total == root.total,
+                "root \(root.total), the user \(user.total); \(Self.deniedFolders(f, uid: other))")
         // Nothing changed, so folders are read again only when the 30 s age ran out
         // (a loaded machine): a whole pass over the folders each time, never per photo.
         #expect(f.state.access.reads % reads == 0, "\(f.state.access.reads) reads")
         print("listing of \(root.total) photos: root \(String(format: "%.1f", root.ms)) ms, "
               + "a user who may read everything \(String(format: "%.1f", user.ms)) ms (first, reading \(reads) folders: "
               + "\(String(format: "%.1f", first.ms)) ms)")
+    }
+
+    /// The folders `uid` is refused, each with what its directory says now: what a
+    /// failure of the test above needs to be understood (it failed once, in CI, with
+    /// every folder 0755; unexplained so far).
+    static func deniedFolders(_ f: ReconcileTests.Fixture, uid: UInt32) -> String {
+        let denied = f.state.library.folders.values.filter { !f.state.mayList(folderID: $0.id, root: $0.rootID, uid: uid) }
+        let described = denied.prefix(5).map { folder -> String in
+            let path = ByteString(f.root).appending(folder.path)
+            let mode = (try? FileStatus.of(path)).map { String($0.mode, radix: 8) } ?? "no status"
+            let read: String
+            do {
+                read = "read: mode \(String(try FolderPermissions.read(path).mode, radix: 8))"
+            } catch {
+                read = "read fails: \(error)"
+            }
+            return "\(folder.path.lossyString) (\(mode); \(read))"
+        }
+        return "\(denied.count) folders refused: " + described.joined(separator: ", ")
     }
 
     @Test func aUserWhoMayNotReadSomeFoldersIsShownTheRest() throws {
