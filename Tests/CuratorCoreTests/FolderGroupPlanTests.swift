@@ -97,6 +97,54 @@ import Testing
         #expect(followers > 300, "the folders have groups of several photos")
     }
 
+    /// A folder none of whose photos can group (`PhotoGrouping.noneCanGroup`: one kind,
+    /// no sidecar) is planned without the grouping (`init(singles:)`): the plan must be
+    /// the one the grouping makes, with names alike but for their case, bases of
+    /// several files (`IMG_0001.JPG` and `IMG_0001.HEIC`), GIFs, names not UTF-8.
+    @Test func aFolderOfOneKindIsPlannedAsTheGroupingPlansIt() {
+        let bases: [[UInt8]] = ["IMG_0001", "img_0001", "IMG_0001_01", "PXL_20240101_123", "PXL_20240101_124", "a", "A",
+                                "R\u{E9}"].map { Array($0.utf8) } + [[0x49, 0x4D, 0xFF, 0x31]]
+        let kinds = [["JPG", "jpg", "HEIC", "png", "gif", "webp", "tif"], ["CR2", "cr2", "NEF", "dng", "ARW"], ["MOV", "mov", "mp4"]]
+        let settings = GroupSettings(enabled: true, shown: .rendered)
+        var random = SplitMix64(seed: 17)
+        var singlesPlanned = 0
+        for round in 0..<1500 {
+            // Mostly one kind; every fourth folder any mix, sidecars too (planned as
+            // singles only where it happens to be of one kind).
+            let pool = round % 4 == 3 ? kinds.flatMap { $0 } + ["xmp", "CR2.xmp", "aae"] : kinds[round % 3]
+            var names = Set<ByteString>()
+            for _ in 0..<Int.random(in: 1...16, using: &random) {
+                let base = bases[Int.random(in: 0..<bases.count, using: &random)]
+                names.insert(ByteString(base + Array(".\(pool[Int.random(in: 0..<pool.count, using: &random)])".utf8)))
+            }
+            let list = names.shuffled(using: &random)
+            let types = list.map { PhotoType.detectFile(name: $0) ?? .jpeg }
+            let grouped = FolderGroupPlan(names: list, settings: settings)
+            guard PhotoGrouping.noneCanGroup(types) else {
+                #expect(round % 4 == 3, "round \(round): a folder of one kind not planned as singles: \(list)")
+                continue
+            }
+            singlesPlanned += 1
+            let starts = list.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
+            let singles = list.flatMap(\.bytes).withUnsafeBufferPointer { all in
+                FolderGroupPlan(singles: list.count, settings: settings) { i in UnsafeBufferPointer(rebasing: all[starts[i]..<starts[i + 1]]) }
+            }
+            #expect(singles.leader == grouped.leader, "round \(round): \(list)")
+            #expect(singles.role == grouped.role, "round \(round): \(list)")
+            #expect(singles.order == grouped.order, "round \(round): \(list)")
+            #expect(singles.byName == grouped.byName, "round \(round): \(list)")
+            #expect(singles.settings == grouped.settings)
+        }
+        #expect(singlesPlanned > 1100, "most folders are of one kind")
+        // A sidecar, or two kinds, can group: such a folder goes through the grouping.
+        #expect(!PhotoGrouping.noneCanGroup([.jpeg, .cr2]))
+        #expect(!PhotoGrouping.noneCanGroup([.heic, .mov]))
+        #expect(!PhotoGrouping.noneCanGroup([.jpeg, .xmp]))
+        #expect(!PhotoGrouping.noneCanGroup([.aae]))
+        #expect(PhotoGrouping.noneCanGroup([.jpeg, .gif, .heic, .png]))
+        #expect(PhotoGrouping.noneCanGroup([]))
+    }
+
     /// The walker hands the index a folder's files in the plan's order, with the
     /// plan of them in that order: each file keeps its role and the file whose
     /// id it bears.

@@ -70,8 +70,28 @@ struct FolderGroupPlan: Sendable {
         let sidecar = (0..<count).map { assignment.types[$0].isSidecar }
         let byName = Self.nameOrder(count: count, name: name)
         order = Self.order(leader: leader, sidecar: sidecar, byName: byName)
-        let distinct = zip(byName, byName.dropFirst()).allSatisfy { ByteString.order(name($0), name($1)) != 0 }
-        self.byName = distinct ? byName.map { Int32($0) } : nil
+        self.byName = Self.distinct(byName, name: name) ? byName.map { Int32($0) } : nil
+    }
+
+    /// The plan of a folder of `count` photos none of which can group with another
+    /// (`PhotoGrouping.noneCanGroup`: all of one kind, no sidecar): each its own group,
+    /// shown, the files in name order. What the grouping gives such a folder, without
+    /// running it: a phone's folder of JPEGs is the common case, and the grouping was
+    /// most of a plan's instructions (~600 a name).
+    init(singles count: Int, settings: GroupSettings, name: (Int) -> UnsafeBufferPointer<UInt8>) {
+        var settings = settings
+        settings.types = .all
+        self.settings = settings
+        leader = [Int32](repeating: -1, count: count)
+        role = [GroupRole](repeating: .shown, count: count)
+        let byName = Self.nameOrder(count: count, name: name)
+        order = byName.map { Int32($0) }
+        self.byName = Self.distinct(byName, name: name) ? order : nil
+    }
+
+    /// Whether no two neighbours of a name order share a name.
+    private static func distinct(_ byName: [Int], name: (Int) -> UnsafeBufferPointer<UInt8>) -> Bool {
+        zip(byName, byName.dropFirst()).allSatisfy { ByteString.order(name($0), name($1)) != 0 }
     }
 
     /// Name order (`ByteString`'s: bytes, then length), each photo that bears

@@ -78,6 +78,20 @@ public enum PhotoGrouping {
         return true
     }
 
+    /// Whether no two photos of `types` can make a group, whatever their names: none
+    /// is a sidecar, and all are of one kind (rendered, RAW or clip), where a group
+    /// takes one of each kind it holds (`fillsDistinctPlaces`).
+    static func noneCanGroup(_ types: some Sequence<PhotoType>) -> Bool {
+        var kind: MemberKind?
+        for type in types {
+            let this = MemberKind(type)
+            if this == .sidecar { return false }
+            if let kind, kind != this { return false }
+            kind = this
+        }
+        return true
+    }
+
     /// Which photo of a group is shown: the lower rank.
     static func rank(_ type: PhotoType, _ shown: GroupSettings.Shown) -> Int {
         switch (MemberKind(type), shown) {

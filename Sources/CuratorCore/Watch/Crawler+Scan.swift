@@ -504,7 +504,10 @@ extension Crawler {
                           name: (Int) -> UnsafeBufferPointer<UInt8>) -> (files: [ScannedFile], groups: FolderGroupPlan?) {
         func file(_ k: Int) -> ScannedFile { ScannedFile(name: ByteString(Array(name(k))), status: kept[k].status, type: kept[k].type) }
         guard plans && !kept.isEmpty else { return (kept.indices.map(file), nil) }
-        let plan = FolderGroupPlan(count: kept.count, settings: GroupSettings(enabled: true, shown: config.groupShows), name: name)
+        let settings = GroupSettings(enabled: true, shown: config.groupShows)
+        let plan = PhotoGrouping.noneCanGroup(kept.lazy.map(\.type))
+            ? FolderGroupPlan(singles: kept.count, settings: settings, name: name)
+            : FolderGroupPlan(count: kept.count, settings: settings, name: name)
         return (plan.order.map { file(Int($0)) }, plan.inOrder())
     }
 
