@@ -56,10 +56,8 @@ struct FolderGroupPlan: Sendable {
     /// The plan of a folder of `count` files, file `i` named `name(i)`: a scan's
     /// names are read where its listing holds them (`DirectoryListing`).
     init(count: Int, settings: GroupSettings, name: (Int) -> UnsafeBufferPointer<UInt8>) {
-        var settings = settings
-        settings.types = .all
-        self.settings = settings
-        let assignment = GroupAssignment(count: count, settings: settings, name: name)
+        self.settings = Self.overEveryType(settings)
+        let assignment = GroupAssignment(count: count, settings: self.settings, name: name)
         var leader = [Int32](repeating: -1, count: count)
         for i in 0..<count {
             let g = assignment.group[i]
@@ -79,9 +77,7 @@ struct FolderGroupPlan: Sendable {
     /// running it: a phone's folder of JPEGs is the common case, and the grouping was
     /// most of a plan's instructions (~600 a name).
     init(singles count: Int, settings: GroupSettings, name: (Int) -> UnsafeBufferPointer<UInt8>) {
-        var settings = settings
-        settings.types = .all
-        self.settings = settings
+        self.settings = Self.overEveryType(settings)
         leader = [Int32](repeating: -1, count: count)
         role = [GroupRole](repeating: .shown, count: count)
         let byName = Self.nameOrder(count: count, name: name)
@@ -257,8 +253,15 @@ struct FolderGroupPlan: Sendable {
 
     /// Whether the plan follows `settings` (as the index groups the root).
     func follows(_ settings: GroupSettings?) -> Bool {
-        guard var settings, settings.enabled else { return false }
+        guard let settings, settings.enabled else { return false }
+        return Self.overEveryType(settings) == self.settings
+    }
+
+    /// `settings` as a plan groups by them: every type (the scan kept only the root's
+    /// photos and sidecars), so that a plan holds for any of the root's type filters.
+    private static func overEveryType(_ settings: GroupSettings) -> GroupSettings {
+        var settings = settings
         settings.types = .all
-        return settings == self.settings
+        return settings
     }
 }
