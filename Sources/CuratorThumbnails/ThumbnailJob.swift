@@ -9,7 +9,7 @@ import FoundationEssentials
 /// way) or per line (a pipe: scripts and the benchmark). Over a socket, the job may
 /// carry two descriptors (SCM_RIGHTS): the file, open for reading, then the
 /// `thumbnails` directory; the worker then opens nothing by name. Otherwise `path`
-/// and `cache` name them. docs/ARCHITECTURE.md has the whole exchange.
+/// and `cache` name them. docs/THUMBNAILS.md has the whole exchange.
 ///
 ///     {"id":7,"uri":"file:///home/ann/Pictures/IMG_0001.JPG","sizes":["normal","large"],
 ///      "type":"jpeg","mtime":1717171717,"size":4194304}

@@ -2,7 +2,7 @@
 // curatord-thumbnailer: makes thumbnails for curatord, one job at a time, in a process
 // of its own so that a hostile file can crash or bloat only this process. It reads
 // jobs on stdin and answers on stdout (`ThumbnailJob`, `ThumbnailResult`; the
-// exchange is in docs/ARCHITECTURE.md), at idle priority, with its address space
+// exchange is in docs/THUMBNAILS.md), at idle priority, with its address space
 // and each job's CPU time bounded. The daemon starts it (`ThumbnailerProcess`);
 // scripts may too, a job per line:
 //
@@ -20,7 +20,7 @@ let usage = """
            curatord-thumbnailer sheet ITEMS.json -o OUT.png [--columns N] [--cell PX] [--title TEXT]
 
     Reads thumbnail jobs (JSON, one per line or per SOCK_SEQPACKET message) on stdin,
-    answers each on stdout. Started by curatord; see docs/ARCHITECTURE.md.
+    answers each on stdout. Started by curatord; see docs/THUMBNAILS.md.
 
       --max-pixels N   decode no image larger than N pixels (default 268435456)
       --memory-mib N   address-space bound, MiB (default 1024; 0: none)

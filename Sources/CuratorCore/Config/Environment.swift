@@ -70,7 +70,7 @@ public struct Environment: Sendable {
     /// Where thumbnails go: the user's cache by the thumbnail standard
     /// ($XDG_CACHE_HOME/thumbnails), shared with file managers; for the system
     /// service the daemon's own cache (systemd's CacheDirectory=), which only it can
-    /// read: users get thumbnails through the protocol (docs/ARCHITECTURE.md).
+    /// read: users get thumbnails through the protocol (docs/THUMBNAILS.md).
     public var thumbnailCache: String {
         if isSystemService {
             if let dir = variables["CACHE_DIRECTORY"], dir.hasPrefix("/"), !dir.contains(":") { return dir + "/thumbnails" }
