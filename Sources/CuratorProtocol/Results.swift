@@ -392,7 +392,7 @@ public struct DeletePlanResult: Codable, Sendable {
 }
 
 public struct DeleteCancelResult: Codable, Sendable {
-    /// Plans dropped (0 when the token was unknown or already used).
+    /// Plans dropped: 1 for a token (an unknown one is `token_invalid`), the session's count without one.
     public var cancelled: Int
     public init(cancelled: Int) { self.cancelled = cancelled }
 }

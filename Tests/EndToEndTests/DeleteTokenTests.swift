@@ -81,6 +81,91 @@ struct DeleteTokenTests {
         #expect(TrashSnapshot(d.trashDirectory).entries.map(\.path) == [photos.absolute(photos.relativePaths[0])])
     }
 
+    /// A token names its plan whatever session the cancel names, or none (issue 56
+    /// point 1: the doc's own example, `{"cmd":"delete.cancel","token":T}`, on a plan
+    /// of session `del1` answered `cancelled: 0` and a later confirm trashed it).
+    @Test func aCancelledTokenIsCancelledWhateverTheSessionItNames() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 4)
+        try d.start()
+        let c = try d.client()
+        try c.select("1 2", session: "del1")
+        let plan = try c.prepare(["session": "del1"])
+        let token = try #require(plan["token"] as? String)
+        #expect(try c.result(["cmd": "delete.cancel", "token": token])["cancelled"] as? Int == 1, "no session named")
+        #expect(try c.errorCode(["cmd": "delete.confirm", "token": token]) == "token_invalid")
+        #expect(try c.errorCode(["cmd": "delete.confirm", "session": "del1", "token": token]) == "token_invalid")
+
+        let again = try #require(try c.prepare(["session": "del1"])["token"] as? String)
+        #expect(try c.result(["cmd": "delete.cancel", "session": "elsewhere", "token": again])["cancelled"] as? Int == 1,
+                "another session named")
+        #expect(try c.errorCode(["cmd": "delete.confirm", "session": "del1", "token": again]) == "token_invalid")
+
+        // A token no plan has (cancelled already, or never given out) is refused as confirm refuses it.
+        #expect(try c.errorCode(["cmd": "delete.cancel", "token": again]) == "token_invalid")
+        #expect(try c.errorCode(["cmd": "delete.cancel", "token": "0123456789abcdef0123456789abcdef"]) == "token_invalid")
+        // A plan voided by a change to its selection is still the caller's to cancel.
+        let voided = try #require(try c.prepare(["session": "del1"])["token"] as? String)
+        _ = try c.result(["cmd": "select", "session": "del1", "positions": "3"])
+        #expect(try c.result(["cmd": "delete.cancel", "token": voided])["cancelled"] as? Int == 1)
+        // Without a token, the session's plans go: the named one's, not another's.
+        _ = try c.prepare(["session": "del1"])
+        #expect(try c.result(["cmd": "delete.cancel"])["cancelled"] as? Int == 0)
+        #expect(try c.result(["cmd": "delete.cancel", "session": "del1"])["cancelled"] as? Int == 1)
+
+        #expect(try photos.allBack().isEmpty)
+        #expect(TrashSnapshot(d.trashDirectory).entries.isEmpty, "no photo of a cancelled plan reaches the trash")
+    }
+
+    /// An expired plan is cancelled while it is held, and `token_invalid` once a new
+    /// plan has made the daemon forget it.
+    @Test func anExpiredPlanIsCancelledUntilItIsForgotten() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 3)
+        try d.useConfig("{ roots: [{ path: \"\(d.root())\" }], plan_ttl_seconds: 1 }")
+        try d.start()
+        let c = try d.client()
+        try c.select("1", session: "del1")
+        let prepared = Date()
+        let first = try #require(try c.prepare(["session": "del1"])["token"] as? String)
+        let second = try #require(try c.prepare(["session": "del1"])["token"] as? String)
+        let expiry = prepared.addingTimeInterval(1.2)
+        try eventually(timeout: 5, "the plans' deadline") { Date() > expiry }
+        #expect(try c.result(["cmd": "delete.cancel", "token": first])["cancelled"] as? Int == 1)
+        _ = try c.prepare(["session": "del1"])
+        #expect(try c.errorCode(["cmd": "delete.cancel", "token": second]) == "token_invalid")
+        #expect(try photos.allBack().isEmpty)
+    }
+
+    /// Only the plan's owner cancels it: another user's cancel of the token is
+    /// `token_invalid`, as for a token never given out, and the plan stays (needs root).
+    @Test func anotherUsersCancelLeavesThePlanAndRevealsNothing() throws {
+        guard getuid() == 0, Tool.exists("/usr/bin/setpriv"), Tool.exists("/usr/bin/socat") else {
+            print("skipped: needs root, setpriv and socat to send a raw request as another uid")
+            return
+        }
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 2)
+        try d.start()
+        d.letOtherUsersConnect()
+        let c = try d.client()
+        try c.select("1 2", session: "del1")
+        let plan = try c.prepare(["session": "del1"])
+        let token = try #require(plan["token"] as? String)
+        func cancelAsAnother(_ token: String) throws -> String {
+            let request = #"{"id":1,"cmd":"delete.cancel","token":"\#(token)"}"# + "\n"
+            return try Tool.run("/usr/bin/setpriv", ["--reuid=4242", "--regid=4242", "--clear-groups", "/usr/bin/socat", "-",
+                                                     "UNIX-CONNECT:\(d.socket)"], input: request).stdout
+        }
+        let theirs = try cancelAsAnother(token)
+        let unknown = try cancelAsAnother("0123456789abcdef0123456789abcdef")
+        #expect(theirs.contains("\"token_invalid\""), "\(theirs)")
+        // The same answer, word for word: nothing tells another user the token is someone's.
+        #expect(theirs == unknown)
+        #expect(try photos.allBack().isEmpty)
+        #expect(try c.confirm(plan)["trashed"] as? Int == 2, "the owner's plan survived another user's cancel")
+    }
+
     /// Another user's token is theirs alone (needs root to be another user).
     @Test func aTokenCannotBeConfirmedByAnotherUser() throws {
         guard getuid() == 0, Tool.exists("/usr/bin/setpriv"), Tool.exists("/usr/bin/socat") else {

@@ -45,11 +45,20 @@ struct DeletePlans {
         byToken[plan.token] = plan
     }
 
-    /// Forgets the plans of `key`'s session (only `token`, when given); returns how many.
-    mutating func cancel(session key: SessionKey, token: String? = nil) -> Int {
-        let doomed = byToken.values.filter { $0.key == key && (token == nil || $0.token == token) }.map(\.token)
+    /// Forgets the plans of `key`'s session; returns how many.
+    mutating func cancel(session key: SessionKey) -> Int {
+        let doomed = byToken.values.filter { $0.key == key }.map(\.token)
         for token in doomed { byToken[token] = nil }
         return doomed.count
+    }
+
+    /// Forgets the plan `token` names, whatever its session, when `uid` made it: a
+    /// token names its plan alone. False when `uid` has no such plan (another user's
+    /// token is left alone, and is as unknown to the caller as one never given out).
+    mutating func cancel(token: String, uid: UInt32) -> Bool {
+        guard let plan = byToken[token], plan.key.uid == uid else { return false }
+        byToken[token] = nil
+        return true
     }
 
     /// Takes the plan out: it is being confirmed, or has been found void.

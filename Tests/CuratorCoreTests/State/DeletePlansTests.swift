@@ -27,11 +27,14 @@ import Testing
         plans.add(Self.plan("other", uid: 1001, session: "a", expiresAt: 13))
         #expect(plans.sessionsWaiting == [SessionKey(uid: 1000, name: "a"), SessionKey(uid: 1000, name: "b"),
                                           SessionKey(uid: 1001, name: "a")])
-        #expect(plans.cancel(session: SessionKey(uid: 1000, name: "a"), token: "b1") == 0)
-        #expect(plans.cancel(session: SessionKey(uid: 1000, name: "a"), token: "a2") == 1)
+        #expect(plans.cancel(token: "other", uid: 1000) == false, "another user's token is not this user's to cancel")
+        #expect(plans.cancel(token: "nope", uid: 1000) == false)
+        #expect(plans.cancel(token: "a2", uid: 1000) == true)
+        #expect(plans.cancel(token: "a2", uid: 1000) == false, "a token is cancelled once")
         #expect(plans.cancel(session: SessionKey(uid: 1000, name: "a")) == 1)
         #expect(plans.count == 2)
-        #expect(plans.remove("b1")?.token == "b1")
+        #expect(plans.cancel(token: "b1", uid: 1000) == true, "a token names its plan whatever its session")
+        #expect(plans["b1"] == nil)
         #expect(plans.remove("b1") == nil)
         #expect(plans["other"] != nil)
     }
