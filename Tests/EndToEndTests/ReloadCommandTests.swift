@@ -46,6 +46,41 @@ struct ReloadCommandTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// The top-level `photos` is the roots' `photos`: a root a reload removes leaves
+    /// it, though its photos stay indexed and come back with their ids when the root
+    /// does (issue 56 point 2: it said 72 against the roots' 69).
+    @Test func aRemovedRootsPhotosLeaveTheTopLevelCount() throws {
+        let daemon = try SystemdReloadTests.daemon(roots: ["pics", "more"])
+        for name in ["a", "b", "c"] { Files.write(daemon.root("pics") + "/\(name).jpg") }
+        for name in ["x", "y"] { Files.write(daemon.root("more") + "/\(name).jpg") }
+        try daemon.start()
+        let client = try daemon.client()
+        try daemon.waitForScanToFinish()
+        func counts() throws -> (top: Int?, roots: [String: Int]) {
+            let status = try client.result(["cmd": "status"])
+            var roots: [String: Int] = [:]
+            for root in status["roots"] as? [[String: Any]] ?? [] {
+                if let name = root["name"] as? String { roots[name] = root["photos"] as? Int }
+            }
+            return (status["photos"] as? Int, roots)
+        }
+        #expect(try counts().top == 5)
+        let moreIDs = try client.idsByPath(["root": "more"])
+
+        SystemdReloadTests.writeConfig(daemon, roots: ["pics"])
+        #expect(try client.result(["cmd": "reload"])["removed"] as? [String] == ["more"])
+        let after = try counts()
+        #expect(after.roots == ["pics": 3])
+        #expect(after.top == 3, "the removed root's photos are not counted")
+
+        SystemdReloadTests.writeConfig(daemon, roots: ["pics", "more"])
+        _ = try client.result(["cmd": "reload"])
+        try daemon.waitForScanToFinish()
+        #expect(try counts().top == 5)
+        #expect(try client.idsByPath(["root": "more"]) == moreIDs)
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func aBrokenFileIsRefusedWithTheReasonAndTheOldOneStays() throws {
         let daemon = try SystemdReloadTests.daemon(roots: ["pics"])
         Files.write(daemon.root("pics") + "/a.jpg")

@@ -11,8 +11,9 @@ import Synchronization
 /// folder is answered under the lock (`StatusCommand`).
 struct StatusSnapshot: Sendable {
     var roots: [RootStatus]
-    /// Photos listed in every root, a group once (a root dropped from the
-    /// configuration whose photos are still indexed counts, as before).
+    /// Photos listed in every configured root, a group once: the sum of `roots`'
+    /// `photos` (a root a reload removed counts no more, though its photos stay
+    /// indexed so that the ids come back with it).
     var photos: Int
     var clients: Int
     var subscribers: Int
@@ -66,7 +67,7 @@ extension CuratorState {
         }
         return StatusSnapshot(
             roots: roots,
-            photos: uid == 0 ? library.listedByRoot.values.reduce(0, +) : roots.reduce(0) { $0 + $1.photos },
+            photos: roots.reduce(0) { $0 + $1.photos },
             clients: events.clients, subscribers: events.subscriberCount, sessions: sessions.count,
             overflows: self.roots.totalOverflows, rescans: self.roots.totalRescans, batchRunning: plans.batchRunning,
             indexWrites: library.storeWrites, usesInotify: self.roots.values.contains { $0.usesInotify },
