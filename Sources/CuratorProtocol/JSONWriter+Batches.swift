@@ -72,6 +72,7 @@ extension DeletePlanResult: JSONWritable {
         w.key("expires_in_ms"); w.int(expiresInMs)
         w.optionalInt("files", files)
         w.array("items", items)
+        w.optionalInt("photos", photos)
         w.key("token"); w.string(token)
         w.endObject()
     }

@@ -377,11 +377,15 @@ public struct DeletePlanResult: Codable, Sendable {
     public var token: String
     public var expiresInMs: Int
     public var items: [PlanItem]
+    /// Photos: a group once.
     public var count: Int
+    /// Photos again (`count`), under the name `history` gives them.
+    public var photos: Int?
     /// Files to trash: every file of each group (issue 15); `count` for photos alone.
     public var files: Int?
     public var bytes: Int64
-    public init(token: String, expiresInMs: Int, items: [PlanItem], count: Int, bytes: Int64, files: Int? = nil) {
+    public init(token: String, expiresInMs: Int, items: [PlanItem], count: Int, bytes: Int64, files: Int? = nil, photos: Int? = nil) {
+        self.photos = photos
         self.files = files
         self.token = token
         self.expiresInMs = expiresInMs
@@ -474,7 +478,12 @@ public struct BatchSummary: Codable, Sendable {
     public var batch: Int64
     public var createdAt: String
     public var state: BatchState
+    /// Files, as `files` (and `trashed`, `skipped`, `restored`, `bytes`): a group's each.
     public var count: Int
+    /// Photos: a group once, as `delete.prepare` counts them.
+    public var photos: Int?
+    /// Files: the same as `count`, under the name `delete.prepare` gives it.
+    public var files: Int?
     public var trashed: Int
     public var skipped: Int
     public var restored: Int
@@ -484,8 +493,10 @@ public struct BatchSummary: Codable, Sendable {
     /// the asker's photos in it only.
     public var byUid: UInt32?
     public var byUser: String?
-    public init(batch: Int64, createdAt: String, state: BatchState, count: Int, trashed: Int, skipped: Int, restored: Int, bytes: Int64,
-                byUid: UInt32? = nil, byUser: String? = nil) {
+    public init(batch: Int64, createdAt: String, state: BatchState, count: Int, photos: Int? = nil, files: Int? = nil, trashed: Int,
+                skipped: Int, restored: Int, bytes: Int64, byUid: UInt32? = nil, byUser: String? = nil) {
+        self.photos = photos
+        self.files = files
         self.byUid = byUid
         self.byUser = byUser
         self.batch = batch

@@ -172,6 +172,8 @@ struct BatchJSONWriterTests {
             PlanItem(step: 4, id: 9, root: "pics", path: "d/IMG_2.xmp", size: 7, position: 1, orphan: true),
         ], count: 4, bytes: 47)
         #expect(Self.written(plan) == (try Self.codable(plan)))
+        let counted = DeletePlanResult(token: "abc", expiresInMs: 1, items: [], count: 4, bytes: 47, files: 9, photos: 4)
+        #expect(Self.written(counted) == (try Self.codable(counted)))
     }
 
     @Test func successLinesMatchWithEitherId() throws {

@@ -71,6 +71,43 @@ struct GroupDeleteTests {
         #expect((back.first?["members"] as? [[String: Any]])?.count == 3, "its other three files")
     }
 
+    /// What docs/PROTOCOL.md says of a confirm's results (issue 56 point 3): one
+    /// result a file, numbered by file across the batch; a group's files in the
+    /// reverse of its plan item's `files` (sidecars first, the shown file last), each
+    /// under its own id (the shown file's is the group's; the others' no listing
+    /// shows), each with `group`. `history` and `delete.prepare` count `photos` (a
+    /// group once) and `files` apart; history's `count` is files.
+    @Test func theConfirmAnswersPerFileSidecarsFirstAndHistoryCountsPhotosAndFilesApart() throws {
+        let (d, _) = try Self.daemon()
+        let c = try d.client()
+        let listed = try c.photos()
+        let groupID = try #require(listed.first { $0["path"] as? String == "2024/IMG_0001.JPG" }?["id"] as? Int)
+        let loneID = try #require(listed.first { $0["path"] as? String == "2024/IMG_0002.JPG" }?["id"] as? Int)
+        try c.select("1 2")
+        let plan = try c.prepare()
+        #expect(plan["count"] as? Int == 2 && plan["photos"] as? Int == 2 && plan["files"] as? Int == 5, "\(plan)")
+        let planned = try #require(plan["items"] as? [[String: Any]])
+        #expect(planned.map { $0["step"] as? Int } == [1, 2] && planned.map { $0["id"] as? Int } == [loneID, groupID])
+        let groupFiles = (planned[1]["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(groupFiles == Self.group)
+
+        let done = try c.confirm(plan)
+        let items = PhotoOutcomes(done).items
+        #expect(items.map { $0["step"] as? Int } == [1, 2, 3, 4, 5], "a step per file: \(items)")
+        #expect(PhotoOutcomes(done).paths == ["2024/IMG_0002.JPG"] + groupFiles.reversed(),
+                "the plan's photos in order, a group's files sidecars first: \(items)")
+        #expect(items.map { $0["group"] as? Int } == [nil, groupID, groupID, groupID, groupID])
+        let fileIDs = items.dropFirst().compactMap { $0["id"] as? Int }
+        #expect(fileIDs.count == 4 && fileIDs.last == groupID, "the shown file answers under the group's id: \(items)")
+        let everyListedID = Set(listed.compactMap { $0["id"] as? Int })
+        #expect(Set(fileIDs.dropLast()).isDisjoint(with: everyListedID), "the other files' ids are none a listing showed")
+        #expect(done["trashed"] as? Int == 5, "a confirm's counts are files")
+
+        let batch = try #require(try c.history().first)
+        #expect(batch["count"] as? Int == 5 && batch["files"] as? Int == 5 && batch["photos"] as? Int == 2, "\(batch)")
+        #expect(batch["trashed"] as? Int == 5)
+    }
+
     @Test func onlyRawTakesTheRawAndItsSidecarAndLeavesTheShotsOwn() throws {
         let (d, folder) = try Self.daemon()
         let c = try d.client()

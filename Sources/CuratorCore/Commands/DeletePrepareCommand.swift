@@ -124,7 +124,7 @@ enum DeletePrepareCommand: StateCommand {
                               expiresAt: MonotonicClock.nanoseconds() + UInt64(ttl * 1e9), items: items)
         state.plans.add(plan)
         return DeletePlanResult(token: plan.token, expiresInMs: Int(ttl * 1000), items: shown, count: shown.count, bytes: bytes,
-                                files: items.count)
+                                files: items.count, photos: shown.count)
     }
 
     /// `only`: the part of each group to trash.

@@ -364,12 +364,13 @@ final class Journal: @unchecked Sendable {
     /// A batch's counts; of `owner`'s photos only, when given.
     func counts(of batch: Int64, owner: UInt32? = nil) throws(SQLiteError) -> JournalBatchCounts {
         try lock.withLock { () throws(SQLiteError) in try database.prepare("""
-            SELECT count(*), coalesce(sum(moved), 0), coalesce(sum(state = ?), 0), coalesce(sum(CASE WHEN moved THEN size ELSE 0 END), 0)
+            SELECT count(*), coalesce(sum(moved), 0), coalesce(sum(state = ?), 0), coalesce(sum(CASE WHEN moved THEN size ELSE 0 END), 0),
+                   count(DISTINCT coalesce(unit, photo))
             FROM items WHERE batch = ? AND (? IS NULL OR owner = ?)
             """).bind(.text(JournalItemState.restored.rawValue), .int(batch),
                       owner.map { .int(Int64($0)) } ?? .null, owner.map { .int(Int64($0)) } ?? .null)
-            .firstRow { JournalBatchCounts(count: $0.int(0), trashed: $0.int(1), restored: $0.int(2), bytes: $0.int64(3)) }
-            ?? JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0) }
+            .firstRow { JournalBatchCounts(count: $0.int(0), photos: $0.int(4), trashed: $0.int(1), restored: $0.int(2), bytes: $0.int64(3)) }
+            ?? JournalBatchCounts(count: 0, photos: 0, trashed: 0, restored: 0, bytes: 0) }
     }
 
     private static let itemColumns = """

@@ -80,7 +80,10 @@ struct JournalItem: Hashable, Sendable {
 
 /// Counts for `history`.
 struct JournalBatchCounts: Hashable, Sendable {
+    /// Files: one a step.
     var count: Int
+    /// Photos: a group's files (one `unit`) once.
+    var photos: Int
     var trashed: Int
     var restored: Int
     var bytes: Int64
