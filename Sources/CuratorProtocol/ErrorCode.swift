@@ -31,7 +31,6 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let noSuchFolder = ErrorCode("no_such_folder")
     public static let noSuchPhoto = ErrorCode("no_such_photo")
     public static let noSuchPosition = ErrorCode("no_such_position")
-    public static let noSuchSession = ErrorCode("no_such_session")
     public static let noSuchBatch = ErrorCode("no_such_batch")
 
     // Sessions and selections

@@ -105,6 +105,43 @@ struct OwnerUndoTests {
         #expect(Files.exists(s.share + "/family/f2.jpg"))
     }
 
+    /// `trash.list` is what the caller trashed, whoever owns it: a photo of alice's
+    /// that bob trashed is in bob's list (and his trash), not hers; hers is in her
+    /// `history`, from which she may undo it (issue 56 point 3).
+    @Test func trashListShowsWhatTheCallerTrashedNotTheirPhotosOthersTrashed() throws {
+        let users = SystemUsers()
+        defer { users.remove() }
+        guard let s = try Self.setUp(users) else { return }
+        let d = s.d
+        defer {
+            d.stop()
+            DeletePermissionTests.unmount(s.share)
+        }
+        try d.start()
+        d.letOtherUsersConnect()
+        let ids = try d.client().idsByPath()
+        let f1 = try #require(ids["family/f1.jpg"])
+        let f2 = try #require(ids["family/f2.jpg"])
+        let bob = try d.client(asUser: s.bob)
+        defer { bob.end() }
+        let alice = try d.client(asUser: s.alice)
+        defer { alice.end() }
+        let batch = try #require(try bob.client.deleteSelection(["ids": [f1, f2]])["batch"] as? Int)
+
+        let bobs = try bob.client.result(["cmd": "trash.list"])
+        #expect(bobs["count"] as? Int == 2, "\(bobs)")
+        #expect(Set((bobs["photos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }) == [f1, f2], "\(bobs)")
+        let hers = try alice.client.result(["cmd": "trash.list"])
+        #expect(hers["count"] as? Int == 0 && (hers["photos"] as? [Any])?.isEmpty == true, "alice trashed nothing: \(hers)")
+        let history = try alice.client.history()
+        #expect(history.map { $0["batch"] as? Int } == [batch] && history.first?["by_user"] as? String == s.bob, "\(history)")
+        #expect(try alice.client.undo(batch)["restored"] as? Int == 1)
+        #expect(Files.exists(s.share + "/family/f1.jpg"))
+        // bob's list now holds only what is still in his trash.
+        let after = try bob.client.result(["cmd": "trash.list"])
+        #expect((after["photos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int } == [f2], "\(after)")
+    }
+
     @Test func someoneWhoOwnsNothingInABatchMayNotUndoIt() throws {
         let users = SystemUsers()
         defer { users.remove() }
