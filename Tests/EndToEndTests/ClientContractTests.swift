@@ -123,6 +123,64 @@ struct ClientContractTests {
         #expect(try c.idsByPath()["a/IMG_0003.JPG"] == id, "under its id")
     }
 
+    /// `thumbnails: false` (config/curatord.json5, and the table of configuration
+    /// keys): `status` has no `thumbnails`, photos no `thumbnail`, and a `thumbnail`
+    /// request is `thumbnails_off`; nothing is written to the cache.
+    @Test func withThumbnailsOffStatusHasNoneAndAThumbnailRequestSaysSo() throws {
+        let d = Daemon()
+        Files.write(d.root() + "/a.jpg", "a")
+        try d.useConfig("{ roots: [{ name: \"pics\", path: \"\(d.root())\" }], thumbnails: false }")
+        try d.start()
+        let c = try d.client()
+        #expect(try c.result(["cmd": "status"])["thumbnails"] == nil)
+        let photo = try #require(try c.photos().first)
+        #expect(photo["thumbnail"] == nil, "\(photo)")
+        let id = try #require(photo["id"] as? Int)
+        #expect(try c.errorCode(["cmd": "thumbnail", "photo": id]) == "thumbnails_off")
+        #expect(!Files.exists(d.home.sub("xdg-cache") + "/thumbnails/normal"), "no thumbnail was made")
+    }
+
+    /// The table "Configuration a client meets": each setting where the answers show it.
+    @Test func theSettingsAClientMeetsShowInTheAnswers() throws {
+        let d = Daemon(roots: [])
+        let library = d.home.mkdir("library")
+        Files.mkdir(library + "/Keep")
+        Files.write(library + "/IMG_0001.JPG", "jpeg")
+        Files.write(library + "/IMG_0001.CR2", "raw raw")
+        Files.write(library + "/Keep/kept.jpg", "kept")
+        Files.write(library + "/drawing.png", "png")
+        for n in 2...7 { Files.write(library + "/IMG_000\(n).JPG", "photo \(n)") }
+        let thumbnails = d.home.sub("thumbs")
+        try d.useConfig("""
+            { roots: [{ name: "lib", path: "\(library)", watch: "poll", types: ["jpeg", "cr2"], group_shows: "raw",
+                        protected: ["Keep"] }],
+              selection_cap: 2, max_selection: 5, plan_ttl_seconds: 7, thumbnail_dir: "\(thumbnails)" }
+            """)
+        try d.start()
+        let c = try d.client()
+        let status = try c.result(["cmd": "status"])
+        let root = try c.rootStatus("lib")
+        #expect(root["path"] as? String == library && root["watch"] as? String == "poll" && root["watching"] as? String == "poll",
+                "\(root)")
+        #expect((status["thumbnails"] as? [String: Any])?["cache"] as? String == thumbnails, "\(status)")
+
+        let photos = try c.photos(["fields": ["path", "type", "kind", "protected"]])
+        #expect(!photos.contains { $0["type"] as? String == "png" }, "types leaves the PNG out: \(photos)")
+        let group = try #require(photos.first { ($0["path"] as? String)?.hasPrefix("IMG_0001.") == true })
+        #expect(group["path"] as? String == "IMG_0001.CR2" && group["kind"] as? String == "raw", "group_shows: \(group)")
+        #expect(photos.first { $0["path"] as? String == "Keep/kept.jpg" }?["protected"] as? Bool == true)
+
+        #expect(try c.result(["cmd": "mode", "mode": "select"])["cap"] as? Int == 2, "selection_cap")
+        let cap = try c.request(["cmd": "mode", "mode": "select", "cap": 6])
+        #expect((cap["error"] as? [String: Any])?["argument"] as? String == "cap", "max_selection bounds a cap: \(cap)")
+        try c.select("1")
+        #expect(try c.prepare()["expires_in_ms"] as? Int == 7000, "plan_ttl_seconds")
+        let ids = try c.photos(["fields": ["id", "protected"]]).filter { $0["protected"] == nil }.compactMap { $0["id"] as? Int }
+        #expect(ids.count == 7)
+        let tooMany = try c.request(["cmd": "delete.prepare", "ids": ids])
+        #expect((tooMany["error"] as? [String: Any])?["code"] as? String == "invalid_argument", "max_selection bounds ids: \(tooMany)")
+    }
+
     /// The codes of the mistakes a client makes, as the error table and the
     /// commands' sections say.
     @Test func theCodesOfAClientsMistakes() throws {
