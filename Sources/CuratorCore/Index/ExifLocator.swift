@@ -61,19 +61,11 @@ enum ExifLocator {
         return nil
     }
 
-    /// A TIFF-based file (TIFF, DNG, NEF, CR2, ARW, ORF, RW2): the file is the block.
+    /// A TIFF-based file (TIFF, DNG, NEF, CR2, ARW, ORF, RW2): its IFD0 and EXIF
+    /// IFD, wherever they lie (see `TIFFExifBlock`). ORF and RW2 put their own
+    /// magic where TIFF has 42; the block gathered has TIFF's, which libexif insists on.
     static func tiffFile(_ source: inout some ExifByteSource) throws(SystemError) -> [UInt8]? {
-        var bytes = try source.read(at: 0, count: maximumTIFFSize)
-        guard bytes.count >= 8 else { return nil }
-        // ORF and RW2 put their own magic where TIFF has 42, which libexif insists on.
-        if bytes[0] == 0x4D {
-            bytes[2] = 0
-            bytes[3] = 42
-        } else {
-            bytes[2] = 42
-            bytes[3] = 0
-        }
-        return bytes
+        try TIFFExifBlock.gather(&source)
     }
 
     /// Fujifilm RAF: a header whose offset 84 points at an embedded JPEG with the EXIF.
