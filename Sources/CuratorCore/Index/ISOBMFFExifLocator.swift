@@ -9,8 +9,9 @@ enum ISOBMFFExifLocator {
     static let canonUUID: [UInt8] = [
         0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
     ]
-    /// `iinf` and `iloc` are a few KiB even for a 48-tile iPhone photo.
-    static let maximumTableSize = 1 << 16
+    /// How much of `iinf`, `iloc` and `iref` is read: tens of KiB for a grid of
+    /// a thousand tiles; their walks are bounded by these bytes.
+    static let maximumTableSize = 1 << 17
 
     static func locate(in source: inout some ExifByteSource) throws(SystemError) -> [UInt8]? {
         let ftyp = try source.read(at: 0, count: 12)
@@ -37,7 +38,7 @@ enum ISOBMFFExifLocator {
               let iloc = children.first(where: { $0.type == asciiBytes("iloc") })
         else { return nil }
         let iinfBytes = try source.read(at: iinf.payload, count: min(Int(iinf.end - iinf.payload), maximumTableSize))
-        guard let itemID = try exifItemID(iinf: iinfBytes) else { return nil }
+        guard let itemID = try exifItemID(iinf: iinfBytes, children: children, in: &source) else { return nil }
         let ilocBytes = try source.read(at: iloc.payload, count: min(Int(iloc.end - iloc.payload), maximumTableSize))
         guard let extent = HEIFItemLocation.find(itemID: itemID, iloc: ilocBytes) else { return nil }
 
@@ -63,30 +64,17 @@ enum ISOBMFFExifLocator {
         return ExifLocator.isTIFF(tiff) ? tiff : nil
     }
 
-    /// The id of the item whose type is `Exif`, from `iinf`'s `infe` entries
-    /// (versions 2 and 3 carry the item type).
-    static func exifItemID(iinf: [UInt8]) throws(SystemError) -> UInt32? {
-        guard let version = iinf.first else { return nil }
-        var entries = ExifMemorySource(bytes: iinf)
-        let first: Int64 = version == 0 ? 6 : 8
-        for infe in try ISOBox.all(in: &entries, from: first, to: entries.size) where infe.type == asciiBytes("infe") {
-            let start = Int(infe.payload)
-            guard start < iinf.count else { continue }
-            let infeVersion = iinf[start]
-            let id: UInt32?
-            let typeOffset: Int
-            switch infeVersion {
-            case 2:
-                id = iinf.uint16(at: start + 4, bigEndian: true).map(UInt32.init)
-                typeOffset = start + 8
-            case 3:
-                id = iinf.uint32(at: start + 4, bigEndian: true)
-                typeOffset = start + 10
-            default:
-                continue
-            }
-            if let id, iinf.hasPrefix(asciiBytes("Exif"), at: typeOffset) { return id }
-        }
-        return nil
+    /// The EXIF item of the primary image: the `Exif` item that `iref` says
+    /// describes the item `pitm` names. A file may hold others (a thumbnail's,
+    /// another image's) before it. Without such a link, the first `Exif` item.
+    static func exifItemID(iinf: [UInt8], children: [ISOBox], in source: inout some ExifByteSource) throws(SystemError) -> UInt32? {
+        let candidates = HEIFItemReferences.exifItems(iinf: iinf)
+        guard let first = candidates.first else { return nil }
+        guard let pitm = children.first(where: { $0.type == asciiBytes("pitm") }),
+              let iref = children.first(where: { $0.type == asciiBytes("iref") }),
+              let primary = HEIFItemReferences.primaryItem(pitm: try source.read(at: pitm.payload, count: 8))
+        else { return first }
+        let irefBytes = try source.read(at: iref.payload, count: min(Int(iref.end - iref.payload), maximumTableSize))
+        return HEIFItemReferences.describing(primary, among: candidates, iref: irefBytes) ?? first
     }
 }
