@@ -18,9 +18,9 @@ struct RawPreview {
     let pixels: Pixels
     /// Clockwise degrees that turn the preview upright (LibRaw's `flip`).
     let rotation: Int
-    /// The photo's size, upright.
-    let width: Int
-    let height: Int
+    /// The photo's size, upright; nil when only the preview's is known (see
+    /// `EmbeddedPreview`: then the preview's, upright, stands for it).
+    let size: (width: Int, height: Int)?
 
     /// Reads the preview of the RAW file open at `fd` (mapped, never read whole).
     static func read(_ fd: FileDescriptor, size: Int) throws(ThumbnailMakingError) -> RawPreview {
@@ -31,6 +31,26 @@ struct RawPreview {
             throw ThumbnailMakingError(error == Errno(ENOMEM) ? .tooLarge : .unreadable, "mmap of \(size) bytes: \(error)")
         }
         defer { munmap(mapping, size) }
+        do {
+            return try libRaw(mapping, size: size)
+        } catch {
+            // LibRaw refuses what it does not know (a body newer than it) or cannot
+            // parse whole (pruned, truncated): the preview the camera embedded may
+            // still be there, where the file's own structure says.
+            let file = UnsafeRawBufferPointer(start: mapping, count: size)
+            guard let found = EmbeddedPreview.find(in: file) else { throw error }
+            let rotation = switch found.orientation {
+            case 3: 180
+            case 6: 90
+            case 8: 270
+            default: 0
+            }
+            return RawPreview(pixels: .jpeg(Array(file[found.range])), rotation: rotation, size: nil)
+        }
+    }
+
+    /// The preview as LibRaw reads it from the file mapped at `mapping`.
+    private static func libRaw(_ mapping: UnsafeMutableRawPointer, size: Int) throws(ThumbnailMakingError) -> RawPreview {
         guard let raw = libraw_init(0) else { throw ThumbnailMakingError(.tooLarge, "libraw_init: out of memory") }
         defer { libraw_close(raw) }
 
@@ -77,7 +97,7 @@ struct RawPreview {
         }
         var width = Int(curator_raw_width(raw)), height = Int(curator_raw_height(raw))
         if rotation % 180 != 0 { swap(&width, &height) }
-        return RawPreview(pixels: pixels, rotation: rotation, width: width, height: height)
+        return RawPreview(pixels: pixels, rotation: rotation, size: (width, height))
     }
 
     private static func message(_ code: Int32) -> String {

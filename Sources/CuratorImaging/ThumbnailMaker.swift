@@ -61,22 +61,24 @@ public struct ThumbnailMaker: Sendable {
         case .raw:
             let preview = try RawPreview.read(fd, size: size)
             var image: VipsImageRef
+            var previewSize: (width: Int, height: Int)
             switch preview.pixels {
             case .jpeg(let bytes):
                 // withUnsafeBytes does not carry a typed error: go through a Result.
                 let decoded = bytes.withUnsafeBytes { raw in
-                    Result { () throws(ThumbnailMakingError) -> VipsImageRef in
+                    Result { () throws(ThumbnailMakingError) -> (VipsImageRef, (width: Int, height: Int)) in
                         let source: VipsSourceRef
                         do throws(VipsError) { source = try VipsSourceRef.memory(raw) } catch { throw .decoding(error) }
                         let header = try checkedHeader(source, rotate: false)
                         // The preview's own EXIF (if any) is not trusted for orientation:
-                        // LibRaw's is the RAW file's.
-                        return try thumbnail(source, header, largest: largest, rotate: false).image
+                        // the RAW file's is (LibRaw's, or its own tag when LibRaw refused it).
+                        return (try thumbnail(source, header, largest: largest, rotate: false).image, header.stored)
                     }
                 }
-                image = try decoded.get()
+                (image, previewSize) = try decoded.get()
             case .bitmap(let pixels, let width, let height, let bands):
                 try checkPixels(width: width, height: height)
+                previewSize = (width, height)
                 do {
                     let bitmap = try VipsImageRef.fromPixels(pixels, width: width, height: height, bands: bands)
                     image = try bitmap.apply("thumbnail_image") {
@@ -93,7 +95,9 @@ public struct ThumbnailMaker: Sendable {
                     throw ThumbnailMakingError.decoding(error)
                 }
             }
-            return try encode(image, sizes: sizes, width: preview.width, height: preview.height)
+            if preview.rotation % 180 != 0 { previewSize = (previewSize.height, previewSize.width) }
+            let original = preview.size ?? previewSize
+            return try encode(image, sizes: sizes, width: original.width, height: original.height)
         }
     }
 
