@@ -32,7 +32,7 @@ public enum ImageFamily: String, Sendable, Equatable {
     }()
 
     private static let mimeTypes: [String: String] = [
-        "jpeg": "image/jpeg", "jpg": "image/jpeg", "png": "image/png", "heic": "image/heic", "heif": "image/heif",
+        "jpeg": "image/jpeg", "jpg": "image/jpeg", "png": "image/png", "heic": "image/heic", "heif": "image/heif", "hif": "image/heif",
         "webp": "image/webp", "tiff": "image/tiff", "tif": "image/tiff", "gif": "image/gif", "avif": "image/avif",
         "cr2": "image/x-canon-cr2", "cr3": "image/x-canon-cr3", "nef": "image/x-nikon-nef", "arw": "image/x-sony-arw",
         "dng": "image/x-adobe-dng", "orf": "image/x-olympus-orf", "rw2": "image/x-panasonic-rw2", "raf": "image/x-fuji-raf",

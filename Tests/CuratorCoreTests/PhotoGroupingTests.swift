@@ -28,7 +28,7 @@ import Testing
                 == [["PXL_20241010_093012123.jpg", "PXL_20241010_093012123.dng"]])
     }
 
-    @Test(arguments: ["jpg", "jpeg", "JPG", "heic", "heif", "png", "tif", "tiff", "webp", "avif"])
+    @Test(arguments: ["jpg", "jpeg", "JPG", "heic", "heif", "HIF", "png", "tif", "tiff", "webp", "avif"])
     func everyRenderedTypePairsWithEveryRaw(ext: String) {
         for raw in ["cr2", "cr3", "nef", "arw", "dng", "orf", "rw2", "raf", "NEF"] {
             let grouping = Self.group(["DSC_1.\(ext)", "DSC_1.\(raw)"])

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct PhotoTypeTests {
     static let expected: [(String, PhotoType)] = [
-        ("jpg", .jpeg), ("jpeg", .jpeg), ("png", .png), ("heic", .heic), ("heif", .heic),
+        ("jpg", .jpeg), ("jpeg", .jpeg), ("png", .png), ("heic", .heic), ("heif", .heic), ("hif", .heic),
         ("webp", .webp), ("tif", .tiff), ("tiff", .tiff), ("gif", .gif), ("avif", .avif),
         ("cr2", .cr2), ("cr3", .cr3), ("nef", .nef), ("arw", .arw), ("dng", .dng),
         ("orf", .orf), ("rw2", .rw2), ("raf", .raf), ("mp4", .mp4), ("mov", .mov),

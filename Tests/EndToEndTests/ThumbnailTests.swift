@@ -291,4 +291,40 @@ extension ThumbnailTests {
         #expect(raw["state"] as? String == "ready" && raw["photo_id"] as? Int == group, "\(raw)")
         #expect(raw["path"] as? String == Self.cache(daemon) + "/normal/" + (try Self.standardName(root + "/2024/IMG_0001.dng")))
     }
+
+    /// `.hif`, the name Canon, Sony and Fujifilm cameras give their HEIF files: a
+    /// HEIC photo in the listing, its capture time read (as exiftool reads it), its
+    /// thumbnail made (MIME type image/heic, as its type), grouped with the RAW of its shot.
+    @Test func aCamerasHIFIsAHEIFPhotoEverywhere() throws {
+        let daemon = Daemon()
+        let root = daemon.root()
+        Files.mkdir(root + "/2024")
+        let hif = root + "/2024/IMG_0001.HIF"
+        try Self.sample(["heic", hif, "--width", "800", "--height", "600", "--marker"])
+        let written = try Tool.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2023:04:05 06:07:08", hif])
+        #expect(written.status == 0, "\(written.output)")
+        let exiftool = try ExifTool.tags(["DateTimeOriginal", "FileType"], of: hif)
+        #expect(exiftool["FileType"] == "HEIC")
+        try Self.sample(["dng", root + "/2024/IMG_0001.DNG"])
+        try daemon.start()
+        let client = try Client(daemon.socket)
+        try Self.waitForBacklog(client, ready: 2, failed: 0)
+        try eventually(timeout: 30, "the capture time to be read") {
+            try client.photos(["fields": ["capture_time"]]).first?["capture_time"] as? String != nil
+        }
+        let listed = try client.photos(["fields": ["id", "path", "type", "kind", "members", "capture_time", "thumbnail"]])
+        #expect(listed.count == 1, "\(listed)")
+        let photo = try #require(listed.first)
+        #expect(photo["path"] as? String == "2024/IMG_0001.HIF" && photo["type"] as? String == "heic", "\(photo)")
+        #expect(photo["kind"] as? String == "rendered")
+        #expect((photo["members"] as? [[String: Any]])?.map { $0["name"] as? String } == ["IMG_0001.DNG"])
+        #expect(photo["capture_time"] as? String == ExifTool.wire(exiftool["DateTimeOriginal"]))
+        #expect(photo["thumbnail"] as? Bool == true)
+        let id = try #require(photo["id"] as? Int)
+        let thumbnail = try #require(try Self.thumbnails(client, [id], size: "large").first)
+        #expect(thumbnail["path"] as? String == Self.cache(daemon) + "/large/" + (try Self.standardName(hif)), "\(thumbnail)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: try #require(thumbnail["path"] as? String)))
+        #expect(png.range(of: Data("tEXtThumb::Mimetype\0image/heic".utf8)) != nil, "its type is heic")
+        #expect(thumbnail["width"] as? Int == 256 && thumbnail["height"] as? Int == 192, "\(thumbnail)")
+    }
 }

@@ -117,7 +117,7 @@ public enum PhotoType: String, CaseIterable, Hashable, Sendable, Codable {
     public var extensions: [String] {
         switch self {
         case .jpeg: ["jpg", "jpeg"]
-        case .heic: ["heic", "heif"]
+        case .heic: ["heic", "heif", "hif"]  // .hif: in-camera HEIF (Canon, Sony, Fujifilm)
         case .tiff: ["tif", "tiff"]
         default: [rawValue]
         }

@@ -6,6 +6,7 @@ import Foundation
 /// printed, through files: the one runner every test target shares.
 typealias Tool = CuratorTestSupport.Tool
 typealias SplitMix64 = CuratorTestSupport.SplitMix64
+typealias ExifTool = CuratorTestSupport.ExifTool
 
 /// SHA-256 of files, by `sha256sum`, so that "identical content" is checked by a
 /// tool that knows nothing of ours.
