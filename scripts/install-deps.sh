@@ -15,6 +15,8 @@ packages=(
   # gnome-desktop's thumbnail factory (what Nautilus uses) for those tests.
   libvips-dev libraw-dev zlib1g-dev fonts-dejavu-core fonts-droid-fallback
   libvips-tools libgdk-pixbuf2.0-bin libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0
+  # exiftool: the reference capture times, sub-seconds and offsets are checked against.
+  libimage-exiftool-perl
 )
 missing=()
 for p in "${packages[@]}"; do
