@@ -57,6 +57,8 @@ extension Event: JSONWritable {
 extension PhotoSummary: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
+        w.optionalInt("capture_ms", captureMs)
+        w.optionalString("capture_offset", captureOffset)
         w.optionalString("capture_time", captureTime)
         w.key("id"); w.int(id)
         w.optionalString("kind", kind)
@@ -97,6 +99,8 @@ extension GroupMemberSummary: JSONWritable {
 extension SelectionItem: JSONWritable {
     public func write(to w: inout JSONWriter) {
         w.beginObject()
+        w.optionalInt("capture_ms", captureMs)
+        w.optionalString("capture_offset", captureOffset)
         w.optionalString("capture_time", captureTime)
         if let hidden { w.key("hidden"); w.bool(hidden) }
         w.key("id"); w.int(id)

@@ -45,8 +45,15 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public var size: Int64
     public var mtimeNs: Int64
     public var type: String
-    /// EXIF DateTimeOriginal as `YYYY-MM-DDTHH:MM:SS` (camera local time), when known.
+    /// EXIF DateTimeOriginal (else DateTimeDigitized, else DateTime) as
+    /// `YYYY-MM-DDTHH:MM:SS` (camera local time), when known.
     public var captureTime: String?
+    /// The milliseconds past `captureTime`'s second (SubSecTimeOriginal, or the
+    /// sub-seconds of the tag the time came from), when recorded.
+    public var captureMs: Int?
+    /// The camera clock's offset from UTC (`+02:00`: OffsetTimeOriginal, or the
+    /// offset of the tag the time came from), when recorded.
+    public var captureOffset: String?
     public var `protected`: Bool?
     public var offline: Bool?
     /// This photo's number in the session's ordered selection, when selected.
@@ -63,8 +70,11 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,
                 offline: Bool? = nil, selected: Int? = nil, thumbnail: Bool? = nil,
-                kind: String? = nil, members: [GroupMemberSummary]? = nil, totalSize: Int64? = nil) {
+                kind: String? = nil, members: [GroupMemberSummary]? = nil, totalSize: Int64? = nil,
+                captureMs: Int? = nil, captureOffset: String? = nil) {
         self.position = position
+        self.captureMs = captureMs
+        self.captureOffset = captureOffset
         self.id = id
         self.root = root
         self.path = path

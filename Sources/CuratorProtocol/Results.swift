@@ -198,12 +198,17 @@ public struct SelectionItem: Codable, Hashable, Sendable {
     public var pathRaw: String?
     public var size: Int64
     public var captureTime: String?
+    /// As `PhotoSummary`'s.
+    public var captureMs: Int?
+    public var captureOffset: String?
     /// True when the session's view does not show it (its filter hides it, or it
     /// lies outside the view's folder): still selected, and deleted with the rest.
     public var hidden: Bool?
     public init(number: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, captureTime: String? = nil,
-                hidden: Bool? = nil) {
+                hidden: Bool? = nil, captureMs: Int? = nil, captureOffset: String? = nil) {
         self.number = number
+        self.captureMs = captureMs
+        self.captureOffset = captureOffset
         self.id = id
         self.root = root
         self.path = path

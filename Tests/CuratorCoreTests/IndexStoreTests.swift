@@ -117,10 +117,10 @@ import Testing
                 INSERT INTO roots(id, name, path) VALUES(\(Int64(1) << 40), 'huge', x'2f71');
                 INSERT INTO folders(id, root, path) VALUES(\(Int64(1) << 33), \(root), x'62');
                 INSERT INTO folders(id, root, path) VALUES(77, \(Int64(1) << 40), x'63');
-                INSERT INTO photos VALUES(2, \(Int64(1) << 33), x'622e6a7067', 10, 1, 1, 2, 'jpeg', 0, 1, 0, 0);
-                INSERT INTO photos VALUES(3, 77, x'632e6a7067', 10, 1, 1, 3, 'jpeg', 0, 1, 0, 0);
-                INSERT INTO photos VALUES(\(Int64.max), \(folder), x'642e6a7067', 10, 1, 1, 4, 'jpeg', 0, 1, 0, 0);
-                INSERT INTO photos VALUES(-5, \(folder), x'652e6a7067', 10, 1, 1, 5, 'jpeg', 0, 1, 0, 0);
+                INSERT INTO photos VALUES(2, \(Int64(1) << 33), x'622e6a7067', 10, 1, 1, 2, 'jpeg', 0, 1, 0, 0, 0);
+                INSERT INTO photos VALUES(3, 77, x'632e6a7067', 10, 1, 1, 3, 'jpeg', 0, 1, 0, 0, 0);
+                INSERT INTO photos VALUES(\(Int64.max), \(folder), x'642e6a7067', 10, 1, 1, 4, 'jpeg', 0, 1, 0, 0, 0);
+                INSERT INTO photos VALUES(-5, \(folder), x'652e6a7067', 10, 1, 1, 5, 'jpeg', 0, 1, 0, 0, 0);
                 INSERT INTO sessions VALUES(\((Int64(1) << 32) + 1000), 'mine', x'7b7d');
                 INSERT INTO meta VALUES('reserved_photo_id', \(Int64.max));
                 """)
@@ -158,7 +158,7 @@ import Testing
             let root = try store.insertRoot(name: "pics", path: "/p")
             let folder = try store.insertFolder(rootID: root, path: "")
             try store.upsertPhoto(Self.photo(1, root: root, folder: folder, "a.jpg", inode: 1))
-            try store.database.execute("INSERT INTO photos VALUES(2, \(folder), zeroblob(70000), 10, 1, 1, 2, 'jpeg', 0, 1, 2, 0)")
+            try store.database.execute("INSERT INTO photos VALUES(2, \(folder), zeroblob(70000), 10, 1, 1, 2, 'jpeg', 0, 1, 2, 0, 0)")
         }
         let store = try IndexStore(path: path)
         let library = try PhotoLibrary(store: store)

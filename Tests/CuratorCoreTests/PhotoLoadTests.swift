@@ -74,11 +74,11 @@ import Testing
                 rows.append(row)
                 try store.database.execute("""
                     INSERT INTO photos VALUES(\(row.id), \(row.folder), x'\(Self.hex(row.name))', \(row.size), 5, 3, \(row.inode),
-                    '\(row.type)', \(row.capture), \(row.rank), \(row.group), \(row.role))
+                    '\(row.type)', \(row.capture), \(row.rank), \(row.group), \(row.role), 0)
                     """)
             }
             // A row of a folder the file does not know: left out, as the join left it.
-            try store.database.execute("INSERT INTO photos VALUES(\(id + 1), 999, x'63', 1, 5, 3, 7, 'jpeg', 0, 1, 0, 0)")
+            try store.database.execute("INSERT INTO photos VALUES(\(id + 1), 999, x'63', 1, 5, 3, 7, 'jpeg', 0, 1, 0, 0, 0)")
             try store.database.execute("COMMIT")
         }
         let library = try PhotoLibrary(store: IndexStore(path: path))

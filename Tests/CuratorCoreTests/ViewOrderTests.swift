@@ -59,7 +59,7 @@ struct ViewOrderTests {
         #expect(f.state.viewCache.count == 2)
         let pending = f.state.library.photos.values.filter { $0.capture == .pending }.map(\.id)
         #expect(pending.count == 3)
-        f.state.applyCaptureTimes(pending.enumerated().map { ($1, .known(Int64(1_700_000_000 - $0))) })
+        f.state.applyCaptureTimes(pending.enumerated().map { CaptureResult(id: $1, state: .known(Int64(1_700_000_000 - $0)), detail: .none) })
         #expect(f.state.library.photos.values.allSatisfy { $0.capture != .pending })
         let generation = f.state.library.generation
         #expect(f.state.viewCache.lookup(byName, generation: generation) != nil, "the view by name is still cached")

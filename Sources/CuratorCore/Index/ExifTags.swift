@@ -39,10 +39,18 @@ struct ExifTags: ~Copyable {
 
     enum Tag {
         case dateTime, dateTimeOriginal, dateTimeDigitized
+        case subSecTime, subSecTimeOriginal, subSecTimeDigitized
+        case offsetTime, offsetTimeOriginal, offsetTimeDigitized
         case make, model, lensModel, orientation, pixelXDimension, pixelYDimension
 
         fileprivate var exifTag: ExifTag {
             switch self {
+            case .subSecTime: EXIF_TAG_SUB_SEC_TIME
+            case .subSecTimeOriginal: EXIF_TAG_SUB_SEC_TIME_ORIGINAL
+            case .subSecTimeDigitized: EXIF_TAG_SUB_SEC_TIME_DIGITIZED
+            case .offsetTime: EXIF_TAG_OFFSET_TIME
+            case .offsetTimeOriginal: EXIF_TAG_OFFSET_TIME_ORIGINAL
+            case .offsetTimeDigitized: EXIF_TAG_OFFSET_TIME_DIGITIZED
             case .dateTime: EXIF_TAG_DATE_TIME
             case .dateTimeOriginal: EXIF_TAG_DATE_TIME_ORIGINAL
             case .dateTimeDigitized: EXIF_TAG_DATE_TIME_DIGITIZED

@@ -25,8 +25,9 @@ final class IndexStore {
     /// The WAL's length when a commit last asked for a pass.
     private var requestedAtFrames = 0
     /// 2: photos have a group and a role (issue 15); 3: sidecars are stored by
-    /// record (`SidecarRecord`). A file of version 1 or 2 is migrated.
-    static let schemaVersion = 3
+    /// record (`SidecarRecord`); 4: photos have a capture detail (`CaptureDetail`).
+    /// A file of version 1, 2 or 3 is migrated.
+    static let schemaVersion = 4
     /// Photo rows and sidecar records inserted, updated or deleted since opening: a
     /// restart over an unchanged tree must leave this at zero (reported in `status`).
     var photoWrites = 0
@@ -41,7 +42,7 @@ final class IndexStore {
     private lazy var upsertPhotoStatement = try? database.prepare(
         Self.upsertPhotoSQL)
     private static let upsertPhotoSQL =
-        "INSERT OR REPLACE INTO photos(id, folder, name, size, mtime, dev, ino, type, capture, rank, grp, role) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"
+        "INSERT OR REPLACE INTO photos(id, folder, name, size, mtime, dev, ino, type, capture, rank, grp, role, capture_detail) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)"
     private lazy var deletePhotoStatement = try? database.prepare("DELETE FROM photos WHERE id = ?")
     private lazy var insertFolderStatement = try? database.prepare("INSERT INTO folders(root, path) VALUES(?, ?)")
     private lazy var updateFolderStatement = try? database.prepare("UPDATE folders SET path = ? WHERE id = ?")
@@ -83,6 +84,16 @@ final class IndexStore {
             // Sidecar records came in version 3: the first load finds the sidecars
             // among the photo rows and the library moves them (`strayedSidecars`).
             try database.execute(Self.createSidecarsSQL)
+            try database.setUserVersion(3)
+            version = 3
+        }
+        if version == 3 {
+            // Capture details came in version 4. Adding a column with a default
+            // rewrites no row; the photos read before keep none until their file
+            // changes (a rewrite of every row would cost a start its whole index).
+            let has = try database.prepare("SELECT COUNT(*) FROM pragma_table_info('photos') WHERE name = 'capture_detail'")
+                .firstRow { $0.int64(0) } ?? 0
+            if has == 0 { try database.execute("ALTER TABLE photos ADD COLUMN capture_detail INTEGER NOT NULL DEFAULT 0") }
             try database.setUserVersion(Self.schemaVersion)
         } else if version != Self.schemaVersion {
             if version != 0 {
@@ -95,7 +106,7 @@ final class IndexStore {
                 CREATE TABLE IF NOT EXISTS photos(id INTEGER PRIMARY KEY, folder INTEGER NOT NULL, name BLOB NOT NULL,
                     size INTEGER NOT NULL, mtime INTEGER NOT NULL, dev INTEGER NOT NULL, ino INTEGER NOT NULL,
                     type TEXT NOT NULL, capture INTEGER NOT NULL, rank INTEGER NOT NULL,
-                    grp INTEGER NOT NULL DEFAULT 0, role INTEGER NOT NULL DEFAULT 0);
+                    grp INTEGER NOT NULL DEFAULT 0, role INTEGER NOT NULL DEFAULT 0, capture_detail INTEGER NOT NULL DEFAULT 0);
                 \(Self.createSidecarsSQL)
                 CREATE TABLE IF NOT EXISTS sessions(uid INTEGER NOT NULL, name TEXT NOT NULL, state BLOB NOT NULL, PRIMARY KEY(uid, name)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -177,7 +188,7 @@ final class IndexStore {
     /// loading was most of a warm restart's main thread). The sidecars' records are
     /// read alongside, each sidecar given in its place in id order.
     func loadPhotos(into load: inout PhotoLoad, rootOf: (Int32) -> Int32?) throws {
-        let s = try database.prepare("SELECT id, folder, name, size, mtime, dev, ino, type, capture, rank, grp, role FROM photos")
+        let s = try database.prepare("SELECT id, folder, name, size, mtime, dev, ino, type, capture, rank, grp, role, capture_detail FROM photos")
         var sidecars = try SidecarCursor(self)
         var bad: [(id: Int64, why: String)] = []
         strayedSidecars = []
@@ -209,11 +220,13 @@ final class IndexStore {
             let role = UInt8(exactly: s.int64(11)).flatMap(GroupRole.init(rawValue:)) ?? (type.isSidecar ? .undecided : .shown)
             let (size, mtime, device, inode) = (s.int64(3), s.int64(4), UInt64(bitPattern: s.int64(5)), UInt64(bitPattern: s.int64(6)))
             let (capture, rank) = (s.int64(8), s.int64(9))
+            let detail = CaptureDetail(raw: UInt32(truncatingIfNeeded: s.int64(12)))
             let fits = s.withBlob(2) { name -> Bool in
                 // No file system has such a name, and the name arena cannot hold it.
                 guard name.count <= NameArena.longestName else { return false }
                 load.add(id: id, rootID: rootID, folderID: folderID, name: name, device: device, inode: inode, size: size,
-                         mtimeNs: mtime, type: type, captureRaw: capture, rank: rank, groupID: group, role: role)
+                         mtimeNs: mtime, type: type, captureRaw: capture, rank: rank, groupID: group, role: role,
+                         captureDetail: detail)
                 return true
             }
             if !fits { bad.append((id, "its name is longer than \(NameArena.longestName) bytes")) }
@@ -245,7 +258,8 @@ final class IndexStore {
         try statement(upsertPhotoStatement, Self.upsertPhotoSQL)
             .bind(.int(p.id), .int(Int64(p.folderID)), .blob(p.name.bytes), .int(p.identity.size), .int(p.identity.mtimeNs),
                   .int(Int64(bitPattern: p.identity.device)), .int(Int64(bitPattern: p.identity.inode)),
-                  .text(p.type.wireName), .int(p.capture.raw), .int(p.rank), .int(p.groupID), .int(Int64(p.role.rawValue)))
+                  .text(p.type.wireName), .int(p.capture.raw), .int(p.rank), .int(p.groupID), .int(Int64(p.role.rawValue)),
+                  .int(Int64(p.captureDetail.raw)))
             .run()
     }
 

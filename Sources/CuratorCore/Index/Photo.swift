@@ -73,6 +73,8 @@ public struct Photo: Sendable, Hashable {
     /// know a group by it. A photo alone bears its own id.
     public var groupID: Int64
     private var rankRaw: Int32
+    /// The capture time's sub-seconds and offset, when EXIF records them.
+    public var captureDetail: CaptureDetail
     public var type: PhotoType
     public var role: GroupRole
 
@@ -88,8 +90,10 @@ public struct Photo: Sendable, Hashable {
     }
 
     public init(id: Int64, rootID: Int32, folderID: Int32, name: ByteString, identity: FileIdentity, type: PhotoType,
-                capture: CaptureState, rank: Int64, groupID: Int64? = nil, role: GroupRole? = nil) {
+                capture: CaptureState, rank: Int64, groupID: Int64? = nil, role: GroupRole? = nil,
+                captureDetail: CaptureDetail = .none) {
         self.id = id
+        self.captureDetail = captureDetail
         self.groupID = groupID ?? id
         // A sidecar is listed with nothing until its folder is grouped.
         self.role = role ?? (type.isSidecar ? .undecided : .shown)

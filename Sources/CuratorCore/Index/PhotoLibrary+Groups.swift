@@ -313,9 +313,18 @@ enum GroupMembers {
     }
 
     /// As `capture(of:members:)`, for rows.
-    static func capture(of photo: PhotoRow, members: [PhotoRow]) -> Int64? {
-        if let seconds = photo.capture.seconds { return seconds }
-        return members.lazy.compactMap(\.capture.seconds).first
+    static func capture(of photo: PhotoRow, members: [PhotoRow]) -> Int64? { captureSource(of: photo, members: members)?.capture.seconds }
+
+    /// The row whose capture time is the group's (its sub-seconds and offset are too).
+    static func captureSource(of photo: PhotoRow, members: [PhotoRow]) -> PhotoRow? {
+        if photo.capture.seconds != nil { return photo }
+        return members.first { $0.capture.seconds != nil }
+    }
+
+    /// As `captureSource(of:members:)`, for photos.
+    static func captureSource(of photo: Photo, members: [Photo]?) -> Photo? {
+        if photo.capture.seconds != nil { return photo }
+        return members?.first { $0.capture.seconds != nil }
     }
 
     /// The shown photo, the other photos (rendered, RAW, video), the sidecars.

@@ -455,6 +455,7 @@ final class PhotoLibrary {
             existing.type = type
             // A rewritten file may carry another capture time: read it again.
             existing.capture = sameContent ? existing.capture : capture
+            if !sameContent { existing.captureDetail = .none }
             insertInMemory(existing)
             try write(existing)
             return .changed(existing)
@@ -556,13 +557,14 @@ final class PhotoLibrary {
         }
     }
 
-    func setCapture(_ id: Int64, _ capture: CaptureState) throws {
-        guard var photo = photos[id], photo.capture != capture else { return }
+    func setCapture(_ id: Int64, _ capture: CaptureState, detail: CaptureDetail = .none) throws {
+        guard var photo = photos[id], photo.capture != capture || photo.captureDetail != detail else { return }
         try batch {
             note(.replaced(photo))
             if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] -= 1 }
             if capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += 1 }
             photo.capture = capture
+            photo.captureDetail = detail
             photos[id] = photo
             generation &+= 1
             try write(photo)

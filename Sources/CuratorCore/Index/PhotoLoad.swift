@@ -46,9 +46,10 @@ struct PhotoLoad {
     /// One stored row, `name` valid only during the call.
     mutating func add(id: Int64, rootID: Int32, folderID: Int32, name: UnsafeBufferPointer<UInt8>, device: UInt64, inode: UInt64,
                       size: Int64, mtimeNs: Int64, type: PhotoType, captureRaw: Int64, rank: Int64, groupID: Int64,
-                      role: GroupRole) {
+                      role: GroupRole, captureDetail: CaptureDetail = .none) {
         guard photos.appendStored(id: id, rootID: rootID, folderID: folderID, name: name, device: device, inode: inode, size: size,
-                                  mtimeNs: mtimeNs, type: type, captureRaw: captureRaw, rank: rank, groupID: groupID, role: role)
+                                  mtimeNs: mtimeNs, type: type, captureRaw: captureRaw, rank: rank, groupID: groupID, role: role,
+                                  captureDetail: captureDetail)
         else { return }
         count += 1
         // As filing it did: a later row of the same inode takes its place. (The

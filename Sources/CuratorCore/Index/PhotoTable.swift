@@ -14,6 +14,10 @@ import CuratorSystem
 /// the names in place.
 struct PhotoTable {
     private(set) var rows: ContiguousArray<PhotoRow> = []
+    /// Each row's capture detail, at the row's slot: a column of its own, since
+    /// the rows have no bit to spare (4 bytes a photo, where a row grown to the
+    /// next stride would cost 8).
+    private var details: ContiguousArray<CaptureDetail> = []
     private(set) var names = NameArena()
     /// A photo's root and device, by `PhotoRow.place`: a root has one device or a few.
     struct Place: Hashable {
@@ -37,6 +41,7 @@ struct PhotoTable {
     /// Room for `n` photos, with an eighth to spare (names guessed at 16 bytes).
     mutating func reserve(_ n: Int) {
         rows.reserveCapacity(n + n / 8)
+        details.reserveCapacity(n + n / 8)
         names.reserve((n + n / 8) * 16)
     }
 
@@ -48,10 +53,18 @@ struct PhotoTable {
     /// appended are pages never touched, so not resident.
     static func grownCapacity(_ count: Int) -> Int { max(count * 2, 1024) }
 
+    private mutating func reserveGrown() {
+        rows.reserveCapacity(Self.grownCapacity(rows.count))
+        details.reserveCapacity(Self.grownCapacity(rows.count))
+    }
+
     /// Where photo `id` is in `rows`.
     func slot(of id: Int64) -> Int32? { slotByID[id] }
 
     func row(_ id: Int64) -> PhotoRow? { slotByID[id].map { rows[Int($0)] } }
+
+    /// The sub-seconds and offset of a row's capture time.
+    func captureDetail(of row: PhotoRow) -> CaptureDetail { slotByID[row.id].map { details[Int($0)] } ?? .none }
 
     private func place(of row: PhotoRow) -> Place {
         row.place == Self.overflowPlace ? overflowPlaces[row.id] ?? Place(root: 0, device: 0) : places[Int(row.place)]
@@ -76,7 +89,8 @@ struct PhotoTable {
         let place = place(of: row)
         return Photo(id: row.id, rootID: place.root, folderID: row.folderID, name: name(of: row),
                      identity: FileIdentity(device: place.device, inode: row.inode, size: row.size, mtimeNs: row.mtimeNs),
-                     type: row.type, capture: row.capture, rank: row.rank, groupID: groupID(of: row), role: row.role)
+                     type: row.type, capture: row.capture, rank: row.rank, groupID: groupID(of: row), role: row.role,
+                     captureDetail: captureDetail(of: row))
     }
 
     /// Every photo as a `Photo`, in slot order (tests and rare whole-library passes).
@@ -102,11 +116,13 @@ struct PhotoTable {
                 precondition(photo.id == id, "a photo is stored under its own id")
                 if let slot = slotByID[id] {
                     rows[Int(slot)] = makeRow(photo, replacing: rows[Int(slot)])
+                    details[Int(slot)] = photo.captureDetail
                 } else {
-                    if rows.count == rows.capacity { rows.reserveCapacity(Self.grownCapacity(rows.count)) }
+                    if rows.count == rows.capacity { reserveGrown() }
                     let row = makeRow(photo, replacing: nil)
                     slotByID[id] = Int32(rows.count)
                     rows.append(row)
+                    details.append(photo.captureDetail)
                 }
             } else if let slot = slotByID[id] {
                 slotByID[id] = nil
@@ -117,9 +133,11 @@ struct PhotoTable {
                 let last = rows.count - 1
                 if Int(slot) != last {
                     rows[Int(slot)] = rows[last]
+                    details[Int(slot)] = details[last]
                     slotByID[rows[Int(slot)].id] = slot
                 }
                 rows.removeLast()
+                details.removeLast()
             }
             if names.wantsCompaction { compactNames() }
         }
@@ -131,9 +149,9 @@ struct PhotoTable {
     /// is in the table already (a primary key is unique: never, from SQLite).
     mutating func appendStored(id: Int64, rootID: Int32, folderID: Int32, name: UnsafeBufferPointer<UInt8>, device: UInt64,
                                inode: UInt64, size: Int64, mtimeNs: Int64, type: PhotoType, captureRaw: Int64, rank: Int64,
-                               groupID: Int64, role: GroupRole) -> Bool {
+                               groupID: Int64, role: GroupRole, captureDetail: CaptureDetail = .none) -> Bool {
         guard slotByID[id] == nil else { return false }
-        if rows.count == rows.capacity { rows.reserveCapacity(Self.grownCapacity(rows.count)) }
+        if rows.count == rows.capacity { reserveGrown() }
         let whereItIs = Place(root: rootID, device: device)
         let place = placeIndex(whereItIs)
         if place == Self.overflowPlace { overflowPlaces[id] = whereItIs }
@@ -142,6 +160,7 @@ struct PhotoTable {
                            name: appendName(name), place: place, type: type, role: role)
         slotByID[id] = Int32(rows.count)
         rows.append(row)
+        details.append(captureDetail)
         return true
     }
 

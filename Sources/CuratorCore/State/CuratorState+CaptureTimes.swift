@@ -9,6 +9,13 @@ struct CaptureWork {
     var isEmpty: Bool { local.isEmpty && shares.isEmpty }
 }
 
+/// One photo's capture time as the reader read it.
+struct CaptureResult {
+    var id: Int64
+    var state: CaptureState
+    var detail: CaptureDetail
+}
+
 /// The capture reader's two locked steps: what to read next (the queue, checked
 /// against the index and the roots), and the times read (into the index).
 extension CuratorState {
@@ -68,12 +75,12 @@ extension CuratorState {
         for (id, _) in work { capturePending.append(id, root: root) }
     }
 
-    func applyCaptureTimes(_ results: [(Int64, CaptureState)]) {
+    func applyCaptureTimes(_ results: [CaptureResult]) {
         let before = library.generation
         do {
             try library.batch {
-                for (id, capture) in results where library.photos.row(id)?.capture == .pending {  // the row: no name copied out
-                    try library.setCapture(id, capture)
+                for result in results where library.photos.row(result.id)?.capture == .pending {  // the row: no name copied out
+                    try library.setCapture(result.id, result.state, detail: result.detail)
                 }
             }
         } catch {

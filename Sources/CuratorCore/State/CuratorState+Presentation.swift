@@ -15,17 +15,18 @@ extension CuratorState {
         let offline = facts.offline.contains(photo.rootID)
         let protected = fields.contains(.protected) && facts.mayProtect.contains(photo.rootID) && isProtected(photo)
         let members = fields.contains(.members) ? library.members(ofGroupShownBy: photo) : nil
+        let captured = fields.contains(.captureTime)
+            ? GroupMembers.captureSource(of: photo, members: members ?? library.members(ofGroupShownBy: photo)) : nil
         return PhotoSummary(position: position, id: photo.groupID, root: fields.contains(.root) ? rootName(photo.rootID) : "",
                             path: path.path, pathRaw: path.pathRaw,
                             size: photo.size, mtimeNs: photo.identity.mtimeNs, type: fields.contains(.type) ? photo.type.wireName : "",
-                            captureTime: fields.contains(.captureTime)
-                                ? GroupMembers.capture(of: photo, members: members ?? library.members(ofGroupShownBy: photo))
-                                    .map { CaptureTime(seconds: $0).wire } : nil,
+                            captureTime: captured?.capture.seconds.map { CaptureTime(seconds: $0).wire },
                             protected: protected ? true : nil, offline: offline ? true : nil, selected: selected,
                             thumbnail: fields.contains(.thumbnail) && thumbnails.isReady(photo.id) ? true : nil,
                             kind: members == nil ? nil : MemberKind(photo.type).rawValue,
                             members: members.map { files in files.filter { $0.id != photo.id }.map(groupMember) },
-                            totalSize: members.map(GroupMembers.totalSize))
+                            totalSize: members.map(GroupMembers.totalSize),
+                            captureMs: captured?.captureDetail.milliseconds, captureOffset: captured?.captureDetail.offsetWire)
     }
 
     /// One of a group's other files, as a photo's record shows it: by its name

@@ -79,7 +79,8 @@ extension CuratorState {
             let path = wirePath(library.relativePath(of: photo))
             items.append(SelectionItem(number: index + 1, id: id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
                                        size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire },
-                                       hidden: hidden.contains(id) ? true : nil))
+                                       hidden: hidden.contains(id) ? true : nil, captureMs: photo.captureDetail.milliseconds,
+                                       captureOffset: photo.captureDetail.offsetWire))
         }
         return items
     }

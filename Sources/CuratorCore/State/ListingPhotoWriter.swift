@@ -92,7 +92,12 @@ struct ListingPhotoWriter: Sendable {
         // group's ring, which only groups of several files have.
         let grouped = (wants.members || wants.captureTime) && mayBeGrouped(photo)
             && GroupMembers.rows(of: photo, links: groupLinks, table: table, names: names, into: &members)
-        if wants.captureTime, let seconds = grouped ? GroupMembers.capture(of: photo, members: members) : photo.capture.seconds {
+        if wants.captureTime, let source = grouped ? GroupMembers.captureSource(of: photo, members: members) : photo,
+           let seconds = source.capture.seconds {
+            // Most photos of a phone or a recent camera have these; older ones, neither.
+            let detail = table.captureDetail(of: source)
+            if let milliseconds = detail.milliseconds { w.key("capture_ms"); w.int(milliseconds) }
+            if let offset = detail.offsetWire { w.key("capture_offset"); w.string(offset) }
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }

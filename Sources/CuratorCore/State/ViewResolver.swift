@@ -113,9 +113,14 @@ extension CuratorState {
                 let key: Int64
                 switch sort {
                 case .custom: key = photo.rank
-                // Photos without a capture time go last, by path.
-                case .capture: key = members == nil ? photo.capture.seconds ?? .max
-                    : GroupMembers.capture(of: library.photos.photo(photo), members: members) ?? .max
+                // Photos without a capture time go last, by path; a burst's shots of
+                // one second go by their sub-seconds.
+                case .capture:
+                    let source = members == nil ? photo : GroupMembers.captureSource(of: library.photos.photo(photo), members: members)
+                        .flatMap { library.photos.row($0.id) }
+                    key = source.flatMap { row in
+                        row.capture.seconds.map { $0 &* 1000 &+ Int64(library.photos.captureDetail(of: row).milliseconds ?? 0) }
+                    } ?? .max
                 case .mtime: key = photo.mtimeNs
                 case .size: key = members.map(GroupMembers.totalSize) ?? photo.size
                 case .name: key = 0

@@ -5,7 +5,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Reads capture times (EXIF DateTimeOriginal) in the background, so that a scan
+/// Reads capture times (EXIF DateTimeOriginal, with their sub-seconds and offset) in the background, so that a scan
 /// only walks, stats and persists: files are opened here, outside the state lock,
 /// a batch at a time, and the results applied in one locked step per batch.
 ///
@@ -80,12 +80,13 @@ public final class CaptureReader: Sendable {
         }
     }
 
-    private static func read(_ work: [(Int64, ByteString)]) -> [(Int64, CaptureState)] {
-        var results: [(Int64, CaptureState)] = []
+    private static func read(_ work: [(Int64, ByteString)]) -> [CaptureResult] {
+        var results: [CaptureResult] = []
         results.reserveCapacity(work.count)
         for (id, path) in work {
-            let time = ExifReader.captureTime(path: path)
-            results.append((id, time.map { .known($0.seconds) } ?? .none))
+            let capture = ExifReader.capture(path: path)
+            results.append(CaptureResult(id: id, state: capture.map { .known($0.time.seconds) } ?? .none,
+                                         detail: capture?.detail ?? .none))
         }
         return results
     }
