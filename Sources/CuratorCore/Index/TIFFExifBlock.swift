@@ -103,7 +103,9 @@ enum TIFFExifBlock {
     /// A TIFF of IFD0 and, when there is one, the EXIF IFD, each followed by its values.
     static func write(primary: [Entry], exif: [Entry], bigEndian: Bool) -> [UInt8] {
         var out: [UInt8] = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]
-        func u16(_ value: UInt16) -> [UInt8] { bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        func u16(_ value: UInt16) -> [UInt8] {
+            bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+        }
         func u32(_ value: Int) -> [UInt8] {
             let v = UInt32(truncatingIfNeeded: value)
             let bytes = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
