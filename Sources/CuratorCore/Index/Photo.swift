@@ -55,9 +55,9 @@ public enum CaptureState: Hashable, Sendable {
 }
 
 /// One indexed file. Its id is stable across renames and moves inside its root.
-/// 100 000 of these sit in one array, so the field order is chosen for an 80-byte
-/// stride (Swift lays fields out in declaration order): the one-byte type and
-/// role last.
+/// The index keeps rows (`PhotoRow`), not these; a `Photo` is a whole value taken
+/// out of them. The field order still leaves no padding but the stride's (Swift
+/// lays fields out in declaration order): the one-byte type and role last.
 public struct Photo: Sendable, Hashable {
     public var id: Int64
     public var rootID: Int32
