@@ -87,6 +87,15 @@ import Testing
         #expect(throws: SelectionError.invalidPosition(token: "1-999999999999", problem: .tooMany(limit: limit))) {
             try PositionSpec(parsing: "3 1-999999999999")
         }
+        // A range as long as an Int can count is refused, not summed past Int.max.
+        let longest = "1-\(Int.max)"
+        #expect(throws: SelectionError.invalidPosition(token: longest, problem: .tooMany(limit: limit))) {
+            try PositionSpec(parsing: "1 " + longest)
+        }
+        #expect(throws: SelectionError.invalidPosition(token: "\(Int.max)-1", problem: .tooMany(limit: limit))) {
+            try PositionSpec(parsing: "5-9 \(Int.max)-1")
+        }
+        #expect(try PositionSpec(parsing: "\(Int.max)-\(Int.max) \(Int.max)").positions == [Int.max])
         #expect(SelectionError.invalidPosition(token: "1-2000000", problem: .tooMany(limit: limit)).message
             == "Too many positions: with “1-2000000” they pass 1000000, the most one request may name.")
     }

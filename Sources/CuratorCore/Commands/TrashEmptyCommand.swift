@@ -35,6 +35,16 @@ enum TrashEmptyCommand: CuratorCommand {
         if let root = args.root, curator.configuration.root(named: root) == nil {
             throw ProtocolError(.noSuchRoot, "No root is named \"\(root)\".", argument: "root")
         }
-        return args.olderThanDays.map { Int64(time(nil)) - Int64($0) * 86_400 }
+        return args.olderThanDays.map { cutoff(now: Int64(time(nil)), olderThanDays: $0) }
+    }
+
+    /// `now` less that many days, or the earliest time there is when that lies before
+    /// it: any number of days is valid (nothing is that old), and a client's number
+    /// must not trap the daemon.
+    static func cutoff(now: Int64, olderThanDays days: Int) -> Int64 {
+        let (seconds, overflow) = Int64(days).multipliedReportingOverflow(by: 86_400)
+        guard !overflow else { return .min }
+        let (cutoff, under) = now.subtractingReportingOverflow(seconds)
+        return under ? .min : cutoff
     }
 }

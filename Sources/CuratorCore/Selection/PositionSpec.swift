@@ -21,10 +21,13 @@ public struct PositionSpec: Equatable, Sendable {
         var positions: [Int] = []
         for token in tokens {
             let (first, last) = try Self.bounds(of: token)
-            named += abs(last - first) + 1
-            guard named <= Self.maximumPositions else {
+            // Both ends are from 1 to Int.max, so their distance is too; the count is
+            // checked against what is left, never summed past it.
+            let span = (first <= last ? last - first : first - last)
+            guard span < Self.maximumPositions - named else {
                 throw .invalidPosition(token: String(token), problem: .tooMany(limit: Self.maximumPositions))
             }
+            named += span + 1
             let step = first <= last ? 1 : -1
             for position in stride(from: first, through: last, by: step) where seen.insert(position).inserted {
                 positions.append(position)
