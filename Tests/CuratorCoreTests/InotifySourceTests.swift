@@ -88,7 +88,7 @@ import Testing
         // Create and close-write of a.jpg are one hint: written, no longer awaited.
         #expect(hints[0].kind == .path(ByteString("a.jpg"), .written))
         #expect(hints[1].kind == .path(ByteString("sub"), .directoryCreated))
-        guard case .movedFrom(let from, let cookie, false) = hints[2].kind, case .movedTo(let to, cookie, false) = hints[3].kind else {
+        guard case .movedFrom(let from, let cookie, false, _) = hints[2].kind, case .movedTo(let to, cookie, false) = hints[3].kind else {
             Issue.record("not a rename: \(hints[2]) \(hints[3])")
             return
         }

@@ -81,6 +81,19 @@ import Testing
         #expect(t.table.wd(root: Self.root, path: ByteString("trip/deep")) == 3)
     }
 
+    /// A folder's moved-out half carries the directory its watch was set on, so that
+    /// the crawler tells the same folder moved straight back from another in its place.
+    @Test func aFolderMovedOutCarriesTheIdentityOfItsWatch() {
+        var t = Self.translator()
+        let key = WatchTable.DirectoryKey(device: 7, inode: 42)
+        t.table.insert(wd: 4, root: Self.root, path: ByteString("trip"), directory: key)
+        #expect(t.translate(Self.event(1, IN_MOVED_FROM | IN_ISDIR, "trip", cookie: 11), now: 0)
+            == Self.hint(.movedFrom(ByteString("trip"), cookie: 11, isDirectory: true, identity: key)))
+        // A file's half, or a folder whose watch knows no directory, carries none.
+        #expect(t.translate(Self.event(1, IN_MOVED_FROM | IN_ISDIR, "album", cookie: 12), now: 0)
+            == Self.hint(.movedFrom(ByteString("album"), cookie: 12, isDirectory: true, identity: nil)))
+    }
+
     @Test func fileRenamesAndRenamesOutLeaveTheTableAlone() {
         var t = Self.translator()
         #expect(t.translate(Self.event(2, IN_MOVED_FROM, "a.jpg", cookie: 4), now: 0)

@@ -265,7 +265,14 @@ extension CuratorState {
         for folder in library.folders(root: root, within: from) {
             before[folder.id] = uids.filter { mayList(folderID: folder.id, root: root, uid: $0) }
         }
-        try library.batch { try library.moveFolderTree(root: root, from: from, to: to) }
+        // rename(2) replaced only an empty folder: what is still indexed at `to` (a
+        // folder moved out whose half has not settled yet) left, and is told so.
+        let stale = try library.batch { () -> [LibraryChange] in
+            let stale = library.folderID(root: root, path: to) == nil ? [] : try library.removeTree(root: root, path: to)
+            try library.moveFolderTree(root: root, from: from, to: to)
+            return stale
+        }
+        publish(stale)
         access.forget(root: root)
         unselectProtected(root: root, within: to)
         if events.hasSubscribers {

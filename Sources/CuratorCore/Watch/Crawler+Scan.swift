@@ -56,10 +56,15 @@ extension Crawler {
         if let reason { log.info("rescanning root \(name): \(reason)") }
     }
 
-    func scheduleSubtreeScan(_ path: ByteString) {
+    /// Queues a scan of the folder at `path`, unless one that covers it waits already.
+    /// `number`: the work it finishes, whose place in the order it takes (a cookie
+    /// that waited for that work then waits for it too); a number of its own else.
+    func scheduleSubtreeScan(_ path: ByteString, finishing number: UInt64? = nil) {
         guard online else { return }
-        if scans.contains(where: { ($0.isFull || $0.kind == .subtree(path)) && !$0.started }) { return }
-        appendScan(ScanJob(kind: .subtree(path), sequence: sequence.next()))
+        if scans.contains(where: { ($0.isFull || $0.kind == .subtree(path)) && !$0.started && $0.sequence <= number ?? .max }) {
+            return
+        }
+        appendScan(ScanJob(kind: .subtree(path), sequence: number ?? sequence.next()))
     }
 
     /// Reads folders of the oldest job for `sliceNanoseconds`, then returns so that

@@ -86,6 +86,8 @@ final class Crawler {
     struct PendingMove {
         var path: ByteString
         var isDirectory: Bool
+        /// The folder's, when its watch knew it (see `directoryMovedOut`).
+        var identity: WatchTable.DirectoryKey? = nil
         var seenAt: UInt64
         var sequence: UInt64
     }
@@ -178,8 +180,9 @@ final class Crawler {
             switch hint.kind {
             case .path(let path, let flags):
                 look(at: path, flags: flags, now: now, into: &steps)
-            case .movedFrom(let path, let cookie, let isDirectory):
-                pendingMoves[cookie] = PendingMove(path: path, isDirectory: isDirectory, seenAt: now, sequence: sequence.next())
+            case .movedFrom(let path, let cookie, let isDirectory, let identity):
+                pendingMoves[cookie] = PendingMove(path: path, isDirectory: isDirectory, identity: identity, seenAt: now,
+                                                   sequence: sequence.next())
             case .movedTo(let path, let cookie, let isDirectory):
                 if let from = pendingMoves.removeValue(forKey: cookie) {
                     moved(from, to: path, isDirectory: isDirectory, into: &steps)
@@ -308,7 +311,7 @@ final class Crawler {
         for (cookie, move) in pendingMoves.filter({ $0.value.seenAt <= limit }).sorted(by: { $0.value.sequence < $1.value.sequence }) {
             pendingMoves[cookie] = nil
             if move.isDirectory {
-                directoryGone(move.path, stillExists: true, into: &steps)
+                directoryMovedOut(move, into: &steps)
             } else {
                 pendingCreates[move.path] = nil
                 // A running batch's own move out: it reports the photo itself.
@@ -316,6 +319,21 @@ final class Crawler {
                 fileChanged(move.path, into: &steps)
             }
         }
+    }
+
+    /// A folder moved out of the root, its half settled now: what stands at its path
+    /// decides, not the order the halves came in. The very folder back there (moved
+    /// out and straight back in) keeps its photos and watches, and the scan its
+    /// return scheduled reads it again; otherwise its photos and watches go, and a
+    /// folder that took its place is read afresh (its own scan went with them), in
+    /// the move's place in the order, so that a `sync` waiting for the move waits
+    /// for that read too.
+    private func directoryMovedOut(_ move: PendingMove, into steps: inout [IndexStep]) {
+        let status = try? FileStatus.ifExists(config.path.appending(move.path))
+        let directoryThere = status.flatMap { $0.isDirectory ? WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) : nil }
+        if let directoryThere, directoryThere == move.identity { return }
+        directoryGone(move.path, stillExists: true, into: &steps)
+        if directoryThere != nil { directoryArrived(move.path, finishing: move.sequence) }
     }
 
     /// A file was created: it is indexed at its close-after-write, or, when none
@@ -352,9 +370,9 @@ final class Crawler {
     /// A folder created or moved into the root: watched first, then read (a scan
     /// of its subtree), so that files written into it before its watch existed
     /// are not missed.
-    func directoryArrived(_ path: ByteString) {
+    func directoryArrived(_ path: ByteString, finishing number: UInt64? = nil) {
         if path.components.contains(where: filter.skipsDirectory) { return }
-        scheduleSubtreeScan(path)
+        scheduleSubtreeScan(path, finishing: number)
     }
 
     /// A folder deleted or moved out of the root: its watches and photos go.

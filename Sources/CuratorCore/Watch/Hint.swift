@@ -8,8 +8,10 @@ struct Hint: Sendable, Hashable {
         /// Events at a path of the root; the flags say which.
         case path(ByteString, HintFlags)
         /// The halves of a rename, which the crawler pairs by `cookie`. A half whose
-        /// partner never comes is a move out of (or into) the root.
-        case movedFrom(ByteString, cookie: UInt32, isDirectory: Bool)
+        /// partner never comes is a move out of (or into) the root. A folder's
+        /// `identity` is the one its watch was set on, when it has one: a folder moved
+        /// out and straight back in is told by it from another put in its place.
+        case movedFrom(ByteString, cookie: UInt32, isDirectory: Bool, identity: WatchTable.DirectoryKey? = nil)
         case movedTo(ByteString, cookie: UInt32, isDirectory: Bool)
         /// A sync cookie file appeared at the top of the root.
         case cookie(ByteString)

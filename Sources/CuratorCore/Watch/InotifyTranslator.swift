@@ -47,11 +47,14 @@ struct InotifyTranslator {
             return event.has(IN_CREATE) ? .hint(Hint(root: root, kind: .cookie(event.name))) : .nothing
         }
         if event.has(IN_MOVED_FROM) {
+            var identity: WatchTable.DirectoryKey?
             if event.isDirectory {
                 forgetOldMoves(now: now)
                 directoryMoves[event.cookie] = (root, path, now)
+                identity = table.wd(root: root, path: path).flatMap { table.directory($0) }
             }
-            return .hint(Hint(root: root, kind: .movedFrom(path, cookie: event.cookie, isDirectory: event.isDirectory)))
+            return .hint(Hint(root: root, kind: .movedFrom(path, cookie: event.cookie, isDirectory: event.isDirectory,
+                                                           identity: identity)))
         }
         if event.has(IN_MOVED_TO) {
             if event.isDirectory, let from = directoryMoves.removeValue(forKey: event.cookie), from.root == root {
