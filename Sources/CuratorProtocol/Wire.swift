@@ -26,6 +26,27 @@ public enum Wire {
     private struct Envelope: Decodable {
         var id: RequestID?
         var cmd: String
+        private enum CodingKeys: String, CodingKey { case id, cmd }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try Self.id(in: container)
+            // `"cmd": null` is a request without one, as any key's null is that key left out.
+            guard let cmd = try container.decodeIfPresent(String.self, forKey: .cmd) else {
+                throw DecodingError.keyNotFound(CodingKeys.cmd, .init(codingPath: container.codingPath, debugDescription: "missing"))
+            }
+            self.cmd = cmd
+        }
+
+        /// An `id` of `null` is neither an integer nor a string: refused like one,
+        /// where any other key's `null` stands for the key left out.
+        static func id<K: CodingKey>(in container: KeyedDecodingContainer<K>) throws -> RequestID? {
+            guard let key = K(stringValue: "id"), container.contains(key) else { return nil }
+            if try container.decodeNil(forKey: key) {
+                throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath + [key],
+                                                        debugDescription: "must be an integer or a string, not null"))
+            }
+            return try container.decode(RequestID.self, forKey: key)
+        }
     }
 
     private struct RequestBox: Decodable {
@@ -41,7 +62,11 @@ public enum Wire {
 
     private struct UnknownCommand: Error { let name: String }
 
-    private struct IDOnly: Decodable { var id: RequestID? }
+    private struct IDOnly: Decodable {
+        var id: RequestID?
+        private enum CodingKeys: String, CodingKey { case id }
+        init(from decoder: any Decoder) throws { id = try Envelope.id(in: try decoder.container(keyedBy: CodingKeys.self)) }
+    }
 
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()

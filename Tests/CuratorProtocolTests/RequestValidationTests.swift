@@ -78,7 +78,7 @@ struct RequestValidationTests {
 
     /// A request's id is an integer or a string; `1e-999` used to come back as 0.
     @Test func requestIDsAreIntegersOrStrings() throws {
-        for id in ["1e-999", "-0.0", "1.5", "1.0", "true", "{}", "[1]", "9223372036854775808"] {
+        for id in ["1e-999", "-0.0", "1.5", "1.0", "true", "{}", "[1]", "9223372036854775808", "null"] {
             guard case .failure(let failure) = Self.decode(#"{"id":\#(id),"cmd":"hello"}"#) else {
                 Issue.record("id \(id) was taken")
                 continue
@@ -91,6 +91,70 @@ struct RequestValidationTests {
         #expect(text.id == .string("1e-999"))
         guard case .success(let number) = Self.decode(#"{"id":-12,"cmd":"hello"}"#) else { Issue.record("an integer id"); return }
         #expect(number.id == .number(-12))
+    }
+
+    /// What a command cannot be decoded without.
+    static func required(_ cmd: String) -> [String: String] {
+        switch cmd {
+        case "mode": ["mode": #""select""#]
+        case "reorder": ["to": "2"]
+        case "delete.confirm": ["token": #""t""#]
+        default: [:]
+        }
+    }
+
+    /// A known key's `null` is the key left out, for every key of every command (read
+    /// off each request type); a key the command needs is refused as when absent.
+    @Test func nullIsTheKeyLeftOutUnlessTheCommandNeedsAValue() throws {
+        func line(_ cmd: String, _ pairs: [String: String]) -> String {
+            (["\"cmd\":\"\(cmd)\""] + pairs.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }).joined(separator: ",")
+        }
+        var tried = 0
+        for cmd in Command.names {
+            let plain = try Self.decode("{" + line(cmd, Self.required(cmd)) + "}").get()
+            let expected = Wire.request(id: nil, command: plain.command)
+            guard let arguments = Mirror(reflecting: plain.command).children.first?.value else { continue }
+            for key in Self.keys(of: arguments) {
+                tried += 1
+                var pairs = Self.required(cmd)
+                let needed = pairs[key] != nil
+                pairs[key] = "null"
+                let text = "{" + line(cmd, pairs) + "}"
+                switch Self.decode(text) {
+                case .success(let request):
+                    #expect(!needed, "\(text) was taken")
+                    #expect(Wire.request(id: nil, command: request.command) == expected, "\(text) is not \(cmd) without \(key)")
+                case .failure(let failure):
+                    #expect(needed, "\(text): \(failure.error)")
+                    #expect(failure.error.code == .invalidArgument && failure.error.argument == key, "\(text): \(failure.error)")
+                }
+            }
+        }
+        #expect(tried > 30)
+        // An array's element is not a key; a null `cmd` is none.
+        #expect(Self.refusal(#"{"cmd":"select","ids":[1,null]}"#)?.argument == "ids[1]")
+        let noCommand = try #require(Self.refusal(#"{"id":3,"cmd":null}"#))
+        #expect(noCommand.code == .badRequest && noCommand.argument == "cmd", "\(noCommand)")
+    }
+
+    /// The wire keys of a request type's fields (a view's and a selector's sit beside
+    /// the command's own; a filter's are under `filter`).
+    static func keys(of value: Any) -> [String] {
+        var keys: [String] = []
+        for child in Mirror(reflecting: value).children {
+            guard let label = child.label else { continue }
+            guard label == "view" || label == "selector" else {
+                keys.append(label.reduce(into: "") { $0 += $1.isUppercase ? "_" + $1.lowercased() : String($1) })
+                continue
+            }
+            let mirror = Mirror(reflecting: child.value)
+            if mirror.displayStyle != .optional {
+                keys += Self.keys(of: child.value)
+            } else if let some = mirror.children.first {
+                keys += Self.keys(of: some.value)
+            }
+        }
+        return keys
     }
 
     /// Errors name keys as the client wrote them, not as Swift spells them.

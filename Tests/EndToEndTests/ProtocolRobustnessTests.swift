@@ -64,6 +64,16 @@ struct ProtocolRobustnessTests {
         let badID = try #require(try client.readObject(timeout: 5))
         #expect(badID["id"] == nil, "\(badID)")
         #expect((badID["error"] as? [String: Any])?["argument"] as? String == "id", "\(badID)")
+        // Nor is a null id: it is refused, not carried out without one (issue 55).
+        try client.sendLine(#"{"id":null,"cmd":"mode","mode":"select"}"#)
+        let nullID = try #require(try client.readObject(timeout: 5))
+        #expect(nullID["id"] == nil && nullID["ok"] as? Bool == false, "\(nullID)")
+        #expect((nullID["error"] as? [String: Any])?["argument"] as? String == "id", "\(nullID)")
+        #expect(try client.result(["cmd": "selection"])["mode"] as? String == "view", "the refused request was not carried out")
+        // Any other key's null is that key left out; one the command needs is refused as missing.
+        #expect(try client.result(["cmd": "list", "limit": NSNull(), "offset": NSNull()])["total"] as? Int == 1)
+        #expect(try client.errorCode(["cmd": "mode", "mode": NSNull()]) == "invalid_argument")
+        #expect(try client.errorCode(["cmd": NSNull()]) == "bad_request")
         // limit 0 is the total alone.
         let counted = try client.result(["cmd": "list", "limit": 0])
         #expect(counted["total"] as? Int == 1)
