@@ -94,7 +94,15 @@ public enum Daemon {
                               "nothing to watch: give --root DIR, or --config FILE (no \(environment.defaultConfigPath) found)")
         }
         if args.configPath != nil || args.roots.isEmpty {
-            if let socket = args.socket { config.socketPath = ByteString(socket) }
+            if let socket = args.socket {
+                // As the file's `socket` is checked: sun_path holds 107 bytes and the NUL.
+                guard socket.utf8.count <= UnixSocket.maxPathLength else {
+                    throw ConfigError(file: nil, key: "--socket", "\(socket) is \(socket.utf8.count) bytes long; a Unix socket's "
+                                      + "path can be at most \(UnixSocket.maxPathLength) bytes (sun_path holds "
+                                      + "\(UnixSocket.maxPathLength + 1) with its NUL)")
+                }
+                config.socketPath = ByteString(socket)
+            }
             if let state = args.stateDirectory { config.stateDirectory = ByteString(state) }
         }
         if let word = args.logLevel {

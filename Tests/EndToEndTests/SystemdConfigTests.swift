@@ -228,6 +228,43 @@ struct SystemdConfigTests {
         }
     }
 
+    /// sun_path holds 108 bytes with the NUL: a longer socket path, in the file or on
+    /// the command line beside it, is refused by the check as the start would refuse
+    /// it, saying why; one of 107 bytes passes.
+    @Test func aSocketPathLongerThanTheKernelTakesIsAnError() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let file = home.sub("c.json5")
+        Files.write(file, #"{ roots: ["\#(pics)"] }"#)
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "JOURNAL_STREAM", "INVOCATION_ID", "CONFIGURATION_DIRECTORY", "STATE_DIRECTORY"] {
+            env.removeValue(forKey: key)
+        }
+        env["HOME"] = home.path
+        env["XDG_RUNTIME_DIR"] = home.path
+        env["XDG_STATE_HOME"] = home.sub("state")
+        env["XDG_DATA_HOME"] = home.sub("data")
+        let prefix = home.mkdir("run") + "/"
+        for (length, valid) in [(107, true), (108, false), (200, false)] {
+            let socket = prefix + String(repeating: "s", count: length - prefix.utf8.count)
+            #expect(socket.utf8.count == length)
+            let given = try Command.run(Daemon.curatord, ["--check-config", "--config", file, "--socket", socket], environment: env)
+            #expect((given.status == 0) == valid, "\(length): \(given.output)")
+            #expect(given.stderr.contains("--socket: \(socket) is \(length) bytes long; a Unix socket's path can be at most 107 bytes")
+                        != valid, "\(length): \(given.stderr)")
+            if valid { #expect(given.stdout.contains("socket: \"\(socket)\""), "\(given.stdout)") }
+            // The start says the same, before it listens anywhere.
+            if !valid {
+                let start = try Command.run(Daemon.curatord, ["--config", file, "--socket", socket], environment: env, timeout: 20)
+                #expect(start.status == 1 && start.stderr.contains("is \(length) bytes long"), "\(start.output)")
+            }
+        }
+        // In the file it was refused already.
+        Files.write(file, #"{ roots: ["\#(pics)"], socket: "\#(prefix + String(repeating: "s", count: 120))" }"#)
+        let inFile = try Self.checkConfig(file, home: home)
+        #expect(inFile.status == 1 && inFile.stderr.contains("the limit for a Unix socket path"), "\(inFile.output)")
+    }
+
     @Test func aSocketEveryUserMayUseIsWarnedAbout() throws {
         let home = TestDirectory("config")
         let pics = home.mkdir("pics")
