@@ -213,7 +213,19 @@ final class TrashDirectory: Sendable {
     @discardableResult
     func removeInfo(_ name: ByteString, synced: Bool = true) throws(SystemError) -> Bool {
         if isRecycle { return false }
-        let removed = try info.remove(Self.infoName(name))
+        let file = Self.infoName(name)
+        let removed: Bool
+        do {
+            removed = try info.remove(file)
+        } catch {
+            // A file system remounted read-only refuses the unlink (EROFS) before it
+            // looks for the name: an info that was never written is not left behind,
+            // and its photo need not wait for the next start's recovery.
+            guard error.errno == .readOnly, case .success(nil) = Result(catching: { () throws(SystemError) in
+                try info.status(of: file)
+            }) else { throw error }
+            return false
+        }
         if removed, synced { try info.sync() }
         return removed
     }
