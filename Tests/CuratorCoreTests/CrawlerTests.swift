@@ -98,6 +98,45 @@ import Testing
         #expect(f.moves.outgoing.end([WatchTable.Entry(rootID: f.rootID, path: ByteString("trashed.jpg"))]) == [0])
     }
 
+    /// Issue 55: a folder's moved-out half, settled, looks at what stands at its path.
+    /// The very folder back (moved out and straight in again) keeps its photos, ids and
+    /// watches; another in its place is read afresh in the move's place in the order,
+    /// so that a cookie that waited for the move waits for that read too.
+    @Test func aFolderMovedOutIsSettledByWhatStandsAtItsPath() throws {
+        let f = try CrawlerFixture()
+        try f.write("album/x.jpg")
+        f.crawler.scheduleFullScan(reason: nil)
+        f.scanAll()
+        let id = try #require(f.ids["album/x.jpg"])
+        let status = try #require(try FileStatus.ifExists(f.root.appending(ByteString("album"))))
+        let album = WatchTable.DirectoryKey(device: status.device, inode: status.inode)
+
+        // Out and straight back in: two halves that never pair, the folder where it was.
+        f.crawler.apply([f.hint(.movedFrom(ByteString("album"), cookie: 1, isDirectory: true, identity: album)),
+                         f.hint(.movedTo(ByteString("album"), cookie: 2, isDirectory: true))])
+        let seenAt = try #require(f.crawler.pendingMoves.values.map(\.seenAt).min())
+        f.crawler.settle(now: seenAt + Crawler.moveSettleNs)
+        #expect(f.ids == ["album/x.jpg": id])
+        #expect(f.watcher.forgotten.isEmpty, "its watches hold")
+        f.scanAll()
+        #expect(f.ids == ["album/x.jpg": id])
+
+        // Another folder in its place (the one moved out stands elsewhere now).
+        #expect(Glibc.rename(f.root.appending(ByteString("album")).lossyString, f.scratch.child("outside").lossyString) == 0)
+        f.mkdir("album")
+        try f.write("album/y.jpg")
+        f.crawler.apply([f.hint(.movedFrom(ByteString("album"), cookie: 3, isDirectory: true, identity: album))])
+        let move = try #require(f.crawler.oldestOutstandingWork)
+        let seen = try #require(f.crawler.pendingMoves.values.map(\.seenAt).min())
+        f.crawler.settle(now: seen + Crawler.moveSettleNs)
+        #expect(f.ids["album/x.jpg"] == nil, "the folder that left took its photos")
+        #expect(f.watcher.forgotten.map(\.path) == [ByteString("album")])
+        #expect(f.crawler.scans.map(\.kind) == [.subtree(ByteString("album"))])
+        #expect(f.crawler.oldestOutstandingWork == move, "the read of the new folder holds the move's place")
+        f.scanAll()
+        #expect(Set(f.ids.keys) == ["album/y.jpg"])
+    }
+
     @Test func anUndosOwnMoveBackIsLeftToItAndAnyOtherArrivalIsIndexed() throws {
         let f = try CrawlerFixture()
         f.crawler.scheduleFullScan(reason: nil)
