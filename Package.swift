@@ -39,6 +39,8 @@ let package = Package(
         // Raw mode and its undoing from a signal handler (async-signal-safe, so in C).
         .target(name: "CTerminalGuard", path: "Sources/CTerminalGuard"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
+        // Ratings, flags and colour labels in XMP: the Adobe XMP Toolkit through exempi.
+        .systemLibrary(name: "CExempi", path: "Sources/CExempi", pkgConfig: "exempi-2.0"),
         // Imaging: linked only into the thumbnailer worker (and later the CLI), never the daemon.
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips"),
         .systemLibrary(name: "CRaw", path: "Sources/CRaw", pkgConfig: "libraw_r"),
@@ -53,6 +55,8 @@ let package = Package(
         .target(name: "CuratorCommandLine", swiftSettings: strict),
         .target(name: "CuratorProtocol", swiftSettings: strict),
         .target(name: "CuratorStore", dependencies: ["CSQLite", "CuratorSystem"], swiftSettings: strict),
+        // XMP: the marks (rating, flag, colour label) read from and written into sidecars.
+        .target(name: "CuratorXMP", dependencies: ["CExempi", "CuratorSystem", "CLinux"], swiftSettings: strict),
         .target(
             name: "CuratorCore",
             dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CuratorThumbnails", "CInotifyTools", "CExif", "CACL", "CLinux"],
@@ -89,6 +93,8 @@ let package = Package(
 
         .testTarget(name: "CuratorCommandLineTests", dependencies: ["CuratorCommandLine"], swiftSettings: strict),
         .testTarget(name: "CuratorSystemTests", dependencies: ["CuratorSystem", "CuratorTestSupport"], swiftSettings: faultInjection),
+        .testTarget(
+            name: "CuratorXMPTests", dependencies: ["CuratorXMP", "CuratorSystem", "CuratorTestSupport"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorStoreTests", dependencies: ["CuratorStore", "CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorCullTests", dependencies: ["CuratorCull", "CuratorProtocol"], swiftSettings: strict),
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),

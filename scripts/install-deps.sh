@@ -7,6 +7,9 @@ packages=(
   trash-cli inotify-tools socat systemd util-linux e2fsprogs sqlite3
   make groff-base python3-fusepy sshfs openssh-server openssh-client
   libchafa-dev tmux
+  # Ratings, flags and colour labels in XMP: exempi (the Adobe XMP Toolkit) to read
+  # and write them; exiftool and exempi's own CLI as independent readers in tests.
+  libexempi-dev exempi libimage-exiftool-perl
   debootstrap debian-archive-keyring systemd-container python3
   # Thumbnails: libvips and LibRaw (linked into curatord-thumbnailer only), zlib for
   # compressed PNG text, fonts for contact sheets (DejaVu, and Droid Sans Fallback
