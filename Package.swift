@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "CuratorXMP", dependencies: ["CExempi", "CuratorSystem", "CLinux"], swiftSettings: strict),
         .target(
             name: "CuratorCore",
-            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CuratorThumbnails", "CInotifyTools", "CExif", "CACL", "CLinux"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CuratorThumbnails", "CuratorXMP", "CInotifyTools", "CExif",
+                           "CACL", "CLinux"],
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",

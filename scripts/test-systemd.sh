@@ -30,9 +30,9 @@ machine=curatord-test
 # On top of minbase: systemd as PID 1, logind and its bus for linger and the user
 # manager, trash-cli for what users see of their trash, and the C libraries the
 # binaries link (make install brings only the binaries; libsystemd0 is in minbase).
-packages=(systemd systemd-sysv dbus libpam-systemd trash-cli libinotifytools0 libsqlite3-0 libexif12 libacl1 libchafa0)
+packages=(systemd systemd-sysv dbus libpam-systemd trash-cli libinotifytools0 libsqlite3-0 libexif12 libacl1 libchafa0 libexempi8)
 # Bump to rebuild every cached tree when the way it is made changes.
-tree_format=2
+tree_format=3
 
 work=""
 disk_mounted=""

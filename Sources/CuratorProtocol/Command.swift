@@ -26,13 +26,14 @@ public enum Command: Sendable {
     case trashEmpty(TrashRequest)
     case thumbnail(ThumbnailRequest)
     case photoInfo(PhotoInfoRequest)
+    case rate(RateRequest)
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
         "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
         "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "trash.list", "trash.empty", "thumbnail",
-        "photo.info",
+        "photo.info", "rate",
     ]
 
     public var name: String {
@@ -61,6 +62,7 @@ public enum Command: Sendable {
         case .trashEmpty: "trash.empty"
         case .thumbnail: "thumbnail"
         case .photoInfo: "photo.info"
+        case .rate: "rate"
         }
     }
 
@@ -87,6 +89,7 @@ public enum Command: Sendable {
         case .trashList(let a), .trashEmpty(let a): a
         case .thumbnail(let a): a
         case .photoInfo(let a): a
+        case .rate(let a): a
         }
     }
 
@@ -116,6 +119,7 @@ public enum Command: Sendable {
         case "trash.empty": .trashEmpty(try TrashRequest(from: decoder))
         case "thumbnail": .thumbnail(try ThumbnailRequest(from: decoder))
         case "photo.info": .photoInfo(try PhotoInfoRequest(from: decoder))
+        case "rate": .rate(try RateRequest(from: decoder))
         default: nil
         }
     }

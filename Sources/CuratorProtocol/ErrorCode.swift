@@ -51,6 +51,11 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     /// curatord cannot make a trash that belongs to the caller (it lacks the privilege): no plan is made.
     public static let trashUnavailable = ErrorCode("trash_unavailable")
 
+    // Marks
+    /// `rate`: a sidecar could not be read or written (not XMP, a symlink, or the
+    /// file system refused); the message names the file.
+    public static let sidecarFailed = ErrorCode("sidecar_failed")
+
     // Thumbnails
     public static let thumbnailsOff = ErrorCode("thumbnails_off")
 }

@@ -33,5 +33,6 @@ enum CommandTable {
         "trash.empty": TrashEmptyCommand.self,
         "thumbnail": ThumbnailCommand.self,
         "photo.info": PhotoInfoCommand.self,
+        "rate": RateCommand.self,
     ]
 }

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `rate`: the daemon writes stars, flags and labels into the sidecars other tools
+/// read (docs/XMP.md), read back here by exiftool and exempi's CLI.
+@Suite(.serialized)
+struct RateTests {
+    static func exiftool(_ tag: String, _ path: String) throws -> String? {
+        let out = try Tool.run("/usr/bin/exiftool", ["-s3", "-n", "-\(tag)", path], timeout: 60)
+        try #require(out.status == 0, "exiftool \(tag) \(path): \(out.output)")
+        let value = out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
+    }
+
+    static func marks(_ rated: [String: Any], _ key: String) -> String {
+        let marks = rated[key] as? [String: Any] ?? [:]
+        return "\(marks["rating"].map { "\($0)" } ?? "absent") \(marks["flag"] ?? "absent") \(marks["label"].map { "\($0)" } ?? "absent")"
+    }
+
+    @Test func writesTheSidecarsOtherToolsReadAndAnswersWhatWasBefore() throws {
+        let d = Daemon()
+        let root = d.root()
+        Files.write(root + "/IMG_1.CR2", "raw bytes")
+        Files.write(root + "/IMG_1.JPG", "jpeg bytes")
+        Files.write(root + "/a.jpg", "jpeg bytes")
+        // darktable's sidecar of a.jpg: three stars, its history.
+        let made = try Tool.run("/usr/bin/exiftool", ["-q", "-o", root + "/a.jpg.xmp", "-XMP-xmp:Rating=3",
+                                                      "-XMP-crs:Exposure2012=+0.50"], timeout: 60)
+        try #require(made.status == 0, "\(made.output)")
+        try d.start()
+        defer { d.stop() }
+        let client = try d.client()
+        let ids = try client.idsByPath()
+        let group = try #require(ids["IMG_1.JPG"] ?? ids["IMG_1.CR2"]), single = try #require(ids["a.jpg"])
+
+        // A group without a sidecar gets the RAW's NAME.xmp.
+        let first = try client.result(["cmd": "rate", "ids": [group], "rating": 4, "label": "green"])
+        let rated = try #require((first["photos"] as? [[String: Any]])?.first, "\(first)")
+        #expect(rated["id"] as? Int == group)
+        #expect(Self.marks(rated, "previous") == "<null> none <null>", "\(rated)")
+        #expect(Self.marks(rated, "marks") == "4 none green", "\(rated)")
+        #expect(rated["sidecars"] as? [String] == ["IMG_1.xmp"], "\(rated)")
+        #expect(try Self.exiftool("XMP-xmp:Rating", root + "/IMG_1.xmp") == "4")
+        #expect(try Self.exiftool("XMP-xmp:Label", root + "/IMG_1.xmp") == "Green")
+
+        // An existing sidecar is changed in our properties only; the answer has what it said.
+        let second = try client.result(["cmd": "rate", "ids": [single], "flag": "reject"])
+        let rejected = try #require((second["photos"] as? [[String: Any]])?.first, "\(second)")
+        #expect(Self.marks(rejected, "previous") == "3 none <null>", "\(rejected)")
+        #expect(Self.marks(rejected, "marks") == "<null> reject <null>", "\(rejected)")
+        #expect(rejected["sidecars"] as? [String] == ["a.jpg.xmp"])
+        #expect(try Self.exiftool("XMP-xmp:Rating", root + "/a.jpg.xmp") == "-1")
+        #expect(try Self.exiftool("XMP-digiKam:PickLabel", root + "/a.jpg.xmp") == "1")
+        #expect(try Self.exiftool("XMP-crs:Exposure2012", root + "/a.jpg.xmp") == "+0.50")
+        let exempi = try Tool.run("/usr/bin/exempi", ["-X", "-g", "xmp:Rating", root + "/a.jpg.xmp"], timeout: 60)
+        #expect(exempi.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "-1", "\(exempi.output)")
+
+        // Undo: what `previous` said, sent back.
+        let undo = try client.result(["cmd": "rate", "ids": [single], "rating": 3, "flag": "none", "label": NSNull()])
+        let undone = try #require((undo["photos"] as? [[String: Any]])?.first)
+        #expect(Self.marks(undone, "marks") == "3 none <null>", "\(undone)")
+        #expect(try Self.exiftool("XMP-xmp:Rating", root + "/a.jpg.xmp") == "3")
+
+        // Saying it again writes nothing.
+        let again = try client.result(["cmd": "rate", "ids": [single], "rating": 3])
+        #expect((again["photos"] as? [[String: Any]])?.first?["sidecars"] as? [String] == [])
+
+        #expect(try client.errorCode(["cmd": "rate", "ids": [single], "label": "orange"]) == "invalid_argument")
+        #expect(try client.errorCode(["cmd": "rate", "ids": [single], "rating": 6]) == "invalid_argument")
+        #expect(try client.errorCode(["cmd": "rate", "ids": [single], "rating": -1, "flag": "pick"]) == "invalid_argument")
+        #expect(try client.errorCode(["cmd": "rate", "ids": [single]]) == "invalid_argument")
+        #expect(try client.errorCode(["cmd": "rate", "ids": [999_999], "rating": 1]) == "no_such_photo")
+        #expect(try client.errorCode(["cmd": "rate", "rating": 1]) == "empty_selection")
+    }
+
+    /// Under the system service (the daemon as root) a user rates only where they
+    /// may write; a reader gets permission_denied naming the photo and nothing is
+    /// written. A sidecar created for a photo is its owner's.
+    @Test func needsTheRightToWriteBesideThePhoto() throws {
+        guard SystemUsers.available else {
+            print("skipped: needs root, useradd and setpriv to act as another user")
+            return
+        }
+        let users = SystemUsers()
+        defer { users.remove() }
+        let rater = try users.user("rater")
+        let d = Daemon(roots: ["share"])
+        let share = d.root("share")
+        for folder in ["mine", "theirs"] {
+            try FileManager.default.createDirectory(atPath: share + "/" + folder, withIntermediateDirectories: true)
+        }
+        Files.write(share + "/mine/m.jpg", "jpeg bytes")
+        Files.write(share + "/theirs/t.jpg", "jpeg bytes")
+        chown(share + "/mine", rater.uid, rater.gid)
+        chown(share + "/mine/m.jpg", rater.uid, rater.gid)
+        chmod(share + "/mine/m.jpg", 0o640)
+        chmod(share + "/theirs", 0o755)
+        try d.start()
+        defer { d.stop() }
+        d.letOtherUsersConnect()
+        let ids = try d.client().idsByPath()
+        let mine = try #require(ids["mine/m.jpg"]), theirs = try #require(ids["theirs/t.jpg"])
+
+        let refused = try PhotoInfoTests.request(d, #"{"id":1,"cmd":"rate","ids":[\#(theirs)],"rating":2}"#, asUser: rater.name)
+        let refusal = refused["error"] as? [String: Any] ?? [:]
+        #expect(refusal["code"] as? String == "permission_denied" && refusal["photos"] as? [Int] == [theirs], "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: share + "/theirs/t.jpg.xmp"))
+
+        let granted = try PhotoInfoTests.request(d, #"{"id":2,"cmd":"rate","ids":[\#(mine)],"rating":2}"#, asUser: rater.name)
+        #expect(granted["ok"] as? Bool == true, "\(granted)")
+        var status = stat()
+        #expect(stat(share + "/mine/m.jpg.xmp", &status) == 0)
+        #expect(status.st_uid == rater.uid && status.st_gid == rater.gid && status.st_mode & 0o777 == 0o640)
+        #expect(try Self.exiftool("XMP-xmp:Rating", share + "/mine/m.jpg.xmp") == "2")
+    }
+}
