@@ -5,7 +5,7 @@ import Glibc
 
 /// A sidecar's bytes and the status of the file they were read from (one
 /// descriptor: the status is that of exactly these bytes).
-public struct SidecarFile: Sendable {
+public struct SidecarFile: Hashable, Sendable {
     /// More than any tool's sidecar holds (darktable's longest histories and
     /// Lightroom's masks stay far below), so reading one is bounded.
     public static let sizeLimit = 32 << 20

@@ -18,12 +18,23 @@ public struct SidecarWriter: Sendable {
         public var marks: PhotoMarks
         /// False when the sidecar already said all of the change.
         public var written: Bool
+        /// How to take the write back (`undo`); nil when nothing was written.
+        public var undo: Undo?
 
-        public init(previous: PhotoMarks, marks: PhotoMarks, written: Bool) {
+        public init(previous: PhotoMarks, marks: PhotoMarks, written: Bool, undo: Undo? = nil) {
             self.previous = previous
             self.marks = marks
             self.written = written
+            self.undo = undo
         }
+    }
+
+    /// What a write replaced, and the file it wrote (to tell whether it is still ours).
+    public enum Undo: Hashable, Sendable {
+        /// Put the sidecar's old bytes back, with its old owner and mode.
+        case restore(SidecarFile, written: FileStatus)
+        /// Remove the sidecar that was created.
+        case remove(written: FileStatus)
     }
 
     /// Reads, merges and checks this many times before giving up.
@@ -46,8 +57,8 @@ public struct SidecarWriter: Sendable {
             let packet = try parse(file.bytes, path: path)
             let previous = PhotoMarks(packet) ?? .unmarked
             guard try applied(change, to: packet) else { return Outcome(previous: previous, marks: previous, written: false) }
-            let temporary = try writeTemporary(for: name, in: directory, packet: packet,
-                                               owner: (file.status.uid, file.status.gid), mode: file.status.mode)
+            let (temporary, made) = try writeTemporary(for: name, in: directory, bytes: try serialized(packet),
+                                                       owner: (file.status.uid, file.status.gid), mode: file.status.mode)
             beforeReplacing(attempt)
             let replaced: Bool
             do throws(SystemError) {
@@ -56,7 +67,10 @@ public struct SidecarWriter: Sendable {
                 _ = try? directory.remove(temporary)
                 throw .system(error)
             }
-            if replaced { return Outcome(previous: previous, marks: PhotoMarks(packet) ?? .unmarked, written: true) }
+            if replaced {
+                return Outcome(previous: previous, marks: PhotoMarks(packet) ?? .unmarked, written: true,
+                               undo: .restore(file, written: made))
+            }
         }
         throw .keptChanging(path: path, attempts: max(1, attempts))
     }
@@ -70,7 +84,7 @@ public struct SidecarWriter: Sendable {
         let packet: XMPPacket
         do throws(XMPError) { packet = try XMPPacket(path: path) } catch { throw .xmp(error) }
         _ = try applied(change, to: packet)
-        let temporary = try writeTemporary(for: name, in: directory, packet: packet, owner: owner, mode: mode)
+        let (temporary, made) = try writeTemporary(for: name, in: directory, bytes: try serialized(packet), owner: owner, mode: mode)
         beforeReplacing(1)
         do throws(SystemError) {
             do throws(SystemError) {
@@ -88,7 +102,39 @@ public struct SidecarWriter: Sendable {
             throw .system(error)
         }
         do throws(SystemError) { try directory.sync() } catch { throw .system(error) }
-        return Outcome(previous: .unmarked, marks: PhotoMarks(packet) ?? .unmarked, written: true)
+        return Outcome(previous: .unmarked, marks: PhotoMarks(packet) ?? .unmarked, written: true, undo: .remove(written: made))
+    }
+
+    /// Takes a write back: the old bytes (owner, mode) put back the same safe way, or
+    /// the created sidecar removed; only while the sidecar is still the file that
+    /// write made, so another program's later change is never undone. False when it
+    /// was not (nothing is done).
+    @discardableResult
+    public func undo(_ undo: Undo, of name: ByteString, in directory: DirectoryHandle) throws(SidecarError) -> Bool {
+        switch undo {
+        case .remove(let written):
+            do throws(SystemError) {
+                guard try Self.isStill(name, written, in: directory) else { return false }
+                try directory.remove(name)
+                try directory.sync()
+                return true
+            } catch {
+                throw .system(error)
+            }
+        case .restore(let original, let written):
+            let (temporary, _) = try writeTemporary(for: name, in: directory, bytes: original.bytes,
+                                                    owner: (original.status.uid, original.status.gid), mode: original.status.mode)
+            do throws(SystemError) {
+                return try replaceIfUnchanged(name, with: temporary, in: directory, expected: written)
+            } catch {
+                _ = try? directory.remove(temporary)
+                throw .system(error)
+            }
+        }
+    }
+
+    private func serialized(_ packet: XMPPacket) throws(SidecarError) -> [UInt8] {
+        do throws(XMPError) { return try packet.serialized() } catch { throw .xmp(error) }
     }
 
     private func parse(_ bytes: [UInt8], path: String) throws(SidecarError) -> XMPPacket {
@@ -99,20 +145,19 @@ public struct SidecarWriter: Sendable {
         do throws(XMPError) { return try change.apply(to: packet) } catch { throw .xmp(error) }
     }
 
-    /// Writes the packet to the temporary name of `name`, owned and moded like the
-    /// original, synced; returns that name. One a crash left is removed first.
-    private func writeTemporary(for name: ByteString, in directory: DirectoryHandle, packet: XMPPacket,
-                                owner: (uid: UInt32, gid: UInt32), mode: mode_t) throws(SidecarError) -> ByteString {
+    /// Writes `bytes` to the temporary name of `name`, owned and moded like the
+    /// original, synced; returns that name and the file's status as written. One a
+    /// crash left is removed first.
+    private func writeTemporary(for name: ByteString, in directory: DirectoryHandle, bytes: [UInt8],
+                                owner: (uid: UInt32, gid: UInt32), mode: mode_t) throws(SidecarError) -> (ByteString, FileStatus) {
         let temporary = DirectoryHandle.partialName(for: name)
         let path = directory.path.appending(temporary).lossyString
-        let bytes: [UInt8]
-        do throws(XMPError) { bytes = try packet.serialized() } catch { throw .xmp(error) }
         do throws(SystemError) {
             _ = try directory.remove(temporary)
             let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW, mode: 0o600,
                                              relativeTo: directory.descriptor)
             do throws(SystemError) {
-                try fd.closeAfter(path: path) { (fd) throws(SystemError) in
+                let made = try fd.closeAfter(path: path) { (fd) throws(SystemError) -> FileStatus in
                     try fd.writeAll(bytes, path: path)
                     // The owner first: chown clears set-id bits, so the mode comes after.
                     let made = try FileStatus.of(descriptor: fd)
@@ -121,7 +166,9 @@ public struct SidecarWriter: Sendable {
                     }
                     try fd.changeMode(mode & 0o7777, path: path)
                     try fd.sync(path: path)
+                    return try FileStatus.of(descriptor: fd)
                 }
+                return (temporary, made)
             } catch {
                 _ = try? directory.remove(temporary)
                 throw error
@@ -129,7 +176,6 @@ public struct SidecarWriter: Sendable {
         } catch {
             throw .system(error)
         }
-        return temporary
     }
 
     /// Renames `temporary` over `name` when `name` is still the file `expected`
@@ -137,13 +183,19 @@ public struct SidecarWriter: Sendable {
     /// false, removing `temporary`, when another program replaced or changed it.
     private func replaceIfUnchanged(_ name: ByteString, with temporary: ByteString, in directory: DirectoryHandle,
                                     expected: FileStatus) throws(SystemError) -> Bool {
-        guard let now = try directory.status(of: name), now.device == expected.device, now.inode == expected.inode,
-              now.size == expected.size, now.mtimeNanoseconds == expected.mtimeNanoseconds else {
+        guard try Self.isStill(name, expected, in: directory) else {
             try directory.remove(temporary)
             return false
         }
         try directory.rename(temporary, to: directory, as: name, noReplace: false)
         try directory.sync()
         return true
+    }
+
+    /// Whether `name` is still the file `expected` describes.
+    private static func isStill(_ name: ByteString, _ expected: FileStatus, in directory: DirectoryHandle) throws(SystemError) -> Bool {
+        guard let now = try directory.status(of: name) else { return false }
+        return now.device == expected.device && now.inode == expected.inode && now.size == expected.size
+            && now.mtimeNanoseconds == expected.mtimeNanoseconds
     }
 }

@@ -195,7 +195,7 @@ struct SidecarWriterTests {
         let directory = try DirectoryHandle.open(scratch.path, followingSymlinks: false)
         let outcome = try SidecarWriter().create("IMG_0009.xmp", in: directory, owner: (1234, 5678), mode: 0o644,
                                                  change: MarksChange(rating: .set(4), label: .set(.red)))
-        #expect(outcome == SidecarWriter.Outcome(previous: .unmarked, marks: PhotoMarks(rating: 4, label: .red), written: true))
+        #expect(outcome.previous == .unmarked && outcome.marks == PhotoMarks(rating: 4, label: .red) && outcome.written)
         let path = scratch.string + "/IMG_0009.xmp"
         let status = try FileStatus.of(ByteString(path))
         #expect(status.uid == 1234 && status.gid == 5678 && status.mode & 0o7777 == 0o644)
@@ -214,5 +214,32 @@ struct SidecarWriterTests {
         #expect(merged.marks == PhotoMarks(flag: .reject))
         #expect(try ExifTool.value("XMP-darktable:history_operation", of: other, in: folder) == "exposure")
         #expect(try ExifTool.value("XMP-xmp:Rating", of: other, in: folder) == "-1")
+    }
+
+    /// A write taken back leaves the sidecar byte for byte as it was (a group is
+    /// rated whole or not at all); a created one goes; one another program changed
+    /// since is left as that program wrote it.
+    @Test func aWriteIsTakenBackOnlyWhileTheSidecarIsOurs() throws {
+        let fixture = try Fixture(["-XMP-xmp:Rating=3", "-XMP-crs:Exposure2012=+0.50"])
+        #expect(chmod(fixture.path, 0o640) == 0)
+        let original = try fixture.scratch.read(ByteString(fixture.path))
+        let writer = SidecarWriter()
+        let outcome = try writer.update(fixture.name, in: fixture.directory, change: Self.reject)
+        let undo = try #require(outcome.undo)
+        #expect(try writer.undo(undo, of: fixture.name, in: fixture.directory))
+        #expect(try fixture.scratch.read(ByteString(fixture.path)) == original)
+        #expect(try fixture.status().mode & 0o7777 == 0o640)
+        #expect(try fixture.names() == ["IMG_0001.xmp", "exiftool.config"])
+
+        let again = try #require(try writer.update(fixture.name, in: fixture.directory, change: Self.reject).undo)
+        try ExifTool.run(["-q", "-overwrite_original", "-XMP-crs:Exposure2012=-2.00", fixture.path], in: fixture.scratch.string)
+        #expect(try !writer.undo(again, of: fixture.name, in: fixture.directory))
+        #expect(try fixture.value("XMP-crs:Exposure2012") == "-2.00" && fixture.value("XMP-xmp:Rating") == "-1")
+        #expect(try fixture.names() == ["IMG_0001.xmp", "exiftool.config"])
+
+        let created = try writer.create("IMG_0002.xmp", in: fixture.directory, owner: (0, 0), mode: 0o644,
+                                        change: MarksChange(rating: .set(2)))
+        #expect(try writer.undo(try #require(created.undo), of: "IMG_0002.xmp", in: fixture.directory))
+        #expect(try fixture.names() == ["IMG_0001.xmp", "exiftool.config"])
     }
 }

@@ -76,6 +76,32 @@ struct RateTests {
         #expect(try client.errorCode(["cmd": "rate", "rating": 1]) == "empty_selection")
     }
 
+    /// A group is rated whole or not at all: when its second sidecar is not XMP,
+    /// the first, already written, is put back byte for byte.
+    @Test func aGroupIsRatedWholeOrNotAtAll() throws {
+        let d = Daemon()
+        let root = d.root()
+        Files.write(root + "/IMG_2.CR2", "raw bytes")
+        Files.write(root + "/IMG_2.JPG", "jpeg bytes")
+        let made = try Tool.run("/usr/bin/exiftool", ["-q", "-o", root + "/IMG_2.CR2.xmp", "-XMP-xmp:Rating=1"], timeout: 60)
+        try #require(made.status == 0, "\(made.output)")
+        Files.write(root + "/IMG_2.xmp", "<x:xmpmeta><not closed")
+        let before = try Data(contentsOf: URL(fileURLWithPath: root + "/IMG_2.CR2.xmp"))
+        try d.start()
+        defer { d.stop() }
+        let client = try d.client()
+        let ids = try client.idsByPath()
+        let group = try #require(ids["IMG_2.JPG"] ?? ids["IMG_2.CR2"], "\(ids)")
+        let response = try client.request(["cmd": "rate", "ids": [group], "rating": 5])
+        let error = response["error"] as? [String: Any] ?? [:]
+        #expect(error["code"] as? String == "sidecar_failed" && error["photos"] as? [Int] == [group], "\(response)")
+        #expect((error["message"] as? String)?.contains("IMG_2.xmp") == true, "\(response)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/IMG_2.CR2.xmp")) == before)
+        #expect(try Self.exiftool("XMP-xmp:Rating", root + "/IMG_2.CR2.xmp") == "1")
+        let names = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".curatord") }.sorted()
+        #expect(names == ["IMG_2.CR2", "IMG_2.CR2.xmp", "IMG_2.JPG", "IMG_2.xmp"], "\(names)")
+    }
+
     /// Under the system service (the daemon as root) a user rates only where they
     /// may write; a reader gets permission_denied naming the photo and nothing is
     /// written. A sidecar created for a photo is its owner's.

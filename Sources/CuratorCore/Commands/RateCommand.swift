@@ -112,7 +112,8 @@ enum RateCommand: CuratorCommand {
             let files = state.library.members(ofGroupShownBy: photo) ?? [photo]
             let photos = files.filter { !$0.type.isSidecar }
             let about = Set(photos.flatMap { Self.sidecarNames(of: $0.name) })
-            let sidecars = files.filter { $0.type == .xmp && about.contains(Self.folded($0.name)) }.map(\.name)
+            // In name order: the file's own (`NAME.EXT.xmp`) before the shot's, whatever the index's order.
+            let sidecars = files.filter { $0.type == .xmp && about.contains(Self.folded($0.name)) }.map(\.name).sorted()
             targets.append(Target(id: id, root: root.config.path, relative: state.library.relativePath(of: photo),
                                   photos: photos.map(\.name), raw: photos.first { $0.type.family == .raw }?.name,
                                   sidecars: sidecars))
@@ -158,11 +159,13 @@ enum RateCommand: CuratorCommand {
         }
     }
 
-    /// Writes the change into the photo's sidecars, or creates one.
+    /// Writes the change into the photo's sidecars, or creates one: all of them or,
+    /// when one fails, none (those already written are taken back).
     static func rate(_ target: Target, in parent: DirectoryHandle, _ change: MarksChange) throws(ProtocolError) -> RateResult.Rated {
         let writer = SidecarWriter()
         var before: [MarksSource] = [], after: [MarksSource] = []
         var written: [String] = []
+        var undos: [(ByteString, SidecarWriter.Undo)] = []
         do throws(SidecarError) {
             if target.sidecars.isEmpty {
                 let shown = target.relative.lastComponent
@@ -179,22 +182,36 @@ enum RateCommand: CuratorCommand {
                 }
                 let outcome = try writer.create(name, in: parent, owner: (photo.uid, photo.gid), mode: photo.mode & 0o666,
                                                 change: change)
-                before.append(MarksSource(.fileSidecar, modified: 0, marks: nil))
+                before.append(MarksSource(.fileSidecar, modified: 0, marks: outcome.previous == .unmarked ? nil : outcome.previous))
                 after.append(MarksSource(.fileSidecar, modified: 0, marks: outcome.marks))
                 if outcome.written { written.append(name.lossyString) }
+                if let undo = outcome.undo { undos.append((name, undo)) }
             }
             for name in target.sidecars {
-                let kind: MarksSource.Kind = target.photos.contains { Self.folded(SidecarName.forNewSidecar(of: $0, isRaw: false)) == Self.folded(name) }
-                    ? .fileSidecar : .shotSidecar
+                let own = target.photos.contains { Self.folded(SidecarName.forNewSidecar(of: $0, isRaw: false)) == Self.folded(name) }
+                let kind: MarksSource.Kind = own ? .fileSidecar : .shotSidecar
                 let modified: Int64
                 do throws(SystemError) { modified = try parent.status(of: name)?.mtimeNanoseconds ?? 0 } catch { throw .system(error) }
                 let outcome = try writer.update(name, in: parent, change: change)
                 before.append(MarksSource(kind, modified: modified, marks: outcome.previous))
                 after.append(MarksSource(kind, modified: 0, marks: outcome.marks))
                 if outcome.written { written.append(name.lossyString) }
+                if let undo = outcome.undo { undos.append((name, undo)) }
             }
         } catch {
-            throw Self.protocolError(error, photo: target.id)
+            // The group is rated whole or not at all: what was written goes back
+            // (where no other program has changed it since).
+            var kept: [String] = []
+            for (name, undo) in undos.reversed() {
+                do throws(SidecarError) {
+                    if try !writer.undo(undo, of: name, in: parent) { kept.append(name.lossyString) }
+                } catch {
+                    kept.append("\(name.lossyString) (\(error))")
+                }
+            }
+            var failure = Self.protocolError(error, photo: target.id)
+            if !kept.isEmpty { failure.message += "; not taken back: " + kept.joined(separator: ", ") }
+            throw failure
         }
         return RateResult.Rated(id: target.id, previous: Self.wire(MarksSource.resolve(before)),
                                 marks: Self.wire(MarksSource.resolve(after)), sidecars: written)
