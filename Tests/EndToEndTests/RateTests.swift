@@ -76,6 +76,39 @@ struct RateTests {
         #expect(try client.errorCode(["cmd": "rate", "rating": 1]) == "empty_selection")
     }
 
+    /// curatorctl rate, pick and reject: by --id or the selection, one line per photo.
+    @Test func curatorctlRatesPicksAndRejects() throws {
+        let d = Daemon()
+        let root = d.root()
+        Files.write(root + "/b.jpg", "jpeg bytes")
+        try d.start()
+        defer { d.stop() }
+        let id = try #require(try d.client().idsByPath()["b.jpg"])
+        let sidecar = root + "/b.jpg.xmp"
+
+        let rate = try d.ctl(["rate", "3", "--label", "blue", "--id", "\(id)"])
+        #expect(rate.status == 0 && rate.stdout.contains("\(id): 3 stars, no flag, blue (was no stars, no flag, no label); wrote b.jpg.xmp"),
+                "\(rate)")
+        #expect(try Self.exiftool("XMP-xmp:Rating", sidecar) == "3" && Self.exiftool("XMP-xmp:Label", sidecar) == "Blue")
+
+        let reject = try d.ctl(["reject", "--id", "\(id)"])
+        #expect(reject.status == 0 && reject.stdout.contains("no stars, rejected, blue"), "\(reject)")
+        #expect(try Self.exiftool("XMP-xmp:Rating", sidecar) == "-1" && Self.exiftool("XMP-digiKam:PickLabel", sidecar) == "1")
+
+        // The selection, by default.
+        #expect(try d.ctl(["select", "--id", "\(id)"]).status == 0)
+        let pick = try d.ctl(["pick"])
+        #expect(pick.status == 0 && pick.stdout.contains("\(id): no stars, picked, blue"), "\(pick)")
+        #expect(try Self.exiftool("XMP-digiKam:PickLabel", sidecar) == "3" && Self.exiftool("XMP-xmp:Rating", sidecar) == nil)
+        let clear = try d.ctl(["rate", "none", "--label", "none", "--flag", "none"])
+        #expect(clear.status == 0 && clear.stdout.contains("no stars, no flag, no label (was no stars, picked, blue)"), "\(clear)")
+
+        let wrong = try d.ctl(["rate", "7", "--id", "\(id)"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("STARS is 0 to 5"), "\(wrong)")
+        let refused = try d.ctl(["rate", "--label", "orange", "--id", "\(id)"])
+        #expect(refused.status == 1 && refused.stderr.contains("label must be one of"), "\(refused)")
+    }
+
     /// A group is rated whole or not at all: when its second sidecar is not XMP,
     /// the first, already written, is put back byte for byte.
     @Test func aGroupIsRatedWholeOrNotAtAll() throws {
