@@ -30,9 +30,13 @@ public struct PhotoInfoResult: Codable, Sendable {
     /// Why the file could not be read (the index's facts in `photo` still hold):
     /// `not_there`, `unreadable` or `offline`, then what happened.
     public var unreadable: String?
+    /// Its stars, flag and colour label as its XMP sidecars say them now
+    /// (docs/XMP.md); absent when a sidecar could not be read.
+    public var marks: PhotoMarksValue?
 
     public init(photo: PhotoSummary, cameraMake: String? = nil, cameraModel: String? = nil, lens: String? = nil,
-                width: Int? = nil, height: Int? = nil, orientation: Int? = nil, unreadable: String? = nil) {
+                width: Int? = nil, height: Int? = nil, orientation: Int? = nil, unreadable: String? = nil,
+                marks: PhotoMarksValue? = nil) {
         self.photo = photo
         self.cameraMake = cameraMake
         self.cameraModel = cameraModel
@@ -41,6 +45,7 @@ public struct PhotoInfoResult: Codable, Sendable {
         self.height = height
         self.orientation = orientation
         self.unreadable = unreadable
+        self.marks = marks
     }
 
     /// The camera as people name it: the model alone when it starts with the make's

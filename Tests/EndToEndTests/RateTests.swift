@@ -36,6 +36,10 @@ struct RateTests {
         let ids = try client.idsByPath()
         let group = try #require(ids["IMG_1.JPG"] ?? ids["IMG_1.CR2"]), single = try #require(ids["a.jpg"])
 
+        // photo.info reads the marks the sidecars say now.
+        #expect(Self.marks(try client.result(["cmd": "photo.info", "photo": single]), "marks") == "3 none <null>")
+        #expect(Self.marks(try client.result(["cmd": "photo.info", "photo": group]), "marks") == "<null> none <null>")
+
         // A group without a sidecar gets the RAW's NAME.xmp.
         let first = try client.result(["cmd": "rate", "ids": [group], "rating": 4, "label": "green"])
         let rated = try #require((first["photos"] as? [[String: Any]])?.first, "\(first)")
@@ -45,6 +49,8 @@ struct RateTests {
         #expect(rated["sidecars"] as? [String] == ["IMG_1.xmp"], "\(rated)")
         #expect(try Self.exiftool("XMP-xmp:Rating", root + "/IMG_1.xmp") == "4")
         #expect(try Self.exiftool("XMP-xmp:Label", root + "/IMG_1.xmp") == "Green")
+
+        #expect(Self.marks(try client.result(["cmd": "photo.info", "photo": group]), "marks") == "4 none green")
 
         // An existing sidecar is changed in our properties only; the answer has what it said.
         let second = try client.result(["cmd": "rate", "ids": [single], "flag": "reject"])
@@ -174,5 +180,14 @@ struct RateTests {
         #expect(stat(share + "/mine/m.jpg.xmp", &status) == 0)
         #expect(status.st_uid == rater.uid && status.st_gid == rater.gid && status.st_mode & 0o777 == 0o640)
         #expect(try Self.exiftool("XMP-xmp:Rating", share + "/mine/m.jpg.xmp") == "2")
+
+        // photo.info shows the marks of sidecars the user could read, no others'.
+        let info = try PhotoInfoTests.request(d, #"{"id":3,"cmd":"photo.info","photo":\#(mine)}"#, asUser: rater.name)
+        #expect(Self.marks(info["result"] as? [String: Any] ?? [:], "marks") == "2 none <null>", "\(info)")
+        _ = try d.client().result(["cmd": "rate", "ids": [theirs], "rating": 5])
+        chmod(share + "/theirs/t.jpg.xmp", 0o600)
+        let hidden = try PhotoInfoTests.request(d, #"{"id":4,"cmd":"photo.info","photo":\#(theirs)}"#, asUser: rater.name)
+        let result = hidden["result"] as? [String: Any] ?? [:]
+        #expect(hidden["ok"] as? Bool == true && result["marks"] == nil, "\(hidden)")
     }
 }

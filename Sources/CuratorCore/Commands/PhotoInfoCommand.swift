@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import CuratorXMP
 import Glibc
 
 /// `photo.info`: one photo's record and what its file says when asked (camera,
@@ -16,6 +17,7 @@ enum PhotoInfoCommand: CuratorCommand {
         var relative: ByteString
         var offline: Bool
         var unresponsive: Bool
+        var files: MarkedFiles
     }
 
     static func run(_ args: PhotoInfoRequest, curator: Curator, caller: Caller) throws -> PhotoInfoResult {
@@ -29,7 +31,8 @@ enum PhotoInfoCommand: CuratorCommand {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(id).", photos: [id])
             }
             return Place(summary: state.summary(photo), root: root.config.path, relative: state.library.relativePath(of: photo),
-                         offline: !root.online, unresponsive: root.unresponsiveSince != nil)
+                         offline: !root.online, unresponsive: root.unresponsiveSince != nil,
+                         files: MarkedFiles(state.library.members(ofGroupShownBy: photo) ?? [photo]))
         }
         // The system service reads for another user only what that user could read.
         if caller.uid != geteuid() {
@@ -55,6 +58,24 @@ enum PhotoInfoCommand: CuratorCommand {
         } catch {
             result.unreadable = (error.errno == .noEntry ? "not_there: " : "unreadable: ") + "\(error)"
         }
+        let requester = caller.uid != geteuid() ? Requester.resolving(uid: caller.uid, gid: caller.credentials.gid) : nil
+        result.marks = Self.marks(place, requester)
         return result
+    }
+
+    /// The marks its sidecars say now (docs/XMP.md); nil when one cannot be read,
+    /// by curatord or (the system service's callers) by the caller themselves.
+    private static func marks(_ place: Place, _ requester: Requester?) -> PhotoMarksValue? {
+        guard let path = PhotoPath(root: place.root, relative: place.relative) else { return nil }
+        do {
+            let (parent, _) = try path.openParent(from: try DirectoryHandle.open(place.root, followingSymlinks: true))
+            let found = try place.files.readMarks(in: parent) { status in
+                requester.map { PhotoReadAccess.permitsRead(status, $0) } ?? true
+            }
+            guard let marks = found else { return nil }
+            return PhotoMarksValue(rating: marks.rating, flag: marks.flag.rawValue, label: marks.label?.rawValue)
+        } catch {
+            return nil
+        }
     }
 }

@@ -19,12 +19,8 @@ enum RateCommand: CuratorCommand {
         var root: ByteString
         /// The photo shown for the group, relative to the root.
         var relative: ByteString
-        /// The names, in its folder, of the group's photos (the shown one first).
-        var photos: [ByteString]
-        /// Of those, a RAW's, for the name of a sidecar to create.
-        var raw: ByteString?
-        /// The group's sidecars that are about its photos (not darktable's duplicates).
-        var sidecars: [ByteString]
+        /// The group's photos and the sidecars about them.
+        var files: MarkedFiles
     }
 
     static func run(_ args: RateRequest, curator: Curator, caller: Caller) throws -> RateResult {
@@ -109,14 +105,8 @@ enum RateCommand: CuratorCommand {
                 offline.append(id)
                 continue
             }
-            let files = state.library.members(ofGroupShownBy: photo) ?? [photo]
-            let photos = files.filter { !$0.type.isSidecar }
-            let about = Set(photos.flatMap { Self.sidecarNames(of: $0.name) })
-            // In name order: the file's own (`NAME.EXT.xmp`) before the shot's, whatever the index's order.
-            let sidecars = files.filter { $0.type == .xmp && about.contains(Self.folded($0.name)) }.map(\.name).sorted()
             targets.append(Target(id: id, root: root.config.path, relative: state.library.relativePath(of: photo),
-                                  photos: photos.map(\.name), raw: photos.first { $0.type.family == .raw }?.name,
-                                  sidecars: sidecars))
+                                  files: MarkedFiles(state.library.members(ofGroupShownBy: photo) ?? [photo])))
         }
         if !unknown.isEmpty {
             throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
@@ -125,15 +115,6 @@ enum RateCommand: CuratorCommand {
             throw ProtocolError(.rootOffline, "\(offline.count) photo(s) on a root that is offline (unmounted?).", photos: offline)
         }
         return targets
-    }
-
-    /// The two names a sidecar about `photo` has (`NAME.EXT.xmp`, `NAME.xmp`), case folded.
-    static func sidecarNames(of photo: ByteString) -> [ByteString] {
-        [Self.folded(SidecarName.forNewSidecar(of: photo, isRaw: false)), Self.folded(SidecarName.forNewSidecar(of: photo, isRaw: true))]
-    }
-
-    static func folded(_ name: ByteString) -> ByteString {
-        ByteString(name.bytes.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 })
     }
 
     /// The photo's folder, once the caller may write in it (search on every folder
@@ -167,9 +148,9 @@ enum RateCommand: CuratorCommand {
         var written: [String] = []
         var undos: [(ByteString, SidecarWriter.Undo)] = []
         do throws(SidecarError) {
-            if target.sidecars.isEmpty {
+            if target.files.sidecars.isEmpty {
                 let shown = target.relative.lastComponent
-                let name = target.raw.map { SidecarName.forNewSidecar(of: $0, isRaw: true) }
+                let name = target.files.raw.map { SidecarName.forNewSidecar(of: $0, isRaw: true) }
                     ?? SidecarName.forNewSidecar(of: shown, isRaw: false)
                 let photo: FileStatus
                 do throws(SystemError) {
@@ -187,9 +168,8 @@ enum RateCommand: CuratorCommand {
                 if outcome.written { written.append(name.lossyString) }
                 if let undo = outcome.undo { undos.append((name, undo)) }
             }
-            for name in target.sidecars {
-                let own = target.photos.contains { Self.folded(SidecarName.forNewSidecar(of: $0, isRaw: false)) == Self.folded(name) }
-                let kind: MarksSource.Kind = own ? .fileSidecar : .shotSidecar
+            for name in target.files.sidecars {
+                let kind = target.files.kind(of: name)
                 let modified: Int64
                 do throws(SystemError) { modified = try parent.status(of: name)?.mtimeNanoseconds ?? 0 } catch { throw .system(error) }
                 let outcome = try writer.update(name, in: parent, change: change)
