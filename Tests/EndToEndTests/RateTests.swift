@@ -2,6 +2,7 @@
 import CuratorTestSupport
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// `rate`: the daemon writes stars, flags and labels into the sidecars other tools
@@ -113,6 +114,38 @@ struct RateTests {
         #expect(wrong.status == 2 && wrong.stderr.contains("STARS is 0 to 5"), "\(wrong)")
         let refused = try d.ctl(["rate", "--label", "orange", "--id", "\(id)"])
         #expect(refused.status == 1 && refused.stderr.contains("label must be one of"), "\(refused)")
+    }
+
+    /// Two clients rating the same photos at once both succeed (the sidecars'
+    /// temporary names are never shared), and each sidecar ends as one of them said.
+    @Test func twoClientsRatingTheSamePhotosAtOnce() throws {
+        let d = Daemon()
+        let root = d.root()
+        let names = (0..<8).map { "c\($0).jpg" }
+        for name in names { Files.write(root + "/" + name, "jpeg bytes") }
+        try d.start()
+        defer { d.stop() }
+        let byPath = try d.client().idsByPath()
+        let ids = try names.map { try #require(byPath[$0]) }
+        let failures = Mutex<[String]>([])
+        let socket = d.socket
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            do {
+                let client = try Client(socket)
+                for round in 0..<25 {
+                    let response = try client.request(["cmd": "rate", "ids": ids, "rating": lane == 0 ? 1 : 5, "label": round % 2 == 0 ? "red" : "blue"])
+                    if response["ok"] as? Bool != true { failures.withLock { $0.append("\(response)") } }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        for name in names {
+            #expect(["1", "5"].contains(try Self.exiftool("XMP-xmp:Rating", root + "/" + name + ".xmp")))
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasSuffix(".partial") }
+        #expect(left.isEmpty, "\(left)")
     }
 
     /// A group is rated whole or not at all: when its second sidecar is not XMP,

@@ -3,6 +3,7 @@ import CuratorProtocol
 import CuratorSystem
 import CuratorXMP
 import Glibc
+import Synchronization
 
 /// `rate`: stars, flag and colour label written into each photo's XMP sidecars
 /// (docs/XMP.md), every sidecar of its group that is about it: the file's own
@@ -29,12 +30,20 @@ enum RateCommand: CuratorCommand {
         let requester = caller.uid != geteuid() ? Requester.resolving(uid: caller.uid, gid: caller.credentials.gid) : nil
         // Every photo's folder checked before any sidecar is written.
         let places = try targets.map { target throws(ProtocolError) in try Self.open(target, requester) }
-        var rated: [RateResult.Rated] = []
-        for (target, parent) in zip(targets, places) {
-            rated.append(try Self.rate(target, in: parent, change))
+        let rated = try writing.withLock { _ throws(ProtocolError) -> [RateResult.Rated] in
+            var rated: [RateResult.Rated] = []
+            for (target, parent) in zip(targets, places) {
+                rated.append(try Self.rate(target, in: parent, change))
+            }
+            return rated
         }
         return RateResult(photos: rated)
     }
+
+    /// One rate writes at a time: a sidecar has one temporary name (so that what a
+    /// crash leaves is found by it), which two writers of the same sidecar would
+    /// share. Not the state lock: the writes are file I/O, and nothing else waits.
+    private static let writing = Mutex(())
 
     /// The request as a change of marks; rating -1 is a reject.
     static func change(_ args: RateRequest) throws(ProtocolError) -> MarksChange {
