@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -euo pipefail
 packages=(
-  libinotifytools0-dev libsqlite3-dev libsystemd-dev libexif-dev libacl1-dev pkg-config
+  libinotifytools0-dev libsqlite3-dev libsystemd-dev libexif-dev libacl1-dev acl pkg-config
   trash-cli inotify-tools socat systemd util-linux e2fsprogs sqlite3
   make groff-base python3-fusepy sshfs openssh-server openssh-client
   libchafa-dev tmux

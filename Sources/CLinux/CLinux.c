@@ -13,6 +13,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/fs.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/vfs.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -64,6 +67,57 @@ int curator_mount_id(int dirfd, const char *path, int flags, uint64_t *mnt_id) {
 
 int curator_openat(int dirfd, const char *path, int flags, unsigned int mode) {
     return openat(dirfd, path, flags, (mode_t)mode);
+}
+
+// The walk openat2 replaces: each directory opened with O_NOFOLLOW from the one
+// before, the last component with the caller's flags and O_NOFOLLOW.
+static int curator_open_beneath_walk(int dirfd, const char *path, int flags) {
+    size_t length = strlen(path);
+    if (length == 0 || path[0] == '/') { errno = EXDEV; return -1; }
+    char *copy = strdup(path);
+    if (!copy) return -1;
+    int current = dirfd;
+    char *component = copy;
+    int result = -1;
+    for (;;) {
+        char *slash = strchr(component, '/');
+        if (slash) *slash = '\0';
+        if (strcmp(component, "..") == 0) { errno = EXDEV; break; }
+        if (!slash) {
+            result = openat(current, component, flags | O_NOFOLLOW | O_CLOEXEC);
+            break;
+        }
+        int next = openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (current != dirfd) close(current);
+        if (next < 0) { current = dirfd; break; }
+        current = next;
+        component = slash + 1;
+    }
+    int saved = errno;
+    if (current != dirfd) close(current);
+    free(copy);
+    errno = saved;
+    return result;
+}
+
+int curator_open_beneath(int dirfd, const char *path, int flags) {
+#ifdef SYS_openat2
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC),
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+    };
+    // EAGAIN: a rename elsewhere on the file system raced the lookup; it is safe to ask again.
+    for (int attempt = 0; attempt < 8; attempt++) {
+        long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+        if (fd >= 0) return (int)fd;
+        if (errno == EAGAIN) continue;
+        // No openat2 (kernel before 5.6, or a seccomp filter that refuses it): the walk.
+        if (errno == ENOSYS || errno == EPERM) break;
+        return -1;
+    }
+    if (errno == EAGAIN) return -1;
+#endif
+    return curator_open_beneath_walk(dirfd, path, flags);
 }
 
 int curator_linkat_fd(int fd, int newdirfd, const char *newpath) {

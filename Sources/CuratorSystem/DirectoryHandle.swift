@@ -38,6 +38,17 @@ public final class DirectoryHandle: Sendable {
         return DirectoryHandle(descriptor: fd, path: path.appending(name))
     }
 
+    /// Opens `relative` (a path of one or more components) below this directory,
+    /// never leaving it and never following a symlink on the way: what reads a
+    /// photo for a user opens, so that a folder swapped for a symlink between a
+    /// check and the read leads nowhere (ELOOP, ENOTDIR or EXDEV).
+    public func openFile(beneath relative: ByteString, _ flags: Int32) throws(SystemError) -> FileDescriptor {
+        let fd = try syscall("openat2", path: child(relative)) {
+            relative.withCString { SystemCalls.openBeneath(descriptor.rawValue, $0, flags) }
+        }
+        return FileDescriptor(rawValue: fd)
+    }
+
     public func status() throws(SystemError) -> FileStatus {
         var st = stat()
         _ = try syscall("fstat", path: path.lossyString) { SystemCalls.fstat(descriptor.rawValue, &st) }

@@ -26,6 +26,14 @@ package enum SystemCalls {
         return curator_openat(directory, path, flags, mode)
     }
 
+    /// openat2 below `directory`, following no symlink (`curator_open_beneath`).
+    @inlinable package static func openBeneath(_ directory: Int32, _ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed { return FaultPlan.intercept(.openat, path: path, in: directory) { _ in curator_open_beneath(directory, path, flags) } }
+        #endif
+        return curator_open_beneath(directory, path, flags)
+    }
+
     @inlinable package static func close(_ descriptor: Int32) -> Int32 {
         #if CURATOR_FAULT_INJECTION
         // An injected failure still closes: Linux releases the descriptor whatever close(2) reports.

@@ -8,6 +8,18 @@ import Synchronization
 import Testing
 
 @Suite struct ExifCaptureTimeTests {
+    /// The capture reader opens each photo from its root down: a folder on the way
+    /// that is a symlink (swapped in by a user, issue 54) gives no capture time.
+    @Test func aFolderOnTheWayThatIsASymlinkGivesNoCaptureTime() throws {
+        let scratch = try ScratchDirectory()
+        _ = try scratch.write("real/p.jpg", TestJPEG.make(dateTimeOriginal: "2024:05:17 10:20:30"))
+        #expect(symlink("real", scratch.path.appending("link").lossyString) == 0)
+        let root = try DirectoryHandle.open(scratch.path, followingSymlinks: true)
+        #expect(ExifReader.captureTime(beneath: root, relative: "real/p.jpg")?.seconds == 1_715_941_230)
+        #expect(ExifReader.captureTime(beneath: root, relative: "link/p.jpg") == nil)
+        #expect(ExifReader.captureTime(path: scratch.path.appending("link/p.jpg")) != nil, "a path alone would be followed")
+    }
+
     @Test func parsesExifDates() throws {
         let time = try #require(CaptureTime(exif: Array("2024:05:17 10:20:30".utf8)))
         #expect(time.seconds == 1_715_941_230)

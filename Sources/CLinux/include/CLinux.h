@@ -31,6 +31,13 @@ int curator_mount_id(int dirfd, const char *path, int flags, uint64_t *mnt_id);
 /// open(2) without varargs, for Swift.
 int curator_openat(int dirfd, const char *path, int flags, unsigned int mode);
 
+/// Opens `path` below the directory `dirfd` without leaving it and without
+/// following any symlink on the way (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS;
+/// on a kernel without openat2, one O_NOFOLLOW openat per component, `..`
+/// refused): ELOOP or ENOTDIR where a component is a symlink, EXDEV where the path
+/// would leave `dirfd`. O_CLOEXEC is added.
+int curator_open_beneath(int dirfd, const char *path, int flags);
+
 int curator_linkat_fd(int fd, int newdirfd, const char *newpath);
 
 /// linkat(fd, "", newdirfd, newpath, AT_EMPTY_PATH): names an O_TMPFILE file

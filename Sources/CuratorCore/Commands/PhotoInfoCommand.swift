@@ -34,21 +34,20 @@ enum PhotoInfoCommand: CuratorCommand {
                          offline: !root.online, unresponsive: root.unresponsiveSince != nil,
                          files: MarkedFiles(state.library.members(ofGroupShownBy: photo) ?? [photo]))
         }
-        // The system service reads for another user only what that user could read.
-        if caller.uid != geteuid() {
-            let requester = Requester.resolving(uid: caller.uid, gid: caller.credentials.gid)
-            guard PhotoReadAccess.mayRead(root: place.root, relative: place.relative, requester) else {
-                throw ProtocolError(.permissionDenied, "uid \(caller.uid) may not read photo \(id).", photos: [id])
-            }
-        }
         var result = PhotoInfoResult(photo: place.summary)
         if place.offline || place.unresponsive {
             // Nothing is asked of a root that is gone or hangs (see `status`).
             result.unreadable = place.offline ? "offline: the root is unmounted or gone" : "offline: the root's file system does not answer"
             return result
         }
-        do {
-            let facts = try PhotoFactsReader.read(path: place.root.appending(place.relative))
+        // The system service reads for another user only what that user could read,
+        // and reads the very file it checked.
+        let requester = caller.uid == geteuid() ? nil : Requester.resolving(uid: caller.uid, gid: caller.credentials.gid)
+        do throws(PhotoReadFailure) {
+            let photo = try PhotoReadAccess.open(root: place.root, relative: place.relative, for: requester)
+            defer { try? photo.descriptor.close() }  // read only
+            let facts: PhotoFacts
+            do { facts = try PhotoFactsReader.read(photo, path: place.root.appending(place.relative)) } catch { throw .failed(error) }
             result.cameraMake = facts.make
             result.cameraModel = facts.model
             result.lens = facts.lens
@@ -56,6 +55,9 @@ enum PhotoInfoCommand: CuratorCommand {
             result.height = facts.height
             result.orientation = facts.orientation
         } catch {
+            guard case .failed(let error) = error else {
+                throw ProtocolError(.permissionDenied, "uid \(caller.uid) may not read photo \(id).", photos: [id])
+            }
             result.unreadable = (error.errno == .noEntry ? "not_there: " : "unreadable: ") + "\(error)"
         }
         let requester = caller.uid != geteuid() ? Requester.resolving(uid: caller.uid, gid: caller.credentials.gid) : nil

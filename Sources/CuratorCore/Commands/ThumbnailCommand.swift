@@ -57,15 +57,25 @@ enum ThumbnailCommand: CuratorCommand {
         }
         // The daemon's own user reads its own cache by path; another user (under the
         // system service) gets bytes only, and only of photos it may read itself: one
-        // it sees (its folder it may list) but may not open is refused.
+        // it sees (its folder it may list) but may not open is refused. The photo is
+        // opened once, for that user, and the cache is asked about that very file.
         let sameUser = caller.uid == geteuid()
-        if !sameUser {
-            let requester = Requester.resolving(uid: caller.uid, gid: caller.credentials.gid)
-            let refused = places.filter { !PhotoReadAccess.mayRead(root: $0.root, relative: $0.relative, requester) }.map(\.id)
-            guard refused.isEmpty else {
-                throw ProtocolError(.permissionDenied, "uid \(caller.uid) may not read photo \(refused.map(String.init).joined(separator: ", ")).",
-                                    photos: refused)
+        let requester = sameUser ? nil : Requester.resolving(uid: caller.uid, gid: caller.credentials.gid)
+        var found: [Int64: FileStatus] = [:]
+        var refused: [Int64] = []
+        for place in places where !place.isVideo || !sameUser {
+            do throws(PhotoReadFailure) {
+                let photo = try PhotoReadAccess.open(root: place.root, relative: place.relative, for: requester)
+                try? photo.descriptor.close()  // read only
+                found[place.id] = photo.status
+            } catch {
+                // Not there, or not a file: said so below.
+                if case .refused = error { refused.append(place.id) }
             }
+        }
+        guard refused.isEmpty else {
+            throw ProtocolError(.permissionDenied, "uid \(caller.uid) may not read photo \(refused.map(String.init).joined(separator: ", ")).",
+                                photos: refused)
         }
         let cache = ThumbnailCache(root: cacheRoot)
         let directory = try? ThumbnailDirectory.open(cache, create: false)
@@ -76,7 +86,8 @@ enum ThumbnailCommand: CuratorCommand {
                 entries.append(ThumbnailEntry(photoId: place.id, state: .placeholder))
                 continue
             }
-            let entry = look(place, size: size, cache: cache, directory: directory, withPath: sameUser, withData: args.data == true)
+            let entry = look(place, status: found[place.id], size: size, cache: cache, directory: directory, withPath: sameUser,
+                             withData: args.data == true)
             if entry.state == .pending { pending.append(place.row) }
             entries.append(entry)
         }
@@ -89,11 +100,12 @@ enum ThumbnailCommand: CuratorCommand {
         return ThumbnailsResult(size: size, thumbnails: entries)
     }
 
-    /// What the cache holds for one photo as it is on disk now.
-    private static func look(_ place: Place, size: ThumbnailSize, cache: ThumbnailCache, directory: ThumbnailDirectory?,
+    /// What the cache holds for one photo as it is on disk now (`status`: the file
+    /// opened for the caller, nil when it could not be).
+    private static func look(_ place: Place, status: FileStatus?, size: ThumbnailSize, cache: ThumbnailCache, directory: ThumbnailDirectory?,
                              withPath: Bool, withData: Bool) -> ThumbnailEntry {
         let absolute = place.root.appending(place.relative)
-        guard let status = try? FileStatus.of(absolute), status.isRegularFile, let uri = try? FileURI(path: absolute) else {
+        guard let status, status.isRegularFile, let uri = try? FileURI(path: absolute) else {
             return ThumbnailEntry(photoId: place.id, state: .failed, reason: "unreadable: the photo is not there")
         }
         let subject = ThumbnailSubject(uri: uri, mtime: status.mtimeNanoseconds.floorDividedBySecond, size: UInt64(max(0, status.size)))

@@ -39,8 +39,24 @@ public enum ExifReader {
     ) throws(SystemError) -> Capture? {
         if let type = PhotoType.detectFile(name: path.lastComponent), !type.mayCarryExif { return nil }
         // O_NONBLOCK: a FIFO named like a photo must not hang the scanner in open(2).
-        let descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW, relativeTo: directory)
-        return try descriptor.closeAfter { (descriptor) throws(SystemError) -> Capture? in
+        return try read(try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW, relativeTo: directory), path: path)
+    }
+
+    /// The capture of `relative` below `root`, opened without following any
+    /// symlink on the way (nil when it has none, or cannot be opened or read).
+    public static func capture(beneath root: DirectoryHandle, relative: ByteString) -> Capture? {
+        if let type = PhotoType.detectFile(name: relative.lastComponent), !type.mayCarryExif { return nil }
+        return try? read(try root.openFile(beneath: relative, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW), path: root.path.appending(relative))
+    }
+
+    /// The capture time of `relative` below `root` (see `capture(beneath:relative:)`).
+    public static func captureTime(beneath root: DirectoryHandle, relative: ByteString) -> CaptureTime? {
+        capture(beneath: root, relative: relative)?.time
+    }
+
+    /// Reads the open `descriptor` and closes it.
+    private static func read(_ descriptor: FileDescriptor, path: ByteString) throws(SystemError) -> Capture? {
+        try descriptor.closeAfter { (descriptor) throws(SystemError) -> Capture? in
             do throws(SystemError) {
                 let status = try FileStatus.of(descriptor: descriptor)
                 guard status.isRegularFile else { throw SystemError("read", errno: .invalid) }

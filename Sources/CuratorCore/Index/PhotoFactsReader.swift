@@ -5,8 +5,8 @@ import Glibc
 
 /// What `photo.info` reads from a file when asked: the camera (EXIF Make, Model,
 /// LensModel), the orientation, and the pixel size (the image's own header, else
-/// EXIF PixelX/YDimension). Bounded as `ExifReader` is: no symlink followed, only
-/// a regular file, at most `ExifReader.readBudget` bytes by positioned reads.
+/// EXIF PixelX/YDimension). Bounded as `ExifReader` is: only a regular file, at
+/// most `ExifReader.readBudget` bytes by positioned reads.
 struct PhotoFacts: Equatable {
     var make: String?
     var model: String?
@@ -17,18 +17,15 @@ struct PhotoFacts: Equatable {
 }
 
 enum PhotoFactsReader {
-    static func read(path: ByteString) throws(SystemError) -> PhotoFacts {
-        let descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW)
-        return try descriptor.closeAfter { (descriptor) throws(SystemError) -> PhotoFacts in
-            do throws(SystemError) {
-                let status = try FileStatus.of(descriptor: descriptor)
-                guard status.isRegularFile else { throw SystemError("read", errno: .invalid) }
-                var source = try ExifFileSource(descriptor: descriptor, size: status.size, budget: ExifReader.readBudget,
-                                                headSize: ExifReader.headSize)
-                return try facts(from: &source)
-            } catch {
-                throw SystemError(error.call, path: path.lossyString, errno: error.errno)
-            }
+    /// The facts of the photo already open (`PhotoReadAccess`): nothing is opened by name.
+    static func read(_ photo: OpenedPhoto, path: ByteString) throws(SystemError) -> PhotoFacts {
+        do throws(SystemError) {
+            guard photo.status.isRegularFile else { throw SystemError("read", errno: .invalid) }
+            var source = try ExifFileSource(descriptor: photo.descriptor, size: photo.status.size, budget: ExifReader.readBudget,
+                                            headSize: ExifReader.headSize)
+            return try facts(from: &source)
+        } catch {
+            throw SystemError(error.call, path: path.lossyString, errno: error.errno)
         }
     }
 

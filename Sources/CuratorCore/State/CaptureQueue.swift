@@ -28,9 +28,9 @@ struct CaptureQueue {
 
     /// Up to `limit` photos of `root` still to be read, with what `path` says of
     /// each (nil: no longer to be read, dropped).
-    mutating func take(from root: Int32, limit: Int, path: (Int64) -> ByteString?) -> [(Int64, ByteString)] {
+    mutating func take<Place>(from root: Int32, limit: Int, path: (Int64) -> Place?) -> [(Int64, Place)] {
         guard var ids = byRoot.removeValue(forKey: root) else { return [] }
-        var work: [(Int64, ByteString)] = []
+        var work: [(Int64, Place)] = []
         while work.count < limit, let id = ids.popLast() {
             if let found = path(id) { work.append((id, found)) }
         }

@@ -4,8 +4,8 @@ import CuratorSystem
 /// What the capture reader is to read next: the local roots' photos, read on its
 /// own thread, and each share's, read on a thread of that share's own.
 struct CaptureWork {
-    var local: [(Int64, ByteString)] = []
-    var shares: [Int32: [(Int64, ByteString)]] = [:]
+    var local: [(Int64, PhotoPath)] = []
+    var shares: [Int32: [(Int64, PhotoPath)]] = [:]
     var isEmpty: Bool { local.isEmpty && shares.isEmpty }
 }
 
@@ -19,7 +19,7 @@ struct CaptureResult {
 /// The capture reader's two locked steps: what to read next (the queue, checked
 /// against the index and the roots), and the times read (into the index).
 extension CuratorState {
-    /// The next photos whose capture time is pending, with their absolute paths;
+    /// The next photos whose capture time is pending, with their roots and paths;
     /// photos read since they were queued, gone, or on an offline root are dropped.
     ///
     /// A root's photos wait while a batch (or an undo, an emptying) holds it. Local
@@ -57,21 +57,21 @@ extension CuratorState {
 
     /// The next photos of the share `root` to read, on its own thread, when it may
     /// be read now (see above).
-    func takeShareCaptureWork(root rootID: Int32, limit: Int) -> [(Int64, ByteString)] {
+    func takeShareCaptureWork(root rootID: Int32, limit: Int) -> [(Int64, PhotoPath)] {
         guard let root = roots[rootID], root.online, root.watchingDecided, root.onShare, !root.scanning,
               root.unresponsiveSince == nil, !plans.busyRoots.contains(root.config.name) else { return [] }
         return takeCaptureWork(root: rootID, limit: limit)
     }
 
-    private func takeCaptureWork(root: Int32, limit: Int) -> [(Int64, ByteString)] {
+    private func takeCaptureWork(root: Int32, limit: Int) -> [(Int64, PhotoPath)] {
         capturePending.take(from: root, limit: limit) { id in
             guard let photo = library.photo(id), photo.capture == .pending, let root = roots[photo.rootID], root.online else { return nil }
-            return root.config.path.appending(library.relativePath(of: photo))
+            return PhotoPath(root: root.config.path, relative: library.relativePath(of: photo))
         }
     }
 
     /// Work taken that could not be handed to its thread: queued again.
-    func returnCaptureWork(_ work: [(Int64, ByteString)], root: Int32) {
+    func returnCaptureWork(_ work: [(Int64, PhotoPath)], root: Int32) {
         for (id, _) in work { capturePending.append(id, root: root) }
     }
 

@@ -15,7 +15,11 @@ struct ThumbnailWork: Sendable {
     var id: Int64
     var rootID: Int32
     var rootName: String
-    var path: ByteString
+    /// The root's path and the photo's below it: the file is opened from the root
+    /// down, following no symlink (`DirectoryHandle.openFile(beneath:)`).
+    var rootPath: ByteString
+    var relative: ByteString
+    var path: ByteString { rootPath.appending(relative) }
     var identity: FileIdentity
     var type: PhotoType
     var sizes: [ThumbnailSize]
@@ -65,7 +69,7 @@ extension CuratorState {
                   let root = roots[photo.rootID], root.online
             else { return false }
             found = ThumbnailWork(
-                id: id, rootID: photo.rootID, rootName: root.config.name, path: root.config.path.appending(library.relativePath(of: photo)),
+                id: id, rootID: photo.rootID, rootName: root.config.name, rootPath: root.config.path, relative: library.relativePath(of: photo),
                 identity: photo.identity, type: photo.type, sizes: [], asked: false)
             return true
         }.map { taken in

@@ -104,15 +104,18 @@ public final class ThumbnailScheduler: Sendable {
         let uri: FileURI
         do { uri = try FileURI(path: work.path) } catch { return .failed("unreadable: \(error)") }
         let source: FileDescriptor
-        do {
-            // O_NONBLOCK: a FIFO swapped in under a photo's name must not hang us.
-            source = try FileDescriptor.open(work.path, O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW)
+        let status: FileStatus
+        do throws(PhotoReadFailure) {
+            // From the root down, no symlink followed: a folder swapped for a symlink
+            // must not get another folder's photo into this one's thumbnail. O_NONBLOCK:
+            // a FIFO swapped in under a photo's name must not hang us.
+            let photo = try PhotoReadAccess.open(root: work.rootPath, relative: work.relative, for: nil)
+            (source, status) = (photo.descriptor, photo.status)
         } catch {
+            guard case .failed(let error) = error else { return .failed("unreadable: not a photo's path") }
             return .failed("unreadable: \(error)")
         }
         defer { try? source.close() }  // read only
-        let status: FileStatus
-        do { status = try FileStatus.of(descriptor: source) } catch { return .failed("unreadable: \(error)") }
         guard status.isRegularFile else { return .failed("unreadable: not a regular file") }
         let subject = ThumbnailSubject(uri: uri, mtime: status.mtimeNanoseconds.floorDividedBySecond, size: UInt64(max(0, status.size)))
 

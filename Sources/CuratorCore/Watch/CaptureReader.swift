@@ -80,11 +80,16 @@ public final class CaptureReader: Sendable {
         }
     }
 
-    private static func read(_ work: [(Int64, ByteString)]) -> [CaptureResult] {
+    private static func read(_ work: [(Int64, PhotoPath)]) -> [CaptureResult] {
         var results: [CaptureResult] = []
         results.reserveCapacity(work.count)
+        // Each photo is opened from its root down, following no symlink: a folder
+        // swapped for a symlink must not lend this photo another's capture time.
+        var roots: [ByteString: DirectoryHandle] = [:]
         for (id, path) in work {
-            let capture = ExifReader.capture(path: path)
+            let root = roots[path.root] ?? (try? DirectoryHandle.open(path.root, followingSymlinks: true))
+            roots[path.root] = root
+            let capture = root.flatMap { ExifReader.capture(beneath: $0, relative: path.relative) }
             results.append(CaptureResult(id: id, state: capture.map { .known($0.time.seconds) } ?? .none,
                                          detail: capture?.detail ?? .none))
         }
@@ -95,7 +100,7 @@ public final class CaptureReader: Sendable {
     /// one locked step, until its queue is empty or it may not be read now; the
     /// share's queue is left alone meanwhile. Applied only while the reader runs: a
     /// read that comes back after shutdown has closed the index writes nothing.
-    private func handToShare(_ root: Int32, _ first: [(Int64, ByteString)]) {
+    private func handToShare(_ root: Int32, _ first: [(Int64, PhotoPath)]) {
         let handed = shares.submit(root: root) { [self] in
             var batch = first
             while !batch.isEmpty {
