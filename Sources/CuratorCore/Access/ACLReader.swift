@@ -3,7 +3,7 @@ import CACL
 import CuratorSystem
 import Glibc
 
-/// Reads a directory's access ACL through libacl, only where it has one beyond its
+/// Reads a file's or directory's access ACL through libacl, only where it has one beyond its
 /// mode (`acl_extended_*`: one getxattr); a file system without ACLs (EOPNOTSUPP)
 /// has none. libacl's calls are not in `SystemCalls` (libacl makes the system
 /// calls itself); a failure here is a `SystemError` like any other.
@@ -24,7 +24,7 @@ enum ACLReader {
         return entries(of: acl)
     }
 
-    /// The ACL of the open directory `descriptor`, nil when its mode says it all.
+    /// The ACL of the open file or directory `descriptor`, nil when its mode says it all.
     static func read(descriptor: FileDescriptor, path: ByteString) throws(SystemError) -> AccessControlList? {
         let extended = acl_extended_fd(descriptor.rawValue)
         if extended < 0 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// A directory's POSIX access ACL (acl(5)), as libacl reads it: only directories
-/// whose ACL says more than their mode have one (`FolderPermissions.acl`). Checked
+/// A directory's or a photo's POSIX access ACL (acl(5)), as libacl reads it: only
+/// those whose ACL says more than their mode have one (`FolderPermissions.acl`). Checked
 /// the way the kernel checks it (acl(5), "ACCESS CHECK ALGORITHM"), so that what
 /// the daemon shows or deletes for a user is what that user's own `ls` and `rm`
 /// could reach.

@@ -20,8 +20,8 @@ enum PhotoReadFailure: Error {
 /// the file read: a folder swapped for a symlink between a check by path and a read
 /// by path would hand the daemon's capabilities to the asker. Another user needs
 /// search on every directory from the root down (each opened with O_NOFOLLOW from
-/// the one before, and checked through that descriptor) and read on the file (mode
-/// bits, as `AccessRule`; ACLs not consulted). The daemon's own user and root get
+/// the one before, and checked through that descriptor) and read on the file (its
+/// mode bits or its ACL, as `AccessRule`, read from the open file). The daemon's own user and root get
 /// the file below the root without a symlink on the way (`openFile(beneath:)`).
 enum PhotoReadAccess {
     static let flags = O_RDONLY | O_NONBLOCK | curator_O_NOFOLLOW
@@ -46,8 +46,9 @@ enum PhotoReadAccess {
         let checked: FileStatus
         do {
             let (directory, chain) = try path.openParent(from: top)
-            guard AccessRule.maySearch(chain, requester), let file = try directory.status(of: path.name),
-                  permitsRead(file, requester) else { throw PhotoReadFailure.refused }
+            guard AccessRule.maySearch(chain, requester), let file = try directory.status(of: path.name) else {
+                throw PhotoReadFailure.refused
+            }
             (parent, checked) = (directory, file)
         } catch {
             throw .refused
@@ -60,8 +61,10 @@ enum PhotoReadAccess {
         } catch {
             throw .failed(error)
         }
-        // Replaced between the check and the open: not the file checked.
-        guard photo.status.device == checked.device, photo.status.inode == checked.inode, permitsRead(photo.status, requester) else {
+        // Replaced between the look and the open: not the file looked at. Read is
+        // checked on the open file itself, its ACL included.
+        guard photo.status.device == checked.device, photo.status.inode == checked.inode,
+              mayRead(photo, requester, path: path.absolute) else {
             try? photo.descriptor.close()
             throw .refused
         }
@@ -77,9 +80,16 @@ enum PhotoReadAccess {
         }
     }
 
-    static func permitsRead(_ status: FileStatus, _ requester: Requester) -> Bool {
-        if requester.uid == 0 { return true }
-        let shift: UInt32 = status.uid == requester.uid ? 6 : requester.isMember(of: status.gid) ? 3 : 0
-        return (status.mode >> shift) & 0o4 != 0
+    /// Read permission on the open file: its ACL where it has one (a `setfacl -m
+    /// u:bob:---` refuses bob what the mode's other bits give), else its mode bits,
+    /// as the kernel would check it for that user. An ACL that cannot be read refuses.
+    static func mayRead(_ photo: OpenedPhoto, _ requester: Requester, path: ByteString) -> Bool {
+        let acl: AccessControlList?
+        do {
+            acl = try ACLReader.read(descriptor: photo.descriptor, path: path)
+        } catch {
+            return false
+        }
+        return AccessRule.permits(FolderPermissions(photo.status, acl: acl), requester, AccessRule.read)
     }
 }
