@@ -72,6 +72,14 @@ func confine(_ settings: Settings) {
     if curator_worker_bind_to_parent() != 0 {
         log.warning("curatord-thumbnailer: prctl: \(Errno.current)")
     }
+    // The system service's capabilities (CAP_DAC_OVERRIDE and the like) are not for
+    // decoders of untrusted files: the worker reads the descriptors it is given and
+    // writes into the cache directory it is given, which needs none. Before any
+    // thread starts, since capabilities are per thread. Failing that, no jobs.
+    if curator_worker_drop_capabilities() != 0 {
+        log.error("curatord-thumbnailer: cannot drop its capabilities: \(Errno.current)")
+        exit(1)
+    }
     // No core files: a crash on a hostile file would write the user's photo to disk.
     var none = rlimit(rlim_cur: 0, rlim_max: 0)
     setrlimit(Int32(RLIMIT_CORE.rawValue), &none)
@@ -167,6 +175,10 @@ do {
     exit(1)
 }
 lowerPriority()
+// After libvips started its threads (the filter goes on every one) and before any job.
+if curator_worker_deny_system_calls() != 0 {
+    log.warning("curatord-thumbnailer: no seccomp filter: \(Errno.current)")
+}
 
 let input = FileDescriptor(rawValue: 0)
 let kind: WorkerChannel.Kind

@@ -2,7 +2,8 @@
 // What the thumbnailer worker and its client need from Linux that Swift cannot reach
 // directly: descriptors passed over a Unix socket (the CMSG_* macros), and the calls
 // that lower a process's priority (SCHED_IDLE, ioprio_set, prctl need _GNU_SOURCE or
-// have no glibc wrapper). Each returns -1 with errno on failure.
+// have no glibc wrapper), and what takes its privileges away (capabilities,
+// seccomp). Each returns -1 with errno on failure.
 #ifndef CURATOR_CWORKER_H
 #define CURATOR_CWORKER_H
 
@@ -38,5 +39,16 @@ void curator_worker_limit_arenas(int arenas);
 /// The caller dies with SIGKILL when its parent does (PR_SET_PDEATHSIG) and can
 /// never gain privileges through exec (PR_SET_NO_NEW_PRIVS).
 int curator_worker_bind_to_parent(void);
+
+/// Drops every capability the process was started with: ambient, bounding (where
+/// CAP_SETPCAP allows), effective, permitted and inheritable. Capabilities are per
+/// thread: call it before any thread starts. 0, or -1 with errno.
+int curator_worker_drop_capabilities(void);
+
+/// A seccomp filter on every thread (TSYNC) that refuses, with EPERM, the calls a
+/// thumbnail decoder never needs: exec, ptrace and process_vm_*, new sockets,
+/// mounts and namespaces, bpf, keyrings, modules, reboot, swap, perf and
+/// userfaultfd. Needs PR_SET_NO_NEW_PRIVS first. 0, or -1 with errno.
+int curator_worker_deny_system_calls(void);
 
 #endif
