@@ -90,13 +90,16 @@ extension CuratorState {
         thumbnails.finished(work.id, outcome, root: photo.rootID)
         // Clients know a group by its id (issue 15): only its shown file's thumbnail is told.
         guard announce, events.hasSubscribers, photo.role == .shown else { return }
+        // Only to users who may see the photo, as listings and `added` events: an id
+        // and its timing are not for those who may not list its folder.
+        let seeing = events.subscriberUIDs.filter { maySee(photo, uid: $0) }
         switch outcome {
         case .ready(let made):
             events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: photo.groupID, state: ThumbnailState.ready.rawValue,
-                                       sizes: made.sorted()), root: photo.rootID)
+                                       sizes: made.sorted()), root: photo.rootID, only: seeing)
         case .failed(let reason):
             events.sendThumbnail(Event(event: .thumbnail, root: work.rootName, photoId: photo.groupID, state: ThumbnailState.failed.rawValue,
-                                       message: reason), root: photo.rootID)
+                                       message: reason), root: photo.rootID, only: seeing)
         case .retry:
             break
         }

@@ -33,10 +33,10 @@ struct EventHub {
                                                          thumbnails: thumbnails)
     }
 
-    /// A `thumbnail` event of `root`, to the subscribers that asked for them; built
-    /// only when one will receive it.
-    mutating func sendThumbnail(_ event: @autoclosure () -> Event, root: Int32) {
-        let wanting = subscribers.filter { $0.value.thumbnails && ($0.value.roots?.contains(root) ?? true) }
+    /// A `thumbnail` event of `root`, to the subscribers of the users in `only` that
+    /// asked for them; built only when one will receive it.
+    mutating func sendThumbnail(_ event: @autoclosure () -> Event, root: Int32, only: Set<UInt32>) {
+        let wanting = subscribers.filter { $0.value.thumbnails && ($0.value.roots?.contains(root) ?? true) && only.contains($0.value.uid) }
         guard !wanting.isEmpty else { return }
         let line = Wire.event(event())
         for (key, subscriber) in wanting where !subscriber.sink.deliver(line) { subscribers[key] = nil }
