@@ -73,7 +73,7 @@ struct CuratorCtl: ParsableCommand {
             try command.run(CLIContext(options: root.global))
             return 0
         } catch {
-            Format.error("curatorctl: \(error.message)")
+            Format.error("curatorctl: \(TerminalText.escapedLines(error.message))")
             return error.exitCode
         }
     }

@@ -129,8 +129,9 @@ public final class CullApp {
         return timeout
     }
 
+    /// A status line: it may name photos and quote the daemon, so it is escaped.
     func say(_ text: String, warning: Bool = false) {
-        status = StatusMessage(text: text, warning: warning)
+        status = StatusMessage(text: text.forTerminal, warning: warning)
         dirty = true
     }
 

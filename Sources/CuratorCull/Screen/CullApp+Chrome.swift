@@ -82,7 +82,7 @@ extension CullApp {
             ("", text),
         ]
         let shown = plan.items.prefix(5)
-        for item in shown { lines.append(("\(item.root)/\(item.path)  \(Self.bytes(item.size))", text)) }
+        for item in shown { lines.append(("\("\(item.root)/\(item.path)".forTerminal)  \(Self.bytes(item.size))", text)) }
         if plan.items.count > shown.count { lines.append(("… and \(plan.items.count - shown.count) more", Palette.mutedText)) }
         lines.append(("", text))
         lines.append(("y: move to the trash    n: cancel", CellStyle(foreground: Palette.cursor, bold: true)))
@@ -130,9 +130,10 @@ extension CullApp {
         if let photo { thumbnails.want([photo], columns: artColumns, rows: artRows, large: true) } else { requestDetails(around: [cursor]) }
         var y = artRows + 2
         let label = Palette.mutedText
+        // Values are names and what a file's EXIF says: shown escaped, whatever they hold.
         func line(_ name: String, _ value: String, _ style: CellStyle = .plain) {
             let used = screen.put(2, y, Self.pad(name, 10), label)
-            screen.put(2 + used, y, DisplayWidth.truncateLeft(value, to: screen.width - 14), style)
+            screen.put(2 + used, y, DisplayWidth.truncateLeft(value.forTerminal, to: screen.width - 14), style)
             y += 1
         }
         guard let photo else {

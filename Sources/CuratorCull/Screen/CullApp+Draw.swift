@@ -121,7 +121,7 @@ extension CullApp {
     }
 
     func drawHeading(_ screen: inout ScreenBuffer, _ run: FolderRun, y: Int) {
-        let name = run.path.isEmpty ? "\(run.root) (top folder)" : "\(run.root)/\(run.path)"
+        let name = run.path.isEmpty ? "\(run.root.forTerminal) (top folder)" : "\(run.root)/\(run.path)".forTerminal
         var count = run.count == 1 ? "1 photo" : "\(run.count) photos"
         if run.total != run.count { count += " of \(run.total) here" }
         let used = screen.put(1, y, "▍" + DisplayWidth.truncateLeft(name, to: screen.width - 24), Palette.headingText)
@@ -169,7 +169,7 @@ extension CullApp {
         // The caption: position and name.
         let captionY = y + cell.artRows + 2
         if captionY <= bottom {
-            let name = photo.map { String($0.path.split(separator: "/").last ?? Substring($0.path)) } ?? "…"
+            let name = photo.map { String($0.path.split(separator: "/").last ?? Substring($0.path)).forTerminal } ?? "…"
             let label = "\(position) " + (isProtected ? "⊘" : "") + name
             let style = isCursor ? CellStyle(foreground: Palette.cursor, bold: true) : isProtected ? Palette.mutedText : .plain
             screen.put(x, captionY, DisplayWidth.truncate(label, to: cell.artColumns + 2), style)

@@ -30,20 +30,20 @@ struct ListCommand: CLICommand {
             // A page may show part of a folder: "2 of 312 photos".
             let count = folder.count < folder.total ? "\(folder.count) of \(Format.plural(folder.total, noun))"
                                                     : Format.plural(folder.count, noun)
-            Format.write("\(folder.root)/\(folder.path.isEmpty ? "" : folder.path + "/")  (\(count))")
+            Format.write("\("\(folder.root)/\(folder.path.isEmpty ? "" : folder.path + "/")".forTerminal)  (\(count))")
             for _ in 0..<folder.count where index < r.photos.count {
                 let p = r.photos[index]
                 index += 1
                 // The selection number sits beside the photo like a picker's badge.
                 let badge = p.selected.map { "[\($0)]" } ?? ""
                 let flags = (p.protected == true ? " protected" : "") + (p.offline == true ? " offline" : "")
-                let name = p.path.split(separator: "/").last.map(String.init) ?? p.path
+                let name = (p.path.split(separator: "/").last.map(String.init) ?? p.path).forTerminal
                 // A group shows its whole size, and its other files (named: they are in its folder) below it.
                 let size = p.totalSize ?? p.size
                 Format.write("  \(Format.pad(String(p.position ?? 0), width, right: true)) \(Format.pad(badge, 5)) \(Format.pad(name, 28)) "
                              + "\(Format.pad(Format.bytes(size), 8, right: true))  \(p.captureTime ?? "-")\(flags)")
                 for member in p.members ?? [] {
-                    Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) + \(Format.pad(member.name, 26)) "
+                    Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) + \(Format.pad(member.name.forTerminal, 26)) "
                                  + "\(Format.pad(Format.bytes(member.size), 8, right: true))  \(member.kind)")
                 }
             }

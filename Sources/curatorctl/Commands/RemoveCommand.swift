@@ -48,8 +48,8 @@ struct RemoveCommand: CLICommand {
             Format.write("Move \(Self.counted(plan)), \(Format.bytes(plan.bytes)), to the trash?")
             let shown = min(plan.items.count, 5)
             for item in plan.items.prefix(shown) {
-                Format.write("  \(item.root)/\(item.path)  \(Format.bytes(item.size))")
-                for file in item.files ?? [] { Format.write("      \(file.kind) \(file.path)  \(Format.bytes(file.size))") }
+                Format.write("  \("\(item.root)/\(item.path)".forTerminal)  \(Format.bytes(item.size))")
+                for file in item.files ?? [] { Format.write("      \(file.kind) \(file.path.forTerminal)  \(Format.bytes(file.size))") }
             }
             if shown < plan.items.count { Format.write("  ... and \(plan.items.count - shown) more") }
         }
@@ -88,7 +88,7 @@ struct RemoveCommand: CLICommand {
         Format.write("Batch \(result.batch): \(moved) moved to the trash (\(Format.bytes(result.bytes)))"
                      + (result.skipped > 0 ? ", \(result.skipped) skipped:" : "."))
         for item in result.items where item.outcome != .trashed {
-            Format.write("  \(item.root)/\(item.path): \(Self.reason(item))")
+            Format.write("  \("\(item.root)/\(item.path)".forTerminal): \(Self.reason(item).forTerminal)")
         }
         // Only a batch that moved something has anything to undo.
         if result.trashed > 0 { Format.write("Undo with: curatorctl undo \(result.batch)") }

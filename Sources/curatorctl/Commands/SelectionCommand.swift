@@ -15,7 +15,7 @@ struct SelectionCommand: CLICommand {
         }
         let width = String(r.items.count).count
         for item in r.items {
-            Format.write("\(Format.pad(String(item.number), width, right: true)). \(item.root)/\(item.path)  \(Format.bytes(item.size))"
+            Format.write("\(Format.pad(String(item.number), width, right: true)). \("\(item.root)/\(item.path)".forTerminal)  \(Format.bytes(item.size))"
                          + (item.captureTime.map { "  \($0)" } ?? "") + "  #\(item.id)" + (item.hidden == true ? "  (hidden by the view)" : ""))
         }
         let hidden = (r.hidden ?? 0) > 0 ? "; \(r.hidden ?? 0) hidden by the view" : ""

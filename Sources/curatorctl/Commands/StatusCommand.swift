@@ -21,11 +21,11 @@ struct StatusCommand: CLICommand {
             if r.capturePending > 0 { line += ", \(r.capturePending) capture times to read" }
             if r.batchRunning == true { line += ", a batch is running" }
             if r.overflows > 0 || r.rescans > 0 { line += ", \(r.overflows) overflows, \(r.rescans) rescans" }
-            Format.write(line)
-            if let note = r.note { Format.write("      \(note)") }
+            Format.write(line.forTerminal)
+            if let note = r.note { Format.write("      \(note.forTerminal)") }
         }
         if let t = s.thumbnails {
-            Format.write("  thumbnails  \(t.cache)  \(t.ready) ready, \(t.failed) failed, \(t.backlog) to look at"
+            Format.write("  thumbnails  \(t.cache.forTerminal)  \(t.ready) ready, \(t.failed) failed, \(t.backlog) to look at"
                          + (t.note.map { "  (\($0))" } ?? ""))
         }
     }

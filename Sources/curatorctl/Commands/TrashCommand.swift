@@ -52,8 +52,8 @@ struct TrashListCommand: CLICommand {
             return
         }
         for p in r.photos.prefix(limit ?? r.photos.count) {
-            Format.write("\(p.trashedAt)  batch \(Format.pad(String(p.batch), 4, right: true))  \(p.root)/\(p.path)  "
-                         + "\(Format.bytes(p.size))  \(p.kind.rawValue): \(p.location)")
+            Format.write("\(p.trashedAt)  batch \(Format.pad(String(p.batch), 4, right: true))  \("\(p.root)/\(p.path)".forTerminal)  "
+                         + "\(Format.bytes(p.size))  \(p.kind.rawValue): \(p.location.forTerminal)")
         }
         if let limit, r.photos.count > limit { Format.write("  ... and \(r.photos.count - limit) more") }
         Format.write("\(Format.plural(r.count, "photo")), \(Format.bytes(r.bytes)).")
@@ -99,7 +99,7 @@ struct TrashEmptyCommand: CLICommand {
             Format.write("\(Format.plural(r.emptied, "photo")) emptied (\(Format.bytes(r.bytes)))"
                          + (r.skipped > 0 ? ", \(r.skipped) not:" : "."))
             for item in r.items where item.outcome != .emptied {
-                Format.write("  \(item.root)/\(item.path): \(item.outcome.rawValue)" + (item.detail.map { " (\($0))" } ?? ""))
+                Format.write("  \("\(item.root)/\(item.path)".forTerminal): \(item.outcome.rawValue)" + (item.detail.map { " (\($0.forTerminal))" } ?? ""))
             }
         }
         guard r.emptied < r.items.count else { return }

@@ -30,7 +30,7 @@ struct UndoCommand: CLICommand {
                      + (r.conflicts > 0 ? ", \(r.conflicts) left in the trash because a file now stands at their path" : "")
                      + (r.missing > 0 ? ", \(r.missing) no longer in the trash" : "")
                      + (failed > 0 ? ", \(failed) could not be put back" : "") + (notBack.isEmpty ? "." : ":"))
-        for item in notBack { Format.write("  \(item.root)/\(item.path): \(Self.reason(item))") }
+        for item in notBack { Format.write("  \("\(item.root)/\(item.path)".forTerminal): \(Self.reason(item).forTerminal)") }
         if failed > 0 { Format.write("They stay recorded: `curatorctl undo \(r.batch)` again puts them back once that is fixed.") }
     }
 

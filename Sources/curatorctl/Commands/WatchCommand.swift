@@ -30,7 +30,8 @@ struct WatchCommand: CLICommand {
                 continue
             }
             guard let event = try? decoder.decode(Event.self, from: line) else { continue }
-            Format.write(Self.describe(event))
+            // Names and messages from the daemon: shown, never obeyed, by the terminal.
+            Format.write(Self.describe(event).forTerminal)
         }
     }
 
