@@ -25,7 +25,22 @@ int curator_worker_drop_capabilities(void) {
     }
     struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
     struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
-    return (int)syscall(SYS_capset, &header, data);
+    if (syscall(SYS_capset, &header, data) == 0) return 0;
+    // Refused (a unit's system call filter): fine only if nothing is held. An
+    // inheritable set alone gives nothing: there is no ambient set left, and with
+    // no new privileges no file's capabilities count.
+    int refused = errno;
+    struct __user_cap_data_struct held[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
+    if (syscall(SYS_capget, &header, held) != 0) return -1;
+    for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+        if (held[i].effective || held[i].permitted) { errno = refused; return -1; }
+    }
+    return 0;
+}
+
+int curator_clear_ambient_capabilities(void) {
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == 0 || errno == EINVAL) return 0;
+    return -1;
 }
 
 #if defined(__x86_64__)

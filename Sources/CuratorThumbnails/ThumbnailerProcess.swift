@@ -89,6 +89,13 @@ public final class ThumbnailerProcess {
         }
         let mine = FileDescriptor(rawValue: pair[0])
         let theirs = FileDescriptor(rawValue: pair[1])
+        // The system unit gives the daemon its capabilities as ambient ones, which an
+        // exec passes on: this thread (it starts workers, nothing else needs them
+        // across an exec) lets them go, so that a worker starts with none even where
+        // the unit's filter refuses it capset.
+        if curator_clear_ambient_capabilities() != 0 {
+            log.warning("thumbnails: cannot clear this thread's ambient capabilities: \(Errno.current)")
+        }
         let child: ChildProcess
         do {
             child = try ChildProcess.spawn(

@@ -177,7 +177,13 @@ do {
 lowerPriority()
 // After libvips started its threads (the filter goes on every one) and before any job.
 if curator_worker_deny_system_calls() != 0 {
-    log.warning("curatord-thumbnailer: no seccomp filter: \(Errno.current)")
+    // EPERM: the system unit's own filter (which holds this process too) refuses another.
+    let error = Errno.current
+    if error == .notPermitted {
+        log.info("curatord-thumbnailer: no seccomp filter of its own: \(error)")
+    } else {
+        log.warning("curatord-thumbnailer: no seccomp filter: \(error)")
+    }
 }
 
 let input = FileDescriptor(rawValue: 0)

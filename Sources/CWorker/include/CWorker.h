@@ -42,8 +42,14 @@ int curator_worker_bind_to_parent(void);
 
 /// Drops every capability the process was started with: ambient, bounding (where
 /// CAP_SETPCAP allows), effective, permitted and inheritable. Capabilities are per
-/// thread: call it before any thread starts. 0, or -1 with errno.
+/// thread: call it before any thread starts. 0 (also when capset is refused, as
+/// systemd's ~@privileged filter does, but nothing is effective or permitted), or
+/// -1 with errno.
 int curator_worker_drop_capabilities(void);
+
+/// Clears the calling thread's ambient capabilities, so that a program it executes
+/// as a user other than root starts with none. 0, or -1 with errno.
+int curator_clear_ambient_capabilities(void);
 
 /// A seccomp filter on every thread (TSYNC) that refuses, with EPERM, the calls a
 /// thumbnail decoder never needs: exec, ptrace and process_vm_*, new sockets,
