@@ -43,6 +43,7 @@ enum PhotoInfoCommand: CuratorCommand {
         // The system service reads for another user only what that user could read,
         // and reads the very file it checked.
         let requester = caller.uid == geteuid() ? nil : Requester.resolving(uid: caller.uid, gid: caller.credentials.gid)
+        var mayReadPhoto = true
         do throws(PhotoReadFailure) {
             let photo = try PhotoReadAccess.open(root: place.root, relative: place.relative, for: requester)
             defer { try? photo.descriptor.close() }  // read only
@@ -59,9 +60,11 @@ enum PhotoInfoCommand: CuratorCommand {
                 throw ProtocolError(.permissionDenied, "uid \(caller.uid) may not read photo \(id).", photos: [id])
             }
             result.unreadable = (error.errno == .noEntry ? "not_there: " : "unreadable: ") + "\(error)"
+            mayReadPhoto = requester == nil
         }
-        let requester = caller.uid != geteuid() ? Requester.resolving(uid: caller.uid, gid: caller.credentials.gid) : nil
-        result.marks = Self.marks(place, requester)
+        // Marks only for a caller who could read the photo itself (its folders
+        // searched, its file and ACL checked above), and each sidecar by its mode.
+        if mayReadPhoto { result.marks = Self.marks(place, requester) }
         return result
     }
 
@@ -72,7 +75,7 @@ enum PhotoInfoCommand: CuratorCommand {
         do {
             let (parent, _) = try path.openParent(from: try DirectoryHandle.open(place.root, followingSymlinks: true))
             let found = try place.files.readMarks(in: parent) { status in
-                requester.map { PhotoReadAccess.permitsRead(status, $0) } ?? true
+                requester.map { AccessRule.permits(FolderPermissions(status, acl: nil), $0, AccessRule.read) } ?? true
             }
             guard let marks = found else { return nil }
             return PhotoMarksValue(rating: marks.rating, flag: marks.flag.rawValue, label: marks.label?.rawValue)
