@@ -27,6 +27,7 @@ const int curator_O_DIRECTORY = O_DIRECTORY;
 const int curator_O_CLOEXEC = O_CLOEXEC;
 const int curator_AT_EMPTY_PATH = AT_EMPTY_PATH;
 const int curator_AT_SYMLINK_NOFOLLOW = AT_SYMLINK_NOFOLLOW;
+const int curator_AT_REMOVEDIR = AT_REMOVEDIR;
 const unsigned int curator_RENAME_NOREPLACE = RENAME_NOREPLACE;
 
 int curator_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags) {

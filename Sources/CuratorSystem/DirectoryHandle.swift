@@ -15,7 +15,7 @@ public final class DirectoryHandle: Sendable {
     /// The path it was opened by, for messages only.
     public let path: ByteString
 
-    private init(descriptor: FileDescriptor, path: ByteString) {
+    init(descriptor: FileDescriptor, path: ByteString) {
         self.descriptor = descriptor
         self.path = path
     }
@@ -82,12 +82,6 @@ public final class DirectoryHandle: Sendable {
     /// fchmod of this directory itself.
     public func changeMode(_ mode: mode_t) throws(SystemError) {
         _ = try syscall("fchmod", path: path.lossyString) { SystemCalls.fchmod(descriptor.rawValue, mode) }
-    }
-
-    public func changeOwner(_ name: ByteString, uid: UInt32, gid: UInt32) throws(SystemError) {
-        _ = try syscall("fchownat", path: child(name)) {
-            name.withCString { SystemCalls.fchownat(descriptor.rawValue, $0, uid, gid, curator_AT_SYMLINK_NOFOLLOW) }
-        }
     }
 
     /// renameat2; with `noReplace` an existing target fails with EEXIST, and a file

@@ -14,6 +14,7 @@ extern const int curator_O_DIRECTORY;
 extern const int curator_O_CLOEXEC;
 extern const int curator_AT_EMPTY_PATH;
 extern const int curator_AT_SYMLINK_NOFOLLOW;
+extern const int curator_AT_REMOVEDIR;
 extern const unsigned int curator_RENAME_NOREPLACE;
 
 int curator_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);

@@ -131,7 +131,7 @@ public final class BatchRunner {
         for item in plan.items { if let group = item.recycleGroup { recycleGroups[item.rootName] = group } }
         let planner = ChunkPlanner(trash: trashConfiguration, requester: requester, effectiveUID: effectiveUID, batch: id,
                                     batchSize: plan.items.count, recycleGroups: recycleGroups,
-                                    ownerOnlyRoots: plan.ownerOnlyRoots)
+                                    ownerOnlyRoots: plan.ownerOnlyRoots, failpoints: failpoints)
         let trasher = PhotoTrasher(journal: journal, failpoints: failpoints, batch: id, helpers: helpers)
         let rollback = GroupRollback(journal: journal, batch: id, restorer: PhotoRestorer(
             journal: journal, failpoints: failpoints, requester: requester, effectiveUID: effectiveUID, batch: id, helpers: helpers))

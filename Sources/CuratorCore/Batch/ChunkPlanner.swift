@@ -66,15 +66,15 @@ final class ChunkPlanner: Sendable {
     private let recycleGroups: [String: UInt32]
 
     init(trash: TrashConfiguration, requester: Requester, effectiveUID: UInt32, batch: Int64, batchSize: Int,
-         recycleGroups: [String: UInt32] = [:], ownerOnlyRoots: Set<ByteString> = []) {
+         recycleGroups: [String: UInt32] = [:], ownerOnlyRoots: Set<ByteString> = [], failpoints: Failpoints = .disarmed) {
         self.ownerOnlyRoots = ownerOnlyRoots
         self.requester = requester
         self.recycleGroups = recycleGroups
         self.effectiveUID = effectiveUID
         self.batch = batch
         self.batchSize = batchSize
-        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID),
-                              recycler: RecycleResolver(effectiveUID: effectiveUID)))
+        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID, failpoints: failpoints),
+                              recycler: RecycleResolver(effectiveUID: effectiveUID, failpoints: failpoints)))
     }
 
     /// Step 1 for one chunk, in the chunk's order: nothing on disk changes, nothing is journaled.

@@ -27,6 +27,11 @@ import Synchronization
 ///   undo.chunk_journaled  the chunk's undo outcomes committed
 ///   undo.finished         batch's state after undo committed
 ///   recovery.repaired     one photo's repair done on disk, not journaled yet
+///   dir.made              a folder made for a user (a trash, a recycle folder, a folder undo
+///                         recreates), not opened again yet: where another user could swap it
+///
+/// `<name>:<n>:stop` stops the process with SIGSTOP there instead, for a test to
+/// change the disk at that exact moment (as an attacker racing it would) and SIGCONT it.
 public enum Failpoint: String, CaseIterable, Sendable {
     case batchJournaled = "batch.journaled"
     case chunkIntent = "chunk.intent"
@@ -48,6 +53,7 @@ public enum Failpoint: String, CaseIterable, Sendable {
     case emptyRemoved = "empty.removed"
     case emptySynced = "empty.synced"
     case recoveryRepaired = "recovery.repaired"
+    case directoryMade = "dir.made"
 }
 
 /// The armed failpoint, if any. Thread-safe: the hit counter is atomic.
@@ -60,6 +66,8 @@ public final class Failpoints: Sendable {
         case throwError
         /// Run this and go on: lets a test change the disk at an exact step (a race).
         case run(@Sendable () -> Void)
+        /// SIGSTOP this process, and go on once continued: what end-to-end race tests use.
+        case stop
     }
 
     public static let environmentVariable = "CURATORD_FAILPOINT"
@@ -83,13 +91,14 @@ public final class Failpoints: Sendable {
             self.init(point: nil)
             return
         }
-        guard let (point, count) = Self.parse(spec) else {
-            log.error("\(Self.environmentVariable)=\(spec) is not <step>:<n> with a known step; ignored")
+        let stops = spec.hasSuffix(":stop")
+        guard let (point, count) = Self.parse(stops ? String(spec.dropLast(5)) : spec) else {
+            log.error("\(Self.environmentVariable)=\(spec) is not <step>:<n>[:stop] with a known step; ignored")
             self.init(point: nil)
             return
         }
-        log.warning("failpoint armed: the process will be killed at \(point.rawValue) hit \(count)")
-        self.init(point: point, count: count, action: .kill)
+        log.warning("failpoint armed: the process will be \(stops ? "stopped" : "killed") at \(point.rawValue) hit \(count)")
+        self.init(point: point, count: count, action: stops ? .stop : .kill)
     }
 
     /// `<step>:<n>` or `<step>` (n = 1).
@@ -114,6 +123,9 @@ public final class Failpoints: Sendable {
             throw BatchError(.failpoint, "failpoint \(point.rawValue):\(count) reached")
         case .run(let body):
             body()
+        case .stop:
+            log.warning("failpoint \(point.rawValue):\(count) reached: stopping the process")
+            raise(SIGSTOP)
         }
     }
 }

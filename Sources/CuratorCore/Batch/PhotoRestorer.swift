@@ -83,7 +83,7 @@ final class PhotoRestorer {
         try failpoints.reach(.undoChunkIntent)
 
         let sync = ChunkSync(helpers: helpers)
-        let parents = RestoreParents(observer: observer, requester: requester, effectiveUID: effectiveUID)
+        let parents = RestoreParents(observer: observer, requester: requester, effectiveUID: effectiveUID, failpoints: failpoints)
         // The .trashinfo files go on a helper, each after its photo is back.
         let remover = InfoRemoverBehind(failpoints: failpoints)
         let behind = remover.start(on: helpers) ? remover : nil

@@ -17,12 +17,14 @@ final class RestoreParents {
     private let observer: DiskObserver
     private let requester: Requester
     private let effectiveUID: UInt32
+    private let failpoints: Failpoints
     private var opened: [ByteString: DirectoryHandle] = [:]
 
-    init(observer: DiskObserver, requester: Requester, effectiveUID: UInt32) {
+    init(observer: DiskObserver, requester: Requester, effectiveUID: UInt32, failpoints: Failpoints = .disarmed) {
         self.observer = observer
         self.requester = requester
         self.effectiveUID = effectiveUID
+        self.failpoints = failpoints
     }
 
     func open(_ path: PhotoPath) -> Opened {
@@ -48,6 +50,7 @@ final class RestoreParents {
                 parent = next
                 recreated.append(below)
             case .refused(let why): return .refused(.permissionDenied, why)
+            case .replaced: return .refused(.conflict, "\(below.lossyString) was replaced while it was being recreated")
             case .blocked: return .refused(.conflict, "\(below.lossyString) is no longer a directory")
             case .failed(let error): return .refused(.error, error.errno.name)
             }
@@ -68,11 +71,14 @@ final class RestoreParents {
         case refused(String)
         /// Something that is not a directory (or a symlink) stands there.
         case blocked
+        /// Made, then found replaced before it was opened: nothing was given away.
+        case replaced
         case failed(SystemError)
     }
 
     /// Opens a directory component without following symlinks, recreating it when it
-    /// is missing (owned by the requester when we are root acting for someone else).
+    /// is missing (owned by the requester when we are root acting for someone else,
+    /// given to them through its own descriptor: see `DirectoryHandle.makeDirectory(_:owner:mode:)`).
     private func openOrCreate(_ name: ByteString, in parent: DirectoryHandle, chain: inout [FolderPermissions]) -> Step {
         do throws(SystemError) {
             let status = try FolderPermissions.read(parent)
@@ -83,11 +89,13 @@ final class RestoreParents {
                 if requester.uid != effectiveUID, !AccessRule.mayCreate(in: status, requester) {
                     return .refused("uid \(requester.uid) may not recreate \(parent.path.appending(name))")
                 }
-                try parent.makeDirectory(name, mode: 0o777)
-                if FilePrivilege.current.mayChown, requester.uid != effectiveUID {
-                    try parent.changeOwner(name, uid: requester.uid, gid: requester.gid)
+                let owner = FilePrivilege.current.mayChown && requester.uid != effectiveUID ? (uid: requester.uid, gid: requester.gid) : nil
+                switch try parent.makeDirectory(name, owner: owner, mode: nil, afterMaking: { try? failpoints.reach(.directoryMade) }) {
+                case .made(let made): return .created(made)
+                case .replaced: return .replaced
+                // Made by someone else since the open: theirs, opened like any other.
+                case .exists: return .opened(try parent.openDirectory(name))
                 }
-                return .created(try parent.openDirectory(name))
             }
         } catch {
             return error.errno == .tooManyLinks || error.errno == .notDirectory ? .blocked : .failed(error)

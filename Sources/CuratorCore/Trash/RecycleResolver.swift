@@ -25,11 +25,13 @@ final class RecycleResolver {
 
     private let effectiveUID: UInt32
     private let privilege: FilePrivilege
+    private let failpoints: Failpoints
     private var cache: [Key: TrashResolver.Choice] = [:]
 
-    init(effectiveUID: UInt32, privilege: FilePrivilege = .current) {
+    init(effectiveUID: UInt32, privilege: FilePrivilege = .current, failpoints: Failpoints = .disarmed) {
         self.effectiveUID = effectiveUID
         self.privilege = privilege
+        self.failpoints = failpoints
     }
 
     /// The recycle folder for `path`'s photo, trashed by `uid` (primary group `gid`).
@@ -71,10 +73,10 @@ final class RecycleResolver {
         let dir: DirectoryHandle
         let status: FileStatus
         do throws(SystemError) {
-            if try root.makeDirectory(Self.folderName, mode: 0o755) {
-                let made = try root.openDirectory(Self.folderName)
-                try made.changeMode(0o755)
-                return made
+            switch try root.makeDirectory(Self.folderName, owner: nil, mode: 0o755, afterMaking: reachMade) {
+            case .made(let made): return made
+            case .replaced: throw .replacedWhileMade(path)
+            case .exists: break
             }
             dir = try root.openDirectory(Self.folderName)
             status = try dir.status()
@@ -87,20 +89,18 @@ final class RecycleResolver {
         return dir
     }
 
-    /// A folder of a user's recycle folder: made for them, or found theirs.
+    /// A folder of a user's recycle folder: made for them (given to them through its
+    /// own descriptor, see `DirectoryHandle.makeDirectory(_:owner:mode:)`), or found theirs.
     private func own(_ name: ByteString, in parent: DirectoryHandle, path: ByteString,
                      owner: (uid: UInt32, gid: UInt32, mode: mode_t)) throws(Refusal) -> DirectoryHandle {
         let dir: DirectoryHandle
         let status: FileStatus
         do throws(SystemError) {
-            if try parent.makeDirectory(name, mode: 0o700) {
-                if owner.uid != effectiveUID || owner.gid != getegid() {
-                    try parent.changeOwner(name, uid: owner.uid, gid: owner.gid)
-                }
-                let made = try parent.openDirectory(name)
-                // After the chown, which clears the setgid bit.
-                try made.changeMode(owner.mode)
-                return made
+            let giving = owner.uid != effectiveUID || owner.gid != getegid() ? (uid: owner.uid, gid: owner.gid) : nil
+            switch try parent.makeDirectory(name, owner: giving, mode: owner.mode, afterMaking: reachMade) {
+            case .made(let made): return made
+            case .replaced: throw .replacedWhileMade(path)
+            case .exists: break
             }
             dir = try parent.openDirectory(name)
             status = try dir.status()
@@ -113,7 +113,10 @@ final class RecycleResolver {
         return dir
     }
 
+    private func reachMade() { try? failpoints.reach(.directoryMade) }
+
     private static func describe(_ error: SystemError, _ path: ByteString) -> String {
-        error.errno == .tooManyLinks || error.errno == .notDirectory ? "\(path) is a symlink or not a directory" : "\(error)"
+        if error.isReplacedWhileMade { return "\(path) was replaced while it was being made; nothing was given away" }
+        return error.errno == .tooManyLinks || error.errno == .notDirectory ? "\(path) is a symlink or not a directory" : "\(error)"
     }
 }

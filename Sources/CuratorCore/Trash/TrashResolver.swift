@@ -25,13 +25,16 @@ final class TrashResolver {
     private let effectiveUID: UInt32
     /// Whether trash directories may be made for (given to) other users.
     private let privilege: FilePrivilege
+    private let failpoints: Failpoints
     private var mounts: [MountEntry]?
     private var cache: [Key: Choice] = [:]
 
-    init(configuration: TrashConfiguration, effectiveUID: UInt32, privilege: FilePrivilege = .current) {
+    init(configuration: TrashConfiguration, effectiveUID: UInt32, privilege: FilePrivilege = .current,
+         failpoints: Failpoints = .disarmed) {
         self.configuration = configuration
         self.effectiveUID = effectiveUID
         self.privilege = privilege
+        self.failpoints = failpoints
     }
 
     /// The trash for files in `directory`, trashed on behalf of `uid`.
@@ -152,9 +155,21 @@ final class TrashResolver {
     }
 
     /// Opens or creates the trash directory `name` in `parent`, refusing a symlink,
-    /// a directory owned by someone else, or one on another mount.
+    /// a directory owned by someone else, or one on another mount. One it makes
+    /// appears whole, with its `files` and `info`, already the user's: another user
+    /// who may write `parent` never sees it half made, nor can swap it for something
+    /// to be given away.
     private func openTrash(_ name: ByteString, in parent: DirectoryHandle, path: ByteString, topdir: ByteString,
                            mountID: UInt64, uid: UInt32) throws(TrashRefusal) -> TrashDirectory {
+        do throws(SystemError) {
+            let owner = privilege.mayChown && uid != effectiveUID ? (uid: uid, gid: UInt32.max) : nil
+            let made = try parent.makeWholeDirectory(name, children: ["files", "info"], owner: owner, mode: 0o700,
+                                                     afterMaking: reachMade)
+            if case .replaced = made { throw SystemError.replacedWhileMade(path) }
+        } catch {
+            throw TrashRefusal(reason: error.isReplacedWhileMade ? "\(path) was replaced while it was being made; nothing was given away"
+                                                                : "\(error)")
+        }
         let dir = try openPrivate(name, in: parent, path: path, uid: uid)
         let dirMount: UInt64
         do throws(SystemError) {
@@ -168,6 +183,8 @@ final class TrashResolver {
         return TrashDirectory(path: path, topdir: topdir, files: files, info: info)
     }
 
+    private func reachMade() { try? failpoints.reach(.directoryMade) }
+
     /// Opens or creates (0700) a directory of a trash: not through a symlink, owned by
     /// `uid` (or by us, who made it for them), and private. One that others may read
     /// or write (a `.Trash-1000` made 0777 by someone) is set back to 0700, which its
@@ -180,6 +197,7 @@ final class TrashResolver {
             dir = try ensureDirectory(name, in: parent, uid: uid)
             status = try dir.status()
         } catch {
+            if error.isReplacedWhileMade { throw TrashRefusal(reason: "\(path) was replaced while it was being made; nothing was given away") }
             guard error.errno == .tooManyLinks || error.errno == .notDirectory else { throw TrashRefusal(reason: "\(error)") }
             // O_NOFOLLOW | O_DIRECTORY fails on a symlink with ENOTDIR or ELOOP: lstat tells which it is.
             let isSymlink = (try? parent.status(of: name))??.isSymlink ?? false
@@ -206,12 +224,15 @@ final class TrashResolver {
     }
 
     /// mkdir 0700 if missing (given to `uid` when we act for someone else and may:
-    /// root, or a service with CAP_CHOWN), then open without following a symlink.
+    /// root, or a service with CAP_CHOWN, through its own descriptor), then open
+    /// without following a symlink.
     private func ensureDirectory(_ name: ByteString, in parent: DirectoryHandle, uid: UInt32) throws(SystemError) -> DirectoryHandle {
-        if try parent.makeDirectory(name, mode: 0o700), privilege.mayChown, uid != effectiveUID {
-            try parent.changeOwner(name, uid: uid, gid: UInt32.max)
+        let owner = privilege.mayChown && uid != effectiveUID ? (uid: uid, gid: UInt32.max) : nil
+        switch try parent.makeDirectory(name, owner: owner, mode: 0o700, afterMaking: reachMade) {
+        case .made(let made): return made
+        case .replaced: throw .replacedWhileMade(parent.path.appending(name))
+        case .exists: return try parent.openDirectory(name)
         }
-        return try parent.openDirectory(name)
     }
 
     /// The mount of the home trash `path`, or of its nearest existing ancestor when it
