@@ -35,6 +35,25 @@ public enum UserAccount {
         } ?? nil
     }
 
+    /// A user's id by name (getpwnam_r); nil when there is none.
+    public static func userID(named name: String) -> UInt32? {
+        var size = 4096
+        while size <= 1 << 20 {
+            var entry = passwd()
+            var result: UnsafeMutablePointer<passwd>?
+            let rc = withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return ENOMEM }
+                return name.withCString { getpwnam_r($0, &entry, base, buffer.count, &result) }
+            }
+            if rc == ERANGE {
+                size *= 2
+                continue
+            }
+            return rc == 0 && result != nil ? entry.pw_uid : nil
+        }
+        return nil
+    }
+
     /// A group's id by its name (getgrnam_r); nil when there is none.
     public static func groupID(named name: String) -> UInt32? {
         var size = 4096

@@ -102,7 +102,7 @@ extension BatchRunner {
         guard let directory = item.trashDirectory, let name = item.trashName else { return (.missing, "not in a trash", nil) }
         let trash: TrashDirectory
         do throws(SystemError) {
-            trash = try observer.trash(directory, kind: item.trashKind)
+            trash = try observer.trash(directory, kind: item.trashKind, root: item.rootPath)
             guard let status = try trash.files.status(of: name) else {
                 _ = try trash.removeInfo(name, synced: false)
                 return (.missing, "no longer in the trash (purged or restored elsewhere)", trash)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import Glibc
 
 /// Looks at where a journaled photo stands on disk: at its original path, in the
 /// trash under its recorded name, and whether its `.trashinfo` is there and ours.
@@ -8,6 +9,7 @@ import CuratorSystem
 final class DiskObserver {
     let roots = RootDirectories()
     private var trashes: [ByteString: TrashDirectory] = [:]
+    private let walk = TrashWalk(effectiveUID: geteuid())
 
     struct Observation {
         var facts: DiskFacts
@@ -17,11 +19,14 @@ final class DiskObserver {
         var trash: TrashDirectory?
     }
 
-    /// The trash at `path`. Its directory missing is not taken to mean "purged": it is
-    /// what an unmounted volume looks like, so that throws (ENOENT) and nothing is decided.
-    func trash(_ path: ByteString, kind: TrashKind = .freedesktop) throws(SystemError) -> TrashDirectory {
+    /// The trash at `path`, reached from a folder we trust (`TrashWalk`; `root`, the
+    /// photo's root, for a recycle folder). Its directory missing is not taken to mean
+    /// "purged": it is what an unmounted volume looks like, so that throws (ENOENT) and
+    /// nothing is decided; nor is one that is not its user's (a look-alike).
+    func trash(_ path: ByteString, kind: TrashKind = .freedesktop, root: ByteString? = nil) throws(SystemError) -> TrashDirectory {
         if let known = trashes[path], known.kind == kind { return known }
-        let trash = try TrashDirectory.reopen(path, kind: kind)
+        let opened = try root.map { (root) throws(SystemError) in (path: root, handle: try roots.handle(root)) }
+        let trash = try walk.reopen(path, kind: kind, root: opened)
         trashes[path] = trash
         return trash
     }
@@ -34,7 +39,7 @@ final class DiskObserver {
         guard let directory = item.trashDirectory, let name = item.trashName else {
             return Observation(facts: facts, original: original, trash: nil)
         }
-        let trash = try trash(directory, kind: item.trashKind)
+        let trash = try trash(directory, kind: item.trashKind, root: item.rootPath)
         facts.trashFile = presence(try trash.files.status(of: name), item.identity)
         if trash.kind == .recycle {
             // No .trashinfo: the recycle folder's place is the record; there is nothing to repair.

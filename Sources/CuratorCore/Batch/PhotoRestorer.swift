@@ -168,7 +168,7 @@ final class PhotoRestorer {
         let trash: TrashDirectory
         do throws(SystemError) {
             let quick = try item.trashDirectory.map { (directory) throws(SystemError) in
-                try observer.trash(directory, kind: item.trashKind)
+                try observer.trash(directory, kind: item.trashKind, root: item.rootPath)
             }
             if let quick, let status = try quick.files.status(of: name), item.identity.isSameFile(status) {
                 trash = quick
@@ -183,6 +183,9 @@ final class PhotoRestorer {
             // the job. Say where, not just the errno.
             if let back = putBackByAnotherTool(item) { return back }
             log.error("undo of batch \(batch) step \(item.step): \(error)")
+            if error.call == TrashWalk.untrusted {
+                return stays(.error, "\(error.path ?? "its trash") is not its user's (renamed away and replaced?); left alone")
+            }
             return stays(.error, "\(error.errno.name) (\(error.errno.message))" + (error.path.map { " at \($0)" } ?? ""))
         }
 

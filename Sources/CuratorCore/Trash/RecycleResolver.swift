@@ -68,7 +68,7 @@ final class RecycleResolver {
     }
 
     /// `<root>/.recycle`: made 0755 (whatever the umask), never through a symlink, and
-    /// only ours or root's, or sticky (an administrator's shared one).
+    /// only ours or root's (an administrator's).
     private func top(in root: DirectoryHandle, path: ByteString) throws(Refusal) -> DirectoryHandle {
         let dir: DirectoryHandle
         let status: FileStatus
@@ -83,8 +83,9 @@ final class RecycleResolver {
         } catch {
             throw Refusal(reason: Self.describe(error, path))
         }
-        guard status.uid == effectiveUID || status.uid == 0 || status.mode & S_ISVTX != 0 else {
-            throw Refusal(reason: "\(path) belongs to uid \(status.uid) and is not sticky: another user could move what is in it")
+        // Another user's, sticky or not, could be theirs to rename and rebuild: see TrashWalk.
+        guard status.uid == effectiveUID || status.uid == 0 else {
+            throw Refusal(reason: "\(path) belongs to uid \(status.uid), not to curatord or root: another user could move what is in it")
         }
         return dir
     }

@@ -124,7 +124,8 @@ final class TrashResolver {
         let shared = topdir.appending(".Trash")
         do throws(SystemError) {
             if let status = try top.status(of: ".Trash") {
-                if status.isDirectory, status.mode & S_ISVTX != 0 {
+                // A sticky .Trash of another user's is not a shared trash: they could rebuild it.
+                if status.isDirectory, status.mode & S_ISVTX != 0, status.uid == 0 || status.uid == effectiveUID {
                     let parent = try top.openDirectory(".Trash")
                     let mine = ByteString("\(uid)")
                     do throws(TrashRefusal) {
@@ -134,7 +135,9 @@ final class TrashResolver {
                         log.notice("not using \(shared.appending(mine)): \(error.reason)")
                     }
                 } else {
-                    log.notice("not using \(shared): \(status.isSymlink ? "it is a symlink" : status.isDirectory ? "its sticky bit is not set" : "not a directory")")
+                    let why = status.isSymlink ? "it is a symlink" : !status.isDirectory ? "not a directory"
+                        : status.mode & S_ISVTX == 0 ? "its sticky bit is not set" : "it belongs to uid \(status.uid), not to root"
+                    log.notice("not using \(shared): \(why)")
                 }
             }
         } catch {
