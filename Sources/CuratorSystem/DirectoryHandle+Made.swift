@@ -50,6 +50,8 @@ extension DirectoryHandle {
     /// under a temporary name with `children` in it (each given `owner` and `mode`
     /// too), given away, then renamed to `name` with RENAME_NOREPLACE. `.exists`
     /// when `name` was taken, by then or before; the temporary folder goes again.
+    /// Where the file system cannot rename without replacing (EINVAL), it is made in
+    /// place, each folder checked as `makeDirectory(_:owner:mode:)` checks it.
     public func makeWholeDirectory(_ name: ByteString, children: [ByteString], owner: (uid: UInt32, gid: UInt32)?, mode: mode_t,
                                    afterMaking: () -> Void = {}) throws(SystemError) -> MadeDirectory {
         if try status(of: name) != nil { return .exists }
@@ -83,7 +85,13 @@ extension DirectoryHandle {
             for child in made { staged.removeDirectory(quietly: child) }
             removeDirectory(quietly: temporary)
             if error.errno == .exists { return .exists }
-            throw error
+            guard error.errno == .invalid else { throw error }
+            // No RENAME_NOREPLACE here (sshfs, some FUSE): made in place, each folder checked as it is made.
+            guard case .made(let whole) = try makeDirectory(name, owner: owner, mode: mode, afterMaking: afterMaking) else { return .exists }
+            for child in children {
+                if case .replaced = try whole.makeDirectory(child, owner: owner, mode: mode) { return .replaced }
+            }
+            return .made(whole)
         }
         // The same folder under its name now (for messages): a descriptor of its own, as each handle closes its.
         let copy = try syscall("dup", path: path.appending(name).lossyString) { SystemCalls.fcntl(staged.descriptor.rawValue, F_DUPFD_CLOEXEC, 0) }
