@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CLinux
 import CuratorProtocol
 import CuratorSystem
 import Glibc
@@ -14,7 +15,7 @@ enum SyncCommand: CuratorCommand {
     static func run(_ args: SyncRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> SyncResult {
         let started = MonotonicClock.nanoseconds()
         var synced = true
-        let targets = try curator.withState { (state) throws(ProtocolError) -> [(id: Int32, path: ByteString, viaInotify: Bool)] in
+        let targets = try curator.withState { (state) throws(ProtocolError) -> [(id: Int32, path: ByteString, viaInotify: Bool, pinned: RootPin)] in
             let ids = try args.root.map { (name) throws(ProtocolError) in [try state.roots.id(named: name, argument: "root")] }
                 ?? state.rootOrder
             return ids.compactMap { id in
@@ -23,19 +24,19 @@ enum SyncCommand: CuratorCommand {
                     synced = false
                     return nil
                 }
-                return (id, r.config.path, r.usesInotify)
+                return (id, r.config.path, r.usesInotify, RootPin(device: r.device, inode: r.inode))
             }
         }
         let timeout = Double(min(max(args.timeoutMs ?? 10_000, 1), 120_000)) / 1000
         let deadline = Deadline(nanoseconds: started + UInt64(timeout * 1e9))
         let inbox = curator.inbox
-        for (_, path, viaInotify) in targets where viaInotify {
+        for (_, path, viaInotify, pinned) in targets where viaInotify {
             let name = inbox.makeCookieName()
             let waiter = inbox.register(cookie: name)
             let file = path.appending(name)
             let written: Bool
             do {
-                written = try writeCookie(file, curator: curator, until: deadline)
+                written = try writeCookie(file, pinned: pinned, curator: curator, until: deadline)
             } catch {
                 inbox.unregister(cookie: name)
                 throw error
@@ -61,11 +62,21 @@ enum SyncCommand: CuratorCommand {
     /// Creates the cookie file on a cookie thread and waits for it until `deadline`:
     /// false when it has not been written by then (the root's file system hangs; the
     /// thread removes it once it has), or no thread was free.
-    private static func writeCookie(_ file: ByteString, curator: Curator, until deadline: Deadline) throws(ProtocolError) -> Bool {
+    ///
+    /// The cookie is made in the root's folder only while that is the folder the root
+    /// was pinned to (`pinned`): never through a folder put at the root's path.
+    private static func writeCookie(_ file: ByteString, pinned: RootPin, curator: Curator,
+                                    until deadline: Deadline) throws(ProtocolError) -> Bool {
         let handle: JobHandle<Void, SystemError>
         do {
             handle = try curator.cookieWriters.submit(whenFull: .refuse) { () throws(SystemError) in
-                let fd = try FileDescriptor.open(file, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+                let root = try DirectoryHandle.open(file.parent, followingSymlinks: true)
+                let status = try root.status()
+                guard pinned.inode == 0 || (status.device == pinned.device && status.inode == pinned.inode) else {
+                    throw SystemError("open the root", path: "\(file.parent.lossyString) (another folder stands there)", errno: .noEntry)
+                }
+                let fd = try FileDescriptor.open(file.lastComponent, O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW, mode: 0o600,
+                                                 relativeTo: root.descriptor)
                 try fd.close(path: file.lossyString)
             }
         } catch {
@@ -83,6 +94,12 @@ enum SyncCommand: CuratorCommand {
         } catch {
             throw ProtocolError(.internalError, "cannot write a sync cookie in \(file.parent.lossyString): \(error)")
         }
+    }
+
+    /// A root's folder as the watcher pinned it when it started (inode 0: not yet).
+    struct RootPin: Sendable {
+        var device: UInt64
+        var inode: UInt64
     }
 
     /// Removes the cookie file on a cookie thread, without waiting (after `job`, the

@@ -344,8 +344,13 @@ extension Crawler {
     private func walk(_ folders: [ByteString], for job: ScanJob, watching: Bool) -> WalkedGroup {
         var group = WalkedGroup()
         var opened: [OpenDirectory] = []
+        guard let top = openPinnedRoot() else {
+            // Not the folder it was (replaced, or gone): nothing is read through it; what is known is kept.
+            for path in folders { markUnreadable(path, in: &group) }
+            return group
+        }
         for path in folders {
-            if let directory = open(path, into: &group) { opened.append(directory) }
+            if let directory = open(path, in: top, into: &group) { opened.append(directory) }
         }
         if watching && !opened.isEmpty {
             let outcomes = watcher.watch(opened.map {
@@ -397,15 +402,37 @@ extension Crawler {
         var key: WatchTable.DirectoryKey
     }
 
-    /// Opens a folder of the job (nil when it is gone or cannot be read: the reason
-    /// is logged and what the index knows below it is kept).
-    private func open(_ relative: ByteString, into group: inout WalkedGroup) -> OpenDirectory? {
+    /// The root's folder, opened by its configured path (a symlink there is the
+    /// administrator's) and used only if it is the folder the root was pinned to when
+    /// it started (device and inode): a root renamed away and replaced (by a symlink
+    /// to a folder its users may not read, say) is never crawled. Every folder of a
+    /// walk is opened below this descriptor, so that the path is resolved once.
+    private func openPinnedRoot() -> DirectoryHandle? {
+        let top: DirectoryHandle
+        let status: FileStatus
+        do {
+            top = try DirectoryHandle.open(config.path, followingSymlinks: true)
+            status = try top.status()
+        } catch {
+            if error.errno != .noEntry { log.warning("cannot read \(config.path.lossyString): \(error.errno)") }
+            return nil
+        }
+        if let pinned = pinnedRoot.withLock({ $0 }), pinned.inode != status.inode || pinned.device != status.device {
+            log.warning("root \(name): another folder stands at \(config.path.lossyString) (renamed away and replaced?); not read")
+            return nil
+        }
+        return top
+    }
+
+    /// Opens a folder of the job below the pinned root `top` (nil when it is gone or
+    /// cannot be read: the reason is logged and what the index knows below it is kept).
+    private func open(_ relative: ByteString, in top: DirectoryHandle, into group: inout WalkedGroup) -> OpenDirectory? {
         let absolute = config.path.appending(relative)
         let fd: FileDescriptor
         do {
-            // The root itself may be a symlink (followed); nothing below it is.
-            fd = relative.isEmpty ? try FileDescriptor.open(absolute, O_RDONLY | curator_O_DIRECTORY)
-                : try FileDescriptor.openDirectory(absolute)
+            // Nothing below the root is followed.
+            fd = relative.isEmpty ? try FileDescriptor.open(".", O_RDONLY | curator_O_DIRECTORY, relativeTo: top.descriptor)
+                : try FileDescriptor.openDirectory(relative, relativeTo: top.descriptor)
         } catch {
             if error.errno != .noEntry && error.errno != .notDirectory && error.errno != .tooManyLinks {
                 log.warning("cannot read \(absolute.lossyString): \(error.errno)")

@@ -110,6 +110,10 @@ final class Crawler {
         case directoryAttributes(ByteString)
     }
 
+    /// The root's folder (device and inode) when the supervisor started it: a walk
+    /// reads through no other (`openPinnedRoot`). Read by the walker thread too.
+    let pinnedRoot = Mutex<WatchTable.DirectoryKey?>(nil)
+
     init(root: Int32, config: RootConfig, watching: Bool, state: any WatcherStateLock, watcher: any DirectoryWatcher,
          moves: OwnMoves, sequence: WorkSequence) {
         self.root = root
@@ -120,6 +124,13 @@ final class Crawler {
         self.watcher = watcher
         self.moves = moves
         self.sequence = sequence
+        pin()
+    }
+
+    /// Takes the root's folder as the supervisor recorded it (none yet: the first walk's).
+    func pin() {
+        let recorded = state.withUpdates { $0.watchedRoot(root) }
+        pinnedRoot.withLock { $0 = recorded.flatMap { $0.inode == 0 ? nil : WatchTable.DirectoryKey(device: $0.device, inode: $0.inode) } }
     }
 
     var name: String { config.name }
@@ -134,6 +145,7 @@ final class Crawler {
         }
         self.watching = watching
         online = true
+        pin()
         firstScanDue = true
     }
 

@@ -5,7 +5,8 @@ import Glibc
 
 /// Keeps each root's watching in line with the world: whether its folder is there
 /// (offline when it goes, never empty; reconciled when it comes back, rescanned when
-/// another folder or device stands at its path), how it is watched (inotify, polls
+/// its file system is mounted anew; offline while another folder stands at its
+/// path, which is never crawled), how it is watched (inotify, polls
 /// for shares, polling when watches run out or inotify is lost), what a reload
 /// changes (roots added, removed, changed), and when libinotifytools is started
 /// afresh to shed stale entries. It decides; the crawlers and the inotify source
@@ -26,6 +27,8 @@ final class RootSupervisor {
     private var probes: [Int32: RemoteProbe] = [:]
 
     static let livenessIntervalNs: UInt64 = 1_000_000_000
+    static let replaced = "another folder stands at its path (renamed away and replaced?); restart curatord to take it"
+
     /// A share whose presence check has not answered for this long is unresponsive.
     static let unresponsiveAfterNs: UInt64 = 3_000_000_000
 
@@ -145,9 +148,14 @@ final class RootSupervisor {
             case .absent(let reason):
                 if root.online { setOffline(root.id, reason: reason) }
             case .present(let status):
-                if root.online && root.inode != 0 && (status.inode != root.inode || status.device != root.device) {
-                    // Deleted and recreated (or remounted): a new directory at the same path.
-                    log.notice("root \(root.config.name) was replaced at its path; rescanning")
+                if root.inode != 0 && status.inode != root.inode {
+                    // Another folder at the path: renamed away and replaced (by a symlink to a
+                    // folder its users may not read, say), or deleted and made again. Never
+                    // crawled: offline until the folder it was is back, or a restart takes the new one.
+                    if root.online { setOffline(root.id, reason: Self.replaced) }
+                } else if root.online && root.inode != 0 && status.device != root.device {
+                    // Its file system mounted anew: the same folder, on a new device number.
+                    log.notice("root \(root.config.name) was mounted anew; rescanning")
                     control.stopCrawling(root.id)
                     start(root.id, now: now)
                 } else if !root.online {
