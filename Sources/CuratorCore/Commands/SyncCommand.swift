@@ -31,18 +31,25 @@ enum SyncCommand: CuratorCommand {
         let deadline = Deadline(nanoseconds: started + UInt64(timeout * 1e9))
         let inbox = curator.inbox
         for (_, path, viaInotify, pinned) in targets where viaInotify {
-            let name = inbox.makeCookieName()
-            let waiter = inbox.register(cookie: name)
-            let file = path.appending(name)
-            let written: Bool
-            do {
-                written = try writeCookie(file, pinned: pinned, curator: curator, until: deadline)
-            } catch {
-                inbox.unregister(cookie: name)
-                throw error
+            var name = ByteString.empty
+            var waiter = OneShotSignal()
+            var written = Cookie.taken
+            // A name already taken (someone made it first) is drawn again: O_EXCL never opens theirs.
+            for _ in 0..<8 where written == .taken {
+                name = inbox.makeCookieName()
+                waiter = inbox.register(cookie: name)
+                do {
+                    written = try writeCookie(path.appending(name), pinned: pinned, curator: curator, until: deadline)
+                } catch {
+                    inbox.unregister(cookie: name)
+                    throw error
+                }
+                if written == .taken { inbox.unregister(cookie: name) }
             }
-            let seen = written && waiter.wait(seconds: deadline.secondsLeft)
-            removeCookie(file, curator: curator)
+            let file = path.appending(name)
+            let seen = written == .written && waiter.wait(seconds: deadline.secondsLeft)
+            // Late, it is removed once written; taken, it is not ours.
+            if written == .written { removeCookie(file, curator: curator) }
             if !seen {
                 inbox.unregister(cookie: name)
                 synced = false
@@ -60,13 +67,15 @@ enum SyncCommand: CuratorCommand {
     }
 
     /// Creates the cookie file on a cookie thread and waits for it until `deadline`:
-    /// false when it has not been written by then (the root's file system hangs; the
-    /// thread removes it once it has), or no thread was free.
+    /// `late` when it has not been written by then (the root's file system hangs; the
+    /// thread removes it once it has), or no thread was free; `taken` when the name was.
     ///
     /// The cookie is made in the root's folder only while that is the folder the root
     /// was pinned to (`pinned`): never through a folder put at the root's path.
+    private enum Cookie { case written, late, taken }
+
     private static func writeCookie(_ file: ByteString, pinned: RootPin, curator: Curator,
-                                    until deadline: Deadline) throws(ProtocolError) -> Bool {
+                                    until deadline: Deadline) throws(ProtocolError) -> Cookie {
         let handle: JobHandle<Void, SystemError>
         do {
             handle = try curator.cookieWriters.submit(whenFull: .refuse) { () throws(SystemError) in
@@ -81,16 +90,18 @@ enum SyncCommand: CuratorCommand {
             }
         } catch {
             log.warning("sync: no thread to write a cookie in \(file.parent.lossyString): \(error)")
-            return false
+            return .late
         }
         guard let outcome = handle.wait(until: deadline) else {
             // Late: the cookie thread removes what it wrote once the server answers.
             removeCookie(file, curator: curator, after: handle)
-            return false
+            return .late
         }
         do throws(SystemError) {
             _ = try outcome.get()
-            return true
+            return .written
+        } catch where error.errno == .exists {
+            return .taken
         } catch {
             throw ProtocolError(.internalError, "cannot write a sync cookie in \(file.parent.lossyString): \(error)")
         }

@@ -26,7 +26,6 @@ final class WatcherInbox: Sendable {
     let wakeDescriptor: Int32
     private let commands = Mutex<[WatcherCommand]>([])
     private let cookies = Mutex<[ByteString: OneShotSignal]>([:])
-    private let cookieCounter = Atomic<Int>(0)
 
     init() throws(SystemError) {
         wakeDescriptor = try syscall("eventfd") { SystemCalls.eventfd() }
@@ -65,9 +64,11 @@ final class WatcherInbox: Sendable {
     static func isCookie(_ name: ByteString) -> Bool { name.bytes.starts(with: cookiePrefix) }
     static func isCookie(_ name: UnsafeBufferPointer<UInt8>) -> Bool { name.starts(with: cookiePrefix) }
 
+    /// A cookie name no one can guess ahead (64 random bits): anyone who may write a
+    /// root could otherwise make the names first and fail every `sync`. The pid
+    /// tells this process's cookies from those a killed one left.
     func makeCookieName() -> ByteString {
-        let n = cookieCounter.wrappingAdd(1, ordering: .relaxed).newValue
-        return ByteString(".curatord-cookie-\(getpid())-\(n)")
+        ByteString(".curatord-cookie-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))")
     }
 
     func register(cookie: ByteString) -> OneShotSignal {
