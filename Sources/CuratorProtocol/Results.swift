@@ -93,9 +93,14 @@ public struct StatusResult: Codable, Sendable {
     public var inotify: InotifyStatus?
     /// The background thumbnailer; absent when thumbnails are off.
     public var thumbnails: ThumbnailStatus?
+    /// Trash folders that were the daemon's to make and that someone else had made
+    /// or replaced, moved aside and made anew: the last few, newest last. Absent when none.
+    public var trashRepairs: [String]?
     public init(version: String, pid: Int32, uptimeMs: Int64, roots: [RootStatus], photos: Int, scanning: Bool,
                 clients: Int, subscribers: Int, sessions: Int, overflows: Int, rescans: Int, batchRunning: Bool,
-                indexWrites: Int? = nil, inotify: InotifyStatus? = nil, thumbnails: ThumbnailStatus? = nil) {
+                indexWrites: Int? = nil, inotify: InotifyStatus? = nil, thumbnails: ThumbnailStatus? = nil,
+                trashRepairs: [String]? = nil) {
+        self.trashRepairs = trashRepairs
         self.version = version
         self.pid = pid
         self.uptimeMs = uptimeMs

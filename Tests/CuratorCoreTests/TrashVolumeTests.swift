@@ -97,10 +97,14 @@ struct TrashVolumeTests {
         #expect(Sandbox.names(in: volume.top.appending("elsewhere")).isEmpty)
     }
 
+    /// A file or a symlink where `.Trash-$uid` belongs is not used, and does not
+    /// block that user's deletes either (issue 54, item 7): it is moved aside, and
+    /// the trash made anew. Nothing is created through the symlink.
     @Test(arguments: ["file", "symlink"])
-    func reportsNoTrashWhenNoneCanBeUsedAndLeavesThePhoto(_ kind: String) throws {
+    func aFileOrSymlinkAtTheVolumeTrashIsMovedAsideAndTheTrashMadeAnew(_ kind: String) throws {
         let volume = try Volume()
-        let blocker = volume.top.appending(ByteString(".Trash-\(geteuid())"))
+        let name = ".Trash-\(geteuid())"
+        let blocker = volume.top.appending(ByteString(name))
         if kind == "file" {
             try Sandbox.write(blocker, [])
         } else {
@@ -110,9 +114,9 @@ struct TrashVolumeTests {
         }
         let batch = try volume.box.runner().run(plan: BatchPlan(session: "s", items: [try volume.photo("x.jpg")]), requester: .me)
         let item = try #require(batch.result.items.first)
-        #expect(item.outcome == .noTrash)
-        #expect(item.detail?.contains(".Trash-\(geteuid())") == true, "\(item.detail ?? "")")
-        #expect(Sandbox.exists(volume.root.appending("x.jpg")))
+        #expect(item.outcome == .trashed, "\(item.detail ?? "")")
+        #expect(Sandbox.names(in: blocker.appending("files")) == ["x.jpg"])
+        #expect(Sandbox.names(in: volume.top).contains { $0.lossyString.hasPrefix(name + ".moved-") }, "\(Sandbox.names(in: volume.top))")
         #expect(Sandbox.names(in: volume.top.appending("decoy")).isEmpty, "nothing is created through a symlink")
     }
 
@@ -136,19 +140,23 @@ struct TrashVolumeTests {
         for dir in [trash, trash.appending("files"), trash.appending("info")] { #expect(try mode(dir) == 0o700, "\(dir)") }
     }
 
-    /// Someone else's `.Trash-$uid`, however open, is never used for this uid.
-    @Test func aVolumeTrashOwnedBySomeoneElseIsRefused() throws {
+    /// Someone else's `.Trash-$uid`, however open, is never used for this uid: it is
+    /// moved aside, untouched, and the uid's own made anew (issue 54, item 7).
+    @Test func aVolumeTrashOwnedBySomeoneElseIsMovedAsideNotUsed() throws {
         let volume = try Volume()
-        let trash = volume.top.appending(ByteString(".Trash-\(geteuid())"))
+        let name = ".Trash-\(geteuid())"
+        let trash = volume.top.appending(ByteString(name))
         try Sandbox.makeDirectories(trash)
         _ = trash.withCString { chmod($0, 0o777) }
         _ = trash.withCString { chown($0, 4242, 4242) }
         let batch = try volume.box.runner().run(plan: BatchPlan(session: "s", items: [try volume.photo("x.jpg")]), requester: .me)
         let item = try #require(batch.result.items.first)
-        #expect(item.outcome == .noTrash)
-        #expect(item.detail?.contains("owned by uid 4242") == true, "\(item.detail ?? "")")
-        #expect(try mode(trash) == 0o777, "not ours to change")
-        #expect(Sandbox.names(in: trash).isEmpty)
+        #expect(item.outcome == .trashed, "\(item.detail ?? "")")
+        let aside = try #require(Sandbox.names(in: volume.top).first { $0.lossyString.hasPrefix(name + ".moved-") })
+        let moved = volume.top.appending(aside)
+        #expect(try mode(moved) == 0o777, "not ours to change")
+        #expect(Sandbox.names(in: moved).isEmpty)
+        #expect(Sandbox.names(in: trash.appending("files")) == ["x.jpg"])
     }
 
     @Test func anotherUsersVolumeTrashIsTheirs() throws {

@@ -91,8 +91,9 @@ struct RecycleTrashTests {
         #expect(Files.read(mine + "/x.jpg") == "their photo")
     }
 
-    /// A folder of the recycle folder that belongs to someone else is never used.
-    @Test func aRecycleFolderOfSomeoneElseIsRefused() throws {
+    /// A user's folder of the recycle folder that belongs to someone else is never
+    /// used: it is moved aside and made anew (issue 54, item 7), and `status` says so.
+    @Test func aRecycleFolderOfSomeoneElseIsMovedAsideAndMadeAnew() throws {
         let d = Self.daemon()
         Files.write(d.root() + "/a.jpg", "a")
         try FileManager.default.createDirectory(atPath: d.root() + "/.recycle/root", withIntermediateDirectories: true)
@@ -100,9 +101,13 @@ struct RecycleTrashTests {
         try d.start()
         #expect(try d.ctl(["select", "--all"]).status == 0)
         let rm = try d.ctl(["rm", "--yes"])
-        #expect(rm.status == 6, "\(rm.stdout)")
-        #expect(rm.stdout.contains("belongs to uid 4245"), "\(rm.stdout)")
-        #expect(Files.read(d.root() + "/a.jpg") == "a")
+        #expect(rm.status == 0, "\(rm.stdout)")
+        #expect(Files.read(d.root() + "/.recycle/root/a.jpg") == "a")
+        #expect(Self.owner(d.root() + "/.recycle/root")?.uid == 0)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: d.root() + "/.recycle").filter { $0.hasPrefix("root.moved-") }
+        #expect(aside.count == 1 && Self.owner(d.root() + "/.recycle/" + (aside.first ?? ""))?.uid == 4245, "\(aside)")
+        let repairs = try d.client().status()["trash_repairs"] as? [String] ?? []
+        #expect(repairs.contains { $0.contains(".recycle/root belonged to uid 4245") && $0.contains("moved aside") }, "\(repairs)")
     }
 
     @Test func checkConfigShowsTheTrashAndRefusesAnUnknownKind() throws {

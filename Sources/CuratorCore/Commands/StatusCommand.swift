@@ -26,6 +26,7 @@ enum StatusCommand: CuratorCommand {
                 ? InotifyStatus(watches: watcher.watches, staleEntries: watcher.staleEntries, restarts: watcher.restarts) : nil,
             thumbnails: snapshot.thumbnails.map { t in
                 ThumbnailStatus(backlog: t.backlog, ready: t.ready, failed: t.failed, cache: t.cache, note: thumbnailNote)
-            })
+            },
+            trashRepairs: TrashRepairs.shared.all.isEmpty ? nil : TrashRepairs.shared.all)
     }
 }

@@ -57,9 +57,10 @@ final class RecycleResolver {
         do throws(Refusal) {
             var current = try top(in: root, path: place)
             let owner = (uid: uid, gid: group ?? gid, mode: group == nil ? mode_t(0o700) : mode_t(0o2770))
-            for name in [user] + path.directories {
+            for (index, name) in ([user] + path.directories).enumerated() {
                 place = place.appending(name)
-                current = try own(name, in: current, path: place, owner: owner)
+                // `.recycle/<user>` is ours to make, in a folder only we write: one that is not theirs is repaired.
+                current = try own(name, in: current, path: place, owner: owner, repairing: index == 0)
             }
             return .trash(TrashDirectory(recycleFolder: place, current))
         } catch {
@@ -68,32 +69,38 @@ final class RecycleResolver {
     }
 
     /// `<root>/.recycle`: made 0755 (whatever the umask), never through a symlink, and
-    /// only ours or root's (an administrator's).
+    /// only ours or root's (an administrator's). One that is not (someone else's, a
+    /// symlink, a file) is moved aside and made anew (`TrashRepairs`): the name is ours.
     private func top(in root: DirectoryHandle, path: ByteString) throws(Refusal) -> DirectoryHandle {
-        let dir: DirectoryHandle
-        let status: FileStatus
-        do throws(SystemError) {
-            switch try root.makeDirectory(Self.folderName, owner: nil, mode: 0o755, afterMaking: reachMade) {
-            case .made(let made): return made
-            case .replaced: throw .replacedWhileMade(path)
-            case .exists: break
+        for attempt in 0..<2 {
+            let why: String
+            do throws(SystemError) {
+                switch try root.makeDirectory(Self.folderName, owner: nil, mode: 0o755, afterMaking: reachMade) {
+                case .made(let made): return made
+                case .replaced: throw .replacedWhileMade(path)
+                case .exists: break
+                }
+                do {
+                    let dir = try root.openDirectory(Self.folderName)
+                    let status = try dir.status()
+                    if status.uid == effectiveUID || status.uid == 0 { return dir }
+                    why = "belonged to uid \(status.uid)"
+                } catch where error.errno == .tooManyLinks || error.errno == .notDirectory {
+                    why = "was a symlink or not a directory"
+                }
+                guard attempt == 0 else { break }
+                try TrashRepairs.shared.moveAside(Self.folderName, in: root, because: why)
+            } catch {
+                throw Refusal(reason: Self.describe(error, path))
             }
-            dir = try root.openDirectory(Self.folderName)
-            status = try dir.status()
-        } catch {
-            throw Refusal(reason: Self.describe(error, path))
         }
-        // Another user's, sticky or not, could be theirs to rename and rebuild: see TrashWalk.
-        guard status.uid == effectiveUID || status.uid == 0 else {
-            throw Refusal(reason: "\(path) belongs to uid \(status.uid), not to curatord or root: another user could move what is in it")
-        }
-        return dir
+        throw Refusal(reason: "\(path) is someone else's again as soon as it is made anew")
     }
 
     /// A folder of a user's recycle folder: made for them (given to them through its
     /// own descriptor, see `DirectoryHandle.makeDirectory(_:owner:mode:)`), or found theirs.
     private func own(_ name: ByteString, in parent: DirectoryHandle, path: ByteString,
-                     owner: (uid: UInt32, gid: UInt32, mode: mode_t)) throws(Refusal) -> DirectoryHandle {
+                     owner: (uid: UInt32, gid: UInt32, mode: mode_t), repairing: Bool) throws(Refusal) -> DirectoryHandle {
         let dir: DirectoryHandle
         let status: FileStatus
         do throws(SystemError) {
@@ -109,7 +116,15 @@ final class RecycleResolver {
             throw Refusal(reason: Self.describe(error, path))
         }
         guard status.uid == owner.uid else {
-            throw Refusal(reason: "\(path) belongs to uid \(status.uid), not \(owner.uid)")
+            guard repairing, (try? parent.status())?.uid == effectiveUID else {
+                throw Refusal(reason: "\(path) belongs to uid \(status.uid), not \(owner.uid)")
+            }
+            do throws(SystemError) {
+                try TrashRepairs.shared.moveAside(name, in: parent, because: "belonged to uid \(status.uid), not \(owner.uid)")
+            } catch {
+                throw Refusal(reason: Self.describe(error, path))
+            }
+            return try own(name, in: parent, path: path, owner: owner, repairing: false)
         }
         return dir
     }

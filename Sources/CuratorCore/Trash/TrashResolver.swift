@@ -144,8 +144,26 @@ final class TrashResolver {
             log.notice("not using \(shared): \(error)")
         }
 
-        // Method 2: $topdir/.Trash-$uid, created on demand.
+        // Method 2: $topdir/.Trash-$uid, created on demand. The name is the user's: one
+        // that someone else made first, or replaced (a symlink, a file), is moved aside
+        // and made anew, so that nobody can keep the user from trashing on this mount.
         let own = ByteString(".Trash-\(uid)")
+        do throws(TrashRefusal) {
+            return .trash(try openTrash(own, in: top, path: topdir.appending(own), topdir: topdir, mountID: mountID, uid: uid))
+        } catch {
+            let refusal = error.reason
+            guard let status = (try? top.status(of: own)) ?? nil,
+                  status.isSymlink || !status.isDirectory || (status.uid != uid && status.uid != effectiveUID)
+            else {
+                return .unavailable("no usable trash on the mount at \(topdir): \(refusal)")
+            }
+            do throws(SystemError) {
+                let why = status.isSymlink ? "was a symlink" : !status.isDirectory ? "was not a directory" : "belonged to uid \(status.uid)"
+                try TrashRepairs.shared.moveAside(own, in: top, because: why)
+            } catch {
+                return .unavailable("no usable trash on the mount at \(topdir): \(refusal); it cannot be moved aside: \(error)")
+            }
+        }
         do throws(TrashRefusal) {
             return .trash(try openTrash(own, in: top, path: topdir.appending(own), topdir: topdir, mountID: mountID, uid: uid))
         } catch {
