@@ -114,10 +114,10 @@ enum SyncCommand: CuratorCommand {
     }
 
     /// Removes the cookie file on a cookie thread, without waiting (after `job`, the
-    /// write still running, if any).
+    /// write still running, if any: when it made nothing, the name is not ours to remove).
     private static func removeCookie(_ file: ByteString, curator: Curator, after job: JobHandle<Void, SystemError>? = nil) {
         _ = try? curator.cookieWriters.submit(whenFull: .refuse) {
-            _ = job?.wait()
+            if case .threw? = job?.wait() { return }
             _ = file.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) }
         }
     }
