@@ -162,43 +162,18 @@ public final class DirectoryHandle: Sendable {
     /// written under `partialName(for:)` and renamed (RENAME_NOREPLACE; link and
     /// unlink; or, where the file system has neither, a check and a rename): a
     /// crash can then leave that partial file, which is not `name` and which the
-    /// caller may remove by that name. `beforeNaming` runs between the write and the
-    /// naming (a test's failpoint).
+    /// caller may remove by that name. `beforeWriting` runs once the file is
+    /// created and before anything is written into it, `beforeNaming` between the
+    /// write and the naming (tests' failpoints: a kill at either leaves no `name`).
     public func createFile(_ name: ByteString, contents: [UInt8], mode: mode_t, owner: UInt32? = nil, synced: Bool = true,
-                           beforeNaming: () -> Void = {}) throws(SystemError) -> Bool {
+                           beforeWriting: () -> Void = {}, beforeNaming: () -> Void = {}) throws(SystemError) -> Bool {
         if anonymousFiles.load(ordering: .relaxed) != Self.unsupported,
-           let created = try createUnnamed(name, contents: contents, mode: mode, owner: owner, synced: synced, beforeNaming: beforeNaming) {
+           let created = try createUnnamed(name, contents: contents, mode: mode, owner: owner, synced: synced,
+                                           beforeWriting: beforeWriting, beforeNaming: beforeNaming) {
             return created
         }
-        return try createByRename(name, contents: contents, mode: mode, owner: owner, synced: synced, beforeNaming: beforeNaming)
-    }
-
-    /// Creates `name` (O_CREAT|O_EXCL, never through a symlink) and writes `contents`
-    /// into it, unsynced; false, creating nothing, when the name is taken. The way
-    /// the trash specification asks for `.trashinfo` files, and one directory
-    /// operation where `createFile` makes two (O_TMPFILE puts the inode on the file
-    /// system's orphan list and linkat takes it off): a third less system time a file.
-    /// The name exists before its contents do, so a kill between the two leaves it
-    /// empty, for the caller's recovery to remove; a failed write removes it at once.
-    /// `beforeWriting` runs between the creation and the write (a test's failpoint).
-    public func createExclusive(_ name: ByteString, contents: [UInt8], mode: mode_t,
-                                beforeWriting: () -> Void = {}) throws(SystemError) -> Bool {
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(name, O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW, mode: mode, relativeTo: descriptor)
-        } catch where error.errno == .exists {
-            return false
-        }
-        do throws(SystemError) {
-            try fd.closeAfter(path: child(name)) { (fd) throws(SystemError) in
-                beforeWriting()
-                try fd.writeAll(contents, path: child(name))
-            }
-        } catch {
-            remove(quietly: name)
-            throw error
-        }
-        return true
+        return try createByRename(name, contents: contents, mode: mode, owner: owner, synced: synced,
+                                  beforeWriting: beforeWriting, beforeNaming: beforeNaming)
     }
 
     /// Whether O_TMPFILE and naming its file work here: unknown (0), or `unsupported`.
@@ -212,7 +187,7 @@ public final class DirectoryHandle: Sendable {
 
     /// The O_TMPFILE way; nil when this directory's file system cannot do it.
     private func createUnnamed(_ name: ByteString, contents: [UInt8], mode: mode_t, owner: UInt32?, synced: Bool,
-                               beforeNaming: () -> Void) throws(SystemError) -> Bool? {
+                               beforeWriting: () -> Void, beforeNaming: () -> Void) throws(SystemError) -> Bool? {
         let fd: FileDescriptor
         do {
             fd = try FileDescriptor.open(".", curator_O_TMPFILE | O_WRONLY, mode: mode, relativeTo: descriptor)
@@ -222,6 +197,7 @@ public final class DirectoryHandle: Sendable {
         }
         let created: Bool?
         do throws(SystemError) {
+            beforeWriting()
             try fd.writeAll(contents, path: child(name))
             if let owner { _ = try syscall("fchown", path: child(name)) { SystemCalls.fchown(fd.rawValue, owner, UInt32.max) } }
             if synced { try fd.sync(path: child(name)) }
@@ -278,12 +254,13 @@ public final class DirectoryHandle: Sendable {
     }
 
     private func createByRename(_ name: ByteString, contents: [UInt8], mode: mode_t, owner: UInt32?, synced: Bool,
-                                beforeNaming: () -> Void) throws(SystemError) -> Bool {
+                                beforeWriting: () -> Void, beforeNaming: () -> Void) throws(SystemError) -> Bool {
         let partial = Self.partialName(for: name)
         remove(quietly: partial)  // one a crash left
         let fd = try FileDescriptor.open(partial, O_WRONLY | O_CREAT | O_EXCL | curator_O_NOFOLLOW, mode: mode, relativeTo: descriptor)
         do throws(SystemError) {
             try fd.closeAfter(path: child(partial)) { (fd) throws(SystemError) in
+                beforeWriting()
                 try fd.writeAll(contents, path: child(partial))
                 if let owner { _ = try syscall("fchown", path: child(partial)) { SystemCalls.fchown(fd.rawValue, owner, UInt32.max) } }
                 if synced { try fd.sync(path: child(partial)) }

@@ -78,14 +78,14 @@ struct InfoWriterAheadTests {
     }
 
     /// The next chunk's writer starts while the chunk before's is still writing (its
-    /// helper held inside its first info): it writes nothing until that one is done,
+    /// helper held inside its second info): it writes nothing until that one is done,
     /// then all of its own. Two writers at once in one `info/` spin on its lock.
     @Test func theNextChunksWriterWaitsForTheOneBefore() throws {
         let box = try Sandbox()
         let before = try Self.moves(box, count: 3, prefix: "p")
         let next = try Self.moves(box, count: 3, prefix: "q")
         let release = OneShotSignal()
-        let held = Failpoints(point: .itemInfoCreated, count: 1, action: .run { _ = release.wait(seconds: 60) })
+        let held = Failpoints(point: .itemInfoCreated, count: 2, action: .run { _ = release.wait(seconds: 60) })
         let pool = WorkerPool(name: "test-infos", threads: 2, queueLimit: 4, stackSize: 256 << 10, keepIdleSeconds: 0)
         let first = InfoWriterAhead(before, failpoints: held)
         let second = InfoWriterAhead(next, failpoints: .disarmed)

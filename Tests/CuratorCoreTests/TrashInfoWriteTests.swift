@@ -5,54 +5,31 @@ import CuratorProtocol
 import Glibc
 import Testing
 
-/// A `.trashinfo` a batch writes is created with O_CREAT|O_EXCL and written (the
-/// trash specification's way, a third less system time); one written elsewhere
-/// (recovery, undo's repairs, root in another user's trash) appears whole or not
-/// at all: written unnamed (O_TMPFILE) and then named, or, where the file system has
-/// no O_TMPFILE, written under a partial name and renamed without replacing.
+/// A `.trashinfo` appears whole or not at all: written unnamed (O_TMPFILE) and then
+/// named, or, where the file system has no O_TMPFILE, written under a partial name
+/// and renamed without replacing. Trash tools never meet an empty or short one,
+/// whether the writer is killed before its write or before the naming.
 @Suite("Trash: .trashinfo files are written whole")
 struct TrashInfoWriteTests {
-    /// Never replaces; holds exactly what was written, private; between the creation
-    /// and the write the name is there, empty (what a kill there leaves).
-    @Test func anExclusiveFileNeverReplacesAndIsEmptyOnlyBeforeItsWrite() throws {
+    /// A batch's info (`writeInfoUnsynced`, by the helper ahead or the batch thread):
+    /// between the file's creation and its write, and between the write and the
+    /// naming, no `.trashinfo` of any length is in `info/` (a kill there leaves none).
+    @Test(arguments: [false, true])
+    func aBatchsInfoHasNoNameUntilItIsWhole(_ withoutTmpfile: Bool) throws {
         let box = try Sandbox()
-        let dir = box.base.appending("info")
-        try Sandbox.makeDirectories(dir)
-        let handle = try DirectoryHandle.open(dir, followingSymlinks: false)
-        var before: [UInt8]?
-        #expect(try handle.createExclusive("a.trashinfo", contents: Array("whole".utf8), mode: 0o600) {
-            before = Sandbox.read(dir.appending("a.trashinfo"))
-        })
-        #expect(before == [], "created empty, then written")
-        #expect(Sandbox.read(dir.appending("a.trashinfo")) == Array("whole".utf8))
-        #expect(try FileStatus.of(dir.appending("a.trashinfo")).mode & 0o777 == 0o600)
-        #expect(try !handle.createExclusive("a.trashinfo", contents: Array("other".utf8), mode: 0o600))
-        #expect(Sandbox.read(dir.appending("a.trashinfo")) == Array("whole".utf8), "never replaced")
-        // Never through a symlink, even a dangling one: the name is taken.
-        #expect(symlink(dir.appending("elsewhere").lossyString, dir.appending("b.trashinfo").lossyString) == 0)
-        #expect(try !handle.createExclusive("b.trashinfo", contents: Array("x".utf8), mode: 0o600))
-        #expect(!Sandbox.exists(dir.appending("elsewhere")))
+        let info = box.homeTrash.appending("info")
+        try Sandbox.makeDirectories(info)
+        try Sandbox.makeDirectories(box.homeTrash.appending("files"))
+        let trash = try TrashDirectory.reopen(box.homeTrash)
+        if withoutTmpfile { trash.info.forgoUnnamedFiles() }
+        var seen: [[ByteString]] = []
+        let look = { seen.append(Sandbox.names(in: info).filter { $0.lossyString.hasSuffix(".trashinfo") }) }
+        let trashInfo = TrashInfo(path: box.root.appending("a.jpg"), deletionDate: "2026-12-06T10:00:00")
+        #expect(try trash.writeInfoUnsynced("a.jpg", trashInfo, beforeWriting: look, beforeNaming: look))
+        #expect(seen == [[], []], "a .trashinfo was named before it was whole: \(seen)")
+        #expect(Sandbox.read(info.appending("a.jpg.trashinfo")) == trashInfo.rendered())
+        #expect(try !trash.writeInfoUnsynced("a.jpg", trashInfo), "never replaces")
     }
-
-    #if CURATOR_FAULT_INJECTION
-    /// A write that fails (a full disk) removes the name it created: no empty or
-    /// short `.trashinfo` is left behind by an error, only by a kill.
-    @Test(arguments: [Fault.Effect.fail(.noSpace), .fail(Errno(EIO))])
-    func aFailedWriteLeavesNoExclusiveFile(_ effect: Fault.Effect) throws {
-        let box = try Sandbox()
-        let dir = box.base.appending("info")
-        try Sandbox.makeDirectories(dir)
-        let handle = try DirectoryHandle.open(dir, followingSymlinks: false)
-        let plan = FaultPlan(Fault(.write, path: "c.trashinfo", effect))
-        #expect(throws: SystemError.self) {
-            try plan.run { () throws(SystemError) in
-                _ = try handle.createExclusive("c.trashinfo", contents: Array("whole".utf8), mode: 0o600)
-            }
-        }
-        #expect(plan.missed.isEmpty, "the write was made to fail")
-        #expect(Sandbox.names(in: dir).isEmpty, "nothing is left: \(Sandbox.names(in: dir))")
-    }
-    #endif
 
     /// A batch's `.trashinfo` that a kill left empty (created, not yet written, its
     /// photo not yet moved) is removed by recovery, the photo left where it is.
@@ -77,10 +54,10 @@ struct TrashInfoWriteTests {
         let handle = try DirectoryHandle.open(dir, followingSymlinks: false)
         if withoutTmpfile { handle.forgoUnnamedFiles() }
         var seen: [ByteString: Int] = [:]
-        #expect(try handle.createFile("a.trashinfo", contents: Array("whole".utf8), mode: 0o600, synced: false) {
+        #expect(try handle.createFile("a.trashinfo", contents: Array("whole".utf8), mode: 0o600, synced: false, beforeNaming: {
             // Between the write and the naming, nothing is there under the name.
             seen = Dictionary(uniqueKeysWithValues: Sandbox.names(in: dir).map { ($0, Sandbox.read(dir.appending($0))?.count ?? -1) })
-        })
+        }))
         #expect(seen["a.trashinfo"] == nil, "\(seen)")
         if withoutTmpfile { #expect(seen[DirectoryHandle.partialName(for: "a.trashinfo")] == 5) }
         #expect(try !handle.createFile("a.trashinfo", contents: Array("other".utf8), mode: 0o600, synced: true))

@@ -27,7 +27,7 @@ struct CrashRandomTests {
         case undoAfterDelay
     }
 
-    static let batchSteps = ["batch.journaled", "chunk.intent", "item.info_created", "item.info_written", "item.renamed",
+    static let batchSteps = ["batch.journaled", "chunk.intent", "item.info_created", "item.info_unnamed", "item.info_written", "item.renamed",
                              "chunk.synced", "chunk.journaled", "batch.finished"]
     /// Chunks of 32 photos (`CURATORD_BATCH_CHUNK`): a batch is eight chunks, so kills
     /// land before, inside and after chunk syncs and commits.
@@ -100,7 +100,7 @@ struct CrashRandomTests {
                     d.kill9()
                 }
                 let context = "crash \(i + 1) of \(Self.crashes), seed \(seed): \(what)"
-                CrashCheck.wholeTrashInfos(d, "\(context), before the restart", afterAKill: true)
+                CrashCheck.wholeTrashInfos(d, "\(context), before the restart")
                 d.extraEnvironment = Self.environment
                 try d.start()
                 let census = try CrashCheck.invariants(d, photos, context)

@@ -285,7 +285,7 @@ extension Watch.RemoteShare {
             // answers (a FUSE request already sent waits for its answer, even for SIGKILL).
             share.resume()
             try CrashMatrixTests.expectKilled(d, at: spec)
-            CrashCheck.wholeTrashInfos(d, "\(spec), before the restart", afterAKill: true)
+            CrashCheck.wholeTrashInfos(d, "\(spec), before the restart")
 
             let again = try CrashMatrixTests.restart(d)
             let census = try CrashCheck.invariants(d, photos, spec)

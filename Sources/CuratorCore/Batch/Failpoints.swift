@@ -12,8 +12,9 @@ import Synchronization
 ///   batch.journaled       batch and plan committed, nothing moved yet
 ///   chunk.intent          a chunk's trashes and names (and the skips found) committed, nothing moved
 ///   item.new_name         a photo's name was taken meanwhile: the next one committed, no .trashinfo yet
-///   item.info_created     a .trashinfo created, empty, not written yet (on the thread that writes it;
-///                         in another user's trash: written unnamed, not named yet)
+///   item.info_created     a .trashinfo's file created unnamed (or partial), nothing written, nothing
+///                         named yet (on the thread that writes it)
+///   item.info_unnamed     a .trashinfo written but not named yet (on the thread that writes it)
 ///   item.info_written     .trashinfo created (not synced), photo not moved yet
 ///   item.renamed          photo renamed into the trash, nothing synced
 ///   chunk.synced          the chunk's file systems synced, its outcomes not journaled yet
@@ -37,6 +38,7 @@ public enum Failpoint: String, CaseIterable, Sendable {
     case chunkIntent = "chunk.intent"
     case itemNewName = "item.new_name"
     case itemInfoCreated = "item.info_created"
+    case itemInfoUnnamed = "item.info_unnamed"
     case itemInfoWritten = "item.info_written"
     case itemRenamed = "item.renamed"
     case chunkSynced = "chunk.synced"

@@ -97,6 +97,8 @@ final class InfoWriterAhead: Sendable {
             do throws(SystemError) {
                 result = try move.trash.writeInfoUnsynced(move.name, move.info, beforeWriting: { [failpoints] in
                     try? failpoints.reach(.itemInfoCreated)
+                }, beforeNaming: { [failpoints] in
+                    try? failpoints.reach(.itemInfoUnnamed)
                 }) ? .written : .taken
             } catch {
                 result = .failed(error)

@@ -57,10 +57,12 @@ extension PhotoTrasher {
                 case nil:
                     guard try trash.writeInfoUnsynced(name, planned.info, beforeWriting: { [failpoints] in
                         try? failpoints.reach(.itemInfoCreated)
+                    }, beforeNaming: { [failpoints] in
+                        try? failpoints.reach(.itemInfoUnnamed)
                     }) else { continue }
                 }
             } catch {
-                // A failed write removed the name it made (`createExclusive`); abandon removes it if it is there.
+                // Nothing was named (it is written whole or not at all); abandon removes the name if it was.
                 log.error("batch \(batch) step \(item.step): writing \(trash.path)/info/\(name).trashinfo: \(error)")
                 sync.touched(trash, directory: nil, info: name)
                 return abandon(.error, error.errno.name)

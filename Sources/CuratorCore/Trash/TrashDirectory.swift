@@ -161,25 +161,19 @@ final class TrashDirectory: Sendable {
         return true
     }
 
-    /// Creates `info/<name>.trashinfo` with O_CREAT|O_EXCL and writes it, syncing
-    /// nothing: the batch syncs the whole chunk's file system before it journals the
-    /// photo as trashed. The way the trash specification (and gio, trash-cli) make
-    /// them, and a third less system time than writing it unnamed and naming it
-    /// (`DirectoryHandle.createExclusive`), which a batch pays per file. A kill
-    /// between the creation and the write leaves it empty, before the photo moves
-    /// (each info is written before its photo's rename): trash tools skip it as
-    /// unreadable, and recovery removes it with the photo's `intent`, as it does an
-    /// info a power cut emptied. Made by root in another user's trash, it is still
-    /// written unnamed, given to that user, then named: a name of root's in their
-    /// trash must never be seen. False when the name is taken. `beforeWriting` is
-    /// the crash tests' failpoint.
-    func writeInfoUnsynced(_ name: ByteString, _ trashInfo: TrashInfo, beforeWriting: () -> Void = {}) throws(SystemError) -> Bool {
+    /// Creates `info/<name>.trashinfo` whole or not at all (written unnamed, then
+    /// named: `DirectoryHandle.createFile`), syncing nothing: the batch syncs the
+    /// whole chunk's file system before it journals the photo as trashed. A kill
+    /// never leaves an empty or short `.trashinfo` for trash tools to meet (they may
+    /// read it while the daemon is stopped); only a power cut before that sync can
+    /// (recovery reads it as `unreadable`). Made by root in another user's trash, it
+    /// is given to that user before it is named. False when the name is taken.
+    /// `beforeWriting` and `beforeNaming` are the crash tests' failpoints.
+    func writeInfoUnsynced(_ name: ByteString, _ trashInfo: TrashInfo, beforeWriting: () -> Void = {},
+                           beforeNaming: () -> Void = {}) throws(SystemError) -> Bool {
         if isRecycle { return true }
-        if let owner = try infoOwner() {
-            return try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: owner, synced: false,
-                                       beforeNaming: beforeWriting)
-        }
-        return try info.createExclusive(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, beforeWriting: beforeWriting)
+        return try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: try infoOwner(),
+                                   synced: false, beforeWriting: beforeWriting, beforeNaming: beforeNaming)
     }
 
     /// Removes what a crash may have left of `info/<name>.trashinfo` being written on

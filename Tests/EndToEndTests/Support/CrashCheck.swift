@@ -21,34 +21,22 @@ enum CrashCheck {
     }
 
     /// Every `.trashinfo` in the trash is whole (`[Trash Info]`, a `Path=` and a
-    /// `DeletionDate=`): after recovery, always. Right after a kill (`afterAKill`),
-    /// before any restart recovers anything, trash-list, gio and file managers read
-    /// them until the daemon runs again (it may be stopped, or fail to start):
-    /// `.trashinfo` files written ahead for photos not moved yet are allowed (the spec
-    /// allows an info file without its file), and so is an empty one for a photo not
-    /// moved yet, one for each thread that writes them (the batch thread, and the
-    /// writers ahead of its chunk and of the next: created with O_EXCL, killed before
-    /// its write; trash tools skip it as unreadable, recovery removes it). A short
-    /// one, or an empty one whose photo is in `files/`, is not.
-    static func wholeTrashInfos(_ d: Daemon, _ context: String, afterAKill: Bool = false,
-                                sourceLocation: SourceLocation = #_sourceLocation) {
+    /// `DeletionDate=`): after recovery, and right after a kill too, before any
+    /// restart recovers anything: until the daemon runs again (it may be stopped, or
+    /// fail to start) trash-list, gio and file managers read them. `.trashinfo` files
+    /// written ahead for photos not moved yet are allowed (the spec allows an info
+    /// file without its file); an empty or short one is not.
+    static func wholeTrashInfos(_ d: Daemon, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let info = d.trashDirectory + "/info"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: info)) ?? []
-        var empty: [String] = []
         for name in names.sorted() where name.hasSuffix(".trashinfo") {
             let text = Files.read(info + "/" + name) ?? ""
-            if afterAKill, text.isEmpty, !Files.exists(d.trashDirectory + "/files/" + String(name.dropLast(".trashinfo".count))) {
-                empty.append(name)
-                continue
-            }
             let lines = text.split(separator: "\n").map(String.init)
             let whole = lines.first == "[Trash Info]"
                 && lines.contains { $0.hasPrefix("Path=") && $0.count > "Path=".count }
                 && lines.contains { $0.hasPrefix("DeletionDate=") && $0.count > "DeletionDate=".count }
             #expect(whole, "\(context): \(name) is not a whole .trashinfo: \(text.debugDescription)", sourceLocation: sourceLocation)
         }
-        #expect(empty.count <= 3, "\(context): more empty .trashinfo files than threads writing them: \(empty)",
-                sourceLocation: sourceLocation)
     }
 
     /// Undoes the caller's batches until nothing of theirs is in the trash, then
