@@ -540,8 +540,12 @@ public struct TrashedPhoto: Codable, Hashable, Sendable {
     public var kind: TrashKind
     /// Where it is now (absolute).
     public var location: String
+    /// The group (its listed id) this file was trashed with; absent for a photo alone.
+    /// Files of one group are one photo: clients count photos and files apart.
+    public var group: Int64?
     public init(batch: Int64, step: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
-                trashedAt: String, kind: TrashKind, location: String) {
+                trashedAt: String, kind: TrashKind, location: String, group: Int64? = nil) {
+        self.group = group
         self.batch = batch
         self.step = step
         self.id = id

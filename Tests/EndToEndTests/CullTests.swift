@@ -67,6 +67,8 @@ struct CullTests {
         #expect(badgeLine.range(of: "[2]").map { badgeLine.distance(from: badgeLine.startIndex, to: $0.lowerBound) } == 1 + 3 * 15 + 1,
                 "\(badgeLine)")
         try t.send("v")
+        try t.waitFor("Leave select mode?")
+        try t.send("y")
         try t.waitFor("selection of 2 photos was cleared")
         let cleared = try Self.selection(d)
         #expect(cleared.mode == "view" && cleared.paths.isEmpty)
@@ -103,8 +105,9 @@ struct CullTests {
         #expect(try t.exitStatus() == 0)
     }
 
-    /// Seed 000's "Delete?": d shows the plan, y trashes it with a progress bar, u
-    /// puts it back; the files move on disk and the grid follows.
+    /// Seed 000's "Delete?": d shows the plan, y trashes it with a progress bar,
+    /// Ctrl+Z says what it puts back and does on y; the files move on disk and the
+    /// grid follows.
     @Test func deleteShowsThePlanTrashesOnYesAndUndoPutsBack() throws {
         let d = try Self.daemon()
         let t = try TmuxTerminal(d)
@@ -126,7 +129,10 @@ struct CullTests {
         let after = try t.waitFor("pics/2024/05 · 3 photos")
         #expect(after.contains("VIEW") && !after.contains("IMG_0001.JPG"), "\(after)")
         #expect(try Self.selection(d).mode == "view")
-        try t.send("u")
+        try t.send("C-z")
+        let undo = try t.waitFor("Undo batch")
+        #expect(undo.contains("2 photos, 30 B") && undo.contains("back to root pics") && undo.contains("pics/2024/05"), "\(undo)")
+        try t.send("y")
         try t.waitFor("2 photos put back")
         try t.waitFor("pics/2024/05 · 5 photos")
         #expect(Files.exists(d.root() + "/2024/05/IMG_0001.JPG") && Files.exists(d.root() + "/2024/05/IMG_0002.JPG"))
@@ -147,6 +153,77 @@ struct CullTests {
         let plan = try t.waitFor("Move to the trash?")
         #expect(plan.contains("1 photo, 2 files"), "\(plan)")
         try t.send("n", "q")
+        #expect(try t.exitStatus() == 0)
+    }
+
+    /// No key clears the selection or moves a file without saying what it will do
+    /// and asking (issue 48, 8): `-` (once Backspace's alias) makes the cells
+    /// smaller, `v` and another page ask and keep everything on n, `u` undoes
+    /// nothing and says where undo went, Ctrl+Z with nothing in the trash says so.
+    @Test func oneKeyNeverClearsTheSelection() throws {
+        let d = try Self.daemon()
+        let t = try TmuxTerminal(d)
+        try t.waitFor("IMG_0001.JPG")
+        try t.send("v", "Space", "l", "Space")
+        try t.waitFor("SELECT 2")
+        let picked = ["2024/05/IMG_0001.JPG", "2024/05/IMG_0002.JPG"]
+        try t.send("o")
+        let page = try t.waitFor("Go to another page?")
+        #expect(page.contains("Going to pics/2024/05, another page, clears the selection") && page.contains("of 2 photos"), "\(page)")
+        try t.send("n")
+        try t.waitFor("Nothing changed: the selection stays.")
+        try t.send("-")
+        try t.send("v")
+        let leave = try t.waitFor("Leave select mode?")
+        #expect(leave.contains("clears the selection of 2 photos") && leave.contains("y: clear it and leave"), "\(leave)")
+        try t.send("Escape")
+        try t.waitFor("Nothing changed: the selection stays.")
+        let kept = try Self.selection(d)
+        #expect(kept.mode == "select" && kept.paths == picked)
+        try t.send("u")
+        try t.waitFor("Undo is Ctrl+Z")
+        try t.send("C-z")
+        try t.waitFor("Nothing to undo")
+        let still = try Self.selection(d)
+        #expect(still.mode == "select" && still.paths == picked)
+        #expect(t.screen.contains("pics/2024/06"), "still the whole root: \(t.screen)")
+        try t.send("q")
+        #expect(try t.exitStatus() == 0)
+    }
+
+    /// Ctrl+Z names the batch it would put back, its photos and files and its root,
+    /// even another root's, and n leaves it in the trash; a group counts as one photo
+    /// of two files in the batch's message, the question and the undo's answer.
+    @Test func undoSaysWhatItPutsBackAndAsks() throws {
+        let d = Daemon(roots: ["pics", "phone"])
+        try FileManager.default.createDirectory(atPath: d.root() + "/2024", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: d.root("phone") + "/DCIM", withIntermediateDirectories: true)
+        Files.write(d.root() + "/2024/IMG_0001.JPG", "rendered")
+        Files.write(d.root() + "/2024/IMG_0001.NEF", "raw file")
+        Files.write(d.root("phone") + "/DCIM/PXL_0001.JPG", "phone photo")
+        try d.start()
+        let other = try d.ctl(["rm", "--yes", "--photo", "phone/DCIM/PXL_0001.JPG"])
+        #expect(other.status == 0, "\(other)")
+        let t = try TmuxTerminal(d, arguments: ["pics"])
+        try t.waitFor("IMG_0001.JPG")
+        try t.send("C-z")
+        let foreign = try t.waitFor("Undo batch")
+        #expect(foreign.contains("1 photo, 11 B") && foreign.contains("back to root phone") && foreign.contains("phone/DCIM"),
+                "\(foreign)")
+        try t.send("n")
+        try t.waitFor("Nothing was put back.")
+        #expect(!Files.exists(d.root("phone") + "/DCIM/PXL_0001.JPG"))
+        try t.send("d")
+        try t.waitFor("Move to the trash?")
+        try t.send("y")
+        try t.waitFor("1 photo (2 files) moved to the trash")
+        try t.send("C-z")
+        let own = try t.waitFor("Undo batch")
+        #expect(own.contains("1 photo (2 files), 16 B") && own.contains("back to root pics"), "\(own)")
+        try t.send("y")
+        try t.waitFor("1 photo (2 files) put back")
+        #expect(Files.exists(d.root() + "/2024/IMG_0001.NEF") && !Files.exists(d.root("phone") + "/DCIM/PXL_0001.JPG"))
+        try t.send("q")
         #expect(try t.exitStatus() == 0)
     }
 
@@ -195,6 +272,8 @@ struct CullTests {
         try t.waitFor("by capture time")
         #expect(try Self.selection(d).paths == ["2024/05/IMG_0001.JPG", "2024/05/IMG_0002.JPG"])
         try t.send("o")
+        try t.waitFor("Go to another page?")
+        try t.send("y")
         try t.waitFor("Another page: the selection of 2 photos was cleared.")
         // The notice is drawn at once; the new page follows when the daemon answers.
         try t.waitForAbsence("2024/06")

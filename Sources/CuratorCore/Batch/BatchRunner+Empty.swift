@@ -140,7 +140,7 @@ extension BatchRunner {
                             path: item.relativePath.lossyString,
                             pathRaw: item.relativePath.utf8String == nil ? item.relativePath.base64 : nil, size: item.size,
                             trashedAt: LocalTime(epochSeconds: createdNanoseconds / 1_000_000_000).rfc3339Text,
-                            kind: item.trashKind, location: location.lossyString)
+                            kind: item.trashKind, location: location.lossyString, group: item.unit)
     }
 
     /// 16 hex digits of FNV-1a over what the list names: the photos (batch, step,

@@ -25,7 +25,8 @@ extension CullApp {
     func confirmKey(_ key: Key, _ plan: DeletePlanResult, fromSelection: Bool) throws(CullError) {
         switch key {
         case .character("y"), .character("Y"):
-            overlay = .progress(title: "Moving \(plan.count) photo\(plan.count == 1 ? "" : "s") to the trash", done: 0, total: plan.count)
+            overlay = .progress(title: "Moving \(PhotoFileCount.plural(plan.count, "photo")) to the trash", done: 0,
+                                total: plan.files ?? plan.count)
             try request(.deleteConfirm(DeleteConfirmRequest(session: session, token: plan.token)), as: BatchResult.self,
                         failed: { [weak self] in self?.closeOverlay() }) { [weak self] r in
                 guard let self else { return }
@@ -39,9 +40,12 @@ extension CullApp {
                     self.selectedBytes = 0
                     self.hiddenSelected = 0
                 }
-                let skipped = r.skipped > 0 ? ", \(r.skipped) skipped (changed, gone or not yours)" : ""
-                self.say("Batch \(r.batch): \(r.trashed) photo\(r.trashed == 1 ? "" : "s") moved to the trash (\(Self.bytes(r.bytes)))"
-                         + skipped + ". u puts them back.", warning: r.skipped > 0)
+                // A group's files each have their result: photos and files counted apart, as the plan said them.
+                let moved = PhotoFileCount(r.items.filter { $0.outcome == .trashed })
+                let left = PhotoFileCount(r.items.filter { $0.outcome != .trashed })
+                let skipped = left.files > 0 ? ", \(left.phrase) skipped (changed, gone or not yours)" : ""
+                self.say("Batch \(r.batch): \(moved.phrase) moved to the trash (\(Self.bytes(r.bytes)))"
+                         + skipped + ". Ctrl+Z puts them back.", warning: r.skipped > 0)
                 self.scheduleShape(soon: true)
             }
         case .character("n"), .character("N"), .escape, .character("q"), .control("c"):
@@ -54,20 +58,21 @@ extension CullApp {
         }
     }
 
-    /// `u`: the last batch of this grid back where it was (else the user's latest).
-    func undoLastBatch() throws(CullError) {
-        overlay = .progress(title: "Putting photos back", done: 0, total: 0)
+    /// The yes to Ctrl+Z's question: batch `batch` back where it was.
+    func undo(batch: Int64, _ asked: PhotoFileCount) throws(CullError) {
+        overlay = .progress(title: "Putting \(asked.phrase) back", done: 0, total: asked.files)
         writer.invalidate()
-        try request(.undo(UndoRequest(batch: lastBatch)), as: UndoResult.self,
+        try request(.undo(UndoRequest(batch: batch)), as: UndoResult.self,
                     failed: { [weak self] in self?.closeOverlay() }) { [weak self] r in
             guard let self else { return }
             self.overlay = .none
             self.writer.invalidate()
-            var text = "Batch \(r.batch): \(r.restored) photo\(r.restored == 1 ? "" : "s") put back"
-            if r.conflicts > 0 { text += ", \(r.conflicts) left in the trash (a file stands at its path)" }
-            if r.missing > 0 { text += ", \(r.missing) no longer in the trash" }
+            let back = PhotoFileCount(r.items.filter { $0.outcome == .restored })
+            var text = "Batch \(r.batch): \(back.phrase) put back"
+            if r.conflicts > 0 { text += ", \(PhotoFileCount.plural(r.conflicts, "file")) left in the trash (a file stands at its path)" }
+            if r.missing > 0 { text += ", \(PhotoFileCount.plural(r.missing, "file")) no longer in the trash" }
             self.say(text + ".", warning: r.conflicts + r.missing > 0)
-            self.lastBatch = nil
+            if self.lastBatch == r.batch { self.lastBatch = nil }
             self.scheduleShape(soon: true)
         }
     }

@@ -14,6 +14,7 @@ extension CullApp {
             if key == .control("c") || key == .character("q") { say("The batch is being carried out; its answer comes next.") }
         case .prompt(let text): try promptKey(key, text)
         case .help: overlay = .none; writer.invalidate()
+        case .ask(let question): try askKey(key, question)
         }
     }
 
@@ -21,7 +22,7 @@ extension CullApp {
         status = nil
         switch key {
         case .character("q"), .control("c"): running = false
-        case .control("z"): terminal.suspend(); writer.invalidate()
+        case .control("z"): try proposeUndo()
         case .control("l"): writer.invalidate()
         case .left, .character("h"): moveCursor(to: cursor - 1)
         case .right, .character("l"): moveCursor(to: cursor + 1)
@@ -36,19 +37,19 @@ extension CullApp {
         case .character("v"): try switchMode()
         case .space: try toggleUnderCursor()
         case .character("d"): try prepareDelete()
-        case .character("u"): try undoLastBatch()
+        case .character("u"): say("Undo is Ctrl+Z: it says which batch it would put back, and asks.")
         case .character("/"): overlay = .prompt(FilterText.describe(data.view.filter))
         case .character("s"): try cycleSort()
         case .character("r"): try reverseOrder()
-        case .character("o"): try openCursorFolder()
-        case .character("]"): try siblingFolder(1)
-        case .character("["): try siblingFolder(-1)
-        case .backspace, .character("-"): try widenPage()
+        case .character("o"): try go(.openCursorFolder)
+        case .character("]"): try go(.sibling(1))
+        case .character("["): try go(.sibling(-1))
+        case .backspace: try go(.widen)
         case .character("+"), .character("="): zoom = min(zoom + 1, CellGeometry.levels.count - 1); layoutCache = nil; writer.invalidate()
-        case .character("_"): zoom = max(zoom - 1, 0); layoutCache = nil; writer.invalidate()
+        case .character("-"), .character("_"): zoom = max(zoom - 1, 0); layoutCache = nil; writer.invalidate()
         case .character("?"): overlay = .help
         case .escape:
-            if mode == .select { say("v leaves select mode (and clears the selection); q quits.") }
+            if mode == .select { say("v leaves select mode (it asks before it clears the selection); q quits.") }
         default: break
         }
     }

@@ -12,10 +12,18 @@ extension CullApp {
         }
     }
 
-    /// `v`: seed 000's two modes. Leaving select mode clears the selection (the daemon does).
-    func switchMode() throws(CullError) {
+    /// `v`: seed 000's two modes. Leaving select mode clears the selection (the daemon
+    /// does): with photos selected, it says so and asks first (`asked`: the yes).
+    func switchMode(asked: Bool = false) throws(CullError) {
         let leaving = mode == .select
         let dropped = selection.count
+        if leaving, dropped > 0, !asked {
+            ask(Question(title: "Leave select mode?",
+                         lines: ["Leaving select mode clears the selection of \(PhotoFileCount.plural(dropped, "photo"))"
+                                 + " (\(Self.bytes(selectedBytes)))."],
+                         yes: "clear it and leave", no: "stay in select mode", action: .leaveSelectMode))
+            return
+        }
         try request(.mode(ModeRequest(session: session, mode: leaving ? .view : .select)), as: SessionResult.self) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
             try self.settle(r)
@@ -82,16 +90,38 @@ extension CullApp {
 
     // MARK: pages (seed 003: another page resets the editing)
 
+    /// Another page (`o`, `[`, `]`, Backspace) clears the selection: with photos
+    /// selected, where the page would change, it says so and asks first.
+    func go(_ move: PageMove, asked: Bool = false) throws(CullError) {
+        switch move {
+        case .openCursorFolder: try openCursorFolder(asked: asked)
+        case .sibling(let delta): try siblingFolder(delta, asked: asked)
+        case .widen: try widenPage(asked: asked)
+        }
+    }
+
+    /// True when the page is left at once; else the question is up, and its yes goes.
+    private func mayLeavePage(_ move: PageMove, to place: String, asked: Bool) -> Bool {
+        guard !asked, selection.count > 0 else { return true }
+        ask(Question(title: "Go to another page?",
+                     lines: ["Going to \(place), another page, clears the selection",
+                             "of \(PhotoFileCount.plural(selection.count, "photo")) (\(Self.bytes(selectedBytes)))."],
+                     yes: "go and clear it", no: "stay here", action: .page(move)))
+        return false
+    }
+
     /// `o`: the folder under the cursor as the page.
-    func openCursorFolder() throws(CullError) {
+    private func openCursorFolder(asked: Bool) throws(CullError) {
         guard let layout = currentLayout(), let index = layout.runIndex(of: cursor) else { return }
         let run = layout.runs[index]
+        guard mayLeavePage(.openCursorFolder, to: [run.root, run.path].filter { !$0.isEmpty }.joined(separator: "/"), asked: asked)
+        else { return }
         pages.append(PageMemory(view: data.view, runs: data.runs, cursorID: data.id(at: cursor)))
         try goToPage(root: run.root, folder: run.path)
     }
 
     /// `]` and `[`: the folder beside this page's, in the wider view it was opened from.
-    func siblingFolder(_ delta: Int) throws(CullError) {
+    private func siblingFolder(_ delta: Int, asked: Bool) throws(CullError) {
         guard let wider = pages.last else {
             say("o opens the folder under the cursor as a page; then [ and ] go to the folders beside it.")
             return
@@ -104,12 +134,17 @@ extension CullApp {
             say(delta > 0 ? "This is the last folder." : "This is the first folder.")
             return
         }
-        try goToPage(root: folders[target].root, folder: folders[target].path)
+        let folder = folders[target]
+        guard mayLeavePage(.sibling(delta), to: [folder.root, folder.path].filter { !$0.isEmpty }.joined(separator: "/"), asked: asked)
+        else { return }
+        try goToPage(root: folder.root, folder: folder.path)
     }
 
     /// Backspace: back to the wider view this page was opened from (or the folder above).
-    func widenPage() throws(CullError) {
-        if let wider = pages.popLast() {
+    private func widenPage(asked: Bool) throws(CullError) {
+        if let wider = pages.last {
+            guard mayLeavePage(.widen, to: Self.describe(wider.view), asked: asked) else { return }
+            pages.removeLast()
             try changeView(wider.view, note: "Back to \(Self.describe(wider.view)).", page: true, cursorID: wider.cursorID)
             return
         }
@@ -121,6 +156,7 @@ extension CullApp {
         let parent = folder.split(separator: "/").dropLast().joined(separator: "/")
         view.folder = parent.isEmpty ? nil : parent
         view.recursive = nil
+        guard mayLeavePage(.widen, to: Self.describe(view), asked: asked) else { return }
         try changeView(view, note: "Up to \(Self.describe(view)).", page: true)
     }
 

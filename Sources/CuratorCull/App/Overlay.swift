@@ -14,6 +14,35 @@ enum Overlay {
     case prompt(String)
     /// `?`: the keys.
     case help
+    /// What a key would do that clears the selection or moves files, for a yes or no.
+    case ask(Question)
+}
+
+/// A question over the grid: what is about to happen, and what `y` does.
+struct Question {
+    var title: String
+    var lines: [String]
+    /// What `y` says it does, and `n`.
+    var yes: String
+    var no: String
+    var action: AskedAction
+}
+
+/// What a question's `y` carries out, with nothing asked again.
+enum AskedAction {
+    /// `v` in select mode: leave it, which clears the selection.
+    case leaveSelectMode
+    /// Another page (Backspace, `o`, `[`, `]`), which clears the selection.
+    case page(PageMove)
+    /// Ctrl+Z: put this batch back.
+    case undo(batch: Int64, count: PhotoFileCount)
+}
+
+/// The keys that go to another page.
+enum PageMove {
+    case widen
+    case openCursorFolder
+    case sibling(Int)
 }
 
 /// A line for the status bar, and how long it stays.

@@ -46,7 +46,7 @@ extension CullApp {
         default:
             hints = mode == .select
                 ? " Space select · d delete selected · v leave select mode · / filter · s sort · Enter open · ? keys · q quit"
-                : " v select mode · Enter open · d delete this · u undo · / filter · s sort · o folder page · ? keys · q quit"
+                : " v select mode · Enter open · d delete this · ^Z undo · / filter · s sort · o folder page · ? keys · q quit"
         }
         screen.put(0, y, DisplayWidth.truncate(hints, to: screen.width), Palette.statusBar)
     }
@@ -89,6 +89,16 @@ extension CullApp {
         box(&screen, title: "Move to the trash?", lines: lines, width: 60)
     }
 
+    /// A question: what the key would do, then what y and n do.
+    func drawAsk(_ screen: inout ScreenBuffer, _ question: Question) {
+        let text = CellStyle(foreground: Palette.white)
+        var lines: [(String, CellStyle)] = question.lines.map { ($0, text) }
+        lines.append(("", text))
+        lines.append(("y: \(question.yes)    n: \(question.no)", CellStyle(foreground: Palette.cursor, bold: true)))
+        let widest = lines.map { DisplayWidth.of($0.0) }.max() ?? 0
+        box(&screen, title: question.title, lines: lines, width: widest + 4)
+    }
+
     func drawProgress(_ screen: inout ScreenBuffer, title: String, done: Int, total: Int) {
         let width = min(screen.width - 2, 60)
         let barWidth = max(10, width - 16)
@@ -98,20 +108,21 @@ extension CullApp {
     }
 
     func drawHelp(_ screen: inout ScreenBuffer) {
+        // At most 72 columns: whole in an 80-column terminal.
         let keys = [
-            "arrows, hjkl   move the cursor      PgUp/PgDn, g/G   page, first/last",
-            "Enter          the photo large      + / _            bigger / smaller cells",
-            "v              view / select mode (leaving select mode clears the selection)",
-            "Space          select or deselect the photo under the cursor (select mode)",
-            "d              move the selection (view mode: this photo) to the trash",
-            "u              put the last batch back",
-            "/              filter: a glob (*.NEF) or dates (2024-05..2024-06); Enter sets",
-            "s, r           next sort; reverse the order (both keep the selection)",
-            "o, [ ], Bksp   the cursor's folder as a page; folders beside it; back",
-            "               (another page clears the selection)",
-            "q, Ctrl-C      quit                 Ctrl-L           redraw",
+            "arrows, hjkl  move the cursor     PgUp/PgDn, g/G  page, first/last",
+            "Enter         the photo large     + / -           bigger / smaller cells",
+            "v             view / select mode (leaving it clears the selection: asks)",
+            "Space         select or deselect the photo under the cursor",
+            "d             trash the selection (view mode: this photo): asks",
+            "Ctrl-Z        undo: says which batch (photos, root) it puts back; asks",
+            "/             filter: a glob (*.NEF) or dates (2024-05..2024-06)",
+            "s, r          next sort; reverse the order (both keep the selection)",
+            "o, [ ], Bksp  folder under the cursor as a page; beside it; back",
+            "              (another page clears the selection: asks)",
+            "q, Ctrl-C     quit                Ctrl-L          redraw",
         ]
-        box(&screen, title: "Keys (any key closes)", lines: keys.map { ($0, CellStyle(foreground: Palette.white)) }, width: 82)
+        box(&screen, title: "Keys (any key closes)", lines: keys.map { ($0, CellStyle(foreground: Palette.white)) }, width: 76)
     }
 
     // MARK: one photo large

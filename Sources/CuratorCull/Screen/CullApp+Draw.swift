@@ -34,6 +34,7 @@ extension CullApp {
         case .confirm(let plan, _): drawConfirm(&screen, plan)
         case .progress(let title, let done, let total): drawProgress(&screen, title: title, done: done, total: total)
         case .help: drawHelp(&screen)
+        case .ask(let question): drawAsk(&screen, question)
         default: break
         }
         terminal.write(writer.frame(screen, kittyImages: graphics == .kitty))

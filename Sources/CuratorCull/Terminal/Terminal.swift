@@ -70,13 +70,6 @@ final class Terminal {
         active = false
     }
 
-    /// Ctrl-Z: the terminal as it was, the process stopped; raw mode again when continued.
-    func suspend() {
-        leave()
-        kill(getpid(), SIGSTOP)
-        if terminal_guard_resume() == 0 { active = true }
-    }
-
     func size() -> Size {
         var columns: Int32 = 0, rows: Int32 = 0, pw: Int32 = 0, ph: Int32 = 0
         if terminal_guard_size(output, &columns, &rows, &pw, &ph) != 0 || columns <= 0 || rows <= 0 {
