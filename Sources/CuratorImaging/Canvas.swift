@@ -125,9 +125,11 @@ struct Canvas {
         fill(x: x + r, y: y, width: w - 2 * r, height: h, colour, alpha: alpha)
         fill(x: x, y: y + r, width: r, height: h - 2 * r, colour, alpha: alpha)
         fill(x: x + w - r, y: y + r, width: r, height: h - 2 * r, colour, alpha: alpha)
-        for (cx, cy) in [(x + r, y + r), (x + w - r, y + r), (x + r, y + h - r), (x + w - r, y + h - r)] {
-            // One quarter of a disc in each corner square.
-            let qx = cx == x + r ? x : x + w - r, qy = cy == y + r ? y : y + h - r
+        // One quarter of a disc in each corner square, told apart by side and not by
+        // position: where the rectangle is 2r high (or wide) two corners' centres meet.
+        for (left, top) in [(true, true), (false, true), (true, false), (false, false)] {
+            let cx = left ? x + r : x + w - r, cy = top ? y + r : y + h - r
+            let qx = left ? x : x + w - r, qy = top ? y : y + h - r
             for yy in qy..<qy + r {
                 for xx in qx..<qx + r {
                     var covered = 0
@@ -161,6 +163,7 @@ struct Canvas {
     /// `stride` is the mask's row length when only its left `w` columns are drawn.
     mutating func draw(mask: [UInt8], width w: Int, height h: Int, x: Int, y: Int, _ colour: RGB, alpha: Int = 255, stride: Int? = nil) {
         let stride = stride ?? w
+        guard w > 0, h > 0 else { return }  // cut away entirely
         for row in 0..<h {
             for column in 0..<w {
                 let coverage = Int(mask[row * stride + column])

@@ -130,7 +130,10 @@ public final class ContactSheet {
         let font = style.headingFont
         let name = try text.render(heading.name, font: "DejaVu Sans Bold", pixels: font)
         let baseline = heading.y + font + font / 2
-        let maxName = style.pageWidth - 2 * style.margin - 8 * font
+        // Room for the count after the name, except on a page too narrow for both:
+        // there the name takes half and the count is cut at the page's edge.
+        let width = style.pageWidth - 2 * style.margin
+        let maxName = max(width - 8 * font, width / 2)
         canvas.draw(mask: name.pixels, width: min(name.width, maxName), height: name.height,
                     x: style.margin, y: baseline - name.height, Self.ink, stride: name.width)
         let what = heading.count == 1 ? "1 photo" : "\(heading.count) photos"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorImaging
+import CuratorProtocol
 import CuratorSystem
 import FoundationEssentials
 import Glibc
@@ -50,13 +51,20 @@ enum SheetCommand {
         var input: String?
         var output: String?
         var style = ContactSheetStyle()
+        var maxPageHeight: Int?
         var rest = arguments[...]
+        // A number option's value, or nil when it is missing or not a number.
+        func number() -> Int? { rest.popFirst().flatMap { Int($0) } }
         while let argument = rest.popFirst() {
             switch argument {
             case "-o", "--output": output = rest.popFirst()
-            case "--columns": style.columns = max(1, rest.popFirst().flatMap { Int($0) } ?? style.columns)
-            case "--cell": style.cell = max(48, rest.popFirst().flatMap { Int($0) } ?? style.cell)
-            case "--max-page-height": style.maxPageHeight = rest.popFirst().flatMap { Int($0) } ?? style.maxPageHeight
+            case "--columns", "--cell", "--max-page-height":
+                guard let value = number() else { return usageError("\(argument) takes a whole number") }
+                switch argument {
+                case "--columns": style.columns = value
+                case "--cell": style.cell = value
+                default: maxPageHeight = value
+                }
             case "--title": style.title = rest.popFirst()
             case "--selecting": style.selecting = true
             case "-h", "--help":
@@ -64,15 +72,15 @@ enum SheetCommand {
                 return 0
             default:
                 if input == nil && !argument.hasPrefix("-") { input = argument } else {
-                    log.error("sheet: unexpected \(argument)\n\(usage)")
-                    return 2
+                    return usageError("unexpected \(argument)")
                 }
             }
         }
-        guard let input, let output else {
-            log.error(usage)
-            return 2
+        guard let input, let output else { return usageError("give the items and -o OUT") }
+        if let problem = SheetLimits.problem(columns: style.columns, cell: style.cell, maxPageHeight: maxPageHeight) {
+            return usageError(problem)
         }
+        if let maxPageHeight { style.maxPageHeight = maxPageHeight }
         let started = MonotonicClock.nanoseconds()
         do {
             let fd = try FileDescriptor.open(ByteString(input), O_RDONLY)
@@ -92,11 +100,11 @@ enum SheetCommand {
             try ContactSheet.renderConcurrently(pages, style: style, format: jpeg ? .jpeg(quality: 88) : .png) {
                 (index, bytes) throws(ContactSheet.Failure) in
                 let path = index == 0 ? output : pageName(output, index + 1)
-                do {
+                do throws(SystemError) {
                     let out = try FileDescriptor.open(ByteString(path), O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
                     try out.closeAfter { (fd) throws(SystemError) in try fd.writeAll(bytes) }
                 } catch {
-                    throw ContactSheet.Failure(description: "\(error)")
+                    throw ContactSheet.Failure(description: "cannot write \(path): \(error.errno.message)")
                 }
                 written.withLock { $0[index] = path }
                 if index == 0 { firstPage.store(Int((MonotonicClock.nanoseconds() - started) / 1_000_000), ordering: .relaxed) }
@@ -108,9 +116,21 @@ enum SheetCommand {
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
             return 0
         } catch {
-            log.error("sheet: \(error)")
+            say("curatord-thumbnailer sheet: \(error)")
             return 1
         }
+    }
+
+    /// A line on stderr, as people read it (no log prefix): curatorctl shows it.
+    static func say(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        try? FileDescriptor(rawValue: STDERR_FILENO).writeAll(bytes)
+    }
+
+    /// Exit status 2, with what was wrong and the usage.
+    static func usageError(_ problem: String) -> Int32 {
+        say("curatord-thumbnailer sheet: \(problem)\n\(usage)")
+        return 2
     }
 
     /// OUT.png -> OUT-2.png.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CuratorImaging
+import CuratorProtocol
 import CuratorSystem
 import CuratorThumbnails
 import Foundation
@@ -86,6 +87,60 @@ struct ContactSheetRenderTests {
 
     private func within(_ a: RGB, _ b: RGB, _ tolerance: Int = 12) -> Bool {
         abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance && abs(Int(a.b) - Int(b.b)) <= tolerance
+    }
+
+    /// Each corner of a rounded rectangle is the others' mirror image, whatever its
+    /// size: where it is exactly 2r high or wide (every pill of an even height), two
+    /// corners' centres meet, and the bottom half was once left out (issue 48, 9).
+    @Test(arguments: [(20, 20, 10), (30, 20, 10), (21, 21, 10), (31, 21, 10), (12, 24, 12), (40, 13, 6)])
+    func roundedCornersMirrorEachOther(_ w: Int, _ h: Int, _ r: Int) {
+        var canvas = Canvas(width: w + 4, height: h + 4, background: .white)
+        canvas.roundedRect(x: 2, y: 2, width: w, height: h, radius: r, RGB(0, 0, 0))
+        var unlike: [String] = []
+        for y in 0..<h {
+            for x in 0..<w {
+                let here = canvas.pixel(2 + x, 2 + y)
+                if here != canvas.pixel(2 + x, 2 + h - 1 - y) { unlike.append("(\(x),\(y)) vs its row mirror") }
+                if here != canvas.pixel(2 + w - 1 - x, 2 + y) { unlike.append("(\(x),\(y)) vs its column mirror") }
+            }
+        }
+        #expect(unlike.isEmpty, "\(w)x\(h) r\(r): \(unlike.prefix(6))")
+        #expect(canvas.pixel(2 + w / 2, 2 + h / 2) == RGB(0, 0, 0) && canvas.pixel(2, 2 + h - 1) != RGB(0, 0, 0))
+    }
+
+    /// The position pill on a cell's top-left, at the cell sizes people use: as much
+    /// of it below its middle as above (the bottom half was missing at most sizes).
+    @Test(arguments: [96, 128, 160, 200, 256, 320])
+    func thePositionPillIsWholeAtEveryCellSize(_ cell: Int) throws {
+        let style = ContactSheetStyle(columns: 1, cell: cell)
+        let pages = style.layout([.photo(ContactSheetPhoto(thumbnail: nil, position: 7, label: "a.jpg"))])
+        let canvas = try ContactSheet(style: style).draw(pages[0], number: 1, of: 1)
+        let spot = pages[0].cells[0]
+        // The pill is the dark ink in the cell's top-left corner (its digit is white).
+        var dark: [(x: Int, y: Int)] = []
+        for y in spot.y..<spot.y + cell / 3 {
+            for x in spot.x..<spot.x + cell / 3 where canvas.pixel(x, y).r < 110 { dark.append((x, y)) }
+        }
+        let top = try #require(dark.map(\.y).min()), bottom = try #require(dark.map(\.y).max())
+        let middle = Double(top + bottom) / 2
+        let above = dark.count { Double($0.y) < middle }, below = dark.count { Double($0.y) > middle }
+        #expect(abs(above - below) * 10 <= max(above, below), "cell \(cell): \(above) dark pixels above the middle, \(below) below")
+        #expect(bottom - top >= 12, "cell \(cell): a pill \(bottom - top + 1) pixels high")
+    }
+
+    /// The ends of the options' ranges (`SheetLimits`) are drawn, a heading and a
+    /// title included: a single column of the smallest cells once trapped on the
+    /// heading's width (negative), killing the renderer.
+    @Test(arguments: [(1, 48), (1, 1024), (64, 256), (16, 1024)])
+    func theEndsOfTheRangesAreDrawn(_ columns: Int, _ cell: Int) throws {
+        #expect(SheetLimits.problem(columns: columns, cell: cell) == nil)
+        var style = ContactSheetStyle(columns: columns, cell: cell)
+        style.title = "pics/2024/05 Kyoto, 3 photos"
+        let items: [ContactSheetItem] = [.folder(name: "pics/2024/05 Kyoto", count: 3)]
+            + (1...3).map { .photo(ContactSheetPhoto(thumbnail: nil, position: $0, badge: $0 == 2 ? 1 : nil, label: "IMG_000\($0).JPG")) }
+        let pages = style.layout(items)
+        let canvas = try ContactSheet(style: style).draw(pages[0], number: 1, of: pages.count)
+        #expect(canvas.width == style.pageWidth)
     }
 
     @Test func selectedProtectedAndPlainCells() throws {

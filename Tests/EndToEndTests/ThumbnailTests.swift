@@ -182,7 +182,43 @@ import Testing
         let selected = try ctl(["sheet", "--selection", "-o", picks])
         #expect(selected.status == 0 && selected.stdout.contains("2 photos on 1 page"), "\(selected.output)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: picks)).prefix(3) == Data([0xFF, 0xD8, 0xFF]), "a JPEG")
-        #expect(try ctl(["sheet", "-o", daemon.home.sub("sheet.gif")]).status == 1, "only PNG or JPEG")
+        #expect(try ctl(["sheet", "-o", daemon.home.sub("sheet.gif")]).status == 2, "only PNG or JPEG")
+    }
+
+    /// Every option of `curatorctl sheet` out of range is a usage error (exit 2) that
+    /// names it, before anything is drawn: never the renderer's crash ("failed to
+    /// allocate" for --cell 100000); an output that cannot be written is one line, no
+    /// log line; `curatord-thumbnailer sheet` refuses the same values on its own.
+    @Test func sheetOptionsOutOfRangeAreUsageErrors() throws {
+        let daemon = Daemon()
+        try FileManager.default.createDirectory(atPath: daemon.root() + "/a", withIntermediateDirectories: true)
+        try Self.sample(["marker", daemon.root() + "/a/1.jpg"])
+        try daemon.start()
+        try daemon.waitForScanToFinish()
+        let out = daemon.home.sub("sheet.png")
+        for (arguments, named) in [(["--columns", "0"], "--columns"), (["--columns", "-3"], "--columns"),
+                                   (["--cell", "100000"], "--cell"), (["--cell", "10"], "--cell"),
+                                   (["--columns", "64", "--cell", "1024"], "fewer --columns"), (["--wait", "-1"], "--wait")] {
+            let refused = try Command.run(Daemon.curatorctl, ["--socket", daemon.socket, "sheet", "-o", out] + arguments)
+            #expect(refused.status == 2 && refused.stderr.contains(named), "\(arguments): \(refused.output)")
+            #expect(!refused.stderr.contains("Fatal error") && !FileManager.default.fileExists(atPath: out), "\(arguments)")
+        }
+        let missing = try Command.run(Daemon.curatorctl, ["--socket", daemon.socket, "sheet", "-o", "/nonexistent-\(getpid())/sheet.png"])
+        #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1
+                && missing.stderr.contains("cannot write /nonexistent-"), "\(missing.output)")
+        #expect(missing.stderr.range(of: #"\d{4}-\d\d-\d\d"#, options: .regularExpression) == nil, "no log line: \(missing.output)")
+        let folder = daemon.home.sub("folder.png")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let isFolder = try Command.run(Daemon.curatorctl, ["--socket", daemon.socket, "sheet", "-o", folder])
+        #expect(isFolder.status == 1 && isFolder.stderr.contains("it is a folder"), "\(isFolder.output)")
+        let drawn = try Command.run(Daemon.curatorctl, ["--socket", daemon.socket, "sheet", "-o", out, "--cell", "48", "--columns", "1"])
+        #expect(drawn.status == 0, "the ends of the ranges are drawn: \(drawn.output)")
+
+        let items = daemon.home.sub("items.json")
+        try #"[{"position":1,"label":"a.jpg"}]"#.write(toFile: items, atomically: true, encoding: .utf8)
+        let renderer = Daemon.binDirectory + "/curatord-thumbnailer"
+        let direct = try Command.run(renderer, ["sheet", items, "-o", daemon.home.sub("direct.png"), "--cell", "100000"])
+        #expect(direct.status == 2 && direct.stderr.hasPrefix("curatord-thumbnailer sheet: --cell must be 48 to 1024"), "\(direct.output)")
     }
 
     /// A photo deleted by another program loses its thumbnails; a photo trashed by a

@@ -25,23 +25,35 @@ struct SheetCommand: CLICommand {
     @Option("--output", "-o", value: "FILE", help: "The first page: FILE.png or FILE.jpg; more pages are FILE-2.png, FILE-3.png...")
     var output: String
 
-    @Option("--columns", value: "N", help: "Photos per row (default 8).")
+    @Option("--columns", value: "N", help: "Photos per row, 1 to 64 (default 8).")
     var columns: Int?
 
-    @Option("--cell", value: "PX", help: "The square each photo is fitted into, pixels (default 180).")
+    @Option("--cell", value: "PX", help: "The square each photo is fitted into, 48 to 1024 pixels (default 180); columns times cell at most 16384.")
     var cell: Int?
 
-    @Option("--wait", value: "SECONDS", help: "How long to wait for thumbnails still being made (default 60); the rest are drawn as missing.")
+    @Option("--wait", value: "SECONDS", help: "How long to wait for thumbnails still being made, 0 to 3600 (default 60); the rest are drawn as missing.")
     var wait: Int?
+
+    /// How `curatord-thumbnailer sheet` starts the lines it means for people.
+    static let rendererPrefix = "curatord-thumbnailer sheet: "
 
     /// Photos per `list` page and per `thumbnail` request.
     static let chunk = 1000
 
-    func run(_ context: CLIContext) throws(CLIError) {
+    /// Every option in range before anything is asked of curatord (exit status 2).
+    func validate() throws(ValidationError) {
         let lower = output.lowercased()
         guard lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else {
-            throw CLIError.failed("the output must be a .png, .jpg or .jpeg file: \(output)")
+            throw ValidationError("the output must be a .png, .jpg or .jpeg file: \(output)")
         }
+        if let problem = SheetLimits.problem(columns: columns ?? 8, cell: cell ?? 180) { throw ValidationError(problem) }
+        if let wait, !SheetLimits.wait.contains(wait) {
+            throw ValidationError("--wait must be \(SheetLimits.wait.lowerBound) to \(SheetLimits.wait.upperBound) seconds, not \(wait)")
+        }
+    }
+
+    func run(_ context: CLIContext) throws(CLIError) {
+        try Self.checkWritable(output)
         guard let renderer = Self.renderer() else {
             throw CLIError.failed("curatord-thumbnailer is not installed beside curatorctl (it draws the pages)")
         }
@@ -52,7 +64,8 @@ struct SheetCommand: CLICommand {
 
         let scratch = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let size: ThumbnailSize = (cell ?? 180) > 128 ? .large : .normal
+        // The smallest thumbnail that fills a cell: none is blown up where a larger one is made.
+        let size = ThumbnailSize.allCases.sorted().first { $0.pixels >= cell ?? 180 } ?? .xxLarge
         let thumbnails = try fetch(context, ids: shown.map(\.id), size: size, scratch: scratch)
 
         // Folder headings: a run of photos of one folder, with the folder's count.
@@ -191,6 +204,21 @@ struct SheetCommand: CLICommand {
         return made
     }
 
+    /// The pages are written last, by the renderer: a path that cannot be written is
+    /// said at once, in a line, before curatord is asked for anything.
+    static func checkWritable(_ path: String) throws(CLIError) {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if exists && isFolder.boolValue { throw CLIError.failed("cannot write \(path): it is a folder") }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if access(folder, W_OK | X_OK) != 0 {
+            throw CLIError.failed("cannot write \(path): \(folder): \(String(cString: strerror(errno)))")
+        }
+        if exists && access(path, W_OK) != 0 {
+            throw CLIError.failed("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Runs the renderer; its report (stdout) when it succeeds.
     private static func runRenderer(_ executable: String, _ arguments: [String]) throws(CLIError) -> String {
         let process = Process()
@@ -206,8 +234,15 @@ struct SheetCommand: CLICommand {
         let report = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CLIError.failed("drawing the sheet failed: \(String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            // Only the renderer's own sentence (the line it starts with its name), never
+            // a log line or a stack trace: the user reads it as curatorctl's error.
+            let said = String(decoding: errors, as: UTF8.self).split(separator: "\n")
+                .first { $0.hasPrefix(Self.rendererPrefix) }.map { String($0.dropFirst(Self.rendererPrefix.count)) }
+            let why = said ?? (process.terminationReason == .uncaughtSignal
+                ? "curatord-thumbnailer was killed by signal \(process.terminationStatus)"
+                : "curatord-thumbnailer exited with status \(process.terminationStatus)")
+            throw CLIError.failed("drawing the sheet failed: \(why)")
         }
         return String(decoding: report, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
