@@ -503,10 +503,16 @@ public struct BatchSummary: Codable, Sendable {
     /// the asker's photos in it only.
     public var byUid: UInt32?
     public var byUser: String?
+    /// Photos trashed and put back: a group's files are one photo, as the plan said them.
+    public var photosTrashed: Int?
+    public var photosRestored: Int?
     public init(batch: Int64, createdAt: String, state: BatchState, count: Int, photos: Int? = nil, files: Int? = nil, trashed: Int,
-                skipped: Int, restored: Int, bytes: Int64, byUid: UInt32? = nil, byUser: String? = nil) {
+                skipped: Int, restored: Int, bytes: Int64, byUid: UInt32? = nil, byUser: String? = nil,
+                photosTrashed: Int? = nil, photosRestored: Int? = nil) {
         self.photos = photos
         self.files = files
+        self.photosTrashed = photosTrashed
+        self.photosRestored = photosRestored
         self.byUid = byUid
         self.byUser = byUser
         self.batch = batch

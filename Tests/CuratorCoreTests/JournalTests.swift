@@ -101,7 +101,8 @@ struct JournalTests {
         try journal.recordItem(batch: id, step: 1, state: .restored, outcome: .restored, detail: "recreated a")
         item = try #require(try journal.items(of: id).first)
         #expect(item.state == .restored && item.outcome == .restored && item.detail == "recreated a" && item.moved)
-        #expect(try journal.counts(of: id) == JournalBatchCounts(count: 1, photos: 1, trashed: 1, restored: 1, bytes: 1001))
+        #expect(try journal.counts(of: id) == JournalBatchCounts(count: 1, trashed: 1, restored: 1, bytes: 1001,
+                                                                    photos: .init(count: 1, trashed: 1, restored: 1)))
     }
 
     @Test func findsWhatACrashLeftUnfinished() throws {

@@ -98,8 +98,8 @@ struct DeleteCLITests {
         let rows = history.stdout.split(separator: "\n").map(String.init)
         #expect(rows.count == 2)
         #expect(rows.first?.hasPrefix("    2") == true, "newest first: \(rows)")
-        #expect(rows.first?.contains("1/1 trashed") == true)
-        #expect(rows.last?.contains("3/3 trashed, 0 restored, 4.5 kB") == true, "\(rows)")
+        #expect(rows.first?.contains("1/1 photo trashed") == true)
+        #expect(rows.last?.contains("3/3 photos trashed, 0 restored, 4.5 kB") == true, "\(rows)")
         #expect(rows.allSatisfy { $0.contains("done") })
 
         let latest = try d.ctl(["undo"])
@@ -150,7 +150,7 @@ struct HonestExitTests {
         Files.remove(trash.infoPath(entry.name))
         let undo = try d.ctl(["undo"])
         #expect(undo.status == 7, "\(undo.stdout) \(undo.stderr)")
-        #expect(undo.stdout.contains("Batch 1: 1 photo put back, 1 no longer in the trash:"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("Batch 1: 1 photo put back, 1 photo no longer in the trash:"), "\(undo.stdout)")
         #expect(undo.stderr.contains("only 1 of 2 photos were put back"), "\(undo.stderr)")
     }
 
@@ -199,7 +199,7 @@ struct UndoReportCLITests {
         #expect(try d.ctl(["rm", "--yes"]).status == 0)
         try FileManager.default.removeItem(atPath: d.trashDirectory)
         let undo = try d.ctl(["undo"])
-        #expect(undo.stdout.contains("Batch 1: 0 photos put back, 2 could not be put back:"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("Batch 1: 0 photos put back, 2 photos could not be put back:"), "\(undo.stdout)")
         let lines = undo.stdout.split(separator: "\n").filter { $0.contains("IMG_") }
         #expect(lines.count == 2, "\(undo.stdout)")
         #expect(lines.allSatisfy { $0.contains("could not be put back: ENOENT") && $0.contains(d.trashDirectory) }, "\(undo.stdout)")
@@ -216,7 +216,7 @@ struct UndoReportCLITests {
         Files.remove(trash.filePath(entry.name))
         Files.remove(trash.infoPath(entry.name))
         let undo = try d.ctl(["undo"])
-        #expect(undo.stdout.contains("Batch 1: 0 photos put back, 1 no longer in the trash:"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("Batch 1: 0 photos put back, 1 photo no longer in the trash:"), "\(undo.stdout)")
         #expect(undo.stdout.contains("pics/2024/05/IMG_0001.JPG: no longer in the trash (purged)\n"), "\(undo.stdout)")
         #expect(!undo.stdout.contains("(no longer"), "said once: \(undo.stdout)")
     }
@@ -248,7 +248,7 @@ struct UndoReportCLITests {
         Files.remove(trash.infoPath(entry.name))
 
         let undo = try d.ctl(["undo"])
-        #expect(undo.stdout.contains("Batch 1: 1 photo put back, 1 no longer in the trash:"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("Batch 1: 1 photo put back, 1 photo no longer in the trash:"), "\(undo.stdout)")
         #expect(undo.stdout.contains("pics/été.jpg: restored by another tool under another name: \(escaped)"), "\(undo.stdout)")
         #expect(!undo.stdout.contains("purged"), "\(undo.stdout)")
         #expect(Files.read(d.root() + "/" + escaped) == "summer")

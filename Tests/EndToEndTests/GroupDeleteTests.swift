@@ -169,6 +169,27 @@ struct GroupDeleteTests {
         #expect(Self.exists(folder + "/IMG_0001.JPG") && !Self.exists(folder + "/IMG_0001.CR2"))
     }
 
+    /// After a batch of a group (four files) and a photo alone, `history`, `trash
+    /// list` and `undo` count photos and files apart, as the plan did (issue 48, 10:
+    /// they said "5 photos").
+    @Test func historyTrashListAndUndoCountPhotosAndFilesApart() throws {
+        let (d, _) = try Self.daemon()
+        #expect(try d.ctl(["select", "1", "2"]).status == 0)
+        let rm = try d.ctl(["rm", "--yes"])
+        #expect(rm.status == 0 && rm.stdout.contains("Move 2 photos (5 files), 45 B, to the trash?"), "\(rm.stdout)\(rm.stderr)")
+        let history = try d.ctl(["history"])
+        #expect(history.stdout.contains("2/2 photos trashed (5/5 files), 0 restored, 45 B"), "\(history.stdout)")
+        let list = try d.ctl(["trash", "list"])
+        #expect(list.stdout.contains("2 photos (5 files), 45 B."), "\(list.stdout)")
+        let json = try d.client().result(["cmd": "trash.list"])
+        let groups = (json["photos"] as? [[String: Any]] ?? []).compactMap { $0["group"] as? Int }
+        #expect(groups.count == 4 && Set(groups).count == 1, "each file of the group names it: \(json)")
+        let undo = try d.ctl(["undo"])
+        #expect(undo.status == 0 && undo.stdout.contains("Batch 1: 2 photos (5 files) put back."), "\(undo.stdout)\(undo.stderr)")
+        let after = try d.ctl(["history"])
+        #expect(after.stdout.contains("2/2 photos trashed (5/5 files), 2 (5 files) restored"), "\(after.stdout)")
+    }
+
     /// An orphaned sidecar is no photo: `rm` says what it is, the plan marks it, and
     /// the photos' own sidecars stay.
     @Test func curatorctlRmSaysAnOrphanedSidecarIsOne() throws {

@@ -354,11 +354,13 @@ public final class BatchRunner {
                 let counts = try JournalError.sql { () throws(SQLiteError) in try journal.counts(of: batch.id, owner: others) }
                 return BatchSummary(batch: batch.id,
                                     createdAt: LocalTime(epochSeconds: batch.createdNanoseconds / 1_000_000_000).rfc3339Text,
-                                    state: batch.state, count: counts.count, photos: counts.photos, files: counts.count,
+                                    state: batch.state, count: counts.count, photos: counts.photos.count, files: counts.count,
                                     trashed: counts.trashed,
                                     skipped: counts.count - counts.trashed, restored: counts.restored, bytes: counts.bytes,
                                     byUid: others == nil ? nil : batch.uid,
-                                    byUser: others == nil ? nil : UserAccount.userName(uid: batch.uid))
+                                    byUser: others == nil ? nil : UserAccount.userName(uid: batch.uid),
+                                    photosTrashed: counts.photos.trashed,
+                                    photosRestored: counts.photos.restored)
             }
         }
     }

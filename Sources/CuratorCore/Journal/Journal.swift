@@ -365,13 +365,21 @@ final class Journal: @unchecked Sendable {
     func counts(of batch: Int64, owner: UInt32? = nil) throws(SQLiteError) -> JournalBatchCounts {
         try lock.withLock { () throws(SQLiteError) in try database.prepare("""
             SELECT count(*), coalesce(sum(moved), 0), coalesce(sum(state = ?), 0), coalesce(sum(CASE WHEN moved THEN size ELSE 0 END), 0),
-                   count(DISTINCT coalesce(unit, photo))
+                   count(DISTINCT \(Self.photoKey)), count(DISTINCT CASE WHEN moved THEN \(Self.photoKey) END),
+                   count(DISTINCT CASE WHEN state = ? THEN \(Self.photoKey) END)
             FROM items WHERE batch = ? AND (? IS NULL OR owner = ?)
-            """).bind(.text(JournalItemState.restored.rawValue), .int(batch),
+            """).bind(.text(JournalItemState.restored.rawValue), .text(JournalItemState.restored.rawValue), .int(batch),
                       owner.map { .int(Int64($0)) } ?? .null, owner.map { .int(Int64($0)) } ?? .null)
-            .firstRow { JournalBatchCounts(count: $0.int(0), photos: $0.int(4), trashed: $0.int(1), restored: $0.int(2), bytes: $0.int64(3)) }
-            ?? JournalBatchCounts(count: 0, photos: 0, trashed: 0, restored: 0, bytes: 0) }
+            .firstRow {
+                JournalBatchCounts(count: $0.int(0), trashed: $0.int(1), restored: $0.int(2), bytes: $0.int64(3),
+                                   photos: .init(count: $0.int(4), trashed: $0.int(5), restored: $0.int(6)))
+            }
+            ?? JournalBatchCounts(count: 0, trashed: 0, restored: 0, bytes: 0) }
     }
+
+    /// One photo of a batch: a group's files share their `unit`; a file alone is its own
+    /// (groups and photos are numbered apart, hence the letter).
+    private static let photoKey = "CASE WHEN unit IS NULL THEN 'p' || photo ELSE 'g' || unit END"
 
     private static let itemColumns = """
         batch, step, photo, root_name, root_path, rel_path, dev, ino, size, mtime_ns, state, outcome, detail,

@@ -79,12 +79,19 @@ struct JournalItem: Hashable, Sendable {
 }
 
 /// Counts for `history`.
+/// A batch's files, as its items; `photos` counts a group's files once (its `unit`).
 struct JournalBatchCounts: Hashable, Sendable {
     /// Files: one a step.
     var count: Int
-    /// Photos: a group's files (one `unit`) once.
-    var photos: Int
     var trashed: Int
     var restored: Int
     var bytes: Int64
+    /// Photos: a group's files (one `unit`) once.
+    var photos = PhotoCounts()
+
+    struct PhotoCounts: Hashable, Sendable {
+        var count = 0
+        var trashed = 0
+        var restored = 0
+    }
 }

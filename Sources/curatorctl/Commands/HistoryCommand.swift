@@ -22,8 +22,19 @@ struct HistoryCommand: CLICommand {
         }
         for b in r.batches {
             Format.write("\(Format.pad(String(b.batch), 5, right: true))  \(b.createdAt)  \(Format.pad(b.state.rawValue, 13))  "
-                         + "\(b.trashed)/\(b.count) trashed, \(b.restored) restored, \(Format.bytes(b.bytes))"
+                         + "\(Self.counts(b)), \(Format.bytes(b.bytes))"
                          + (b.byUid.map { uid in ", by \(b.byUser ?? "uid \(uid)") (your photos in it)" } ?? ""))
         }
+    }
+
+    /// "2/2 photos trashed (7/7 files), 0 restored": photos and files apart where a
+    /// group makes them differ (a daemon that does not count photos: files alone).
+    static func counts(_ b: BatchSummary) -> String {
+        guard let photos = b.photos, let trashed = b.photosTrashed, let restored = b.photosRestored else {
+            return "\(b.trashed)/\(Format.plural(b.count, "file")) trashed, \(b.restored) restored"
+        }
+        let files = photos == b.count && trashed == b.trashed ? "" : " (\(b.trashed)/\(Format.plural(b.count, "file")))"
+        let back = restored == b.restored ? "\(restored)" : "\(restored) (\(Format.plural(b.restored, "file")))"
+        return "\(trashed)/\(Format.plural(photos, "photo")) trashed\(files), \(back) restored"
     }
 }

@@ -56,7 +56,8 @@ struct TrashListCommand: CLICommand {
                          + "\(Format.bytes(p.size))  \(p.kind.rawValue): \(p.location.forTerminal)")
         }
         if let limit, r.photos.count > limit { Format.write("  ... and \(r.photos.count - limit) more") }
-        Format.write("\(Format.plural(r.count, "photo")), \(Format.bytes(r.bytes)).")
+        // Each file of a group is listed: photos and files counted apart.
+        Format.write("\(PhotoFileCount(r.photos).phrase), \(Format.bytes(r.bytes)).")
     }
 }
 
@@ -83,7 +84,7 @@ struct TrashEmptyCommand: CLICommand {
             return
         }
         if !context.options.json {
-            Format.write("Delete \(Format.plural(listing.count, "photo")), \(Format.bytes(listing.bytes)), for good? "
+            Format.write("Delete \(PhotoFileCount(listing.photos).phrase), \(Format.bytes(listing.bytes)), for good? "
                          + "This cannot be undone.")
             TrashListCommand.write(listing, limit: 5)
         }
@@ -96,14 +97,15 @@ struct TrashEmptyCommand: CLICommand {
         request.token = listing.token
         guard let (r, writeText) = try context.callDecoding(.trashEmpty(request), as: TrashEmptyResult.self) else { return }
         if writeText {
-            Format.write("\(Format.plural(r.emptied, "photo")) emptied (\(Format.bytes(r.bytes)))"
-                         + (r.skipped > 0 ? ", \(r.skipped) not:" : "."))
+            let emptied = PhotoFileCount(r.items.filter { $0.outcome == .emptied })
+            Format.write("\(emptied.phrase) emptied (\(Format.bytes(r.bytes)))"
+                         + (r.skipped > 0 ? ", \(Format.plural(r.skipped, "file")) not:" : "."))
             for item in r.items where item.outcome != .emptied {
                 Format.write("  \("\(item.root)/\(item.path)".forTerminal): \(item.outcome.rawValue)" + (item.detail.map { " (\($0.forTerminal))" } ?? ""))
             }
         }
         guard r.emptied < r.items.count else { return }
-        throw CLIError.incomplete(r.emptied == 0 ? "nothing was emptied." : "only \(r.emptied) of \(r.items.count) photos were emptied.",
+        throw CLIError.incomplete(r.emptied == 0 ? "nothing was emptied." : "only \(r.emptied) of \(r.items.count) files were emptied.",
                                   nothingDone: r.emptied == 0)
     }
 }

@@ -19,17 +19,22 @@ struct UndoCommand: CLICommand {
         if r.restored == 0 {
             throw CLIError.incomplete("nothing was put back (batch \(r.batch)).", nothingDone: true)
         }
-        throw CLIError.incomplete("only \(r.restored) of \(Format.plural(r.items.count, "photo")) were put back (batch \(r.batch)).",
+        let back = PhotoFileCount(r.items.filter { $0.outcome == .restored }), all = PhotoFileCount(r.items)
+        let files = back.files == back.photos && all.files == all.photos ? "" : " (\(back.files) of \(Format.plural(all.files, "file")))"
+        throw CLIError.incomplete("only \(back.photos) of \(Format.plural(all.photos, "photo"))\(files) were put back (batch \(r.batch)).",
                                   nothingDone: false)
     }
 
     static func write(_ r: UndoResult) {
         let failed = r.items.count { $0.outcome != .restored && $0.outcome != .conflict && $0.outcome != .missing }
         let notBack = r.items.filter { $0.outcome != .restored }
-        Format.write("Batch \(r.batch): \(Format.plural(r.restored, "photo")) put back"
-                     + (r.conflicts > 0 ? ", \(r.conflicts) left in the trash because a file now stands at their path" : "")
-                     + (r.missing > 0 ? ", \(r.missing) no longer in the trash" : "")
-                     + (failed > 0 ? ", \(failed) could not be put back" : "") + (notBack.isEmpty ? "." : ":"))
+        // Each file of a group has its result: photos and files counted apart, as the plan said them.
+        func count(_ outcome: (PhotoOutcome) -> Bool) -> PhotoFileCount { PhotoFileCount(r.items.filter { outcome($0.outcome) }) }
+        Format.write("Batch \(r.batch): \(count { $0 == .restored }.phrase) put back"
+                     + (r.conflicts > 0 ? ", \(count { $0 == .conflict }.phrase) left in the trash because a file now stands at their path" : "")
+                     + (r.missing > 0 ? ", \(count { $0 == .missing }.phrase) no longer in the trash" : "")
+                     + (failed > 0 ? ", \(count { ![.restored, .conflict, .missing].contains($0) }.phrase) could not be put back" : "")
+                     + (notBack.isEmpty ? "." : ":"))
         for item in notBack { Format.write("  \("\(item.root)/\(item.path)".forTerminal): \(Self.reason(item).forTerminal)") }
         if failed > 0 { Format.write("They stay recorded: `curatorctl undo \(r.batch)` again puts them back once that is fixed.") }
     }
