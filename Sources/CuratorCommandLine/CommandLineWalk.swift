@@ -72,16 +72,16 @@ struct CommandLineWalk {
             helpAsked = true
             return
         }
-        let definition = try lookUp(name)
+        let (definition, owner) = try lookUp(name)
         if definition.kind == .flag {
             guard inline == nil else { throw error("\(name) takes no value") }
-            record(definition, "")
+            record(definition, "", for: owner)
             return
         }
         if let inline {
-            record(definition, inline)
+            record(definition, inline, for: owner)
         } else {
-            record(definition, try nextWord(for: name, definition))
+            record(definition, try nextWord(for: name, definition), for: owner)
         }
     }
 
@@ -95,37 +95,35 @@ struct CommandLineWalk {
                 helpAsked = true
                 continue
             }
-            let definition: ArgumentDefinition
+            let definition: ArgumentDefinition, owner: Int
             do {
-                definition = try lookUp(name)
+                (definition, owner) = try lookUp(name)
             } catch {
                 if word.count == 2 { throw error }
                 throw self.error("unknown option \(name) (in \(word))")
             }
             if definition.kind == .flag {
-                record(definition, "")
+                record(definition, "", for: owner)
                 continue
             }
             if rest.isEmpty {
-                record(definition, try nextWord(for: name, definition))
+                record(definition, try nextWord(for: name, definition), for: owner)
             } else {
-                record(definition, String(rest.first == "=" ? rest.dropFirst() : rest))
+                record(definition, String(rest.first == "=" ? rest.dropFirst() : rest), for: owner)
             }
             return
         }
     }
 
-    /// The option `name` of the current command; the options of the commands
-    /// before it belong before its name, which the error says.
-    private func lookUp(_ name: String) throws(CommandLineError) -> ArgumentDefinition {
-        if let definition = node.option(named: name) { return definition }
+    /// The option `name` and the command it belongs to (its index in `nodes`): the
+    /// current command's, else one of the commands before it, whose options may come
+    /// after the subcommand's name too (`curatorctl ls --json`, as gh, kubectl and
+    /// docker take theirs). Where both have it, the nearer command's wins.
+    private func lookUp(_ name: String) throws(CommandLineError) -> (ArgumentDefinition, Int) {
+        if let definition = node.option(named: name) { return (definition, nodes.count - 1) }
         if let owner = nodes.dropLast().lastIndex(where: { $0.option(named: name) != nil }),
            let definition = nodes[owner].option(named: name) {
-            let path = nodes.map(\.configuration.name)
-            let before = path[...owner].joined(separator: " ")
-            let after = path[(owner + 1)...].joined(separator: " ")
-            let example = definition.valueName.map { "\(name) \($0)" } ?? name
-            throw error("\(name) is an option of \(before): give it before \"\(after)\", as in \(before) \(example) \(after)")
+            return (definition, owner)
         }
         throw error("unknown option \(name)")
     }
@@ -138,8 +136,8 @@ struct CommandLineWalk {
         return words[index - 1]
     }
 
-    private mutating func record(_ definition: ArgumentDefinition, _ value: String) {
-        given[nodes.count - 1][definition.key, default: []].append(value)
+    private mutating func record(_ definition: ArgumentDefinition, _ value: String, for owner: Int) {
+        given[owner][definition.key, default: []].append(value)
     }
 
     /// `help [COMMAND ...]`: each word names a subcommand of the one before.

@@ -20,6 +20,8 @@ enum CLIError: Error {
     case cull(String, exitCode: Int32)
     /// Something curatorctl does itself failed (a file, a child process): exit 1.
     case failed(String)
+    /// The words name nothing there is (a place in no root, a folder of several): exit 2.
+    case usage(String)
 
     /// The daemon speaks another protocol version than this curatorctl.
     static func otherProtocol(_ hello: HelloResult) -> CLIError {
@@ -30,7 +32,10 @@ enum CLIError: Error {
     var exitCode: Int32 {
         switch self {
         case .daemonUnreachable, .socketForbidden: 3
+        // curatord finds an argument the user typed invalid (a date, a count): wrong usage.
+        case .daemon(let error) where error.code == .invalidArgument: 2
         case .daemon, .failed: 1
+        case .usage: 2
         case .connectionLost, .protocolMismatch: 4
         case .cancelled: 5
         case .incomplete(_, let nothingDone): nothingDone ? 6 : 7
@@ -61,7 +66,7 @@ enum CLIError: Error {
             return "curatord answered something this curatorctl does not understand: \(text)"
         case .cancelled:
             return "Nothing was changed."
-        case .incomplete(let text, _), .cull(let text, _), .failed(let text):
+        case .incomplete(let text, _), .cull(let text, _), .failed(let text), .usage(let text):
             return text
         }
     }

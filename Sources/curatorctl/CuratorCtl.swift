@@ -12,7 +12,8 @@ struct CuratorCtl: ParsableCommand {
         abstract: "Talks to curatord over its Unix socket, one connection per command.",
         discussion: """
             Exit status: 0 done; 1 curatord refused the request; 2 wrong usage; 3 curatord's socket cannot be used \
-            (not running, or not yours); 4 the connection was lost or the answer not understood; 5 cancelled.
+            (not running, or not yours); 4 the connection was lost or the answer not understood; 5 cancelled; \
+            6 rm or undo did nothing (no photo moved or put back); 7 rm or undo did only part.
             """,
         subcommands: [
             StatusCommand.self,

@@ -3,7 +3,7 @@ import CuratorCommandLine
 import Foundation
 
 /// The options of curatorctl itself, which every command uses; they go before the
-/// command's name (`curatorctl --json ls`).
+/// command's name or after it (`curatorctl --json ls`, `curatorctl ls --json`).
 struct GlobalOptions: ParsableArguments {
     @Option("--socket", "-S", value: "PATH", help: """
         curatord's socket. Default: $CURATORD_SOCKET, else $XDG_RUNTIME_DIR/curatord.sock, else \

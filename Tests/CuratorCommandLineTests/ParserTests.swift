@@ -195,17 +195,21 @@ struct Unexpected: Error, CustomStringConvertible {
         #expect(failure(["trash", "lst"])?.message == "unknown command \"lst\"")
     }
 
-    /// Options of a command come before its subcommand's name: after it they are
-    /// refused, with where they go.
-    @Test func anOptionOfAnEarlierCommandIsExplained() {
-        #expect(failure(["sync", "--json"])?.message
-                == "--json is an option of tool: give it before \"sync\", as in tool --json sync")
-        #expect(failure(["sync", "-S", "/s"])?.message
-                == "-S is an option of tool: give it before \"sync\", as in tool -S PATH sync")
-        #expect(failure(["trash", "list", "--all-users"])?.message
-                == "--all-users is an option of tool trash: give it before \"list\", as in tool trash --all-users list")
-        #expect(failure(["trash", "list", "--json"])?.message
-                == "--json is an option of tool: give it before \"trash list\", as in tool --json trash list")
+    /// Options of a command may come after its subcommand's name too (issue 48, 15:
+    /// `curatorctl ls --json`), and go to the command they belong to.
+    @Test func anOptionOfAnEarlierCommandMayComeAfterTheSubcommand() throws {
+        #expect(failure(["sync", "--json"]) == nil)
+        #expect(failure(["sync", "-S", "/s"]) == nil)
+        #expect(failure(["trash", "list", "--all-users"]) == nil)
+        #expect(failure(["trash", "list", "--json"]) == nil)
+        guard case .run(let parsed) = try CommandParser.parse(["sync", "-S", "/s", "--json"], root: Tool.self) else {
+            Issue.record("not parsed")
+            return
+        }
+        #expect(parsed.command is Sync)
+        let tool = try #require(parsed.command(Tool.self))
+        #expect(tool.json && tool.socket == "/s", "the options went to the command they belong to")
+        #expect(failure(["sync", "--nonsense"])?.message == "unknown option --nonsense")
     }
 
     @Test func validationErrorsCarryTheUsage() {

@@ -30,7 +30,7 @@ struct CullCommand: CLICommand {
 
     func run(_ context: CLIContext) throws(CLIError) {
         try context.requireSameProtocol()
-        let spec = view.spec(at: location)
+        let spec = try view.spec(at: location, context)
         let options = CullOptions(socketPath: context.options.socket, session: context.options.session,
                                   view: spec == ViewSpec() ? nil : spec, graphics: graphics)
         do {

@@ -11,7 +11,8 @@ struct HistoryCommand: CLICommand {
             ("by bob") and counting your photos only; `curatorctl undo BATCH` puts those photos back.
             """)
 
-    @Option("--limit", "-n", value: "N", help: "Show the newest N batches (default 50).")
+    @Option("--limit", "-n", value: "N", help: "Show the newest N batches (default 50).",
+            expecting: "a whole number, 0 or more", transform: { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
     var limit: Int?
 
     func run(_ context: CLIContext) throws(CLIError) {

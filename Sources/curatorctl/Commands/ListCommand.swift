@@ -12,14 +12,16 @@ struct ListCommand: CLICommand {
 
     @OptionGroup var view: ViewOptions
 
-    @Option("--offset", value: "N", help: "Skip the first N photos of the view.")
+    @Option("--offset", value: "N", help: "Skip the first N photos of the view.",
+            expecting: "a whole number, 0 or more", transform: { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
     var offset: Int?
 
-    @Option("--limit", "-n", value: "N", help: "Show at most N photos.")
+    @Option("--limit", "-n", value: "N", help: "Show at most N photos.",
+            expecting: "a whole number, 0 or more", transform: { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
     var limit: Int?
 
     func run(_ context: CLIContext) throws(CLIError) {
-        let spec = view.spec(at: location)
+        let spec = try view.spec(at: location, context)
         let request = ListRequest(session: context.options.session, view: spec == ViewSpec() ? nil : spec, offset: offset, limit: limit)
         guard let r = try context.call(.list(request), as: ListResult.self) else { return }
         var index = 0

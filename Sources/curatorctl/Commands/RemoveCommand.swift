@@ -23,7 +23,7 @@ struct RemoveCommand: CLICommand {
         Of each photo that is a group (a RAW and its JPEG, with their sidecars), trash only that part: its RAW \
         (with the RAW's own sidecars) or its rendered file (JPEG, HEIC, ...). The group's own sidecar stays while \
         any of its files does. Photos without such a file are left out.
-        """)
+        """, expecting: "raw or rendered", transform: { ["raw", "rendered"].contains($0) ? $0 : nil })
     var only: String?
 
     func run(_ context: CLIContext) throws(CLIError) {

@@ -57,7 +57,7 @@ struct SheetCommand: CLICommand {
         guard let renderer = Self.renderer() else {
             throw CLIError.failed("curatord-thumbnailer is not installed beside curatorctl (it draws the pages)")
         }
-        let spec = view.spec(at: location)
+        let spec = try view.spec(at: location, context)
         let (photos, shownView) = try listed(context, spec: spec)
         let shown = selection ? photos.filter { $0.selected != nil } : photos
         guard !shown.isEmpty else { throw CLIError.failed(selection ? "nothing is selected in this view" : "the view is empty") }

@@ -37,8 +37,20 @@ struct ViewOptions: ParsableArguments {
     @Flag("--orphans", help: "Sidecars (.xmp, .aae, ...) whose photo is gone, instead of photos (roots with groups).")
     var orphans: Bool
 
-    /// The view these options and a positional `ROOT`, `ROOT/FOLDER` or `FOLDER` (when
-    /// there is one root, or with --root) describe.
+    /// The view these options and the place word describe: with --root a folder of
+    /// it; else a real folder, a root by name or a folder of the root that has it
+    /// (`PlaceResolver`).
+    func spec(at location: String?, _ context: CLIContext) throws(CLIError) -> ViewSpec {
+        guard let location, !location.isEmpty, root == nil else { return spec(at: location) }
+        var spec = spec(at: nil)
+        let place = try PlaceResolver.resolve(location, context)
+        spec.root = place.root
+        spec.folder = place.folder ?? folder
+        return spec
+    }
+
+    /// The view these options and a positional `ROOT`, `ROOT/FOLDER` or `FOLDER` (with
+    /// --root) describe, read as words alone.
     func spec(at location: String?) -> ViewSpec {
         var spec = ViewSpec()
         var filter = ViewFilter()
