@@ -31,6 +31,24 @@ struct TrashEmptyTests {
         #expect(try d.ctl(["rm", "--yes"]).status == 0)
     }
 
+    /// A photo trash-restore put back meanwhile is no longer listed (issue 48, 14);
+    /// the rest still are, and emptying them takes that one as `missing`.
+    @Test func aPhotoTrashRestorePutBackIsNoLongerListed() throws {
+        let (d, _, _) = try Self.daemon()
+        try d.start()
+        try Self.trashAll(d)
+        let photo = d.root() + "/2024/05/IMG_0001.JPG"
+        #expect(!Files.exists(photo))
+        let restore = try Command.run("/bin/sh", ["-c", "echo 0 | trash-restore \"$0\"", photo],
+                                      environment: ["HOME": d.home.path, "XDG_DATA_HOME": d.dataHome, "PATH": "/usr/bin:/bin"])
+        try #require(Files.exists(photo), "trash-restore put it back: \(restore.output)")
+        let list = try d.ctl(["trash", "list"])
+        #expect(list.status == 0 && list.stdout.contains("4 photos") && !list.stdout.contains("IMG_0001.JPG"), "\(list.stdout)")
+        let yes = try d.ctl(["trash", "empty", "--yes"])
+        #expect(yes.status == 0 && yes.stdout.contains("4 photos emptied"), "\(yes.stdout) \(yes.stderr)")
+        #expect(Files.exists(photo), "the photo put back stays where it is")
+    }
+
     @Test func listShowsBothKindsAndEmptyRemovesExactlyThem() throws {
         let (d, pics, shared) = try Self.daemon()
         try d.start()
@@ -42,8 +60,11 @@ struct TrashEmptyTests {
         #expect(list.stdout.contains("recycle: \(d.root("shared"))/.recycle/root/2024/05/S_0001.JPG"), "\(list.stdout)")
         let onlyShared = try DeletePermissionTests.lastObject(try d.ctl(["--json", "trash", "list", "--root", "shared"]).stdout)
         #expect((onlyShared["result"] as? [String: Any])?["count"] as? Int == 2, "\(onlyShared)")
-        // Nothing is older than a day yet.
-        #expect(try d.ctl(["trash", "list", "--older-than", "1d"]).stdout.contains("Nothing of yours is in the trash."))
+        // Nothing is older than a day yet: said so, with what is there for less (issue 48, 14).
+        let older = try d.ctl(["trash", "list", "--older-than", "1d"])
+        #expect(older.status == 0 && older.stdout.contains(
+            "Nothing of yours has been in the trash for 1 day or more; 5 photos are there for less (curatorctl trash list)."),
+            "\(older.stdout)")
 
         // No is no.
         let no = try d.ctl(["trash", "empty"], input: "n\n")

@@ -14,7 +14,7 @@ extension BatchRunner {
     /// The photos of `uid`'s batches still in the trash, oldest first; `root` keeps
     /// one root's, `cutoff` those whose batch ran at or before it (seconds since the epoch).
     public func trashed(uid: UInt32, root: String? = nil, cutoff: Int64? = nil) throws(BatchError) -> TrashListResult {
-        let entries = try trashedEntries(uid: uid, root: root, cutoff: cutoff)
+        let entries = try trashedEntries(uid: uid, root: root, cutoff: cutoff).filter { Self.stillInTrash($0.item) }
         let photos = entries.map { Self.photo($0.item, createdNanoseconds: $0.createdNanoseconds) }
         return TrashListResult(photos: photos, count: photos.count, bytes: photos.reduce(0) { $0 + $1.size },
                                token: Self.token(entries.map(\.item)))
@@ -25,7 +25,9 @@ extension BatchRunner {
     public func empty(uid: UInt32, root: String? = nil, cutoff: Int64? = nil, token: String) throws(BatchError) -> TrashEmptyResult {
         try live.check { (running) throws(BatchError) in try refuseWhileUnrecovered(live: running) }
         let entries = try trashedEntries(uid: uid, root: root, cutoff: cutoff)
-        guard Self.token(entries.map(\.item)) == token else {
+        // The token is of the list as shown; a photo another tool took out meanwhile is
+        // emptied as `missing`, which its journal then records.
+        guard Self.token(entries.filter { Self.stillInTrash($0.item) }.map(\.item)) == token else {
             throw BatchError(.tokenMismatch, "what is in the trash changed since it was listed (a batch, an undo or "
                              + "another tool): list it again; nothing was emptied")
         }
@@ -128,6 +130,23 @@ extension BatchRunner {
             (root == nil || entry.item.rootName == root)
                 && (cutoff.map { entry.createdNanoseconds / 1_000_000_000 <= $0 } ?? true)
         }
+    }
+
+    /// Whether a photo the journal records in the trash is still there: trash-restore,
+    /// gio or a file manager may have put it back (or purged it) since, which the
+    /// journal learns at the next undo or emptying. Another file under its name stays
+    /// listed (emptying leaves it alone as `changed`, and says so); one that cannot be
+    /// looked at (its trash unreadable, unmounted) is as the journal says.
+    static func stillInTrash(_ item: JournalItem) -> Bool {
+        guard let directory = item.trashDirectory, let name = item.trashName else { return false }
+        let location = item.trashKind == .recycle ? directory.appending(name) : directory.appending("files").appending(name)
+        let status: FileStatus?
+        do {
+            status = try FileStatus.ifExists(location)
+        } catch {
+            return true
+        }
+        return status != nil
     }
 
     static func photo(_ item: JournalItem, createdNanoseconds: Int64) -> TrashedPhoto {

@@ -43,7 +43,26 @@ struct TrashListCommand: CLICommand {
 
     func run(_ context: CLIContext) throws(CLIError) {
         guard let r = try context.call(.trashList(filter.request), as: TrashListResult.self) else { return }
-        Self.write(r)
+        guard r.photos.isEmpty, filter.root != nil || filter.olderThan != nil else {
+            Self.write(r)
+            return
+        }
+        // Nothing passes the filter: say what it left out, not that the trash is empty.
+        let all = try context.connection().call(.trashList(TrashRequest()), as: TrashListResult.self)
+        Format.write(Self.nothing(filter, besides: all))
+    }
+
+    /// "Nothing of yours has been in the trash for 30 days or more; 3 photos are, for less
+    /// (curatorctl trash list)." when the filter left out what there is.
+    static func nothing(_ filter: TrashFilterOptions, besides all: TrashListResult) -> String {
+        var what = "Nothing of yours"
+        if let root = filter.root { what += " from root \(root)" }
+        what += filter.olderThan.map { " has been in the trash for \($0) day\($0 == 1 ? "" : "s") or more" } ?? " is in the trash"
+        guard !all.photos.isEmpty else { return what + "." }
+        let others = PhotoFileCount(all.photos)
+        return what + "; \(others.phrase) \(others.photos == 1 ? "is" : "are") there"
+            + (filter.olderThan != nil ? " for less" : "") + (filter.root != nil ? " from other roots" : "")
+            + " (curatorctl trash list)."
     }
 
     static func write(_ r: TrashListResult, limit: Int? = nil) {
@@ -104,7 +123,8 @@ struct TrashEmptyCommand: CLICommand {
                 Format.write("  \("\(item.root)/\(item.path)".forTerminal): \(item.outcome.rawValue)" + (item.detail.map { " (\($0.forTerminal))" } ?? ""))
             }
         }
-        guard r.emptied < r.items.count else { return }
+        // One another tool took out of the trash meanwhile (`missing`) is not left behind.
+        guard r.emptied + r.items.count(where: { $0.outcome == .missing }) < r.items.count else { return }
         throw CLIError.incomplete(r.emptied == 0 ? "nothing was emptied." : "only \(r.emptied) of \(r.items.count) files were emptied.",
                                   nothingDone: r.emptied == 0)
     }
