@@ -209,8 +209,14 @@ public struct SelectionItem: Codable, Hashable, Sendable {
     /// True when the session's view does not show it (its filter hides it, or it
     /// lies outside the view's folder): still selected, and deleted with the rest.
     public var hidden: Bool?
+    /// A group's: how many files it has and all their bytes, which the selection's
+    /// `bytes` and a delete count (`size` is the shown file's); absent for a photo alone.
+    public var files: Int?
+    public var totalSize: Int64?
     public init(number: Int, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64, captureTime: String? = nil,
-                hidden: Bool? = nil, captureMs: Int? = nil, captureOffset: String? = nil) {
+                hidden: Bool? = nil, captureMs: Int? = nil, captureOffset: String? = nil, files: Int? = nil, totalSize: Int64? = nil) {
+        self.files = files
+        self.totalSize = totalSize
         self.number = number
         self.captureMs = captureMs
         self.captureOffset = captureOffset

@@ -169,6 +169,24 @@ struct GroupDeleteTests {
         #expect(Self.exists(folder + "/IMG_0001.JPG") && !Self.exists(folder + "/IMG_0001.CR2"))
     }
 
+    /// Sizes say what they are (issue 48, 11): `ls` gives each file its own size and
+    /// a group's sum on a line of its own (it printed the group's 34 B beside the
+    /// 4-byte JPEG); `selection` gives a group's whole size with its files, so that
+    /// the items add up to the total.
+    @Test func sizesSayWhatTheyAre() throws {
+        let (d, _) = try Self.daemon()
+        let ls = try d.ctl(["ls"])
+        let lines = ls.stdout.split(separator: "\n").map(String.init)
+        let shown = lines.first { $0.contains("IMG_0001.JPG") } ?? ""
+        #expect(shown.contains(" 4 B") && !shown.contains("34 B"), "\(ls.stdout)")
+        #expect(lines.contains { $0.contains("= the group's 4 files") && $0.contains("34 B") }, "\(ls.stdout)")
+        #expect(try d.ctl(["select", "1", "2"]).status == 0)
+        let selection = try d.ctl(["selection"])
+        #expect(selection.stdout.contains("1. pics/2024/IMG_0001.JPG  34 B (4 files)"), "\(selection.stdout)")
+        #expect(selection.stdout.contains("2. pics/2024/IMG_0002.JPG  11 B"), "\(selection.stdout)")
+        #expect(selection.stdout.contains("2 photos, 45 B"), "34 B + 11 B: \(selection.stdout)")
+    }
+
     /// After a batch of a group (four files) and a photo alone, `history`, `trash
     /// list` and `undo` count photos and files apart, as the plan did (issue 48, 10:
     /// they said "5 photos").

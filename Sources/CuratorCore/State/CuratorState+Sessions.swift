@@ -77,10 +77,12 @@ extension CuratorState {
         for (index, id) in state.selection.items.enumerated() {
             guard let photo = library.listed(id), maySee(photo, uid: uid) else { continue }
             let path = wirePath(library.relativePath(of: photo))
+            let members = library.members(ofGroupShownBy: photo)
             items.append(SelectionItem(number: index + 1, id: id, root: rootName(photo.rootID), path: path.path, pathRaw: path.pathRaw,
                                        size: photo.size, captureTime: photo.capture.seconds.map { CaptureTime(seconds: $0).wire },
                                        hidden: hidden.contains(id) ? true : nil, captureMs: photo.captureDetail.milliseconds,
-                                       captureOffset: photo.captureDetail.offsetWire))
+                                       captureOffset: photo.captureDetail.offsetWire,
+                                       files: members?.count, totalSize: members.map(GroupMembers.totalSize)))
         }
         return items
     }

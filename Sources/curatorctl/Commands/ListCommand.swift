@@ -40,13 +40,18 @@ struct ListCommand: CLICommand {
                 let badge = p.selected.map { "[\($0)]" } ?? ""
                 let flags = (p.protected == true ? " protected" : "") + (p.offline == true ? " offline" : "")
                 let name = (p.path.split(separator: "/").last.map(String.init) ?? p.path).forTerminal
-                // A group shows its whole size, and its other files (named: they are in its folder) below it.
-                let size = p.totalSize ?? p.size
+                // Each file beside its own size; a group's other files (named: they are in its
+                // folder) below it, then their sum, which the selection and a delete count.
                 Format.write("  \(Format.pad(String(p.position ?? 0), width, right: true)) \(Format.pad(badge, 5)) \(Format.pad(name, 28)) "
-                             + "\(Format.pad(Format.bytes(size), 8, right: true))  \(p.captureTime ?? "-")\(flags)")
-                for member in p.members ?? [] {
+                             + "\(Format.pad(Format.bytes(p.size), 8, right: true))  \(p.captureTime ?? "-")\(flags)")
+                let members = p.members ?? []
+                for member in members {
                     Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) + \(Format.pad(member.name.forTerminal, 26)) "
                                  + "\(Format.pad(Format.bytes(member.size), 8, right: true))  \(member.kind)")
+                }
+                if !members.isEmpty, let total = p.totalSize {
+                    Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) = \(Format.pad("the group's \(members.count + 1) files", 26)) "
+                                 + "\(Format.pad(Format.bytes(total), 8, right: true))")
                 }
             }
         }

@@ -15,7 +15,9 @@ struct SelectionCommand: CLICommand {
         }
         let width = String(r.items.count).count
         for item in r.items {
-            Format.write("\(Format.pad(String(item.number), width, right: true)). \("\(item.root)/\(item.path)".forTerminal)  \(Format.bytes(item.size))"
+            // A group's size is all of its files', as the total below and a delete count it.
+            let size = item.totalSize.map { "\(Format.bytes($0)) (\(Format.plural(item.files ?? 1, "file")))" } ?? Format.bytes(item.size)
+            Format.write("\(Format.pad(String(item.number), width, right: true)). \("\(item.root)/\(item.path)".forTerminal)  \(size)"
                          + (item.captureTime.map { "  \($0)" } ?? "") + "  #\(item.id)" + (item.hidden == true ? "  (hidden by the view)" : ""))
         }
         let hidden = (r.hidden ?? 0) > 0 ? "; \(r.hidden ?? 0) hidden by the view" : ""
