@@ -61,7 +61,7 @@ public enum Daemon {
             for warning in check.warnings { log.warning(warning) }
             for error in check.errors { printError("curatord: \(error)") }
             guard check.errors.isEmpty else { return 1 }
-            print(EffectiveSettings.describe(config))
+            print(EffectiveSettings.describe(config, systemWide: Environment().isSystemService))
             return 0
         }
         if let inotifyError { log.warning("inotify is unavailable (\(inotifyError)); every root will be polled") }

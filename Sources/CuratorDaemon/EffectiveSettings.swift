@@ -4,7 +4,10 @@ import CuratorSystem
 
 /// `curatord --check-config`: the settings in force, after defaults, as JSON5.
 enum EffectiveSettings {
-    static func describe(_ c: Configuration) -> String {
+    /// `systemWide`: the defaults are the system service's (`Environment.isSystemService`:
+    /// root without XDG_RUNTIME_DIR, or a service of systemd's system manager), which
+    /// the thumbnail settings say, since that is where they differ from what a user expects.
+    static func describe(_ c: Configuration, systemWide: Bool = false) -> String {
         func q(_ s: String) -> String {
             "\"" + String(s.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] }) + "\""
         }
@@ -13,6 +16,12 @@ enum EffectiveSettings {
         lines.append("  socket_mode: \"0\(String(c.socketMode, radix: 8))\",")
         lines.append("  state_dir: \(q(c.stateDirectory.lossyString)),")
         lines.append("  trash_dir: \(c.homeTrash.map { q($0.lossyString) } ?? "null /* no home trash: each volume's .Trash-$uid */"),")
+        lines.append("  thumbnails: \(c.thumbnailCache != nil),")
+        if let cache = c.thumbnailCache {
+            let why = systemWide ? " /* the system service's own cache: no XDG_RUNTIME_DIR, so system-wide defaults */"
+                : " /* the thumbnail standard's, shared with file managers */"
+            lines.append("  thumbnail_dir: \(q(cache.lossyString)),\(why)")
+        }
         lines.append("  log_level: \(q(c.logLevel.word)),")
         lines.append("  selection_cap: \(c.selectionCap.map(String.init) ?? "null"),")
         lines.append("  max_sessions_per_user: \(c.maxSessionsPerUser),")

@@ -61,6 +61,29 @@ struct SystemdConfigTests {
         }
     }
 
+    /// Root started by hand without XDG_RUNTIME_DIR (ssh, su) takes the system
+    /// service's defaults; --check-config shows where its thumbnails go and why
+    /// (issue 48, 16), and that its trash stays in its home.
+    @Test func checkConfigSaysWhereThumbnailsGoAndWhy() throws {
+        let home = TestDirectory("config")
+        let pics = home.mkdir("pics")
+        let file = home.sub("c.json5")
+        Files.write(file, #"{ roots: ["\#(pics)"], socket: "\#(home.sub("s.sock"))", state_dir: "\#(home.sub("state"))" }"#)
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "JOURNAL_STREAM", "INVOCATION_ID", "CONFIGURATION_DIRECTORY", "STATE_DIRECTORY",
+                    "CACHE_DIRECTORY", "XDG_RUNTIME_DIR"] {
+            env.removeValue(forKey: key)
+        }
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.sub("data")
+        let result = try Command.run(Daemon.curatord, ["--check-config", "--config", file], environment: env)
+        try #require(getuid() == 0 && result.status == 0, "\(result.output)")
+        #expect(result.stdout.contains(
+            "thumbnail_dir: \"/var/cache/curatord/thumbnails\", /* the system service's own cache: no XDG_RUNTIME_DIR"),
+            "\(result.stdout)")
+        #expect(result.stdout.contains("trash_dir: \"\(home.sub("data"))/Trash\""), "\(result.stdout)")
+    }
+
     @Test func effectiveSettingsFillInDefaults() throws {
         let home = TestDirectory("config")
         let pics = home.mkdir("pics")
@@ -72,6 +95,9 @@ struct SystemdConfigTests {
         #expect(result.stdout.contains("socket: \"\(home.path)/curatord.sock\""))
         #expect(result.stdout.contains("state_dir: \"\(home.sub("state"))/curatord\""))
         #expect(result.stdout.contains("trash_dir: \"\(home.sub("data"))/Trash\""))
+        #expect(result.stdout.contains("thumbnails: true,"), "\(result.stdout)")
+        #expect(result.stdout.contains("thumbnail_dir: \"\(home.path)/.cache/thumbnails\", /* the thumbnail standard's"),
+                "\(result.stdout)")
         #expect(result.stdout.contains("name: \"pics\""))
         #expect(result.stdout.contains("watch: \"auto\""))
         #expect(result.stdout.contains("max_clients: 64"))
