@@ -6,9 +6,10 @@ import Testing
 
 /// The name order of a view is built from each folder's entries (kept sorted by
 /// the library) rather than by sorting every photo: it must be the order a sort
-/// gives, folder path first, then file name, as bytes.
+/// gives, folder path first, then file name, as file managers show them
+/// (`NaturalOrder`).
 struct ViewOrderTests {
-    @Test func nameOrderIsFolderPathThenNameAsBytes() throws {
+    @Test func nameOrderIsFolderPathThenNameAsFileManagersShowThem() throws {
         let f = try ReconcileTests.Fixture()
         var generator = SystemRandomNumberGenerator()
         let folders = ["", "a", "a/x", "b", "a b", "Z", "é", "2024/05-mai"]
@@ -29,8 +30,10 @@ struct ViewOrderTests {
 
         let photos = f.state.library.photos.values
         func folderPath(_ photo: Photo) -> ByteString { f.state.library.folders[photo.folderID]?.path ?? .empty }
+        // As file managers show them (issue 48, 17): numbers by value, letters without case.
         let expected = photos.sorted { a, b in
-            folderPath(a) != folderPath(b) ? folderPath(a) < folderPath(b) : a.name < b.name
+            folderPath(a) != folderPath(b) ? NaturalOrder.compare(folderPath(a), folderPath(b)) < 0
+                : NaturalOrder.compare(a.name, b.name) < 0
         }.map(\.id)
         #expect(expected.count == folders.count * 25)
         #expect(Array(try f.state.resolve(ViewSpec(), uid: 0)) == expected)

@@ -87,7 +87,7 @@ extension CuratorState {
             let root = library.folders[folder]?.rootID ?? -1
             keyed.append((folder, rootRank[root] ?? 0, path))
         }
-        keyed.sort { a, b in a.rank != b.rank ? a.rank < b.rank : a.path < b.path }
+        keyed.sort { a, b in a.rank != b.rank ? a.rank < b.rank : NaturalOrder.compare(a.path, b.path) < 0 }
         return (keyed.map(\.folder), folderPaths)
     }
 
@@ -171,6 +171,7 @@ extension CuratorState {
         view.folderEnds.reserveCapacity(folders.count)
         for folder in folders {
             let path = paths[folder] ?? .empty
+            let start = view.slots.count
             library.forEachPhotoID(inFolder: folder) { id in
                 guard let slot = table.slot(of: id) else { return }
                 let row = table.rows[Int(slot)]
@@ -182,9 +183,29 @@ extension CuratorState {
                 // A listed row is in its own group's ring, when it has one.
                 view.files += links.isEmpty ? 1 : links.rowCount(inRingOf: row.id)
             }
+            Self.sortNaturally(&view.slots, from: start, table: table)
             view.folderEnds.append(view.slots.count)
         }
         return view
+    }
+
+    /// A folder's slots, filed in byte order (what lookups need), put in the order
+    /// file managers show names (`NaturalOrder`). Camera names (zero-padded, one
+    /// case) are already in it: one pass checks, and only the others are sorted.
+    static func sortNaturally(_ slots: inout [Int32], from start: Int, table: PhotoTable) {
+        guard slots.count - start > 1 else { return }
+        table.names.bytes.withUnsafeBufferPointer { arena in
+            func name(_ slot: Int32) -> UnsafeBufferPointer<UInt8> {
+                let ref = table.rows[Int(slot)].name
+                return UnsafeBufferPointer(rebasing: arena[Int(ref.offset)..<Int(ref.offset) + Int(ref.count)])
+            }
+            var ordered = true
+            for k in (start + 1)..<slots.count where NaturalOrder.compare(name(slots[k - 1]), name(slots[k])) > 0 {
+                ordered = false
+                break
+            }
+            if !ordered { slots[start...].sort { NaturalOrder.compare(name($0), name($1)) < 0 } }
+        }
     }
 }
 
