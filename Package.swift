@@ -26,6 +26,7 @@ let package = Package(
         .executable(name: "curatord", targets: ["curatord"]),
         .executable(name: "curatorctl", targets: ["curatorctl"]),
         .executable(name: "curatord-thumbnailer", targets: ["curatord-thumbnailer"]),
+        .executable(name: "curatord-web", targets: ["curatord-web"]),
     ],
     targets: [
         // C libraries from Debian, wrapped once and thinly.
@@ -36,6 +37,10 @@ let package = Package(
         .systemLibrary(name: "CACL", path: "Sources/CACL", pkgConfig: "libacl"),
         // The terminal grid of `curatorctl cull`: thumbnails as text, sixels, kitty or iTerm2 images.
         .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa"),
+        // HTTP/1.1 for curatord-web (the library behind systemd-journal-gatewayd), and
+        // its variadic calls with plain arguments.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .target(name: "CWebShim", dependencies: ["CMicroHTTPD"], path: "Sources/CWebShim"),
         // Raw mode and its undoing from a signal handler (async-signal-safe, so in C).
         .target(name: "CTerminalGuard", path: "Sources/CTerminalGuard"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
@@ -79,6 +84,14 @@ let package = Package(
                            "CZlib"],
             swiftSettings: strict),
         .executableTarget(name: "curatord", dependencies: ["CuratorDaemon"], swiftSettings: strict),
+        // The web gateway: HTTP in front of the daemon's socket. It speaks the protocol
+        // to the daemon and never opens a photo folder itself.
+        .target(
+            name: "CuratorWeb",
+            dependencies: ["CMicroHTTPD", "CWebShim", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CLinux"],
+            swiftSettings: strict),
+        .executableTarget(name: "curatord-web", dependencies: ["CuratorWeb"], swiftSettings: strict),
+        .testTarget(name: "CuratorWebTests", dependencies: ["CuratorWeb", "CuratorProtocol"], swiftSettings: strict),
         .executableTarget(
             name: "curatord-thumbnailer",
             dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CWorker"],

@@ -10,6 +10,8 @@ packages=(
   # Ratings, flags and colour labels in XMP: exempi (the Adobe XMP Toolkit) to read
   # and write them; exiftool and exempi's own CLI as independent readers in tests.
   libexempi-dev exempi libimage-exiftool-perl
+  # curatord-web: HTTP by libmicrohttpd.
+  libmicrohttpd-dev
   debootstrap debian-archive-keyring systemd-container python3
   # Thumbnails: libvips and LibRaw (linked into curatord-thumbnailer only), zlib for
   # compressed PNG text, fonts for contact sheets (DejaVu, and Droid Sans Fallback

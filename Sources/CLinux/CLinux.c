@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -164,4 +165,23 @@ int curator_nice_thread(int nice) { return setpriority(PRIO_PROCESS, 0, nice); }
 
 void curator_name_thread(const char *name) {
     prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+int curator_random_bytes(void *buffer, size_t length) {
+    // Requests of up to 256 bytes are never cut short once the pool is ready;
+    // EINTR can still come before it is, so that one is retried.
+    if (length > 256) {
+        errno = EINVAL;
+        return -1;
+    }
+    ssize_t n;
+    do {
+        n = getrandom(buffer, length, 0);
+    } while (n == -1 && errno == EINTR);
+    if (n == -1) return -1;
+    if ((size_t)n != length) {
+        errno = EIO;
+        return -1;
+    }
+    return 0;
 }

@@ -68,6 +68,10 @@ void curator_name_thread(const char *name);
 /// Sets the calling thread's nice value (Linux keeps it per thread); 0, or -1 and errno.
 int curator_nice_thread(int nice);
 
+/// getrandom(2) from the kernel's pool, blocking until it is initialised: fills all
+/// `length` bytes (at most 256) or returns -1 with errno.
+int curator_random_bytes(void *buffer, size_t length);
+
 /// Asks the CPU to start loading the cache line at `address` for reading: a hint
 /// that never faults, whatever the address. Inline, so that it costs one instruction.
 static inline void curator_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// What the gateway looks at before a request's body: the server parsed it (method,
+/// path, headers, cookies, query), this holds the values it found.
+struct RequestHead: Sendable {
+    var method: String
+    var path: String
+    var host: String?
+    var origin: String?
+    /// The `X-Curator` header.
+    var marker: String?
+    /// The session cookie's value.
+    var session: String?
+    /// The `token` query argument of `/login`.
+    var token: String?
+    var contentLength: String?
+    /// The `thumbnails` query argument of the event stream.
+    var thumbnails: String?
+}
