@@ -17,6 +17,7 @@ INSTALLED = \
 	$(BINDIR)/curatord \
 	$(BINDIR)/curatorctl \
 	$(BINDIR)/curatord-thumbnailer \
+	$(BINDIR)/curatord-web \
 	$(SYSTEMDUNITDIR)/curatord.service \
 	$(SYSTEMDUNITDIR)/curatord.socket \
 	$(SYSTEMDUSERUNITDIR)/curatord.service \
@@ -59,6 +60,7 @@ install: release
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatorctl $(DESTDIR)$(BINDIR)/curatorctl
 	# The thumbnail worker: curatord starts it from beside itself, curatorctl sheet too.
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatord-thumbnailer $(DESTDIR)$(BINDIR)/curatord-thumbnailer
+	$(INSTALL) -m 0755 $(BUILDDIR)/curatord-web $(DESTDIR)$(BINDIR)/curatord-web
 	for unit in curatord.service curatord.socket; do \
 		sed $(UNITPATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \

@@ -38,6 +38,18 @@ else
   done
 fi
 "$bin/curatorctl" --socket "$socket" status
+
+# The personal web gateway: its first line of output is the address with a
+# one-time secret (docs/WEB.md).
+web_out="$state/curatord-web.out"
+: >"$web_out"
+nohup "$bin/curatord-web" --socket "$socket" >"$web_out" 2>>"$state/curatord-web.log" &
+web_pid=$!
+for _ in $(seq 1 100); do
+  [ -s "$web_out" ] && break
+  sleep 0.1
+done
+url="$(head -n 1 "$web_out")"
 cat <<EOT
 
 curatord is watching $folder (log: $log).
@@ -46,4 +58,8 @@ Try:
   $bin/curatorctl --socket $socket watch          # then add or rename a photo in $folder
   echo '{"id":1,"cmd":"status"}' | socat - UNIX-CONNECT:$socket
 Stop it with: pkill -TERM -x curatord
+
+In a browser on this computer, open (it works once; \`curatorctl web\` makes a new one):
+  ${url:-(curatord-web did not start: see $state/curatord-web.log)}
+Stop the web gateway with: kill $web_pid
 EOT

@@ -39,6 +39,7 @@ struct CuratorCtl: ParsableCommand {
             TrashCommand.self,
             CullCommand.self,
             SheetCommand.self,
+            WebCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -35,7 +35,7 @@ struct SystemdInstallTests {
         #expect(install.status == 0, "\(install.output)")
 
         let expected = [
-            "/usr/bin/curatorctl", "/usr/bin/curatord", "/usr/bin/curatord-thumbnailer",
+            "/usr/bin/curatorctl", "/usr/bin/curatord", "/usr/bin/curatord-thumbnailer", "/usr/bin/curatord-web",
             "/usr/lib/systemd/system/curatord.service", "/usr/lib/systemd/system/curatord.socket",
             "/usr/lib/systemd/user/curatord.service", "/usr/lib/systemd/user/curatord.socket",
             "/usr/lib/sysusers.d/curatord.conf",

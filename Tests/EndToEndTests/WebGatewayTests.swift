@@ -226,6 +226,13 @@ struct WebGatewayTests {
         #expect(hello["uid"] as? Int == Int(getuid()))
     }
 
+    @Test func curatorctlWebPrintsTheAddressAndServesUntilStopped() throws {
+        let d = try Self.daemon()
+        let web = try WebGatewayProcess(d, command: [Daemon.curatorctl, "--socket", d.socket, "web"])
+        #expect(try web.request("GET", "/login?token=" + web.token).status == 303)
+        #expect(web.stop() == 0)
+    }
+
     @Test func theGatewayRefusesToStartWithoutADaemon() throws {
         let dir = TestDirectory("web")
         let out = try Command.run(WebGatewayProcess.binary, ["--socket", dir.sub("none.sock")], timeout: 20)
