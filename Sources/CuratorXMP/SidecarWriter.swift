@@ -9,8 +9,8 @@ import Glibc
 /// one that was read; otherwise the change is applied again to what the other
 /// program wrote. docs/XMP.md, "Replacing a sidecar safely".
 ///
-/// One writer per sidecar at a time (the daemon's `rate` writes one request at a
-/// time): two would share the temporary name.
+/// One writer per sidecar at a time (`SidecarLocks`): two would share the
+/// temporary name.
 public struct SidecarWriter: Sendable {
     /// What a write did: the marks before (for undo) and after.
     public struct Outcome: Hashable, Sendable {

@@ -148,6 +148,57 @@ struct RateTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    /// Rates of different sidecars never wait for each other: while one client's
+    /// write hangs on a slow share (Tests/Tools/failing-fs.py: every look-up of
+    /// its sidecar takes 4 seconds, as a hung NAS's do), another client rates a
+    /// photo in another root and is answered at once; the held one finishes after.
+    @Test func aWriteHeldByAHungShareKeepsNoOtherRateWaiting() throws {
+        try FailingFS.requireAvailable()
+        let d = Daemon(roots: ["pics", "share"])
+        Files.write(d.root("pics") + "/b.jpg", "jpeg bytes")
+        let backing = d.home.mkdir("backing")
+        Files.write(backing + "/a.jpg", "jpeg bytes")
+        let made = try Tool.run("/usr/bin/exiftool", ["-q", "-o", backing + "/a.jpg.xmp", "-XMP-xmp:Rating=1"], timeout: 60)
+        try #require(made.status == 0, "\(made.output)")
+        let fs = try FailingFS(backing: backing, at: d.root("share"), home: d.home)
+        defer {
+            d.stop()
+            withExtendedLifetime(fs) {}
+        }
+        try d.start()
+        let client = try d.client()
+        let held = try #require(try client.idsByPath(["root": "share"])["a.jpg"])
+        let other = try #require(try client.idsByPath(["root": "pics"])["b.jpg"])
+
+        fs.fail(["a.jpg.xmp sleep 4"])
+        // The kernel's cached look-ups of the sidecar expire (FUSE: one second).
+        Thread.sleep(forTimeInterval: 1.5)
+        // The held rate's answer: whether it succeeded, and what it said.
+        let heldAnswer = Mutex<(ok: Bool, text: String)?>(nil)
+        let done = DispatchGroup()
+        let socket = d.socket
+        DispatchQueue.global().async(group: done) {
+            let answer = (try? Client(socket))
+                .flatMap { try? $0.request(["cmd": "rate", "ids": [held], "rating": 4], timeout: 60) }
+            heldAnswer.withLock { $0 = (answer?["ok"] as? Bool == true, "\(answer ?? [:])") }
+        }
+        // The held rate is in its first look-up of the sidecar by now.
+        Thread.sleep(forTimeInterval: 0.5)
+        let started = Date()
+        let answer = try Client(socket).request(["cmd": "rate", "ids": [other], "rating": 2], timeout: 10)
+        let waited = Date().timeIntervalSince(started)
+        #expect(answer["ok"] as? Bool == true, "\(answer)")
+        #expect(waited < 2, "the rate of b.jpg waited \(waited) s for a.jpg's")
+        #expect(heldAnswer.withLock { $0 == nil }, "a.jpg's rate was not held: the test proves nothing")
+        #expect(try Self.exiftool("XMP-xmp:Rating", d.root("pics") + "/b.jpg.xmp") == "2")
+
+        fs.heal()
+        #expect(done.wait(timeout: .now() + 60) == .success, "the held rate never finished")
+        let heldResult = heldAnswer.withLock { $0 }
+        #expect(heldResult?.ok == true, "\(heldResult?.text ?? "no answer")")
+        #expect(try Self.exiftool("XMP-xmp:Rating", backing + "/a.jpg.xmp") == "4")
+    }
+
     /// A group is rated whole or not at all: when its second sidecar is not XMP,
     /// the first, already written, is put back byte for byte.
     @Test func aGroupIsRatedWholeOrNotAtAll() throws {

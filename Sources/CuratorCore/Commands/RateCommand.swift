@@ -3,7 +3,6 @@ import CuratorProtocol
 import CuratorSystem
 import CuratorXMP
 import Glibc
-import Synchronization
 
 /// `rate`: stars, flag and colour label written into each photo's XMP sidecars
 /// (docs/XMP.md), every sidecar of its group that is about it: the file's own
@@ -30,20 +29,32 @@ enum RateCommand: CuratorCommand {
         let requester = caller.uid != geteuid() ? Requester.resolving(uid: caller.uid, gid: caller.credentials.gid) : nil
         // Every photo's folder checked before any sidecar is written.
         let places = try targets.map { target throws(ProtocolError) in try Self.open(target, requester) }
-        let rated = try writing.withLock { _ throws(ProtocolError) -> [RateResult.Rated] in
-            var rated: [RateResult.Rated] = []
-            for (target, parent) in zip(targets, places) {
-                rated.append(try Self.rate(target, in: parent, change))
-            }
-            return rated
+        var rated: [RateResult.Rated] = []
+        for (target, parent) in zip(targets, places) {
+            rated.append(try writing.withLocks(Self.sidecarPaths(target, in: parent)) { () throws(ProtocolError) in
+                try Self.rate(target, in: parent, change)
+            })
         }
         return RateResult(photos: rated)
     }
 
-    /// One rate writes at a time: a sidecar has one temporary name (so that what a
-    /// crash leaves is found by it), which two writers of the same sidecar would
-    /// share. Not the state lock: the writes are file I/O, and nothing else waits.
-    private static let writing = Mutex(())
+    /// A sidecar has one temporary name (so that what a crash leaves is found by
+    /// it), which two writers of that sidecar would share: they take turns on it,
+    /// and only on it, so that one client's write held by a hung share never keeps
+    /// another's, elsewhere, waiting. Not the state lock: the writes are file I/O.
+    private static let writing = SidecarLocks()
+
+    /// The sidecars a rate of `target` may write: those it has, or the one it gets.
+    static func sidecarPaths(_ target: Target, in parent: DirectoryHandle) -> [ByteString] {
+        let names = target.files.sidecars.isEmpty ? [Self.newSidecarName(target)] : target.files.sidecars
+        return names.map { parent.path.appending($0) }
+    }
+
+    /// The sidecar most tools read, for a photo that has none (docs/XMP.md).
+    static func newSidecarName(_ target: Target) -> ByteString {
+        target.files.raw.map { SidecarName.forNewSidecar(of: $0, isRaw: true) }
+            ?? SidecarName.forNewSidecar(of: target.relative.lastComponent, isRaw: false)
+    }
 
     /// The request as a change of marks; rating -1 is a reject.
     static func change(_ args: RateRequest) throws(ProtocolError) -> MarksChange {
@@ -159,8 +170,7 @@ enum RateCommand: CuratorCommand {
         do throws(SidecarError) {
             if target.files.sidecars.isEmpty {
                 let shown = target.relative.lastComponent
-                let name = target.files.raw.map { SidecarName.forNewSidecar(of: $0, isRaw: true) }
-                    ?? SidecarName.forNewSidecar(of: shown, isRaw: false)
+                let name = Self.newSidecarName(target)
                 let photo: FileStatus
                 do throws(SystemError) {
                     guard let status = try parent.status(of: shown) else {
