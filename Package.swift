@@ -46,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
         // Ratings, flags and colour labels in XMP: the Adobe XMP Toolkit through exempi.
         .systemLibrary(name: "CExempi", path: "Sources/CExempi", pkgConfig: "exempi-2.0"),
+        // XXH3-128: the content hash of exact duplicates.
+        .systemLibrary(name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash"),
         // Imaging: linked only into the thumbnailer worker (and later the CLI), never the daemon.
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips"),
         .systemLibrary(name: "CRaw", path: "Sources/CRaw", pkgConfig: "libraw_r"),
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "CuratorCore",
             dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CuratorThumbnails", "CuratorXMP", "CInotifyTools", "CExif",
-                           "CACL", "CLinux"],
+                           "CACL", "CLinux", "CXXHash"],
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",

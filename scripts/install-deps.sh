@@ -22,6 +22,9 @@ packages=(
   libvips-tools libgdk-pixbuf2.0-bin libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0
   # exiftool: the reference capture times, sub-seconds and offsets are checked against.
   libimage-exiftool-perl
+  # Exact duplicates: xxHash (XXH3-128); jdupes and rdfind, the peers they are
+  # benchmarked against.
+  libxxhash-dev jdupes rdfind
 )
 missing=()
 for p in "${packages[@]}"; do
