@@ -163,6 +163,20 @@ int curator_mutex_init_adaptive(void *mutex) {
 
 int curator_nice_thread(int nice) { return setpriority(PRIO_PROCESS, 0, nice); }
 
+// From linux/ioprio.h, which older kernels' headers lack.
+#define CURATOR_IOPRIO_CLASS_SHIFT 13
+#define CURATOR_IOPRIO_CLASS_IDLE 3
+#define CURATOR_IOPRIO_WHO_PROCESS 1
+
+int curator_idle_thread(void) {
+    int first_errno = 0;
+    if (setpriority(PRIO_PROCESS, 0, 19) != 0) first_errno = errno;
+    int ioprio = CURATOR_IOPRIO_CLASS_IDLE << CURATOR_IOPRIO_CLASS_SHIFT;
+    if (syscall(SYS_ioprio_set, CURATOR_IOPRIO_WHO_PROCESS, 0, ioprio) != 0 && !first_errno) first_errno = errno;
+    if (first_errno) { errno = first_errno; return -1; }
+    return 0;
+}
+
 void curator_name_thread(const char *name) {
     prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }

@@ -96,11 +96,14 @@ public struct StatusResult: Codable, Sendable {
     /// Trash folders that were the daemon's to make and that someone else had made
     /// or replaced, moved aside and made anew: the last few, newest last. Absent when none.
     public var trashRepairs: [String]?
+    /// Reads of file contents the duplicate search has still to make.
+    public var hashPending: Int?
     public init(version: String, pid: Int32, uptimeMs: Int64, roots: [RootStatus], photos: Int, scanning: Bool,
                 clients: Int, subscribers: Int, sessions: Int, overflows: Int, rescans: Int, batchRunning: Bool,
                 indexWrites: Int? = nil, inotify: InotifyStatus? = nil, thumbnails: ThumbnailStatus? = nil,
-                trashRepairs: [String]? = nil) {
+                trashRepairs: [String]? = nil, hashPending: Int? = nil) {
         self.trashRepairs = trashRepairs
+        self.hashPending = hashPending
         self.version = version
         self.pid = pid
         self.uptimeMs = uptimeMs

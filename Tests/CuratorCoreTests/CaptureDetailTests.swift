@@ -75,7 +75,7 @@ import Testing
             try store.database.setUserVersion(3)
         }
         let store = try IndexStore(path: path)
-        #expect(try store.database.userVersion() == 4)
+        #expect(try store.database.userVersion() == IndexStore.schemaVersion)
         let columns = try store.database.prepare("SELECT COUNT(*) FROM pragma_table_info('photos') WHERE name = 'capture_detail'")
             .firstRow { $0.int64(0) }
         #expect(columns == 1)

@@ -72,6 +72,11 @@ int curator_nice_thread(int nice);
 /// `length` bytes (at most 256) or returns -1 with errno.
 int curator_random_bytes(void *buffer, size_t length);
 
+/// Nice 19 and the idle I/O class (ioprio_set has no glibc wrapper) for the calling
+/// thread: its reads wait while anyone else reads the disk. 0, or -1 and the errno
+/// of the first call that failed (both are made).
+int curator_idle_thread(void);
+
 /// Asks the CPU to start loading the cache line at `address` for reading: a hint
 /// that never faults, whatever the address. Inline, so that it costs one instruction.
 static inline void curator_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }

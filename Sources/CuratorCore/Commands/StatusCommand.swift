@@ -27,6 +27,6 @@ enum StatusCommand: CuratorCommand {
             thumbnails: snapshot.thumbnails.map { t in
                 ThumbnailStatus(backlog: t.backlog, ready: t.ready, failed: t.failed, cache: t.cache, note: thumbnailNote)
             },
-            trashRepairs: TrashRepairs.shared.all.isEmpty ? nil : TrashRepairs.shared.all)
+            trashRepairs: TrashRepairs.shared.all.isEmpty ? nil : TrashRepairs.shared.all, hashPending: snapshot.hashPending)
     }
 }

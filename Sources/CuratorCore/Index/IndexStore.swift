@@ -25,9 +25,10 @@ final class IndexStore {
     /// The WAL's length when a commit last asked for a pass.
     private var requestedAtFrames = 0
     /// 2: photos have a group and a role (issue 15); 3: sidecars are stored by
-    /// record (`SidecarRecord`); 4: photos have a capture detail (`CaptureDetail`).
-    /// A file of version 1, 2 or 3 is migrated.
-    static let schemaVersion = 4
+    /// record (`SidecarRecord`); 4: photos have a capture detail (`CaptureDetail`);
+    /// 5: content hashes (`content_hashes`, exact duplicates).
+    /// A file of version 1 to 4 is migrated, a step per version.
+    static let schemaVersion = 5
     /// Photo rows and sidecar records inserted, updated or deleted since opening: a
     /// restart over an unchanged tree must leave this at zero (reported in `status`).
     var photoWrites = 0
@@ -94,11 +95,20 @@ final class IndexStore {
             let has = try database.prepare("SELECT COUNT(*) FROM pragma_table_info('photos') WHERE name = 'capture_detail'")
                 .firstRow { $0.int64(0) } ?? 0
             if has == 0 { try database.execute("ALTER TABLE photos ADD COLUMN capture_detail INTEGER NOT NULL DEFAULT 0") }
-            try database.setUserVersion(Self.schemaVersion)
-        } else if version != Self.schemaVersion {
+            try database.setUserVersion(4)
+            version = 4
+        }
+        if version == 4 {
+            // Content hashes came in version 5: a table of their own, empty until
+            // the hasher fills it (`addContentHashes`).
+            try addContentHashes()
+            try database.setUserVersion(5)
+            version = 5
+        }
+        if version != Self.schemaVersion {
             if version != 0 {
                 // A cache from another schema: drop it; the scan rebuilds it.
-                try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
+                try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS content_hashes; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
             }
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS roots(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, path BLOB NOT NULL, device INTEGER NOT NULL DEFAULT 0);
@@ -108,6 +118,7 @@ final class IndexStore {
                     type TEXT NOT NULL, capture INTEGER NOT NULL, rank INTEGER NOT NULL,
                     grp INTEGER NOT NULL DEFAULT 0, role INTEGER NOT NULL DEFAULT 0, capture_detail INTEGER NOT NULL DEFAULT 0);
                 \(Self.createSidecarsSQL)
+                \(Self.createContentHashesSQL)
                 CREATE TABLE IF NOT EXISTS sessions(uid INTEGER NOT NULL, name TEXT NOT NULL, state BLOB NOT NULL, PRIMARY KEY(uid, name)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
                 """)

@@ -25,6 +25,8 @@ struct StatusSnapshot: Sendable {
     /// Whether any root is watched with inotify.
     var usesInotify: Bool
     var thumbnails: Thumbnails?
+    /// Content reads the duplicate search has still to make (`ContentHashes.pending`).
+    var hashPending = 0
 
     struct Thumbnails: Sendable {
         var backlog: Int
@@ -74,6 +76,6 @@ extension CuratorState {
             thumbnails: config.thumbnailCache.map { cache in
                 StatusSnapshot.Thumbnails(backlog: thumbnails.backlog, ready: thumbnails.ready.count,
                                           failed: thumbnails.failed.count, cache: cache.lossyString)
-            })
+            }, hashPending: contentHashes.pending)
     }
 }

@@ -28,5 +28,6 @@ struct StatusCommand: CLICommand {
             Format.write("  thumbnails  \(t.cache.forTerminal)  \(t.ready) ready, \(t.failed) failed, \(t.backlog) to look at"
                          + (t.note.map { "  (\($0))" } ?? ""))
         }
+        if let pending = s.hashPending, pending > 0 { Format.write("  duplicates  \(pending) files to read") }
     }
 }

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
+
+/// The hasher's locked steps: what to read next, and the hashes read (into the
+/// index). Files are read outside the lock (`DuplicateHasher`).
+extension CuratorState {
+    /// The hasher waits while any root is walked or holds a batch (or an undo, an
+    /// emptying): those have the disk and the cores to themselves. Photos on shares
+    /// are not read: a share that hangs would hold the hasher, and reading whole
+    /// files over a network is what a duplicate search there would cost.
+    var hashingMayRun: Bool {
+        !roots.values.contains { ($0.scanning && $0.unresponsiveSince == nil) || ($0.online && !$0.watchingDecided) }
+            && plans.busyRoots.isEmpty
+    }
+
+    /// Up to `limit` reads, with the files' absolute paths.
+    func takeHashWork(limit: Int) -> [HashJob] {
+        guard hashingMayRun else { return [] }
+        if contentHashes.plannedAt != library.generation {
+            planHashReads()
+        }
+        var jobs: [HashJob] = []
+        while jobs.count < limit, let next = contentHashes.queue.popLast() {
+            guard let photo = library.photo(next.id), let root = roots[photo.rootID], root.online, !root.onShare else { continue }
+            jobs.append(HashJob(id: next.id, path: root.config.path.appending(library.relativePath(of: photo)), stage: next.stage,
+                                size: photo.identity.size, mtimeNs: photo.identity.mtimeNs))
+        }
+        contentHashes.inFlight += jobs.count
+        return jobs
+    }
+
+    /// The files of the local roots, as the search sees them.
+    func hashableFiles() -> [DuplicateFile] {
+        var files: [DuplicateFile] = []
+        for row in library.photos.rows {
+            guard let root = roots[library.photos.rootID(of: row)], root.online, !root.onShare else { continue }
+            files.append(DuplicateFile(photoID: row.id, device: library.photos.device(of: row), inode: row.inode, size: row.size))
+        }
+        return files
+    }
+
+    /// Plans the reads still needed: heads of the files of a shared size, then the
+    /// whole of those whose heads agree. Records of photos gone, or whose file has
+    /// changed since (it may have no duplicate now), are dropped here.
+    func planHashReads() {
+        let files = hashableFiles()
+        var queue: [(id: Int64, stage: HashStage)] = []
+        var heads: [Int64: ContentHash] = [:]
+        let needHeads = DuplicateStages.needingHeadHash(files)
+        for file in files where needHeads.contains(file.photoID) {
+            guard let row = library.photos.row(file.photoID), !isUnreadable(row) else { continue }
+            if let head = contentHashes.record(row.id, size: row.size, mtimeNs: row.mtimeNs)?.head {
+                heads[row.id] = head
+            } else {
+                queue.append((row.id, .head))
+            }
+        }
+        for id in DuplicateStages.needingFullHash(files, heads: heads) {
+            guard let row = library.photos.row(id), !isUnreadable(row),
+                  contentHashes.record(id, size: row.size, mtimeNs: row.mtimeNs)?.full == nil else { continue }
+            queue.append((id, .full))
+        }
+        // Taken from the end: the lowest ids (the oldest photos) first.
+        contentHashes.queue = queue.sorted { $0.id > $1.id }
+        contentHashes.plannedAt = library.generation
+        contentHashes.unreadable = contentHashes.unreadable.filter { library.photos.row($0.key) != nil }
+        let gone = contentHashes.records.compactMap { id, record -> Int64? in
+            guard let row = library.photos.row(id), record.valid(size: row.size, mtimeNs: row.mtimeNs) != nil else { return id }
+            return nil
+        }
+        guard !gone.isEmpty else { return }
+        for id in gone { contentHashes.records[id] = nil }
+        do {
+            try library.batch { for id in gone { try library.store.setContentHashes(id, nil) } }
+        } catch {
+            log.error("cannot drop content hashes of photos gone: \(error)")
+        }
+    }
+
+    private func isUnreadable(_ row: PhotoRow) -> Bool {
+        contentHashes.unreadable[row.id]?.valid(size: row.size, mtimeNs: row.mtimeNs) != nil
+    }
+
+    /// The hashes read, for the photos still of the size and mtime they were read at.
+    func applyHashes(_ results: [HashResult]) {
+        contentHashes.inFlight = max(0, contentHashes.inFlight - results.count)
+        var changed: [(Int64, HashRecord)] = []
+        for result in results {
+            guard let row = library.photos.row(result.id), row.size == result.size, row.mtimeNs == result.mtimeNs else { continue }
+            if result.failed {
+                contentHashes.unreadable[result.id] = HashRecord(size: result.size, mtimeNs: result.mtimeNs)
+                continue
+            }
+            guard let hash = result.hash else { continue }
+            var record = contentHashes.record(result.id, size: result.size, mtimeNs: result.mtimeNs)
+                ?? HashRecord(size: result.size, mtimeNs: result.mtimeNs)
+            switch result.stage {
+            case .head: record.head = hash
+            case .full: record.full = hash
+            }
+            contentHashes.records[result.id] = record
+            changed.append((result.id, record))
+        }
+        // A stage done: the next is planned once the queue is empty.
+        if contentHashes.queue.isEmpty && contentHashes.inFlight == 0 { contentHashes.plannedAt = nil }
+        guard !changed.isEmpty else { return }
+        do {
+            try library.batch { for (id, record) in changed { try library.store.setContentHashes(id, record) } }
+        } catch {
+            // The index is a cache: kept in memory, they are written with the next change.
+            log.error("cannot record content hashes: \(error)")
+        }
+    }
+}
