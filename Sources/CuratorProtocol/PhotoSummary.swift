@@ -66,6 +66,9 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public var members: [GroupMemberSummary]?
     /// The bytes of all of a group's files; absent for a photo alone.
     public var totalSize: Int64?
+    /// In a view of duplicates: the id of the photo's set, and whether it is the copy kept.
+    public var duplicateSet: Int64?
+    public var keeper: Bool?
 
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,

@@ -146,6 +146,8 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
     /// Everything in the view captured within this range.
     public var from: String?
     public var to: String?
+    /// `rest`: every copy but the keeper of each set of exact duplicates in the view.
+    public var duplicates: DuplicatesChoice?
 
     /// True when it names photos by what they share (`all`, `folder`, `glob`, a date
     /// range) rather than one by one (`positions`, `ids`).
@@ -170,7 +172,14 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
         glob = try container.decodeIfPresent(String.self, forKey: .glob)
         from = try container.decodeIfPresent(String.self, forKey: .from)
         to = try container.decodeIfPresent(String.self, forKey: .to)
+        duplicates = try container.decodeIfPresent(DuplicatesChoice.self, forKey: .duplicates)
     }
+}
+
+/// What `select` takes of the sets of exact duplicates.
+public enum DuplicatesChoice: String, Codable, Sendable, Hashable {
+    /// Every copy but each set's keeper.
+    case rest
 }
 
 /// On the wire the selector's fields sit beside `session`, not in a nested object.

@@ -255,6 +255,8 @@ public struct SessionResult: Codable, Sendable {
     /// The idle session (nothing selected) forgotten to make room for this one,
     /// when the request created a session and the user had `max_sessions_per_user`.
     public var evicted: String?
+    /// What a `select` of the duplicates did with the view's sets.
+    public var duplicates: DuplicatesOutcome?
     public init(session: String, mode: SessionMode, view: ViewSpec, cap: Int?, count: Int, bytes: Int64, hidden: Int? = nil,
                 orphans: Int? = nil, added: Int? = nil, removed: Int? = nil, skippedProtected: Int? = nil, evicted: String? = nil) {
         self.orphans = orphans
@@ -272,7 +274,7 @@ public struct SessionResult: Codable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case session, mode, view, cap, count, bytes, hidden, orphans, added, removed, skippedProtected, evicted
+        case session, mode, view, cap, count, bytes, hidden, orphans, added, removed, skippedProtected, evicted, duplicates
     }
 
     /// `cap` is always written, `null` when the session has none: a client reads
@@ -291,6 +293,34 @@ public struct SessionResult: Codable, Sendable {
         try container.encodeIfPresent(removed, forKey: .removed)
         try container.encodeIfPresent(skippedProtected, forKey: .skippedProtected)
         try container.encodeIfPresent(evicted, forKey: .evicted)
+        try container.encodeIfPresent(duplicates, forKey: .duplicates)
+    }
+}
+
+/// The sets of exact duplicates a `select` with `duplicates` met in the view: of
+/// how many it selected copies, and how many it left alone, by why.
+public struct DuplicatesOutcome: Codable, Sendable, Hashable {
+    public var sets: Int
+    /// Absent when every set of the view had copies selected.
+    public var leftAlone: LeftAlone?
+    public init(sets: Int, leftAlone: LeftAlone? = nil) {
+        self.sets = sets
+        self.leftAlone = leftAlone
+    }
+
+    /// Sets of which nothing was selected, by why; each absent when 0.
+    public struct LeftAlone: Codable, Sendable, Hashable {
+        /// Every other copy has a file in a protected folder.
+        public var protected: Int?
+        /// The keeper is selected already: the others would make every copy selected.
+        public var keeperSelected: Int?
+        /// Every other copy has a file outside the view.
+        public var outsideView: Int?
+        public init(protected: Int? = nil, keeperSelected: Int? = nil, outsideView: Int? = nil) {
+            self.protected = protected
+            self.keeperSelected = keeperSelected
+            self.outsideView = outsideView
+        }
     }
 }
 

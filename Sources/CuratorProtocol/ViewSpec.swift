@@ -17,14 +17,21 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     public var to: String?
     /// List the sidecars whose image is gone instead of the photos (issue 15).
     public var orphans: Bool?
-    public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil, orphans: Bool? = nil) {
+    /// Only the photos in a set of exact duplicates (issue 53), each listed with
+    /// its set and whether it is the set's keeper.
+    public var duplicates: Bool?
+    public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil, orphans: Bool? = nil,
+                duplicates: Bool? = nil) {
+        self.duplicates = duplicates
         self.glob = glob
         self.types = types
         self.from = from
         self.to = to
         self.orphans = orphans
     }
-    public var isEmpty: Bool { glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true }
+    public var isEmpty: Bool {
+        glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true && duplicates != true
+    }
 }
 
 /// What a session looks at: a root (or all roots), optionally one folder of it

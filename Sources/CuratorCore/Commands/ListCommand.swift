@@ -36,7 +36,8 @@ enum ListCommand: CommandHandler {
                                         selection: current.selection.isEmpty ? nil : current.selection,
                                         thumbnailsReady: state.thumbnails.ready,
                                         groupLinks: state.library.groupLinks,
-                                        table: state.library.photos)
+                                        table: state.library.photos,
+                                        duplicates: spec.filter?.duplicates == true ? state.duplicateMarks(uid: uid) : nil)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)
     }

@@ -11,7 +11,26 @@ enum SelectionVerb {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let current = state.session(key)
         guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }
-        var ids = try state.resolveSelector(args.selector, view: current.view, uid: key.uid)
+        var duplicates: DuplicateRestChoice?
+        if args.selector.duplicates != nil {
+            // Only `select`: a deselect or toggle of "all but the keepers" could leave
+            // every copy of a photo selected.
+            guard self == .select else {
+                throw ProtocolError(.invalidArgument, "duplicates names photos to select only.", argument: "duplicates")
+            }
+            var alone = PhotoSelector()
+            alone.duplicates = args.selector.duplicates
+            guard args.selector == alone else {
+                throw ProtocolError(.invalidArgument, "Name the photos one way at a time: positions, ids, all, folder, glob, from/to or duplicates.")
+            }
+            duplicates = try state.duplicateRest(view: current.view, selection: current.selection, uid: key.uid)
+        }
+        var ids: [Int64]
+        if let duplicates {
+            ids = duplicates.groupIDs
+        } else {
+            ids = try state.resolveSelector(args.selector, view: current.view, uid: key.uid)
+        }
         var skipped = 0
         if self != .deselect {
             // Protected photos cannot be selected (article 003's non-removable sections).
@@ -44,6 +63,7 @@ enum SelectionVerb {
         try state.commit(update.state, for: key, replacing: current, origin: caller.origin)
         var result = state.sessionResult(key, update.state, change: update.change)
         if skipped > 0 { result.skippedProtected = skipped }
+        if let duplicates { result.duplicates = DuplicateRest.outcome(duplicates) }
         return result
     }
 }

@@ -30,6 +30,8 @@ struct ListingPhotoWriter: Sendable {
     private let folders: [Int32: Folder]
     private let roots: [Int32: RootPart]
     private let rootNames: [Int32: String]
+    /// In a view of duplicates: each listed group's set and whether it is the keeper.
+    private let duplicates: [Int64: DuplicateMark]?
     /// The rows of the group being written (its room reused for the next).
     private var members: [PhotoRow] = []
     private var folderID: Int32 = -1
@@ -43,7 +45,9 @@ struct ListingPhotoWriter: Sendable {
     /// Takes what it needs of the roots and folders (copy-on-write copies, taken
     /// under the state's lock).
     init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?,
-         thumbnailsReady: IDSet = [], groupLinks: GroupLinks = GroupLinks(), table: PhotoTable) {
+         thumbnailsReady: IDSet = [], groupLinks: GroupLinks = GroupLinks(), table: PhotoTable,
+         duplicates: [Int64: DuplicateMark]? = nil) {
+        self.duplicates = duplicates
         self.thumbnailsReady = fields.contains(.thumbnail) ? thumbnailsReady : nil
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
                  fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),
@@ -101,7 +105,10 @@ struct ListingPhotoWriter: Sendable {
             w.key("capture_time")
             w.plainString(maxCount: CaptureTime.maxWireCount) { CaptureTime(seconds: seconds).writeWire(to: $0) }
         }
+        let mark = duplicates?[table.groupID(of: photo)]
+        if let mark { w.key("duplicate_set"); w.int(mark.set) }
         if wants.id { w.key("id"); w.int(table.groupID(of: photo)) }
+        if let mark { w.key("keeper"); w.bool(mark.keeper) }
         if wants.members, grouped {
             w.key("kind"); w.string(plain: MemberKind(photo.type).staticWireName)
             writeMembers(of: photo, names: names, to: &w)

@@ -43,6 +43,9 @@ extension CuratorState {
     func resolveView(_ spec: ViewSpec, uid: UInt32) throws(ProtocolError) -> ResolvedView {
         let scope = try ViewMembership(spec, roots: roots)
         let audience: ViewAudience = listsEverything(uid: uid, root: scope.root) ? .everything : .user(uid)
+        // A view of duplicates changes with the hashes too, which the library's
+        // generation does not follow: made anew each time.
+        if scope.filter.duplicates { return try computeView(spec, scope, uid: audience == .everything ? nil : uid) }
         if let cached = viewCache.lookup(spec, for: audience, generation: library.generation,
                                          accessGeneration: access.generation) { return cached }
         let view = try computeView(spec, scope, uid: audience == .everything ? nil : uid)
@@ -143,6 +146,7 @@ extension CuratorState {
             start = end
         }
         let files = named.files
+        if filter.duplicates { return onlyDuplicates(ResolvedView(slots: slots, folderTotals: folderTotals, files: files), uid: uid ?? 0) }
         return ResolvedView(slots: slots, folderTotals: folderTotals, files: files)
     }
 }
@@ -247,12 +251,16 @@ struct CompiledFilter {
     var to: Int64?
     /// The role of the rows listed: groups' shown photos, or orphan sidecars.
     var listedRole = GroupRole.shown
+    /// Only photos in a set of exact duplicates: applied to the whole view
+    /// (`CuratorState.computeView`), since a set is no property of one photo.
+    var duplicates = false
 
-    var isEmpty: Bool { glob == nil && types == nil && from == nil && to == nil }
+    var isEmpty: Bool { glob == nil && types == nil && from == nil && to == nil && !duplicates }
 
     init(_ filter: ViewFilter?) throws(ProtocolError) {
         guard let filter else { return }
         if filter.orphans == true { listedRole = .orphan }
+        duplicates = filter.duplicates == true
         if let g = filter.glob, !g.isEmpty {
             globHasSlash = g.contains("/")
             glob = Glob(pattern: g, options: globHasSlash ? [.pathname] : [])

@@ -30,6 +30,14 @@ struct SelectionVerb {
         if let skipped = r.skippedProtected, skipped > 0 {
             parts.append("\(Format.plural(skipped, "protected photo")) left out (protected folders cannot be selected)")
         }
+        if let d = r.duplicates {
+            var alone: [String] = []
+            if let n = d.leftAlone?.protected { alone.append("\(n) with every other copy protected") }
+            if let n = d.leftAlone?.outsideView { alone.append("\(n) with every other copy outside the view") }
+            if let n = d.leftAlone?.keeperSelected { alone.append("\(n) whose kept copy is selected") }
+            parts.append("copies of \(Format.plural(d.sets, "duplicate set")) chosen, the oldest of each kept"
+                         + (alone.isEmpty ? "" : "; left alone: " + alone.joined(separator: ", ")))
+        }
         if !parts.isEmpty { Format.write(parts.joined(separator: ", ").prefix(1).uppercased() + parts.joined(separator: ", ").dropFirst() + ".") }
         Format.write(SessionOutput.describe(r))
     }

@@ -27,6 +27,11 @@ struct SelectorOptions: ParsableArguments {
             expecting: "photo ids, like 42,43", transform: Self.ids)
     var ids: [Int64]?
 
+    @Flag("--duplicates", help: """
+        Every copy but the kept one of each set of exact duplicates in the view (select only; never a protected photo).
+        """)
+    var duplicates: Bool
+
     var selector: PhotoSelector {
         var selector = PhotoSelector()
         if all { selector.all = true }
@@ -35,13 +40,14 @@ struct SelectorOptions: ParsableArguments {
         selector.from = from
         selector.to = to
         selector.ids = ids
+        if duplicates { selector.duplicates = .rest }
         if !positions.isEmpty { selector.positions = positions.joined(separator: " ") }
         return selector
     }
 
     func validate() throws(ValidationError) {
         if selector == PhotoSelector() {
-            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE or --id N")
+            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N or --duplicates")
         }
     }
 

@@ -37,6 +37,9 @@ struct ViewOptions: ParsableArguments {
     @Flag("--orphans", help: "Sidecars (.xmp, .aae, ...) whose photo is gone, instead of photos (roots with groups).")
     var orphans: Bool
 
+    @Flag("--duplicates", help: "Only photos with an exact copy (same content), each marked with its set; the kept one with *.")
+    var duplicates: Bool
+
     /// The view these options and the place word describe: with --root a folder of
     /// it; else a real folder, a root by name or a folder of the root that has it
     /// (`PlaceResolver`).
@@ -59,6 +62,7 @@ struct ViewOptions: ParsableArguments {
         filter.from = from
         filter.to = to
         if orphans { filter.orphans = true }
+        if duplicates { filter.duplicates = true }
         if !filter.isEmpty { spec.filter = filter }
         if let sort { spec.sort = sort }
         if descending { spec.order = .desc }
