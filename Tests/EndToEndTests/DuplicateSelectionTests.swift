@@ -128,3 +128,56 @@ struct DuplicateSelectionTests {
         #expect(d.stop() == 0)
     }
 }
+
+/// A set shown to a user holds only the photos that user may see: a copy in a
+/// folder they may not list is neither listed, nor counted, nor the keeper.
+@Suite(.serialized)
+struct DuplicateVisibilityTests {
+    @Test func aUserSeesOnlyTheCopiesTheyMayList() throws {
+        guard SystemUsers.available else {
+            print("skipped: needs root, useradd and setpriv to act as another user")
+            return
+        }
+        let users = SystemUsers()
+        defer { users.remove() }
+        let bob = try users.user("bob")
+        let d = Daemon(roots: ["share"])
+        let share = d.root("share")
+        var generator = SplitMix64(seed: 9)
+        let x = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let y = (0..<80_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        // q-copy.jpg, the oldest copy of y, is where bob may not look.
+        for (path, bytes, hours) in [("public/p.jpg", x, 20), ("private/p-copy.jpg", x, 30), ("public/q.jpg", y, 20),
+                                     ("private/q-copy.jpg", y, 30), ("public2/q-copy2.jpg", y, 10)] {
+            let full = share + "/" + path
+            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: full, contents: Data(bytes))
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -Double(hours) * 3600)], ofItemAtPath: full)
+        }
+        chmod(share + "/private", 0o700)
+        try d.start()
+        defer { d.stop() }
+        d.letOtherUsersConnect()
+        let c = try d.client()
+        try eventually(timeout: 30, "root's sets") {
+            let pending = try c.status()["hash_pending"] as? Int
+            return try c.photos(["filter": ["duplicates": true]]).count == 5 && pending == 0
+        }
+        let names = ["p.jpg", "p-copy.jpg", "q.jpg", "q-copy.jpg", "q-copy2.jpg"]
+        func shown(_ text: String) -> Set<String> { Set(names.filter { text.contains("/" + $0 + "\"") }) }
+        let rootLs = try d.ctl(["--json", "ls", "--duplicates"])
+        #expect(shown(rootLs.stdout) == Set(names), "\(rootLs.stdout)")
+
+        let bobLs = try d.ctl(["--json", "ls", "--duplicates"], asUser: bob.name)
+        #expect(bobLs.status == 0, "\(bobLs.stderr)")
+        #expect(shown(bobLs.stdout) == ["q.jpg", "q-copy2.jpg"], "\(bobLs.stdout)")
+        #expect(!bobLs.stdout.contains("copy.jpg") && !bobLs.stdout.contains("private"))
+        // His keeper is the oldest copy he sees; the one he does not see is not counted.
+        #expect(try d.ctl(["mode", "select"], asUser: bob.name).status == 0)
+        let select = try d.ctl(["--json", "select", "--duplicates"], asUser: bob.name)
+        #expect(select.status == 0, "\(select.stderr)")
+        #expect(select.stdout.contains("\"duplicates\":{\"sets\":1}"), "\(select.stdout)")
+        let selection = try d.ctl(["--json", "selection"], asUser: bob.name)
+        #expect(shown(selection.stdout) == ["q-copy2.jpg"], "\(selection.stdout)")
+    }
+}
