@@ -34,6 +34,7 @@ struct NumericArgumentFuzzTests {
         case "delete.confirm": ["token": "t"]
         case "trash.empty": ["token": "t"]
         case "list": ["sort": "custom"]
+        case "rate": ["flag": "none"]
         default: [:]
         }
     }
@@ -76,6 +77,8 @@ struct NumericArgumentFuzzTests {
             guard let label = child.label else { continue }
             var type = String(describing: Swift.type(of: child.value))
             if type.hasPrefix("Optional<") { type = String(type.dropFirst("Optional<".count).dropLast()) }
+            // rate's parts: a value, `null` to clear, or left out; an integer on the wire.
+            if type.hasPrefix("Part<") { type = String(type.dropFirst("Part<".count).dropLast()) }
             if integerTypes.contains(type) {
                 fields.append((snakeCase(label), false))
             } else if type.hasPrefix("Array<"), integerTypes.contains(String(type.dropFirst("Array<".count).dropLast())) {
@@ -117,7 +120,8 @@ struct NumericArgumentFuzzTests {
         let names = Set(arguments.map(\.description))
         for known in ["trash.list older_than_days", "trash.empty older_than_days", "list offset", "list limit", "sync timeout_ms",
                       "mode cap", "select ids[]", "reorder to", "reorder position", "reorder photo", "undo batch",
-                      "history limit", "thumbnail photo", "thumbnail ids[]", "photo.info photo", "delete.prepare ids[]"] {
+                      "history limit", "thumbnail photo", "thumbnail ids[]", "photo.info photo", "delete.prepare ids[]",
+                      "rate rating", "rate ids[]"] {
             #expect(names.contains(known), "\(known) not found among \(names.sorted())")
         }
         // Each is read under that name, as an integer: a string there is refused naming it.

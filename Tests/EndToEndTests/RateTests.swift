@@ -113,7 +113,7 @@ struct RateTests {
         let wrong = try d.ctl(["rate", "7", "--id", "\(id)"])
         #expect(wrong.status == 2 && wrong.stderr.contains("STARS is 0 to 5"), "\(wrong)")
         let refused = try d.ctl(["rate", "--label", "orange", "--id", "\(id)"])
-        #expect(refused.status == 1 && refused.stderr.contains("label must be one of"), "\(refused)")
+        #expect(refused.status == 2 && refused.stderr.contains("label must be one of"), "\(refused)")
     }
 
     /// Two clients rating the same photos at once both succeed (the sidecars'
