@@ -193,8 +193,13 @@ EOF
     say "The drop-in the editor writes:"
     sed 's/^/    /' "$HERE/edit/dropin.conf"
     # The README's commands that name the folder, for the second root.
-    grep -v '^[[:space:]]*#' "$steps" | grep -F "$PHOTOS" | grep -v -e '\$EDITOR' -e 'check-config' |
-        sed "s|$PHOTOS|$DISK_ROOT|g" > "$HERE/second-root.sh"
+    # A line that names it, and a `for ...; do` loop that starts on one, whole.
+    awk -v p="$PHOTOS" '
+        /^[[:space:]]*#/ { next }
+        inloop { print; if ($1 == "done") inloop = 0; next }
+        index($0, p) && $0 !~ /\$EDITOR/ && $0 !~ /check-config/ {
+            print; if ($0 ~ /;[[:space:]]*do([[:space:]]|$)/) inloop = 1
+        }' "$steps" | sed "s|$PHOTOS|$DISK_ROOT|g" > "$HERE/second-root.sh"
     say "For the second root ($DISK_ROOT):"
     sed 's/^/    /' "$HERE/second-root.sh"
     must bash -e "$HERE/second-root.sh"
