@@ -8,7 +8,8 @@ packages=(
   make groff-base python3-fusepy sshfs openssh-server openssh-client
   libchafa-dev tmux
   # Ratings, flags and colour labels in XMP: exempi (the Adobe XMP Toolkit) to read
-  # and write them; exiftool and exempi's own CLI as independent readers in tests.
+  # and write them; exiftool and exempi's own CLI as independent readers in tests
+  # (exiftool is also the reference for capture times, sub-seconds and offsets).
   libexempi-dev exempi libimage-exiftool-perl
   # curatord-web: HTTP by libmicrohttpd.
   libmicrohttpd-dev
@@ -20,8 +21,6 @@ packages=(
   # gnome-desktop's thumbnail factory (what Nautilus uses) for those tests.
   libvips-dev libraw-dev zlib1g-dev fonts-dejavu-core fonts-droid-fallback
   libvips-tools libgdk-pixbuf2.0-bin libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0
-  # exiftool: the reference capture times, sub-seconds and offsets are checked against.
-  libimage-exiftool-perl
   # Exact duplicates: xxHash (XXH3-128); jdupes and rdfind, the peers they are
   # benchmarked against.
   libxxhash-dev jdupes rdfind
