@@ -17,7 +17,7 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     public var to: String?
     /// List the sidecars whose image is gone instead of the photos (issue 15).
     public var orphans: Bool?
-    /// Only the photos in a set of exact duplicates (issue 53), each listed with
+    /// Only the photos in a set of exact duplicates, each listed with
     /// its set and whether it is the set's keeper.
     public var duplicates: Bool?
     public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil, orphans: Bool? = nil,
