@@ -113,7 +113,7 @@ let package = Package(
             name: "CuratorXMPTests", dependencies: ["CuratorXMP", "CuratorSystem", "CuratorTestSupport"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorStoreTests", dependencies: ["CuratorStore", "CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorCullTests", dependencies: ["CuratorCull", "CuratorProtocol"], swiftSettings: strict),
-        .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
+        .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol", "CuratorCore"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
             dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol", "CuratorTestSupport"],
@@ -131,7 +131,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorTestSupport"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorCore", "CuratorTestSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

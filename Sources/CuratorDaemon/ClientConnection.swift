@@ -212,7 +212,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         var body = line
         if body.last == UInt8(ascii: "\r") { body.removeLast() }
         if body.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
-        switch Wire.decodeRequest(Data(body)) {
+        switch Wire.decodeRequest(Data(body), known: CommandTable.known) {
         case .success(let request):
             curator.answer(request, client: client, sink: self) { answer in
                 switch answer {

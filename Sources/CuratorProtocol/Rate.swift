@@ -3,7 +3,9 @@
 /// `rate`: stars, a pick or reject flag and a colour label, written into the
 /// photos' XMP sidecars (docs/XMP.md). A part left out is left as it is; `null`
 /// clears it.
-public struct RateRequest: Codable, Sendable {
+public struct RateRequest: ProtocolRequest {
+    public static let name = "rate"
+    public typealias Result = RateResult
     /// A part of the request: absent (unchanged), null (cleared) or a value.
     public enum Part<Value: Codable & Sendable & Equatable>: Sendable, Equatable {
         case unchanged

@@ -22,9 +22,9 @@ extension Curator {
         // From SIGTERM on nothing new is started: the watcher, the index and the
         // journal are being closed under it.
         if isStopping { return send(.line([UInt8](Wire.failure(id: request.id, error: Self.stoppingError)))) }
-        let name = request.command.name
+        let name = request.name
         do {
-            guard let handler = CommandTable.handlers[name] else {
+            guard let handler = CommandTable.byName[name] else {
                 throw ProtocolError(.internalError, "curatord has no handler for \"\(name)\"")
             }
             try respond(with: handler, to: request, caller: Caller(client, connection: sink), send: send)
@@ -58,8 +58,8 @@ extension Curator {
 
     private func respond<H: CommandHandler>(with handler: H.Type, to request: Request, caller: Caller,
                                             send: (Answer) -> Void) throws {
-        guard let arguments = H.arguments(of: request.command) else {
-            throw ProtocolError(.internalError, "\"\(request.command.name)\" reached the handler of another command")
+        guard let arguments = request.command as? H.Arguments else {
+            throw ProtocolError(.internalError, "\"\(request.name)\" reached the handler of another command")
         }
         try H.respond(to: arguments, id: request.id, caller: caller, curator: self, send: send)
     }

@@ -8,8 +8,6 @@ import CuratorSystem
 /// owner's subscribers hear every photo's outcome. A photo that changed since the
 /// plan, or is protected now, is skipped and reported.
 enum DeleteConfirmCommand: CuratorCommand {
-    static func arguments(of command: Command) -> DeleteConfirmRequest? { if case .deleteConfirm(let a) = command { a } else { nil } }
-
     static func run(_ args: DeleteConfirmRequest, curator: Curator, caller: Caller) throws -> BatchResult {
         // Checked under the lock `beginStopping` takes: a batch is either known to a
         // stopping daemon (which waits for it to stop) or refused before anything is journaled.

@@ -6,8 +6,6 @@ import CuratorSystem
 /// Answered with a stream: what it shows is taken under the lock (copy-on-write
 /// copies, see `ListingStream`) and written outside it, a piece at a time.
 enum ListCommand: CommandHandler {
-    static func arguments(of command: Command) -> ListRequest? { if case .list(let a) = command { a } else { nil } }
-
     static func respond(to arguments: ListRequest, id: RequestID?, caller: Caller, curator: Curator,
                         send: (Curator.Answer) -> Void) throws {
         let fields = try arguments.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all

@@ -11,8 +11,6 @@ import Glibc
 /// sidecars are written outside it, on this client's thread, after the caller's
 /// right to write beside every photo was checked (as deleting needs).
 enum RateCommand: CuratorCommand {
-    static func arguments(of command: Command) -> RateRequest? { if case .rate(let a) = command { a } else { nil } }
-
     /// A photo to rate, as the lock saw it.
     struct Target {
         var id: Int64

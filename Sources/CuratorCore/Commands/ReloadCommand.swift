@@ -15,8 +15,6 @@ public protocol ConfigurationReloading: Sendable {
 /// and the daemon's own user only, since a reload changes what every user of a
 /// shared daemon sees. Answered once the new configuration is in force.
 enum ReloadCommand: CuratorCommand {
-    static func arguments(of command: Command) -> ReloadRequest? { if case .reload(let a) = command { a } else { nil } }
-
     static func run(_ args: ReloadRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> ReloadResult {
         let daemonUID = geteuid()
         guard caller.uid == 0 || caller.uid == daemonUID else {

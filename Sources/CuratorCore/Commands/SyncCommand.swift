@@ -10,8 +10,6 @@ import Glibc
 /// file system does not answer (a hung share) is not synced: the cookie is written
 /// by another thread, and `timeout_ms` bounds the whole wait.
 enum SyncCommand: CuratorCommand {
-    static func arguments(of command: Command) -> SyncRequest? { if case .sync(let a) = command { a } else { nil } }
-
     static func run(_ args: SyncRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> SyncResult {
         let started = MonotonicClock.nanoseconds()
         var synced = true

@@ -7,8 +7,6 @@ import CuratorSystem
 /// indexed again under their former ids. Told like a delete: one event per photo
 /// with the total, then a last one.
 enum UndoCommand: CuratorCommand {
-    static func arguments(of command: Command) -> UndoRequest? { if case .undo(let a) = command { a } else { nil } }
-
     static func run(_ args: UndoRequest, curator: Curator, caller: Caller) throws -> UndoResult {
         let uid = caller.uid
         let requester = Requester.resolving(uid: uid, gid: caller.credentials.gid)

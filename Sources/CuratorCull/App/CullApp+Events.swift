@@ -43,7 +43,7 @@ extension CullApp {
         case .overflow, .dropped:
             // Events were lost: what the daemon holds now is listed again.
             scheduleShape(soon: true)
-            try? link.call(.selection(SessionRequest(session: session)), as: SelectionResult.self) { [weak self] outcome in
+            try? link.call(SelectionRequest(session: session)) { [weak self] outcome in
                 if case .success(let result) = outcome { self?.apply(result) }
             }
         default:

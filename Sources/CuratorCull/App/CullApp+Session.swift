@@ -8,7 +8,7 @@ extension CullApp {
         apply(result)
         if result.count == 0 { selection.replace(with: []) }
         if result.count != selection.count {
-            try request(.selection(SessionRequest(session: session)), as: SelectionResult.self) { [weak self] r in self?.apply(r) }
+            try request(SelectionRequest(session: session)) { [weak self] r in self?.apply(r) }
         }
     }
 
@@ -24,7 +24,7 @@ extension CullApp {
                          yes: "clear it and leave", no: "stay in select mode", action: .leaveSelectMode))
             return
         }
-        try request(.mode(ModeRequest(session: session, mode: leaving ? .view : .select)), as: SessionResult.self) { [weak self] (r: SessionResult) throws(CullError) in
+        try request(ModeRequest(session: session, mode: leaving ? .view : .select)) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
             try self.settle(r)
             if leaving {
@@ -46,7 +46,7 @@ extension CullApp {
             say("\(data.details[id]?.path ?? "This photo") is in a protected folder: it cannot be selected.", warning: true)
             return
         }
-        try request(.toggle(SelectRequest(session: session, selector: PhotoSelector(ids: [id]))), as: SessionResult.self) { [weak self] (r: SessionResult) throws(CullError) in
+        try request(ToggleRequest(session: session, selector: PhotoSelector(ids: [id]))) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
             self.selection.toggle(id)
             try self.settle(r)
@@ -178,7 +178,7 @@ extension CullApp {
     func changeView(_ view: ViewSpec, note: String, page: Bool = false, cursorID: Int64? = nil) throws(CullError) {
         let dropped = selection.count
         let follow = cursorID ?? data.id(at: cursor)
-        try request(.view(ViewRequest(session: session, view: view)), as: SessionResult.self) { [weak self] (r: SessionResult) throws(CullError) in
+        try request(ViewRequest(session: session, view: view)) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
             try self.settle(r)
             var text = note

@@ -136,10 +136,10 @@ public final class CullApp {
     }
 
     /// Sends a request whose failure is shown in the status line.
-    func request<R: Decodable>(_ command: Command, as type: R.Type, failed: (() -> Void)? = nil,
-                               _ done: @escaping (R) throws(CullError) -> Void) throws(CullError) {
+    func request<R: ProtocolRequest>(_ command: R, failed: (() -> Void)? = nil,
+                                     _ done: @escaping (R.Result) throws(CullError) -> Void) throws(CullError) {
         busy += 1
-        try link.call(command, as: type) { [weak self] outcome in
+        try link.call(command) { [weak self] outcome in
             guard let self else { return }
             self.busy -= 1
             switch outcome {

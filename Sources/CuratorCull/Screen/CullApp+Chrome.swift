@@ -182,7 +182,7 @@ extension CullApp {
         fileFacts[photo.id] = .asked
         let id = photo.id
         do {
-            try link.call(.photoInfo(PhotoInfoRequest(photo: id)), as: PhotoInfoResult.self) { [weak self] outcome in
+            try link.call(PhotoInfoRequest(photo: id)) { [weak self] outcome in
                 guard let self, case .asked? = self.fileFacts[id] else { return }
                 switch outcome {
                 case .success(let info): self.fileFacts[id] = .known(info)

@@ -209,9 +209,9 @@ extension CullApp {
         for page in pages {
             data.pagesInFlight.insert(page)
             let generation = data.generation
-            let command = Command.list(ListRequest(session: session, view: nil, offset: page * ViewData.pageSize,
-                                                   limit: ViewData.pageSize, fields: ViewData.detailFields))
-            try? link.call(command, as: ListResult.self) { [weak self] outcome in
+            let command = ListRequest(session: session, view: nil, offset: page * ViewData.pageSize,
+                                      limit: ViewData.pageSize, fields: ViewData.detailFields)
+            try? link.call(command) { [weak self] outcome in
                 guard let self, self.data.generation == generation else { return }
                 self.data.pagesInFlight.remove(page)
                 if case .success(let listing) = outcome {

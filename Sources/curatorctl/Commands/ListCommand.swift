@@ -23,7 +23,7 @@ struct ListCommand: CLICommand {
     func run(_ context: CLIContext) throws(CLIError) {
         let spec = try view.spec(at: location, context)
         let request = ListRequest(session: context.options.session, view: spec == ViewSpec() ? nil : spec, offset: offset, limit: limit)
-        guard let r = try context.call(.list(request), as: ListResult.self) else { return }
+        guard let r = try context.call(request) else { return }
         var index = 0
         let width = String(r.total).count
         // The orphans' view lists sidecars whose photo is gone: they are no photos.

@@ -11,7 +11,7 @@ enum PickFlagName {
 /// after and before.
 enum RateOutput {
     static func send(_ request: RateRequest, _ context: CLIContext) throws(CLIError) {
-        guard let result = try context.call(.rate(request), as: RateResult.self) else { return }
+        guard let result = try context.call(request) else { return }
         for photo in result.photos {
             let wrote = photo.sidecars.isEmpty ? "already so" : "wrote " + photo.sidecars.joined(separator: ", ")
             Format.write("\(photo.id): \(describe(photo.marks)) (was \(describe(photo.previous))); \(wrote)")

@@ -116,7 +116,7 @@ struct SheetCommand: CLICommand {
         while true {
             let request = ListRequest(session: context.options.session, view: spec == ViewSpec() ? nil : spec,
                                       offset: photos.count, limit: Self.chunk)
-            let page = try context.connection().call(.list(request), as: ListResult.self)
+            let page = try context.connection().call(request)
             photos += page.photos
             if page.photos.isEmpty || photos.count >= page.total { return (photos, page.view) }
         }
@@ -124,8 +124,8 @@ struct SheetCommand: CLICommand {
 
     /// Whether the session is in select mode.
     private func sessionIsSelecting(_ context: CLIContext) throws(CLIError) -> Bool {
-        let request = SessionRequest(session: context.options.session)
-        return try context.connection().call(.selection(request), as: SelectionResult.self).mode == .select
+        let request = SelectionRequest(session: context.options.session)
+        return try context.connection().call(request).mode == .select
     }
 
     /// The path of each photo's thumbnail, once ready (up to --wait seconds for those
@@ -141,7 +141,7 @@ struct SheetCommand: CLICommand {
             for start in stride(from: 0, to: waiting.count, by: Self.chunk) {
                 let ids = Array(waiting[start..<min(waiting.count, start + Self.chunk)])
                 let request = ThumbnailRequest(ids: ids, size: size, data: useData ? true : nil)
-                let result = try context.connection().call(.thumbnail(request), as: ThumbnailsResult.self)
+                let result = try context.connection().call(request)
                 for entry in result.thumbnails {
                     switch entry.state {
                     case .ready:

@@ -20,7 +20,7 @@ struct WatchCommand: CLICommand {
         let client = try context.connection()
         // With --session, the changes of that session only; else of all of yours.
         let sessions = context.options.session.map { [$0] }
-        _ = try client.call(.subscribe(SubscribeRequest(roots: roots.isEmpty ? nil : roots, sessions: sessions)), as: SubscribeResult.self)
+        _ = try client.call(SubscribeRequest(roots: roots.isEmpty ? nil : roots, sessions: sessions))
         if !context.options.json && Format.isTerminal { Format.error("Watching; Ctrl-C stops.") }
         let decoder = Wire.makeDecoder()
         while true {
