@@ -65,8 +65,14 @@ public enum Daemon {
             return 0
         }
         if let inotifyError { log.warning("inotify is unavailable (\(inotifyError)); every root will be polled") }
-        for problem in TrashReadiness.problems(config, servesOthers: SettingsCheck.servesOthers(config)) {
+        let trashProblems = TrashReadiness.problems(config, servesOthers: SettingsCheck.servesOthers(config))
+        for problem in trashProblems where !problem.refusesRoot {
             log.warning("\(problem)")
+        }
+        let refused = trashProblems.filter(\.refusesRoot)
+        guard refused.isEmpty else {
+            for problem in refused { printError("curatord: \(problem)") }
+            return 1
         }
         return run(config, arguments: args, inotify: inotify)
     }

@@ -71,7 +71,7 @@ import Testing
         #expect(index.shape() == [
             "IMG_0001.JPG": "IMG_0001.JPG shown", "IMG_0001.CR2": "IMG_0001.JPG member",
             "IMG_0001.xmp": "IMG_0001.JPG sidecar", "IMG_0001.CR2.xmp": "IMG_0001.JPG sidecar",
-            "IMG_0002.JPG": "IMG_0002.JPG shown", "IMG_0002.HEIC": "IMG_0002.HEIC shown", "IMG_0002.xmp": "- undecided",
+            "IMG_0002.JPG": "IMG_0002.JPG shown", "IMG_0002.HEIC": "IMG_0002.HEIC shown", "IMG_0002.xmp": "IMG_0002.xmp orphan",
             "IMG_0003.xmp": "IMG_0003.xmp orphan",
             "IMG_0004.HEIC": "IMG_0004.HEIC shown", "IMG_0004.MOV": "IMG_0004.HEIC member",
         ])

@@ -17,6 +17,9 @@ public enum TrashReadiness {
     public struct Problem: Hashable, Sendable, CustomStringConvertible {
         public var root: String
         public var text: String
+        /// The root cannot be served as configured: no photo of it could reach a trash
+        /// its user sees. The start, `--check-config` and a reload refuse it.
+        public var refusesRoot = false
         public var description: String { "root \"\(root)\": \(text)" }
     }
 
@@ -25,10 +28,49 @@ public enum TrashReadiness {
     public static func problems(_ config: Configuration, servesOthers: Bool,
                                 privilege: FilePrivilege = .current, effectiveUID: UInt32 = geteuid()) -> [Problem] {
         let mounts = try? MountTable.load()
-        return config.roots.flatMap { root in
-            problems(root, servesOthers: servesOthers, privilege: privilege, effectiveUID: effectiveUID, mounts: mounts)
-                .map { Problem(root: root.name, text: $0) }
+        var found: [Problem] = []
+        for root in config.roots {
+            if let mounts, let why = refusal(root, mounts: mounts) {
+                found.append(Problem(root: root.name, text: why, refusesRoot: true))
+            }
+            for text in problems(root, servesOthers: servesOthers, privilege: privilege, effectiveUID: effectiveUID, mounts: mounts) {
+                found.append(Problem(root: root.name, text: text))
+            }
         }
+        return found
+    }
+
+    /// Why a `freedesktop` root cannot be served, if it cannot: it is a mount of its
+    /// own only here, a folder of a file system bound onto itself (the service's
+    /// `ReadWritePaths=`). On the host it is no top directory, so a trash at its mount
+    /// point is one its user's tools never list; and the host's top directory is
+    /// behind a mount boundary, where a rename fails (EXDEV).
+    static func refusal(_ root: RootConfig, mounts: [MountEntry]) -> String? {
+        guard root.trash == .freedesktop,
+              let here = try? DirectoryHandle.open(root.path, followingSymlinks: true),
+              let mountID = try? here.mountID(),
+              let entry = MountTable.entry(id: mountID, in: mounts)
+        else { return nil }  // an offline root is reported as such elsewhere
+        let recycleFix = "or set trash: \"recycle\" for this root (<root>/.recycle/<user>, inside the root: see docs/SYSTEMD.md)"
+        if let whole = MountTable.enclosingWhole(of: entry, in: mounts) {
+            let top = whole.mountPoint
+            return "\(entry.mountPoint) is a mount of its own here (a bind mount of the file system's \(entry.root), "
+                + "as ReadWritePaths= makes in the service's sandbox), while that file system's top directory, where "
+                + "trash-list, gio and file managers look for a user's trash, is \(top): a photo cannot be moved "
+                + "there (EXDEV across the two mounts), and curatord refuses the root. Fix: make \(top) writable in the "
+                + "sandbox instead of the root "
+                + (top == "/" ? "(ProtectSystem=full in the drop-in, without ReadWritePaths= for the root) "
+                              : "(ReadWritePaths=\(top) in the drop-in, instead of ReadWritePaths=\(root.path)) ")
+                + recycleFix + "."
+        }
+        if MountTable.isHiddenBindInPlace(entry, in: mounts) {
+            return "\(entry.mountPoint) is a mount of its own here (a bind mount of its file system's \(entry.root), "
+                + "as ReadWritePaths= makes in the service's sandbox), on the file system of the folder around it: it is "
+                + "no top directory where trash-list, gio or file managers look, and that file system's own is hidden "
+                + "here, so curatord refuses the root. Fix: make that file system's top directory writable in the sandbox "
+                + "instead of the root (ProtectSystem=full, or ReadWritePaths= naming its mount point), " + recycleFix + "."
+        }
+        return nil
     }
 
     static func problems(_ root: RootConfig, servesOthers: Bool, privilege: FilePrivilege, effectiveUID: UInt32,
@@ -44,25 +86,15 @@ public enum TrashReadiness {
                          + "not write into a trash a user made. \(fix)" + (root.trash == .recycle ? "." : ", \(recycleFix)."))
         }
         guard root.trash == .freedesktop, let mounts else { return found }
-        let here: DirectoryHandle
         let mountID: UInt64
         do {
-            here = try DirectoryHandle.open(root.path, followingSymlinks: true)
-            mountID = try here.mountID()
+            mountID = try DirectoryHandle.open(root.path, followingSymlinks: true).mountID()
         } catch {
             return found  // an offline root is reported as such elsewhere
         }
-        guard let entry = MountTable.entry(id: mountID, in: mounts) else { return found }
-        if let whole = MountTable.enclosingWhole(of: entry, in: mounts) {
-            let top = whole.mountPoint
-            found.append("\(entry.mountPoint) is a mount of its own here (a bind mount of the file system's \(entry.root), "
-                         + "as ReadWritePaths= makes in the service's sandbox), while that file system's top directory, where "
-                         + "trash-list, gio and file managers look for a user's trash, is \(top): a photo cannot be moved "
-                         + "there (EXDEV across the two mounts). Fix: make \(top) writable in the sandbox instead of the root "
-                         + (top == "/" ? "(ProtectSystem=full in the drop-in, without ReadWritePaths= for the root) "
-                                       : "(ReadWritePaths=\(top) in the drop-in, instead of ReadWritePaths=\(root.path)) ")
-                         + recycleFix + ".")
-        } else if entry.readOnly {
+        // A root that is refused is said so on its own (`refusal`).
+        guard let entry = MountTable.entry(id: mountID, in: mounts), refusal(root, mounts: mounts) == nil else { return found }
+        if entry.readOnly {
             found.append("its file system is mounted read-only here (\(entry.mountPoint)): nothing can be trashed. Fix: make "
                          + "\(entry.mountPoint) writable (for the system service: ReadWritePaths=\(entry.mountPoint) in the drop-in).")
         } else if servesOthers, effectiveUID != 0, !privilege.mayOverridePermissions, !topIsUsable(entry.mountPoint) {

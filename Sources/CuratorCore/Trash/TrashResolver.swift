@@ -106,8 +106,13 @@ final class TrashResolver {
         // ReadWritePaths=): its mount point is no top directory any trash tool knows.
         if let whole = MountTable.enclosingWhole(of: entry, in: entries) {
             return .unavailable("\(entry.mountPoint) is a mount of its own here (the service's sandbox); the top directory of its "
-                                + "file system is \(whole.mountPoint), which a photo cannot be moved to from it (EXDEV). See "
-                                + "`curatord --check-config` for the fix")
+                                + "file system is \(whole.mountPoint), which a photo cannot be moved to from it (EXDEV). Set "
+                                + "trash: \"recycle\" for the root, or see `curatord --check-config` for the fix")
+        }
+        if MountTable.isHiddenBindInPlace(entry, in: entries) {
+            return .unavailable("\(entry.mountPoint) is a mount of its own here (the service's sandbox), a folder of the file "
+                                + "system around it: no top directory a trash tool knows. Set trash: \"recycle\" for the root, "
+                                + "or see `curatord --check-config` for the fix")
         }
         let topdir = entry.mountPoint
         let top: DirectoryHandle

@@ -34,7 +34,7 @@ struct ViewOptions: ParsableArguments {
     @Flag("--flat", "--no-recursive", help: "This folder only, not the ones below.")
     var flat: Bool
 
-    @Flag("--orphans", help: "Sidecars (.xmp, .aae, ...) whose photo is gone, instead of photos (roots with groups).")
+    @Flag("--orphans", help: "Sidecars (.xmp, .aae, ...) that no one photo takes (gone, or several), instead of photos (roots with groups).")
     var orphans: Bool
 
     @Flag("--duplicates", help: "Only photos with an exact copy (same content), each marked with its set; the kept one with *.")
