@@ -209,7 +209,7 @@ public struct ConfigLoader {
             }
             let recycleGroup = try string("recycle_group", in: object, path: "\(at).recycle_group")
             if let recycleGroup {
-                guard trash == .recycle else { throw fail("\(at).recycle_group", "applies to trash: \"recycle\" only") }
+                guard trash.rules.takesRecycleGroup else { throw fail("\(at).recycle_group", "applies to trash: \"recycle\" only") }
                 guard UserAccount.groupID(named: recycleGroup) != nil else {
                     throw fail("\(at).recycle_group", "there is no group \"\(recycleGroup)\"")
                 }

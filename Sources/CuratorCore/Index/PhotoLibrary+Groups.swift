@@ -264,13 +264,15 @@ extension PhotoLibrary {
 }
 
 extension GroupSettings {
-    /// How the index records the settings its groups were made with: 0 off, 1
-    /// showing the rendered photo, 2 the RAW.
+    /// How the index records the settings (and rules) its groups were made with: 0
+    /// off, 3 showing the rendered photo, 4 the RAW. A change of the grouping rules
+    /// takes new numbers, so that an index grouped by the old ones is grouped again
+    /// once, at start (1 and 2 left a sidecar that several photos could take undecided).
     var storedValue: Int64 {
         guard enabled else { return 0 }
         switch shown {
-        case .rendered: return 1
-        case .raw: return 2
+        case .rendered: return 3
+        case .raw: return 4
         }
     }
 }
