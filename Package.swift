@@ -77,7 +77,7 @@ let package = Package(
         // protocol and its client. No libvips: the daemon may depend on it.
         .target(
             name: "CuratorThumbnails",
-            dependencies: ["CuratorSystem", "CuratorProtocol", "CLinux", "CZlib", "CWorker"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorCommandLine", "CLinux", "CZlib", "CWorker"],
             swiftSettings: strict),
         // The imaging engine (libvips, LibRaw): making thumbnails, contact sheets.
         .target(
@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "CuratorWebTests", dependencies: ["CuratorWeb", "CuratorProtocol"], swiftSettings: strict),
         .executableTarget(
             name: "curatord-thumbnailer",
-            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CWorker"],
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CWorker"],
             swiftSettings: strict),
         // `curatorctl cull`: the full-screen grid, driven by the protocol (CLI side: may use Foundation).
         .target(
@@ -123,7 +123,7 @@ let package = Package(
         .target(name: "CuratorTestSupport", dependencies: ["CuratorSystem"], path: "Tests/CuratorTestSupport", swiftSettings: strict),
         .testTarget(
             name: "CuratorThumbnailsTests",
-            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CuratorTestSupport"],
+            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CuratorTestSupport"],
             swiftSettings: faultInjection),
         .testTarget(
             name: "CuratorImagingTests",

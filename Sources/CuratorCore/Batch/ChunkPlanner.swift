@@ -85,8 +85,9 @@ final class ChunkPlanner: Sendable {
         self.effectiveUID = effectiveUID
         self.batch = batch
         self.batchSize = batchSize
-        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID, failpoints: failpoints),
-                              recycler: RecycleResolver(effectiveUID: effectiveUID, failpoints: failpoints)))
+        let directoryMade: @Sendable () -> Void = { try? failpoints.reach(.directoryMade) }
+        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID, directoryMade: directoryMade),
+                              recycler: RecycleResolver(effectiveUID: effectiveUID, directoryMade: directoryMade)))
     }
 
     /// Step 1 for one chunk, in the chunk's order: nothing on disk changes, nothing is journaled.

@@ -58,7 +58,7 @@ extension PhotoLibrary {
         groupSettings[root] = settings
         guard recorded != settings.storedValue else { return }
         try batch {
-            for folder in folderIDs(inRoot: root) { dirtyFolders.insert(folder) }  // whole
+            for folder in folderIDs(inRoot: root) { regroups.regroupWhole(folder) }
             try store.setGroupSettings(settings.storedValue, root: root)
         }
     }
@@ -73,7 +73,7 @@ extension PhotoLibrary {
     }
 
     /// Has the open transaction group `folder` again whole before it commits.
-    func regroupWhole(_ folder: Int32) { dirtyFolders.insert(folder) }
+    func regroupWhole(_ folder: Int32) { regroups.regroupWhole(folder) }
 
     /// Groups one folder's rows again, from their names; called before a
     /// transaction commits, for every folder it touched. With `keys` (the bases of

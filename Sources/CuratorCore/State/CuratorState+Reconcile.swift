@@ -388,9 +388,6 @@ extension CuratorState {
         }
     }
 
-    /// Folders in an order where each comes before its parent.
-    static func deepestFirst(_ folders: [Folder]) -> [Folder] { folders.sorted { $0.path.count > $1.path.count } }
-
     /// The root's folders as a full scan's end goes through them, a step at a time.
     func scanFolderIDs(root: Int32) -> [Int32] { library.folderIDs(inRoot: root).sorted() }
 
