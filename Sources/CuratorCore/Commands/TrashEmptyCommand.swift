@@ -12,19 +12,8 @@ enum TrashEmptyCommand: CuratorCommand {
             throw ProtocolError(.invalidArgument, "token: required: the token of the trash.list with the same root and "
                                 + "older_than_days, so that exactly what was shown is emptied", argument: "token")
         }
-        let cutoff = try cutoff(args, curator: curator)
-        // The roots of what it would empty now: if that changes before it runs, the
-        // token no longer matches and nothing is emptied.
-        let roots = try args.root.map { Set([$0]) } ?? curator.batches.withRunner { (runner) throws(BatchError) in
-            Set(try runner.trashed(uid: caller.uid, cutoff: cutoff).photos.map(\.root))
-        }
-        try curator.claimBatchSlots(roots)
-        defer { curator.releaseBatchSlots(roots) }
-        let result = try curator.batches.withRunner { (runner) throws(BatchError) in
-            try runner.empty(uid: caller.uid, root: args.root, cutoff: cutoff, token: token)
-        }
-        curator.withState { $0.photosPurged(result.items) }
-        return result
+        return try BatchCoordinator(curator: curator).empty(root: args.root, cutoff: try cutoff(args, curator: curator), token: token,
+                                                            caller: caller)
     }
 
     /// The time before which a photo's batch must have run (now less `older_than_days`),

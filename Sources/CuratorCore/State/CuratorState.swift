@@ -47,6 +47,8 @@ final class CuratorState {
     /// One encoder for the answers made under the lock (session commands), rather
     /// than one made per request.
     let encoder = Wire.makeEncoder()
+    /// Rung where a root's `scanning` may turn false, outside any wait on the lock.
+    let scanEnds = ScanEnds()
 
     init(config: Configuration, library: PhotoLibrary) throws {
         self.config = config
