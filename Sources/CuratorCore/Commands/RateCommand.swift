@@ -31,9 +31,12 @@ enum RateCommand: CuratorCommand {
         let places = try targets.map { target throws(ProtocolError) in try Self.open(target, requester) }
         var rated: [RateResult.Rated] = []
         for (target, parent) in zip(targets, places) {
-            rated.append(try writing.withLocks(Self.sidecarPaths(target, in: parent)) { () throws(ProtocolError) in
+            let (answer, marks) = try writing.withLocks(Self.sidecarPaths(target, in: parent)) { () throws(ProtocolError) in
                 try Self.rate(target, in: parent, change)
-            })
+            }
+            rated.append(answer)
+            // Listings show it now, before the watcher sees the sidecars change.
+            curator.withState { $0.noteRated(marks, ofGroup: target.id) }
         }
         return RateResult(photos: rated)
     }
@@ -162,7 +165,8 @@ enum RateCommand: CuratorCommand {
 
     /// Writes the change into the photo's sidecars, or creates one: all of them or,
     /// when one fails, none (those already written are taken back).
-    static func rate(_ target: Target, in parent: DirectoryHandle, _ change: MarksChange) throws(ProtocolError) -> RateResult.Rated {
+    static func rate(_ target: Target, in parent: DirectoryHandle, _ change: MarksChange) throws(ProtocolError)
+        -> (RateResult.Rated, PhotoMarks) {
         let writer = SidecarWriter()
         var before: [MarksSource] = [], after: [MarksSource] = []
         var written: [String] = []
@@ -212,8 +216,9 @@ enum RateCommand: CuratorCommand {
             if !kept.isEmpty { failure.message += "; not taken back: " + kept.joined(separator: ", ") }
             throw failure
         }
-        return RateResult.Rated(id: target.id, previous: Self.wire(MarksSource.resolve(before)),
-                                marks: Self.wire(MarksSource.resolve(after)), sidecars: written)
+        let marks = MarksSource.resolve(after)
+        return (RateResult.Rated(id: target.id, previous: Self.wire(MarksSource.resolve(before)), marks: Self.wire(marks),
+                                 sidecars: written), marks)
     }
 
     static func wire(_ marks: PhotoMarks) -> PhotoMarksValue {
