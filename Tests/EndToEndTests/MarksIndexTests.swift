@@ -89,6 +89,14 @@ struct MarksIndexTests {
         let starred = try c.result(["cmd": "select", "rating_min": 3])
         #expect(starred["count"] as? Int == 3, "\(starred)")
         #expect(try c.errorCode(["cmd": "select", "flags": ["reject"], "glob": "*.jpg"]) == "invalid_argument")
+
+        // rate by positions in the session's view (by name: a, b, c, IMG_2).
+        let rated = try c.result(["cmd": "rate", "positions": "3-4", "label": "purple"])
+        #expect((rated["photos"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [ids["c.jpg"], ids["IMG_2.CR2"]].compactMap { $0 },
+                "\(rated)")
+        #expect(try Self.marks(c)["c.jpg"] == "- - purple")
+        #expect(try c.errorCode(["cmd": "rate", "positions": "9", "rating": 1]) == "no_such_position")
+        #expect(try c.errorCode(["cmd": "rate", "positions": "1", "ids": [1], "rating": 1]) == "invalid_argument")
     }
 
     /// curatorctl: marks in ls's lines, ls by marks, select --rejected then rm.
@@ -167,6 +175,33 @@ struct MarksIndexTests {
         #expect((cleared["photo"] as? [String: Any])?["rating"] == nil, "\(cleared)")
     }
 
+    /// A JPEG's embedded XMP (as Lightroom and Bridge write a JPEG's marks) is read;
+    /// a sidecar beside it wins, and a JPEG rated in place while the daemon runs
+    /// is read again and announced.
+    @Test func aJPEGsEmbeddedMarksAreRead() throws {
+        let d = Daemon()
+        let root = d.root()
+        for name in ["lr.jpg", "both.jpg", "plain.jpg"] {
+            let made = try Tool.run("/usr/bin/vips", ["black", root + "/" + name, "16", "16"], timeout: 60)
+            try #require(made.status == 0, "\(made.output)")
+        }
+        try Self.exiftool(["-XMP-xmp:Rating=4", "-XMP-xmp:Label=Yellow", root + "/lr.jpg"])
+        try Self.exiftool(["-XMP-xmp:Rating=2", root + "/both.jpg"])
+        try Self.sidecar(root + "/both.jpg.xmp", ["-XMP-xmp:Rating=5"])
+        try d.start()
+        defer { d.stop() }
+        let c = try d.client()
+        #expect(try Self.marks(c) == ["lr.jpg": "4 - yellow", "both.jpg": "5 - -", "plain.jpg": "- - -"])
+
+        let ids = try c.idsByPath()
+        let plain = try #require(ids["plain.jpg"])
+        let subscriber = try d.client()
+        _ = try subscriber.result(["cmd": "subscribe"])
+        try Self.exiftool(["-XMP-xmp:Rating=-1", root + "/plain.jpg"])
+        let event = try #require(try Self.metadataEvent(subscriber, id: plain), "no metadata event for plain.jpg")
+        #expect((event["photo"] as? [String: Any])?["flag"] as? String == "reject", "\(event)")
+    }
+
     /// The marks are kept in the index: a warm start reads again only a sidecar
     /// whose size or mtime changed. Proved by a sidecar changed behind the
     /// daemon's back with its size and mtime put back: its stored marks stay.
@@ -179,7 +214,8 @@ struct MarksIndexTests {
         #expect(try Self.marks(c)["a.jpg"] == "3 - -")
         #expect(d.stop() == 0)
         let rows = try Tool.run("/usr/bin/sqlite3", [d.stateDir + "/index.sqlite", "SELECT COUNT(*) FROM sidecar_marks"], timeout: 10)
-        #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "3", "\(rows.output)")
+        // The three sidecars, and the three JPEGs' embedded packets (none: read, saying nothing).
+        #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "6", "\(rows.output)")
 
         // a.jpg.xmp: 3 stars become 4, same size, same mtime.
         let path = root + "/a.jpg.xmp"

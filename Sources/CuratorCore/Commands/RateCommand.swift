@@ -103,7 +103,20 @@ enum RateCommand: CuratorCommand {
     /// The photos named (or the session's selection), with their groups' files.
     static func targets(_ args: RateRequest, _ state: CuratorState, _ caller: Caller) throws(ProtocolError) -> [Target] {
         let ids: [Int64]
-        if let explicit = args.ids {
+        if args.positions != nil && args.ids != nil {
+            throw ProtocolError(.invalidArgument, "Name the photos one way: ids or positions.", argument: "positions")
+        }
+        if let text = args.positions {
+            // As `select` reads them, in the session's view (at most max_selection of them).
+            let key = try SessionKey.named(args.session, uid: caller.uid)
+            let named = try state.resolveSelector(PhotoSelector(positions: text), view: state.session(key).view, uid: caller.uid)
+            guard named.count <= state.config.maxSelection else {
+                throw ProtocolError(.invalidArgument, "A rate may name at most \(state.config.maxSelection) photos (max_selection).",
+                                    argument: "positions")
+            }
+            var seen = Set<Int64>()
+            ids = named.filter { seen.insert($0).inserted }
+        } else if let explicit = args.ids {
             guard !explicit.isEmpty else { throw ProtocolError(.emptySelection, "No photos were named.", argument: "ids") }
             guard explicit.count <= state.config.maxSelection else {
                 throw ProtocolError(.invalidArgument, "A rate may name at most \(state.config.maxSelection) photos (max_selection).",

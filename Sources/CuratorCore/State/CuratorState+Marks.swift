@@ -3,10 +3,11 @@ import CuratorProtocol
 import CuratorSystem
 import CuratorXMP
 
-/// One sidecar the marks reader is to read.
+/// One file the marks reader is to read: a sidecar, or a JPEG's embedded packet.
 struct MarksJob: Sendable {
     var id: Int64
     var path: PhotoPath
+    var embedded: Bool
 }
 
 /// What one read gave: the sidecar's marks with the size and mtime of the bytes
@@ -33,18 +34,24 @@ extension CuratorState {
         if marks.plannedAt != library.generation { planMarksReads() }
         var jobs: [MarksJob] = []
         while jobs.count < limit, let id = marks.queue.popLast() {
-            guard let photo = library.photo(id), photo.type == .xmp, let root = roots[photo.rootID], root.online, !root.onShare,
+            guard let photo = library.photo(id), photo.type == .xmp || Self.carriesMarks(photo.type),
+                  let root = roots[photo.rootID], root.online, !root.onShare,
                   let path = PhotoPath(root: root.config.path, relative: library.relativePath(of: photo)) else { continue }
-            jobs.append(MarksJob(id: id, path: path))
+            jobs.append(MarksJob(id: id, path: path, embedded: photo.type != .xmp))
         }
         marks.inFlight += jobs.count
         return jobs
     }
 
-    /// Whether a row is a sidecar whose marks count: a group's (an orphan's or an
-    /// undecided one's are about no listed photo), on a local root that is online.
+    /// The photos whose embedded XMP is read (`EmbeddedXMPLocator`).
+    static func carriesMarks(_ type: PhotoType) -> Bool { type == .jpeg }
+
+    /// Whether a row's marks count: a group's sidecar (an orphan's or an undecided
+    /// one's are about no listed photo) or a JPEG of a group, on a local root that
+    /// is online.
     private func marksReadable(_ row: PhotoRow, _ readable: inout [Int32: Bool]) -> Bool {
-        guard row.type == .xmp, row.role == .sidecar else { return false }
+        guard row.type == .xmp ? row.role == .sidecar : Self.carriesMarks(row.type) && (row.role == .shown || row.role == .member)
+        else { return false }
         let rootID = library.photos.rootID(of: row)
         if let known = readable[rootID] { return known }
         let ok = roots[rootID].map { $0.online && !$0.onShare } ?? false
@@ -94,7 +101,7 @@ extension CuratorState {
         marks.unreadable = marks.unreadable.filter { table.row($0.key) != nil }
         let gone = marks.records.keys.filter { id in
             guard let row = table.row(id) else { return true }
-            return row.type != .xmp || row.role != .sidecar
+            return !marksReadable(row, &readable)
         }
         for id in gone {
             marks.records[id] = nil
@@ -118,7 +125,7 @@ extension CuratorState {
         var changed: [(Int64, SidecarMarksRecord)] = []
         var touched = Set<Int64>()
         for result in results {
-            guard let row = library.photos.row(result.id), row.type == .xmp else { continue }
+            guard let row = library.photos.row(result.id), row.type == .xmp || Self.carriesMarks(row.type) else { continue }
             if result.failed {
                 marks.unreadable[result.id] = SidecarMarksRecord(size: row.size, mtimeNs: row.mtimeNs, marks: nil)
                 continue
@@ -174,9 +181,14 @@ extension CuratorState {
         let files = (ids.isEmpty ? [group] : ids).compactMap { library.photo($0) }
         let marked = MarkedFiles(files)
         var sources: [MarksSource] = []
-        for file in files where file.type == .xmp {
-            guard let record = marks.records[file.id], marked.sidecars.contains(file.name) else { continue }
-            sources.append(MarksSource(marked.kind(of: file.name), modified: record.mtimeNs, marks: record.marks))
+        for file in files {
+            guard let record = marks.records[file.id] else { continue }
+            if file.type == .xmp {
+                guard marked.sidecars.contains(file.name) else { continue }
+                sources.append(MarksSource(marked.kind(of: file.name), modified: record.mtimeNs, marks: record.marks))
+            } else {
+                sources.append(MarksSource(.embedded, modified: record.mtimeNs, marks: record.marks))
+            }
         }
         return MarksSource.resolve(sources)
     }

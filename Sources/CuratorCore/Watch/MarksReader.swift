@@ -87,19 +87,50 @@ public final class MarksReader: Sendable {
 
     private static func read(_ job: MarksJob, in parent: DirectoryHandle) -> MarksRead {
         do throws(SidecarError) {
-            guard let file = try SidecarFile.read(job.path.name, in: parent) else { return MarksRead(id: job.id, record: nil, failed: false) }
+            let found: SidecarFile?
+            if job.embedded {
+                found = try embeddedPacket(job, in: parent)
+            } else {
+                found = try SidecarFile.read(job.path.name, in: parent)
+            }
+            guard let file = found else { return MarksRead(id: job.id, record: nil, failed: false) }
             let packet: XMPPacket
             do throws(XMPError) {
                 packet = try XMPPacket(parsing: file.bytes, path: job.path.absolute.lossyString)
             } catch {
                 throw .xmp(error)
             }
+            // A JPEG with no packet says nothing (an empty packet holds no property).
             return MarksRead(id: job.id, record: SidecarMarksRecord(size: file.status.size, mtimeNs: file.status.mtimeNanoseconds,
                                                                     marks: PhotoMarks(packet)),
                              failed: false)
         } catch {
             log.debug("marks reader: \(error)")
             return MarksRead(id: job.id, record: nil, failed: true)
+        }
+    }
+
+    /// A JPEG's XMP segment (empty when it has none) with the status of the file it
+    /// was read from; nil when the file is gone.
+    static func embeddedPacket(_ job: MarksJob, in parent: DirectoryHandle) throws(SidecarError) -> SidecarFile? {
+        let path = job.path.absolute.lossyString
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(job.path.name, O_RDONLY | curator_O_NOFOLLOW | O_NONBLOCK, relativeTo: parent.descriptor)
+        } catch where error.errno == .noEntry {
+            return nil
+        } catch {
+            throw .system(error)
+        }
+        do throws(SystemError) {
+            return try fd.closeAfter(path: path) { (fd) throws(SystemError) -> SidecarFile? in
+                let status = try FileStatus.of(descriptor: fd)
+                guard status.isRegularFile else { throw SystemError("read", path: path, errno: .invalid) }
+                var source = try ExifFileSource(descriptor: fd, size: status.size, budget: 1 << 20, headSize: 64 << 10)
+                return SidecarFile(bytes: try EmbeddedXMPLocator.packet(in: &source) ?? [], status: status)
+            }
+        } catch {
+            throw .system(error)
         }
     }
 }
