@@ -94,15 +94,13 @@ public final class MarksReader: Sendable {
                 found = try SidecarFile.read(job.path.name, in: parent)
             }
             guard let file = found else { return MarksRead(id: job.id, record: nil, failed: false) }
-            let packet: XMPPacket
-            do throws(XMPError) {
-                packet = try XMPPacket(parsing: file.bytes, path: job.path.absolute.lossyString)
-            } catch {
-                throw .xmp(error)
-            }
-            // A JPEG with no packet says nothing (an empty packet holds no property).
+            // A JPEG with no packet says nothing (an empty packet holds no property);
+            // so does a file that is no XMP, kept so until it changes (a start does
+            // not parse it again).
+            let packet = try? XMPPacket(parsing: file.bytes, path: job.path.absolute.lossyString)
+            if packet == nil { log.debug("marks reader: \(job.path.absolute.lossyString) holds no XMP packet; no marks") }
             return MarksRead(id: job.id, record: SidecarMarksRecord(size: file.status.size, mtimeNs: file.status.mtimeNanoseconds,
-                                                                    marks: PhotoMarks(packet)),
+                                                                    marks: packet.flatMap(PhotoMarks.init)),
                              failed: false)
         } catch {
             log.debug("marks reader: \(error)")
