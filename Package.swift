@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol", "CuratorCore"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
-            dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol", "CuratorTestSupport"],
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol", "CuratorXMP", "CuratorTestSupport"],
             swiftSettings: faultInjection),
         .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
         // What test targets share: a scratch directory, a tool runner.

@@ -22,9 +22,16 @@ public struct ContactSheetPhoto: Sendable, Equatable {
     public var label: String
     /// A video clip (its placeholder, when it has no thumbnail, says so).
     public var isVideo: Bool
+    /// Its stars (0 to 5), `pick` or `reject`, and colour label (docs/XMP.md), drawn on the picture.
+    public var rating: Int?
+    public var flag: String?
+    public var colorLabel: String?
 
     public init(thumbnail: ByteString?, position: Int, badge: Int? = nil, isProtected: Bool = false, label: String,
-                isVideo: Bool = false) {
+                isVideo: Bool = false, rating: Int? = nil, flag: String? = nil, colorLabel: String? = nil) {
+        self.rating = rating
+        self.flag = flag
+        self.colorLabel = colorLabel
         self.thumbnail = thumbnail
         self.position = position
         self.badge = badge

@@ -69,6 +69,12 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     /// In a view of duplicates: the id of the photo's set, and whether it is the copy kept.
     public var duplicateSet: Int64?
     public var keeper: Bool?
+    /// Its stars (0 to 5) when something says (docs/XMP.md).
+    public var rating: Int?
+    /// `pick` or `reject`; absent when neither.
+    public var flag: String?
+    /// Its colour label (`red`, `yellow`, `green`, `blue`, `purple`), when it has one.
+    public var label: String?
 
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,

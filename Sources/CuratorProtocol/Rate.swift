@@ -16,6 +16,8 @@ public struct RateRequest: ProtocolRequest {
     public var session: String?
     /// These photos (ids as listings give them) instead of the session's selection.
     public var ids: [Int64]?
+    /// Or these positions in the session's view, as `select` takes them ("3 5 9-12").
+    public var positions: String?
     /// -1 (rejected) to 5 stars.
     public var rating: Part<Int>
     /// `pick`, `reject` or `none`.
@@ -32,13 +34,14 @@ public struct RateRequest: ProtocolRequest {
         self.label = label
     }
 
-    enum CodingKeys: String, CodingKey { case session, ids, rating, flag, label }
+    enum CodingKeys: String, CodingKey { case session, ids, positions, rating, flag, label }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let literals = NumberLiterals.of(decoder.userInfo)
         session = try container.decodeIfPresent(String.self, forKey: .session)
         ids = try container.integers(Int64.self, forKey: .ids, literals: literals)
+        positions = try container.decodeIfPresent(String.self, forKey: .positions)
         flag = try container.decodeIfPresent(String.self, forKey: .flag)
         if !container.contains(.rating) {
             rating = .unchanged
@@ -60,6 +63,7 @@ public struct RateRequest: ProtocolRequest {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(session, forKey: .session)
         try container.encodeIfPresent(ids, forKey: .ids)
+        try container.encodeIfPresent(positions, forKey: .positions)
         try container.encodeIfPresent(flag, forKey: .flag)
         switch rating {
         case .unchanged: break

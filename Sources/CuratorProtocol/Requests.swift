@@ -183,6 +183,15 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
     public var to: String?
     /// `rest`: every copy but the keeper of each set of exact duplicates in the view.
     public var duplicates: DuplicatesChoice?
+    /// Everything in the view with these marks, as the view filter's keys of the
+    /// same names say (`rating_min`, `rating_max`, `flags`, `labels`).
+    public var ratingMin: Int?
+    public var ratingMax: Int?
+    public var flags: [String]?
+    public var labels: [String]?
+
+    /// Whether it names photos by their marks.
+    public var hasMarks: Bool { ratingMin != nil || ratingMax != nil || flags != nil || labels != nil }
 
     /// True when it names photos by what they share (`all`, `folder`, `glob`, a date
     /// range) rather than one by one (`positions`, `ids`).
@@ -208,6 +217,10 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
         from = try container.decodeIfPresent(String.self, forKey: .from)
         to = try container.decodeIfPresent(String.self, forKey: .to)
         duplicates = try container.decodeIfPresent(DuplicatesChoice.self, forKey: .duplicates)
+        ratingMin = try container.integer(Int.self, forKey: .ratingMin, literals: NumberLiterals.of(decoder.userInfo))
+        ratingMax = try container.integer(Int.self, forKey: .ratingMax, literals: NumberLiterals.of(decoder.userInfo))
+        flags = try container.decodeIfPresent([String].self, forKey: .flags)
+        labels = try container.decodeIfPresent([String].self, forKey: .labels)
     }
 }
 

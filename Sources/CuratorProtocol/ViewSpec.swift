@@ -2,6 +2,9 @@
 
 public enum SortKey: String, Codable, Sendable, CaseIterable {
     case capture, name, mtime, size, custom
+    /// By marks (docs/XMP.md): stars (none as 0), flag (reject, none, pick),
+    /// colour label (red, yellow, green, blue, purple, then none).
+    case rating, flag, label
 }
 
 public enum SortOrder: String, Codable, Sendable {
@@ -20,9 +23,22 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     /// Only the photos in a set of exact duplicates, each listed with
     /// its set and whether it is the set's keeper.
     public var duplicates: Bool?
+    /// Only photos with at least (`rating_min`) or at most (`rating_max`) this many
+    /// stars, 0 to 5 (a photo nothing rates has 0).
+    public var ratingMin: Int?
+    public var ratingMax: Int?
+    /// Only photos with one of these flags (`pick`, `reject`, `none`).
+    public var flags: [String]?
+    /// Only photos with one of these colour labels (or `none`).
+    public var labels: [String]?
     public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil, orphans: Bool? = nil,
-                duplicates: Bool? = nil) {
+                duplicates: Bool? = nil, ratingMin: Int? = nil, ratingMax: Int? = nil, flags: [String]? = nil,
+                labels: [String]? = nil) {
         self.duplicates = duplicates
+        self.ratingMin = ratingMin
+        self.ratingMax = ratingMax
+        self.flags = flags
+        self.labels = labels
         self.glob = glob
         self.types = types
         self.from = from
@@ -31,6 +47,12 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     }
     public var isEmpty: Bool {
         glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true && duplicates != true
+            && !hasMarks
+    }
+
+    /// Whether it narrows by marks (stars, flags, labels).
+    public var hasMarks: Bool {
+        ratingMin != nil || ratingMax != nil || !(flags ?? []).isEmpty || !(labels ?? []).isEmpty
     }
 }
 

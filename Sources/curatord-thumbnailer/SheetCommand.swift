@@ -13,7 +13,8 @@ import Synchronization
 ///
 ///     [{"folder":"2024/05 Kyoto","count":48},
 ///      {"thumbnail":"/home/ann/.cache/thumbnails/large/….png","position":1,"badge":2,
-///       "protected":false,"label":"IMG_0001.JPG","video":false}, ...]
+///       "protected":false,"label":"IMG_0001.JPG","video":false,
+///       "rating":3,"flag":"reject","color":"red"}, ...]
 enum SheetCommand {
     struct Item: Decodable {
         var folder: String?
@@ -24,6 +25,9 @@ enum SheetCommand {
         var protected: Bool?
         var label: String?
         var video: Bool?
+        var rating: Int?
+        var flag: String?
+        var color: String?
     }
 
     struct Report: Encodable {
@@ -59,7 +63,8 @@ enum SheetCommand {
                 if let folder = item.folder { return .folder(name: folder, count: item.count ?? 0) }
                 return .photo(ContactSheetPhoto(
                     thumbnail: item.thumbnail.map { ByteString($0) }, position: item.position ?? 0, badge: item.badge,
-                    isProtected: item.protected ?? false, label: item.label ?? "", isVideo: item.video ?? false))
+                    isProtected: item.protected ?? false, label: item.label ?? "", isVideo: item.video ?? false,
+                    rating: item.rating, flag: item.flag, colorLabel: item.color))
             }
             try Vips.start(threads: 1)
             let jpeg = output.lowercased().hasSuffix(".jpg") || output.lowercased().hasSuffix(".jpeg")

@@ -35,7 +35,8 @@ enum ListCommand: CommandHandler {
                                         thumbnailsReady: state.thumbnails.ready,
                                         groupLinks: state.library.groupLinks,
                                         table: state.library.photos,
-                                        duplicates: spec.filter?.duplicates == true ? state.duplicateMarks(uid: uid) : nil)
+                                        duplicates: spec.filter?.duplicates == true ? state.duplicateMarks(uid: uid) : nil,
+                                        marks: state.marks.groups)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)
     }

@@ -25,6 +25,7 @@ enum StatusCommand: CuratorCommand {
             thumbnails: snapshot.thumbnails.map { t in
                 ThumbnailStatus(backlog: t.backlog, ready: t.ready, failed: t.failed, cache: t.cache, note: thumbnailNote)
             },
-            trashRepairs: TrashRepairs.shared.all.isEmpty ? nil : TrashRepairs.shared.all, hashPending: snapshot.hashPending)
+            trashRepairs: TrashRepairs.shared.all.isEmpty ? nil : TrashRepairs.shared.all, hashPending: snapshot.hashPending,
+            xmpPending: snapshot.xmpPending)
     }
 }

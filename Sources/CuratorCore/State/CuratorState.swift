@@ -19,6 +19,7 @@ import FoundationEssentials
 /// - `viewCache` (`ViewCache`): the last views resolved;
 /// - `access` (`FolderAccess`): which folders each user may list, for reads;
 /// - `contentHashes` (`ContentHashes`): content hashes for the duplicate search, reads still to make;
+/// - `marks` (`PhotoMarksTable`): the sidecars' marks, the groups' resolved from them, reads still to make;
 /// - `encoder`: the JSON encoder of answers made under the lock.
 ///
 /// `CuratorState` composes them: what it adds are the operations that need
@@ -44,6 +45,7 @@ final class CuratorState {
     var viewCache = ViewCache()
     var access = FolderAccess()
     var contentHashes = ContentHashes()
+    var marks = PhotoMarksTable()
     /// One encoder for the answers made under the lock (session commands), rather
     /// than one made per request.
     let encoder = Wire.makeEncoder()
@@ -58,6 +60,7 @@ final class CuratorState {
         for row in library.photos.rows where row.capture == .pending { capturePending.append(row.id, root: library.photos.rootID(of: row)) }
         queueAllThumbnails()
         contentHashes.records = try library.store.loadContentHashes()
+        try loadMarks()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.
         try sessions.load(removing: { id in library.listed(id).map(isProtected) ?? true })

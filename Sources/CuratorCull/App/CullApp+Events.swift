@@ -30,6 +30,13 @@ extension CullApp {
                 overlay = .progress(title: title, done: event.done ?? 0, total: event.total ?? total)
                 dirty = true
             }
+        case .metadata:
+            if let photo = event.photo {
+                data.setMarks(photo.id, rating: photo.rating, flag: photo.flag, label: photo.label)
+                if data.position(of: photo.id) != nil { dirty = true }
+                // A view narrowed or sorted by marks may gain, lose or move the photo.
+                if data.view.filter?.hasMarks == true || [.rating, .flag, .label].contains(data.view.sort) { scheduleShape() }
+            }
         case .thumbnail:
             if let id = event.photoId { thumbnails.event(photo: id, state: event.state) }
         case .offline:

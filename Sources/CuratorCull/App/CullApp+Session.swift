@@ -58,13 +58,18 @@ extension CullApp {
         var view = data.view
         var kept = filter ?? ViewFilter()
         kept.types = data.view.filter?.types
+        // The marks asked for on the command line stay too.
+        kept.ratingMin = data.view.filter?.ratingMin
+        kept.ratingMax = data.view.filter?.ratingMax
+        kept.flags = data.view.filter?.flags
+        kept.labels = data.view.filter?.labels
         view.filter = kept.isEmpty ? nil : kept
         try changeView(view, note: filter == nil ? "Filter cleared." : "Filter: \(FilterText.describe(filter)).")
     }
 
     /// `s`: the next sort; `r`: the other order. The selection stays.
     func cycleSort() throws(CullError) {
-        let order: [SortKey] = [.name, .capture, .mtime, .size, .custom]
+        let order: [SortKey] = [.name, .capture, .mtime, .size, .custom, .rating, .flag, .label]
         let current = data.view.sort ?? .name
         let next = order[((order.firstIndex(of: current) ?? 0) + 1) % order.count]
         var view = data.view
@@ -85,6 +90,9 @@ extension CullApp {
         case .mtime: "modification time"
         case .size: "size"
         case .custom: "your own order"
+        case .rating: "stars"
+        case .flag: "flag (rejects first)"
+        case .label: "colour label"
         }
     }
 

@@ -45,6 +45,8 @@ public final class CullApp {
     /// What the daemon read from the files of photos shown large, by id.
     var fileFacts: [Int64: FileFacts] = [:]
     var running = true
+    /// A mark moves the cursor on (`a` toggles it).
+    var advance = false
     var dirty = true
     /// When the view's shape is to be listed again (events come in bursts).
     var shapeDue: UInt64?
@@ -61,6 +63,7 @@ public final class CullApp {
     public init(options: CullOptions) throws(CullError) {
         self.options = options
         session = options.session ?? "default"
+        advance = options.advance
         terminal = try Terminal()
         link = try DaemonLink(socketPath: options.socketPath)
         art = ChafaArt(graphics: .symbols, cellPixels: (10, 20))

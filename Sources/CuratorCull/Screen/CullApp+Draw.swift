@@ -167,6 +167,9 @@ extension CullApp {
         if isProtected, y <= bottom {
             screen.put(x + cell.artColumns + 1 - 2, y, "⊘", Palette.warningBar)
         }
+        if let photo, y + cell.artRows + 1 <= bottom {
+            drawMarks(&screen, photo, x: x, y: y + cell.artRows + 1, width: cell.artColumns + 2)
+        }
         // The caption: position and name.
         let captionY = y + cell.artRows + 2
         if captionY <= bottom {

@@ -40,11 +40,13 @@ struct ListCommand: CLICommand {
                 let badge = p.selected.map { "[\($0)]" } ?? ""
                 let flags = (p.protected == true ? " protected" : "") + (p.offline == true ? " offline" : "")
                     + (p.duplicateSet.map { " set \($0)" + (p.keeper == true ? "*" : "") } ?? "")
+                let marks = RateOutput.brief(rating: p.rating, flag: p.flag, label: p.label)
                 let name = (p.path.split(separator: "/").last.map(String.init) ?? p.path).forTerminal
                 // Each file beside its own size; a group's other files (named: they are in its
                 // folder) below it, then their sum, which the selection and a delete count.
                 Format.write("  \(Format.pad(String(p.position ?? 0), width, right: true)) \(Format.pad(badge, 5)) \(Format.pad(name, 28)) "
-                             + "\(Format.pad(Format.bytes(p.size), 8, right: true))  \(p.captureTime ?? "-")\(flags)")
+                             + "\(Format.pad(Format.bytes(p.size), 8, right: true))  \(p.captureTime ?? "-")\(flags)"
+                             + (marks.isEmpty ? "" : "  " + marks))
                 let members = p.members ?? []
                 for member in members {
                     Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) + \(Format.pad(member.name.forTerminal, 26)) "

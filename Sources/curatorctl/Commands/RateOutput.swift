@@ -27,4 +27,12 @@ enum RateOutput {
         }
         return "\(stars), \(flag), \(marks.label ?? "no label")"
     }
+
+    /// A listing line's marks, short: `★★★ rejected red`; "" for none.
+    static func brief(rating: Int?, flag: String?, label: String?) -> String {
+        let words = [rating.map { $0 == 0 ? "0★" : String(repeating: "★", count: $0) },
+                     flag.map { $0 == PickFlagName.pick ? "picked" : $0 == PickFlagName.reject ? "rejected" : $0 },
+                     label]
+        return words.compactMap { $0 }.joined(separator: " ")
+    }
 }

@@ -32,6 +32,8 @@ struct SelectorOptions: ParsableArguments {
         """)
     var duplicates: Bool
 
+    @OptionGroup var marks: MarksOptions
+
     var selector: PhotoSelector {
         var selector = PhotoSelector()
         if all { selector.all = true }
@@ -41,13 +43,14 @@ struct SelectorOptions: ParsableArguments {
         selector.to = to
         selector.ids = ids
         if duplicates { selector.duplicates = .rest }
+        if !marks.isEmpty { marks.apply(to: &selector) }
         if !positions.isEmpty { selector.positions = positions.joined(separator: " ") }
         return selector
     }
 
     func validate() throws(ValidationError) {
         if selector == PhotoSelector() {
-            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N or --duplicates")
+            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N, --duplicates, --rating STARS, --picked, --rejected, --unflagged or --label COLOURS")
         }
     }
 

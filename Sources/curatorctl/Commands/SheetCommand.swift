@@ -85,6 +85,9 @@ struct SheetCommand: CLICommand {
             ]
             if let path = thumbnails[photo.id] { item["thumbnail"] = path }
             if let badge = photo.selected { item["badge"] = badge }
+            if let rating = photo.rating { item["rating"] = rating }
+            if let flag = photo.flag { item["flag"] = flag }
+            if let label = photo.label { item["color"] = label }
             items.append(item)
         }
         let itemsPath = scratch + "/items.json"

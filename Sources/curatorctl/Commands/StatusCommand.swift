@@ -29,5 +29,6 @@ struct StatusCommand: CLICommand {
                          + (t.note.map { "  (\($0))" } ?? ""))
         }
         if let pending = s.hashPending, pending > 0 { Format.write("  duplicates  \(pending) files to read") }
+        if let pending = s.xmpPending, pending > 0 { Format.write("  marks       \(pending) sidecars to read") }
     }
 }

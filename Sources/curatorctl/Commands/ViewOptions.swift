@@ -25,7 +25,11 @@ struct ViewOptions: ParsableArguments {
     @Option("--to", value: "DATE", help: "Only photos captured on or before DATE (--to 2024: to the end of 2024).")
     var to: String?
 
-    @Option("--sort", value: "KEY", help: "capture, name, mtime, size or custom (each folder's own order).")
+    @OptionGroup var marks: MarksOptions
+
+    @Option("--sort", value: "KEY", help: """
+        capture, name, mtime, size, custom (each folder's own order), rating, flag (rejects first) or label.
+        """)
     var sort: SortKey?
 
     @Flag("--desc", "--reverse", help: "Highest first.")
@@ -63,6 +67,7 @@ struct ViewOptions: ParsableArguments {
         filter.to = to
         if orphans { filter.orphans = true }
         if duplicates { filter.duplicates = true }
+        marks.apply(to: &filter)
         if !filter.isEmpty { spec.filter = filter }
         if let sort { spec.sort = sort }
         if descending { spec.order = .desc }

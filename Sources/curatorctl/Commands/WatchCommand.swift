@@ -52,6 +52,9 @@ struct WatchCommand: CLICommand {
         case .selection: return "· session \(e.session ?? "?"): " + describeSession(e)
         case .batch: return "· batch \(e.batch ?? 0): \(e.done ?? 0)/\(e.total ?? 0) \(e.state ?? "")"
         case .dropped: return "! events were dropped (reading too slowly); list again"
+        case .metadata:
+            let marks = e.photo.map { RateOutput.brief(rating: $0.rating, flag: $0.flag, label: $0.label) } ?? ""
+            return "* \(root)\(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)  \(marks.isEmpty ? "no marks" : marks)"
         case .thumbnail:
             let sizes = e.sizes.map { " " + $0.map(\.rawValue).joined(separator: ",") } ?? ""
             return "· \(root)thumbnail #\(e.photoId ?? 0) \(e.state ?? "")\(sizes)\(e.message.map { ": \($0)" } ?? "")"
