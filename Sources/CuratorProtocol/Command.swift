@@ -27,13 +27,17 @@ public enum Command: Sendable {
     case thumbnail(ThumbnailRequest)
     case photoInfo(PhotoInfoRequest)
     case rate(RateRequest)
+    case webPasswd(WebPasswdRequest)
+    case webLogin(WebLoginRequest)
+    case webAttach(WebTokenRequest)
+    case webLogout(WebTokenRequest)
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
         "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
         "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "trash.list", "trash.empty", "thumbnail",
-        "photo.info", "rate",
+        "photo.info", "rate", "web.passwd", "web.login", "web.attach", "web.logout",
     ]
 
     public var name: String {
@@ -63,6 +67,10 @@ public enum Command: Sendable {
         case .thumbnail: "thumbnail"
         case .photoInfo: "photo.info"
         case .rate: "rate"
+        case .webPasswd: "web.passwd"
+        case .webLogin: "web.login"
+        case .webAttach: "web.attach"
+        case .webLogout: "web.logout"
         }
     }
 
@@ -90,6 +98,9 @@ public enum Command: Sendable {
         case .thumbnail(let a): a
         case .photoInfo(let a): a
         case .rate(let a): a
+        case .webPasswd(let a): a
+        case .webLogin(let a): a
+        case .webAttach(let a), .webLogout(let a): a
         }
     }
 
@@ -120,6 +131,10 @@ public enum Command: Sendable {
         case "thumbnail": .thumbnail(try ThumbnailRequest(from: decoder))
         case "photo.info": .photoInfo(try PhotoInfoRequest(from: decoder))
         case "rate": .rate(try RateRequest(from: decoder))
+        case "web.passwd": .webPasswd(try WebPasswdRequest(from: decoder))
+        case "web.login": .webLogin(try WebLoginRequest(from: decoder))
+        case "web.attach": .webAttach(try WebTokenRequest(from: decoder))
+        case "web.logout": .webLogout(try WebTokenRequest(from: decoder))
         default: nil
         }
     }

@@ -34,5 +34,9 @@ enum CommandTable {
         "thumbnail": ThumbnailCommand.self,
         "photo.info": PhotoInfoCommand.self,
         "rate": RateCommand.self,
+        "web.passwd": WebPasswdCommand.self,
+        "web.login": WebLoginCommand.self,
+        "web.attach": WebAttachCommand.self,
+        "web.logout": WebLogoutCommand.self,
     ]
 }
