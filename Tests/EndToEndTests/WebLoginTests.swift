@@ -151,4 +151,26 @@ struct WebLoginTests {
         usleep(2_500_000)
         #expect(try kept.client.errorCode(["cmd": "hello"]) == "not_signed_in")
     }
+
+    /// An attached connection is the user's in the daemon's counts too: alice, holding
+    /// as many connections as one user may, gets no more through the gateway, and the
+    /// gateway's own count is not charged for hers.
+    @Test func anAttachedConnectionCountsAgainstItsUsersConnectionLimit() throws {
+        guard WebService.available else { return print("skipped: needs root, useradd, setpriv, socat") }
+        let web = try WebService(extra: "max_clients_per_user: 2")
+        defer { web.stop() }
+        let gateway = try web.gatewayConnection()
+        let token = try #require(try gateway.client.result(["cmd": "web.login", "user": web.attack.alice.name,
+                                                            "password": WebService.passwords["alice"] ?? ""])["token"] as? String)
+        let first = try web.gatewayConnection()
+        _ = try first.client.result(["cmd": "web.attach", "token": token])
+        // The gateway holds 2 connections, one of them now alice's: it may open another.
+        let second = try web.gatewayConnection()
+        _ = try second.client.result(["cmd": "web.attach", "token": token])
+        let third = try web.gatewayConnection()
+        let refused = try third.client.request(["cmd": "web.attach", "token": token])
+        #expect(Self.error(refused).code == "too_many_connections", "\(refused)")
+        // Still the gateway's, and still usable as such.
+        #expect(try third.client.result(["cmd": "hello"])["uid"] as? Int == Int(web.gateway.uid))
+    }
 }

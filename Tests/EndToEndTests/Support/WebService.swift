@@ -17,7 +17,8 @@ final class WebService {
 
     static var available: Bool { ServiceAttack.available && Tool.exists("/usr/bin/socat") }
 
-    init(idleSeconds: Int? = nil, maxSeconds: Int? = nil) throws {
+    /// `extra`: more top-level settings, as JSON5 (`max_clients_per_user: 2`).
+    init(idleSeconds: Int? = nil, maxSeconds: Int? = nil, extra: String? = nil) throws {
         attack = try ServiceAttack()
         guard let family = getgrgid(attack.familyGID).map({ String(cString: $0.pointee.gr_name) }) else {
             throw HarnessError("no family group")
@@ -28,6 +29,7 @@ final class WebService {
         var config = "{ roots: [ { name: \"pics\", path: \"\(pics)\" } ], web_gateway_user: \"\(gateway.name)\""
         if let idleSeconds { config += ", web_session_idle_seconds: \(idleSeconds)" }
         if let maxSeconds { config += ", web_session_max_seconds: \(maxSeconds)" }
+        if let extra { config += ", " + extra }
         let path = attack.d.home.sub("curatord.json5")
         Files.write(path, config + " }")
         attack.d.configPath = path
