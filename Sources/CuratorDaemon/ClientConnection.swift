@@ -43,6 +43,7 @@ final class ClientConnection: EventSink, WebIdentityHolder, @unchecked Sendable 
     private let rebind: @Sendable (_ from: UInt32, _ to: UInt32) -> ProtocolError?
 
     static let largeResponseBytes = 4 << 20
+    static let sessionCheckMilliseconds: Int32 = 5000
 
     init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, idleTimeout: Double,
          rebind: @escaping @Sendable (_ from: UInt32, _ to: UInt32) -> ProtocolError? = { _, _ in nil }) throws(SystemError) {
@@ -132,9 +133,18 @@ final class ClientConnection: EventSink, WebIdentityHolder, @unchecked Sendable 
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
             let idleAt = idleTimeout > 0 && !subscribed && !wantsWrite ? lastActivity + UInt64(idleTimeout * 1e9) : nil
-            let n = SystemCalls.poll(&fds, 2, idleAt.map(Self.milliseconds(until:)) ?? -1)
+            // Attached to a web session: looked at every few seconds, so that a logout or
+            // an expiry also ends a subscriber, which sends no request to be refused.
+            let token = attachedToken
+            var wait = idleAt.map(Self.milliseconds(until:)) ?? -1
+            if token != nil { wait = wait < 0 ? Self.sessionCheckMilliseconds : min(wait, Self.sessionCheckMilliseconds) }
+            let n = SystemCalls.poll(&fds, 2, wait)
             if n < 0 {
                 if errno == EINTR { continue }
+                return
+            }
+            if let token, !curator.webSessionStillLive(token) {
+                say(Curator.notSignedInError)
                 return
             }
             if n == 0, let idleAt, MonotonicClock.nanoseconds() >= idleAt {

@@ -173,4 +173,28 @@ struct WebLoginTests {
         // Still the gateway's, and still usable as such.
         #expect(try third.client.result(["cmd": "hello"])["uid"] as? Int == Int(web.gateway.uid))
     }
+
+    /// A subscriber sends no request to be refused: its connection is ended when its
+    /// session is (a logged-out page must not go on receiving the user's events).
+    @Test func aLogoutEndsAnAttachedSubscriber() throws {
+        guard WebService.available else { return print("skipped: needs root, useradd, setpriv, socat") }
+        let web = try WebService()
+        defer { web.stop() }
+        let gateway = try web.gatewayConnection()
+        let token = try #require(try gateway.client.result(["cmd": "web.login", "user": web.attack.alice.name,
+                                                            "password": WebService.passwords["alice"] ?? ""])["token"] as? String)
+        let stream = try web.gatewayConnection()
+        _ = try stream.client.result(["cmd": "web.attach", "token": token])
+        _ = try stream.client.result(["cmd": "subscribe"])
+        #expect(try gateway.client.result(["cmd": "web.logout", "token": token])["ended"] as? Bool == true)
+        let started = Date()
+        var said: [String: Any]?
+        while Date().timeIntervalSince(started) < 15, said == nil {
+            guard let line = (try? stream.client.readObject(timeout: 15 - Date().timeIntervalSince(started))) ?? nil else { break }
+            if line["event"] == nil { said = line }
+        }
+        #expect(Self.error(said ?? [:]).code == "not_signed_in", "\(String(describing: said))")
+        // Closed after it: reading meets the end of the stream (an error), not a timeout (nil).
+        #expect(throws: (any Error).self) { try stream.client.readObject(timeout: 5) }
+    }
 }

@@ -47,6 +47,11 @@ extension Curator {
         web.use(token, config: configuration) != nil
     }
 
+    /// The same, without marking it used: for a connection that waits (a subscriber).
+    public func webSessionStillLive(_ token: String) -> Bool {
+        web.isLive(token, config: configuration)
+    }
+
     public static let notSignedInError = WebAuthority.notSignedIn
 
     /// Handles one decoded request and returns the whole response line (a listing

@@ -110,6 +110,10 @@ final class WebAuthority: Sendable {
         state.withLock { $0.sessions.use(token, now: MonotonicClock.nanoseconds(), settings: config.web) }
     }
 
+    func isLive(_ token: String, config: Configuration) -> Bool {
+        state.withLock { $0.sessions.isLive(token, now: MonotonicClock.nanoseconds(), settings: config.web) }
+    }
+
     static let notSignedIn = ProtocolError(.notSignedIn, "The web session is unknown, expired or ended: log in again.")
 
     /// Whether `uid` could connect to the daemon's socket itself: its owner, a member

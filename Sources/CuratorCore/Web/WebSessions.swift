@@ -68,6 +68,19 @@ struct WebSessions {
         return session
     }
 
+    /// Whether `token`'s session lives, without marking it used (an open event stream
+    /// is no request). One past its time is ended.
+    mutating func isLive(_ token: String, now: UInt64, settings: WebSettings) -> Bool {
+        let key = Self.key(token)
+        guard let session = sessions[key] else { return false }
+        if now - session.lastUsed >= UInt64(settings.idleSeconds) * 1_000_000_000
+            || now - session.started >= UInt64(settings.maxSeconds) * 1_000_000_000 {
+            sessions[key] = nil
+            return false
+        }
+        return true
+    }
+
     mutating func end(_ token: String) -> Bool {
         sessions.removeValue(forKey: Self.key(token)) != nil
     }
