@@ -197,4 +197,25 @@ struct WebLoginTests {
         // Closed after it: reading meets the end of the stream (an error), not a timeout (nil).
         #expect(throws: (any Error).self) { try stream.client.readObject(timeout: 5) }
     }
+
+    /// `curatorctl web passwd` on a terminal (script(1) gives it one): asked twice, and
+    /// what is typed is not echoed.
+    @Test func webPasswdAsksTwiceOnTheTerminalWithoutEcho() throws {
+        guard Tool.exists("/usr/bin/script") else { return print("skipped: needs script(1)") }
+        let d = Daemon()
+        try d.start()
+        defer { d.stop() }
+        func typed(_ first: String, _ second: String) throws -> String {
+            let input = "(sleep 1; printf '\(first)\\n'; sleep 1; printf '\(second)\\n'; sleep 1)"
+            let out = try Command.run("/bin/sh", ["-c", "\(input) | script -qec '\(Daemon.curatorctl) --socket \(d.socket) web passwd' /dev/null"],
+                                      timeout: 30)
+            return out.stdout
+        }
+        let differ = try typed("first-pw", "second-pw")
+        #expect(differ.contains("differ") && !Files.exists(d.stateDir + "/web-passwords"), "\(differ)")
+        let shown = try typed("secret-pw", "secret-pw")
+        #expect(shown.contains("New web password:") && shown.contains("Again:") && shown.contains("Web password set"), "\(shown)")
+        #expect(!shown.contains("secret-pw"), "the password was echoed: \(shown)")
+        #expect((Files.read(d.stateDir + "/web-passwords") ?? "").contains(" $argon2id$"))
+    }
 }
