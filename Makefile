@@ -20,9 +20,12 @@ INSTALLED = \
 	$(BINDIR)/curatord-web \
 	$(SYSTEMDUNITDIR)/curatord.service \
 	$(SYSTEMDUNITDIR)/curatord.socket \
+	$(SYSTEMDUNITDIR)/curatord-web.service \
+	$(SYSTEMDUNITDIR)/curatord-web.socket \
 	$(SYSTEMDUSERUNITDIR)/curatord.service \
 	$(SYSTEMDUSERUNITDIR)/curatord.socket \
 	$(SYSUSERSDIR)/curatord.conf \
+	$(SYSUSERSDIR)/curatord-web.conf \
 	$(MANDIR)/man8/curatord.8 \
 	$(MANDIR)/man1/curatorctl.1 \
 	$(DOCDIR)/curatord.json5 \
@@ -67,7 +70,12 @@ install: release
 		sed $(UNITPATHS) systemd/user/$$unit > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit || exit 1; \
 	done
+	for unit in curatord-web.service curatord-web.socket; do \
+		sed $(UNITPATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit || exit 1; \
+	done
 	$(INSTALL) -m 0644 systemd/curatord.sysusers $(DESTDIR)$(SYSUSERSDIR)/curatord.conf
+	$(INSTALL) -m 0644 systemd/curatord-web.sysusers $(DESTDIR)$(SYSUSERSDIR)/curatord-web.conf
 	$(INSTALL) -m 0644 docs/man/curatord.8 $(DESTDIR)$(MANDIR)/man8/curatord.8
 	$(INSTALL) -m 0644 docs/man/curatorctl.1 $(DESTDIR)$(MANDIR)/man1/curatorctl.1
 	$(INSTALL) -m 0644 config/curatord.json5 $(DESTDIR)$(DOCDIR)/curatord.json5
@@ -77,6 +85,8 @@ install: release
 	@echo "  systemd-sysusers && systemctl daemon-reload"
 	@echo "  install -D -m 0644 $(DOCDIR)/curatord.json5 /etc/curatord/curatord.json5   # then edit its roots"
 	@echo "  systemctl enable --now curatord.socket curatord.service"
+	@echo "The web gateway (docs/WEB.md): web_gateway_user: \"curatord-web\" in curatord.json5, then"
+	@echo "  systemctl enable --now curatord-web.socket"
 	@echo "For yourself: cp $(DOCDIR)/curatord.json5 ~/.config/curatord/ && systemctl --user enable --now curatord"
 
 uninstall:

@@ -41,6 +41,9 @@ let package = Package(
         // its variadic calls with plain arguments.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .target(name: "CWebShim", dependencies: ["CMicroHTTPD"], path: "Sources/CWebShim"),
+        // Web passwords (Argon2id), session tokens and their constant-time comparison,
+        // in the daemon, which issues the system gateway's sessions.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium"),
         // Raw mode and its undoing from a signal handler (async-signal-safe, so in C).
         .target(name: "CTerminalGuard", path: "Sources/CTerminalGuard"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
@@ -67,7 +70,7 @@ let package = Package(
         .target(
             name: "CuratorCore",
             dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CuratorThumbnails", "CuratorXMP", "CInotifyTools", "CExif",
-                           "CACL", "CLinux", "CXXHash"],
+                           "CACL", "CLinux", "CXXHash", "CSodium"],
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",
@@ -90,7 +93,7 @@ let package = Package(
         // to the daemon and never opens a photo folder itself.
         .target(
             name: "CuratorWeb",
-            dependencies: ["CMicroHTTPD", "CWebShim", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CLinux"],
+            dependencies: ["CMicroHTTPD", "CWebShim", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CLinux", "CSystemd"],
             swiftSettings: strict),
         .executableTarget(name: "curatord-web", dependencies: ["CuratorWeb"], swiftSettings: strict),
         .testTarget(name: "CuratorWebTests", dependencies: ["CuratorWeb", "CuratorProtocol"], swiftSettings: strict),

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "web_shim.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits limits,
                                      MHD_AccessHandlerCallback handler, void *handler_context,
                                      MHD_RequestCompletedCallback completed, void *completed_context) {
@@ -19,3 +22,15 @@ struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits lim
 }
 
 uint64_t curator_web_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+
+void curator_web_client_address(struct MHD_Connection *connection, char *out, size_t size) {
+    if (size == 0) return;
+    out[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *address = info->client_addr;
+    const void *raw = NULL;
+    if (address->sa_family == AF_INET) raw = &((const struct sockaddr_in *)address)->sin_addr;
+    if (address->sa_family == AF_INET6) raw = &((const struct sockaddr_in6 *)address)->sin6_addr;
+    if (raw == NULL || inet_ntop(address->sa_family, raw, out, (socklen_t)size) == NULL) out[0] = 0;
+}

@@ -310,6 +310,13 @@ package enum SystemCalls {
         return Glibc.bind(descriptor, address, length)
     }
 
+    /// setsockopt(2), for SO_REUSEADDR on the web gateway's listener (no fault hook:
+    /// an option it cannot set fails the bind that follows, which has one).
+    @inlinable package static func setsockopt(_ descriptor: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer?,
+                                              _ length: socklen_t) -> Int32 {
+        Glibc.setsockopt(descriptor, level, name, value, length)
+    }
+
     @inlinable package static func listen(_ descriptor: Int32, _ backlog: Int32) -> Int32 {
         #if CURATOR_FAULT_INJECTION
         if FaultPlan.isArmed { return FaultPlan.intercept(.listen, descriptor: descriptor) { _ in Glibc.listen(descriptor, backlog) } }

@@ -24,6 +24,41 @@ final class DaemonConnection: @unchecked Sendable {
 
     deinit { close() }
 
+    /// A connection bound to a web session by `web.attach`: every request on it is
+    /// then the session's user's. The daemon's refusal (`not_signed_in`, ...) is
+    /// thrown with its code and the status that code has.
+    static func attached(socketPath: String, token: String) throws(GatewayError) -> DaemonConnection {
+        let connection = try DaemonConnection(socketPath: socketPath)
+        let request = WebTokenLine(cmd: "web.attach", token: token)
+        guard let encoded = try? Wire.makeEncoder().encode(request) else {
+            throw GatewayError(500, .internalError, "cannot encode web.attach")
+        }
+        do {
+            try connection.send(Array(encoded) + [0x0A])
+        } catch {
+            throw GatewayError(502, GatewayError.daemonUnavailable, "curatord's socket: \(error)")
+        }
+        guard let line = try connection.readLine(until: .after(seconds: 30)) else {
+            throw GatewayError(502, GatewayError.daemonUnavailable, "curatord closed the connection before it answered")
+        }
+        struct Outcome: Decodable {
+            var ok: Bool?
+            var error: ProtocolError?
+        }
+        let outcome = try? Wire.makeDecoder().decode(Outcome.self, from: Data(line))
+        guard outcome?.ok == true else {
+            let code = outcome?.error?.code ?? .internalError
+            throw GatewayError(ErrorStatus.status(for: code), code, outcome?.error?.message ?? "web.attach failed")
+        }
+        return connection
+    }
+
+    private struct WebTokenLine: Encodable {
+        let cmd: String
+        let token: String
+        let id = 0
+    }
+
     func close() {
         guard !closed else { return }
         closed = true

@@ -17,6 +17,9 @@ final class DaemonPool: Sendable {
     /// How long a request may wait for the daemon's answer (a batch of many photos, a
     /// `sync` with a long timeout).
     let answerTimeout: Double
+    /// In the system gateway, the web session every connection of this pool is bound
+    /// to (`web.attach`); nil in the personal gateway, whose connections are the user's.
+    let attachToken: String?
 
     private struct State: Sendable {
         var idle: [DaemonConnection] = []
@@ -26,8 +29,9 @@ final class DaemonPool: Sendable {
     private let state: Monitor<State>
     private let nextID = Atomic<Int64>(1)
 
-    init(socketPath: String, capacity: Int = 4, answerTimeout: Double = 600) {
+    init(socketPath: String, capacity: Int = 4, answerTimeout: Double = 600, attachToken: String? = nil) {
         self.socketPath = socketPath
+        self.attachToken = attachToken
         self.capacity = capacity
         self.answerTimeout = answerTimeout
         state = Monitor(State())
@@ -112,6 +116,7 @@ final class DaemonPool: Sendable {
                 return reused
             }
             do {
+                if let attachToken { return try DaemonConnection.attached(socketPath: socketPath, token: attachToken) }
                 return try DaemonConnection(socketPath: socketPath)
             } catch {
                 release()

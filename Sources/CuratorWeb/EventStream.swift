@@ -38,13 +38,19 @@ final class EventStream: @unchecked Sendable {
         slots.giveBack()
     }
 
-    /// Subscribes (with the daemon's default scope: every root, every session of the
+    /// Subscribes (on a connection attached to `token`'s web session in the system
+    /// gateway; with the daemon's default scope: every root, every session of the
     /// user; `thumbnails` adds the thumbnail events) and returns the stream, or the
     /// daemon's refusal as an answer. `slots` must have been taken for it.
-    static func open(socketPath: String, thumbnails: Bool, id: Int64, slots: StreamSlots) -> Result<EventStream, GatewayError> {
+    static func open(socketPath: String, token: String?, thumbnails: Bool, id: Int64,
+                     slots: StreamSlots) -> Result<EventStream, GatewayError> {
         let connection: DaemonConnection
         do {
-            connection = try DaemonConnection(socketPath: socketPath)
+            if let token {
+                connection = try DaemonConnection.attached(socketPath: socketPath, token: token)
+            } else {
+                connection = try DaemonConnection(socketPath: socketPath)
+            }
         } catch {
             slots.giveBack()
             return .failure(error)

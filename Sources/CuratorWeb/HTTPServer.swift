@@ -57,6 +57,9 @@ final class HTTPServer: Sendable {
         /// What the head decided, when that is the answer.
         var decision: Router.Decision?
         var command: String?
+        var head: RequestHead?
+        /// A login or logout of the system gateway, when that is the request.
+        var login: Bool?
         var body: [UInt8] = []
         /// Bytes of body received, kept or not.
         var received = 0
@@ -78,7 +81,9 @@ final class HTTPServer: Sendable {
                 session: value(connection, .COOKIE_KIND, Router.cookieName),
                 token: value(connection, .GET_ARGUMENT_KIND, "token"),
                 contentLength: value(connection, .HEADER_KIND, "Content-Length"),
-                thumbnails: value(connection, .GET_ARGUMENT_KIND, "thumbnails"))
+                thumbnails: value(connection, .GET_ARGUMENT_KIND, "thumbnails"),
+                client: clientAddress(connection))
+            exchange.head = head
             let decision = router.begin(head)
             // An answer is queued once the request is whole, so the connection can be
             // kept alive for the next; a refusal of a request whose body is still to
@@ -91,6 +96,8 @@ final class HTTPServer: Sendable {
                 return queue(answer, on: connection)
             case .readBody(let command):
                 exchange.command = command
+            case .session(let login):
+                exchange.login = login
             default:
                 exchange.decision = decision
             }
@@ -120,10 +127,19 @@ final class HTTPServer: Sendable {
         switch exchange.decision {
         case .answer(let answer)?: return queue(answer, on: connection)
         case .events(let stream)?: return queue(stream, on: connection)
-        case .readBody, nil: break
+        case .readBody, .session, nil: break
         }
+        guard let head = exchange.head else { return true }
+        if let login = exchange.login { return queue(router.finishSession(login: login, body: exchange.body, head: head), on: connection) }
         guard let command = exchange.command else { return true }
-        return queue(router.finish(command: command, body: exchange.body), on: connection)
+        return queue(router.finish(command: command, body: exchange.body, head: head), on: connection)
+    }
+
+    private func clientAddress(_ connection: OpaquePointer) -> String? {
+        var text = [CChar](repeating: 0, count: 64)
+        curator_web_client_address(connection, &text, text.count)
+        let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return address.isEmpty ? nil : address
     }
 
     private func value(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {

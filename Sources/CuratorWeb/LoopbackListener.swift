@@ -15,6 +15,10 @@ enum LoopbackListener {
             address.sin_port = port.bigEndian
             address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
             let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            // A restarted gateway takes its port back at once, with connections of the
+            // one before still in TIME_WAIT.
+            var on: Int32 = 1
+            _ = SystemCalls.setsockopt(fd.rawValue, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
             _ = try syscall("bind", path: "127.0.0.1:\(port)") {
                 withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SystemCalls.bind(fd.rawValue, $0, length) } }
             }

@@ -16,4 +16,6 @@ struct RequestHead: Sendable {
     var contentLength: String?
     /// The `thumbnails` query argument of the event stream.
     var thumbnails: String?
+    /// The address the request came from (the TCP peer), for the daemon's login throttle.
+    var client: String?
 }

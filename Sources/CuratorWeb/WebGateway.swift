@@ -31,6 +31,7 @@ public enum WebGateway {
             printError(error.text)
             return error.exitCode
         }
+        if args.system { return serveSystem(args) }
         guard let socket = args.socket ?? defaultSocket() else {
             printError("curatord-web: no socket: give --socket PATH (XDG_RUNTIME_DIR and CURATORD_SOCKET are unset)")
             return 2
@@ -57,8 +58,8 @@ public enum WebGateway {
         let server: HTTPServer
         do {
             let listener: FileDescriptor
-            (listener, port) = try LoopbackListener.listen(port: UInt16(args.port))
-            let router = Router(policy: HostPolicy(port: port), gate: LoginGate(secret: secret),
+            (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? 0))
+            let router = Router(policy: HostPolicy(port: port), access: .personal(LoginGate(secret: secret)),
                                 forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8))
             server = HTTPServer(router: router)
             try server.start(listener: listener, limits: HTTPServer.Limits())
@@ -71,11 +72,43 @@ public enum WebGateway {
         printLine("http://127.0.0.1:\(port)/login?token=\(secret.hex)", to: 1)
         printError("curatord-web: serving \(socket) on 127.0.0.1:\(port); open the address above in your browser "
                    + "(it works once). Stop with Ctrl-C.")
+        waitForStop()
+        server.stop()
+        return 0
+    }
+
+    private static func waitForStop() {
         var set = signalSet()
         var received: Int32 = 0
         repeat {
             sigwait(&set, &received)
         } while received == SIGHUP
+    }
+
+    /// The system service: no secret; sign-in by web password, checked by the daemon.
+    /// The listening socket is systemd's when socket-activated, else 127.0.0.1:port.
+    private static func serveSystem(_ args: GatewayArguments) -> Int32 {
+        let socket = args.socket ?? GatewayArguments.systemSocket
+        let sessions = SystemSessions(socketPath: socket)
+        let port: UInt16
+        let server: HTTPServer
+        do {
+            let listener: FileDescriptor
+            if let inherited = try SystemListener.inherited() {
+                (listener, port) = inherited
+            } else {
+                (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? GatewayArguments.systemPort))
+            }
+            let router = Router(policy: HostPolicy(port: port), access: .system(sessions),
+                                forwarder: APIForwarder(pool: sessions.own), streams: StreamSlots(capacity: 64))
+            server = HTTPServer(router: router)
+            try server.start(listener: listener, limits: HTTPServer.Limits(connections: 256))
+        } catch {
+            printError("curatord-web: cannot listen: \(error)")
+            return 1
+        }
+        printError("curatord-web: serving \(socket) to web sessions on port \(port) (sign in: POST /api/v1/login)")
+        waitForStop()
         server.stop()
         return 0
     }

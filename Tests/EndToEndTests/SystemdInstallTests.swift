@@ -36,9 +36,10 @@ struct SystemdInstallTests {
 
         let expected = [
             "/usr/bin/curatorctl", "/usr/bin/curatord", "/usr/bin/curatord-thumbnailer", "/usr/bin/curatord-web",
+            "/usr/lib/systemd/system/curatord-web.service", "/usr/lib/systemd/system/curatord-web.socket",
             "/usr/lib/systemd/system/curatord.service", "/usr/lib/systemd/system/curatord.socket",
             "/usr/lib/systemd/user/curatord.service", "/usr/lib/systemd/user/curatord.socket",
-            "/usr/lib/sysusers.d/curatord.conf",
+            "/usr/lib/sysusers.d/curatord-web.conf", "/usr/lib/sysusers.d/curatord.conf",
             "/usr/share/doc/curatord/README.md", "/usr/share/doc/curatord/curatord.json5",
             "/usr/share/man/man1/curatorctl.1", "/usr/share/man/man8/curatord.8",
         ]

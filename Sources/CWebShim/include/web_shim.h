@@ -29,4 +29,8 @@ struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits lim
 /// MHD_SIZE_UNKNOWN, which Swift does not import (a cast macro): a streamed body.
 uint64_t curator_web_size_unknown(void);
 
+/// The address a request came from (the TCP peer), as text, into `out`; empty
+/// when there is none. MHD_get_connection_info is variadic.
+void curator_web_client_address(struct MHD_Connection *connection, char *out, size_t size);
+
 #endif

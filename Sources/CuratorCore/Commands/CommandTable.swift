@@ -36,6 +36,10 @@ public enum CommandTable {
         ThumbnailCommand.self,
         PhotoInfoCommand.self,
         RateCommand.self,
+        WebPasswdCommand.self,
+        WebLoginCommand.self,
+        WebAttachCommand.self,
+        WebLogoutCommand.self,
     ]
 
     /// The request types of `handlers`, for decoding request lines.

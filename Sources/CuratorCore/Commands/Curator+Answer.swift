@@ -41,6 +41,19 @@ extension Curator {
         }
     }
 
+    /// Whether the web session a connection is attached to still lives (and marks it
+    /// used): checked before each of its requests.
+    public func webSessionIsLive(_ token: String) -> Bool {
+        web.use(token, config: configuration) != nil
+    }
+
+    /// The same, without marking it used: for a connection that waits (a subscriber).
+    public func webSessionStillLive(_ token: String) -> Bool {
+        web.isLive(token, config: configuration)
+    }
+
+    public static let notSignedInError = WebAuthority.notSignedIn
+
     /// Handles one decoded request and returns the whole response line (a listing
     /// written out, after the lock is released).
     public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> [UInt8] {

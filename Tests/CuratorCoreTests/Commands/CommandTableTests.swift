@@ -46,6 +46,9 @@ import Testing
         case "select", "deselect", "toggle": #"{"cmd":"\#(name)","positions":"1"}"#
         case "reorder": #"{"cmd":"reorder","position":1,"to":2}"#
         case "delete.confirm": #"{"cmd":"delete.confirm","token":"t"}"#
+        case "web.passwd": #"{"cmd":"web.passwd","password":"p"}"#
+        case "web.login": #"{"cmd":"web.login","user":"u","password":"p"}"#
+        case "web.attach", "web.logout": #"{"cmd":"\#(name)","token":"t"}"#
         default: #"{"cmd":"\#(name)"}"#
         }
     }

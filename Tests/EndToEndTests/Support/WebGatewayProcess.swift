@@ -42,6 +42,33 @@ final class WebGatewayProcess {
         }
     }
 
+    /// The system gateway (`curatord-web --system`) as the user `user` (setpriv, with
+    /// that user's groups), on 127.0.0.1:`port` (0: a free one, read from its log).
+    init(system daemon: Daemon, user: String, port: Int = 0) throws {
+        let name = "websys-\(UInt32.random(in: 0...UInt32.max))"
+        outputPath = daemon.home.sub(name + ".out")
+        logPath = daemon.home.sub(name + ".log")
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        guard let entry = getpwnam(user) else { throw HarnessError("no user \(user)") }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(user)", "--regid=\(entry.pointee.pw_gid)", "--init-groups", Self.binary, "--system",
+                             "--socket", daemon.socket, "--port", String(port)]
+        process.environment = daemon.environment
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try eventually(timeout: 15, "curatord-web --system to listen") {
+            if !process.isRunning { throw HarnessError("curatord-web exited \(process.terminationStatus): \(log)") }
+            guard let range = log.range(of: " on port "),
+                  let port = Int(log[range.upperBound...].prefix { $0.isNumber }) else { return false }
+            self.port = port
+            return true
+        }
+    }
+
     deinit { stop() }
 
     var printed: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
@@ -113,6 +140,16 @@ final class WebGatewayProcess {
             throw HarnessError("signing in answered \(answer.status) \(answer.headers) \(answer.body)")
         }
         return String(value)
+    }
+
+    /// `POST /api/v1/login` as a page makes it: the answer, and the cookie's value when set.
+    func logIn(_ user: String, _ password: String, headers: [String: String] = [:]) throws -> (answer: Answer, cookie: String?) {
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["user": user, "password": password]), as: UTF8.self)
+        var all = ["X-Curator": "1", "Content-Type": "application/json", "Origin": "http://127.0.0.1:\(port)"]
+        for (name, value) in headers { all[name] = value }
+        let answer = try request("POST", "/api/v1/login", headers: all, body: body)
+        let cookie = answer.header("Set-Cookie")?.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init)
+        return (answer, cookie)
     }
 
     /// An API request as the gateway's own page makes it.
