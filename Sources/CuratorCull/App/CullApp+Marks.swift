@@ -33,7 +33,7 @@ extension CullApp {
         case .label(let label):
             request.label = data.details[id]?.label == label ? .cleared : .value(label)
         }
-        try self.request(.rate(request), as: RateResult.self) { [weak self] (result) throws(CullError) in
+        try self.request(request) { [weak self] (result) throws(CullError) in
             guard let self, let rated = result.photos.first else { return }
             self.data.setMarks(rated.id, rating: rated.marks.rating, flag: rated.marks.flag, label: rated.marks.label)
             self.say("\(self.data.position(of: rated.id).map { "\($0)" } ?? "\(rated.id)"): \(Self.describe(rated.marks))")
