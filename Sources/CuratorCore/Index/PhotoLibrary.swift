@@ -83,6 +83,8 @@ final class PhotoLibrary {
     private var freshReturned: Set<Int64> = []
 
     func isFresh(_ id: Int64) -> Bool { id >= freshFrom || freshReturned.contains(id) }
+    /// Whether the open transaction added `id` back under its former id (from the trash).
+    func isReturned(_ id: Int64) -> Bool { freshReturned.contains(id) }
     /// Rows a regrouping went over since the library opened: what the scans left
     /// to group after adding rows (a new folder's are placed by its plan).
     var regroupedRows = 0
