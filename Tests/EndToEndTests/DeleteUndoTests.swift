@@ -206,6 +206,41 @@ struct DeleteUndoTests {
         try Self.expectAllBack(d, photos, ids: ids, c)
     }
 
+    /// The same race for a group (a RAW+JPEG whose JPEG met a file in the way): once
+    /// the way is clear, the group comes back under its own id.
+    @Test func aGroupUndoneRacingTheWatcherKeepsItsID() throws {
+        let d = Daemon()
+        Files.write(d.root() + "/IMG_0001.JPG", "the jpeg")
+        Files.write(d.root() + "/IMG_0001.CR2", "the raw")
+        d.extraEnvironment["CURATORD_FAILPOINT"] = "undo.chunk_intent:2:stop"
+        try d.start()
+        let c = try d.client()
+        let ids = try c.idsByPath()
+        #expect(ids.keys.sorted() == ["IMG_0001.JPG"], "one group, shown by its JPEG")
+        try c.select("1")
+        let batch = try #require(try c.deleteSelection()["batch"] as? Int)
+        Files.write(d.root() + "/IMG_0001.JPG", "a new file that took the name")
+        try c.sync()
+        #expect((try c.undo()["conflicts"] as? Int ?? 0) >= 1)
+
+        let racer = try d.client()
+        try racer.sendLine(#"{"id":7,"cmd":"undo","batch":\#(batch)}"#)
+        try eventually(timeout: 30, "curatord to stop at its failpoint") {
+            let stat = Files.read("/proc/\(d.pid)/stat") ?? ""
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].hasPrefix(" T")
+        }
+        Files.remove(d.root() + "/IMG_0001.JPG")
+        d.signal(SIGCONT)
+        let answer = try #require(try racer.readObject(timeout: 30), "the undo's answer")
+        #expect(answer["result"] != nil, "\(answer)")
+        #expect(Files.read(d.root() + "/IMG_0001.JPG") == "the jpeg")
+        try c.sync()
+        let after = try c.idsByPath()
+        #expect(after == ids, "the group listed under its former id: \(after), was \(ids)")
+        #expect((try c.photos().first?["members"] as? [[String: Any]])?.count == 1, "the RAW is its member again")
+    }
+
     /// A photo whose folder was removed after the batch comes back with the folder.
     @Test func undoRecreatesAFolderThatWasRemoved() throws {
         let d = Daemon()

@@ -143,9 +143,17 @@ extension PhotoLibrary {
         // (Its own photos are no other group's: the groups cannot compete here.)
         var keepers: [Int] = []
         for g in 0..<groupCount {
+            let shown = ids[Int(assignment.shown[g])]
+            // A shown photo back from the trash under its former id (an undo) takes
+            // back the id it gave its group before it left, which its group's other
+            // photos may have kept meanwhile under another.
+            if isReturned(shown), available(shown) {
+                assigned[g] = shown
+                taken.insert(shown)
+                continue
+            }
             let former = formerIDs(g)
             guard !former.isEmpty else { continue }
-            let shown = ids[Int(assignment.shown[g])]
             let candidates = former.filter { owns(g, $0) && available($0) }
             if candidates.contains(shown) {
                 assigned[g] = shown

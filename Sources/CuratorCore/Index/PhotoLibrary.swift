@@ -50,6 +50,8 @@ final class PhotoLibrary {
     /// a folder is first regrouped in part, kept since, dropped on a rollback.
     var groupKeys: [Int32: [UInt64: Set<ByteString>]] = [:]
     func isFresh(_ id: Int64) -> Bool { regroups.isFresh(id) }
+    /// Whether the open transaction added `id` back under its former id (from the trash).
+    func isReturned(_ id: Int64) -> Bool { regroups.isReturned(id) }
     /// Rows a regrouping went over since the library opened: what the scans left
     /// to group after adding rows (a new folder's are placed by its plan).
     var regroupedRows = 0

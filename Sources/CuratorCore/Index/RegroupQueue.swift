@@ -45,4 +45,7 @@ struct RegroupQueue {
 
     /// Whether row `id` was added in this transaction (and so has no former group).
     func isFresh(_ id: Int64) -> Bool { id >= freshFrom || freshReturned.contains(id) }
+
+    /// Whether row `id` came back under its former id in this transaction.
+    func isReturned(_ id: Int64) -> Bool { freshReturned.contains(id) }
 }
