@@ -18,4 +18,8 @@ struct RequestHead: Sendable {
     var thumbnails: String?
     /// What a photo's answer depends on (`GET /photo/…`).
     var photo = PhotoFetcher.Conditions()
+    /// The client's address (a trusted proxy's `X-Forwarded-For`, else the TCP peer).
+    var client: String?
+    /// Whether the browser uses HTTPS (TLS here, or a trusted proxy's `X-Forwarded-Proto`).
+    var secure = false
 }

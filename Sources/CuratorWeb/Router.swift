@@ -9,6 +9,7 @@ struct Router: Sendable {
     let gate: LoginGate
     let forwarder: APIForwarder
     let streams: StreamSlots
+    var proxies = TrustedProxies()
     var photos: PhotoFetcher { PhotoFetcher(pool: forwarder.pool) }
 
     static let bodyLimit = 1 << 20
@@ -31,7 +32,7 @@ struct Router: Sendable {
         }
         if head.path == "/login" {
             guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
-            return .answer(login(head.token))
+            return .answer(login(head.token, secure: head.secure))
         }
         guard gate.isSignedIn(head.session) else {
             return .answer(refusal(GatewayError(401, GatewayError.unauthorized, "sign in first: open the address curatorctl web printed"), api: api))
@@ -57,7 +58,7 @@ struct Router: Sendable {
             return .answer(refusal(GatewayError(404, GatewayError.notFound, "nothing is at this address"), api: api))
         }
         guard head.method == "POST" else { return .answer(methodNotAllowed("POST")) }
-        guard policy.allowsChange(marker: head.marker, origin: head.origin) else {
+        guard policy.allowsChange(marker: head.marker, origin: head.origin, secure: head.secure) else {
             return .answer(GatewayError(403, GatewayError.forbidden, """
                 a request that changes anything needs the header \(HostPolicy.requestHeader): 1 and, from a browser, \
                 this gateway's own Origin
@@ -75,7 +76,7 @@ struct Router: Sendable {
 
     static let tooLarge = GatewayError(413, .requestTooLarge, "a request's body may be at most \(bodyLimit) bytes").answer
 
-    private func login(_ token: String?) -> HTTPAnswer {
+    private func login(_ token: String?, secure: Bool) -> HTTPAnswer {
         let session: RandomToken?
         do {
             session = try gate.redeem(token)
@@ -87,7 +88,9 @@ struct Router: Sendable {
         }
         // The secret leaves the address bar: the browser shows `/`, and a reload or the
         // history holds no secret (it was spent anyway).
-        let cookie = "\(Self.cookieName)=\(session.hex); HttpOnly; SameSite=Strict; Path=/"
+        // Secure over HTTPS: the browser never sends it over plain HTTP, where anyone on
+        // the path would read it.
+        let cookie = "\(Self.cookieName)=\(session.hex); HttpOnly; SameSite=Strict; Path=/" + (secure ? "; Secure" : "")
         return .seeOther("/", headers: [("Set-Cookie", cookie)])
     }
 

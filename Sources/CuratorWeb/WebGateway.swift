@@ -35,6 +35,29 @@ public enum WebGateway {
             printError("curatord-web: no socket: give --socket PATH (XDG_RUNTIME_DIR and CURATORD_SOCKET are unset)")
             return 2
         }
+        guard let address = LoopbackListener.parse(args.listen) else { return 2 }  // validated
+        // Plain HTTP leaves this computer only through a proxy that adds TLS: on any other
+        // address the session cookie and every photo would cross the network in clear.
+        let tls: HTTPServer.TLS?
+        switch (args.tlsCertificate, args.tlsKey) {
+        case (let certificate?, let key?):
+            do {
+                tls = HTTPServer.TLS(certificate: try readText(certificate), key: try readText(key))
+            } catch {
+                printError("curatord-web: \(error)")
+                return 1
+            }
+        default:
+            guard LoopbackListener.isLoopback(address) else {
+                printError("""
+                    curatord-web: refusing to serve \(args.listen) over plain HTTP: give --tls-cert FILE and --tls-key FILE \
+                    (a certificate and its key, PEM) to serve HTTPS there, or listen on 127.0.0.1 behind a reverse proxy \
+                    that adds TLS (and name it with --trusted-proxy)
+                    """)
+                return 2
+            }
+            tls = nil
+        }
         let pool = DaemonPool(socketPath: socket)
         do {
             let hello = try pool.call { id in Array(#"{"cmd":"hello","id":\#(id)}"#.utf8) + [0x0A] }
@@ -53,23 +76,28 @@ public enum WebGateway {
             printError("curatord-web: no random bytes: \(error)")
             return 1
         }
+        let loopback = LoopbackListener.isLoopback(address) || address.s_addr == 0
         let port: UInt16
         let server: HTTPServer
         do {
             let listener: FileDescriptor
-            (listener, port) = try LoopbackListener.listen(port: UInt16(args.port))
-            let router = Router(policy: HostPolicy(port: port), gate: LoginGate(secret: secret),
+            (listener, port) = try LoopbackListener.listen(port: UInt16(args.port), address: address)
+            let names = args.serverNames + (loopback || address.s_addr == 0 ? [] : ["\(args.listen):\(port)"])
+            var router = Router(policy: HostPolicy(port: port, loopback: loopback, names: names), gate: LoginGate(secret: secret),
                                 forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8))
+            router.proxies = TrustedProxies(args.trustedProxies)
             server = HTTPServer(router: router)
-            try server.start(listener: listener, limits: HTTPServer.Limits())
+            try server.start(listener: listener, limits: HTTPServer.Limits(), tls: tls)
         } catch {
-            printError("curatord-web: cannot listen on 127.0.0.1: \(error)")
+            printError("curatord-web: cannot serve \(tls == nil ? "HTTP" : "HTTPS") on \(args.listen): \(error)")
             return 1
         }
         // The address alone on standard output (scripts read its first line); the rest
         // for people on standard error.
-        printLine("http://127.0.0.1:\(port)/login?token=\(secret.hex)", to: 1)
-        printError("curatord-web: serving \(socket) on 127.0.0.1:\(port); open the address above in your browser "
+        let host = args.serverNames.first ?? (address.s_addr == 0 ? "127.0.0.1:\(port)" : "\(args.listen):\(port)")
+        let scheme = tls == nil ? "http" : "https"
+        printLine("\(scheme)://\(host)/login?token=\(secret.hex)", to: 1)
+        printError("curatord-web: serving \(socket) on \(scheme)://\(args.listen):\(port); open the address above in your browser "
                    + "(it works once). Stop with Ctrl-C.")
         var set = signalSet()
         var received: Int32 = 0
@@ -78,6 +106,14 @@ public enum WebGateway {
         } while received == SIGHUP
         server.stop()
         return 0
+    }
+
+    /// A PEM file, whole (a certificate chain or a key is a few kilobytes).
+    private static func readText(_ path: String) throws(SystemError) -> String {
+        let bytes = try FileDescriptor.open(ByteString(path), O_RDONLY | O_NOCTTY).closeAfter { (fd) throws(SystemError) in
+            try fd.readAll(limit: 1 << 20, path: path)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func signalSet() -> sigset_t {

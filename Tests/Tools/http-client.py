@@ -4,7 +4,8 @@
 standard library's http.client. One JSON argument says what to do; one JSON line on
 stdout says what came back. The Swift tests (WebGatewayTests) assert on it.
 
-  request  {"port", "method", "path", "headers"?, "body"? | "body_size"? | "chunks"? | "declared_length"?}
+  request  {"port", "method", "path", "headers"?, "body"? | "body_size"? | "chunks"? | "declared_length"?,
+            "tls"?: {"ca", "max_version"?}}
            -> {"status", "headers": {name: [values]}, "body", "length", "sha256"}  or {"error"}
   events   {"port", "cookie", "create", "expect", "timeout"?}: opens the event stream,
            creates the file `create` once subscribed, and waits for the `added` event
@@ -17,6 +18,7 @@ import hashlib
 import http.client
 import json
 import socket
+import ssl
 import sys
 import time
 
@@ -28,8 +30,20 @@ def head(response):
     return {"status": response.status, "headers": headers}
 
 
+def connection(spec):
+    """HTTP, or HTTPS when spec has "tls": {"ca": PEM trusted, "max_version"?: "1.2"}."""
+    tls = spec.get("tls")
+    if not tls:
+        return http.client.HTTPConnection("127.0.0.1", spec["port"], timeout=spec.get("timeout", 20))
+    context = ssl.create_default_context(cafile=tls["ca"])
+    if "max_version" in tls:
+        context.maximum_version = {"1.1": ssl.TLSVersion.TLSv1_1, "1.2": ssl.TLSVersion.TLSv1_2}[tls["max_version"]]
+        context.minimum_version = ssl.TLSVersion.MINIMUM_SUPPORTED
+    return http.client.HTTPSConnection("127.0.0.1", spec["port"], timeout=spec.get("timeout", 20), context=context)
+
+
 def request(spec):
-    conn = http.client.HTTPConnection("127.0.0.1", spec["port"], timeout=spec.get("timeout", 20))
+    conn = connection(spec)
     headers = dict(spec.get("headers", {}))
     try:
         if "chunks" in spec:
@@ -57,6 +71,9 @@ def request(spec):
             conn.request(spec["method"], spec["path"], body=body, headers=headers)
         response = conn.getresponse()
         out = head(response)
+        if isinstance(conn.sock, ssl.SSLSocket):
+            out["tls_version"] = conn.sock.version()
+            out["compression"] = conn.sock.compression()
         body = response.read()
         out["body"] = body.decode("utf-8", "replace")
         # Bytes (a photo) are compared by these.
