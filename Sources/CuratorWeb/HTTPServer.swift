@@ -113,6 +113,7 @@ final class HTTPServer: Sendable {
                     ifRange: value(connection, .HEADER_KIND, "If-Range"), version: value(connection, .GET_ARGUMENT_KIND, "v")))
             head.client = client
             head.secure = secure
+            head.lastEventID = value(connection, .HEADER_KIND, "Last-Event-ID")
             let decision = router.begin(head)
             // An answer is queued once the request is whole, so the connection can be
             // kept alive for the next; a refusal of a request whose body is still to

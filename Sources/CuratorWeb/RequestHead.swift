@@ -20,6 +20,8 @@ struct RequestHead: Sendable {
     var photo = PhotoFetcher.Conditions()
     /// The client's address (a trusted proxy's `X-Forwarded-For`, else the TCP peer).
     var client: String?
+    /// `Last-Event-ID` of a reconnecting event stream.
+    var lastEventID: String?
     /// Whether the browser uses HTTPS (TLS here, or a trusted proxy's `X-Forwarded-Proto`).
     var secure = false
 }

@@ -100,7 +100,7 @@ struct Router: Sendable {
         }
         let thumbnails = head.thumbnails == "true" || head.thumbnails == "1"
         switch EventStream.open(socketPath: forwarder.pool.socketPath, thumbnails: thumbnails, id: forwarder.pool.makeID(),
-                                slots: streams) {
+                                slots: streams, lastEventID: head.lastEventID) {
         case .success(let stream): return .events(stream)
         case .failure(let error): return .answer(error.answer)
         }

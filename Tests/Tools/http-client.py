@@ -9,7 +9,9 @@ stdout says what came back. The Swift tests (WebGatewayTests) assert on it.
            -> {"status", "headers": {name: [values]}, "body", "length", "sha256"}  or {"error"}
   events   {"port", "cookie", "create", "expect", "timeout"?}: opens the event stream,
            creates the file `create` once subscribed, and waits for the `added` event
-           whose photo's path is `expect` -> {"status", "headers", "event"}
+           whose photo's path is `expect` -> {"status", "headers", "event", "id"}
+  first    {"port", "cookie", "last_event_id"?, "timeout"?}: the stream's first event
+           -> {"status", "headers", "event", "id"}
   stall    {"port", "cookie", "ready"}: opens the event stream with a tiny receive
            buffer, writes `ready` when the answer's head came, and then never reads
            again (until killed).
@@ -86,6 +88,31 @@ def request(spec):
         conn.close()
 
 
+def first(spec):
+    """The stream's first event (with "last_event_id", as a reconnecting EventSource
+    sends it) -> {"status", "headers", "event", "id"}."""
+    conn, response = open_stream(spec)
+    out = head(response)
+    deadline = time.monotonic() + spec.get("timeout", 20)
+    data, event_id = [], None
+    while time.monotonic() < deadline:
+        line = response.readline()
+        if not line:
+            out["error"] = "the stream ended"
+            return out
+        line = line.decode("utf-8").rstrip("\r\n")
+        if line.startswith("id: "):
+            event_id = line[len("id: "):]
+        elif line.startswith("data: "):
+            data.append(line[len("data: "):])
+        elif line == "" and data:
+            out["event"] = json.loads("\n".join(data))
+            out["id"] = event_id
+            return out
+    out["error"] = "no event in time"
+    return out
+
+
 def open_stream(spec, receive_buffer=None):
     conn = http.client.HTTPConnection("127.0.0.1", spec["port"], timeout=spec.get("timeout", 20))
     if receive_buffer:
@@ -93,8 +120,10 @@ def open_stream(spec, receive_buffer=None):
         conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         conn.sock.settimeout(spec.get("timeout", 20))
         conn.sock.connect(("127.0.0.1", spec["port"]))
-    conn.request("GET", "/api/v1/events", headers={"Cookie": "curator_session=" + spec["cookie"],
-                                                   "Accept": "text/event-stream"})
+    headers = {"Cookie": "curator_session=" + spec["cookie"], "Accept": "text/event-stream"}
+    if "last_event_id" in spec:
+        headers["Last-Event-ID"] = spec["last_event_id"]
+    conn.request("GET", "/api/v1/events", headers=headers)
     return conn, conn.getresponse()
 
 
@@ -107,6 +136,7 @@ def events(spec):
     deadline = time.monotonic() + spec.get("timeout", 20)
     created = False
     data = []
+    event_id = None
     while time.monotonic() < deadline:
         line = response.readline()
         if not line:
@@ -118,6 +148,8 @@ def events(spec):
             with open(spec["create"], "wb") as f:
                 f.write(b"web photo")
             created = True
+        elif line.startswith("id: "):
+            event_id = line[len("id: "):]
         elif line.startswith("data: "):
             data.append(line[len("data: "):])
         elif line == "" and data:
@@ -125,6 +157,7 @@ def events(spec):
             data = []
             if event.get("event") == "added" and event.get("photo", {}).get("path") == spec["expect"]:
                 out["event"] = event
+                out["id"] = event_id
                 return out
     out["error"] = "no added event for %s in time" % spec["expect"]
     return out
@@ -142,7 +175,7 @@ def main():
     mode, spec = sys.argv[1], json.loads(sys.argv[2])
     if mode == "stall":
         stall(spec)
-    result = {"request": request, "events": events}[mode](spec)
+    result = {"request": request, "events": events, "first": first}[mode](spec)
     print(json.dumps(result))
 
 
