@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits limits, const struct curator_web_tls *tls,
@@ -54,4 +55,23 @@ int curator_web_client_address(struct MHD_Connection *connection, char *buffer, 
     else if (address->sa_family == AF_INET6) raw = &((const struct sockaddr_in6 *)address)->sin6_addr;
     else return -1;
     return inet_ntop(address->sa_family, raw, buffer, (socklen_t)capacity) == NULL ? -1 : 0;
+}
+
+struct curator_header_count {
+    const char *name;
+    int count;
+};
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    (void)value;
+    struct curator_header_count *counting = cls;
+    if (key != NULL && strcasecmp(key, counting->name) == 0) counting->count++;
+    return MHD_YES;
+}
+
+int curator_web_header_count(struct MHD_Connection *connection, const char *name) {
+    struct curator_header_count counting = { .name = name, .count = 0 };
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, count_header, &counting);
+    return counting.count;
 }

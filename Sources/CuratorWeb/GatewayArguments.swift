@@ -36,6 +36,17 @@ struct GatewayArguments: ParsableCommand, Sendable {
         """)
     var serverNames: [String] = []
 
+    @Option("--max-connections", value: "N", help: """
+        HTTP connections served at once, each on a thread of its own (default 64); one more is closed at once.
+        """)
+    var maxConnections: Int = 64
+
+    @Option("--timeout", value: "SECONDS", help: """
+        Close a connection that sends and takes nothing for this long (default 60; an event stream sends a \
+        comment every 15 seconds).
+        """)
+    var timeout: Int = 60
+
     @Option("--trusted-proxy", value: "ADDRESS", help: """
         A reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed. Repeat for several;         from any other address both are ignored.
         """)
@@ -43,6 +54,8 @@ struct GatewayArguments: ParsableCommand, Sendable {
 
     mutating func validate() throws(ValidationError) {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard (1...4096).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 4096") }
+        guard (1...86400).contains(timeout) else { throw ValidationError("--timeout must be 1 to 86400 seconds") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard LoopbackListener.parse(listen) != nil else { throw ValidationError("--listen takes an IPv4 address, such as 127.0.0.1") }
     }

@@ -114,7 +114,14 @@ final class HTTPServer: Sendable {
             head.client = client
             head.secure = secure
             head.lastEventID = value(connection, .HEADER_KIND, "Last-Event-ID")
-            let decision = router.begin(head)
+            // A body framed two ways (two lengths, or a length and chunks) is read one
+            // way here and maybe the other by a proxy in front: the request after it
+            // would be smuggled past the proxy. Refused whole.
+            let lengths = curator_web_header_count(connection, "Content-Length")
+            let codings = curator_web_header_count(connection, "Transfer-Encoding")
+            let decision = lengths + min(codings, 1) > 1 || codings > 1
+                ? Router.Decision.answer(GatewayError(400, .badRequest, "a body framed twice (Content-Length and Transfer-Encoding, or either twice)").answer)
+                : router.begin(head)
             // An answer is queued once the request is whole, so the connection can be
             // kept alive for the next; a refusal of a request whose body is still to
             // come is sent at once, and the connection closed, rather than read it.

@@ -87,7 +87,8 @@ public enum WebGateway {
                                 forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8))
             router.proxies = TrustedProxies(args.trustedProxies)
             server = HTTPServer(router: router)
-            try server.start(listener: listener, limits: HTTPServer.Limits(), tls: tls)
+            let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections), timeoutSeconds: UInt32(args.timeout))
+            try server.start(listener: listener, limits: limits, tls: tls)
         } catch {
             printError("curatord-web: cannot serve \(tls == nil ? "HTTP" : "HTTPS") on \(args.listen): \(error)")
             return 1

@@ -35,6 +35,9 @@ struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits lim
                                      MHD_AccessHandlerCallback handler, void *handler_context,
                                      MHD_RequestCompletedCallback completed, void *completed_context);
 
+/// How many times the header `name` (any case) came in the request.
+int curator_web_header_count(struct MHD_Connection *connection, const char *name);
+
 /// The client's address as text (IPv4 or IPv6) into `buffer`; 0, or -1 when the
 /// connection has none the server knows.
 int curator_web_client_address(struct MHD_Connection *connection, char *buffer, size_t capacity);
