@@ -11,8 +11,9 @@ packages=(
   # and write them; exiftool and exempi's own CLI as independent readers in tests
   # (exiftool is also the reference for capture times, sub-seconds and offsets).
   libexempi-dev exempi libimage-exiftool-perl
-  # curatord-web: HTTP by libmicrohttpd.
-  libmicrohttpd-dev
+  # curatord-web: HTTP by libmicrohttpd; openssl makes the tests' certificates; wrk
+  # and nginx-light for its benchmark (bench/web_gateway.py).
+  libmicrohttpd-dev openssl wrk nginx-light
   debootstrap debian-archive-keyring systemd-container python3
   # Thumbnails: libvips and LibRaw (linked into curatord-thumbnailer only), zlib for
   # compressed PNG text, fonts for contact sheets (DejaVu, and Droid Sans Fallback
