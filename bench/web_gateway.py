@@ -12,7 +12,7 @@
    (signed in; each request a `photo.open` on the daemon's socket, the descriptor
    streamed) against nginx-light serving the same PNGs from the cache directory
    (sendfile, one worker per core). Rounds interleaved, the order alternating.
-3. An API round trip (`select` of one photo, HTTP keep-alive, one client): p50, p99.
+3. An API round trip (`toggle` of one photo in select mode, HTTP keep-alive, one client): p50, p99.
 4. The gateway's RSS (VmRSS) idle, and holding 200 keep-alive connections.
 
 Needs wrk and nginx-light (scripts/install-deps.sh); run as root or as a user that
@@ -72,6 +72,18 @@ def wait_thumbnails(client, count: int, timeout: float):
     raise TimeoutError("thumbnails not made within %.0f s: %r" % (timeout, t))
 
 
+def check(port: int, paths: list, headers: dict):
+    """Every address answers 200 before anything is timed."""
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    for path in paths:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        body = response.read()
+        if response.status != 200:
+            raise RuntimeError("%s on port %d answered %d: %r" % (path, port, response.status, body[:200]))
+    conn.close()
+
+
 def wrk(url: str, paths: list, headers: dict, seconds: int, connections: int, scratch: str) -> dict:
     listing = os.path.join(scratch, "paths-%d.txt" % abs(hash(url)))
     with open(listing, "w") as f:
@@ -82,7 +94,7 @@ def wrk(url: str, paths: list, headers: dict, seconds: int, connections: int, sc
         f.write("counter = math.random(#paths)\n")
         for name, value in headers.items():
             f.write("wrk.headers[%s] = %s\n" % (json.dumps(name), json.dumps(value)))
-        f.write("request = function()\n  counter = counter %% #paths + 1\n  return wrk.format(nil, paths[counter])\nend\n")
+        f.write("request = function()\n  counter = counter % #paths + 1\n  return wrk.format(nil, paths[counter])\nend\n")
     out = subprocess.run(["wrk", "-t2", "-c%d" % connections, "-d%ds" % seconds, "--latency", "-s", script, url],
                          check=True, capture_output=True, text=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -184,6 +196,9 @@ def main():
         nginx_paths = ["/normal/" + name for name in sorted(os.listdir(os.path.join(cache, "normal")))]
         nginx_port = free_port()
         nginx = start_nginx(cache, nginx_port, scratch)
+
+        check(port, gateway_paths, {"Cookie": cookie})
+        check(nginx_port, nginx_paths, {})
 
         rounds = {"curatord-web": [], "nginx": []}
         for r in range(args.rounds):
