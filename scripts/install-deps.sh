@@ -12,8 +12,9 @@ packages=(
   # (exiftool is also the reference for capture times, sub-seconds and offsets).
   libexempi-dev exempi libimage-exiftool-perl
   # curatord-web: HTTP by libmicrohttpd; web passwords (Argon2id) and session
-  # tokens by libsodium, in the daemon.
-  libmicrohttpd-dev libsodium-dev
+  # tokens by libsodium, in the daemon; openssl makes the tests' certificates; wrk
+  # and nginx-light for its benchmark (bench/web_gateway.py).
+  libmicrohttpd-dev libsodium-dev openssl wrk nginx-light
   debootstrap debian-archive-keyring systemd-container python3
   # Thumbnails: libvips and LibRaw (linked into curatord-thumbnailer only), zlib for
   # compressed PNG text, fonts for contact sheets (DejaVu, and Droid Sans Fallback

@@ -22,7 +22,7 @@ struct GatewayArguments: ParsableCommand, Sendable {
     var socket: String?
 
     @Option("--port", "-p", value: "N", help: """
-        Listen on 127.0.0.1 port N (default: a free port; with --system, \(GatewayArguments.systemPort)). \
+        Listen on port N (default: a free port; with --system, \(GatewayArguments.systemPort)). \
         Ignored under socket activation.
         """)
     var port: Int?
@@ -36,7 +36,47 @@ struct GatewayArguments: ParsableCommand, Sendable {
     static let systemPort = 8480
     static let systemSocket = "/run/curatord/curatord.sock"
 
+    @Option("--max-connections", value: "N", help: """
+        HTTP connections served at once, each on a thread of its own (default 64; with --system, 256); one more is \
+        closed at once.
+        """)
+    var maxConnections: Int?
+
+    @Option("--listen", value: "ADDRESS", help: """
+        The IPv4 address to listen on (default 127.0.0.1). Any other than a loopback address needs \
+        --tls-cert and --tls-key.
+        """)
+    var listen: String = "127.0.0.1"
+
+    @Option("--tls-cert", value: "FILE", help: "Serve HTTPS (TLS 1.2 and 1.3) with this certificate chain (PEM).")
+    var tlsCertificate: String?
+
+    @Option("--tls-key", value: "FILE", help: "The private key (PEM) of --tls-cert.")
+    var tlsKey: String?
+
+    @Option("--server-name", value: "HOST[:PORT]", help: """
+        A name browsers reach this gateway by (its Host), besides 127.0.0.1 and localhost on a loopback \
+        address. Repeat for several.
+        """)
+    var serverNames: [String] = []
+
+    @Option("--timeout", value: "SECONDS", help: """
+        Close a connection that sends and takes nothing for this long (default 60; an event stream sends a \
+        comment every 15 seconds).
+        """)
+    var timeout: Int = 60
+
+    @Option("--trusted-proxy", value: "ADDRESS", help: """
+        A reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed. Repeat for several; \
+        from any other address both are ignored.
+        """)
+    var trustedProxies: [String] = []
+
     mutating func validate() throws(ValidationError) {
         guard (0...65535).contains(port ?? 0) else { throw ValidationError("--port must be 0 to 65535") }
+        guard (1...4096).contains(maxConnections ?? 64) else { throw ValidationError("--max-connections must be 1 to 4096") }
+        guard (1...86400).contains(timeout) else { throw ValidationError("--timeout must be 1 to 86400 seconds") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        guard LoopbackListener.parse(listen) != nil else { throw ValidationError("--listen takes an IPv4 address, such as 127.0.0.1") }
     }
 }

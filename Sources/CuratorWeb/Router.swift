@@ -3,8 +3,9 @@
 /// What each request gets, decided in this order: a foreign `Host` nothing; `/login`
 /// with the unspent secret a session cookie (personal gateway), or `POST
 /// /api/v1/login` with a user's web password (system gateway); without a session only
-/// the login page (401); a state-changing request without the custom header or with a
-/// foreign `Origin` 403; a body over the limit 413; then the API.
+/// the login page (401); a photo's bytes by `GET /photo/<id>/<what>`; a state-changing
+/// request without the custom header or with a foreign `Origin` 403; a body over the
+/// limit 413; then the API.
 struct Router: Sendable {
     /// Who may use this gateway: whoever redeemed its one-time secret (personal), or
     /// the users the daemon's web sessions are for (system).
@@ -17,14 +18,14 @@ struct Router: Sendable {
     let access: Access
     let forwarder: APIForwarder
     let streams: StreamSlots
-    /// Added to the session cookie's `HttpOnly; SameSite=Strict; Path=/`: `; Secure`
-    /// when the browser speaks HTTPS to us or to the proxy in front.
-    var secureCookie = false
+    var proxies = TrustedProxies()
 
     static let loginPath = "/api/v1/login"
     static let logoutPath = "/api/v1/logout"
 
-    var cookieAttributes: String { "HttpOnly; SameSite=Strict; Path=/" + (secureCookie ? "; Secure" : "") }
+    /// The session cookie's attributes; `Secure` when the browser speaks HTTPS (to us
+    /// or to a trusted proxy in front): it is then never sent over plain HTTP.
+    static func cookieAttributes(secure: Bool) -> String { "HttpOnly; SameSite=Strict; Path=/" + (secure ? "; Secure" : "") }
 
     static let bodyLimit = 1 << 20
     static let cookieName = "curator_session"
@@ -37,6 +38,8 @@ struct Router: Sendable {
         /// The system gateway's login or logout: read the body, then `finishSession`.
         case session(login: Bool)
         case events(EventStream)
+        /// A photo's bytes, fetched once the request is whole.
+        case photo(PhotoAddress, PhotoFetcher.Conditions)
     }
 
     func begin(_ head: RequestHead) -> Decision {
@@ -52,7 +55,7 @@ struct Router: Sendable {
         if head.path == "/login" {
             guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
             switch access {
-            case .personal(let gate): return .answer(login(head.token, gate: gate))
+            case .personal(let gate): return .answer(login(head.token, gate: gate, secure: head.secure))
             case .system: return .answer(HTTPAnswer(status: 200, html: Pages.systemLogin(reason: "Sign in with your web password.")))
             }
         }
@@ -70,6 +73,13 @@ struct Router: Sendable {
         default:
             break
         }
+        if head.path.hasPrefix(PhotoAddress.prefix) {
+            guard let address = PhotoAddress(path: head.path) else {
+                return .answer(GatewayError(404, GatewayError.notFound, "nothing is at this address").answer)
+            }
+            guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
+            return .photo(address, head.photo)
+        }
         guard let command = APIRequestLine.command(inPath: head.path) else {
             return .answer(refusal(GatewayError(404, GatewayError.notFound, "nothing is at this address"), api: api))
         }
@@ -81,7 +91,7 @@ struct Router: Sendable {
     /// Why a state-changing request is refused before its body: no custom header or a
     /// foreign `Origin` (403), a body over the limit (413).
     private func changeRefusal(_ head: RequestHead) -> HTTPAnswer? {
-        guard policy.allowsChange(marker: head.marker, origin: head.origin) else {
+        guard policy.allowsChange(marker: head.marker, origin: head.origin, secure: head.secure) else {
             return GatewayError(403, GatewayError.forbidden, """
                 a request that changes anything needs the header \(HostPolicy.requestHeader): 1 and, from a browser, \
                 this gateway's own Origin
@@ -101,6 +111,14 @@ struct Router: Sendable {
         }
     }
 
+    /// A photo's bytes, opened by the daemon as the session's user.
+    func fetchPhoto(_ address: PhotoAddress, _ conditions: PhotoFetcher.Conditions, head: RequestHead) -> PhotoFetcher.Outcome {
+        guard case .system(let sessions) = access, let token = SystemSessions.token(head.session) else {
+            return PhotoFetcher(pool: forwarder.pool).fetch(address, conditions)
+        }
+        return PhotoFetcher(pool: sessions.pool(for: token)).fetch(address, conditions)
+    }
+
     func finish(command: String, body: [UInt8], head: RequestHead) -> HTTPAnswer {
         guard case .system(let sessions) = access, let token = SystemSessions.token(head.session) else {
             return forwarder.answer(command: command, body: body)
@@ -112,13 +130,14 @@ struct Router: Sendable {
 
     func finishSession(login: Bool, body: [UInt8], head: RequestHead) -> HTTPAnswer {
         guard case .system(let sessions) = access else { return GatewayError(404, GatewayError.notFound, "nothing is at this address").answer }
-        if login { return sessions.login(body: body, client: head.client, cookieAttributes: cookieAttributes) }
-        return sessions.logout(token: SystemSessions.token(head.session), cookieAttributes: cookieAttributes)
+        let attributes = Self.cookieAttributes(secure: head.secure)
+        if login { return sessions.login(body: body, client: head.client, cookieAttributes: attributes) }
+        return sessions.logout(token: SystemSessions.token(head.session), cookieAttributes: attributes)
     }
 
     static let tooLarge = GatewayError(413, .requestTooLarge, "a request's body may be at most \(bodyLimit) bytes").answer
 
-    private func login(_ token: String?, gate: LoginGate) -> HTTPAnswer {
+    private func login(_ token: String?, gate: LoginGate, secure: Bool) -> HTTPAnswer {
         let session: RandomToken?
         do {
             session = try gate.redeem(token)
@@ -130,7 +149,7 @@ struct Router: Sendable {
         }
         // The secret leaves the address bar: the browser shows `/`, and a reload or the
         // history holds no secret (it was spent anyway).
-        let cookie = "\(Self.cookieName)=\(session.hex); \(cookieAttributes)"
+        let cookie = "\(Self.cookieName)=\(session.hex); \(Self.cookieAttributes(secure: secure))"
         return .seeOther("/", headers: [("Set-Cookie", cookie)])
     }
 
@@ -142,7 +161,7 @@ struct Router: Sendable {
         var token: String?
         if case .system = access { token = SystemSessions.token(head.session) }
         switch EventStream.open(socketPath: forwarder.pool.socketPath, token: token, thumbnails: thumbnails,
-                                id: forwarder.pool.makeID(), slots: streams) {
+                                id: forwarder.pool.makeID(), slots: streams, lastEventID: head.lastEventID) {
         case .success(let stream): return .events(stream)
         case .failure(let error): return .answer(error.answer)
         }

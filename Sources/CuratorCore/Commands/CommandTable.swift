@@ -40,6 +40,7 @@ public enum CommandTable {
         WebLoginCommand.self,
         WebAttachCommand.self,
         WebLogoutCommand.self,
+        PhotoOpenCommand.self,
     ]
 
     /// The request types of `handlers`, for decoding request lines.

@@ -12,19 +12,21 @@ final class WebGatewayProcess {
     /// From the address it printed.
     private(set) var port = 0
     private(set) var token = ""
+    /// HTTPS: `{"ca": the certificate to trust}` for every request.
+    var tls: [String: Any]?
 
     static var binary: String { Daemon.binDirectory + "/curatord-web" }
     static var script: String { Command.packageRoot + "/Tests/Tools/http-client.py" }
 
-    /// `curatord-web --socket SOCKET` by default; `command` replaces the program and
-    /// its arguments (`curatorctl --socket S web`).
-    init(_ daemon: Daemon, command: [String]? = nil) throws {
+    /// `curatord-web --socket SOCKET ARGUMENTS` by default; `command` replaces the
+    /// program and its arguments (`curatorctl --socket S web`).
+    init(_ daemon: Daemon, command: [String]? = nil, arguments: [String] = []) throws {
         let name = "web-\(UInt32.random(in: 0...UInt32.max))"
         outputPath = daemon.home.sub(name + ".out")
         logPath = daemon.home.sub(name + ".log")
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let argv = command ?? [Self.binary, "--socket", daemon.socket]
+        let argv = command ?? [Self.binary, "--socket", daemon.socket] + arguments
         process = Process()
         process.executableURL = URL(fileURLWithPath: argv[0])
         process.arguments = Array(argv.dropFirst())
@@ -74,9 +76,9 @@ final class WebGatewayProcess {
     var printed: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// `http://127.0.0.1:PORT/login?token=HEX` -> (PORT, HEX).
+    /// `http://127.0.0.1:PORT/login?token=HEX` (or `https://`) -> (PORT, HEX).
     static func parse(_ address: String) -> (Int, String)? {
-        let prefix = "http://127.0.0.1:"
+        let prefix = address.hasPrefix("https://") ? "https://127.0.0.1:" : "http://127.0.0.1:"
         guard address.hasPrefix(prefix), let range = address.range(of: "/login?token=") else { return nil }
         guard let port = Int(address[address.index(address.startIndex, offsetBy: prefix.count)..<range.lowerBound]) else { return nil }
         let token = String(address[range.upperBound...])
@@ -103,6 +105,9 @@ final class WebGatewayProcess {
         let headers: [String: [String]]
         let body: String
         let error: String?
+        /// The body's bytes: how many, and their SHA-256 (hex).
+        var length = 0
+        var sha256 = ""
 
         func header(_ name: String) -> String? { headers[name.lowercased()]?.first }
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
@@ -121,12 +126,14 @@ final class WebGatewayProcess {
 
     static func answer(_ raw: [String: Any]) -> Answer {
         Answer(status: raw["status"] as? Int ?? 0, headers: raw["headers"] as? [String: [String]] ?? [:],
-               body: raw["body"] as? String ?? "", error: raw["error"] as? String)
+               body: raw["body"] as? String ?? "", error: raw["error"] as? String, length: raw["length"] as? Int ?? 0,
+               sha256: raw["sha256"] as? String ?? "")
     }
 
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
                  extra: [String: Any] = [:]) throws -> Answer {
         var spec: [String: Any] = ["port": port, "method": method, "path": path, "headers": headers]
+        if let tls { spec["tls"] = tls }
         if let body { spec["body"] = body }
         for (key, value) in extra { spec[key] = value }
         return Self.answer(try Self.client("request", spec))
