@@ -20,6 +20,11 @@ struct GatewayArguments: ParsableCommand, Sendable {
     @Option("--port", "-p", value: "N", help: "Listen on 127.0.0.1 port N (default: a free port).")
     var port: Int = 0
 
+    @Option("--web", value: "DIR", help: """
+        The page's files. Default: web/ beside curatord-web, else ../share/curatord/web from it (where make install puts them).
+        """)
+    var web: String?
+
     mutating func validate() throws(ValidationError) {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
     }

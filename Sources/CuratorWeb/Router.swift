@@ -3,12 +3,14 @@
 /// What each request gets, decided in this order: a foreign `Host` nothing; `/login`
 /// with the unspent secret a session cookie; without a session only the login page
 /// (401); a state-changing request without the custom header or with a foreign
-/// `Origin` 403; a body over the limit 413; then the API.
+/// `Origin` 403; a body over the limit 413; then the API, and the page's own files.
 struct Router: Sendable {
     let policy: HostPolicy
     let gate: LoginGate
     let forwarder: APIForwarder
     let streams: StreamSlots
+    /// The page (`web/`); without it `/` says only that the browser is signed in.
+    var site: StaticSite? = nil
 
     static let bodyLimit = 1 << 20
     static let cookieName = "curator_session"
@@ -36,12 +38,15 @@ struct Router: Sendable {
         switch head.path {
         case "/":
             guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
-            return .answer(HTTPAnswer(status: 200, html: Pages.signedIn))
+            return .answer(site?.answer(for: "/") ?? HTTPAnswer(status: 200, html: Pages.signedIn))
         case Self.eventsPath:
             guard head.method == "GET" else { return .answer(methodNotAllowed("GET")) }
             return events(head)
         default:
-            break
+            if !api, let file = site?.answer(for: head.path) {
+                guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
+                return .answer(file)
+            }
         }
         guard let command = APIRequestLine.command(inPath: head.path) else {
             return .answer(refusal(GatewayError(404, GatewayError.notFound, "nothing is at this address"), api: api))

@@ -46,6 +46,13 @@ public enum WebGateway {
             printError("curatord-web: \(error.message)")
             return 1
         }
+        let site: StaticSite?
+        switch loadSite(args.web) {
+        case .success(let loaded): site = loaded
+        case .failure(let error):
+            printError("curatord-web: no page at --web \(args.web ?? ""): \(error)")
+            return 2
+        }
         let secret: RandomToken
         do {
             secret = try RandomToken.generate()
@@ -59,7 +66,7 @@ public enum WebGateway {
             let listener: FileDescriptor
             (listener, port) = try LoopbackListener.listen(port: UInt16(args.port))
             let router = Router(policy: HostPolicy(port: port), gate: LoginGate(secret: secret),
-                                forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8))
+                                forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8), site: site)
             server = HTTPServer(router: router)
             try server.start(listener: listener, limits: HTTPServer.Limits())
         } catch {
@@ -78,6 +85,28 @@ public enum WebGateway {
         } while received == SIGHUP
         server.stop()
         return 0
+    }
+
+    /// The page from `--web`, which must load; else from the first default place that
+    /// has one, or none (the gateway then serves the API alone, and says so).
+    static func loadSite(_ given: String?) -> Result<StaticSite?, SystemError> {
+        if let given {
+            do { return .success(try StaticSite.load(directory: given)) } catch { return .failure(error) }
+        }
+        for candidate in defaultSiteDirectories() {
+            if let site = try? StaticSite.load(directory: candidate) { return .success(site) }
+        }
+        printError("curatord-web: no page found (looked in \(defaultSiteDirectories().joined(separator: ", "))); "
+                   + "serving the API alone: give --web DIR")
+        return .success(nil)
+    }
+
+    static func defaultSiteDirectories() -> [String] {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = SystemCalls.readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return [] }
+        let directory = ByteString(buffer[0..<count].map { UInt8(bitPattern: $0) }).parent.lossyString
+        return [directory + "/web", directory + "/../share/curatord/web"]
     }
 
     private static func signalSet() -> sigset_t {
