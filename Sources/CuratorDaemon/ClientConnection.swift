@@ -217,6 +217,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             curator.answer(request, client: client, sink: self) { answer in
                 switch answer {
                 case .line(let bytes): outbox.withLock { $0.queueAnswer(bytes) }
+                case .passing(let bytes, let file): outbox.withLock { $0.queueAnswer(bytes, passing: file) }
                 case .listing(let stream): outbox.withLock { $0.queueListing(ListingPieces(stream)) }
                 }
             }
@@ -247,6 +248,17 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 // A large answer freed at once: hand it back to the system rather
                 // than keep it as resident heap.
                 if bytes.count >= Self.largeResponseBytes && idle { curator_trim_heap() }
+            case .passing(let bytes, let file)?:
+                // The file goes with the first bytes sent; the rest go plain.
+                let from = sent
+                let count = bytes.withUnsafeBytes { raw in
+                    from == 0 ? sendSome(raw, passing: file.descriptor) : sendSome(UnsafeRawBufferPointer(rebasing: raw[from...]))
+                }
+                guard let count else { return false }
+                sent += count
+                if sent < bytes.count { return true }  // the socket is full
+                sending = nil  // the file is the client's now; ours closes
+                outbox.withLock { $0.sent(bytes.count, answerBytes: bytes.count) }
             case .listing(let pieces)?:
                 if piece == nil {
                     piece = pieces.next()
@@ -263,6 +275,16 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 pieces.recycle(current)
                 piece = nil
             }
+        }
+    }
+
+    /// Sends what the socket takes of `bytes` now, with `passing` attached; nil when
+    /// the client is gone.
+    private func sendSome(_ bytes: UnsafeRawBufferPointer, passing: FileDescriptor) -> Int? {
+        do {
+            return try UnixSocket.sendSome(descriptor, bytes, passing: passing)
+        } catch {
+            return nil
         }
     }
 

@@ -27,13 +27,14 @@ public enum Command: Sendable {
     case thumbnail(ThumbnailRequest)
     case photoInfo(PhotoInfoRequest)
     case rate(RateRequest)
+    case photoOpen(PhotoOpenRequest)
 
     /// The wire names, in the order docs/PROTOCOL.md lists them.
     public static let names: [String] = [
         "hello", "status", "list", "subscribe", "rescan", "sync", "reload",
         "view", "mode", "select", "deselect", "toggle", "clear", "selection", "reorder",
         "delete.prepare", "delete.confirm", "delete.cancel", "undo", "history", "trash.list", "trash.empty", "thumbnail",
-        "photo.info", "rate",
+        "photo.info", "rate", "photo.open",
     ]
 
     public var name: String {
@@ -63,6 +64,7 @@ public enum Command: Sendable {
         case .thumbnail: "thumbnail"
         case .photoInfo: "photo.info"
         case .rate: "rate"
+        case .photoOpen: "photo.open"
         }
     }
 
@@ -90,6 +92,7 @@ public enum Command: Sendable {
         case .thumbnail(let a): a
         case .photoInfo(let a): a
         case .rate(let a): a
+        case .photoOpen(let a): a
         }
     }
 
@@ -120,6 +123,7 @@ public enum Command: Sendable {
         case "thumbnail": .thumbnail(try ThumbnailRequest(from: decoder))
         case "photo.info": .photoInfo(try PhotoInfoRequest(from: decoder))
         case "rate": .rate(try RateRequest(from: decoder))
+        case "photo.open": .photoOpen(try PhotoOpenRequest(from: decoder))
         default: nil
         }
     }

@@ -346,6 +346,25 @@ package enum SystemCalls {
         return Glibc.recv(descriptor, buffer, count, flags)
     }
 
+    /// send(2) with a descriptor attached, never waiting (`curator_send_with_descriptor`).
+    @inlinable package static func sendPassing(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ passed: Int32) -> Int {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed { return FaultPlan.intercept(.send, descriptor: descriptor) { curator_send_with_descriptor(descriptor, buffer, min(count, $0), passed) } }
+        #endif
+        return curator_send_with_descriptor(descriptor, buffer, count, passed)
+    }
+
+    /// recv(2) that also takes a passed descriptor (`curator_receive_with_descriptor`).
+    @inlinable package static func receivePassed(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int,
+                                                 _ passed: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed {
+            return FaultPlan.intercept(.recv, descriptor: descriptor) { curator_receive_with_descriptor(descriptor, buffer, min(count, $0), passed, flags) }
+        }
+        #endif
+        return curator_receive_with_descriptor(descriptor, buffer, count, passed, flags)
+    }
+
     /// getsockopt(SO_PEERCRED).
     @inlinable package static func peerCredentials(_ descriptor: Int32, _ pid: UnsafeMutablePointer<Int32>, _ uid: UnsafeMutablePointer<UInt32>,
                                                    _ gid: UnsafeMutablePointer<UInt32>) -> Int32 {

@@ -12,6 +12,8 @@ final class DaemonConnection: @unchecked Sendable {
     // its own, touched only by the thread of its HTTP connection.
     let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
+    /// Files the daemon passed (`photo.open`), in the order they came, not taken yet.
+    private var passed: [FileDescriptor] = []
     private var closed = false
 
     init(socketPath: String) throws(GatewayError) {
@@ -28,6 +30,18 @@ final class DaemonConnection: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         try? descriptor.close()  // a socket: nothing written to lose
+        dropPassed()
+    }
+
+    /// The first file passed and not taken yet; the caller owns it.
+    func takePassed() -> FileDescriptor? {
+        passed.isEmpty ? nil : passed.removeFirst()
+    }
+
+    /// Closes files passed that nobody took (read-only: nothing to lose).
+    func dropPassed() {
+        for file in passed { try? file.close() }
+        passed = []
     }
 
     func send(_ line: [UInt8]) throws(SystemError) {
@@ -87,9 +101,11 @@ final class DaemonConnection: @unchecked Sendable {
 
     private func receive(limit: Int = 1 << 16) throws(GatewayError) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: limit)
+        var file: FileDescriptor?
         let received: Result<Int?, SystemError> = chunk.withUnsafeMutableBytes { raw in
-            Result { () throws(SystemError) -> Int? in try UnixSocket.receive(descriptor, into: raw) }
+            Result { () throws(SystemError) -> Int? in try UnixSocket.receive(descriptor, into: raw, passed: &file) }
         }
+        if let file { passed.append(file) }
         let n: Int?
         switch received {
         case .success(let count):

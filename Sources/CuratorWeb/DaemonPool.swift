@@ -41,6 +41,12 @@ final class DaemonPool: Sendable {
     /// when the daemon cannot have read it (the send failed, or it answered
     /// `idle_timeout` with no id, which it does before reading anything).
     func call(_ make: (Int64) -> [UInt8]) throws(GatewayError) -> [UInt8] {
+        try exchange(make).line
+    }
+
+    /// `call`, and the file the daemon passed with its answer (`photo.open`), which the
+    /// caller then owns.
+    func exchange(_ make: (Int64) -> [UInt8]) throws(GatewayError) -> (line: [UInt8], passed: FileDescriptor?) {
         var attempts = 0
         while true {
             attempts += 1
@@ -60,13 +66,18 @@ final class DaemonPool: Sendable {
                 discard(connection)
                 throw error
             }
+            // One request at a time on a connection: a file passed before its answer
+            // was whole is that answer's.
+            let passed = connection.takePassed()
             if let unsolicited = Self.unsolicitedCode(line) {
                 discard(connection)
+                if let passed { try? passed.close() }
                 if unsolicited == .idleTimeout && attempts < 2 { continue }
-            } else {
-                giveBack(connection)
+                return (line, nil)
             }
-            return line
+            connection.dropPassed()
+            giveBack(connection)
+            return (line, passed)
         }
     }
 

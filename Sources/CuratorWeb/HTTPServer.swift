@@ -78,7 +78,10 @@ final class HTTPServer: Sendable {
                 session: value(connection, .COOKIE_KIND, Router.cookieName),
                 token: value(connection, .GET_ARGUMENT_KIND, "token"),
                 contentLength: value(connection, .HEADER_KIND, "Content-Length"),
-                thumbnails: value(connection, .GET_ARGUMENT_KIND, "thumbnails"))
+                thumbnails: value(connection, .GET_ARGUMENT_KIND, "thumbnails"),
+                photo: PhotoFetcher.Conditions(
+                    ifNoneMatch: value(connection, .HEADER_KIND, "If-None-Match"), range: value(connection, .HEADER_KIND, "Range"),
+                    ifRange: value(connection, .HEADER_KIND, "If-Range"), version: value(connection, .GET_ARGUMENT_KIND, "v")))
             let decision = router.begin(head)
             // An answer is queued once the request is whole, so the connection can be
             // kept alive for the next; a refusal of a request whose body is still to
@@ -120,6 +123,11 @@ final class HTTPServer: Sendable {
         switch exchange.decision {
         case .answer(let answer)?: return queue(answer, on: connection)
         case .events(let stream)?: return queue(stream, on: connection)
+        case .photo(let address, let conditions)?:
+            switch router.photos.fetch(address, conditions) {
+            case .answer(let answer): return queue(answer, on: connection)
+            case .file(let file): return queue(file, on: connection)
+            }
         case .readBody, nil: break
         }
         guard let command = exchange.command else { return true }
@@ -137,10 +145,24 @@ final class HTTPServer: Sendable {
         }
         guard let response else { return false }
         defer { MHD_destroy_response(response) }
-        for (name, value) in SecurityHeaders.all + answer.headers + [("Content-Type", answer.contentType)] {
+        for (name, value) in SecurityHeaders.merged(with: answer.headers) + [("Content-Type", answer.contentType)] {
             guard MHD_add_response_header(response, name, value) == .YES else { return false }
         }
         return MHD_queue_response(connection, answer.status, response) == .YES
+    }
+
+    private func queue(_ file: FileAnswer, on connection: OpaquePointer) -> Bool {
+        // The response owns the descriptor from here: the library closes it with the
+        // response, and reads it with sendfile where it can.
+        guard let response = MHD_create_response_from_fd_at_offset64(file.length, file.descriptor.rawValue, file.offset) else {
+            try? file.descriptor.close()
+            return false
+        }
+        defer { MHD_destroy_response(response) }
+        for (name, value) in SecurityHeaders.merged(with: file.headers) + [("Content-Type", file.contentType)] {
+            guard MHD_add_response_header(response, name, value) == .YES else { return false }
+        }
+        return MHD_queue_response(connection, file.status, response) == .YES
     }
 
     private func queue(_ stream: EventStream, on connection: OpaquePointer) -> Bool {

@@ -16,4 +16,6 @@ struct RequestHead: Sendable {
     var contentLength: String?
     /// The `thumbnails` query argument of the event stream.
     var thumbnails: String?
+    /// What a photo's answer depends on (`GET /photo/…`).
+    var photo = PhotoFetcher.Conditions()
 }

@@ -2,8 +2,9 @@
 
 /// What each request gets, decided in this order: a foreign `Host` nothing; `/login`
 /// with the unspent secret a session cookie; without a session only the login page
-/// (401); a state-changing request without the custom header or with a foreign
-/// `Origin` 403; a body over the limit 413; then the API, and the page's own files.
+/// (401); the page's own files; a photo's bytes by `GET /photo/<id>/<what>`; a
+/// state-changing request without the custom header or with a foreign `Origin` 403; a
+/// body over the limit 413; then the API.
 struct Router: Sendable {
     let policy: HostPolicy
     let gate: LoginGate
@@ -11,6 +12,7 @@ struct Router: Sendable {
     let streams: StreamSlots
     /// The page (`web/`); without it `/` says only that the browser is signed in.
     var site: StaticSite? = nil
+    var photos: PhotoFetcher { PhotoFetcher(pool: forwarder.pool) }
 
     static let bodyLimit = 1 << 20
     static let cookieName = "curator_session"
@@ -21,6 +23,8 @@ struct Router: Sendable {
         /// Read the body (at most `bodyLimit` bytes), then `finish`.
         case readBody(command: String)
         case events(EventStream)
+        /// A photo's bytes, fetched once the request is whole.
+        case photo(PhotoAddress, PhotoFetcher.Conditions)
     }
 
     func begin(_ head: RequestHead) -> Decision {
@@ -47,6 +51,13 @@ struct Router: Sendable {
                 guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
                 return .answer(file)
             }
+        }
+        if head.path.hasPrefix(PhotoAddress.prefix) {
+            guard let address = PhotoAddress(path: head.path) else {
+                return .answer(GatewayError(404, GatewayError.notFound, "nothing is at this address").answer)
+            }
+            guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
+            return .photo(address, head.photo)
         }
         guard let command = APIRequestLine.command(inPath: head.path) else {
             return .answer(refusal(GatewayError(404, GatewayError.notFound, "nothing is at this address"), api: api))

@@ -5,7 +5,7 @@ standard library's http.client. One JSON argument says what to do; one JSON line
 stdout says what came back. The Swift tests (WebGatewayTests) assert on it.
 
   request  {"port", "method", "path", "headers"?, "body"? | "body_size"? | "chunks"? | "declared_length"?}
-           -> {"status", "headers": {name: [values]}, "body"}  or {"error"}
+           -> {"status", "headers": {name: [values]}, "body", "length", "sha256"}  or {"error"}
   events   {"port", "cookie", "create", "expect", "timeout"?}: opens the event stream,
            creates the file `create` once subscribed, and waits for the `added` event
            whose photo's path is `expect` -> {"status", "headers", "event"}
@@ -13,6 +13,7 @@ stdout says what came back. The Swift tests (WebGatewayTests) assert on it.
            buffer, writes `ready` when the answer's head came, and then never reads
            again (until killed).
 """
+import hashlib
 import http.client
 import json
 import socket
@@ -56,7 +57,11 @@ def request(spec):
             conn.request(spec["method"], spec["path"], body=body, headers=headers)
         response = conn.getresponse()
         out = head(response)
-        out["body"] = response.read().decode("utf-8", "replace")
+        body = response.read()
+        out["body"] = body.decode("utf-8", "replace")
+        # Bytes (a photo) are compared by these.
+        out["length"] = len(body)
+        out["sha256"] = hashlib.sha256(body).hexdigest()
         return out
     except (OSError, http.client.HTTPException) as error:
         return {"error": repr(error)}

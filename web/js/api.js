@@ -34,7 +34,8 @@ export async function call(cmd, args = {}) {
   }
   let body = null;
   try {
-    body = await response.json();
+    // Nanosecond times pass 2^53: read as text, exactly, for the photo's version.
+    body = JSON.parse((await response.text()).replace(/"mtime_ns":(\d+)/g, '"mtime_ns":"$1"'));
   } catch (error) {
     throw new ApiError(response.status, { code: 'bad_answer', message: 'The gateway answered something that is not JSON' });
   }
@@ -44,7 +45,13 @@ export async function call(cmd, args = {}) {
   throw failure;
 }
 
-/** The address of a photo's bytes: a thumbnail size, `preview` or `original`. */
-export function photoURL(id, what) {
-  return `/photo/${encodeURIComponent(id)}/${what}`;
+/**
+ * The address of a photo's bytes: a thumbnail size, `preview` or `original`. With the
+ * photo's version (`mtime_ns-size`), which changes with the file, the browser may keep
+ * the bytes for good; an id alone is revalidated each time.
+ */
+export function photoURL(photo, what) {
+  const id = typeof photo === 'object' ? photo.id : photo;
+  const version = typeof photo === 'object' && photo.mtime_ns !== undefined ? `?v=${photo.mtime_ns}-${photo.size}` : '';
+  return `/photo/${encodeURIComponent(id)}/${what}${version}`;
 }

@@ -34,7 +34,7 @@ export class Compare {
       const image = document.createElement('img');
       image.className = 'zoom-image';
       image.alt = photo ? fileName(photo.path) : `photo ${id}`;
-      image.src = photoURL(id, 'preview');
+      image.src = photoURL(photo || id, 'preview');
       frame.append(image);
       const caption = document.createElement('figcaption');
       const number = this.store.numbers.get(id);

@@ -222,7 +222,7 @@ export class Grid {
         cell.classList.toggle('no-thumbnail', video || this.failed.has(photo.id));
         image.alt = file;
         if (!video && !this.failed.has(photo.id)) {
-          const url = photoURL(photo.id, size);
+          const url = photoURL(photo, size);
           if (image.getAttribute('src') !== url) image.src = url;
         } else {
           image.removeAttribute('src');

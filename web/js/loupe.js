@@ -60,7 +60,7 @@ export class Loupe {
     this.photo = photo;
     this.zoom.reset();
     this.image.alt = fileName(photo.path);
-    this.image.src = photoURL(photo.id, 'preview');
+    this.image.src = photoURL(photo, 'preview');
     this.title.textContent = `${this.index + 1} / ${photos.length} · ${fileName(photo.path)}`;
     this.paintBadge();
     this.fetchAhead();
@@ -93,7 +93,7 @@ export class Loupe {
       .map((i) => {
         const image = new Image();
         image.decoding = 'async';
-        image.src = photoURL(photos[i].id, 'preview');
+        image.src = photoURL(photos[i], 'preview');
         return image;
       });
   }

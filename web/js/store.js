@@ -4,7 +4,7 @@
 // back from the daemon's answer or its events (the page keeps no second truth).
 import { call } from './api.js';
 
-const LIST_FIELDS = ['id', 'path', 'type', 'size', 'capture_time', 'protected', 'offline', 'thumbnail', 'members'];
+const LIST_FIELDS = ['id', 'path', 'type', 'size', 'mtime_ns', 'capture_time', 'protected', 'offline', 'thumbnail', 'members'];
 const FIRST_PAGE = 300;
 
 export class Store extends EventTarget {

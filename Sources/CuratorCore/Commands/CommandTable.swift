@@ -34,5 +34,6 @@ enum CommandTable {
         "thumbnail": ThumbnailCommand.self,
         "photo.info": PhotoInfoCommand.self,
         "rate": RateCommand.self,
+        "photo.open": PhotoOpenCommand.self,
     ]
 }

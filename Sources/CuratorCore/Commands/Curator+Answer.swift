@@ -6,10 +6,11 @@ import CuratorSystem
 public typealias ClientContext = PeerCredentials
 
 extension Curator {
-    /// An answer as a connection sends it: a line, or a listing to write and send
-    /// a piece at a time.
+    /// An answer as a connection sends it: a line, a line with an open file passed
+    /// along (`photo.open`), or a listing to write and send a piece at a time.
     public enum Answer: Sendable {
         case line([UInt8])
+        case passing([UInt8], PassedFile)
         case listing(ListingStream)
     }
 
@@ -48,7 +49,7 @@ extension Curator {
         var listing: ListingStream?
         answer(request, client: client, sink: sink) { answer in
             switch answer {
-            case .line(let bytes): line = bytes
+            case .line(let bytes), .passing(let bytes, _): line = bytes
             case .listing(let stream): listing = stream
             }
         }

@@ -76,6 +76,9 @@ final class WebGatewayProcess {
         let headers: [String: [String]]
         let body: String
         let error: String?
+        /// The body's bytes: how many, and their SHA-256 (hex).
+        var length = 0
+        var sha256 = ""
 
         func header(_ name: String) -> String? { headers[name.lowercased()]?.first }
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
@@ -94,7 +97,8 @@ final class WebGatewayProcess {
 
     static func answer(_ raw: [String: Any]) -> Answer {
         Answer(status: raw["status"] as? Int ?? 0, headers: raw["headers"] as? [String: [String]] ?? [:],
-               body: raw["body"] as? String ?? "", error: raw["error"] as? String)
+               body: raw["body"] as? String ?? "", error: raw["error"] as? String, length: raw["length"] as? Int ?? 0,
+               sha256: raw["sha256"] as? String ?? "")
     }
 
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
