@@ -4,7 +4,7 @@
 // a view of 100 does. Rows are laid out by arithmetic (a section header, then rows of
 // cells), never measured. Thumbnails are the daemon's `normal` or `large` by the
 // cell's size in device pixels.
-import { photoURL } from './api.js';
+import { call, photoURL } from './api.js';
 import { fileName, groupLabel, VIDEO_TYPES } from './store.js';
 
 const GAP = 6;
@@ -29,6 +29,12 @@ export class Grid {
     this.rows = [];
     this.live = new Map();
     this.failed = new Set();
+    // Thumbnails the daemon said are ready since the listing; those still pending are
+    // not asked of /photo (which would wait for them, holding a connection the API
+    // needs) but of the daemon, to the front of its queue, and loaded on its event.
+    this.ready = new Set();
+    this.wanted = new Set();
+    this.wantTimer = 0;
     this.spacer = document.createElement('div');
     this.spacer.className = 'grid-spacer';
     this.spacer.setAttribute('role', 'presentation');
@@ -64,8 +70,27 @@ export class Grid {
   }
 
   thumbnailReady(id) {
-    if (!this.failed.delete(id)) return;
+    const known = this.failed.delete(id);
+    if (this.ready.has(id) && !known) return;
+    this.ready.add(id);
     for (const row of this.live.values()) this.paintRow(row, true);
+  }
+
+  /** Asks the daemon to make these thumbnails first; they load on its `thumbnail` event. */
+  want(id) {
+    this.wanted.add(id);
+    if (this.wantTimer) return;
+    this.wantTimer = setTimeout(() => {
+      this.wantTimer = 0;
+      const ids = [...this.wanted].slice(0, 1000);
+      this.wanted.clear();
+      call('thumbnail', { ids }).then((answer) => {
+        for (const entry of answer.thumbnails || []) {
+          if (entry.state === 'ready') this.thumbnailReady(entry.photo_id);
+          else if (entry.state === 'failed' || entry.state === 'placeholder') this.failed.add(entry.photo_id);
+        }
+      }, () => {});
+    }, 100);
   }
 
   layout(force = false) {
@@ -221,12 +246,15 @@ export class Grid {
         const video = VIDEO_TYPES.has(photo.type);
         cell.classList.toggle('no-thumbnail', video || this.failed.has(photo.id));
         image.alt = file;
-        if (!video && !this.failed.has(photo.id)) {
+        const made = photo.thumbnail === true || this.ready.has(photo.id);
+        if (!video && !this.failed.has(photo.id) && made) {
           const url = photoURL(photo, size);
           if (image.getAttribute('src') !== url) image.src = url;
         } else {
           image.removeAttribute('src');
+          if (!video && !made && !this.failed.has(photo.id)) this.want(photo.id);
         }
+        cell.classList.toggle('pending', !video && !made && !this.failed.has(photo.id));
         name.textContent = file;
         position.textContent = String(index + 1);
         group.textContent = groupLabel(photo);
