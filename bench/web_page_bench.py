@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The page (web/) in headless Chromium over a large root: what issue 52 measures.
 
-    bench/web_page_bench.py [--count 100000] [--bin .build/release] [--warm] [--keys 40]
+    bench/web_page_bench.py [--count 100000] [--bin .build/release] [--warm | --no-thumbnails] [--keys 40]
 
 Makes COUNT small real JPEGs (one picture by sample_photos.py, each file told apart by a
 JPEG comment) in folders of 500, starts the real curatord and curatord-web on them, and
@@ -79,6 +79,8 @@ def main():
     parser.add_argument("--bin", default=os.path.join(PACKAGE, ".build", "release"))
     parser.add_argument("--warm", action="store_true", help="wait for every thumbnail first")
     parser.add_argument("--keys", type=int, default=40)
+    parser.add_argument("--no-thumbnails", action="store_true",
+                        help="a daemon that makes none (the grid's placeholders): the grid alone, without the decoder's load")
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="curatord-webbench-")
@@ -93,7 +95,10 @@ def main():
                    XDG_CONFIG_HOME=os.path.join(scratch, "xc"))
         sock = os.path.join(scratch, "d.sock")
         log = open(os.path.join(scratch, "daemon.log"), "w")
-        processes.append(subprocess.Popen([os.path.join(args.bin, "curatord"), "--root", root, "--socket", sock,
+        config = os.path.join(scratch, "curatord.json5")
+        with open(config, "w") as f:
+            f.write(json.dumps({"thumbnails": not args.no_thumbnails, "roots": [{"path": root}]}))
+        processes.append(subprocess.Popen([os.path.join(args.bin, "curatord"), "--config", config, "--socket", sock,
                                            "--state-dir", os.path.join(scratch, "state")], env=env, stdout=log, stderr=log))
         wait_for("the daemon's scan", lambda: os.path.exists(sock) and not request(sock, {"cmd": "status"})["result"]["scanning"], 600)
         if args.warm:
@@ -173,7 +178,7 @@ def main():
             driver.quit()
         latencies.sort()
         print(json.dumps({
-            "photos": args.count, "warm_thumbnails": args.warm, "prepare_s": round(prepared, 1),
+            "photos": args.count, "warm_thumbnails": args.warm, "thumbnails": not args.no_thumbnails, "prepare_s": round(prepared, 1),
             "lcp_ms": round(lcp, 1),
             "scroll": {"frames": scroll["frames"], "ms": round(scroll["ms"]), "most_dom_elements": scroll["most"],
                        "long_tasks": long_count, "longest_task_ms": round(longest, 1)},

@@ -281,6 +281,17 @@ def run(args):
         listed = wait("trash-list to list them", trashed)
         step(f"trash-list: {listed.strip().splitlines()}")
 
+        step("the trash view lists the batch")
+        page.key("t")
+        wait("the trash view", lambda: page.js("return document.getElementById('trash').open"))
+        wait("3 files in it", lambda: page.js("return document.querySelector('.trash-summary').textContent").startswith("3 files"))
+        batch = page.js("return document.querySelector('.trash-batch').textContent")
+        if not all(f"pics/a/IMG_000{i}.JPG" in batch for i in (2, 3, 4)):
+            raise Failure(f"the trash view shows {batch!r}")
+        page.axe("trash")
+        driver.find_element(By.CSS_SELECTOR, ".trash-close").click()
+        wait("the trash view closed", lambda: not page.js("return document.getElementById('trash').open"))
+
         step("undo: the toast's Undo is the daemon's undo of the batch")
         driver.find_element(By.XPATH, "//div[@id='toast']//button[text()='Undo']").click()
         wait("the photos back in the grid", lambda: len(page.cells()) == 7)
@@ -344,6 +355,7 @@ def run(args):
 
         step("no message in the browser's console")
         page.read_console()
+        page.console = [m for m in page.console if "/photo/" not in m]
         page.console = [m for m in page.console if "/photo/" not in m]
         page.console = [m for m in page.console if "/photo/" not in m]
         page.console = [m for m in page.console if "/photo/" not in m]
