@@ -100,9 +100,14 @@ def main():
             f.write(json.dumps({"thumbnails": not args.no_thumbnails, "roots": [{"path": root}]}))
         processes.append(subprocess.Popen([os.path.join(args.bin, "curatord"), "--config", config, "--socket", sock,
                                            "--state-dir", os.path.join(scratch, "state")], env=env, stdout=log, stderr=log))
-        wait_for("the daemon's scan", lambda: os.path.exists(sock) and not request(sock, {"cmd": "status"})["result"]["scanning"], 600)
+        def status():
+            try:
+                return request(sock, {"cmd": "status"})["result"]
+            except (OSError, ValueError, KeyError):
+                return None  # not listening yet, or busy: asked again
+        wait_for("the daemon's scan", lambda: (status() or {"scanning": True})["scanning"] is False, 600)
         if args.warm:
-            wait_for("warm thumbnails", lambda: request(sock, {"cmd": "status"})["result"].get("thumbnails", {}).get("backlog", 1) == 0, 3600)
+            wait_for("warm thumbnails", lambda: (status() or {}).get("thumbnails", {}).get("backlog", 1) == 0, 3600)
         prepared = time.monotonic() - started
         out = open(os.path.join(scratch, "web.out"), "w+")
         processes.append(subprocess.Popen([os.path.join(args.bin, "curatord-web"), "--socket", sock, "--web",
@@ -115,6 +120,7 @@ def main():
                      "--enable-precise-memory-info"):
             options.add_argument(flag)
         driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
+        driver.set_script_timeout(900)  # a screen a frame over 100 000 photos takes minutes
         try:
             driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
                 window.__lcp = 0; window.__longest = 0; window.__long = 0;
