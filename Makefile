@@ -8,6 +8,10 @@ DOCDIR ?= $(PREFIX)/share/doc/curatord
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+# The page curatord-web serves: it looks in ../share/curatord/web from its own binary.
+WEBDIR ?= $(PREFIX)/share/curatord/web
+# The page's files, relative to web/ (HTML, CSS, JavaScript modules, the icon).
+WEBFILES := $(patsubst web/%,%,$(sort $(wildcard web/*.html web/*.css web/*.svg web/js/*.js)))
 # Where `make release` leaves the binaries.
 BUILDDIR ?= .build/release
 INSTALL ?= install
@@ -29,7 +33,8 @@ INSTALLED = \
 	$(MANDIR)/man8/curatord.8 \
 	$(MANDIR)/man1/curatorctl.1 \
 	$(DOCDIR)/curatord.json5 \
-	$(DOCDIR)/README.md
+	$(DOCDIR)/README.md \
+	$(addprefix $(WEBDIR)/,$(WEBFILES))
 
 .PHONY: all build release test run clean install uninstall
 
@@ -64,6 +69,8 @@ install: release
 	# The thumbnail worker: curatord starts it from beside itself, curatorctl sheet too.
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatord-thumbnailer $(DESTDIR)$(BINDIR)/curatord-thumbnailer
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatord-web $(DESTDIR)$(BINDIR)/curatord-web
+	$(INSTALL) -d $(DESTDIR)$(WEBDIR)/js
+	for file in $(WEBFILES); do $(INSTALL) -m 0644 web/$$file $(DESTDIR)$(WEBDIR)/$$file || exit 1; done
 	for unit in curatord.service curatord.socket; do \
 		sed $(UNITPATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
@@ -91,7 +98,7 @@ install: release
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(WEBDIR)/js $(DESTDIR)$(WEBDIR) $(DESTDIR)$(PREFIX)/share/curatord 2>/dev/null || true
 
 # curatord under a real systemd: a cached Debian bookworm minbase tree booted with
 # systemd-nspawn, the README's shared-folder setup followed word for word, and the

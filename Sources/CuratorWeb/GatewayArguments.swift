@@ -72,6 +72,11 @@ struct GatewayArguments: ParsableCommand, Sendable {
         """)
     var trustedProxies: [String] = []
 
+    @Option("--web", value: "DIR", help: """
+        The page's files. Default: web/ beside curatord-web, else ../share/curatord/web from it (where make install puts them).
+        """)
+    var web: String?
+
     mutating func validate() throws(ValidationError) {
         guard (0...65535).contains(port ?? 0) else { throw ValidationError("--port must be 0 to 65535") }
         guard (1...4096).contains(maxConnections ?? 64) else { throw ValidationError("--max-connections must be 1 to 4096") }

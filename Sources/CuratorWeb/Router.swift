@@ -3,9 +3,9 @@
 /// What each request gets, decided in this order: a foreign `Host` nothing; `/login`
 /// with the unspent secret a session cookie (personal gateway), or `POST
 /// /api/v1/login` with a user's web password (system gateway); without a session only
-/// the login page (401); a photo's bytes by `GET /photo/<id>/<what>`; a state-changing
-/// request without the custom header or with a foreign `Origin` 403; a body over the
-/// limit 413; then the API.
+/// the login page (401); the page's own files; a photo's bytes by `GET
+/// /photo/<id>/<what>`; a state-changing request without the custom header or with a
+/// foreign `Origin` 403; a body over the limit 413; then the API.
 struct Router: Sendable {
     /// Who may use this gateway: whoever redeemed its one-time secret (personal), or
     /// the users the daemon's web sessions are for (system).
@@ -18,6 +18,8 @@ struct Router: Sendable {
     let access: Access
     let forwarder: APIForwarder
     let streams: StreamSlots
+    /// The page (`web/`); without it `/` says only that the browser is signed in.
+    var site: StaticSite? = nil
     var proxies = TrustedProxies()
 
     static let loginPath = "/api/v1/login"
@@ -66,12 +68,15 @@ struct Router: Sendable {
         switch head.path {
         case "/":
             guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
-            return .answer(HTTPAnswer(status: 200, html: Pages.signedIn))
+            return .answer(site?.answer(for: "/") ?? HTTPAnswer(status: 200, html: Pages.signedIn))
         case Self.eventsPath:
             guard head.method == "GET" else { return .answer(methodNotAllowed("GET")) }
             return events(head)
         default:
-            break
+            if !api, let file = site?.answer(for: head.path) {
+                guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
+                return .answer(file)
+            }
         }
         if head.path.hasPrefix(PhotoAddress.prefix) {
             guard let address = PhotoAddress(path: head.path) else {

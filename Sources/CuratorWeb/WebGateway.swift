@@ -32,7 +32,14 @@ public enum WebGateway {
             return error.exitCode
         }
         guard let (address, tls) = transport(args) else { return 2 }
-        if args.system { return serveSystem(args, address: address, tls: tls) }
+        let site: StaticSite?
+        switch loadSite(args.web) {
+        case .success(let loaded): site = loaded
+        case .failure(let error):
+            printError("curatord-web: no page at --web \(args.web ?? ""): \(error)")
+            return 2
+        }
+        if args.system { return serveSystem(args, address: address, tls: tls, site: site) }
         guard let socket = args.socket ?? defaultSocket() else {
             printError("curatord-web: no socket: give --socket PATH (XDG_RUNTIME_DIR and CURATORD_SOCKET are unset)")
             return 2
@@ -61,7 +68,7 @@ public enum WebGateway {
             let listener: FileDescriptor
             (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? 0), address: address)
             var router = Router(policy: policy(args, address: address, port: port), access: .personal(LoginGate(secret: secret)),
-                                forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8))
+                                forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8), site: site)
             router.proxies = TrustedProxies(args.trustedProxies)
             server = HTTPServer(router: router)
             let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections ?? 64), timeoutSeconds: UInt32(args.timeout))
@@ -125,7 +132,7 @@ public enum WebGateway {
 
     /// The system service: no secret; sign-in by web password, checked by the daemon.
     /// The listening socket is systemd's when socket-activated, else the address and port.
-    private static func serveSystem(_ args: GatewayArguments, address: in_addr, tls: HTTPServer.TLS?) -> Int32 {
+    private static func serveSystem(_ args: GatewayArguments, address: in_addr, tls: HTTPServer.TLS?, site: StaticSite?) -> Int32 {
         let socket = args.socket ?? GatewayArguments.systemSocket
         let sessions = SystemSessions(socketPath: socket)
         let port: UInt16
@@ -138,7 +145,7 @@ public enum WebGateway {
                 (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? GatewayArguments.systemPort), address: address)
             }
             var router = Router(policy: policy(args, address: address, port: port), access: .system(sessions),
-                                forwarder: APIForwarder(pool: sessions.own), streams: StreamSlots(capacity: 64))
+                                forwarder: APIForwarder(pool: sessions.own), streams: StreamSlots(capacity: 64), site: site)
             router.proxies = TrustedProxies(args.trustedProxies)
             server = HTTPServer(router: router)
             let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections ?? 256), timeoutSeconds: UInt32(args.timeout))
@@ -159,6 +166,28 @@ public enum WebGateway {
             try fd.readAll(limit: 1 << 20, path: path)
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The page from `--web`, which must load; else from the first default place that
+    /// has one, or none (the gateway then serves the API alone, and says so).
+    static func loadSite(_ given: String?) -> Result<StaticSite?, SystemError> {
+        if let given {
+            do { return .success(try StaticSite.load(directory: given)) } catch { return .failure(error) }
+        }
+        for candidate in defaultSiteDirectories() {
+            if let site = try? StaticSite.load(directory: candidate) { return .success(site) }
+        }
+        printError("curatord-web: no page found (looked in \(defaultSiteDirectories().joined(separator: ", "))); "
+                   + "serving the API alone: give --web DIR")
+        return .success(nil)
+    }
+
+    static func defaultSiteDirectories() -> [String] {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = SystemCalls.readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return [] }
+        let directory = ByteString(buffer[0..<count].map { UInt8(bitPattern: $0) }).parent.lossyString
+        return [directory + "/web", directory + "/../share/curatord/web"]
     }
 
     private static func signalSet() -> sigset_t {
