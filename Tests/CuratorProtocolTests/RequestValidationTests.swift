@@ -100,6 +100,9 @@ struct RequestValidationTests {
         case "mode": ["mode": #""select""#]
         case "reorder": ["to": "2"]
         case "delete.confirm": ["token": #""t""#]
+        case "web.passwd": ["password": #""p""#]
+        case "web.login": ["user": #""u""#, "password": #""p""#]
+        case "web.attach", "web.logout": ["token": #""t""#]
         default: [:]
         }
     }

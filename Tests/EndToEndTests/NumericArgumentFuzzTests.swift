@@ -36,6 +36,9 @@ struct NumericArgumentFuzzTests {
         case "trash.empty": ["token": "t"]
         case "list": ["sort": "custom"]
         case "rate": ["flag": "none"]
+        case "web.passwd": ["password": "p"]
+        case "web.login": ["user": "u", "password": "p"]
+        case "web.attach", "web.logout": ["token": "t"]
         default: [:]
         }
     }
