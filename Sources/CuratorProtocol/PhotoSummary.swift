@@ -69,6 +69,13 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     /// In a view of duplicates: the id of the photo's set, and whether it is the copy kept.
     public var duplicateSet: Int64?
     public var keeper: Bool?
+    /// In a view of stacks (or with stacks collapsed): the photo's stack, its
+    /// count of frames, and whether it is the frame kept.
+    public var stack: Int64?
+    public var stackCount: Int?
+    public var stackKeeper: Bool?
+    /// With the keeper: why it is kept (`rated`, `sharpest`, `first`).
+    public var stackReason: String?
 
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,

@@ -148,6 +148,8 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
     public var to: String?
     /// `rest`: every copy but the keeper of each set of exact duplicates in the view.
     public var duplicates: DuplicatesChoice?
+    /// `rest`: every frame but the keeper of each stack in the view.
+    public var stacks: DuplicatesChoice?
 
     /// True when it names photos by what they share (`all`, `folder`, `glob`, a date
     /// range) rather than one by one (`positions`, `ids`).
@@ -173,6 +175,7 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
         from = try container.decodeIfPresent(String.self, forKey: .from)
         to = try container.decodeIfPresent(String.self, forKey: .to)
         duplicates = try container.decodeIfPresent(DuplicatesChoice.self, forKey: .duplicates)
+        stacks = try container.decodeIfPresent(DuplicatesChoice.self, forKey: .stacks)
     }
 }
 

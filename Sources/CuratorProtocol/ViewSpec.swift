@@ -20,9 +20,16 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     /// Only the photos in a set of exact duplicates, each listed with
     /// its set and whether it is the set's keeper.
     public var duplicates: Bool?
+    /// Only the photos in a stack (a burst: one camera, seconds apart, alike),
+    /// each listed with its stack, the stack's count and whether it is the keeper.
+    public var stacks: Bool?
+    /// Each stack as one position, its keeper's, listed with the stack's count.
+    public var collapseStacks: Bool?
     public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil, orphans: Bool? = nil,
-                duplicates: Bool? = nil) {
+                duplicates: Bool? = nil, stacks: Bool? = nil, collapseStacks: Bool? = nil) {
         self.duplicates = duplicates
+        self.stacks = stacks
+        self.collapseStacks = collapseStacks
         self.glob = glob
         self.types = types
         self.from = from
@@ -30,7 +37,8 @@ public struct ViewFilter: Codable, Hashable, Sendable {
         self.orphans = orphans
     }
     public var isEmpty: Bool {
-        glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true && duplicates != true
+        glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true && duplicates != true && stacks != true
+            && collapseStacks != true
     }
 }
 

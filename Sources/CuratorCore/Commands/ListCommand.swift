@@ -37,7 +37,9 @@ enum ListCommand: CommandHandler {
                                         thumbnailsReady: state.thumbnails.ready,
                                         groupLinks: state.library.groupLinks,
                                         table: state.library.photos,
-                                        duplicates: spec.filter?.duplicates == true ? state.duplicateMarks(uid: uid) : nil)
+                                        duplicates: spec.filter?.duplicates == true ? state.duplicateMarks(uid: uid) : nil,
+                                        stacks: spec.filter.map { $0.stacks == true || $0.collapseStacks == true } == true
+                                            ? state.stackMarks(uid: uid) : nil)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)
     }

@@ -9,13 +9,15 @@ extension CuratorState {
     /// photos `uid` may see: an id they may not see is an unknown id.
     func resolveSelector(_ selector: PhotoSelector, view: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64] {
         let kinds = [selector.positions != nil, selector.ids != nil, selector.all == true, selector.folder != nil,
-                     selector.glob != nil, selector.from != nil || selector.to != nil, selector.duplicates != nil].filter { $0 }.count
+                     selector.glob != nil, selector.from != nil || selector.to != nil, selector.duplicates != nil,
+                     selector.stacks != nil].filter { $0 }.count
         guard kinds == 1 else {
             throw ProtocolError(.invalidArgument, kinds == 0
-                ? "Name the photos: positions, ids, all, folder, glob, a date range (from/to) or duplicates."
-                : "Name the photos one way at a time: positions, ids, all, folder, glob, from/to or duplicates.")
+                ? "Name the photos: positions, ids, all, folder, glob, a date range (from/to), duplicates or stacks."
+                : "Name the photos one way at a time: positions, ids, all, folder, glob, from/to, duplicates or stacks.")
         }
         if selector.duplicates != nil { return try duplicateRest(view: view, selection: OrderedSelection(), uid: uid).groupIDs }
+        if selector.stacks != nil { return try stackRest(view: view, selection: OrderedSelection(), uid: uid).groupIDs }
         if let ids = selector.ids {
             let unknown = ids.filter { id in
                 guard let photo = library.listed(id), roots[photo.rootID] != nil else { return true }

@@ -39,6 +39,7 @@ struct ScannedFolder: Sendable {
 /// - `viewCache` (`ViewCache`): the last views resolved;
 /// - `access` (`FolderAccess`): which folders each user may list, for reads;
 /// - `contentHashes` (`ContentHashes`): content hashes for the duplicate search, reads still to make;
+/// - `stackLooks`: each measured photo's `StackLook`, for the stack search;
 /// - `encoder`: the JSON encoder of answers made under the lock.
 ///
 /// `CuratorState` composes them: what it adds are the operations that need
@@ -64,6 +65,7 @@ final class CuratorState {
     var viewCache = ViewCache()
     var access = FolderAccess()
     var contentHashes = ContentHashes()
+    var stackLooks: [Int64: StackLook] = [:]
     /// One encoder for the answers made under the lock (session commands), rather
     /// than one made per request.
     let encoder = Wire.makeEncoder()
@@ -76,6 +78,7 @@ final class CuratorState {
         for row in library.photos.rows where row.capture == .pending { capturePending.append(row.id, root: library.photos.rootID(of: row)) }
         queueAllThumbnails()
         contentHashes.records = try library.store.loadContentHashes()
+        stackLooks = try library.store.loadStackLooks()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.
         try sessions.load(removing: { id in library.listed(id).map(isProtected) ?? true })

@@ -32,6 +32,11 @@ struct SelectorOptions: ParsableArguments {
         """)
     var duplicates: Bool
 
+    @Flag("--stack-rest", help: """
+        Every frame but the kept one (the sharpest) of each stack in the view (select only; never a protected photo).
+        """)
+    var stackRest: Bool
+
     var selector: PhotoSelector {
         var selector = PhotoSelector()
         if all { selector.all = true }
@@ -41,13 +46,14 @@ struct SelectorOptions: ParsableArguments {
         selector.to = to
         selector.ids = ids
         if duplicates { selector.duplicates = .rest }
+        if stackRest { selector.stacks = .rest }
         if !positions.isEmpty { selector.positions = positions.joined(separator: " ") }
         return selector
     }
 
     func validate() throws(ValidationError) {
         if selector == PhotoSelector() {
-            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N or --duplicates")
+            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N, --duplicates or --stack-rest")
         }
     }
 
