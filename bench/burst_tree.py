@@ -9,7 +9,7 @@ Each burst is a scene (a region of sample_photos' photo-like texture) shot by on
 camera (Make, Model, BodySerialNumber) as 3 to 6 frames 0.15 to 0.6 s apart
 (DateTimeOriginal with SubSecTimeOriginal). A frame differs from the scene by a
 small shift, sometimes a tighter crop, an exposure change; in every other burst
-one frame is blurred (the sharp ones are then the keepers). Beside the bursts,
+one frame is blurred (the first in every fourth burst), and a sharp one is the keeper. Beside the bursts,
 look-alikes that are no burst: the same scene from another camera at the same
 moment, from the same camera minutes later, and another scene from the same camera
 a second after the burst. DIR/truth.json says which file is in which burst (null:
@@ -99,7 +99,9 @@ def make_tree(directory, bursts, seed, width, height, cache):
         camera = CAMERAS[b % len(CAMERAS)]
         where = scene()
         frames = rng.randint(3, 6)
-        blurred = rng.randrange(frames) if b % 2 == 0 else None
+        # Every other burst has a blurred frame, every fourth as its first: the first
+        # taken is then the wrong one to keep.
+        blurred = (0 if b % 4 == 0 else rng.randrange(frames)) if b % 2 == 0 else None
         label = "burst%02d" % b
         start = clock
         for i in range(frames):
