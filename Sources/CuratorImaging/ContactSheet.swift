@@ -37,6 +37,8 @@ public final class ContactSheet {
     static let box = RGB(226, 226, 224)
     static let ink = RGB(34, 34, 38)
     static let muted = RGB(118, 118, 122)
+    /// A stack's or duplicate set's count: a blue apart from the selection's crimson.
+    static let stacked = RGB(36, 92, 156)
 
     public init(style: ContactSheetStyle) {
         self.style = style
@@ -186,6 +188,18 @@ public final class ContactSheet {
         } else if style.selecting {
             canvas.disc(cx: cx, cy: cy, radius: radius, RGB(0, 0, 0), alpha: 60)
             canvas.disc(cx: cx, cy: cy, radius: radius, inner: radius - max(2, radius / 6), .white, alpha: 235)
+        }
+
+        // Bottom-right: a stack's or duplicate set's count, as a pile of frames in a pill.
+        if let count = photo.setCount {
+            let digits = try text.render("×\(count)", font: "DejaVu Sans Bold", pixels: font)
+            let padX = max(4, font / 2), height = digits.height + 2 * max(3, font / 3)
+            let width = digits.width + 2 * padX
+            let x = cell.x + side - width - side / 28 - 2, y = cell.y + side - height - side / 28 - 2
+            canvas.roundedRect(x: x + 3, y: y - 3, width: width, height: height, radius: height / 2, .white, alpha: 200)
+            canvas.roundedRect(x: x, y: y, width: width, height: height, radius: height / 2, Self.stacked, alpha: 235)
+            canvas.draw(mask: digits.pixels, width: digits.width, height: digits.height,
+                        x: x + padX, y: y + (height - digits.height) / 2, .white, stride: digits.width)
         }
 
         // Caption: the label, shortened in the middle to fit.

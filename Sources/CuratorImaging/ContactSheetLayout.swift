@@ -22,9 +22,12 @@ public struct ContactSheetPhoto: Sendable, Equatable {
     public var label: String
     /// A video clip (its placeholder, when it has no thumbnail, says so).
     public var isVideo: Bool
+    /// The photos of the stack or duplicate set the cell stands for, when it is in one.
+    public var setCount: Int?
 
     public init(thumbnail: ByteString?, position: Int, badge: Int? = nil, isProtected: Bool = false, label: String,
-                isVideo: Bool = false) {
+                isVideo: Bool = false, setCount: Int? = nil) {
+        self.setCount = setCount
         self.thumbnail = thumbnail
         self.position = position
         self.badge = badge

@@ -12,7 +12,7 @@ import Synchronization
 ///
 ///     [{"folder":"2024/05 Kyoto","count":48},
 ///      {"thumbnail":"/home/ann/.cache/thumbnails/large/….png","position":1,"badge":2,
-///       "protected":false,"label":"IMG_0001.JPG","video":false}, ...]
+///       "protected":false,"label":"IMG_0001.JPG","video":false,"set":5}, ...]
 enum SheetCommand {
     static let usage = """
         usage: curatord-thumbnailer sheet ITEMS.json -o OUT.png|OUT.jpg [--columns N] [--cell PX]
@@ -32,6 +32,8 @@ enum SheetCommand {
         var protected: Bool?
         var label: String?
         var video: Bool?
+        /// The count of the stack or duplicate set the photo stands for.
+        var set: Int?
     }
 
     struct Report: Encodable {
@@ -89,7 +91,8 @@ enum SheetCommand {
                 if let folder = item.folder { return .folder(name: folder, count: item.count ?? 0) }
                 return .photo(ContactSheetPhoto(
                     thumbnail: item.thumbnail.map { ByteString($0) }, position: item.position ?? 0, badge: item.badge,
-                    isProtected: item.protected ?? false, label: item.label ?? "", isVideo: item.video ?? false))
+                    isProtected: item.protected ?? false, label: item.label ?? "", isVideo: item.video ?? false,
+                    setCount: item.set))
             }
             try Vips.start(threads: 1)
             let jpeg = output.lowercased().hasSuffix(".jpg") || output.lowercased().hasSuffix(".jpeg")

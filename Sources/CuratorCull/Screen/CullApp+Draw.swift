@@ -167,6 +167,11 @@ extension CullApp {
         if isProtected, y <= bottom {
             screen.put(x + cell.artColumns + 1 - 2, y, "⊘", Palette.warningBar)
         }
+        // A stack's count on the frame's bottom-right corner (a view of stacks, or collapsed).
+        if let count = photo?.stackCount, y + cell.artRows + 1 <= bottom {
+            let label = "×\(count)"
+            screen.put(x + cell.artColumns + 1 - DisplayWidth.of(label), y + cell.artRows + 1, label, Palette.stackBadge)
+        }
         // The caption: position and name.
         let captionY = y + cell.artRows + 2
         if captionY <= bottom {
