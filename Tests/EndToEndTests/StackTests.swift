@@ -124,4 +124,30 @@ struct StackTests {
         #expect(again["count"] as? Int == expected.count, "\(again)")
         #expect(d.stop() == 0)
     }
+
+    /// The next `sets` event of `state`, others skipped; nil after `timeout`.
+    private static func setsEvent(_ c: Client, _ state: String, timeout: Double) throws -> [String: Any]? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            guard let event = try c.nextEvent(timeout: deadline.timeIntervalSinceNow) else { return nil }
+            if event["event"] as? String == "sets" && event["state"] as? String == state { return event }
+        }
+        return nil
+    }
+
+    @Test func subscribersAreToldWhenAStackChanges() throws {
+        let (d, truth) = try Self.daemon(bursts: 3)
+        let c = try d.client()
+        let listed = try Self.stacks(c, photos: truth.bursts.count)
+        let events = try d.client()
+        _ = try events.result(["cmd": "subscribe"])
+        // Nothing changes: no event (the sets as first seen are what a client lists).
+        #expect(try Self.setsEvent(events, "stacks", timeout: 3) == nil)
+        // A frame that is not kept leaves: its stack changed.
+        let frame = try #require(listed.first { $0.key.hasPrefix("burst00-") && !$0.value.keeper }?.key)
+        #expect(unlink(d.root("pics") + "/2024/" + frame) == 0)
+        let event = try Self.setsEvent(events, "stacks", timeout: 15)
+        #expect(event?["count"] as? Int == Set(listed.map(\.value.stack)).count, "\(String(describing: event))")
+        #expect(d.stop() == 0)
+    }
 }

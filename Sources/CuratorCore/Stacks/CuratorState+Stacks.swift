@@ -27,6 +27,7 @@ extension CuratorState {
     func applyLook(_ id: Int64, _ look: StackLook) {
         guard let photo = library.photo(id), photo.identity.size == look.size, photo.identity.mtimeNs == look.mtimeNs else { return }
         stackLooks[id] = look
+        setWatch.dirty = true
         do {
             try library.batch { try library.store.setStackLook(id, look) }
         } catch {

@@ -40,6 +40,7 @@ struct ScannedFolder: Sendable {
 /// - `access` (`FolderAccess`): which folders each user may list, for reads;
 /// - `contentHashes` (`ContentHashes`): content hashes for the duplicate search, reads still to make;
 /// - `stackLooks`: each measured photo's `StackLook`, for the stack search;
+/// - `setWatch` (`SetWatch`): what subscribers were last told of their stacks and duplicate sets;
 /// - `encoder`: the JSON encoder of answers made under the lock.
 ///
 /// `CuratorState` composes them: what it adds are the operations that need
@@ -66,6 +67,7 @@ final class CuratorState {
     var access = FolderAccess()
     var contentHashes = ContentHashes()
     var stackLooks: [Int64: StackLook] = [:]
+    var setWatch = SetWatch()
     /// One encoder for the answers made under the lock (session commands), rather
     /// than one made per request.
     let encoder = Wire.makeEncoder()

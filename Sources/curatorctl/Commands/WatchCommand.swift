@@ -52,6 +52,7 @@ struct WatchCommand: CLICommand {
         case .selection: return "· session \(e.session ?? "?"): " + describeSession(e)
         case .batch: return "· batch \(e.batch ?? 0): \(e.done ?? 0)/\(e.total ?? 0) \(e.state ?? "")"
         case .dropped: return "! events were dropped (reading too slowly); list again"
+        case .sets: return "· \(e.state ?? "sets") changed: \(e.count ?? 0) now"
         case .thumbnail:
             let sizes = e.sizes.map { " " + $0.map(\.rawValue).joined(separator: ",") } ?? ""
             return "· \(root)thumbnail #\(e.photoId ?? 0) \(e.state ?? "")\(sizes)\(e.message.map { ": \($0)" } ?? "")"
