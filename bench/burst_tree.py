@@ -87,12 +87,15 @@ def make_tree(directory, bursts, seed, width, height, cache):
     used = []
 
     def scene():
-        # Scenes apart from each other: different regions of the texture.
-        while True:
+        # Scenes apart from each other: different regions of the texture, at least
+        # half a frame apart while there is room, a quarter once there is none.
+        for attempt in range(10_000):
+            apart = 2 if attempt < 500 else 4
             s = (rng.randint(width // 10, 3 * width - width // 10), rng.randint(height // 10, 3 * height - height // 10))
-            if all(abs(s[0] - u[0]) > width // 2 or abs(s[1] - u[1]) > height // 2 for u in used):
+            if all(abs(s[0] - u[0]) > width // apart or abs(s[1] - u[1]) > height // apart for u in used):
                 used.append(s)
                 return s
+        raise SystemExit("no room for another scene: fewer bursts, or a larger texture")
 
     clock = 3600.0
     for b in range(bursts):
