@@ -8,6 +8,10 @@ DOCDIR ?= $(PREFIX)/share/doc/curatord
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+# The page curatord-web serves: it looks in ../share/curatord/web from its own binary.
+WEBDIR ?= $(PREFIX)/share/curatord/web
+# The page's files, relative to web/ (HTML, CSS, JavaScript modules, the icon).
+WEBFILES := $(patsubst web/%,%,$(sort $(wildcard web/*.html web/*.css web/*.svg web/js/*.js)))
 # Where `make release` leaves the binaries.
 BUILDDIR ?= .build/release
 INSTALL ?= install
@@ -20,13 +24,17 @@ INSTALLED = \
 	$(BINDIR)/curatord-web \
 	$(SYSTEMDUNITDIR)/curatord.service \
 	$(SYSTEMDUNITDIR)/curatord.socket \
+	$(SYSTEMDUNITDIR)/curatord-web.service \
+	$(SYSTEMDUNITDIR)/curatord-web.socket \
 	$(SYSTEMDUSERUNITDIR)/curatord.service \
 	$(SYSTEMDUSERUNITDIR)/curatord.socket \
 	$(SYSUSERSDIR)/curatord.conf \
+	$(SYSUSERSDIR)/curatord-web.conf \
 	$(MANDIR)/man8/curatord.8 \
 	$(MANDIR)/man1/curatorctl.1 \
 	$(DOCDIR)/curatord.json5 \
-	$(DOCDIR)/README.md
+	$(DOCDIR)/README.md \
+	$(addprefix $(WEBDIR)/,$(WEBFILES))
 
 .PHONY: all build release test run clean install uninstall
 
@@ -61,13 +69,20 @@ install: release
 	# The thumbnail worker: curatord starts it from beside itself, curatorctl sheet too.
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatord-thumbnailer $(DESTDIR)$(BINDIR)/curatord-thumbnailer
 	$(INSTALL) -m 0755 $(BUILDDIR)/curatord-web $(DESTDIR)$(BINDIR)/curatord-web
+	$(INSTALL) -d $(DESTDIR)$(WEBDIR)/js
+	for file in $(WEBFILES); do $(INSTALL) -m 0644 web/$$file $(DESTDIR)$(WEBDIR)/$$file || exit 1; done
 	for unit in curatord.service curatord.socket; do \
 		sed $(UNITPATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
 		sed $(UNITPATHS) systemd/user/$$unit > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUSERUNITDIR)/$$unit || exit 1; \
 	done
+	for unit in curatord-web.service curatord-web.socket; do \
+		sed $(UNITPATHS) systemd/$$unit > $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit || exit 1; \
+	done
 	$(INSTALL) -m 0644 systemd/curatord.sysusers $(DESTDIR)$(SYSUSERSDIR)/curatord.conf
+	$(INSTALL) -m 0644 systemd/curatord-web.sysusers $(DESTDIR)$(SYSUSERSDIR)/curatord-web.conf
 	$(INSTALL) -m 0644 docs/man/curatord.8 $(DESTDIR)$(MANDIR)/man8/curatord.8
 	$(INSTALL) -m 0644 docs/man/curatorctl.1 $(DESTDIR)$(MANDIR)/man1/curatorctl.1
 	$(INSTALL) -m 0644 config/curatord.json5 $(DESTDIR)$(DOCDIR)/curatord.json5
@@ -77,11 +92,13 @@ install: release
 	@echo "  systemd-sysusers && systemctl daemon-reload"
 	@echo "  install -D -m 0644 $(DOCDIR)/curatord.json5 /etc/curatord/curatord.json5   # then edit its roots"
 	@echo "  systemctl enable --now curatord.socket curatord.service"
+	@echo "The web gateway (docs/WEB.md): web_gateway_user: \"curatord-web\" in curatord.json5, then"
+	@echo "  systemctl enable --now curatord-web.socket"
 	@echo "For yourself: cp $(DOCDIR)/curatord.json5 ~/.config/curatord/ && systemctl --user enable --now curatord"
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(WEBDIR)/js $(DESTDIR)$(WEBDIR) $(DESTDIR)$(PREFIX)/share/curatord 2>/dev/null || true
 
 # curatord under a real systemd: a cached Debian bookworm minbase tree booted with
 # systemd-nspawn, the README's shared-folder setup followed word for word, and the

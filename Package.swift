@@ -41,6 +41,9 @@ let package = Package(
         // its variadic calls with plain arguments.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .target(name: "CWebShim", dependencies: ["CMicroHTTPD"], path: "Sources/CWebShim"),
+        // Web passwords (Argon2id), session tokens and their constant-time comparison,
+        // in the daemon, which issues the system gateway's sessions.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium"),
         // Raw mode and its undoing from a signal handler (async-signal-safe, so in C).
         .target(name: "CTerminalGuard", path: "Sources/CTerminalGuard"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
@@ -67,7 +70,7 @@ let package = Package(
         .target(
             name: "CuratorCore",
             dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorStore", "CuratorThumbnails", "CuratorXMP", "CInotifyTools", "CExif",
-                           "CACL", "CLinux", "CXXHash"],
+                           "CACL", "CLinux", "CXXHash", "CSodium"],
             swiftSettings: strict),
         .target(
             name: "CuratorDaemon",
@@ -77,7 +80,7 @@ let package = Package(
         // protocol and its client. No libvips: the daemon may depend on it.
         .target(
             name: "CuratorThumbnails",
-            dependencies: ["CuratorSystem", "CuratorProtocol", "CLinux", "CZlib", "CWorker"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorCommandLine", "CLinux", "CZlib", "CWorker"],
             swiftSettings: strict),
         // The imaging engine (libvips, LibRaw): making thumbnails, contact sheets.
         .target(
@@ -90,13 +93,13 @@ let package = Package(
         // to the daemon and never opens a photo folder itself.
         .target(
             name: "CuratorWeb",
-            dependencies: ["CMicroHTTPD", "CWebShim", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CLinux"],
+            dependencies: ["CMicroHTTPD", "CWebShim", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CLinux", "CSystemd"],
             swiftSettings: strict),
         .executableTarget(name: "curatord-web", dependencies: ["CuratorWeb"], swiftSettings: strict),
         .testTarget(name: "CuratorWebTests", dependencies: ["CuratorWeb", "CuratorProtocol"], swiftSettings: strict),
         .executableTarget(
             name: "curatord-thumbnailer",
-            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CWorker"],
+            dependencies: ["CuratorImaging", "CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CWorker"],
             swiftSettings: strict),
         // `curatorctl cull`: the full-screen grid, driven by the protocol (CLI side: may use Foundation).
         .target(
@@ -113,17 +116,17 @@ let package = Package(
             name: "CuratorXMPTests", dependencies: ["CuratorXMP", "CuratorSystem", "CuratorTestSupport"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorStoreTests", dependencies: ["CuratorStore", "CuratorSystem"], swiftSettings: faultInjection),
         .testTarget(name: "CuratorCullTests", dependencies: ["CuratorCull", "CuratorProtocol"], swiftSettings: strict),
-        .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol"], swiftSettings: strict),
+        .testTarget(name: "CuratorProtocolTests", dependencies: ["CuratorProtocol", "CuratorCore"], swiftSettings: strict),
         .testTarget(
             name: "CuratorCoreTests",
-            dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol", "CuratorTestSupport"],
+            dependencies: ["CuratorCore", "CuratorSystem", "CuratorStore", "CuratorProtocol", "CuratorXMP", "CuratorTestSupport"],
             swiftSettings: faultInjection),
         .testTarget(name: "CuratorDaemonTests", dependencies: ["CuratorDaemon", "CuratorProtocol"], swiftSettings: strict),
         // What test targets share: a scratch directory, a tool runner.
         .target(name: "CuratorTestSupport", dependencies: ["CuratorSystem"], path: "Tests/CuratorTestSupport", swiftSettings: strict),
         .testTarget(
             name: "CuratorThumbnailsTests",
-            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CuratorTestSupport"],
+            dependencies: ["CuratorThumbnails", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CuratorTestSupport"],
             swiftSettings: faultInjection),
         .testTarget(
             name: "CuratorImagingTests",
@@ -131,7 +134,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorTestSupport"],
+            dependencies: ["CuratorSystem", "CuratorProtocol", "CuratorCore", "CuratorTestSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -43,7 +43,7 @@ fi
 # one-time secret (docs/WEB.md).
 web_out="$state/curatord-web.out"
 : >"$web_out"
-nohup "$bin/curatord-web" --socket "$socket" >"$web_out" 2>>"$state/curatord-web.log" &
+nohup "$bin/curatord-web" --socket "$socket" --web "$PWD/web" >"$web_out" 2>>"$state/curatord-web.log" &
 web_pid=$!
 for _ in $(seq 1 100); do
   [ -s "$web_out" ] && break

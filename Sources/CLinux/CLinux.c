@@ -199,3 +199,45 @@ int curator_random_bytes(void *buffer, size_t length) {
     }
     return 0;
 }
+
+ssize_t curator_send_with_descriptor(int socket, const void *bytes, size_t length, int fd) {
+    struct iovec iov = { .iov_base = (void *)bytes, .iov_len = length };
+    union {
+        char buffer[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = { .msg_iov = &iov, .msg_iovlen = 1,
+                              .msg_control = control.buffer, .msg_controllen = sizeof control.buffer };
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &fd, sizeof(int));
+    return sendmsg(socket, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+ssize_t curator_receive_with_descriptor(int socket, void *bytes, size_t capacity, int *fd, int flags) {
+    struct iovec iov = { .iov_base = bytes, .iov_len = capacity };
+    // Room for a few: a peer that sends more than one has the rest closed, not leaked.
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * 8)];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = { .msg_iov = &iov, .msg_iovlen = 1,
+                              .msg_control = control.buffer, .msg_controllen = sizeof control.buffer };
+    *fd = -1;
+    ssize_t received = recvmsg(socket, &message, flags | MSG_CMSG_CLOEXEC);
+    if (received < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int passed;
+            memcpy(&passed, CMSG_DATA(header) + i * sizeof(int), sizeof(int));
+            if (*fd == -1) *fd = passed;
+            else close(passed);
+        }
+    }
+    return received;
+}

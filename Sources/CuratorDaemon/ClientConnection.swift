@@ -10,7 +10,7 @@ import Synchronization
 /// One client on its own thread: reads request lines, answers each in order, and
 /// carries pushed events. Everything written goes through one outbox, a queue sent
 /// only by this thread, so responses and events never interleave mid-line.
-final class ClientConnection: EventSink, @unchecked Sendable {
+final class ClientConnection: EventSink, WebIdentityHolder, @unchecked Sendable {
     // @unchecked: `input`, `sending`, `sent` and `piece` are touched by the
     // connection thread only; the outbox is shared and guarded by its mutex.
     let descriptor: FileDescriptor
@@ -35,12 +35,22 @@ final class ClientConnection: EventSink, @unchecked Sendable {
     private let answering = Atomic<Bool>(false)
     /// True once the descriptor is closed (its number may then be another file's).
     private let descriptorClosed = Mutex<Bool>(false)
+    /// Whom the requests are answered as: the peer, or after `web.attach` the web
+    /// session's user (and that session's token).
+    private let acting: Mutex<(credentials: PeerCredentials, token: String?)>
+    /// Moves this connection's place in the server's counts from one uid to another,
+    /// or says why that user may not have one more.
+    private let rebind: @Sendable (_ from: UInt32, _ to: UInt32) -> ProtocolError?
 
     static let largeResponseBytes = 4 << 20
+    static let sessionCheckMilliseconds: Int32 = 5000
 
-    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, idleTimeout: Double) throws(SystemError) {
+    init(descriptor: FileDescriptor, peer: PeerCredentials, curator: Curator, idleTimeout: Double,
+         rebind: @escaping @Sendable (_ from: UInt32, _ to: UInt32) -> ProtocolError? = { _, _ in nil }) throws(SystemError) {
         self.descriptor = descriptor
         self.peer = peer
+        self.rebind = rebind
+        acting = Mutex((credentials: peer, token: nil))
         self.curator = curator
         self.idleTimeout = idleTimeout
         wake = try syscall("eventfd") { SystemCalls.eventfd() }
@@ -68,6 +78,18 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         return accepted
     }
 
+    // MARK: WebIdentityHolder
+
+    var attachedToken: String? { acting.withLock { $0.token } }
+
+    /// The uid this connection counts against (the peer's, or the attached user's).
+    var actingUID: UInt32 { acting.withLock { $0.credentials.uid } }
+
+    func attach(as credentials: PeerCredentials, token: String) throws(ProtocolError) {
+        if let refusal = rebind(peer.uid, credentials.uid) { throw refusal }
+        acting.withLock { $0 = (credentials, token) }
+    }
+
     // MARK: the thread
 
     func run() {
@@ -80,7 +102,6 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 closed = true
             }
         }
-        let client = peer
         var chunk = [UInt8](repeating: 0, count: 65536)
         // Set when the client has closed its side for writing (`socat`, a script's
         // `shutdown`): it may still read. What it is owed is sent first, a listing of
@@ -93,7 +114,7 @@ final class ClientConnection: EventSink, @unchecked Sendable {
             // Requests are answered while the client is owed little; past that they
             // wait (here, then in the socket, then in the client's own writes) until it
             // reads: a client that sends and never reads cannot grow our memory.
-            answerWaitingRequests(client: client)
+            answerWaitingRequests()
             if !flush() { return }
             let (wantsWrite, full) = outbox.withLock { box in (sending != nil || !box.isEmpty, box.isFull) }
             if inputClosed && !wantsWrite && !input.hasLine { return }
@@ -112,9 +133,18 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
             let idleAt = idleTimeout > 0 && !subscribed && !wantsWrite ? lastActivity + UInt64(idleTimeout * 1e9) : nil
-            let n = SystemCalls.poll(&fds, 2, idleAt.map(Self.milliseconds(until:)) ?? -1)
+            // Attached to a web session: looked at every few seconds, so that a logout or
+            // an expiry also ends a subscriber, which sends no request to be refused.
+            let token = attachedToken
+            var wait = idleAt.map(Self.milliseconds(until:)) ?? -1
+            if token != nil { wait = wait < 0 ? Self.sessionCheckMilliseconds : min(wait, Self.sessionCheckMilliseconds) }
+            let n = SystemCalls.poll(&fds, 2, wait)
             if n < 0 {
                 if errno == EINTR { continue }
+                return
+            }
+            if let token, !curator.webSessionStillLive(token) {
+                say(Curator.notSignedInError)
                 return
             }
             if n == 0, let idleAt, MonotonicClock.nanoseconds() >= idleAt {
@@ -191,12 +221,13 @@ final class ClientConnection: EventSink, @unchecked Sendable {
 
     /// Answers the whole request lines received, in order, until the client is owed
     /// enough (`Outbox.isFull`); the rest wait in `input`.
-    private func answerWaitingRequests(client: ClientContext) {
+    private func answerWaitingRequests() {
         defer { answering.store(false, ordering: .releasing) }
         while !outbox.withLock({ $0.isFull }), let line = input.next() {
             answering.store(true, ordering: .releasing)
             switch line {
-            case .request(let bytes): answer(bytes, client: client)
+            // Read for each line: a `web.attach` changes it for the lines after it.
+            case .request(let bytes): answer(bytes, client: acting.withLock { $0.credentials })
             case .tooLarge: reject(.requestTooLarge)
             }
         }
@@ -212,11 +243,18 @@ final class ClientConnection: EventSink, @unchecked Sendable {
         var body = line
         if body.last == UInt8(ascii: "\r") { body.removeLast() }
         if body.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
-        switch Wire.decodeRequest(Data(body)) {
+        switch Wire.decodeRequest(Data(body), known: CommandTable.known) {
         case .success(let request):
+            // Attached to a web session: each request finds it alive, or is refused
+            // (a logout, an expiry), and the connection is no one's any more.
+            if let token = attachedToken, !curator.webSessionIsLive(token) {
+                outbox.withLock { $0.queueAnswer([UInt8](Wire.failure(id: request.id, error: Curator.notSignedInError))) }
+                return
+            }
             curator.answer(request, client: client, sink: self) { answer in
                 switch answer {
                 case .line(let bytes): outbox.withLock { $0.queueAnswer(bytes) }
+                case .passing(let bytes, let file): outbox.withLock { $0.queueAnswer(bytes, passing: file) }
                 case .listing(let stream): outbox.withLock { $0.queueListing(ListingPieces(stream)) }
                 }
             }
@@ -247,6 +285,17 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 // A large answer freed at once: hand it back to the system rather
                 // than keep it as resident heap.
                 if bytes.count >= Self.largeResponseBytes && idle { curator_trim_heap() }
+            case .passing(let bytes, let file)?:
+                // The file goes with the first bytes sent; the rest go plain.
+                let from = sent
+                let count = bytes.withUnsafeBytes { raw in
+                    from == 0 ? sendSome(raw, passing: file.descriptor) : sendSome(UnsafeRawBufferPointer(rebasing: raw[from...]))
+                }
+                guard let count else { return false }
+                sent += count
+                if sent < bytes.count { return true }  // the socket is full
+                sending = nil  // the file is the client's now; ours closes
+                outbox.withLock { $0.sent(bytes.count, answerBytes: bytes.count) }
             case .listing(let pieces)?:
                 if piece == nil {
                     piece = pieces.next()
@@ -263,6 +312,16 @@ final class ClientConnection: EventSink, @unchecked Sendable {
                 pieces.recycle(current)
                 piece = nil
             }
+        }
+    }
+
+    /// Sends what the socket takes of `bytes` now, with `passing` attached; nil when
+    /// the client is gone.
+    private func sendSome(_ bytes: UnsafeRawBufferPointer, passing: FileDescriptor) -> Int? {
+        do {
+            return try UnixSocket.sendSome(descriptor, bytes, passing: passing)
+        } catch {
+            return nil
         }
     }
 

@@ -45,7 +45,9 @@ final class ConfigReloader: ConfigurationReloading {
             return refuse("\(error)")
         }
         // Said to the one who reloaded, and logged: a root whose trash cannot work.
-        let trash = TrashReadiness.problems(config, servesOthers: SettingsCheck.servesOthers(config)).map(\.description)
+        let problems = TrashReadiness.problems(config, servesOthers: SettingsCheck.servesOthers(config))
+        if let refused = problems.first(where: \.refusesRoot) { return refuse(refused.description) }
+        let trash = problems.map(\.description)
         for problem in trash { log.warning(problem) }
         warnings += trash
         let old = curator.configuration

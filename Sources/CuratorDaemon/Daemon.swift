@@ -65,8 +65,14 @@ public enum Daemon {
             return 0
         }
         if let inotifyError { log.warning("inotify is unavailable (\(inotifyError)); every root will be polled") }
-        for problem in TrashReadiness.problems(config, servesOthers: SettingsCheck.servesOthers(config)) {
+        let trashProblems = TrashReadiness.problems(config, servesOthers: SettingsCheck.servesOthers(config))
+        for problem in trashProblems where !problem.refusesRoot {
             log.warning("\(problem)")
+        }
+        let refused = trashProblems.filter(\.refusesRoot)
+        guard refused.isEmpty else {
+            for problem in refused { printError("curatord: \(problem)") }
+            return 1
         }
         return run(config, arguments: args, inotify: inotify)
     }
@@ -167,12 +173,14 @@ public enum Daemon {
         let watcher = Watcher(curator: curator, tools: inotify)
         let captureReader = CaptureReader(curator: curator)
         let hasher = DuplicateHasher(curator: curator)
+        let marksReader = MarksReader(curator: curator)
         let thumbnailers = makeThumbnailSchedulers(curator: curator, config: config)
         do {
             try server.start()
             try watcher.start()
             try captureReader.start()
             try hasher.start()
+            try marksReader.start()
             for thumbnailer in thumbnailers { try thumbnailer.start() }
         } catch {
             log.error("cannot start the daemon's threads: \(error)")
@@ -186,8 +194,8 @@ public enum Daemon {
         var loop = MainLoop(curator: curator, reloader: reloader, watchdog: Watchdog.fromEnvironment())
         if let period = loop.watchdog?.period { log.info("watchdog: pinging systemd every \(period / 1_000_000) ms") }
         let signal = loop.run()
-        shutDown(server: server, watcher: watcher, captureReader: captureReader, hasher: hasher, thumbnailers: thumbnailers,
-                 curator: curator, signal: signal)
+        shutDown(server: server, watcher: watcher, captureReader: captureReader, hasher: hasher, marksReader: marksReader,
+                 thumbnailers: thumbnailers, curator: curator, signal: signal)
         // The lock goes with the process (exit closes it), after everything else.
         _ = stateLock
         return 0
@@ -254,7 +262,7 @@ public enum Daemon {
     /// and is left to recovery), let connections send what they owe and close them,
     /// close the index. Every wait is bounded, well inside the unit's TimeoutStopSec=.
     static func shutDown(server: Server, watcher: Watcher, captureReader: CaptureReader, hasher: DuplicateHasher,
-                         thumbnailers: [ThumbnailScheduler], curator: Curator, signal: Int32) {
+                         marksReader: MarksReader, thumbnailers: [ThumbnailScheduler], curator: Curator, signal: Int32) {
         SystemdNotifier.stopping(status: "stopping")
         log.notice("stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")")
         server.stop()
@@ -278,6 +286,9 @@ public enum Daemon {
         }
         if !hasher.stop(waitingUpTo: captureStopSeconds) {
             log.warning("the content hasher did not finish its batch within \(Int(captureStopSeconds)) s; closing the index anyway")
+        }
+        if !marksReader.stop(waitingUpTo: captureStopSeconds) {
+            log.warning("the marks reader did not finish its batch within \(Int(captureStopSeconds)) s; closing the index anyway")
         }
         curator.shutdown()
         log.notice("stopped cleanly")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCore
 import CuratorProtocol
 
 /// What a connection owes its client, in the order it is sent: answers, pushed
@@ -12,6 +13,9 @@ struct Outbox {
     enum Outgoing {
         /// `answerBytes` of `bytes` are answers, the rest events.
         case bytes([UInt8], answerBytes: Int)
+        /// An answer with a file passed along with its first byte: never joined to
+        /// other lines, so that the file arrives with its own answer.
+        case passing([UInt8], PassedFile)
         case listing(ListingPieces)
     }
 
@@ -64,6 +68,11 @@ struct Outbox {
     mutating func queueAnswer(_ bytes: [UInt8]) {
         answerBytes += bytes.count
         append(bytes, answerBytes: bytes.count)
+    }
+
+    mutating func queueAnswer(_ bytes: [UInt8], passing file: PassedFile) {
+        answerBytes += bytes.count
+        queue.append(.passing(bytes, file))
     }
 
     mutating func queueListing(_ pieces: ListingPieces) {

@@ -125,7 +125,8 @@ final class Server: Sendable {
         }
         let connection: ClientConnection
         do {
-            connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator, idleTimeout: config.idleTimeoutSeconds)
+            connection = try ClientConnection(descriptor: fd, peer: peer, curator: curator, idleTimeout: config.idleTimeoutSeconds,
+                                              rebind: { [self] from, to in rebind(from: from, to: to) })
         } catch {
             log.warning("cannot serve a client: \(error)")
             try? fd.close()
@@ -138,7 +139,7 @@ final class Server: Sendable {
             try connections.submit(whenFull: .refuse) { [self] in
                 connection.run()
                 live.withLock { $0[ObjectIdentifier(connection)] = nil }
-                counts.withLock { $0.release(uid: peer.uid) }
+                counts.withLock { $0.release(uid: connection.actingUID) }
             }
         } catch {
             live.withLock { $0[ObjectIdentifier(connection)] = nil }
@@ -153,13 +154,24 @@ final class Server: Sendable {
         }
     }
 
+    /// A connection attached to a web session counts as its user's from then on: the
+    /// same `max_clients_per_user` as that user's own clients.
+    private func rebind(from: UInt32, to: UInt32) -> ProtocolError? {
+        let perUser = curator.configuration.maxClientsPerUser
+        return counts.withLock { counts -> ProtocolError? in
+            if let refusal = counts.admit(uid: to, maxTotal: .max, maxPerUser: perUser) { return refusal }
+            counts.release(uid: from)
+            return nil
+        }
+    }
+
     /// The connections whose client has gone and that answer no request: their
     /// threads are ending (one poll each, only when a limit is reached).
     private func leavingConnections(uid: UInt32) -> ConnectionCounts.Leaving {
         var leaving = ConnectionCounts.Leaving()
         for connection in live.withLock({ Array($0.values) }) where connection.isLeaving {
             leaving.all += 1
-            if connection.peer.uid == uid { leaving.mine += 1 }
+            if connection.actingUID == uid { leaving.mine += 1 }
         }
         return leaving
     }

@@ -14,7 +14,9 @@ struct SettingsCheck {
 
     init(_ config: Configuration, socketIsDefault: Bool) {
         // Before anyone deletes: a root whose trash cannot work for its users says so, with the fix.
-        warnings += TrashReadiness.problems(config, servesOthers: Self.servesOthers(config)).map(\.description)
+        let trash = TrashReadiness.problems(config, servesOthers: Self.servesOthers(config))
+        errors += trash.filter(\.refusesRoot).map(\.description)
+        warnings += trash.filter { !$0.refusesRoot }.map(\.description)
         checkDirectory(config.stateDirectory, key: "state_dir")
         for name in ["index.sqlite", "journal.sqlite"] {
             let file = config.stateDirectory.appending(ByteString(name))

@@ -190,7 +190,9 @@ public final class ContactSheet {
             canvas.disc(cx: cx, cy: cy, radius: radius, inner: radius - max(2, radius / 6), .white, alpha: 235)
         }
 
-        // Bottom-right: a stack's or duplicate set's count, as a pile of frames in a pill.
+        // Bottom-right: a stack's or duplicate set's count, as a pile of frames in a
+        // pill; the marks' discs keep to its left.
+        var pillRoom = 0
         if let count = photo.setCount {
             let digits = try text.render("×\(count)", font: "DejaVu Sans Bold", pixels: font)
             let padX = max(4, font / 2), height = digits.height + 2 * max(3, font / 3)
@@ -200,7 +202,9 @@ public final class ContactSheet {
             canvas.roundedRect(x: x, y: y, width: width, height: height, radius: height / 2, Self.stacked, alpha: 235)
             canvas.draw(mask: digits.pixels, width: digits.width, height: digits.height,
                         x: x + padX, y: y + (height - digits.height) / 2, .white, stride: digits.width)
+            pillRoom = width + 6
         }
+        try drawMarks(photo, cell: cell, font: font, rightRoom: pillRoom, on: &canvas)
 
         // Caption: the label, shortened in the middle to fit.
         let label = try text.render(fitted(photo.label, width: side, font: font), font: "DejaVu Sans", pixels: font)
@@ -248,6 +252,47 @@ public final class ContactSheet {
             return nil
         }
         return PNGImage(width: image.width, height: image.height, bands: image.bands, pixels: pixels)
+    }
+
+    /// The colour labels' colours, as the tools that show them draw them.
+    static let labelColours: [String: RGB] = [
+        "red": RGB(220, 50, 50), "yellow": RGB(240, 200, 40), "green": RGB(60, 170, 80), "blue": RGB(50, 110, 220),
+        "purple": RGB(150, 70, 200),
+    ]
+
+    /// Bottom-left: the stars on a dark pill. Bottom-right: the colour label's disc,
+    /// and beside it the flag (a red disc with a cross for a reject, a white one
+    /// with a flag for a pick), left of `rightRoom` (the set's pill).
+    private func drawMarks(_ photo: ContactSheetPhoto, cell: ContactSheetPage.Cell, font: Int, rightRoom: Int = 0,
+                           on canvas: inout Canvas)
+        throws(VipsError) {
+        let side = style.cell
+        let inset = side / 28 + 2
+        if let stars = photo.rating, stars > 0 {
+            let glyphs = try text.render(String(repeating: "★", count: stars), font: "DejaVu Sans", pixels: font)
+            let padX = max(4, font / 2), pillHeight = glyphs.height + 2 * max(3, font / 4)
+            let pillY = cell.y + side - inset - pillHeight
+            canvas.roundedRect(x: cell.x + inset, y: pillY, width: glyphs.width + 2 * padX, height: pillHeight,
+                               radius: pillHeight / 2, RGB(20, 20, 24), alpha: 190)
+            canvas.draw(mask: glyphs.pixels, width: glyphs.width, height: glyphs.height, x: cell.x + inset + padX,
+                        y: pillY + (pillHeight - glyphs.height) / 2, RGB(255, 200, 40))
+        }
+        let radius = Double(min(16, max(8, side / 12)))
+        var cx = Double(cell.x + side - inset - rightRoom) - radius
+        let cy = Double(cell.y + side - inset) - radius
+        if let label = photo.colorLabel, let colour = Self.labelColours[label] {
+            canvas.disc(cx: cx, cy: cy, radius: radius + 1.5, .white)
+            canvas.disc(cx: cx, cy: cy, radius: radius, colour)
+            cx -= 2 * radius + 6
+        }
+        guard let flag = photo.flag, flag == "pick" || flag == "reject" else { return }
+        let reject = flag == "reject"
+        canvas.disc(cx: cx, cy: cy, radius: radius + 1.5, reject ? .white : RGB(20, 20, 24))
+        canvas.disc(cx: cx, cy: cy, radius: radius, reject ? RGB(200, 30, 40) : .white)
+        let glyph = try text.render(reject ? "✕" : "⚑", font: "DejaVu Sans Bold", pixels: Int(radius * 1.3))
+        canvas.draw(mask: glyph.pixels, width: glyph.width, height: glyph.height,
+                    x: Int(cx.rounded()) - glyph.width / 2, y: Int(cy.rounded()) - glyph.height / 2,
+                    reject ? .white : RGB(20, 20, 24))
     }
 
     /// A padlock: a body and a shackle, white, `size` the radius of its disc.

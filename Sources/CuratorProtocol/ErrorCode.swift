@@ -58,6 +58,17 @@ public struct ErrorCode: RawRepresentable, Codable, Hashable, Sendable, CustomSt
 
     // Thumbnails
     public static let thumbnailsOff = ErrorCode("thumbnails_off")
+
+    // The web gateway's logins
+    /// `web.login`: no such user, a wrong password, or no web password set: one
+    /// answer for all, so that it tells nobody which user names exist.
+    public static let loginFailed = ErrorCode("login_failed")
+    /// `web.login`: too many failures for this user or this address; the message
+    /// says when to try again.
+    public static let loginThrottled = ErrorCode("login_throttled")
+    /// `web.attach`, or any request on an attached connection: the web session is
+    /// unknown, expired or ended.
+    public static let notSignedIn = ErrorCode("not_signed_in")
 }
 
 /// The `error` object of a failed response.

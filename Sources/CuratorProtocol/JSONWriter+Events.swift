@@ -60,8 +60,10 @@ extension PhotoSummary: JSONWritable {
         w.optionalInt("capture_ms", captureMs)
         w.optionalString("capture_offset", captureOffset)
         w.optionalString("capture_time", captureTime)
+        w.optionalString("flag", flag)
         w.key("id"); w.int(id)
         w.optionalString("kind", kind)
+        w.optionalString("label", label)
         if let members {
             w.key("members")
             w.beginArray()
@@ -74,6 +76,7 @@ extension PhotoSummary: JSONWritable {
         w.optionalString("path_raw", pathRaw)
         w.optionalInt("position", position)
         if let `protected` { w.key("protected"); w.bool(`protected`) }
+        w.optionalInt("rating", rating)
         w.key("root"); w.string(root)
         w.optionalInt("selected", selected)
         w.key("size"); w.int(size)

@@ -19,13 +19,15 @@ public struct PhotoFields: OptionSet, Sendable {
     public static let thumbnail = PhotoFields(rawValue: 1 << 11)
     /// A group's `members`, `kind` and `total_size`.
     public static let members = PhotoFields(rawValue: 1 << 12)
-    public static let all = PhotoFields(rawValue: 0x1FFF)
+    /// `rating`, `flag` and `label` (docs/XMP.md).
+    public static let marks = PhotoFields(rawValue: 1 << 13)
+    public static let all = PhotoFields(rawValue: 0x3FFF)
 
     /// Wire names; `path` also brings `path_raw` (the same path, exactly).
     public static let names: [String: PhotoFields] = [
         "capture_time": .captureTime, "id": .id, "mtime_ns": .mtimeNs, "offline": .offline, "path": .path, "path_raw": .path,
         "position": .position, "protected": .protected, "root": .root, "selected": .selected, "size": .size, "thumbnail": .thumbnail,
-        "type": .type, "members": .members, "kind": .members, "total_size": .members,
+        "type": .type, "members": .members, "kind": .members, "total_size": .members, "rating": .marks, "flag": .marks, "label": .marks,
     ]
 
     /// Nil names the unknown field.

@@ -2,7 +2,9 @@
 
 /// `photo.info`: one photo's facts read from its file when asked (the camera, the
 /// image's size), beside what the index knows of it.
-public struct PhotoInfoRequest: Codable, Sendable {
+public struct PhotoInfoRequest: ProtocolRequest {
+    public static let name = "photo.info"
+    public typealias Result = PhotoInfoResult
     public var photo: Int64?
 
     public init(photo: Int64) { self.photo = photo }

@@ -76,6 +76,12 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     public var stackKeeper: Bool?
     /// With the keeper: why it is kept (`rated`, `sharpest`, `first`).
     public var stackReason: String?
+    /// Its stars (0 to 5) when something says (docs/XMP.md).
+    public var rating: Int?
+    /// `pick` or `reject`; absent when neither.
+    public var flag: String?
+    /// Its colour label (`red`, `yellow`, `green`, `blue`, `purple`), when it has one.
+    public var label: String?
 
     public init(position: Int? = nil, id: Int64, root: String, path: String, pathRaw: String? = nil, size: Int64,
                 mtimeNs: Int64, type: String, captureTime: String? = nil, protected: Bool? = nil,

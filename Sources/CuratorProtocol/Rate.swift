@@ -3,7 +3,9 @@
 /// `rate`: stars, a pick or reject flag and a colour label, written into the
 /// photos' XMP sidecars (docs/XMP.md). A part left out is left as it is; `null`
 /// clears it.
-public struct RateRequest: Codable, Sendable {
+public struct RateRequest: ProtocolRequest {
+    public static let name = "rate"
+    public typealias Result = RateResult
     /// A part of the request: absent (unchanged), null (cleared) or a value.
     public enum Part<Value: Codable & Sendable & Equatable>: Sendable, Equatable {
         case unchanged
@@ -14,6 +16,8 @@ public struct RateRequest: Codable, Sendable {
     public var session: String?
     /// These photos (ids as listings give them) instead of the session's selection.
     public var ids: [Int64]?
+    /// Or these positions in the session's view, as `select` takes them ("3 5 9-12").
+    public var positions: String?
     /// -1 (rejected) to 5 stars.
     public var rating: Part<Int>
     /// `pick`, `reject` or `none`.
@@ -30,13 +34,14 @@ public struct RateRequest: Codable, Sendable {
         self.label = label
     }
 
-    enum CodingKeys: String, CodingKey { case session, ids, rating, flag, label }
+    enum CodingKeys: String, CodingKey { case session, ids, positions, rating, flag, label }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let literals = NumberLiterals.of(decoder.userInfo)
         session = try container.decodeIfPresent(String.self, forKey: .session)
         ids = try container.integers(Int64.self, forKey: .ids, literals: literals)
+        positions = try container.decodeIfPresent(String.self, forKey: .positions)
         flag = try container.decodeIfPresent(String.self, forKey: .flag)
         if !container.contains(.rating) {
             rating = .unchanged
@@ -58,6 +63,7 @@ public struct RateRequest: Codable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(session, forKey: .session)
         try container.encodeIfPresent(ids, forKey: .ids)
+        try container.encodeIfPresent(positions, forKey: .positions)
         try container.encodeIfPresent(flag, forKey: .flag)
         switch rating {
         case .unchanged: break

@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-// One struct per command's arguments. The command name lives in `Command`.
+// One type per command: its name, its arguments, its result (`ProtocolRequest`).
 // Every request may carry `session` (default: the caller's "default" session).
 
-public struct HelloRequest: Codable, Sendable { public init() {} }
+public struct HelloRequest: ProtocolRequest {
+    public static let name = "hello"
+    public typealias Result = HelloResult
+    public init() {}
+}
 
-public struct StatusRequest: Codable, Sendable { public init() {} }
+public struct StatusRequest: ProtocolRequest {
+    public static let name = "status"
+    public typealias Result = StatusResult
+    public init() {}
+}
 
 /// On the wire the view's fields sit beside `session`, `offset` and `limit`.
-public struct ListRequest: Codable, Sendable {
+public struct ListRequest: ProtocolRequest {
+    public static let name = "list"
+    public typealias Result = ListResult
     public var session: String?
     /// When any view field is given, the listing uses it instead of the session's view.
     public var view: ViewSpec?
@@ -45,7 +55,9 @@ public struct ListRequest: Codable, Sendable {
     }
 }
 
-public struct SubscribeRequest: Codable, Sendable {
+public struct SubscribeRequest: ProtocolRequest {
+    public static let name = "subscribe"
+    public typealias Result = SubscribeResult
     /// Only events of these roots (all when nil).
     public var roots: [String]?
     /// The caller's sessions whose changes to follow (`selection` events); all of
@@ -61,7 +73,9 @@ public struct SubscribeRequest: Codable, Sendable {
     }
 }
 
-public struct RescanRequest: Codable, Sendable {
+public struct RescanRequest: ProtocolRequest {
+    public static let name = "rescan"
+    public typealias Result = RescanResult
     /// One root by name, or all when nil.
     public var root: String?
     public init(root: String? = nil) { self.root = root }
@@ -69,7 +83,9 @@ public struct RescanRequest: Codable, Sendable {
 
 /// A cookie: the client creates a file, and the daemon answers once it has seen
 /// that file's event, giving read-your-writes without sleeping.
-public struct SyncRequest: Codable, Sendable {
+public struct SyncRequest: ProtocolRequest {
+    public static let name = "sync"
+    public typealias Result = SyncResult
     public var root: String?
     public var timeoutMs: Int?
     public init(root: String? = nil, timeoutMs: Int? = nil) {
@@ -85,15 +101,32 @@ public struct SyncRequest: Codable, Sendable {
 
 /// Read the configuration file again and apply it; answered once it is in force.
 /// Only root and the user the daemon runs as may ask.
-public struct ReloadRequest: Codable, Sendable { public init() {} }
+public struct ReloadRequest: ProtocolRequest {
+    public static let name = "reload"
+    public typealias Result = ReloadResult
+    public init() {}
+}
 
-public struct SessionRequest: Codable, Sendable {
+/// Empties the session's selection.
+public struct ClearRequest: ProtocolRequest {
+    public static let name = "clear"
+    public typealias Result = SessionResult
+    public var session: String?
+    public init(session: String? = nil) { self.session = session }
+}
+
+/// The session's selection, in its order.
+public struct SelectionRequest: ProtocolRequest {
+    public static let name = "selection"
+    public typealias Result = SelectionResult
     public var session: String?
     public init(session: String? = nil) { self.session = session }
 }
 
 /// On the wire the view's fields sit beside `session`.
-public struct ViewRequest: Codable, Sendable {
+public struct ViewRequest: ProtocolRequest {
+    public static let name = "view"
+    public typealias Result = SessionResult
     public var session: String?
     public var view: ViewSpec
     public init(session: String? = nil, view: ViewSpec) {
@@ -114,7 +147,9 @@ public struct ViewRequest: Codable, Sendable {
 
 public enum SessionMode: String, Codable, Sendable { case view, select }
 
-public struct ModeRequest: Codable, Sendable {
+public struct ModeRequest: ProtocolRequest {
+    public static let name = "mode"
+    public typealias Result = SessionResult
     public var session: String?
     public var mode: SessionMode
     /// Optional cap on the selection size for this session (select mode only).
@@ -150,6 +185,15 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
     public var duplicates: DuplicatesChoice?
     /// `rest`: every frame but the keeper of each stack in the view.
     public var stacks: DuplicatesChoice?
+    /// Everything in the view with these marks, as the view filter's keys of the
+    /// same names say (`rating_min`, `rating_max`, `flags`, `labels`).
+    public var ratingMin: Int?
+    public var ratingMax: Int?
+    public var flags: [String]?
+    public var labels: [String]?
+
+    /// Whether it names photos by their marks.
+    public var hasMarks: Bool { ratingMin != nil || ratingMax != nil || flags != nil || labels != nil }
 
     /// True when it names photos by what they share (`all`, `folder`, `glob`, a date
     /// range) rather than one by one (`positions`, `ids`).
@@ -176,6 +220,10 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
         to = try container.decodeIfPresent(String.self, forKey: .to)
         duplicates = try container.decodeIfPresent(DuplicatesChoice.self, forKey: .duplicates)
         stacks = try container.decodeIfPresent(DuplicatesChoice.self, forKey: .stacks)
+        ratingMin = try container.integer(Int.self, forKey: .ratingMin, literals: NumberLiterals.of(decoder.userInfo))
+        ratingMax = try container.integer(Int.self, forKey: .ratingMax, literals: NumberLiterals.of(decoder.userInfo))
+        flags = try container.decodeIfPresent([String].self, forKey: .flags)
+        labels = try container.decodeIfPresent([String].self, forKey: .labels)
     }
 }
 
@@ -185,27 +233,61 @@ public enum DuplicatesChoice: String, Codable, Sendable, Hashable {
     case rest
 }
 
-/// On the wire the selector's fields sit beside `session`, not in a nested object.
-public struct SelectRequest: Codable, Sendable {
+/// `select`, `deselect` and `toggle`: a session and the photos named. On the wire
+/// the selector's fields sit beside `session`, not in a nested object.
+public protocol SelectorRequest: ProtocolRequest where Result == SessionResult {
+    var session: String? { get }
+    var selector: PhotoSelector { get }
+    init(session: String?, selector: PhotoSelector)
+}
+
+private enum SessionKey: String, CodingKey { case session }
+
+extension SelectorRequest {
+    public init(from decoder: any Decoder) throws {
+        self.init(session: try decoder.container(keyedBy: SessionKey.self).decodeIfPresent(String.self, forKey: .session),
+                  selector: try PhotoSelector(from: decoder))
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SessionKey.self)
+        try container.encodeIfPresent(session, forKey: .session)
+        try selector.encode(to: encoder)
+    }
+}
+
+public struct SelectRequest: SelectorRequest {
+    public static let name = "select"
     public var session: String?
     public var selector: PhotoSelector
     public init(session: String? = nil, selector: PhotoSelector) {
         self.session = session
         self.selector = selector
     }
-    private enum CodingKeys: String, CodingKey { case session }
-    public init(from decoder: any Decoder) throws {
-        session = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .session)
-        selector = try PhotoSelector(from: decoder)
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(session, forKey: .session)
-        try selector.encode(to: encoder)
+}
+
+public struct DeselectRequest: SelectorRequest {
+    public static let name = "deselect"
+    public var session: String?
+    public var selector: PhotoSelector
+    public init(session: String? = nil, selector: PhotoSelector) {
+        self.session = session
+        self.selector = selector
     }
 }
 
-public struct ReorderRequest: Codable, Sendable {
+public struct ToggleRequest: SelectorRequest {
+    public static let name = "toggle"
+    public var session: String?
+    public var selector: PhotoSelector
+    public init(session: String? = nil, selector: PhotoSelector) {
+        self.session = session
+        self.selector = selector
+    }
+}
+
+public struct ReorderRequest: ProtocolRequest {
+    public static let name = "reorder"
+    public typealias Result = ReorderResult
     public var session: String?
     /// The photo to move, by position in the session's view or by photo id
     /// (`photo`: the request's own `id` is the envelope's).
@@ -229,7 +311,9 @@ public struct ReorderRequest: Codable, Sendable {
     }
 }
 
-public struct DeletePrepareRequest: Codable, Sendable {
+public struct DeletePrepareRequest: ProtocolRequest {
+    public static let name = "delete.prepare"
+    public typealias Result = DeletePlanResult
     public var session: String?
     /// Delete these photos instead of the session's selection (a swipe-to-delete).
     public var ids: [Int64]?
@@ -249,7 +333,9 @@ public struct DeletePrepareRequest: Codable, Sendable {
     }
 }
 
-public struct DeleteConfirmRequest: Codable, Sendable {
+public struct DeleteConfirmRequest: ProtocolRequest {
+    public static let name = "delete.confirm"
+    public typealias Result = BatchResult
     public var session: String?
     public var token: String
     public init(session: String? = nil, token: String) {
@@ -258,7 +344,9 @@ public struct DeleteConfirmRequest: Codable, Sendable {
     }
 }
 
-public struct DeleteCancelRequest: Codable, Sendable {
+public struct DeleteCancelRequest: ProtocolRequest {
+    public static let name = "delete.cancel"
+    public typealias Result = DeleteCancelResult
     public var session: String?
     public var token: String?
     public init(session: String? = nil, token: String? = nil) {
@@ -267,7 +355,9 @@ public struct DeleteCancelRequest: Codable, Sendable {
     }
 }
 
-public struct UndoRequest: Codable, Sendable {
+public struct UndoRequest: ProtocolRequest {
+    public static let name = "undo"
+    public typealias Result = UndoResult
     /// A batch id; the caller's latest undoable batch when nil.
     public var batch: Int64?
     public init(batch: Int64? = nil) { self.batch = batch }
@@ -277,7 +367,9 @@ public struct UndoRequest: Codable, Sendable {
     }
 }
 
-public struct HistoryRequest: Codable, Sendable {
+public struct HistoryRequest: ProtocolRequest {
+    public static let name = "history"
+    public typealias Result = HistoryResult
     public var limit: Int?
     public init(limit: Int? = nil) { self.limit = limit }
     public init(from decoder: any Decoder) throws {
@@ -290,7 +382,34 @@ public struct HistoryRequest: Codable, Sendable {
 /// hand, of either kind; `root` narrows to one root, `older_than_days` to photos
 /// trashed at least that many days ago. `trash.empty` takes the `token` of the
 /// `trash.list` with the same arguments, and empties exactly what that listed.
-public struct TrashRequest: Codable, Sendable {
+public protocol TrashRequest: ProtocolRequest {
+    var root: String? { get }
+    var olderThanDays: Int? { get }
+    var token: String? { get }
+    init(root: String?, olderThanDays: Int?, token: String?)
+}
+
+private enum TrashKeys: String, CodingKey { case root, olderThanDays, token }
+
+extension TrashRequest {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TrashKeys.self)
+        self.init(root: try container.decodeIfPresent(String.self, forKey: .root),
+                  olderThanDays: try container.integer(Int.self, forKey: .olderThanDays, literals: NumberLiterals.of(decoder.userInfo),
+                                                       minimum: 0),
+                  token: try container.decodeIfPresent(String.self, forKey: .token))
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TrashKeys.self)
+        try container.encodeIfPresent(root, forKey: .root)
+        try container.encodeIfPresent(olderThanDays, forKey: .olderThanDays)
+        try container.encodeIfPresent(token, forKey: .token)
+    }
+}
+
+public struct TrashListRequest: TrashRequest {
+    public static let name = "trash.list"
+    public typealias Result = TrashListResult
     public var root: String?
     public var olderThanDays: Int?
     public var token: String?
@@ -299,12 +418,17 @@ public struct TrashRequest: Codable, Sendable {
         self.olderThanDays = olderThanDays
         self.token = token
     }
-    private enum CodingKeys: String, CodingKey { case root, olderThanDays, token }
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        root = try container.decodeIfPresent(String.self, forKey: .root)
-        olderThanDays = try container.integer(Int.self, forKey: .olderThanDays, literals: NumberLiterals.of(decoder.userInfo),
-                                              minimum: 0)
-        token = try container.decodeIfPresent(String.self, forKey: .token)
+}
+
+public struct TrashEmptyRequest: TrashRequest {
+    public static let name = "trash.empty"
+    public typealias Result = TrashEmptyResult
+    public var root: String?
+    public var olderThanDays: Int?
+    public var token: String?
+    public init(root: String? = nil, olderThanDays: Int? = nil, token: String? = nil) {
+        self.root = root
+        self.olderThanDays = olderThanDays
+        self.token = token
     }
 }

@@ -98,12 +98,15 @@ public struct StatusResult: Codable, Sendable {
     public var trashRepairs: [String]?
     /// Reads of file contents the duplicate search has still to make.
     public var hashPending: Int?
+    /// XMP sidecars whose marks are still to read.
+    public var xmpPending: Int?
     public init(version: String, pid: Int32, uptimeMs: Int64, roots: [RootStatus], photos: Int, scanning: Bool,
                 clients: Int, subscribers: Int, sessions: Int, overflows: Int, rescans: Int, batchRunning: Bool,
                 indexWrites: Int? = nil, inotify: InotifyStatus? = nil, thumbnails: ThumbnailStatus? = nil,
-                trashRepairs: [String]? = nil, hashPending: Int? = nil) {
+                trashRepairs: [String]? = nil, hashPending: Int? = nil, xmpPending: Int? = nil) {
         self.trashRepairs = trashRepairs
         self.hashPending = hashPending
+        self.xmpPending = xmpPending
         self.version = version
         self.pid = pid
         self.uptimeMs = uptimeMs

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// `thumbnail`: where the thumbnails of some photos are, or their bytes.
-public struct ThumbnailRequest: Codable, Sendable {
+public struct ThumbnailRequest: ProtocolRequest {
+    public static let name = "thumbnail"
+    public typealias Result = ThumbnailsResult
     /// One photo (`photo`, as `reorder` names one) or several (`ids`), at most
     /// `maxPhotos` in all.
     public var photo: Int64?

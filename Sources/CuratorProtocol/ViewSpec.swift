@@ -2,6 +2,9 @@
 
 public enum SortKey: String, Codable, Sendable, CaseIterable {
     case capture, name, mtime, size, custom
+    /// By marks (docs/XMP.md): stars (none as 0), flag (reject, none, pick),
+    /// colour label (red, yellow, green, blue, purple, then none).
+    case rating, flag, label
 }
 
 public enum SortOrder: String, Codable, Sendable {
@@ -25,11 +28,24 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     public var stacks: Bool?
     /// Each stack as one position, its keeper's, listed with the stack's count.
     public var collapseStacks: Bool?
+    /// Only photos with at least (`rating_min`) or at most (`rating_max`) this many
+    /// stars, 0 to 5 (a photo nothing rates has 0).
+    public var ratingMin: Int?
+    public var ratingMax: Int?
+    /// Only photos with one of these flags (`pick`, `reject`, `none`).
+    public var flags: [String]?
+    /// Only photos with one of these colour labels (or `none`).
+    public var labels: [String]?
     public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil, orphans: Bool? = nil,
-                duplicates: Bool? = nil, stacks: Bool? = nil, collapseStacks: Bool? = nil) {
+                duplicates: Bool? = nil, stacks: Bool? = nil, collapseStacks: Bool? = nil, ratingMin: Int? = nil,
+                ratingMax: Int? = nil, flags: [String]? = nil, labels: [String]? = nil) {
         self.duplicates = duplicates
         self.stacks = stacks
         self.collapseStacks = collapseStacks
+        self.ratingMin = ratingMin
+        self.ratingMax = ratingMax
+        self.flags = flags
+        self.labels = labels
         self.glob = glob
         self.types = types
         self.from = from
@@ -38,7 +54,12 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     }
     public var isEmpty: Bool {
         glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true && duplicates != true && stacks != true
-            && collapseStacks != true
+            && collapseStacks != true && !hasMarks
+    }
+
+    /// Whether it narrows by marks (stars, flags, labels).
+    public var hasMarks: Bool {
+        ratingMin != nil || ratingMax != nil || !(flags ?? []).isEmpty || !(labels ?? []).isEmpty
     }
 }
 

@@ -2,14 +2,17 @@
 import FoundationEssentials
 import Glibc
 
-/// A decoded request line.
+/// A decoded request line: its id and its command's arguments.
 public struct Request: Sendable {
     public var id: RequestID?
-    public var command: Command
-    public init(id: RequestID?, command: Command) {
+    public var command: any ProtocolRequest
+    public init(id: RequestID?, command: any ProtocolRequest) {
         self.id = id
         self.command = command
     }
+
+    /// The command's wire name (`cmd`).
+    public var name: String { type(of: command).name }
 }
 
 /// A response as it travels: `ok` with `result`, or not `ok` with `error`.
@@ -49,19 +52,6 @@ public enum Wire {
         }
     }
 
-    private struct RequestBox: Decodable {
-        let command: Command
-        init(from decoder: any Decoder) throws {
-            let envelope = try Envelope(from: decoder)
-            guard let command = try Command.decode(name: envelope.cmd, from: decoder) else {
-                throw UnknownCommand(name: envelope.cmd)
-            }
-            self.command = command
-        }
-    }
-
-    private struct UnknownCommand: Error { let name: String }
-
     private struct IDOnly: Decodable {
         var id: RequestID?
         private enum CodingKeys: String, CodingKey { case id }
@@ -94,24 +84,29 @@ public enum Wire {
         return encoder
     }
 
-    /// Decodes one request line. On failure the error says what a client must fix,
-    /// and carries the request's id when it could be read.
-    public static func decodeRequest(_ line: Data) -> Swift.Result<Request, RequestFailure> {
+    /// Decodes one request line, of one of the `known` commands. On failure the
+    /// error says what a client must fix, and carries the request's id when it
+    /// could be read.
+    public static func decodeRequest(_ line: Data, known: KnownRequests) -> Swift.Result<Request, RequestFailure> {
         let literals = line.withUnsafeBytes { NumberLiterals(scanning: $0) }
         let decoder = makeRequestDecoder(literals: literals)
         let id = (try? decoder.decode(IDOnly.self, from: line))?.id
         do {
             let envelope = try decoder.decode(Envelope.self, from: line)
-            let box = try decoder.decode(RequestBox.self, from: line)
-            return .success(Request(id: envelope.id, command: box.command))
-        } catch let error as UnknownCommand {
-            return .failure(RequestFailure(id: id, error: ProtocolError(
-                .unknownCommand, "unknown command \"\(error.name)\"; known: \(Command.names.joined(separator: ", "))")))
+            guard let type = known.type(named: envelope.cmd) else {
+                return .failure(RequestFailure(id: id, error: ProtocolError(
+                    .unknownCommand, "unknown command \"\(envelope.cmd)\"; known: \(known.names.joined(separator: ", "))")))
+            }
+            return .success(Request(id: envelope.id, command: try decode(type, from: line, with: decoder)))
         } catch let error as DecodingError {
             return .failure(RequestFailure(id: id, error: describe(error)))
         } catch {
             return .failure(RequestFailure(id: id, error: ProtocolError(.badRequest, "\(error)")))
         }
+    }
+
+    private static func decode<R: ProtocolRequest>(_ type: R.Type, from line: Data, with decoder: JSONDecoder) throws -> R {
+        try decoder.decode(R.self, from: line)
     }
 
     private struct SuccessLine<R: Encodable>: Encodable {
@@ -176,20 +171,20 @@ public enum Wire {
     }
 
     /// A request line, for clients.
-    public static func request(id: RequestID?, command: Command, encoder: JSONEncoder = makeEncoder()) -> Data {
-        struct Line: Encodable {
-            var id: RequestID?
-            var cmd: String
-            var arguments: any Encodable
-            enum CodingKeys: String, CodingKey { case id, cmd }
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(id, forKey: .id)
-                try container.encode(cmd, forKey: .cmd)
-                try arguments.encode(to: encoder)
-            }
+    public static func request<R: ProtocolRequest>(id: RequestID?, command: R, encoder: JSONEncoder = makeEncoder()) -> Data {
+        line(RequestLine(id: id, arguments: command), encoder: encoder)
+    }
+
+    private struct RequestLine<R: ProtocolRequest>: Encodable {
+        var id: RequestID?
+        var arguments: R
+        enum CodingKeys: String, CodingKey { case id, cmd }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id, forKey: .id)
+            try container.encode(R.name, forKey: .cmd)
+            try arguments.encode(to: encoder)
         }
-        return line(Line(id: id, cmd: command.name, arguments: command.arguments), encoder: encoder)
     }
 
     private static func line(_ value: some Encodable, encoder: JSONEncoder) -> Data {

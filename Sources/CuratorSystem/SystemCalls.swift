@@ -310,6 +310,13 @@ package enum SystemCalls {
         return Glibc.bind(descriptor, address, length)
     }
 
+    /// setsockopt(2), for SO_REUSEADDR on the web gateway's listener (no fault hook:
+    /// an option it cannot set fails the bind that follows, which has one).
+    @inlinable package static func setsockopt(_ descriptor: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer?,
+                                              _ length: socklen_t) -> Int32 {
+        Glibc.setsockopt(descriptor, level, name, value, length)
+    }
+
     @inlinable package static func listen(_ descriptor: Int32, _ backlog: Int32) -> Int32 {
         #if CURATOR_FAULT_INJECTION
         if FaultPlan.isArmed { return FaultPlan.intercept(.listen, descriptor: descriptor) { _ in Glibc.listen(descriptor, backlog) } }
@@ -344,6 +351,25 @@ package enum SystemCalls {
         if FaultPlan.isArmed { return FaultPlan.intercept(.recv, descriptor: descriptor) { Glibc.recv(descriptor, buffer, min(count, $0), flags) } }
         #endif
         return Glibc.recv(descriptor, buffer, count, flags)
+    }
+
+    /// send(2) with a descriptor attached, never waiting (`curator_send_with_descriptor`).
+    @inlinable package static func sendPassing(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ passed: Int32) -> Int {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed { return FaultPlan.intercept(.send, descriptor: descriptor) { curator_send_with_descriptor(descriptor, buffer, min(count, $0), passed) } }
+        #endif
+        return curator_send_with_descriptor(descriptor, buffer, count, passed)
+    }
+
+    /// recv(2) that also takes a passed descriptor (`curator_receive_with_descriptor`).
+    @inlinable package static func receivePassed(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int,
+                                                 _ passed: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int {
+        #if CURATOR_FAULT_INJECTION
+        if FaultPlan.isArmed {
+            return FaultPlan.intercept(.recv, descriptor: descriptor) { curator_receive_with_descriptor(descriptor, buffer, min(count, $0), passed, flags) }
+        }
+        #endif
+        return curator_receive_with_descriptor(descriptor, buffer, count, passed, flags)
     }
 
     /// getsockopt(SO_PEERCRED).

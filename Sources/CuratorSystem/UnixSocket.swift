@@ -123,6 +123,24 @@ public enum UnixSocket {
         return n ?? 0
     }
 
+    /// Sends what the socket takes now of `bytes`, with `passing` attached to them
+    /// (SCM_RIGHTS): 0 when it takes nothing (then the descriptor was not sent either).
+    public static func sendSome(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, passing: FileDescriptor) throws(SystemError) -> Int {
+        let n = try nonBlockingSyscall("sendmsg") { SystemCalls.sendPassing(fd.rawValue, bytes.baseAddress, bytes.count, passing.rawValue) }
+        return n ?? 0
+    }
+
+    /// Receives bytes and the descriptor sent with them, if one was (the caller then
+    /// owns it). nil bytes: nothing to read without waiting.
+    public static func receive(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, passed: inout FileDescriptor?,
+                               blocking: Bool = true) throws(SystemError) -> Int? {
+        let flags: Int32 = blocking ? 0 : Int32(MSG_DONTWAIT)
+        var raw: Int32 = -1
+        let n = try nonBlockingSyscall("recvmsg") { SystemCalls.receivePassed(fd.rawValue, buffer.baseAddress, buffer.count, &raw, flags) }
+        passed = raw >= 0 ? FileDescriptor(rawValue: raw) : nil
+        return n
+    }
+
     public static func receive(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, blocking: Bool = true) throws(SystemError) -> Int? {
         let flags: Int32 = blocking ? 0 : Int32(MSG_DONTWAIT)
         return try nonBlockingSyscall("recv") { SystemCalls.recv(fd.rawValue, buffer.baseAddress, buffer.count, flags) }

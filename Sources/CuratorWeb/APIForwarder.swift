@@ -11,6 +11,9 @@ struct APIForwarder: Sendable {
         if command == "subscribe" {
             return GatewayError(404, .unknownCommand, "events are GET /api/v1/events (Server-Sent Events)").answer
         }
+        if command == "photo.open" {
+            return GatewayError(404, .unknownCommand, "a photo's bytes are GET /photo/<id>/<what>").answer
+        }
         do {
             // The line is checked once, with a placeholder id, so that a bad body is
             // refused before a connection is borrowed.

@@ -12,6 +12,8 @@ final class DaemonConnection: @unchecked Sendable {
     // its own, touched only by the thread of its HTTP connection.
     let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
+    /// Files the daemon passed (`photo.open`), in the order they came, not taken yet.
+    private var passed: [FileDescriptor] = []
     private var closed = false
 
     init(socketPath: String) throws(GatewayError) {
@@ -24,10 +26,57 @@ final class DaemonConnection: @unchecked Sendable {
 
     deinit { close() }
 
+    /// A connection bound to a web session by `web.attach`: every request on it is
+    /// then the session's user's. The daemon's refusal (`not_signed_in`, ...) is
+    /// thrown with its code and the status that code has.
+    static func attached(socketPath: String, token: String) throws(GatewayError) -> DaemonConnection {
+        let connection = try DaemonConnection(socketPath: socketPath)
+        let request = WebTokenLine(cmd: "web.attach", token: token)
+        guard let encoded = try? Wire.makeEncoder().encode(request) else {
+            throw GatewayError(500, .internalError, "cannot encode web.attach")
+        }
+        do {
+            try connection.send(Array(encoded) + [0x0A])
+        } catch {
+            throw GatewayError(502, GatewayError.daemonUnavailable, "curatord's socket: \(error)")
+        }
+        guard let line = try connection.readLine(until: .after(seconds: 30)) else {
+            throw GatewayError(502, GatewayError.daemonUnavailable, "curatord closed the connection before it answered")
+        }
+        struct Outcome: Decodable {
+            var ok: Bool?
+            var error: ProtocolError?
+        }
+        let outcome = try? Wire.makeDecoder().decode(Outcome.self, from: Data(line))
+        guard outcome?.ok == true else {
+            let code = outcome?.error?.code ?? .internalError
+            throw GatewayError(ErrorStatus.status(for: code), code, outcome?.error?.message ?? "web.attach failed")
+        }
+        return connection
+    }
+
+    private struct WebTokenLine: Encodable {
+        let cmd: String
+        let token: String
+        let id = 0
+    }
+
     func close() {
         guard !closed else { return }
         closed = true
         try? descriptor.close()  // a socket: nothing written to lose
+        dropPassed()
+    }
+
+    /// The first file passed and not taken yet; the caller owns it.
+    func takePassed() -> FileDescriptor? {
+        passed.isEmpty ? nil : passed.removeFirst()
+    }
+
+    /// Closes files passed that nobody took (read-only: nothing to lose).
+    func dropPassed() {
+        for file in passed { try? file.close() }
+        passed = []
     }
 
     func send(_ line: [UInt8]) throws(SystemError) {
@@ -87,9 +136,11 @@ final class DaemonConnection: @unchecked Sendable {
 
     private func receive(limit: Int = 1 << 16) throws(GatewayError) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: limit)
+        var file: FileDescriptor?
         let received: Result<Int?, SystemError> = chunk.withUnsafeMutableBytes { raw in
-            Result { () throws(SystemError) -> Int? in try UnixSocket.receive(descriptor, into: raw) }
+            Result { () throws(SystemError) -> Int? in try UnixSocket.receive(descriptor, into: raw, passed: &file) }
         }
+        if let file { passed.append(file) }
         let n: Int?
         switch received {
         case .success(let count):

@@ -17,6 +17,9 @@ final class DaemonPool: Sendable {
     /// How long a request may wait for the daemon's answer (a batch of many photos, a
     /// `sync` with a long timeout).
     let answerTimeout: Double
+    /// In the system gateway, the web session every connection of this pool is bound
+    /// to (`web.attach`); nil in the personal gateway, whose connections are the user's.
+    let attachToken: String?
 
     private struct State: Sendable {
         var idle: [DaemonConnection] = []
@@ -26,8 +29,9 @@ final class DaemonPool: Sendable {
     private let state: Monitor<State>
     private let nextID = Atomic<Int64>(1)
 
-    init(socketPath: String, capacity: Int = 4, answerTimeout: Double = 600) {
+    init(socketPath: String, capacity: Int = 4, answerTimeout: Double = 600, attachToken: String? = nil) {
         self.socketPath = socketPath
+        self.attachToken = attachToken
         self.capacity = capacity
         self.answerTimeout = answerTimeout
         state = Monitor(State())
@@ -41,6 +45,12 @@ final class DaemonPool: Sendable {
     /// when the daemon cannot have read it (the send failed, or it answered
     /// `idle_timeout` with no id, which it does before reading anything).
     func call(_ make: (Int64) -> [UInt8]) throws(GatewayError) -> [UInt8] {
+        try exchange(make).line
+    }
+
+    /// `call`, and the file the daemon passed with its answer (`photo.open`), which the
+    /// caller then owns.
+    func exchange(_ make: (Int64) -> [UInt8]) throws(GatewayError) -> (line: [UInt8], passed: FileDescriptor?) {
         var attempts = 0
         while true {
             attempts += 1
@@ -60,13 +70,18 @@ final class DaemonPool: Sendable {
                 discard(connection)
                 throw error
             }
+            // One request at a time on a connection: a file passed before its answer
+            // was whole is that answer's.
+            let passed = connection.takePassed()
             if let unsolicited = Self.unsolicitedCode(line) {
                 discard(connection)
+                if let passed { try? passed.close() }
                 if unsolicited == .idleTimeout && attempts < 2 { continue }
-            } else {
-                giveBack(connection)
+                return (line, nil)
             }
-            return line
+            connection.dropPassed()
+            giveBack(connection)
+            return (line, passed)
         }
     }
 
@@ -112,6 +127,7 @@ final class DaemonPool: Sendable {
                 return reused
             }
             do {
+                if let attachToken { return try DaemonConnection.attached(socketPath: socketPath, token: attachToken) }
                 return try DaemonConnection(socketPath: socketPath)
             } catch {
                 release()

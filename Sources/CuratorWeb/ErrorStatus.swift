@@ -7,6 +7,7 @@ enum ErrorStatus {
     static func status(for code: ErrorCode) -> UInt32 {
         switch code {
         case .badRequest, .invalidArgument: 400
+        case .loginFailed, .notSignedIn: 401
         case .permissionDenied: 403
         case .unknownCommand, .noSuchRoot, .noSuchFolder, .noSuchPhoto, .noSuchPosition, .noSuchBatch: 404
         case .notInSelectMode, .selectionFull, .protected, .filterActive, .rootOffline, .tooManySessions,
@@ -14,7 +15,7 @@ enum ErrorStatus {
              .thumbnailsOff, .configInvalid:
             409
         case .requestTooLarge: 413
-        case .tooManyClients, .tooManyConnections: 429
+        case .tooManyClients, .tooManyConnections, .loginThrottled: 429
         case .shuttingDown, .idleTimeout: 503
         default: 500  // internal_error, journal_failed, and a code newer than this gateway
         }

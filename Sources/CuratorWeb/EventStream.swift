@@ -21,6 +21,10 @@ final class EventStream: @unchecked Sendable {
     private var pending: [UInt8] = []
     private var sent = 0
     private var atLineStart = true
+    /// Each event's SSE `id` is `<stream>-<n>`: a browser's EventSource sends the last
+    /// one back as `Last-Event-ID` when it connects again.
+    private let streamID: Int64
+    private var count: Int64 = 0
 
     /// Read from the daemon at once, at most; framing adds 8 bytes a line.
     static let chunk = 16 << 10
@@ -28,28 +32,45 @@ final class EventStream: @unchecked Sendable {
     /// went away is noticed, and a healthy idle one is not timed out by the server.
     static let keepAliveSeconds = 15.0
 
-    private init(connection: DaemonConnection, slots: StreamSlots) {
+    private init(connection: DaemonConnection, slots: StreamSlots, streamID: Int64) {
         self.connection = connection
         self.slots = slots
+        self.streamID = streamID
     }
+
+    /// What a page that connects again is told first. Events are not kept between two
+    /// streams (each is a subscription of its own, and the daemon queues events only
+    /// for a live one): whatever happened while it was away is unknown, so it lists
+    /// again, as after the daemon's own `dropped`.
+    static let resumeNotice = Event(event: .dropped, message: """
+        the event stream was interrupted, and the events sent meanwhile are not kept: list again
+        """)
 
     deinit {
         connection.close()
         slots.giveBack()
     }
 
-    /// Subscribes (with the daemon's default scope: every root, every session of the
+    /// Subscribes (on a connection attached to `token`'s web session in the system
+    /// gateway; with the daemon's default scope: every root, every session of the
     /// user; `thumbnails` adds the thumbnail events) and returns the stream, or the
     /// daemon's refusal as an answer. `slots` must have been taken for it.
-    static func open(socketPath: String, thumbnails: Bool, id: Int64, slots: StreamSlots) -> Result<EventStream, GatewayError> {
+    /// `lastEventID`: the id a reconnecting browser last saw (`Last-Event-ID`), which
+    /// makes the stream begin with `resumeNotice`.
+    static func open(socketPath: String, token: String?, thumbnails: Bool, id: Int64, slots: StreamSlots,
+                     lastEventID: String? = nil) -> Result<EventStream, GatewayError> {
         let connection: DaemonConnection
         do {
-            connection = try DaemonConnection(socketPath: socketPath)
+            if let token {
+                connection = try DaemonConnection.attached(socketPath: socketPath, token: token)
+            } else {
+                connection = try DaemonConnection(socketPath: socketPath)
+            }
         } catch {
             slots.giveBack()
             return .failure(error)
         }
-        let stream = EventStream(connection: connection, slots: slots)
+        let stream = EventStream(connection: connection, slots: slots, streamID: id)
         let request = #"{"cmd":"subscribe","id":\#(id)\#(thumbnails ? #","thumbnails":true"# : "")}"# + "\n"
         do {
             try connection.send(Array(request.utf8))
@@ -73,7 +94,15 @@ final class EventStream: @unchecked Sendable {
             }
             if probe.ok == true && probe.id == .number(id) {
                 // The first bytes go out at once: a client learns it is subscribed.
-                stream.pending = Array(": subscribed\n\n".utf8) + stream.pending
+                var first = Array(": subscribed\n\n".utf8)
+                if let lastEventID, !lastEventID.isEmpty {
+                    let before = stream.pending
+                    stream.pending = []
+                    stream.frame([UInt8](Wire.event(resumeNotice)))
+                    first += stream.pending
+                    stream.pending = before
+                }
+                stream.pending = first + stream.pending
                 return .success(stream)
             }
             let code = probe.error?.code ?? .internalError
@@ -123,7 +152,8 @@ final class EventStream: @unchecked Sendable {
     private func frame(_ bytes: [UInt8]) {
         for byte in bytes {
             if atLineStart {
-                pending.append(contentsOf: "data: ".utf8)
+                count += 1
+                pending.append(contentsOf: "id: \(streamID)-\(count)\ndata: ".utf8)
                 atLineStart = false
             }
             if byte == 0x0A {

@@ -21,6 +21,8 @@ struct GatewayError: Error, Sendable {
     static let methodNotAllowed = ErrorCode("method_not_allowed")
     static let tooManyStreams = ErrorCode("too_many_streams")
     static let daemonUnavailable = ErrorCode("daemon_unavailable")
+    static let notReady = ErrorCode("not_ready")
+    static let rangeNotSatisfiable = ErrorCode("range_not_satisfiable")
 
     private struct Body: Encodable {
         let ok = false

@@ -18,6 +18,16 @@ final class HTTPServer: Sendable {
     }
 
     let router: Router
+    /// HTTPS: the certificate and key, PEM.
+    struct TLS: Sendable {
+        var certificate: String
+        var key: String
+        /// GnuTLS priorities: TLS 1.2 and 1.3 only, the library's default ciphers (no
+        /// compression: GnuTLS has none since 3.6).
+        static let priorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+    }
+    // Set once in `start`, before the server runs; read by its threads after.
+    nonisolated(unsafe) private var tls = false
     // The daemon handle is set once in `start`, before the server runs, and read once
     // in `stop`, after it has: the library's threads never touch it.
     nonisolated(unsafe) private var daemon: OpaquePointer?
@@ -27,11 +37,31 @@ final class HTTPServer: Sendable {
     }
 
     /// Serves `listener` (a listening socket, which the server owns from now on).
-    func start(listener: FileDescriptor, limits: Limits) throws(SystemError) {
+    func start(listener: FileDescriptor, limits: Limits, tls files: TLS? = nil) throws(SystemError) {
         let cLimits = curator_web_limits(connections: limits.connections, timeout_seconds: limits.timeoutSeconds,
                                          connection_memory: limits.connectionMemory)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let started = curator_web_start(listener.rawValue, cLimits, { cls, connection, url, method, _, upload, size, state in
+        tls = files != nil
+        let started = files.map { files in
+            files.certificate.withCString { certificate in
+                files.key.withCString { key in
+                    TLS.priorities.withCString { priorities in
+                        var settings = curator_web_tls(certificate: certificate, key: key, priorities: priorities)
+                        return serve(listener, cLimits, &settings, context)
+                    }
+                }
+            }
+        } ?? serve(listener, cLimits, nil, context)
+        guard let started else {
+            try? listener.close()  // never served: nothing to lose
+            throw SystemError(tls ? "MHD_start_daemon (TLS)" : "MHD_start_daemon", errno: Errno(errno == 0 ? EINVAL : errno))
+        }
+        daemon = started
+    }
+
+    private func serve(_ listener: FileDescriptor, _ cLimits: curator_web_limits, _ settings: UnsafePointer<curator_web_tls>?,
+                       _ context: UnsafeMutableRawPointer) -> OpaquePointer? {
+        curator_web_start(listener.rawValue, cLimits, settings, { cls, connection, url, method, _, upload, size, state in
             guard let cls, let connection, let url, let method, let size, let state else { return .NO }
             let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
             return server.handle(connection, url: url, method: method, upload: upload, size: size, state: state) ? .YES : .NO
@@ -40,11 +70,7 @@ final class HTTPServer: Sendable {
             guard let state, let exchange = state.pointee else { return }
             Unmanaged<Exchange>.fromOpaque(exchange).release()
             state.pointee = nil
-        }, nil) else {
-            try? listener.close()  // never served: nothing to lose
-            throw SystemError("MHD_start_daemon", errno: Errno(errno == 0 ? EINVAL : errno))
-        }
-        daemon = started
+        }, nil)
     }
 
     func stop() {
@@ -57,6 +83,9 @@ final class HTTPServer: Sendable {
         /// What the head decided, when that is the answer.
         var decision: Router.Decision?
         var command: String?
+        var head: RequestHead?
+        /// A login or logout of the system gateway, when that is the request.
+        var login: Bool?
         var body: [UInt8] = []
         /// Bytes of body received, kept or not.
         var received = 0
@@ -71,15 +100,32 @@ final class HTTPServer: Sendable {
         guard let raw = state.pointee else {
             let exchange = Exchange()
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()
-            let head = RequestHead(
+            let (client, secure) = router.proxies.resolve(
+                peer: peer(connection), tls: tls, forwardedFor: value(connection, .HEADER_KIND, "X-Forwarded-For"),
+                forwardedProto: value(connection, .HEADER_KIND, "X-Forwarded-Proto"))
+            var head = RequestHead(
                 method: String(cString: method), path: String(cString: url),
                 host: value(connection, .HEADER_KIND, "Host"), origin: value(connection, .HEADER_KIND, "Origin"),
                 marker: value(connection, .HEADER_KIND, HostPolicy.requestHeader),
                 session: value(connection, .COOKIE_KIND, Router.cookieName),
                 token: value(connection, .GET_ARGUMENT_KIND, "token"),
                 contentLength: value(connection, .HEADER_KIND, "Content-Length"),
-                thumbnails: value(connection, .GET_ARGUMENT_KIND, "thumbnails"))
-            let decision = router.begin(head)
+                thumbnails: value(connection, .GET_ARGUMENT_KIND, "thumbnails"),
+                photo: PhotoFetcher.Conditions(
+                    ifNoneMatch: value(connection, .HEADER_KIND, "If-None-Match"), range: value(connection, .HEADER_KIND, "Range"),
+                    ifRange: value(connection, .HEADER_KIND, "If-Range"), version: value(connection, .GET_ARGUMENT_KIND, "v")))
+            head.client = client
+            head.secure = secure
+            head.lastEventID = value(connection, .HEADER_KIND, "Last-Event-ID")
+            // A body framed two ways (two lengths, or a length and chunks) is read one
+            // way here and maybe the other by a proxy in front: the request after it
+            // would be smuggled past the proxy. Refused whole.
+            let lengths = curator_web_header_count(connection, "Content-Length")
+            let codings = curator_web_header_count(connection, "Transfer-Encoding")
+            let decision = lengths + min(codings, 1) > 1 || codings > 1
+                ? Router.Decision.answer(GatewayError(400, .badRequest, "a body framed twice (Content-Length and Transfer-Encoding, or either twice)").answer)
+                : router.begin(head)
+            exchange.head = head
             // An answer is queued once the request is whole, so the connection can be
             // kept alive for the next; a refusal of a request whose body is still to
             // come is sent at once, and the connection closed, rather than read it.
@@ -91,6 +137,8 @@ final class HTTPServer: Sendable {
                 return queue(answer, on: connection)
             case .readBody(let command):
                 exchange.command = command
+            case .session(let login):
+                exchange.login = login
             default:
                 exchange.decision = decision
             }
@@ -120,10 +168,24 @@ final class HTTPServer: Sendable {
         switch exchange.decision {
         case .answer(let answer)?: return queue(answer, on: connection)
         case .events(let stream)?: return queue(stream, on: connection)
-        case .readBody, nil: break
+        case .photo(let address, let conditions)?:
+            guard let head = exchange.head else { return true }
+            switch router.fetchPhoto(address, conditions, head: head) {
+            case .answer(let answer): return queue(answer, on: connection)
+            case .file(let file): return queue(file, on: connection)
+            }
+        case .readBody, .session, nil: break
         }
+        guard let head = exchange.head else { return true }
+        if let login = exchange.login { return queue(router.finishSession(login: login, body: exchange.body, head: head), on: connection) }
         guard let command = exchange.command else { return true }
-        return queue(router.finish(command: command, body: exchange.body), on: connection)
+        return queue(router.finish(command: command, body: exchange.body, head: head), on: connection)
+    }
+
+    private func peer(_ connection: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard curator_web_client_address(connection, &buffer, buffer.count) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private func value(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
@@ -137,10 +199,24 @@ final class HTTPServer: Sendable {
         }
         guard let response else { return false }
         defer { MHD_destroy_response(response) }
-        for (name, value) in SecurityHeaders.all + answer.headers + [("Content-Type", answer.contentType)] {
+        for (name, value) in SecurityHeaders.merged(with: answer.headers) + [("Content-Type", answer.contentType)] {
             guard MHD_add_response_header(response, name, value) == .YES else { return false }
         }
         return MHD_queue_response(connection, answer.status, response) == .YES
+    }
+
+    private func queue(_ file: FileAnswer, on connection: OpaquePointer) -> Bool {
+        // The response owns the descriptor from here: the library closes it with the
+        // response, and reads it with sendfile where it can.
+        guard let response = MHD_create_response_from_fd_at_offset64(file.length, file.descriptor.rawValue, file.offset) else {
+            try? file.descriptor.close()
+            return false
+        }
+        defer { MHD_destroy_response(response) }
+        for (name, value) in SecurityHeaders.merged(with: file.headers) + [("Content-Type", file.contentType)] {
+            guard MHD_add_response_header(response, name, value) == .YES else { return false }
+        }
+        return MHD_queue_response(connection, file.status, response) == .YES
     }
 
     private func queue(_ stream: EventStream, on connection: OpaquePointer) -> Bool {

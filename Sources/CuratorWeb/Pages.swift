@@ -17,6 +17,23 @@ enum Pages {
         """
     }
 
+    /// The system gateway's: sign-in is `POST /api/v1/login` (the culling page, the
+    /// next issue's, has the form; it needs a script to send the custom header).
+    static func systemLogin(reason: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>curatord</title></head>
+        <body>
+        <h1>curatord</h1>
+        <p>\(reason)</p>
+        <p>Sign in with your user name and the web password you set with <code>curatorctl web passwd</code>: \
+        <code>POST /api/v1/login</code> with <code>{"user": ..., "password": ...}</code> and the header \
+        <code>X-Curator: 1</code> (docs/PROTOCOL.md, "Over HTTP").</p>
+        </body></html>
+
+        """
+    }
+
     static let signedIn = """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><title>curatord</title></head>

@@ -16,4 +16,12 @@ struct RequestHead: Sendable {
     var contentLength: String?
     /// The `thumbnails` query argument of the event stream.
     var thumbnails: String?
+    /// What a photo's answer depends on (`GET /photo/…`).
+    var photo = PhotoFetcher.Conditions()
+    /// The client's address (a trusted proxy's `X-Forwarded-For`, else the TCP peer).
+    var client: String?
+    /// `Last-Event-ID` of a reconnecting event stream.
+    var lastEventID: String?
+    /// Whether the browser uses HTTPS (TLS here, or a trusted proxy's `X-Forwarded-Proto`).
+    var secure = false
 }

@@ -1,14 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// What each request gets, decided in this order: a foreign `Host` nothing; `/login`
-/// with the unspent secret a session cookie; without a session only the login page
-/// (401); a state-changing request without the custom header or with a foreign
-/// `Origin` 403; a body over the limit 413; then the API.
+/// with the unspent secret a session cookie (personal gateway), or `POST
+/// /api/v1/login` with a user's web password (system gateway); without a session only
+/// the login page (401); the page's own files; a photo's bytes by `GET
+/// /photo/<id>/<what>`; a state-changing request without the custom header or with a
+/// foreign `Origin` 403; a body over the limit 413; then the API.
 struct Router: Sendable {
+    /// Who may use this gateway: whoever redeemed its one-time secret (personal), or
+    /// the users the daemon's web sessions are for (system).
+    enum Access: Sendable {
+        case personal(LoginGate)
+        case system(SystemSessions)
+    }
+
     let policy: HostPolicy
-    let gate: LoginGate
+    let access: Access
     let forwarder: APIForwarder
     let streams: StreamSlots
+    /// The page (`web/`); without it `/` says only that the browser is signed in.
+    var site: StaticSite? = nil
+    var proxies = TrustedProxies()
+
+    static let loginPath = "/api/v1/login"
+    static let logoutPath = "/api/v1/logout"
+
+    /// The session cookie's attributes; `Secure` when the browser speaks HTTPS (to us
+    /// or to a trusted proxy in front): it is then never sent over plain HTTP.
+    static func cookieAttributes(secure: Bool) -> String { "HttpOnly; SameSite=Strict; Path=/" + (secure ? "; Secure" : "") }
 
     static let bodyLimit = 1 << 20
     static let cookieName = "curator_session"
@@ -18,7 +37,11 @@ struct Router: Sendable {
         case answer(HTTPAnswer)
         /// Read the body (at most `bodyLimit` bytes), then `finish`.
         case readBody(command: String)
+        /// The system gateway's login or logout: read the body, then `finishSession`.
+        case session(login: Bool)
         case events(EventStream)
+        /// A photo's bytes, fetched once the request is whole.
+        case photo(PhotoAddress, PhotoFetcher.Conditions)
     }
 
     func begin(_ head: RequestHead) -> Decision {
@@ -26,46 +49,100 @@ struct Router: Sendable {
         guard policy.allowsHost(head.host) else {
             return .answer(refusal(GatewayError(403, GatewayError.forbidden, "this gateway answers to \(policy.hosts.joined(separator: " and ")) only"), api: api))
         }
+        if case .system = access, head.path == Self.loginPath || head.path == Self.logoutPath {
+            guard head.method == "POST" else { return .answer(methodNotAllowed("POST")) }
+            if let refusal = changeRefusal(head) { return .answer(refusal) }
+            return .session(login: head.path == Self.loginPath)
+        }
         if head.path == "/login" {
             guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
-            return .answer(login(head.token))
+            switch access {
+            case .personal(let gate): return .answer(login(head.token, gate: gate, secure: head.secure))
+            case .system: return .answer(HTTPAnswer(status: 200, html: Pages.systemLogin(reason: "Sign in with your web password.")))
+            }
         }
-        guard gate.isSignedIn(head.session) else {
-            return .answer(refusal(GatewayError(401, GatewayError.unauthorized, "sign in first: open the address curatorctl web printed"), api: api))
+        guard isSignedIn(head.session) else {
+            let how = if case .system = access { "sign in first: POST /api/v1/login" } else { "sign in first: open the address curatorctl web printed" }
+            return .answer(refusal(GatewayError(401, GatewayError.unauthorized, how), api: api))
         }
         switch head.path {
         case "/":
             guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
-            return .answer(HTTPAnswer(status: 200, html: Pages.signedIn))
+            return .answer(site?.answer(for: "/") ?? HTTPAnswer(status: 200, html: Pages.signedIn))
         case Self.eventsPath:
             guard head.method == "GET" else { return .answer(methodNotAllowed("GET")) }
             return events(head)
         default:
-            break
+            if !api, let file = site?.answer(for: head.path) {
+                guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
+                return .answer(file)
+            }
+        }
+        if head.path.hasPrefix(PhotoAddress.prefix) {
+            guard let address = PhotoAddress(path: head.path) else {
+                return .answer(GatewayError(404, GatewayError.notFound, "nothing is at this address").answer)
+            }
+            guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
+            return .photo(address, head.photo)
         }
         guard let command = APIRequestLine.command(inPath: head.path) else {
             return .answer(refusal(GatewayError(404, GatewayError.notFound, "nothing is at this address"), api: api))
         }
         guard head.method == "POST" else { return .answer(methodNotAllowed("POST")) }
-        guard policy.allowsChange(marker: head.marker, origin: head.origin) else {
-            return .answer(GatewayError(403, GatewayError.forbidden, """
-                a request that changes anything needs the header \(HostPolicy.requestHeader): 1 and, from a browser, \
-                this gateway's own Origin
-                """).answer)
-        }
-        if let length = head.contentLength, UInt64(length).map({ $0 > UInt64(Self.bodyLimit) }) ?? true {
-            return .answer(Self.tooLarge)
-        }
+        if let refusal = changeRefusal(head) { return .answer(refusal) }
         return .readBody(command: command)
     }
 
-    func finish(command: String, body: [UInt8]) -> HTTPAnswer {
-        forwarder.answer(command: command, body: body)
+    /// Why a state-changing request is refused before its body: no custom header or a
+    /// foreign `Origin` (403), a body over the limit (413).
+    private func changeRefusal(_ head: RequestHead) -> HTTPAnswer? {
+        guard policy.allowsChange(marker: head.marker, origin: head.origin, secure: head.secure) else {
+            return GatewayError(403, GatewayError.forbidden, """
+                a request that changes anything needs the header \(HostPolicy.requestHeader): 1 and, from a browser, \
+                this gateway's own Origin
+                """).answer
+        }
+        if let length = head.contentLength, UInt64(length).map({ $0 > UInt64(Self.bodyLimit) }) ?? true {
+            return Self.tooLarge
+        }
+        return nil
+    }
+
+    private func isSignedIn(_ session: String?) -> Bool {
+        switch access {
+        case .personal(let gate): gate.isSignedIn(session)
+        // The daemon judges the token; one that cannot be a token is not sent.
+        case .system: SystemSessions.token(session) != nil
+        }
+    }
+
+    /// A photo's bytes, opened by the daemon as the session's user.
+    func fetchPhoto(_ address: PhotoAddress, _ conditions: PhotoFetcher.Conditions, head: RequestHead) -> PhotoFetcher.Outcome {
+        guard case .system(let sessions) = access, let token = SystemSessions.token(head.session) else {
+            return PhotoFetcher(pool: forwarder.pool).fetch(address, conditions)
+        }
+        return PhotoFetcher(pool: sessions.pool(for: token)).fetch(address, conditions)
+    }
+
+    func finish(command: String, body: [UInt8], head: RequestHead) -> HTTPAnswer {
+        guard case .system(let sessions) = access, let token = SystemSessions.token(head.session) else {
+            return forwarder.answer(command: command, body: body)
+        }
+        let answer = APIForwarder(pool: sessions.pool(for: token)).answer(command: command, body: body)
+        if answer.status == 401 { sessions.forget(token) }
+        return answer
+    }
+
+    func finishSession(login: Bool, body: [UInt8], head: RequestHead) -> HTTPAnswer {
+        guard case .system(let sessions) = access else { return GatewayError(404, GatewayError.notFound, "nothing is at this address").answer }
+        let attributes = Self.cookieAttributes(secure: head.secure)
+        if login { return sessions.login(body: body, client: head.client, cookieAttributes: attributes) }
+        return sessions.logout(token: SystemSessions.token(head.session), cookieAttributes: attributes)
     }
 
     static let tooLarge = GatewayError(413, .requestTooLarge, "a request's body may be at most \(bodyLimit) bytes").answer
 
-    private func login(_ token: String?) -> HTTPAnswer {
+    private func login(_ token: String?, gate: LoginGate, secure: Bool) -> HTTPAnswer {
         let session: RandomToken?
         do {
             session = try gate.redeem(token)
@@ -77,7 +154,7 @@ struct Router: Sendable {
         }
         // The secret leaves the address bar: the browser shows `/`, and a reload or the
         // history holds no secret (it was spent anyway).
-        let cookie = "\(Self.cookieName)=\(session.hex); HttpOnly; SameSite=Strict; Path=/"
+        let cookie = "\(Self.cookieName)=\(session.hex); \(Self.cookieAttributes(secure: secure))"
         return .seeOther("/", headers: [("Set-Cookie", cookie)])
     }
 
@@ -86,15 +163,19 @@ struct Router: Sendable {
             return .answer(GatewayError(429, GatewayError.tooManyStreams, "at most \(streams.capacity) event streams at once").answer)
         }
         let thumbnails = head.thumbnails == "true" || head.thumbnails == "1"
-        switch EventStream.open(socketPath: forwarder.pool.socketPath, thumbnails: thumbnails, id: forwarder.pool.makeID(),
-                                slots: streams) {
+        var token: String?
+        if case .system = access { token = SystemSessions.token(head.session) }
+        switch EventStream.open(socketPath: forwarder.pool.socketPath, token: token, thumbnails: thumbnails,
+                                id: forwarder.pool.makeID(), slots: streams, lastEventID: head.lastEventID) {
         case .success(let stream): return .events(stream)
         case .failure(let error): return .answer(error.answer)
         }
     }
 
     private func refusal(_ error: GatewayError, api: Bool) -> HTTPAnswer {
-        api ? error.answer : HTTPAnswer(status: error.status, html: Pages.login(reason: error.message))
+        if api { return error.answer }
+        if case .system = access { return HTTPAnswer(status: error.status, html: Pages.systemLogin(reason: error.message)) }
+        return HTTPAnswer(status: error.status, html: Pages.login(reason: error.message))
     }
 
     private func methodNotAllowed(_ allowed: String) -> HTTPAnswer {

@@ -11,4 +11,11 @@ enum SecurityHeaders {
         ("Referrer-Policy", "no-referrer"),
         ("Cache-Control", "no-store"),
     ]
+
+    /// `all`, with the answer's own headers in place of those it sets itself (a
+    /// photo's bytes, the same for as long as the photo is, may be cached).
+    static func merged(with own: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        let replaced = Set(own.map { $0.name.lowercased() })
+        return all.filter { !replaced.contains($0.name.lowercased()) } + own
+    }
 }

@@ -31,6 +31,15 @@ public enum WebGateway {
             printError(error.text)
             return error.exitCode
         }
+        guard let (address, tls) = transport(args) else { return 2 }
+        let site: StaticSite?
+        switch loadSite(args.web) {
+        case .success(let loaded): site = loaded
+        case .failure(let error):
+            printError("curatord-web: no page at --web \(args.web ?? ""): \(error)")
+            return 2
+        }
+        if args.system { return serveSystem(args, address: address, tls: tls, site: site) }
         guard let socket = args.socket ?? defaultSocket() else {
             printError("curatord-web: no socket: give --socket PATH (XDG_RUNTIME_DIR and CURATORD_SOCKET are unset)")
             return 2
@@ -57,27 +66,128 @@ public enum WebGateway {
         let server: HTTPServer
         do {
             let listener: FileDescriptor
-            (listener, port) = try LoopbackListener.listen(port: UInt16(args.port))
-            let router = Router(policy: HostPolicy(port: port), gate: LoginGate(secret: secret),
-                                forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8))
+            (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? 0), address: address)
+            var router = Router(policy: policy(args, address: address, port: port), access: .personal(LoginGate(secret: secret)),
+                                forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8), site: site)
+            router.proxies = TrustedProxies(args.trustedProxies)
             server = HTTPServer(router: router)
-            try server.start(listener: listener, limits: HTTPServer.Limits())
+            let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections ?? 64), timeoutSeconds: UInt32(args.timeout))
+            try server.start(listener: listener, limits: limits, tls: tls)
         } catch {
-            printError("curatord-web: cannot listen on 127.0.0.1: \(error)")
+            printError("curatord-web: cannot serve \(tls == nil ? "HTTP" : "HTTPS") on \(args.listen): \(error)")
             return 1
         }
         // The address alone on standard output (scripts read its first line); the rest
         // for people on standard error.
-        printLine("http://127.0.0.1:\(port)/login?token=\(secret.hex)", to: 1)
-        printError("curatord-web: serving \(socket) on 127.0.0.1:\(port); open the address above in your browser "
+        let host = args.serverNames.first ?? (address.s_addr == 0 ? "127.0.0.1:\(port)" : "\(args.listen):\(port)")
+        let scheme = tls == nil ? "http" : "https"
+        printLine("\(scheme)://\(host)/login?token=\(secret.hex)", to: 1)
+        printError("curatord-web: serving \(socket) on \(scheme)://\(args.listen):\(port); open the address above in your browser "
                    + "(it works once). Stop with Ctrl-C.")
+        waitForStop()
+        server.stop()
+        return 0
+    }
+
+    /// The address to listen on and the certificate to serve, or nil after saying why.
+    /// Plain HTTP leaves this computer only through a proxy that adds TLS: on any other
+    /// address the session cookie and every photo would cross the network in clear.
+    private static func transport(_ args: GatewayArguments) -> (in_addr, HTTPServer.TLS?)? {
+        guard let address = LoopbackListener.parse(args.listen) else { return nil }  // validated
+        switch (args.tlsCertificate, args.tlsKey) {
+        case (let certificate?, let key?):
+            do {
+                return (address, HTTPServer.TLS(certificate: try readText(certificate), key: try readText(key)))
+            } catch {
+                printError("curatord-web: \(error)")
+                return nil
+            }
+        default:
+            guard LoopbackListener.isLoopback(address) else {
+                printError("""
+                    curatord-web: refusing to serve \(args.listen) over plain HTTP: give --tls-cert FILE and --tls-key FILE \
+                    (a certificate and its key, PEM) to serve HTTPS there, or listen on 127.0.0.1 behind a reverse proxy \
+                    that adds TLS (and name it with --trusted-proxy)
+                    """)
+                return nil
+            }
+            return (address, nil)
+        }
+    }
+
+    /// The names this gateway answers to (`Host`).
+    private static func policy(_ args: GatewayArguments, address: in_addr, port: UInt16) -> HostPolicy {
+        let loopback = LoopbackListener.isLoopback(address) || address.s_addr == 0
+        let names = args.serverNames + (loopback ? [] : ["\(args.listen):\(port)"])
+        return HostPolicy(port: port, loopback: loopback, names: names)
+    }
+
+    private static func waitForStop() {
         var set = signalSet()
         var received: Int32 = 0
         repeat {
             sigwait(&set, &received)
         } while received == SIGHUP
+    }
+
+    /// The system service: no secret; sign-in by web password, checked by the daemon.
+    /// The listening socket is systemd's when socket-activated, else the address and port.
+    private static func serveSystem(_ args: GatewayArguments, address: in_addr, tls: HTTPServer.TLS?, site: StaticSite?) -> Int32 {
+        let socket = args.socket ?? GatewayArguments.systemSocket
+        let sessions = SystemSessions(socketPath: socket)
+        let port: UInt16
+        let server: HTTPServer
+        do {
+            let listener: FileDescriptor
+            if let inherited = try SystemListener.inherited() {
+                (listener, port) = inherited
+            } else {
+                (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? GatewayArguments.systemPort), address: address)
+            }
+            var router = Router(policy: policy(args, address: address, port: port), access: .system(sessions),
+                                forwarder: APIForwarder(pool: sessions.own), streams: StreamSlots(capacity: 64), site: site)
+            router.proxies = TrustedProxies(args.trustedProxies)
+            server = HTTPServer(router: router)
+            let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections ?? 256), timeoutSeconds: UInt32(args.timeout))
+            try server.start(listener: listener, limits: limits, tls: tls)
+        } catch {
+            printError("curatord-web: cannot listen: \(error)")
+            return 1
+        }
+        printError("curatord-web: serving \(socket) to web sessions on port \(port) (sign in: POST /api/v1/login)")
+        waitForStop()
         server.stop()
         return 0
+    }
+
+    /// A PEM file, whole (a certificate chain or a key is a few kilobytes).
+    private static func readText(_ path: String) throws(SystemError) -> String {
+        let bytes = try FileDescriptor.open(ByteString(path), O_RDONLY | O_NOCTTY).closeAfter { (fd) throws(SystemError) in
+            try fd.readAll(limit: 1 << 20, path: path)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The page from `--web`, which must load; else from the first default place that
+    /// has one, or none (the gateway then serves the API alone, and says so).
+    static func loadSite(_ given: String?) -> Result<StaticSite?, SystemError> {
+        if let given {
+            do { return .success(try StaticSite.load(directory: given)) } catch { return .failure(error) }
+        }
+        for candidate in defaultSiteDirectories() {
+            if let site = try? StaticSite.load(directory: candidate) { return .success(site) }
+        }
+        printError("curatord-web: no page found (looked in \(defaultSiteDirectories().joined(separator: ", "))); "
+                   + "serving the API alone: give --web DIR")
+        return .success(nil)
+    }
+
+    static func defaultSiteDirectories() -> [String] {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = SystemCalls.readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return [] }
+        let directory = ByteString(buffer[0..<count].map { UInt8(bitPattern: $0) }).parent.lossyString
+        return [directory + "/web", directory + "/../share/curatord/web"]
     }
 
     private static func signalSet() -> sigset_t {

@@ -13,6 +13,11 @@ public struct SidecarFile: Hashable, Sendable {
     public var bytes: [UInt8]
     public var status: FileStatus
 
+    public init(bytes: [UInt8], status: FileStatus) {
+        self.bytes = bytes
+        self.status = status
+    }
+
     /// Reads `name` in `directory`, never through a symlink; nil when it does not exist.
     public static func read(_ name: ByteString, in directory: DirectoryHandle) throws(SidecarError) -> SidecarFile? {
         let path = directory.path.appending(name).lossyString

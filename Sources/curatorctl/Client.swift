@@ -26,10 +26,10 @@ final class Client {
     deinit { try? descriptor.close() }  // a socket: nothing to lose
 
     /// Sends a command and returns its result, or throws the daemon's error.
-    func call<R: Decodable>(_ command: Command, as type: R.Type) throws(CLIError) -> R {
+    func call<R: ProtocolRequest>(_ command: R) throws(CLIError) -> R.Result {
         let raw = try callRaw(command)
         do {
-            let response = try decoder.decode(Response<R>.self, from: raw)
+            let response = try decoder.decode(Response<R.Result>.self, from: raw)
             if response.ok, let result = response.result { return result }
             throw CLIError.daemon(response.error ?? ProtocolError(.internalError, "the daemon gave no result"))
         } catch let error as CLIError {
@@ -43,7 +43,7 @@ final class Client {
     /// another protocol version: ask it (`hello` has kept its shape since protocol 1)
     /// so that the message names the curatorctl to use, not a JSON key.
     private func mismatch(explaining error: any Error) -> CLIError {
-        if let raw = try? callRaw(.hello(HelloRequest())),
+        if let raw = try? callRaw(HelloRequest()),
            let hello = try? decoder.decode(Response<HelloResult>.self, from: raw).result,
            hello.protocolVersion != ProtocolInfo.version {
             return .otherProtocol(hello)
@@ -52,7 +52,7 @@ final class Client {
     }
 
     /// Sends a command and returns the raw response line (for --json).
-    func callRaw(_ command: Command) throws(CLIError) -> Data {
+    func callRaw(_ command: some ProtocolRequest) throws(CLIError) -> Data {
         let id = RequestID.number(nextID)
         nextID += 1
         do {

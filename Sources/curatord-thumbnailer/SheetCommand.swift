@@ -2,6 +2,7 @@
 import CuratorImaging
 import CuratorProtocol
 import CuratorSystem
+import CuratorThumbnails
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -12,17 +13,9 @@ import Synchronization
 ///
 ///     [{"folder":"2024/05 Kyoto","count":48},
 ///      {"thumbnail":"/home/ann/.cache/thumbnails/large/….png","position":1,"badge":2,
-///       "protected":false,"label":"IMG_0001.JPG","video":false,"set":5}, ...]
+///       "protected":false,"label":"IMG_0001.JPG","video":false,"set":5,
+///       "rating":3,"flag":"reject","color":"red"}, ...]
 enum SheetCommand {
-    static let usage = """
-        usage: curatord-thumbnailer sheet ITEMS.json -o OUT.png|OUT.jpg [--columns N] [--cell PX]
-                                          [--max-page-height PX] [--title TEXT] [--selecting]
-
-        --selecting: the session is in select mode (unselected photos show an empty
-        circle). Writes OUT.png, then OUT-2.png, OUT-3.png... for further pages, and prints
-        {"pages":[...],"ms":...} on stdout.
-        """
-
     struct Item: Decodable {
         var folder: String?
         var count: Int?
@@ -34,6 +27,9 @@ enum SheetCommand {
         var video: Bool?
         /// The count of the stack or duplicate set the photo stands for.
         var set: Int?
+        var rating: Int?
+        var flag: String?
+        var color: String?
     }
 
     struct Report: Encodable {
@@ -49,36 +45,14 @@ enum SheetCommand {
         }
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        var input: String?
-        var output: String?
+    static func run(_ arguments: SheetArguments) -> Int32 {
+        let (input, output) = (arguments.items, arguments.output)
         var style = ContactSheetStyle()
-        var maxPageHeight: Int?
-        var rest = arguments[...]
-        // A number option's value, or nil when it is missing or not a number.
-        func number() -> Int? { rest.popFirst().flatMap { Int($0) } }
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-o", "--output": output = rest.popFirst()
-            case "--columns", "--cell", "--max-page-height":
-                guard let value = number() else { return usageError("\(argument) takes a whole number") }
-                switch argument {
-                case "--columns": style.columns = value
-                case "--cell": style.cell = value
-                default: maxPageHeight = value
-                }
-            case "--title": style.title = rest.popFirst()
-            case "--selecting": style.selecting = true
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default:
-                if input == nil && !argument.hasPrefix("-") { input = argument } else {
-                    return usageError("unexpected \(argument)")
-                }
-            }
-        }
-        guard let input, let output else { return usageError("give the items and -o OUT") }
+        if let columns = arguments.columns { style.columns = columns }
+        if let cell = arguments.cell { style.cell = cell }
+        style.title = arguments.title
+        style.selecting = arguments.selecting
+        let maxPageHeight = arguments.maxPageHeight
         if let problem = SheetLimits.problem(columns: style.columns, cell: style.cell, maxPageHeight: maxPageHeight) {
             return usageError(problem)
         }
@@ -92,7 +66,7 @@ enum SheetCommand {
                 return .photo(ContactSheetPhoto(
                     thumbnail: item.thumbnail.map { ByteString($0) }, position: item.position ?? 0, badge: item.badge,
                     isProtected: item.protected ?? false, label: item.label ?? "", isVideo: item.video ?? false,
-                    setCount: item.set))
+                    setCount: item.set, rating: item.rating, flag: item.flag, colorLabel: item.color))
             }
             try Vips.start(threads: 1)
             let jpeg = output.lowercased().hasSuffix(".jpg") || output.lowercased().hasSuffix(".jpeg")
@@ -130,9 +104,9 @@ enum SheetCommand {
         try? FileDescriptor(rawValue: STDERR_FILENO).writeAll(bytes)
     }
 
-    /// Exit status 2, with what was wrong and the usage.
+    /// Exit status 2, with what was wrong.
     static func usageError(_ problem: String) -> Int32 {
-        say("curatord-thumbnailer sheet: \(problem)\n\(usage)")
+        say("curatord-thumbnailer sheet: \(problem)\nSee curatord-thumbnailer sheet --help.")
         return 2
     }
 

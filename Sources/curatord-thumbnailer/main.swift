@@ -8,6 +8,7 @@
 //
 //   echo '{"id":1,"uri":"file:///home/ann/a.jpg","sizes":["large"]}' | curatord-thumbnailer
 import CLinux
+import CuratorCommandLine
 import CuratorImaging
 import CuratorSystem
 import CuratorThumbnails
@@ -15,60 +16,39 @@ import CWorker
 import FoundationEssentials
 import Glibc
 
-let usage = """
-    usage: curatord-thumbnailer [--max-pixels N] [--memory-mib N] [--cpu-seconds N] [--threads N]
-           curatord-thumbnailer sheet ITEMS.json -o OUT.png [--columns N] [--cell PX] [--title TEXT]
-
-    Reads thumbnail jobs (JSON, one per line or per SOCK_SEQPACKET message) on stdin,
-    answers each on stdout. Started by curatord; see docs/THUMBNAILS.md.
-
-      --max-pixels N   decode no image larger than N pixels (default 268435456)
-      --memory-mib N   address-space bound, MiB (default 1024; 0: none)
-      --cpu-seconds N  CPU time one job may take (default 30)
-      --threads N      libvips worker threads (default 1)
-
-    `sheet` renders a contact sheet (see `curatord-thumbnailer sheet --help`).
-    """
-
-struct Settings {
-    var maxPixels = 16384 * 16384
-    var memoryMiB = 1024
-    var cpuSeconds = 30
-    var threads = 1
-}
-
-func parse(_ arguments: [String]) -> Settings {
-    var settings = Settings()
-    var rest = arguments[...]
-    while let flag = rest.popFirst() {
-        if flag == "--help" || flag == "-h" {
-            print(usage)
+/// The command line's arguments; for a usage error, its text on stderr and exit
+/// status 2. `sheet` runs here and exits.
+func parse(_ arguments: [String]) -> ThumbnailerArguments {
+    let line: ParsedCommandLine
+    do {
+        switch try CommandParser.parse(arguments, root: ThumbnailerArguments.self) {
+        case .help(let text):
+            print(text)
             exit(0)
+        case .run(let parsed):
+            line = parsed
         }
-        if flag == "--version" {
-            print("curatord-thumbnailer \(ThumbnailKeys.softwareName)")
-            exit(0)
+    } catch {
+        // The sheet's lines start as curatorctl, which runs it, looks for (`SheetCommand.say`).
+        if error.commandPath.hasSuffix(" sheet") {
+            SheetCommand.say("curatord-thumbnailer sheet: \(error.message)\nUsage: \(error.usage)")
+        } else {
+            SheetCommand.say(error.text)
         }
-        guard let text = rest.popFirst(), let value = Int(text), value >= 0 else {
-            log.error("curatord-thumbnailer: \(flag) needs a number\n\(usage)")
-            exit(2)
-        }
-        switch flag {
-        case "--max-pixels": settings.maxPixels = value
-        case "--memory-mib": settings.memoryMiB = value
-        case "--cpu-seconds": settings.cpuSeconds = max(1, value)
-        case "--threads": settings.threads = max(1, value)
-        default:
-            log.error("curatord-thumbnailer: unknown option \(flag)\n\(usage)")
-            exit(2)
-        }
+        exit(error.exitCode)
+    }
+    if let sheet = line.command as? SheetArguments { exit(SheetCommand.run(sheet)) }
+    guard let settings = line.command(ThumbnailerArguments.self) else { preconditionFailure("the root command is parsed") }
+    if settings.version {
+        print("curatord-thumbnailer \(ThumbnailKeys.softwareName)")
+        exit(0)
     }
     return settings
 }
 
 /// Bounds this process before it reads a job. Its priority is lowered later, once
 /// libvips is loaded (`lowerPriority`).
-func confine(_ settings: Settings) {
+func confine(_ settings: ThumbnailerArguments) {
     if curator_worker_bind_to_parent() != 0 {
         log.warning("curatord-thumbnailer: prctl: \(Errno.current)")
     }
@@ -162,9 +142,6 @@ func send(_ channel: WorkerChannel, _ value: some Encodable) {
     }
 }
 
-if CommandLine.arguments.dropFirst().first == "sheet" {
-    exit(SheetCommand.run(Array(CommandLine.arguments.dropFirst(2))))
-}
 let settings = parse(Array(CommandLine.arguments.dropFirst()))
 confine(settings)
 if Fault.armed?.action == "start" { exit(4) }

@@ -122,9 +122,9 @@ enum ReferenceGrouping {
                 case .shotSidecar(_, let base):
                     if let index = groupOfBase[base], !foreignBases.contains(base) {
                         members[index].append(GroupMember(name: name, kind: .sidecar))
-                    } else if photosByBase[base] != nil || foreignBases.contains(base) {
+                    } else if foreignBases.contains(base) {
                         undecided.append(name)
-                    } else {
+                    } else {  // its image gone, or several photos of its base
                         orphans.append(name)
                     }
                 case .fileSidecar(_, let file, let duplicateOf):
@@ -137,7 +137,7 @@ enum ReferenceGrouping {
                             undecided.append(name)  // an image of a type this root does not count
                         }
                     case .several?:
-                        undecided.append(name)
+                        orphans.append(name)
                     case nil:
                         orphans.append(name)
                     }

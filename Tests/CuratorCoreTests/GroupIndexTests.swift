@@ -71,7 +71,7 @@ import Testing
         #expect(index.shape() == [
             "IMG_0001.JPG": "IMG_0001.JPG shown", "IMG_0001.CR2": "IMG_0001.JPG member",
             "IMG_0001.xmp": "IMG_0001.JPG sidecar", "IMG_0001.CR2.xmp": "IMG_0001.JPG sidecar",
-            "IMG_0002.JPG": "IMG_0002.JPG shown", "IMG_0002.HEIC": "IMG_0002.HEIC shown", "IMG_0002.xmp": "- undecided",
+            "IMG_0002.JPG": "IMG_0002.JPG shown", "IMG_0002.HEIC": "IMG_0002.HEIC shown", "IMG_0002.xmp": "IMG_0002.xmp orphan",
             "IMG_0003.xmp": "IMG_0003.xmp orphan",
             "IMG_0004.HEIC": "IMG_0004.HEIC shown", "IMG_0004.MOV": "IMG_0004.HEIC member",
         ])
@@ -141,6 +141,28 @@ import Testing
         }
         #expect(index.library.listed(jpeg) == nil)
         #expect(index.row("IMG_0001.xmp")?.role == .orphan)
+    }
+
+    /// An index grouped by the rules that left a sidecar several photos could take
+    /// undecided is grouped again at start: the sidecar becomes the orphan it now is.
+    @Test func anIndexGroupedByTheOldRulesIsGroupedAgainOnce() throws {
+        let index = try Index()
+        try index.library.batch {
+            for name in ["IMG_0007.JPG", "IMG_0007.jpeg", "IMG_0007.xmp"] as [ByteString] { try index.add(name) }
+        }
+        #expect(index.row("IMG_0007.xmp")?.role == .orphan)
+        // As the previous rules left it (`undecided`, 4), and recorded them (1: groups,
+        // the rendered photo shown). The sidecar is its record's only row: its role is
+        // the byte after the format byte, eight 8-byte fields and the 4-byte folder.
+        try index.store.database.execute("""
+            UPDATE sidecars SET rows = substr(rows, 1, 69) || x'04' || substr(rows, 71);
+            UPDATE meta SET value = 1 WHERE key = 'groups.\(index.root)';
+            """)
+        let stale = try PhotoLibrary(store: IndexStore(path: index.dir.child("index.sqlite").lossyString))
+        #expect(stale.photo(try #require(index.id("IMG_0007.xmp")))?.role == .undecided, "the old rules' index, as set up")
+        try index.reopen()
+        #expect(index.row("IMG_0007.xmp")?.role == .orphan)
+        #expect(index.library.listed(try #require(index.id("IMG_0007.xmp")))?.name == "IMG_0007.xmp")
     }
 
     @Test func aRootThatDoesNotGroupListsEveryPhotoAndNoSidecar() throws {

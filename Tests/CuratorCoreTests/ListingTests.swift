@@ -2,6 +2,7 @@
 @testable import CuratorCore
 import CuratorProtocol
 import CuratorSystem
+import CuratorXMP
 import Foundation
 import Testing
 
@@ -128,11 +129,15 @@ import Testing
         #expect(f.state.library.listed(jpeg)?.name == "IMG_0001.CR2")
         let raw = try #require(f.state.library.listed(jpeg))
         try f.state.library.setCapture(raw.id, .known(CaptureTime(year: 2024, month: 5, day: 1)!.seconds))
+        // Marks on the group and on a photo alone (as a `rate` leaves them).
+        f.state.noteRated(PhotoMarks(rating: 4, flag: .reject, label: .green), ofGroup: jpeg)
+        f.state.noteRated(PhotoMarks(rating: 0, flag: .pick), ofGroup: try #require(f.id("d/lone.jpg")))
         let requests = [ListRequest(), ListRequest(offset: 1, limit: 2), ListRequest(view: ViewSpec(sort: .size, order: .desc)),
                         ListRequest(view: ViewSpec(filter: ViewFilter(orphans: true))),
-                        ListRequest(view: ViewSpec(filter: ViewFilter(glob: "*.CR2")))]
+                        ListRequest(view: ViewSpec(filter: ViewFilter(glob: "*.CR2"))),
+                        ListRequest(view: ViewSpec(filter: ViewFilter(flags: ["reject", "pick"]), sort: .rating))]
         for args in requests {
-            for fields in [PhotoFields.all, [.members, .id]] {
+            for fields in [PhotoFields.all, [.members, .id], [.marks, .path]] {
                 let listed = try Self.listed(f.state, args, id: .number(1), fields: fields)
                 let expected = try Self.expected(f.state, args, id: .number(1), fields: fields)
                 if fields == .all {
@@ -145,6 +150,12 @@ import Testing
         let whole = try Self.parsed(Self.listed(f.state, ListRequest(), id: nil, fields: .all))
         let result = try #require(whole["result"] as? [String: Any])
         #expect(result["total"] as? Int == 4 && result["files"] as? Int == 7, "\(result)")
+        let marked = try #require((result["photos"] as? [[String: Any]])?.first { $0["id"] as? Int == Int(jpeg) })
+        #expect(marked["rating"] as? Int == 4 && marked["flag"] as? String == "reject" && marked["label"] as? String == "green",
+                "\(marked)")
+        let picks = try Self.parsed(Self.listed(f.state, ListRequest(view: ViewSpec(filter: ViewFilter(flags: ["pick"]))), id: nil,
+                                                fields: .all))
+        #expect(((picks["result"] as? [String: Any])?["photos"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["d/lone.jpg"])
         let photos = try #require(result["photos"] as? [[String: Any]])
         let group = try #require(photos.first { $0["id"] as? Int == Int(jpeg) })
         #expect(group["path"] as? String == "d/IMG_0001.CR2")

@@ -84,11 +84,18 @@ import Testing
         #expect(Self.shape(Self.group(["IMG_0001.GIF", "IMG_0001.CR2"])) == [["IMG_0001.CR2"], ["IMG_0001.GIF"]])
     }
 
-    @Test func aShotSidecarOfAnAmbiguousBaseGoesNowhereButFileSidecarsStillFollowTheirFile() {
+    /// No one photo takes a shot sidecar of two photos of one base: it is listed as an
+    /// orphan (where `ls --orphans` shows it), never trashed with either photo.
+    @Test func aShotSidecarOfAnAmbiguousBaseIsAnOrphanButFileSidecarsStillFollowTheirFile() {
         let grouping = Self.group(["IMG_0001.JPG", "IMG_0001.HEIC", "IMG_0001.xmp", "IMG_0001.JPG.xmp"])
         #expect(Self.shape(grouping) == [["IMG_0001.HEIC"], ["IMG_0001.JPG", "IMG_0001.JPG.xmp>IMG_0001.JPG"]])
-        #expect(grouping.undecided == ["IMG_0001.xmp"])
-        #expect(grouping.orphans.isEmpty, "its images are there: not an orphan to clean up")
+        #expect(grouping.orphans == ["IMG_0001.xmp"])
+        #expect(grouping.undecided.isEmpty)
+        let twoJPEGs = Self.group(["IMG_0007.JPG", "IMG_0007.jpeg", "IMG_0007.xmp"])
+        #expect(Self.shape(twoJPEGs) == [["IMG_0007.JPG"], ["IMG_0007.jpeg"]])
+        #expect(twoJPEGs.orphans == ["IMG_0007.xmp"])
+        // A file sidecar that matches two files only case-insensitively is no one's either.
+        #expect(Self.group(["IMG_0001.JPG", "IMG_0001.jpg", "IMG_0001.Jpg.xmp"]).orphans == ["IMG_0001.Jpg.xmp"])
     }
 
     // MARK: sidecars
@@ -138,10 +145,11 @@ import Testing
 
     @Test func aFileSidecarMatchesItsImageCaseInsensitivelyWhenNoNameMatchesExactly() {
         #expect(Self.shape(Self.group(["IMG_0001.CR2", "img_0001.cr2.xmp"])) == [["IMG_0001.CR2", "img_0001.cr2.xmp>IMG_0001.CR2"]])
-        // Two images that differ only in case: which one it is about is a guess.
+        // Two images that differ only in case: which one it is about is a guess, so it
+        // is no one's, and listed as an orphan.
         let two = Self.group(["IMG_0001.CR2", "img_0001.CR2", "IMG_0001.cr2.xmp"])
         #expect(Self.shape(two) == [["IMG_0001.CR2"], ["img_0001.CR2"]])
-        #expect(two.undecided == ["IMG_0001.cr2.xmp"])
+        #expect(two.orphans == ["IMG_0001.cr2.xmp"] && two.undecided.isEmpty)
     }
 
     @Test func sidecarsWhoseImageIsGoneAreOrphans() {

@@ -42,20 +42,20 @@ import Testing
 
     @Test func aFilterHidesSelectedPhotosWithoutDeselectingThem() throws {
         let (f, id) = try Self.fixture()
-        #expect(try SelectionCommand.run(in: f.state, SessionRequest(), caller: Caller(uid: Self.me.uid)).hidden == 1, "b/x lies outside the folder")
+        #expect(try SelectionCommand.run(in: f.state, SelectionRequest(), caller: Caller(uid: Self.me.uid)).hidden == 1, "b/x lies outside the folder")
         let result = try ViewCommand.run(in: f.state, Self.filtered("[45].jpg"), caller: Caller(uid: Self.me.uid))
         #expect(result.mode == SessionMode.select)
         #expect(result.count == 6)
         #expect(result.hidden == 4)
         #expect(result.removed == 0)
-        let selection = try SelectionCommand.run(in: f.state, SessionRequest(), caller: Caller(uid: Self.me.uid))
+        let selection = try SelectionCommand.run(in: f.state, SelectionRequest(), caller: Caller(uid: Self.me.uid))
         #expect(selection.items.map(\.path) == ["a/2.jpg", "a/5.jpg", "a/1.jpg", "a/4.jpg", "a/3.jpg", "b/x.jpg"])
         #expect(selection.items.map(\.number) == [1, 2, 3, 4, 5, 6])
         #expect(selection.items.map { $0.hidden == true } == [true, false, true, false, true, true])
         // `all` names what the view shows: deselecting it leaves the hidden ones.
         let deselected = try SelectionVerb.deselect.run(in: f.state, SelectRequest(selector: PhotoSelector(all: true)), caller: Caller(uid: Self.me.uid))
         #expect(deselected.removed == 2)
-        #expect(try SelectionCommand.run(in: f.state, SessionRequest(), caller: Caller(uid: Self.me.uid)).items.map(\.id)
+        #expect(try SelectionCommand.run(in: f.state, SelectionRequest(), caller: Caller(uid: Self.me.uid)).items.map(\.id)
                 == ["a/2.jpg", "a/1.jpg", "a/3.jpg", "b/x.jpg"].compactMap { id[$0] })
     }
 

@@ -94,7 +94,7 @@ import Testing
         #expect(try Self.select(f, Array(ids[4..<6]), in: "b").count == 2)
         #expect(throws: ProtocolError.self) { try Self.select(f, [ids[6]], in: "b") }
         // Room freed in one session is room in another.
-        _ = try ClearCommand.run(in: f.state, SessionRequest(session: "a"), caller: Caller(uid: Self.me.uid))
+        _ = try ClearCommand.run(in: f.state, ClearRequest(session: "a"), caller: Caller(uid: Self.me.uid))
         #expect(try Self.select(f, Array(ids[6..<8]), in: "b").count == 4)
         // Another user has a budget of their own.
         _ = try ModeCommand.run(in: f.state, ModeRequest(session: "a", mode: .select), caller: Caller(uid: 4242))
@@ -110,7 +110,7 @@ import Testing
         _ = try Self.view(f, "idle-old")
         _ = try Self.view(f, "idle-new")
         // Reading a session is using it: idle-old is now the more recent.
-        _ = try SelectionCommand.run(in: f.state, SessionRequest(session: "idle-old"), caller: Caller(uid: Self.me.uid))
+        _ = try SelectionCommand.run(in: f.state, SelectionRequest(session: "idle-old"), caller: Caller(uid: Self.me.uid))
         let made = try Self.view(f, "fourth")
         #expect(made.evicted == "idle-new")
         #expect(Self.names(f) == ["keep", "idle-old", "fourth"])
@@ -144,7 +144,7 @@ import Testing
         let (f, _) = try Self.fixture()
         for name in ["first", "second", "third"] { _ = try Self.view(f, name) }
         _ = try Self.view(f, "first", sort: .mtime)  // changed last
-        _ = try SelectionCommand.run(in: f.state, SessionRequest(session: "third"), caller: Caller(uid: Self.me.uid))  // read last
+        _ = try SelectionCommand.run(in: f.state, SelectionRequest(session: "third"), caller: Caller(uid: Self.me.uid))  // read last
         f.state.sessions.saveUse()  // as a clean stop does
         try f.restart()
         f.state.config.maxSessionsPerUser = 3

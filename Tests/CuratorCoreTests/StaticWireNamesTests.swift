@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CuratorCore
 import CuratorProtocol
+import CuratorXMP
 import Testing
 
 /// The listing writes types and kinds from static bytes; each must be the wire name
@@ -13,6 +14,8 @@ import Testing
         for kind in MemberKind.allCases {
             #expect(kind.staticWireName.description == kind.rawValue, "\(kind)")
         }
+        for flag in PickFlag.allCases { #expect(flag.staticWireName.description == flag.rawValue, "\(flag)") }
+        for label in ColorLabel.allCases { #expect(label.staticWireName.description == label.rawValue, "\(label)") }
     }
 
     @Test func aPlainStringIsWrittenAsTheEncoderWritesIt() {

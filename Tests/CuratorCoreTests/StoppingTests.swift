@@ -53,7 +53,7 @@ struct StoppingTests {
         func answer(_ line: String) throws -> [UInt8] { try Self.answer(line, curator, sink) }
 
         static func answer(_ line: String, _ curator: Curator, _ sink: NoSink) throws -> [UInt8] {
-            let request = try Wire.decodeRequest(Data(line.utf8)).get()
+            let request = try Wire.decodeRequest(Data(line.utf8), known: CommandTable.known).get()
             return curator.handle(request, client: StoppingTests.me, sink: sink)
         }
 

@@ -141,6 +141,19 @@ struct TrashInfoTests {
         #expect(MountTable.enclosingWhole(of: entries[1], in: entries)?.mountPoint == "/")
         #expect(MountTable.enclosingWhole(of: entries[3], in: entries)?.mountPoint == "/srv/disk")
         #expect(MountTable.enclosingWhole(of: entries[2], in: entries) == nil)
+        // The host's mount of a btrfs subvolume (root "/@"), and one ReadWritePaths= below
+        // another: walked up to the mount nearest the file system's top.
+        let subvolume = MountTable.parse(Array("""
+            27 1 0:31 /@ / ro,relatime shared:1 - btrfs /dev/vda2 rw
+            40 27 0:31 /@/srv/photos /srv/photos rw,relatime - btrfs /dev/vda2 rw
+            41 40 0:31 /@/srv/photos/family /srv/photos/family rw,relatime - btrfs /dev/vda2 rw
+            42 27 0:31 /@home /home rw - btrfs /dev/vda2 rw
+            43 27 0:31 /@/srv/photos /mnt/photos rw - btrfs /dev/vda2 rw
+            """.utf8))
+        #expect(MountTable.enclosingWhole(of: subvolume[1], in: subvolume)?.mountPoint == "/")
+        #expect(MountTable.enclosingWhole(of: subvolume[2], in: subvolume)?.mountPoint == "/")
+        #expect(MountTable.enclosingWhole(of: subvolume[3], in: subvolume) == nil, "another subvolume: a top directory")
+        #expect(MountTable.enclosingWhole(of: subvolume[4], in: subvolume) == nil, "a bind placed elsewhere: a top directory")
         #expect(MountTable.unescape("a\\134b\\011c\\012".utf8) == ByteString("a\\b\tc\n"))
         #expect(MountTable.unescape("trailing\\04".utf8) == ByteString("trailing\\04"))
     }

@@ -199,6 +199,36 @@ struct ContactSheetRenderTests {
         #expect(grey.r > 200 && abs(Int(grey.r) - Int(grey.b)) < 10, "\(grey)")
     }
 
+    /// A photo's marks on its picture: gold stars at the lower left, the label's disc
+    /// at the lower right and the flag beside it (a reject's red disc); nothing on an
+    /// unmarked photo.
+    @Test func starsFlagAndLabelAreDrawnOnTheCell() throws {
+        let style = ContactSheetStyle(columns: 2, cell: 200)
+        let items: [ContactSheetItem] = [
+            .photo(ContactSheetPhoto(thumbnail: nil, position: 1, label: "a.jpg", rating: 5, flag: "reject", colorLabel: "green")),
+            .photo(ContactSheetPhoto(thumbnail: nil, position: 2, label: "b.jpg")),
+        ]
+        let pages = style.layout(items)
+        let canvas = try ContactSheet(style: style).draw(pages[0], number: 1, of: 1)
+        let side = style.cell, inset = side / 28 + 2
+        let radius = min(16, max(8, side / 12))
+        func region(_ cell: ContactSheetPage.Cell, x: ClosedRange<Int>, y: ClosedRange<Int>) -> [RGB] {
+            x.flatMap { dx in y.map { canvas.pixel(cell.x + dx, cell.y + $0) } }
+        }
+        let marked = pages[0].cells[0], plain = pages[0].cells[1]
+        let lowerLeft = (inset...(side / 2)), bottom = ((side - inset - 2 * radius)...(side - inset))
+        func gold(_ p: RGB) -> Bool { p.r > 220 && p.g > 160 && p.b < 90 }
+        #expect(region(marked, x: lowerLeft, y: bottom).contains(where: gold), "stars")
+        #expect(!region(plain, x: lowerLeft, y: bottom).contains(where: gold), "no stars on an unmarked photo")
+        let label = canvas.pixel(marked.x + side - inset - radius, marked.y + side - inset - radius)
+        #expect(within(label, ContactSheet.labelColours["green"] ?? .white), "\(label)")
+        let flagX = side - inset - 3 * radius - 6
+        let flag = region(marked, x: (flagX - radius / 2)...(flagX + radius / 2), y: (side - inset - radius - 2)...(side - inset - radius + 2))
+        #expect(flag.contains { within($0, RGB(200, 30, 40)) }, "a reject's red disc")
+        let plainCorner = canvas.pixel(plain.x + side - inset - radius, plain.y + side - inset - radius)
+        #expect(!within(plainCorner, ContactSheet.labelColours["green"] ?? .white), "\(plainCorner)")
+    }
+
     /// The empty circle on an unselected photo says "tap to pick": drawn in select
     /// mode only. In view mode the corner shows the picture itself.
     @Test(arguments: [false, true])

@@ -17,6 +17,15 @@ struct EventWriterTests {
                                                                  type: "xmp")],
                                     totalSize: 24)
 
+    /// Marks (stars, flag, label), as a `metadata` event carries them.
+    static let marked: PhotoSummary = {
+        var photo = group
+        photo.rating = 4
+        photo.flag = "reject"
+        photo.label = "purple"
+        return photo
+    }()
+
     static let events: [Event] = [
         Event(event: .added, root: "pics", photo: photo),
         Event(event: .changed, root: "pics", photo: group),
@@ -42,6 +51,7 @@ struct EventWriterTests {
         Event(event: .online, root: "usb"),
         Event(event: .thumbnail, root: "pics", photoId: 17, state: "ready", sizes: [.normal, .large, .xLarge]),
         Event(event: .thumbnail, root: "pics", photoId: 18, state: "failed", message: "corrupt: premature end"),
+        Event(event: .metadata, root: "pics", photo: marked),
     ]
 
     /// Whatever an event holds, it has no top-level `id`: that is how clients tell

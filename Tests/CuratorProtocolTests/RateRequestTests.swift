@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCore
 import CuratorProtocol
 import Foundation
 import Testing
@@ -7,7 +8,8 @@ import Testing
 /// say `null` rather than leave a key out, so that a client can send them back.
 struct RateRequestTests {
     static func rate(_ line: String) throws -> RateRequest {
-        guard case .success(let request) = Wire.decodeRequest(Data(line.utf8)), case .rate(let rate) = request.command else {
+        guard case .success(let request) = Wire.decodeRequest(Data(line.utf8), known: CommandTable.known),
+              let rate = request.command as? RateRequest else {
             throw CancellationError()
         }
         return rate
@@ -23,7 +25,7 @@ struct RateRequestTests {
     }
 
     @Test func aRatingIsAnIntegerAsWritten() {
-        guard case .failure(let failure) = Wire.decodeRequest(Data(#"{"id":1,"cmd":"rate","rating":2.5}"#.utf8)) else {
+        guard case .failure(let failure) = Wire.decodeRequest(Data(#"{"id":1,"cmd":"rate","rating":2.5}"#.utf8), known: CommandTable.known) else {
             Issue.record("2.5 was taken for a rating")
             return
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCore
 import CuratorProtocol
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// Every integer of a request is an integer as written, in range, and not negative
 /// where a count or an offset is meant; a refusal names the key as the client wrote it.
 struct RequestValidationTests {
-    static func decode(_ line: String) -> Result<Request, Wire.RequestFailure> { Wire.decodeRequest(Data(line.utf8)) }
+    static func decode(_ line: String) -> Result<Request, Wire.RequestFailure> { Wire.decodeRequest(Data(line.utf8), known: CommandTable.known) }
 
     static func refusal(_ line: String) -> ProtocolError? {
         if case .failure(let failure) = decode(line) { return failure.error }
@@ -43,15 +44,15 @@ struct RequestValidationTests {
 
     @Test func integersAsWrittenAreTaken() throws {
         guard case .success(let list) = Self.decode(#"{"id":-0,"cmd":"list","offset":0,"limit":0}"#),
-              case .list(let args) = list.command
+              let args = list.command as? ListRequest
         else { Issue.record("a plain list was refused"); return }
         #expect(list.id == .number(0))
         #expect(args.offset == 0 && args.limit == 0)
         guard case .success(let select) = Self.decode(#"{"cmd":"select","ids":[1, 9223372036854775807, -4]}"#),
-              case .select(let selectArgs) = select.command
+              let selectArgs = select.command as? SelectRequest
         else { Issue.record("a plain select was refused"); return }
         #expect(selectArgs.selector.ids == [1, Int64.max, -4])
-        guard case .success(let sync) = Self.decode(#"{"cmd":"sync","timeout_ms":2500}"#), case .sync(let syncArgs) = sync.command
+        guard case .success(let sync) = Self.decode(#"{"cmd":"sync","timeout_ms":2500}"#), let syncArgs = sync.command as? SyncRequest
         else { Issue.record("a plain sync was refused"); return }
         #expect(syncArgs.timeoutMs == 2500)
     }
@@ -114,10 +115,10 @@ struct RequestValidationTests {
             (["\"cmd\":\"\(cmd)\""] + pairs.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }).joined(separator: ",")
         }
         var tried = 0
-        for cmd in Command.names {
+        for cmd in CommandTable.known.names {
             let plain = try Self.decode("{" + line(cmd, Self.required(cmd)) + "}").get()
             let expected = Wire.request(id: nil, command: plain.command)
-            guard let arguments = Mirror(reflecting: plain.command).children.first?.value else { continue }
+            let arguments = plain.command
             for key in Self.keys(of: arguments) {
                 tried += 1
                 var pairs = Self.required(cmd)

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func everyPathItNamesExists() throws {
-        let roots = ["Sources/", "Tests/", "docs/", "bench/", "scripts/", "systemd/", "config/"]
+        let roots = ["Sources/", "Tests/", "docs/", "bench/", "scripts/", "systemd/", "config/", "web/"]
         let paths = try Self.quoted().filter { word in roots.contains { word.hasPrefix($0) } && !word.contains(" ") }
         #expect(paths.count >= 40, "the map names too few paths to be a map: \(paths.count)")
         for path in paths {

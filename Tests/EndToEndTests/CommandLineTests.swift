@@ -195,3 +195,46 @@ import Testing
         }
     }
 }
+
+/// `curatord-thumbnailer`'s command line, parsed by the same rules as curatorctl's:
+/// a bad option is exit status 2 with a sentence that names it, before any job.
+@Suite struct ThumbnailerCommandLineTests {
+    static var thumbnailer: String { Daemon.binDirectory + "/curatord-thumbnailer" }
+
+    @Test func badOptionsExitTwoNamingTheWord() throws {
+        for (arguments, said) in [(["--bogus"], "curatord-thumbnailer: unknown option --bogus\nUsage: curatord-thumbnailer "),
+                                  (["--threads", "many"], "curatord-thumbnailer: --threads needs a whole number"),
+                                  (["--memory-mib", "-1"], "curatord-thumbnailer: --memory-mib must not be negative"),
+                                  (["--cpu-seconds"], "curatord-thumbnailer: --cpu-seconds needs")] {
+            let run = try Command.run(Self.thumbnailer, arguments, timeout: 30)
+            #expect(run.status == 2, "\(arguments): \(run.output)")
+            #expect(run.stdout.isEmpty, "\(arguments): \(run.stdout)")
+            #expect(run.stderr.hasPrefix(said), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test func badSheetOptionsExitTwoAsTheSheet() throws {
+        for (arguments, said) in [(["sheet", "items.json"], "curatord-thumbnailer sheet: missing --output"),
+                                  (["sheet", "items.json", "-o", "out.png", "--columns", "four"],
+                                   "curatord-thumbnailer sheet: --columns needs a whole number"),
+                                  (["sheet", "items.json", "-o", "out.png", "--dpi", "3"],
+                                   "curatord-thumbnailer sheet: unknown option --dpi")] {
+            let run = try Command.run(Self.thumbnailer, arguments, timeout: 30)
+            #expect(run.status == 2, "\(arguments): \(run.output)")
+            #expect(run.stderr.hasPrefix(said), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test func helpAndVersionExitZero() throws {
+        let help = try Command.run(Self.thumbnailer, ["--help"], timeout: 30)
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("Usage: curatord-thumbnailer "), "\(help.stdout)")
+        for word in ["--max-pixels", "--memory-mib", "--cpu-seconds", "--threads", "sheet"] {
+            #expect(help.stdout.contains(word), "\(word) in \(help.stdout)")
+        }
+        let sheet = try Command.run(Self.thumbnailer, ["sheet", "--help"], timeout: 30)
+        #expect(sheet.status == 0 && sheet.stdout.hasPrefix("Usage: curatord-thumbnailer sheet ITEMS.json"), "\(sheet.stdout)")
+        let version = try Command.run(Self.thumbnailer, ["--version"], timeout: 30)
+        #expect(version.status == 0 && version.stdout.hasPrefix("curatord-thumbnailer "), "\(version.output)")
+    }
+}

@@ -180,8 +180,6 @@ struct CullTests {
         try t.waitFor("Nothing changed: the selection stays.")
         let kept = try Self.selection(d)
         #expect(kept.mode == "select" && kept.paths == picked)
-        try t.send("u")
-        try t.waitFor("Undo is Ctrl+Z")
         try t.send("C-z")
         try t.waitFor("Nothing to undo")
         let still = try Self.selection(d)

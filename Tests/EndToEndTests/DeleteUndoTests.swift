@@ -161,15 +161,84 @@ struct DeleteUndoTests {
         #expect(try Checksum.sha256(trash.filePath(entry.name)) == photos.digests[blocked])
         #expect(trash.orphans.isEmpty)
 
-        // Once the path is free, the same batch can be undone the rest of the way. The
-        // watcher is let see the blocking file go first: an undo that runs before it
-        // has can give the photo a new id (issue 48, item 13, still open).
+        // Once the path is free, the same batch can be undone the rest of the way
+        // (racing the watcher: `anUndoRacingTheWatcherKeepsThePhotosID`).
         Files.remove(photos.absolute(blocked))
-        try c.sync()
         let rest = try c.undo(batch)
         #expect(PhotoOutcomes(rest).byPath == [blocked: "restored"])
         #expect(rest["state"] as? String == "undone")
         try Self.expectAllBack(d, photos, ids: ids, c)
+    }
+
+    /// The second undo of a batch whose photo met a file in the way, run before the
+    /// watcher has indexed that file's removal: the photo comes back under its own
+    /// id, not the one the blocking file had. The daemon stops once that undo's
+    /// `restoring` is committed (`undo.chunk_intent`, hit 2); the blocker goes then,
+    /// and on SIGCONT the rename comes before the watcher handles the deletion.
+    @Test func anUndoRacingTheWatcherKeepsThePhotosID() throws {
+        let d = Daemon()
+        let photos = try PhotoSet.make(in: d.root(), count: 3)
+        d.extraEnvironment["CURATORD_FAILPOINT"] = "undo.chunk_intent:2:stop"
+        try d.start()
+        let c = try d.client()
+        let ids = try c.idsByPath()
+        try c.select("1-3")
+        let batch = try #require(try c.deleteSelection()["batch"] as? Int)
+        let blocked = photos.relativePaths[1]
+        Files.write(photos.absolute(blocked), "a new file that took the name")
+        try c.sync()
+        let blocker = try #require(try c.idsByPath()[blocked], "the blocking file is indexed under an id of its own")
+        #expect(blocker != ids[blocked])
+        #expect(try c.undo()["conflicts"] as? Int == 1)
+
+        let racer = try d.client()
+        try racer.sendLine(#"{"id":7,"cmd":"undo","batch":\#(batch)}"#)
+        try eventually(timeout: 30, "curatord to stop at its failpoint") {
+            let stat = Files.read("/proc/\(d.pid)/stat") ?? ""
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].hasPrefix(" T")
+        }
+        Files.remove(photos.absolute(blocked))
+        d.signal(SIGCONT)
+        let answer = try #require(try racer.readObject(timeout: 30), "the undo's answer")
+        let rest = try #require(answer["result"] as? [String: Any], "\(answer)")
+        #expect(PhotoOutcomes(rest).byPath == [blocked: "restored"])
+        try Self.expectAllBack(d, photos, ids: ids, c)
+    }
+
+    /// The same race for a group (a RAW+JPEG whose JPEG met a file in the way): once
+    /// the way is clear, the group comes back under its own id.
+    @Test func aGroupUndoneRacingTheWatcherKeepsItsID() throws {
+        let d = Daemon()
+        Files.write(d.root() + "/IMG_0001.JPG", "the jpeg")
+        Files.write(d.root() + "/IMG_0001.CR2", "the raw")
+        d.extraEnvironment["CURATORD_FAILPOINT"] = "undo.chunk_intent:2:stop"
+        try d.start()
+        let c = try d.client()
+        let ids = try c.idsByPath()
+        #expect(ids.keys.sorted() == ["IMG_0001.JPG"], "one group, shown by its JPEG")
+        try c.select("1")
+        let batch = try #require(try c.deleteSelection()["batch"] as? Int)
+        Files.write(d.root() + "/IMG_0001.JPG", "a new file that took the name")
+        try c.sync()
+        #expect((try c.undo()["conflicts"] as? Int ?? 0) >= 1)
+
+        let racer = try d.client()
+        try racer.sendLine(#"{"id":7,"cmd":"undo","batch":\#(batch)}"#)
+        try eventually(timeout: 30, "curatord to stop at its failpoint") {
+            let stat = Files.read("/proc/\(d.pid)/stat") ?? ""
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].hasPrefix(" T")
+        }
+        Files.remove(d.root() + "/IMG_0001.JPG")
+        d.signal(SIGCONT)
+        let answer = try #require(try racer.readObject(timeout: 30), "the undo's answer")
+        #expect(answer["result"] != nil, "\(answer)")
+        #expect(Files.read(d.root() + "/IMG_0001.JPG") == "the jpeg")
+        try c.sync()
+        let after = try c.idsByPath()
+        #expect(after == ids, "the group listed under its former id: \(after), was \(ids)")
+        #expect((try c.photos().first?["members"] as? [[String: Any]])?.count == 1, "the RAW is its member again")
     }
 
     /// A photo whose folder was removed after the batch comes back with the folder.

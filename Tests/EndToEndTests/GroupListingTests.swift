@@ -72,5 +72,30 @@ extension Watch {
             #expect(try c.photos(["filter": ["orphans": true]]).isEmpty)
             #expect(FileManager.default.fileExists(atPath: root + "/2024/IMG_0001.NEF.xmp"), "a sidecar of a photo is no orphan")
         }
+
+        /// `IMG_0007.xmp` beside `IMG_0007.JPG` and `IMG_0007.jpeg` (two photos, not
+        /// grouped): no one photo takes it, so `ls --orphans` shows it, and trashing
+        /// either photo leaves it where it is.
+        @Test func aSidecarThatSeveralPhotosCouldTakeIsListedAsAnOrphan() throws {
+            let daemon = GroupWatching.daemon()
+            let root = daemon.root()
+            Files.write(root + "/IMG_0007.JPG", "one jpeg")
+            Files.write(root + "/IMG_0007.jpeg", "another jpeg")
+            Files.write(root + "/IMG_0007.xmp", "whose edits?")
+            try daemon.start()
+            let c = try daemon.client()
+            #expect(Set(try c.photos().compactMap { $0["path"] as? String }) == ["IMG_0007.JPG", "IMG_0007.jpeg"])
+            #expect(try c.photos().allSatisfy { $0["members"] == nil }, "neither photo takes the sidecar")
+            #expect(try c.photos(["filter": ["orphans": true]]).map { $0["path"] as? String } == ["IMG_0007.xmp"])
+            let ls = try daemon.ctl(["ls", "--orphans"])
+            #expect(ls.status == 0, "\(ls.stderr)")
+            #expect(ls.stdout.contains("IMG_0007.xmp") && ls.stdout.contains("(1 orphaned sidecar)"), "\(ls.stdout)")
+
+            let done = try daemon.ctl(["rm", "--yes", "--photo", "pics/IMG_0007.JPG"])
+            #expect(done.status == 0, "\(done.stdout) \(done.stderr)")
+            try c.sync()
+            #expect(!FileManager.default.fileExists(atPath: root + "/IMG_0007.JPG"))
+            #expect(Files.read(root + "/IMG_0007.xmp") == "whose edits?", "not trashed on a guess")
+        }
     }
 }

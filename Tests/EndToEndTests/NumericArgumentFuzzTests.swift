@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorCore
 import CuratorProtocol
 import Foundation
 import Testing
@@ -51,17 +52,17 @@ struct NumericArgumentFuzzTests {
     /// sit beside the others on the wire, included).
     static func integerArguments() throws -> [IntegerArgument] {
         var found: [IntegerArgument] = []
-        for name in CuratorProtocol.Command.names {
+        for name in CommandTable.known.names {
             var object = required(name)
             object["cmd"] = name
             let line = try JSONSerialization.data(withJSONObject: object)
             let request: Request
-            switch Wire.decodeRequest(line) {
+            switch Wire.decodeRequest(line, known: CommandTable.known) {
             case .success(let decoded): request = decoded
             case .failure(let failure):
                 throw HarnessError("\(name): a request of it does not decode (\(failure.error.message)); say what it requires in `required`")
             }
-            guard let arguments = Mirror(reflecting: request.command).children.first?.value else { continue }
+            let arguments = request.command
             for (key, isArray) in try integerFields(of: arguments, command: name) {
                 found.append(IntegerArgument(command: name, key: key, isArray: isArray))
             }
@@ -129,7 +130,7 @@ struct NumericArgumentFuzzTests {
             var object = Self.required(argument.command)
             object["cmd"] = argument.command
             let line = try Self.line(object, key: argument.key, literal: argument.isArray ? "[\"x\"]" : "\"x\"")
-            guard case .failure(let failure) = Wire.decodeRequest(Data(line.utf8)) else {
+            guard case .failure(let failure) = Wire.decodeRequest(Data(line.utf8), known: CommandTable.known) else {
                 Issue.record("\(line) was taken")
                 continue
             }
@@ -197,7 +198,7 @@ struct NumericArgumentFuzzTests {
 
         // The request's own id, on every command: an integer comes back as it was
         // sent, anything else is refused with no id.
-        for name in CuratorProtocol.Command.names {
+        for name in CommandTable.known.names {
             try setUp()
             var object = Self.required(name)
             object["cmd"] = name

@@ -36,13 +36,16 @@ struct SystemdInstallTests {
 
         let expected = [
             "/usr/bin/curatorctl", "/usr/bin/curatord", "/usr/bin/curatord-thumbnailer", "/usr/bin/curatord-web",
+            "/usr/lib/systemd/system/curatord-web.service", "/usr/lib/systemd/system/curatord-web.socket",
             "/usr/lib/systemd/system/curatord.service", "/usr/lib/systemd/system/curatord.socket",
             "/usr/lib/systemd/user/curatord.service", "/usr/lib/systemd/user/curatord.socket",
-            "/usr/lib/sysusers.d/curatord.conf",
+            "/usr/lib/sysusers.d/curatord-web.conf", "/usr/lib/sysusers.d/curatord.conf",
             "/usr/share/doc/curatord/README.md", "/usr/share/doc/curatord/curatord.json5",
             "/usr/share/man/man1/curatorctl.1", "/usr/share/man/man8/curatord.8",
-        ]
-        #expect(Self.files(under: dest.path) == expected)
+        ] + Self.files(under: Command.packageRoot + "/web").map { "/usr/share/curatord/web" + $0 }
+        #expect(Self.files(under: dest.path) == expected.sorted())
+        #expect(expected.contains("/usr/share/curatord/web/index.html") && expected.contains("/usr/share/curatord/web/js/main.js"))
+        #expect(Self.mode(dest.path + "/usr/share/curatord/web/js/main.js") == 0o644)
         #expect(Self.mode(dest.path + "/usr/bin/curatord") == 0o755)
         #expect(Self.mode(dest.path + "/usr/lib/systemd/system/curatord.service") == 0o644)
         #expect(Self.mode(dest.path + "/usr/share/man/man8/curatord.8") == 0o644)

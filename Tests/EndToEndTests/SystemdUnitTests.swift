@@ -126,4 +126,36 @@ struct SystemdUnitTests {
         #expect(passwd.contains("curatord:x:") && passwd.contains(":/var/lib/curatord:"), "\(passwd)")
         #expect(group.hasPrefix("curatord:x:") || group.contains("\ncuratord:x:"), "\(group)")
     }
+
+    /// The web gateway's units (issue 51): socket-activated on loopback, run as its own
+    /// user in curatord's socket group, with no capability, no network of its own and
+    /// no view of homes or photo folders.
+    @Test func webGatewayUnitsVerifyWithoutAWordAndAreSandboxed() throws {
+        let dir = TestDirectory("units")
+        let units = try Self.unitCopy(["curatord.socket", "curatord.service", "curatord-web.socket", "curatord-web.service"], in: dir)
+        let result = try Command.run("/usr/bin/systemd-analyze", ["verify", "--man=no"] + units, directory: dir.path)
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty, "systemd-analyze verify said: \(result.output)")
+        let text = Files.read(Self.root + "/systemd/curatord-web.service") ?? ""
+        for line in ["ExecStart=/usr/local/bin/curatord-web --system --socket /run/curatord/curatord.sock\n", "User=curatord-web\n",
+                     "SupplementaryGroups=curatord\n", "ProtectSystem=strict\n", "ProtectHome=yes\n", "PrivateNetwork=yes\n",
+                     "CapabilityBoundingSet=\n", "NoNewPrivileges=yes\n", "Requires=curatord-web.socket\n"] {
+            #expect(text.contains(line), "curatord-web.service lacks \(line)")
+        }
+        let socket = Files.read(Self.root + "/systemd/curatord-web.socket") ?? ""
+        #expect(socket.contains("ListenStream=127.0.0.1:8480\n"))
+    }
+
+    @Test func webSysusersSnippetPutsTheGatewayInTheSocketGroup() throws {
+        let dir = TestDirectory("sysroot")
+        dir.mkdir("etc")
+        let result = try Command.run("/usr/bin/systemd-sysusers", ["--root=" + dir.path, Self.root + "/systemd/curatord.sysusers",
+                                                                    Self.root + "/systemd/curatord-web.sysusers"])
+        #expect(result.status == 0, "\(result.output)")
+        let passwd = Files.read(dir.sub("etc/passwd")) ?? ""
+        let group = Files.read(dir.sub("etc/group")) ?? ""
+        #expect(passwd.contains("\ncuratord-web:x:") || passwd.hasPrefix("curatord-web:x:"), "\(passwd)")
+        let socketGroup = group.split(separator: "\n").first { $0.hasPrefix("curatord:x:") }
+        #expect(socketGroup?.hasSuffix(":curatord-web") == true, "\(group)")
+    }
 }

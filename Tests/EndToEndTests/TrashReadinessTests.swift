@@ -90,6 +90,9 @@ struct TrashReadinessTests {
         #expect(bound.stderr.contains("that file system's top directory, where trash-list, gio and file managers look for a "
                                       + "user's trash, is \(top)"), "\(bound.stderr)")
         #expect(bound.stderr.contains("EXDEV"), "\(bound.stderr)")
+        #expect(bound.stderr.contains("curatord refuses the root") && bound.stderr.contains("trash: \"recycle\""),
+                "\(bound.stderr)")
+        #expect(bound.status == 1, "a root that no trash its users see can serve fails the check")
         // The recycle kind stays inside the root: nothing to say.
         let recycle = Self.config(d, trash: "recycle")
         let inside = try Tool.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", d.root(), Daemon.curatord, recycle],
@@ -98,5 +101,55 @@ struct TrashReadinessTests {
         // Without the bind mount, nothing either.
         let plain = try Tool.run(Daemon.curatord, ["--check-config", "--config", config], environment: d.environment)
         #expect(!plain.stderr.contains("mount of its own"), "\(plain.stderr)")
+        #expect(plain.status == 0, "\(plain.stderr)")
+    }
+
+    /// Started (not only checked) with such a root, curatord refuses it and exits at
+    /// once, naming `trash: "recycle"`, instead of trashing where no one looks.
+    @Test func aDaemonWhoseRootIsABindMountOfItselfRefusesToStart() throws {
+        guard getuid() == 0, Tool.exists("/usr/bin/unshare"), Tool.exists("/usr/bin/timeout") else {
+            print("skipped: needs root, unshare and timeout")
+            return
+        }
+        let d = Daemon()
+        let config = Self.config(d)
+        // Bounded: a daemon that starts serves until killed (status 124).
+        let script = "mount --make-rprivate / && mount --bind \"$1\" \"$1\" && exec /usr/bin/timeout 20 \"$2\" --config \"$3\""
+        let run = try Tool.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", d.root(), Daemon.curatord, config],
+                               environment: d.environment)
+        #expect(run.status == 1, "\(run.status): \(run.stderr)")
+        #expect(run.stderr.contains("root \"pics\": \(d.root()) is a mount of its own here"), "\(run.stderr)")
+        #expect(run.stderr.contains("trash: \"recycle\""), "\(run.stderr)")
+        #expect(!Files.exists(d.root() + "/.Trash-\(getuid())"))
+    }
+
+    /// The host's mount of the file system need not be its whole (`root` "/"): a
+    /// btrfs subvolume, or a container's tree, is itself a folder of the file system.
+    /// A folder bound onto itself below such a mount is found by walking up to it.
+    @Test func aRootBoundOntoItselfBelowAMountOfAFolderIsReported() throws {
+        guard getuid() == 0, Tool.exists("/usr/bin/unshare") else {
+            print("skipped: needs root and unshare for a mount namespace")
+            return
+        }
+        let d = Daemon()
+        let volume = d.home.sub("volume")      // the "subvolume", mounted at `top`
+        let top = d.home.sub("top")
+        Files.mkdir(volume)
+        Files.mkdir(volume + "/photos")
+        Files.mkdir(top)
+        let root = top + "/photos"
+        let config = d.home.sub("curatord.json5")
+        Files.write(config, """
+            { roots: [ { name: "pics", path: "\(root)" } ],
+              socket: "\(d.socket)", state_dir: "\(d.stateDir)" }
+            """)
+        let script = "mount --make-rprivate / && mount --bind \"$1\" \"$2\" && mount --bind \"$2/photos\" \"$2/photos\" "
+            + "&& exec \"$3\" --check-config --config \"$4\""
+        let run = try Tool.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", volume, top, Daemon.curatord, config],
+                               environment: d.environment)
+        #expect(run.stderr.contains("root \"pics\": \(root) is a mount of its own here"), "\(run.stderr)")
+        #expect(run.stderr.contains("that file system's top directory, where trash-list, gio and file managers look for a "
+                                    + "user's trash, is \(top)"), "\(run.stderr)")
+        #expect(run.status == 1, "\(run.stderr)")
     }
 }

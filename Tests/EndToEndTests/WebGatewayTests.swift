@@ -241,4 +241,34 @@ struct WebGatewayTests {
         #expect(out.stdout.isEmpty)
         #expect(out.stderr.contains("none.sock"), "\(out.stderr)")
     }
+
+    /// The page (`--web`): served from memory to a signed-in browser, with the right
+    /// types and the security headers; to anyone else the login page; nothing outside
+    /// the folder whatever the address says.
+    @Test func thePageIsServedToASignedInBrowserOnly() throws {
+        let d = try Self.daemon()
+        let web = try WebGatewayProcess(d, command: [WebGatewayProcess.binary, "--socket", d.socket,
+                                                     "--web", Command.packageRoot + "/web"])
+        let cookie = try web.signIn()
+        let signedIn = ["Cookie": "curator_session=" + cookie]
+        let page = try web.request("GET", "/", headers: signedIn)
+        #expect(page.status == 200)
+        #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(page.body.contains(#"<script type="module" src="/js/main.js">"#), "\(page.body.prefix(300))")
+        #expect(page.header("Content-Security-Policy")?.contains("default-src 'self'") == true)
+        let script = try web.request("GET", "/js/main.js", headers: signedIn)
+        #expect(script.status == 200)
+        #expect(script.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(try web.request("GET", "/app.css", headers: signedIn).header("Content-Type") == "text/css; charset=utf-8")
+        #expect(try web.request("POST", "/app.css", headers: signedIn.merging(["X-Curator": "1"]) { $1 }, body: "{}").status == 405)
+        for path in ["/../Package.swift", "/js/../../Package.swift", "/%2e%2e/Package.swift", "/js/%2e%2e/%2e%2e/Package.swift",
+                     "/..%2fPackage.swift", "/js//main.js", "/.git/HEAD"] {
+            let answer = try web.request("GET", path, headers: signedIn)
+            #expect(answer.status == 404 || answer.status == 400, "\(path): \(answer.status)")
+            #expect(!answer.body.contains("swift-tools-version"), "\(path) served the package")
+        }
+        let anonymous = try web.request("GET", "/js/main.js")
+        #expect(anonymous.status == 401)
+        #expect(!anonymous.body.contains("import "))
+    }
 }

@@ -49,6 +49,7 @@ CHECKS=(
     rm_fails_when_nothing_moved
     recycle_trash_kind
     unsandboxed_daemon_trashes
+    bound_root_refused
     watchdog
     user_readme_steps
     user_trash
@@ -549,6 +550,48 @@ EOF
     say "$out"
     grep -qF "$PHOTOS/alice/snow/s2.jpg" <<<"$out" || fail "trashed, but alice's trash-list does not show it"
     pass "bare, curatord named the fix ($fix); so started, without the sandbox, alice's photo went where her trash-list finds it"
+}
+
+# A freedesktop root on the root file system that the sandbox binds onto itself
+# (ReadWritePaths= naming it, as for a recycle root): in the service's namespace it is
+# a mount of its own, on the host it is no top directory, and alice's trash-list
+# would never list a .Trash-1000 there. curatord must refuse it at start, naming
+# trash: "recycle", and trash nothing; its --check-config must fail the same way.
+check_bound_root_refused() {
+    local conf=$STATE/bound.json5 out rc started took
+    install -d -o alice -g alice /srv/bound
+    photo /srv/bound/b1.jpg alice
+    cat > "$conf" <<EOF
+{
+  roots: [ { name: "bound", path: "/srv/bound" } ],
+  socket: "/run/curatord-bound/curatord.sock", state_dir: "/var/lib/curatord-bound",
+}
+EOF
+    # Bounded (RuntimeMaxSec=): a curatord that starts serves until stopped.
+    started=$SECONDS
+    out=$(systemd-run --quiet --wait --pipe --collect --unit=curatord-bound -p ProtectSystem=strict \
+        -p ReadWritePaths=/srv/bound -p StateDirectory=curatord-bound -p RuntimeDirectory=curatord-bound \
+        -p RuntimeMaxSec=20 /usr/local/bin/curatord --config "$conf" 2>&1)
+    rc=$?
+    took=$((SECONDS - started))
+    say "+ systemd-run -p ProtectSystem=strict -p ReadWritePaths=/srv/bound curatord  -> exit status $rc after $took s"
+    say "$out"
+    [ "$rc" -ne 0 ] && [ "$took" -lt 15 ] || fail "curatord started with a root that its sandbox binds onto itself"
+    grep -q 'root "bound": /srv/bound is a mount of its own here' <<<"$out" ||
+        fail "no word of the bind mount: $(head -n 1 <<<"$out")"
+    grep -q "top directory, where trash-list, gio and file managers look for a user's trash, is /:" <<<"$out" ||
+        fail "the host's top directory (/) is not named"
+    grep -q 'curatord refuses the root' <<<"$out" && grep -qF 'trash: "recycle"' <<<"$out" ||
+        fail 'the refusal does not name trash: "recycle"'
+    [ -e /srv/bound/b1.jpg ] && [ ! -e /srv/bound/.Trash-1000 ] || fail "something was trashed or made in /srv/bound"
+    out=$(systemd-run --quiet --wait --pipe --collect --unit=curatord-bound-check -p ProtectSystem=strict \
+        -p ReadWritePaths=/srv/bound -p StateDirectory=curatord-bound -p RuntimeDirectory=curatord-bound \
+        -p RuntimeMaxSec=20 /usr/local/bin/curatord --check-config --config "$conf" 2>&1)
+    rc=$?
+    say "+ the same, curatord --check-config  -> exit status $rc"
+    say "$out"
+    [ "$rc" -ne 0 ] && grep -q 'curatord refuses the root' <<<"$out" || fail "--check-config passed the root"
+    pass 'a root on / bound onto itself by ReadWritePaths= is refused at start and by --check-config, naming trash: "recycle"'
 }
 
 # True once curatord runs again under another pid than $1.

@@ -68,6 +68,16 @@ void curator_name_thread(const char *name);
 /// Sets the calling thread's nice value (Linux keeps it per thread); 0, or -1 and errno.
 int curator_nice_thread(int nice);
 
+/// send(2) of `length` bytes on a stream Unix socket with the descriptor `fd`
+/// attached (SCM_RIGHTS), without waiting (MSG_DONTWAIT) or SIGPIPE: the bytes
+/// sent, the descriptor with them when that is more than 0, or -1 with errno
+/// (EAGAIN: nothing was sent, nor the descriptor).
+ssize_t curator_send_with_descriptor(int socket, const void *bytes, size_t length, int fd);
+
+/// recv(2) that also takes a descriptor sent with the bytes (close-on-exec) into
+/// `*fd`, -1 when none came; any further descriptors are closed. `flags` as recv's.
+ssize_t curator_receive_with_descriptor(int socket, void *bytes, size_t capacity, int *fd, int flags);
+
 /// getrandom(2) from the kernel's pool, blocking until it is initialised: fills all
 /// `length` bytes (at most 256) or returns -1 with errno.
 int curator_random_bytes(void *buffer, size_t length);

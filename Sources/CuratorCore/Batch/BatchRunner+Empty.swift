@@ -70,7 +70,7 @@ extension BatchRunner {
         for trash in touched.values {
             do throws(SystemError) {
                 try trash.files.sync()
-                if trash.kind == .freedesktop { try trash.info.sync() }
+                if trash.kind.rules.recordsInfoFiles { try trash.info.sync() }
             } catch {
                 log.warning("emptying: syncing \(trash.path): \(error)")
             }
@@ -139,7 +139,7 @@ extension BatchRunner {
     /// looked at (its trash unreadable, unmounted) is as the journal says.
     static func stillInTrash(_ item: JournalItem) -> Bool {
         guard let directory = item.trashDirectory, let name = item.trashName else { return false }
-        let location = item.trashKind == .recycle ? directory.appending(name) : directory.appending("files").appending(name)
+        let location = item.trashKind.rules.location(of: name, in: directory)
         let status: FileStatus?
         do {
             status = try FileStatus.ifExists(location)
@@ -151,7 +151,7 @@ extension BatchRunner {
 
     static func photo(_ item: JournalItem, createdNanoseconds: Int64) -> TrashedPhoto {
         let location: ByteString = if let directory = item.trashDirectory, let name = item.trashName {
-            item.trashKind == .recycle ? directory.appending(name) : directory.appending("files").appending(name)
+            item.trashKind.rules.location(of: name, in: directory)
         } else {
             ""
         }

@@ -38,12 +38,24 @@ final class ChunkPlanner: Sendable {
         case move(PlannedMove)
     }
 
+    /// A photo found and checked, to be given a place in a trash of its root's kind
+    /// (`KindOfTrash.place`).
+    struct Placing {
+        let item: JournalItem
+        let path: PhotoPath
+        /// Its folder, opened from the root without following symlinks.
+        let parent: DirectoryHandle
+        let parents: ParentDirectories
+        /// The file's owner.
+        let owner: UInt32
+    }
+
     /// A chunk's photos in plan order, with whether each is protected.
     typealias Work = [(item: JournalItem, isProtected: Bool)]
 
     /// What planning keeps from one chunk to the next: the roots and trashes opened,
     /// and the last `DeletionDate=` text with the second it is for.
-    private struct Caches {
+    struct Caches {
         let roots = RootDirectories()
         let resolver: TrashResolver
         let recycler: RecycleResolver
@@ -73,8 +85,9 @@ final class ChunkPlanner: Sendable {
         self.effectiveUID = effectiveUID
         self.batch = batch
         self.batchSize = batchSize
-        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID, failpoints: failpoints),
-                              recycler: RecycleResolver(effectiveUID: effectiveUID, failpoints: failpoints)))
+        let directoryMade: @Sendable () -> Void = { try? failpoints.reach(.directoryMade) }
+        caches = Mutex(Caches(resolver: TrashResolver(configuration: trash, effectiveUID: effectiveUID, directoryMade: directoryMade),
+                              recycler: RecycleResolver(effectiveUID: effectiveUID, directoryMade: directoryMade)))
     }
 
     /// Step 1 for one chunk, in the chunk's order: nothing on disk changes, nothing is journaled.
@@ -161,37 +174,44 @@ final class ChunkPlanner: Sendable {
             return skip(.permissionDenied, "only its owner (uid \(status.uid)) may trash it: the root's delete policy is \"owner\"")
         }
 
-        if item.trashKind == .recycle {
-            return prepareRecycle(item, path: path, parent: parent, owner: status.uid, caches: &caches)
-        }
+        return item.trashKind.rules.place(Placing(item: item, path: path, parent: parent, parents: parents, owner: status.uid),
+                                          by: self, caches: &caches)
+    }
+
+    /// To the user's trash on the photo's mount (`TrashResolver`), with its `.trashinfo` to write.
+    func placeInFreedesktopTrash(_ photo: Placing, caches: inout Caches) -> Prepared {
+        let (item, path) = (photo.item, photo.path)
         let resolver = caches.resolver
-        let placement = parents.placement(path, parent) { parent in
+        let placement = photo.parents.placement(path, photo.parent) { parent in
             ParentDirectories.Placement(trash: resolver.trash(for: parent, uid: requester.uid), resolvedPath: parent.resolvedPath())
         }
         let trash: TrashDirectory
         switch placement.trash {
         case .trash(let found): trash = found
-        case .unavailable(let reason): return skip(.noTrash, reason)
+        case .unavailable(let reason):
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .noTrash, detail: reason))
         }
         // Path= names the file where the kernel says it is (the root may be a symlink).
         let original = placement.resolvedPath.map { $0.appending(path.name) } ?? path.absolute
         guard let infoPath = trash.infoPath(forOriginal: original) else {
-            return skip(.noTrash, "\(original) is not below the top directory of \(trash.path)")
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .noTrash,
+                                             detail: "\(original) is not below the top directory of \(trash.path)"))
         }
         let name: ByteString
         do throws(SystemError) {
             trash.listNamesIfWorthIt(batchCount: batchSize)
             name = try trash.freeName(for: path.name)
         } catch {
-            return failed(error, "choosing a name in \(trash.path)")
+            log.error("batch \(batch) step \(item.step): choosing a name in \(trash.path): \(error)")
+            return .done(PhotoTrasher.Ending(state: .skipped, outcome: .error, detail: error.errno.name))
         }
-        return .move(PlannedMove(parent: parent, path: path, trash: trash, name: name, owner: status.uid,
+        return .move(PlannedMove(parent: photo.parent, path: path, trash: trash, name: name, owner: photo.owner,
                                  info: TrashInfo(path: infoPath, deletionDate: Self.deletionDate(&caches.dateText))))
     }
 
     /// To `<root>/.recycle/<user>/<its folder>/`, under its own name or the next free one.
-    private func prepareRecycle(_ item: JournalItem, path: PhotoPath, parent: DirectoryHandle, owner: UInt32,
-                                caches: inout Caches) -> Prepared {
+    func placeInRecycleFolder(_ photo: Placing, caches: inout Caches) -> Prepared {
+        let (item, path, parent, owner) = (photo.item, photo.path, photo.parent, photo.owner)
         let root: DirectoryHandle
         do throws(SystemError) {
             root = try caches.roots.handle(path.root)

@@ -41,8 +41,8 @@ final class DiskObserver {
         }
         let trash = try trash(directory, kind: item.trashKind, root: item.rootPath)
         facts.trashFile = presence(try trash.files.status(of: name), item.identity)
-        if trash.kind == .recycle {
-            // No .trashinfo: the recycle folder's place is the record; there is nothing to repair.
+        if !trash.kind.rules.recordsInfoFiles {
+            // No .trashinfo: the folder's place is the record; there is nothing to repair.
             facts.info = facts.trashFile == .same ? .matching : .absent
             return Observation(facts: facts, original: original, trash: trash)
         }

@@ -24,14 +24,12 @@ struct Caller {
     var origin: ObjectIdentifier? { connection.map { ObjectIdentifier($0) } }
 }
 
-/// One command of the protocol: its typed arguments (from `CuratorProtocol`) and
-/// how it is answered. `CommandTable` finds it by its wire name. Most commands
-/// take one of the two shapes below; `list`, which answers with a stream, answers
-/// itself.
+/// One command of the protocol: how its request (from `CuratorProtocol`, which
+/// names it and types its result) is answered. `CommandTable` lists it. Most
+/// commands take one of the two shapes below; `list`, which answers with a
+/// stream, answers itself.
 protocol CommandHandler: Sendable {
-    associatedtype Arguments: Sendable
-    /// This command's arguments, when `command` is this command.
-    static func arguments(of command: Command) -> Arguments?
+    associatedtype Arguments: ProtocolRequest
     /// Answers: calls `send` once, after everything that can fail, with a line or
     /// a listing. What it throws is the client's answer (`Curator.answer` says how).
     static func respond(to arguments: Arguments, id: RequestID?, caller: Caller, curator: Curator,
@@ -41,8 +39,8 @@ protocol CommandHandler: Sendable {
 /// A command that runs whole under the state lock (sessions and selections): its
 /// result is encoded there too, with the state's one encoder.
 protocol StateCommand: CommandHandler {
-    associatedtype Result: Encodable
-    static func run(in state: CuratorState, _ arguments: Arguments, caller: Caller) throws(ProtocolError) -> Result
+    associatedtype Arguments  // restated, so that it is inferred from `run`
+    static func run(in state: CuratorState, _ arguments: Arguments, caller: Caller) throws(ProtocolError) -> Arguments.Result
 }
 
 extension StateCommand {
@@ -58,8 +56,8 @@ extension StateCommand {
 /// A command that takes the state lock itself, in short steps, around work done
 /// outside it (a batch, a sync's wait, the watcher's inbox) or needs none.
 protocol CuratorCommand: CommandHandler {
-    associatedtype Result: Encodable
-    static func run(_ arguments: Arguments, curator: Curator, caller: Caller) throws -> Result
+    associatedtype Arguments  // restated, so that it is inferred from `run`
+    static func run(_ arguments: Arguments, curator: Curator, caller: Caller) throws -> Arguments.Result
 }
 
 extension CuratorCommand {

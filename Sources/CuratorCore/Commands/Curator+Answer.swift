@@ -6,10 +6,11 @@ import CuratorSystem
 public typealias ClientContext = PeerCredentials
 
 extension Curator {
-    /// An answer as a connection sends it: a line, or a listing to write and send
-    /// a piece at a time.
+    /// An answer as a connection sends it: a line, a line with an open file passed
+    /// along (`photo.open`), or a listing to write and send a piece at a time.
     public enum Answer: Sendable {
         case line([UInt8])
+        case passing([UInt8], PassedFile)
         case listing(ListingStream)
     }
 
@@ -22,9 +23,9 @@ extension Curator {
         // From SIGTERM on nothing new is started: the watcher, the index and the
         // journal are being closed under it.
         if isStopping { return send(.line([UInt8](Wire.failure(id: request.id, error: Self.stoppingError)))) }
-        let name = request.command.name
+        let name = request.name
         do {
-            guard let handler = CommandTable.handlers[name] else {
+            guard let handler = CommandTable.byName[name] else {
                 throw ProtocolError(.internalError, "curatord has no handler for \"\(name)\"")
             }
             try respond(with: handler, to: request, caller: Caller(client, connection: sink), send: send)
@@ -41,6 +42,19 @@ extension Curator {
         }
     }
 
+    /// Whether the web session a connection is attached to still lives (and marks it
+    /// used): checked before each of its requests.
+    public func webSessionIsLive(_ token: String) -> Bool {
+        web.use(token, config: configuration) != nil
+    }
+
+    /// The same, without marking it used: for a connection that waits (a subscriber).
+    public func webSessionStillLive(_ token: String) -> Bool {
+        web.isLive(token, config: configuration)
+    }
+
+    public static let notSignedInError = WebAuthority.notSignedIn
+
     /// Handles one decoded request and returns the whole response line (a listing
     /// written out, after the lock is released).
     public func handle(_ request: Request, client: ClientContext, sink: any EventSink) -> [UInt8] {
@@ -48,7 +62,7 @@ extension Curator {
         var listing: ListingStream?
         answer(request, client: client, sink: sink) { answer in
             switch answer {
-            case .line(let bytes): line = bytes
+            case .line(let bytes), .passing(let bytes, _): line = bytes
             case .listing(let stream): listing = stream
             }
         }
@@ -58,8 +72,8 @@ extension Curator {
 
     private func respond<H: CommandHandler>(with handler: H.Type, to request: Request, caller: Caller,
                                             send: (Answer) -> Void) throws {
-        guard let arguments = H.arguments(of: request.command) else {
-            throw ProtocolError(.internalError, "\"\(request.command.name)\" reached the handler of another command")
+        guard let arguments = request.command as? H.Arguments else {
+            throw ProtocolError(.internalError, "\"\(request.name)\" reached the handler of another command")
         }
         try H.respond(to: arguments, id: request.id, caller: caller, curator: self, send: send)
     }

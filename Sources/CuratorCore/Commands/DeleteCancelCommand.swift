@@ -7,8 +7,6 @@ import CuratorProtocol
 /// plan for is `token_invalid`, so that a client told the plan is cancelled never
 /// finds its photos in the trash.
 enum DeleteCancelCommand: StateCommand {
-    static func arguments(of command: Command) -> DeleteCancelRequest? { if case .deleteCancel(let a) = command { a } else { nil } }
-
     static func run(in state: CuratorState, _ args: DeleteCancelRequest, caller: Caller) throws(ProtocolError) -> DeleteCancelResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         guard let token = args.token else { return DeleteCancelResult(cancelled: state.plans.cancel(session: key)) }

@@ -8,8 +8,6 @@ import Glibc
 /// each photo's identity pinned; a token to confirm it with before it expires.
 /// Any change to the selection voids it.
 enum DeletePrepareCommand: StateCommand {
-    static func arguments(of command: Command) -> DeletePrepareRequest? { if case .deletePrepare(let a) = command { a } else { nil } }
-
     static func run(in state: CuratorState, _ args: DeletePrepareRequest, caller: Caller) throws(ProtocolError) -> DeletePlanResult {
         let library = state.library
         let config = state.config

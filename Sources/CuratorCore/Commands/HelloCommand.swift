@@ -3,8 +3,6 @@ import CuratorProtocol
 
 /// `hello`: the server, its versions, and the caller's uid as the daemon sees it.
 enum HelloCommand: CuratorCommand {
-    static func arguments(of command: Command) -> HelloRequest? { if case .hello(let a) = command { a } else { nil } }
-
     static func run(_ arguments: HelloRequest, curator: Curator, caller: Caller) -> HelloResult {
         HelloResult(server: ProtocolInfo.serverName, version: ProtocolInfo.serverVersion,
                     protocolVersion: ProtocolInfo.version, uid: caller.uid)

@@ -3,8 +3,6 @@ import CuratorProtocol
 
 /// `history`: the caller's batches, newest first, from the journal.
 enum HistoryCommand: CuratorCommand {
-    static func arguments(of command: Command) -> HistoryRequest? { if case .history(let a) = command { a } else { nil } }
-
     static func run(_ args: HistoryRequest, curator: Curator, caller: Caller) throws -> HistoryResult {
         let batches = try curator.batches.withRunner { (runner) throws(BatchError) in
             try runner.history(uid: caller.uid, limit: args.limit ?? 50)

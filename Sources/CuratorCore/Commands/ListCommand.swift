@@ -6,8 +6,6 @@ import CuratorSystem
 /// Answered with a stream: what it shows is taken under the lock (copy-on-write
 /// copies, see `ListingStream`) and written outside it, a piece at a time.
 enum ListCommand: CommandHandler {
-    static func arguments(of command: Command) -> ListRequest? { if case .list(let a) = command { a } else { nil } }
-
     static func respond(to arguments: ListRequest, id: RequestID?, caller: Caller, curator: Curator,
                         send: (Curator.Answer) -> Void) throws {
         let fields = try arguments.fields.map { (names) throws(ProtocolError) in try PhotoFields(names: names) } ?? .all
@@ -39,7 +37,8 @@ enum ListCommand: CommandHandler {
                                         table: state.library.photos,
                                         duplicates: spec.filter?.duplicates == true ? state.duplicateMarks(uid: uid) : nil,
                                         stacks: spec.filter.map { $0.stacks == true || $0.collapseStacks == true } == true
-                                            ? state.stackMarks(uid: uid) : nil)
+                                            ? state.stackMarks(uid: uid) : nil,
+                                        marks: state.marks.groups)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)
     }

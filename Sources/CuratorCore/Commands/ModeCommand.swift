@@ -4,8 +4,6 @@ import CuratorProtocol
 /// `mode`: view or select (article 000); leaving select mode clears the selection.
 /// A cap bounds the selection (article 002), within `max_selection`.
 enum ModeCommand: StateCommand {
-    static func arguments(of command: Command) -> ModeRequest? { if case .mode(let a) = command { a } else { nil } }
-
     static func run(in state: CuratorState, _ args: ModeRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let maxSelection = state.config.maxSelection

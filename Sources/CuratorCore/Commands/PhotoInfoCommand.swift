@@ -9,8 +9,6 @@ import Glibc
 /// the caller's visibility; the file is read outside it, on this client's thread,
 /// and only when the caller may read it themselves.
 enum PhotoInfoCommand: CuratorCommand {
-    static func arguments(of command: Command) -> PhotoInfoRequest? { if case .photoInfo(let a) = command { a } else { nil } }
-
     private struct Place {
         var summary: PhotoSummary
         var root: ByteString

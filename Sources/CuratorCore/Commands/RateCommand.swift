@@ -11,8 +11,6 @@ import Glibc
 /// sidecars are written outside it, on this client's thread, after the caller's
 /// right to write beside every photo was checked (as deleting needs).
 enum RateCommand: CuratorCommand {
-    static func arguments(of command: Command) -> RateRequest? { if case .rate(let a) = command { a } else { nil } }
-
     /// A photo to rate, as the lock saw it.
     struct Target {
         var id: Int64
@@ -31,9 +29,12 @@ enum RateCommand: CuratorCommand {
         let places = try targets.map { target throws(ProtocolError) in try Self.open(target, requester) }
         var rated: [RateResult.Rated] = []
         for (target, parent) in zip(targets, places) {
-            rated.append(try writing.withLocks(Self.sidecarPaths(target, in: parent)) { () throws(ProtocolError) in
+            let (answer, marks) = try writing.withLocks(Self.sidecarPaths(target, in: parent)) { () throws(ProtocolError) in
                 try Self.rate(target, in: parent, change)
-            })
+            }
+            rated.append(answer)
+            // Listings show it now, before the watcher sees the sidecars change.
+            curator.withState { $0.noteRated(marks, ofGroup: target.id) }
         }
         return RateResult(photos: rated)
     }
@@ -100,7 +101,20 @@ enum RateCommand: CuratorCommand {
     /// The photos named (or the session's selection), with their groups' files.
     static func targets(_ args: RateRequest, _ state: CuratorState, _ caller: Caller) throws(ProtocolError) -> [Target] {
         let ids: [Int64]
-        if let explicit = args.ids {
+        if args.positions != nil && args.ids != nil {
+            throw ProtocolError(.invalidArgument, "Name the photos one way: ids or positions.", argument: "positions")
+        }
+        if let text = args.positions {
+            // As `select` reads them, in the session's view (at most max_selection of them).
+            let key = try SessionKey.named(args.session, uid: caller.uid)
+            let named = try state.resolveSelector(PhotoSelector(positions: text), view: state.session(key).view, uid: caller.uid)
+            guard named.count <= state.config.maxSelection else {
+                throw ProtocolError(.invalidArgument, "A rate may name at most \(state.config.maxSelection) photos (max_selection).",
+                                    argument: "positions")
+            }
+            var seen = Set<Int64>()
+            ids = named.filter { seen.insert($0).inserted }
+        } else if let explicit = args.ids {
             guard !explicit.isEmpty else { throw ProtocolError(.emptySelection, "No photos were named.", argument: "ids") }
             guard explicit.count <= state.config.maxSelection else {
                 throw ProtocolError(.invalidArgument, "A rate may name at most \(state.config.maxSelection) photos (max_selection).",
@@ -162,7 +176,8 @@ enum RateCommand: CuratorCommand {
 
     /// Writes the change into the photo's sidecars, or creates one: all of them or,
     /// when one fails, none (those already written are taken back).
-    static func rate(_ target: Target, in parent: DirectoryHandle, _ change: MarksChange) throws(ProtocolError) -> RateResult.Rated {
+    static func rate(_ target: Target, in parent: DirectoryHandle, _ change: MarksChange) throws(ProtocolError)
+        -> (RateResult.Rated, PhotoMarks) {
         let writer = SidecarWriter()
         var before: [MarksSource] = [], after: [MarksSource] = []
         var written: [String] = []
@@ -212,8 +227,9 @@ enum RateCommand: CuratorCommand {
             if !kept.isEmpty { failure.message += "; not taken back: " + kept.joined(separator: ", ") }
             throw failure
         }
-        return RateResult.Rated(id: target.id, previous: Self.wire(MarksSource.resolve(before)),
-                                marks: Self.wire(MarksSource.resolve(after)), sidecars: written)
+        let marks = MarksSource.resolve(after)
+        return (RateResult.Rated(id: target.id, previous: Self.wire(MarksSource.resolve(before)), marks: Self.wire(marks),
+                                 sidecars: written), marks)
     }
 
     static func wire(_ marks: PhotoMarks) -> PhotoMarksValue {

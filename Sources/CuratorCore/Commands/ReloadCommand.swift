@@ -3,20 +3,10 @@ import CuratorProtocol
 import CuratorSystem
 import Glibc
 
-/// Reads the configuration again and applies it: the daemon's part of `reload`
-/// (its command line, its log level, systemd), handed to `Curator.handReloadsTo`.
-public protocol ConfigurationReloading: Sendable {
-    /// `askedBy` says who, for the log. With `waitForWatcher`, returns once the
-    /// watcher has the new roots in hand.
-    func reload(askedBy: String, waitForWatcher: Bool) -> Result<ReloadResult, ProtocolError>
-}
-
 /// `reload`: the configuration read again and put in force, as SIGHUP does. Root
 /// and the daemon's own user only, since a reload changes what every user of a
 /// shared daemon sees. Answered once the new configuration is in force.
 enum ReloadCommand: CuratorCommand {
-    static func arguments(of command: Command) -> ReloadRequest? { if case .reload(let a) = command { a } else { nil } }
-
     static func run(_ args: ReloadRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> ReloadResult {
         let daemonUID = geteuid()
         guard caller.uid == 0 || caller.uid == daemonUID else {

@@ -3,8 +3,6 @@ import CuratorProtocol
 
 /// `rescan`: a full scan of one root, or of all, queued with the watcher.
 enum RescanCommand: CuratorCommand {
-    static func arguments(of command: Command) -> RescanRequest? { if case .rescan(let a) = command { a } else { nil } }
-
     static func run(_ args: RescanRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> RescanResult {
         let ids = try curator.withState { (state) throws(ProtocolError) -> [Int32] in
             if let name = args.root { return [try state.roots.id(named: name, argument: "root")] }

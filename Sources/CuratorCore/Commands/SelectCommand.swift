@@ -3,8 +3,6 @@ import CuratorProtocol
 
 /// `select`: photos join the session's selection, numbered in the order named (article 002).
 enum SelectCommand: StateCommand {
-    static func arguments(of command: Command) -> SelectRequest? { if case .select(let a) = command { a } else { nil } }
-
     static func run(in state: CuratorState, _ args: SelectRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
         try SelectionVerb.select.run(in: state, args, caller: caller)
     }

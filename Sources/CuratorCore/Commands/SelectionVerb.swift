@@ -7,7 +7,7 @@ import CuratorProtocol
 enum SelectionVerb {
     case select, deselect, toggle
 
-    func run(in state: CuratorState, _ args: SelectRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
+    func run(in state: CuratorState, _ args: some SelectorRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let current = state.session(key)
         guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }

@@ -9,8 +9,6 @@ import Glibc
 /// waiting for the lock (a scan holds it in steps); another user's counts depend
 /// on which folders they may list, so theirs is made under the lock.
 enum StatusCommand: CuratorCommand {
-    static func arguments(of command: Command) -> StatusRequest? { if case .status(let a) = command { a } else { nil } }
-
     static func run(_ arguments: StatusRequest, curator: Curator, caller: Caller) -> StatusResult {
         let watcher = curator.watcherReport.snapshot
         let thumbnailNote = curator.thumbnailStatusNote
@@ -27,6 +25,7 @@ enum StatusCommand: CuratorCommand {
             thumbnails: snapshot.thumbnails.map { t in
                 ThumbnailStatus(backlog: t.backlog, ready: t.ready, failed: t.failed, cache: t.cache, note: thumbnailNote)
             },
-            trashRepairs: TrashRepairs.shared.all.isEmpty ? nil : TrashRepairs.shared.all, hashPending: snapshot.hashPending)
+            trashRepairs: TrashRepairs.shared.all.isEmpty ? nil : TrashRepairs.shared.all, hashPending: snapshot.hashPending,
+            xmpPending: snapshot.xmpPending)
     }
 }

@@ -4,8 +4,6 @@ import CuratorProtocol
 /// `subscribe`: the connection hears events from now on (of some roots, and the
 /// changes of some of the caller's sessions); a subscriber is never idle.
 enum SubscribeCommand: StateCommand {
-    static func arguments(of command: Command) -> SubscribeRequest? { if case .subscribe(let a) = command { a } else { nil } }
-
     static func run(in state: CuratorState, _ args: SubscribeRequest, caller: Caller) throws(ProtocolError) -> SubscribeResult {
         guard let sink = caller.connection else { throw ProtocolError(.internalError, "subscribe needs a connection to send events to") }
         var roots: Set<Int32>?

@@ -10,8 +10,6 @@ import Glibc
 /// file system does not answer (a hung share) is not synced: the cookie is written
 /// by another thread, and `timeout_ms` bounds the whole wait.
 enum SyncCommand: CuratorCommand {
-    static func arguments(of command: Command) -> SyncRequest? { if case .sync(let a) = command { a } else { nil } }
-
     static func run(_ args: SyncRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> SyncResult {
         let started = MonotonicClock.nanoseconds()
         var synced = true
@@ -58,12 +56,20 @@ enum SyncCommand: CuratorCommand {
         // Polled roots: wait until their own running scan is over (another root's
         // scan, however long, is not theirs to wait for).
         let polled = targets.filter { !$0.viaInotify }.map(\.id)
-        let pollRunning = { curator.withState { state in polled.contains { state.roots[$0]?.scanning == true } } }
-        while !polled.isEmpty && pollRunning() && !deadline.hasPassed {
-            usleep(2000)
-        }
-        if !polled.isEmpty && pollRunning() { synced = false }
+        if !polled.isEmpty && !waitForScans(of: polled, curator: curator, until: deadline) { synced = false }
         return SyncResult(synced: synced, elapsedMs: Double(MonotonicClock.nanoseconds() - started) / 1e6)
+    }
+
+    /// Waits until none of `roots` is scanning, woken by `ScanEnds` rather than
+    /// looking again and again; false when `deadline` passed first.
+    static func waitForScans(of roots: [Int32], curator: Curator, until deadline: Deadline) -> Bool {
+        let ends = curator.withState { $0.scanEnds }
+        let scanning = { curator.withState { state in roots.contains { state.roots[$0]?.scanning == true } } }
+        while true {
+            let seen = ends.current
+            if !scanning() { return true }
+            if !ends.wait(past: seen, until: deadline) { return !scanning() }
+        }
     }
 
     /// Creates the cookie file on a cookie thread and waits for it until `deadline`:

@@ -11,8 +11,6 @@ import Glibc
 /// event follows). The cache is looked at here, outside the lock; only the
 /// photos' places are read under it.
 enum ThumbnailCommand: CuratorCommand {
-    static func arguments(of command: Command) -> ThumbnailRequest? { if case .thumbnail(let a) = command { a } else { nil } }
-
     /// The largest thumbnail sent as bytes (an xx-large PNG is about 1.5 MB).
     static let maxDataBytes = 8 << 20
 

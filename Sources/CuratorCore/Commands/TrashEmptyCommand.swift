@@ -7,31 +7,18 @@ import Glibc
 /// holds the slots of the roots it empties photos of, and waits for no other batch:
 /// one on one of those roots makes it `batch_running`.
 enum TrashEmptyCommand: CuratorCommand {
-    static func arguments(of command: Command) -> TrashRequest? { if case .trashEmpty(let a) = command { a } else { nil } }
-
-    static func run(_ args: TrashRequest, curator: Curator, caller: Caller) throws -> TrashEmptyResult {
+    static func run(_ args: TrashEmptyRequest, curator: Curator, caller: Caller) throws -> TrashEmptyResult {
         guard let token = args.token, !token.isEmpty else {
             throw ProtocolError(.invalidArgument, "token: required: the token of the trash.list with the same root and "
                                 + "older_than_days, so that exactly what was shown is emptied", argument: "token")
         }
-        let cutoff = try cutoff(args, curator: curator)
-        // The roots of what it would empty now: if that changes before it runs, the
-        // token no longer matches and nothing is emptied.
-        let roots = try args.root.map { Set([$0]) } ?? curator.batches.withRunner { (runner) throws(BatchError) in
-            Set(try runner.trashed(uid: caller.uid, cutoff: cutoff).photos.map(\.root))
-        }
-        try curator.claimBatchSlots(roots)
-        defer { curator.releaseBatchSlots(roots) }
-        let result = try curator.batches.withRunner { (runner) throws(BatchError) in
-            try runner.empty(uid: caller.uid, root: args.root, cutoff: cutoff, token: token)
-        }
-        curator.withState { $0.photosPurged(result.items) }
-        return result
+        return try BatchCoordinator(curator: curator).empty(root: args.root, cutoff: try cutoff(args, curator: curator), token: token,
+                                                            caller: caller)
     }
 
     /// The time before which a photo's batch must have run (now less `older_than_days`),
     /// after checking that a named root exists.
-    static func cutoff(_ args: TrashRequest, curator: Curator) throws(ProtocolError) -> Int64? {
+    static func cutoff(_ args: some TrashRequest, curator: Curator) throws(ProtocolError) -> Int64? {
         if let root = args.root, curator.configuration.root(named: root) == nil {
             throw ProtocolError(.noSuchRoot, "No root is named \"\(root)\".", argument: "root")
         }

@@ -4,8 +4,6 @@ import CuratorProtocol
 /// `view`: what the session looks at. Another page (root or folder) resets its
 /// mode and selection (article 003); another filter or sort keeps them (article 001).
 enum ViewCommand: StateCommand {
-    static func arguments(of command: Command) -> ViewRequest? { if case .view(let a) = command { a } else { nil } }
-
     static func run(in state: CuratorState, _ args: ViewRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         _ = try state.resolve(args.view, uid: key.uid)  // refuse an unknown root or folder before changing anything

@@ -16,7 +16,7 @@ public struct ConfigLoader {
     static let topLevelKeys: Set<String> = [
         "roots", "socket", "socket_mode", "state_dir", "log_level", "selection_cap", "plan_ttl_seconds", "max_clients", "trash_dir",
         "max_clients_per_user", "idle_timeout_seconds", "max_sessions_per_user", "max_selection", "max_selected_per_user",
-        "thumbnails", "thumbnail_dir",
+        "thumbnails", "thumbnail_dir", "web_gateway_user", "web_session_idle_seconds", "web_session_max_seconds",
     ]
     static let rootKeys: Set<String> = [
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all", "delete",
@@ -209,7 +209,7 @@ public struct ConfigLoader {
             }
             let recycleGroup = try string("recycle_group", in: object, path: "\(at).recycle_group")
             if let recycleGroup {
-                guard trash == .recycle else { throw fail("\(at).recycle_group", "applies to trash: \"recycle\" only") }
+                guard trash.rules.takesRecycleGroup else { throw fail("\(at).recycle_group", "applies to trash: \"recycle\" only") }
                 guard UserAccount.groupID(named: recycleGroup) != nil else {
                     throw fail("\(at).recycle_group", "there is no group \"\(recycleGroup)\"")
                 }
@@ -282,6 +282,10 @@ public struct ConfigLoader {
         }
         let idle = try number("idle_timeout_seconds", in: top, path: "idle_timeout_seconds") ?? Configuration.defaultIdleTimeoutSeconds
         guard idle >= 0 && idle <= 86400 else { throw fail("idle_timeout_seconds", "must be between 0 (never) and 86400") }
+        let gateway = try string("web_gateway_user", in: top, path: "web_gateway_user")
+        if let gateway, gateway.isEmpty { throw fail("web_gateway_user", "must name a user (or a uid), or be left out") }
+        let webIdle = try whole("web_session_idle_seconds", from: 1, to: 2_592_000, default: WebSettings.defaultIdleSeconds)
+        let webMax = try whole("web_session_max_seconds", from: 1, to: 31_536_000, default: WebSettings.defaultMaxSeconds)
         var trash: String?
         if let configured = try string("trash_dir", in: top, path: "trash_dir") {
             trash = try absolute(configured, key: "trash_dir")
@@ -306,7 +310,7 @@ public struct ConfigLoader {
                              idleTimeoutSeconds: idle, maxSessionsPerUser: maxSessions,
                              maxSelection: maxSelection, maxSelectedPerUser: maxSelected,
                              homeTrash: trash.map { ByteString($0) }, thumbnailCache: thumbnails.map { ByteString($0) },
-                             source: file)
+                             web: WebSettings(gatewayUser: gateway, idleSeconds: webIdle, maxSeconds: webMax), source: file)
     }
 
     /// " (did you mean "socket"?)" for a key a typo or two away from a known one.

@@ -101,6 +101,8 @@ public struct Configuration: Sendable, Hashable {
     public var homeTrash: ByteString?
     /// The `thumbnails` directory the daemon makes thumbnails in; nil: none are made.
     public var thumbnailCache: ByteString?
+    /// The system web gateway's user and the life of the sessions it is issued.
+    public var web: WebSettings
     /// The file the settings came from, if any.
     public var source: String?
 
@@ -110,7 +112,8 @@ public struct Configuration: Sendable, Hashable {
                 maxSessionsPerUser: Int = Configuration.defaultMaxSessionsPerUser,
                 maxSelection: Int = Configuration.defaultMaxSelection,
                 maxSelectedPerUser: Int = Configuration.defaultMaxSelectedPerUser,
-                homeTrash: ByteString?, thumbnailCache: ByteString? = nil, source: String? = nil) {
+                homeTrash: ByteString?, thumbnailCache: ByteString? = nil, web: WebSettings = WebSettings(),
+                source: String? = nil) {
         self.roots = roots
         self.socketPath = socketPath
         self.socketMode = socketMode
@@ -126,6 +129,7 @@ public struct Configuration: Sendable, Hashable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.homeTrash = homeTrash
         self.thumbnailCache = thumbnailCache
+        self.web = web
         self.source = source
     }
 

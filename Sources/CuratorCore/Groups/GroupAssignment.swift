@@ -234,8 +234,12 @@ struct GroupAssignment {
                     } else if baseGroup[base] >= 0 && !foreign[base] {
                         group[i] = baseGroup[base]
                         role[i] = .sidecar
+                    } else if foreign[base] {
+                        role[i] = .undecided  // it may be the sidecar of an image the root does not count
                     } else {
-                        role[i] = .undecided
+                        // Several photos of its base, not grouped (two rendered files): none
+                        // takes it, so it is listed as an orphan, where its user can find it.
+                        role[i] = .orphan
                     }
                 case .fileSidecar:
                     let bytes = name(i)
@@ -251,8 +255,10 @@ struct GroupAssignment {
                         group[i] = group[file]
                         role[i] = .sidecar
                         sidecarOf[i] = Int32(file)
-                    case .one, .several:
-                        role[i] = .undecided  // an image of a type the root does not count, or of several
+                    case .one:
+                        role[i] = .undecided  // an image of a type the root does not count
+                    case .several:
+                        role[i] = .orphan  // which of several it is about cannot be told: listed as an orphan
                     case .none:
                         role[i] = .orphan
                     }

@@ -9,11 +9,12 @@ public enum GroupRole: UInt8, Hashable, Sendable {
     case member = 1
     /// A sidecar of a group.
     case sidecar = 2
-    /// A sidecar whose image is gone: listed only by the orphans filter.
+    /// A sidecar whose image is gone, or that no one photo takes (its base name is
+    /// shared by several photos that are not grouped): listed only by the orphans filter.
     case orphan = 3
-    /// A sidecar no group takes (its image is not a photo here, or which of several
-    /// it belongs to cannot be told), or any sidecar in a root that does not group:
-    /// never listed, never trashed with anything.
+    /// A sidecar whose image is not a photo here (a type the root does not count),
+    /// or any sidecar in a root that does not group: never listed, never trashed
+    /// with anything.
     case undecided = 4
 
     /// A row that stands for itself in some listing.

@@ -15,7 +15,9 @@ import CuratorSystem
 ///   `.pp3`, `.dop`, `.thm`) the whole shot, `IMG_0001.CR2.xmp` that one file
 ///   (matched case-insensitively when no name matches exactly), darktable's
 ///   `IMG_0001_01.CR2.xmp` its original `IMG_0001.CR2`. One whose image is gone is
-///   an orphan; one whose owner cannot be decided goes nowhere.
+///   an orphan, and so is one that several photos could take (`IMG_0001.xmp` beside
+///   `IMG_0001.JPG` and `IMG_0001.jpeg`): listed, never trashed with a photo on a
+///   guess. One whose image is of a type the root does not count goes nowhere.
 public enum PhotoGrouping {
     public static func group(names: some Sequence<ByteString>, settings: GroupSettings = .default) -> FolderGrouping {
         let all = Array(names)

@@ -64,11 +64,11 @@ public struct ShotGroup: Hashable, Sendable {
 public struct FolderGrouping: Hashable, Sendable {
     /// By the shown photo's name.
     public var groups: [ShotGroup]
-    /// Sidecars whose image is gone (`--orphans`), by name.
+    /// Sidecars whose image is gone, or that could belong to more than one photo
+    /// (`IMG_0001.xmp` beside `IMG_0001.JPG` and `IMG_0001.HEIC`): listed by
+    /// `--orphans`, where their user finds them, and trashed only on their own. By name.
     public var orphans: [ByteString]
-    /// Sidecars whose image is there but which no group takes, because they could
-    /// belong to more than one photo (`IMG_0001.xmp` beside `IMG_0001.JPG` and
-    /// `IMG_0001.HEIC`) or their image is not a photo of this root: neither listed
-    /// nor orphans, so that nothing is trashed on a guess. By name.
+    /// Sidecars whose image is there but is not a photo of this root: neither
+    /// listed nor orphans. By name.
     public var undecided: [ByteString]
 }

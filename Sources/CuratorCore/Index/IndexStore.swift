@@ -26,9 +26,10 @@ final class IndexStore {
     private var requestedAtFrames = 0
     /// 2: photos have a group and a role (issue 15); 3: sidecars are stored by
     /// record (`SidecarRecord`); 4: photos have a capture detail (`CaptureDetail`);
-    /// 5: content hashes (`content_hashes`, exact duplicates).
-    /// A file of version 1 to 4 is migrated, a step per version.
-    static let schemaVersion = 5
+    /// 5: content hashes (`content_hashes`, exact duplicates); 6: the marks read
+    /// from each sidecar (`sidecar_marks`, docs/XMP.md).
+    /// A file of version 1 to 5 is migrated, a step per version.
+    static let schemaVersion = 6
     /// Photo rows and sidecar records inserted, updated or deleted since opening: a
     /// restart over an unchanged tree must leave this at zero (reported in `status`).
     var photoWrites = 0
@@ -105,10 +106,17 @@ final class IndexStore {
             try database.setUserVersion(5)
             version = 5
         }
+        if version == 5 {
+            // Sidecars' marks came in version 6: a table of their own, empty until
+            // the marks reader fills it (`addSidecarMarks`).
+            try addSidecarMarks()
+            try database.setUserVersion(6)
+            version = 6
+        }
         if version != Self.schemaVersion {
             if version != 0 {
                 // A cache from another schema: drop it; the scan rebuilds it.
-                try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS content_hashes; DROP TABLE IF EXISTS stack_looks; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
+                try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS content_hashes; DROP TABLE IF EXISTS stack_looks; DROP TABLE IF EXISTS sidecar_marks; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
             }
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS roots(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, path BLOB NOT NULL, device INTEGER NOT NULL DEFAULT 0);
@@ -119,6 +127,7 @@ final class IndexStore {
                     grp INTEGER NOT NULL DEFAULT 0, role INTEGER NOT NULL DEFAULT 0, capture_detail INTEGER NOT NULL DEFAULT 0);
                 \(Self.createSidecarsSQL)
                 \(Self.createContentHashesSQL)
+                \(Self.createSidecarMarksSQL)
                 CREATE TABLE IF NOT EXISTS sessions(uid INTEGER NOT NULL, name TEXT NOT NULL, state BLOB NOT NULL, PRIMARY KEY(uid, name)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
                 """)

@@ -17,15 +17,9 @@ enum LibraryUndo {
     case replaced(Photo)
     /// A row's group and role before a regrouping changed them (in place).
     case regrouped(Int64, group: Int64, role: GroupRole)
-    /// A folder linked: what held its path before, and whether it was already
-    /// among its root's folders and its parent's children.
-    case linked(Folder, atPath: Int32?, inRoot: Bool, child: Bool)
-    /// A folder unlinked: whether its path, its root's set and its parent's
-    /// children held it (and so were changed).
-    case unlinked(Folder, atPath: Bool, inRoot: Bool, child: Bool)
-    /// A folder dropped: its children set, dropped path and next rank before.
-    case dropped(Int32, children: Set<Int32>?, path: ByteString?, rank: Int64?)
-    /// A folder's next rank before `takeRank`.
+    /// A change to the folder tree (`FolderTree.Change`).
+    case folder(FolderTree.Change)
+    /// A folder's next rank before `takeRank` or before the folder was dropped.
     case rank(Int32, Int64?)
     /// A group's rows (`PhotoLibrary.groupLinks`) before they changed.
     case groupRows(Int64, [Int64]?)

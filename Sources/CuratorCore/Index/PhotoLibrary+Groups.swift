@@ -58,7 +58,7 @@ extension PhotoLibrary {
         groupSettings[root] = settings
         guard recorded != settings.storedValue else { return }
         try batch {
-            for folder in folderIDs(inRoot: root) { dirtyFolders.insert(folder) }  // whole
+            for folder in folderIDs(inRoot: root) { regroups.regroupWhole(folder) }
             try store.setGroupSettings(settings.storedValue, root: root)
         }
     }
@@ -73,7 +73,7 @@ extension PhotoLibrary {
     }
 
     /// Has the open transaction group `folder` again whole before it commits.
-    func regroupWhole(_ folder: Int32) { dirtyFolders.insert(folder) }
+    func regroupWhole(_ folder: Int32) { regroups.regroupWhole(folder) }
 
     /// Groups one folder's rows again, from their names; called before a
     /// transaction commits, for every folder it touched. With `keys` (the bases of
@@ -143,9 +143,17 @@ extension PhotoLibrary {
         // (Its own photos are no other group's: the groups cannot compete here.)
         var keepers: [Int] = []
         for g in 0..<groupCount {
+            let shown = ids[Int(assignment.shown[g])]
+            // A shown photo back from the trash under its former id (an undo) takes
+            // back the id it gave its group before it left, which its group's other
+            // photos may have kept meanwhile under another.
+            if isReturned(shown), available(shown) {
+                assigned[g] = shown
+                taken.insert(shown)
+                continue
+            }
             let former = formerIDs(g)
             guard !former.isEmpty else { continue }
-            let shown = ids[Int(assignment.shown[g])]
             let candidates = former.filter { owns(g, $0) && available($0) }
             if candidates.contains(shown) {
                 assigned[g] = shown
@@ -264,13 +272,15 @@ extension PhotoLibrary {
 }
 
 extension GroupSettings {
-    /// How the index records the settings its groups were made with: 0 off, 1
-    /// showing the rendered photo, 2 the RAW.
+    /// How the index records the settings (and rules) its groups were made with: 0
+    /// off, 3 showing the rendered photo, 4 the RAW. A change of the grouping rules
+    /// takes new numbers, so that an index grouped by the old ones is grouped again
+    /// once, at start (1 and 2 left a sidecar that several photos could take undecided).
     var storedValue: Int64 {
         guard enabled else { return 0 }
         switch shown {
-        case .rendered: return 1
-        case .raw: return 2
+        case .rendered: return 3
+        case .raw: return 4
         }
     }
 }

@@ -26,35 +26,14 @@ final class PhotoLibrary {
     /// inode, so a digest never names the wrong photo. It confirms its matches in
     /// `photos`: a photo is filed after it is put there and taken out before.
     private var byInode = InodeIndex()
-    private(set) var folders: [Int32: Folder] = [:]
-    private var folderByPath: [FolderKey: Int32] = [:]
-    /// Folder id -> the folders directly below it.
-    private var children: [Int32: Set<Int32>] = [:]
-    private var foldersByRoot: [Int32: Set<Int32>] = [:]
-    /// Paths of folders dropped recently, so that `removed` events published after
-    /// the batch that dropped them still carry the photo's full path.
-    private var droppedFolderPaths: [Int32: ByteString] = [:]
-    private var nextID: Int64 = 1
+    /// The folders by id, path, root and parent.
+    private(set) var tree = FolderTree()
+    private var ids = PhotoIDAllocator(next: 1)
     private var nextRank: [Int32: Int64] = [:]
-    private(set) var countByRoot: [Int32: Int] = [:]
-    private(set) var bytesByRoot: [Int32: Int64] = [:]
-    /// Rows listed as photos per root (a group once): `countByRoot` less the
-    /// groups' other files.
-    private(set) var listedByRoot: [Int32: Int] = [:]
-    /// The same per folder: where a photo is in a view by name is the photos listed
-    /// in the folders before its own, plus its place among its folder's, without
-    /// the whole view resolved (`ViewPositions`).
-    private(set) var listedByFolder: [Int32: Int] = [:]
-    /// Photos per root whose capture time is still to be read.
-    private(set) var pendingCaptureByRoot: [Int32: Int] = [:]
+    /// The totals per root and per folder (`LibraryCounters`).
+    private(set) var counters = LibraryCounters()
     /// Bumped on every change, so that cached views know when to rebuild.
     private(set) var generation: UInt64 = 0
-    /// Bumped when a folder is dropped or moved, or a transaction rolled back:
-    /// within one epoch folders are only added, each appended to `linkedFolders`,
-    /// so an answer worked out over every folder (`listsEverything`) needs only
-    /// the folders linked since it, not a walk of all of them per change.
-    private(set) var folderEpoch: UInt64 = 0
-    private(set) var linkedFolders: [Int32] = []
     private var inTransaction = false
     /// What the open transaction changed in memory, oldest first (`LibraryUndo`).
     private var undoLog: [LibraryUndo] = []
@@ -65,38 +44,21 @@ final class PhotoLibrary {
     var groupLinks = GroupLinks()
     /// Each root's way of grouping; a root not set does not group.
     var groupSettings: [Int32: GroupSettings] = [:]
-    /// Folders the open transaction put rows in or took rows from: grouped again
-    /// before it commits.
-    var dirtyFolders: Set<Int32> = []
-    /// The bases (`ShotKeys` digests) of the names the open transaction put in or
-    /// took out, by folder: only the groups they can change are made again
-    /// (`regroup(folder:touching:)`).
-    var dirtyKeys: [Int32: Set<UInt64>] = [:]
+    /// What the open transaction groups again before it commits.
+    var regroups = RegroupQueue()
     /// Per folder, its names by the bases they can change (`ShotKeys`): built when
     /// a folder is first regrouped in part, kept since, dropped on a rollback.
     var groupKeys: [Int32: [UInt64: Set<ByteString>]] = [:]
-    /// Rows the open transaction added bring no group id of their own: those whose
-    /// id it handed out (from `freshFrom` on) and those that came back under their
-    /// former id (`freshReturned`). A set of every id added was a hash insert per
-    /// photo of a scan.
-    private var freshFrom: Int64 = .max
-    private var freshReturned: Set<Int64> = []
-
-    func isFresh(_ id: Int64) -> Bool { id >= freshFrom || freshReturned.contains(id) }
+    func isFresh(_ id: Int64) -> Bool { regroups.isFresh(id) }
+    /// Whether the open transaction added `id` back under its former id (from the trash).
+    func isReturned(_ id: Int64) -> Bool { regroups.isReturned(id) }
     /// Rows a regrouping went over since the library opened: what the scans left
     /// to group after adding rows (a new folder's are placed by its plan).
     var regroupedRows = 0
     /// Rows whose group or role changed since the state last took them (`takeShifts`).
     var shifts: [GroupShift] = []
-    /// Rows the open transaction changed, written to the store once each before it
-    /// commits: a row added and then grouped (a RAW beside its JPEG, a sidecar)
-    /// was two writes of one row, a fifth more writes for a cold scan. Appended to
-    /// (a row may be more than once), then sorted and each id written once: a set
-    /// hashed every row of a cold scan, and was sorted all the same.
-    private var unwritten: [Int64] = []
-    /// Sidecar records (`SidecarRecord`) to store again before the transaction
-    /// commits: those of sidecars written or removed in it.
-    private var unwrittenRecords = Set<Int64>()
+    /// Rows and sidecar records to write before the transaction commits.
+    private var pending = PendingWrites()
 
     init(store: IndexStore) throws {
         self.store = store
@@ -110,14 +72,13 @@ final class PhotoLibrary {
         try store.loadPhotos(into: &load) { [folders] in folders[$0]?.rootID }
         load.finish()
         adopt(load)
-        nextID = max(try store.maxPhotoID() + 1, try store.reservedPhotoID())
-        reservedID = nextID
+        ids = PhotoIDAllocator(next: max(try store.maxPhotoID() + 1, try store.reservedPhotoID()))
         // Sidecars among the photo rows (an index of version 2) move into records.
         if !store.strayedSidecars.isEmpty {
             try batch {
                 for id in store.strayedSidecars {
                     try store.deletePhoto(id: id)
-                    unwritten.append(id)
+                    pending.row(id)
                 }
             }
         }
@@ -131,35 +92,20 @@ final class PhotoLibrary {
         entries = load.entries
         groupLinks = load.groupLinks
         nextRank = load.nextRank
-        for (root, totals) in load.totals {
-            countByRoot[root] = totals.rows
-            bytesByRoot[root] = totals.bytes
-            listedByRoot[root] = totals.listed
-            pendingCaptureByRoot[root] = totals.pendingCapture
-        }
-        listedByFolder = load.listedByFolder
+        counters = LibraryCounters(loaded: load.totals, listedByFolder: load.listedByFolder)
         generation &+= UInt64(load.count)
     }
 
-    /// Ids are never reused, not even those of photos that left (a trashed photo
-    /// keeps its id for an undo): the store records how far ids have been handed out.
-    private var reservedID: Int64 = 0
-
     func takeID() throws -> Int64 {
-        note(.ids(next: nextID, reserved: reservedID))
-        if nextID >= reservedID {
-            reservedID = nextID + 4096
-            try store.setReservedPhotoID(reservedID)
-        }
-        defer { nextID += 1 }
-        return nextID
+        note(.ids(next: ids.next, reserved: ids.reserved))
+        return try ids.take { try store.setReservedPhotoID($0) }
     }
 
     /// A folder read from the store; an index written before folders were linked to
     /// their parents may lack the intermediate rows, which are created here.
     private func adoptLoadedFolder(_ folder: Folder) throws {
         let key = FolderKey(rootID: folder.rootID, path: folder.path)
-        if folderByPath[key] != nil {
+        if tree.id(root: key.rootID, path: key.path) != nil {
             // A duplicate row (never written by this version): keep the first.
             try store.deleteFolder(id: folder.id)
             return
@@ -179,30 +125,25 @@ final class PhotoLibrary {
     /// the reservation that was rolled back with them.
     func batch<R>(_ body: () throws -> R) throws -> R {
         if inTransaction { return try body() }
-        droppedFolderPaths.removeAll(keepingCapacity: true)
+        tree.forgetDropped()
         try store.begin()
         inTransaction = true
-        freshFrom = nextID
+        regroups.begin(nextID: ids.next)
         let shiftsBefore = shifts.count
         defer {
             inTransaction = false
             // A large transaction (a root dropped) does not keep its log's memory.
             undoLog.removeAll(keepingCapacity: undoLog.capacity <= 4096)
-            dirtyFolders.removeAll(keepingCapacity: true)
-            dirtyKeys.removeAll(keepingCapacity: true)
-            freshFrom = .max
-            freshReturned.removeAll(keepingCapacity: true)
-            unwritten.removeAll(keepingCapacity: unwritten.capacity <= 4096)
-            unwrittenRecords.removeAll()
+            regroups.end()
+            pending.clear()
         }
         do {
             let r = try body()
             // Each folder touched is grouped again, in the same transaction: whole,
             // or the groups its changed names can be in.
-            for (folder, keys) in dirtyKeys where !dirtyFolders.contains(folder) { try regroup(folder: folder, touching: keys) }
-            while let folder = dirtyFolders.popFirst() { try regroup(folder: folder, touching: nil) }
-            unwritten.sort()
-            try persist(unwritten)
+            for (folder, keys) in regroups.keysByFolder where !regroups.isWhole(folder) { try regroup(folder: folder, touching: keys) }
+            while let folder = regroups.popWhole() { try regroup(folder: folder, touching: nil) }
+            try persist(pending.sortedRows())
             try store.commit()
             return r
         } catch {
@@ -242,37 +183,15 @@ final class PhotoLibrary {
                 if inode { byInode.set(Self.inodeDigest(photo.identity.device, photo.identity.inode), photo.id, digestOf: digest(of:)) }
                 count(photo, 1)
             case .replaced(let old):
-                if let current = photos[old.id], current.capture == .pending { pendingCaptureByRoot[current.rootID, default: 0] -= 1 }
-                if old.capture == .pending { pendingCaptureByRoot[old.rootID, default: 0] += 1 }
-                if let current = photos[old.id], current.role == .shown { countListed(current.rootID, current.folderID, -1) }
-                if old.role == .shown { countListed(old.rootID, old.folderID, 1) }
+                counters.replace(photos[old.id], with: old)
                 photos[old.id] = old
             case .regrouped(let id, let group, let role):
                 if let row = photos.row(id) {
-                    let root = photos.rootID(of: row)
-                    if row.role == .shown { countListed(root, row.folderID, -1) }
-                    if role == .shown { countListed(root, row.folderID, 1) }
+                    counters.changeRole(root: photos.rootID(of: row), folder: row.folderID, from: row.role, to: role)
                     photos.setGroup(id, group: group, role: role)
                 }
-            case .linked(let folder, let atPath, let inRoot, let child):
-                newFolderEpoch()
-                folders[folder.id] = nil
-                folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = atPath
-                if !inRoot { foldersByRoot[folder.rootID]?.remove(folder.id) }
-                if !child, let parent = parentID(of: folder) {
-                    children[parent]?.remove(folder.id)
-                    if children[parent]?.isEmpty == true { children[parent] = nil }
-                }
-            case .unlinked(let folder, let atPath, let inRoot, let child):
-                newFolderEpoch()
-                folders[folder.id] = folder
-                if atPath { folderByPath[FolderKey(rootID: folder.rootID, path: folder.path)] = folder.id }
-                if inRoot { foldersByRoot[folder.rootID, default: []].insert(folder.id) }
-                if child, let parent = parentID(of: folder) { children[parent, default: []].insert(folder.id) }
-            case .dropped(let id, let below, let path, let rank):
-                children[id] = below
-                droppedFolderPaths[id] = path
-                nextRank[id] = rank
+            case .folder(let change):
+                tree.undo(change)
             case .rank(let folder, let rank):
                 nextRank[folder] = rank
             case .groupRows(let group, let rows):
@@ -280,8 +199,7 @@ final class PhotoLibrary {
             case .joined(let id):
                 groupLinks.removeAppended(id)
             case .ids(let next, let reserved):
-                nextID = next
-                reservedID = reserved
+                ids.restore(next: next, reserved: reserved)
             }
         }
         generation &+= 1
@@ -294,13 +212,13 @@ final class PhotoLibrary {
     /// As `write(_:)`, for a row changed in place.
     private func write(_ id: Int64) throws {
         guard inTransaction else { return try persist([id]) }
-        unwritten.append(id)
+        pending.row(id)
     }
 
     /// Takes a row that left the table (`photo` as it was) out of the store.
     private func unstore(_ photo: Photo) throws {
         guard photo.type.isSidecar else { return try store.deletePhoto(id: photo.id) }
-        unwrittenRecords.insert(SidecarRecord.record(of: photo.id))
+        pending.record(SidecarRecord.record(of: photo.id))
         if !inTransaction { try persist([]) }
     }
 
@@ -320,11 +238,10 @@ final class PhotoLibrary {
                 try store.upsertPhoto(table.photo(row))
             } else if SidecarRecord.record(of: id) != lastRecord {
                 lastRecord = SidecarRecord.record(of: id)
-                unwrittenRecords.insert(SidecarRecord.record(of: id))
+                pending.record(SidecarRecord.record(of: id))
             }
         }
-        for record in unwrittenRecords.sorted() { try store.setSidecars(record: record, table.sidecarRecord(record)) }
-        unwrittenRecords.removeAll(keepingCapacity: true)
+        for record in pending.takeRecords() { try store.setSidecars(record: record, table.sidecarRecord(record)) }
     }
 
     /// Photo rows and sidecar records written to the store since it was opened.
@@ -341,7 +258,25 @@ final class PhotoLibrary {
     /// copies the whole table's references first, once per photo of a scan).
     func role(of id: Int64) -> GroupRole? { photos.row(id)?.role }
 
-    func folderID(root: Int32, path: ByteString) -> Int32? { folderByPath[FolderKey(rootID: root, path: path)] }
+    func folderID(root: Int32, path: ByteString) -> Int32? { tree.id(root: root, path: path) }
+
+    var folders: [Int32: Folder] { tree.folders }
+
+    /// Bumped when a folder is dropped or moved, or a transaction rolled back:
+    /// within one epoch folders are only added, each appended to `linkedFolders`,
+    /// so an answer worked out over every folder (`listsEverything`) needs only
+    /// the folders linked since it, not a walk of all of them per change.
+    var folderEpoch: UInt64 { tree.epoch }
+    var linkedFolders: [Int32] { tree.linkedSinceEpoch }
+
+    var countByRoot: [Int32: Int] { counters.countByRoot }
+    var bytesByRoot: [Int32: Int64] { counters.bytesByRoot }
+    /// Rows listed as photos per root (a group once).
+    var listedByRoot: [Int32: Int] { counters.listedByRoot }
+    /// Rows listed per folder (`ViewPositions`).
+    var listedByFolder: [Int32: Int] { counters.listedByFolder }
+    /// Photos per root whose capture time is still to be read.
+    var pendingCaptureByRoot: [Int32: Int] { counters.pendingCaptureByRoot }
 
     /// `inOrder`: names are asked in ascending order, most past every name of the folder (a plan's).
     func photoID(folder: Int32, name: ByteString, inOrder: Bool = false) -> Int64? {
@@ -371,7 +306,7 @@ final class PhotoLibrary {
     }
 
     /// The path of a folder, also for one dropped in the current or last batch.
-    func folderPath(_ id: Int32) -> ByteString? { folders[id]?.path ?? droppedFolderPaths[id] }
+    func folderPath(_ id: Int32) -> ByteString? { tree.path(id) }
 
     func relativePath(of photo: Photo) -> ByteString {
         guard let folder = folderPath(photo.folderID) else { return photo.name }
@@ -393,20 +328,10 @@ final class PhotoLibrary {
         folderIDs(inRoot: root).flatMap { photoIDs(inFolder: $0).compactMap { photos[$0] } }
     }
 
-    func folderIDs(inRoot root: Int32) -> Set<Int32> { foldersByRoot[root] ?? [] }
+    func folderIDs(inRoot root: Int32) -> Set<Int32> { tree.ids(inRoot: root) }
 
     /// Folders of `root` at or below `path`, found by walking down from it.
-    func folders(root: Int32, within path: ByteString) -> [Folder] {
-        guard let top = folderID(root: root, path: path) else { return [] }
-        var result: [Folder] = []
-        var stack = [top]
-        while let id = stack.popLast() {
-            guard let folder = folders[id] else { continue }
-            result.append(folder)
-            if let below = children[id] { stack.append(contentsOf: below) }
-        }
-        return result
-    }
+    func folders(root: Int32, within path: ByteString) -> [Folder] { tree.subtree(root: root, within: path) }
 
     // MARK: mutations
 
@@ -461,9 +386,9 @@ final class PhotoLibrary {
             return .changed(existing)
         }
         let id: Int64
-        if let preferredID, photos.row(preferredID) == nil, preferredID < nextID {
+        if let preferredID, photos.row(preferredID) == nil, ids.handedOut(preferredID) {
             id = preferredID  // a photo coming back from the trash keeps its former id
-            freshReturned.insert(id)
+            regroups.returned(id)
         } else {
             id = try takeID()
         }
@@ -561,8 +486,7 @@ final class PhotoLibrary {
         guard var photo = photos[id], photo.capture != capture || photo.captureDetail != detail else { return }
         try batch {
             note(.replaced(photo))
-            if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] -= 1 }
-            if capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += 1 }
+            counters.changeCapture(root: photo.rootID, from: photo.capture, to: capture)
             photo.capture = capture
             photo.captureDetail = detail
             photos[id] = photo
@@ -579,10 +503,8 @@ final class PhotoLibrary {
         guard old != group || row.role != role else { return }
         let oldRows = old == group ? [] : rows(ofGroup: old)
         let newRows = old == group ? [] : rows(ofGroup: group)
-        let root = photos.rootID(of: row)
         note(.regrouped(id, group: old, role: row.role))
-        if row.role == .shown { countListed(root, row.folderID, -1) }
-        if role == .shown { countListed(root, row.folderID, 1) }
+        counters.changeRole(root: photos.rootID(of: row), folder: row.folderID, from: row.role, to: role)
         photos.setGroup(id, group: group, role: role)
         generation &+= 1
         if old != group {
@@ -665,9 +587,8 @@ final class PhotoLibrary {
         try batch {
             for id in photoIDs(inFolder: folder.id) { _ = try remove(id) }
             unlink(folder)
-            note(.dropped(folder.id, children: children[folder.id], path: droppedFolderPaths[folder.id], rank: nextRank[folder.id]))
-            children[folder.id] = nil
-            droppedFolderPaths[folder.id] = folder.path
+            note(.folder(tree.drop(folder)))
+            note(.rank(folder.id, nextRank[folder.id]))
             nextRank[folder.id] = nil
             groupKeys[folder.id] = nil
             try store.deleteFolder(id: folder.id)
@@ -676,46 +597,14 @@ final class PhotoLibrary {
 
     // MARK: memory
 
-    /// The folder directly above `folder`, when it is linked.
-    private func parentID(of folder: Folder) -> Int32? {
-        folder.path.isEmpty ? nil : folderID(root: folder.rootID, path: folder.path.parent)
-    }
-
     private func link(_ folder: Folder) {
-        let key = FolderKey(rootID: folder.rootID, path: folder.path)
-        let parent = parentID(of: folder)
-        if inTransaction {
-            note(.linked(folder, atPath: folderByPath[key], inRoot: foldersByRoot[folder.rootID]?.contains(folder.id) == true,
-                        child: parent.map { children[$0]?.contains(folder.id) == true } ?? false))
-        }
-        folders[folder.id] = folder
-        folderByPath[key] = folder.id
-        foldersByRoot[folder.rootID, default: []].insert(folder.id)
-        linkedFolders.append(folder.id)
-        if let parent { children[parent, default: []].insert(folder.id) }
+        let change = tree.link(folder)
+        note(.folder(change))
     }
 
     private func unlink(_ folder: Folder) {
-        let key = FolderKey(rootID: folder.rootID, path: folder.path)
-        let parent = parentID(of: folder)
-        if inTransaction {
-            note(.unlinked(folders[folder.id] ?? folder, atPath: folderByPath[key] == folder.id,
-                          inRoot: foldersByRoot[folder.rootID]?.contains(folder.id) == true,
-                          child: parent.map { children[$0]?.contains(folder.id) == true } ?? false))
-        }
-        folders[folder.id] = nil
-        if folderByPath[key] == folder.id { folderByPath[key] = nil }
-        newFolderEpoch()
-        foldersByRoot[folder.rootID]?.remove(folder.id)
-        if let parent {
-            children[parent]?.remove(folder.id)
-            if children[parent]?.isEmpty == true { children[parent] = nil }
-        }
-    }
-
-    private func newFolderEpoch() {
-        folderEpoch &+= 1
-        linkedFolders.removeAll(keepingCapacity: true)
+        let change = tree.unlink(folder)
+        note(.folder(change))
     }
 
     private func takeRank(_ folder: Int32) -> Int64 {
@@ -734,18 +623,8 @@ final class PhotoLibrary {
 
     /// Adds (`sign` 1) or takes away (-1) a photo from its root's totals.
     private func count(_ photo: Photo, _ sign: Int) {
-        countByRoot[photo.rootID, default: 0] += sign
-        bytesByRoot[photo.rootID, default: 0] += Int64(sign) * photo.size
-        if photo.role == .shown { countListed(photo.rootID, photo.folderID, sign) }
-        if photo.capture == .pending { pendingCaptureByRoot[photo.rootID, default: 0] += sign }
+        counters.count(photo, sign)
         generation &+= 1
-    }
-
-    /// A listed row (a shown photo) in or out of `folder` of `root`.
-    private func countListed(_ root: Int32, _ folder: Int32, _ sign: Int) {
-        listedByRoot[root, default: 0] += sign
-        let count = listedByFolder[folder, default: 0] + sign
-        listedByFolder[folder] = count == 0 ? nil : count
     }
 
     /// Whether a row coming or going can change its folder's groups: always where
@@ -759,12 +638,8 @@ final class PhotoLibrary {
     /// Marks the groups a row coming or going can change for the transaction's
     /// regrouping: its bases, or its whole folder for a name that has none.
     private func touchGroups(of photo: Photo, _ keys: ShotKeys?) {
-        guard let keys else {
-            dirtyFolders.insert(photo.folderID)
-            return
-        }
-        dirtyKeys[photo.folderID, default: []].insert(keys.first)
-        if let second = keys.second { dirtyKeys[photo.folderID]?.insert(second) }
+        guard let keys else { return regroups.regroupWhole(photo.folderID) }
+        regroups.touch(photo.folderID, keys)
     }
 
     /// `placed`: the row comes with the group its folder's plan gives it
@@ -776,8 +651,8 @@ final class PhotoLibrary {
         let touches = inTransaction && !placed && mayChangeGroups(photo)
         // The first row of a folder (every folder of a first scan): the whole folder
         // is grouped again, and its rows need no bases of their own read for that.
-        if touches && entries[photo.folderID] == nil { dirtyFolders.insert(photo.folderID) }
-        let byBase = touches && !dirtyFolders.contains(photo.folderID)
+        if touches && entries[photo.folderID] == nil { regroups.regroupWhole(photo.folderID) }
+        let byBase = touches && !regroups.isWhole(photo.folderID)
         let keys = byBase || groupKeys[photo.folderID] != nil ? ShotKeys(photo.name) : nil
         if byBase { touchGroups(of: photo, keys) }
         // A photo alone under its own id (most of them) is in no group's rows.

@@ -34,6 +34,8 @@ public final class Curator: Sendable {
     /// Rung when a client asks for a thumbnail (`ThumbnailScheduler` waits on it).
     let thumbnailDoorbell = Monitor(false)
     let thumbnailNote = Mutex<String?>(nil)
+    /// Web passwords and the system gateway's sessions (`web.*` commands).
+    let web = WebAuthority()
 
     /// Set once shutdown begins; background threads finish their step and stop.
     public var isStopping: Bool { stopping.load(ordering: .acquiring) }

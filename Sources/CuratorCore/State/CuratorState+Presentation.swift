@@ -17,7 +17,7 @@ extension CuratorState {
         let members = fields.contains(.members) ? library.members(ofGroupShownBy: photo) : nil
         let captured = fields.contains(.captureTime)
             ? GroupMembers.captureSource(of: photo, members: members ?? library.members(ofGroupShownBy: photo)) : nil
-        return PhotoSummary(position: position, id: photo.groupID, root: fields.contains(.root) ? rootName(photo.rootID) : "",
+        var summary = PhotoSummary(position: position, id: photo.groupID, root: fields.contains(.root) ? rootName(photo.rootID) : "",
                             path: path.path, pathRaw: path.pathRaw,
                             size: photo.size, mtimeNs: photo.identity.mtimeNs, type: fields.contains(.type) ? photo.type.wireName : "",
                             captureTime: captured?.capture.seconds.map { CaptureTime(seconds: $0).wire },
@@ -27,6 +27,8 @@ extension CuratorState {
                             members: members.map { files in files.filter { $0.id != photo.id }.map(groupMember) },
                             totalSize: members.map(GroupMembers.totalSize),
                             captureMs: captured?.captureDetail.milliseconds, captureOffset: captured?.captureDetail.offsetWire)
+        if fields.contains(.marks) { summary.setMarks(marks.marks(ofGroup: photo.groupID)) }
+        return summary
     }
 
     /// One of a group's other files, as a photo's record shows it: by its name

@@ -105,6 +105,19 @@ extension CuratorState {
             library.file(folder: folder, ids: unfiled)
             unfiled.removeAll()
         }
+        // The file at a name the index holds, changed in place (or, on a share, the same
+        // photo under another device or inode number after a remount).
+        func updateInPlace(_ id: Int64, _ file: ScannedFile, _ identity: FileIdentity) throws {
+            if onShare, let old = library.photo(id), old.type == file.type,
+               old.identity.size == identity.size, old.identity.mtimeNs == identity.mtimeNs {
+                library.refreshFileObject(id, identity: identity)
+                return
+            }
+            if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
+                changes.append(change)
+                if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id, root: root) }
+            }
+        }
         for offset in plan?.order.lazy.map(Int.init) ?? Array(0..<files.count) {
             let file = files[files.startIndex + offset]
             var placed: (group: Int64?, role: GroupRole)?
@@ -125,21 +138,24 @@ extension CuratorState {
             // A plan's photos come in name order, most past every name added before them.
             if !unfiledHere, let id = library.photoID(folder: folder, name: file.name, inOrder: plan != nil) {
                 unplanned()
-                seen.insert(id)
                 // Unchanged (every photo of a warm restart): `upsert` would search the
                 // folder again only to find nothing to do.
-                if library.isUnchanged(id, identity: identity, type: file.type) { continue }
-                if onShare, let old = library.photo(id), old.type == file.type,
-                   old.identity.size == identity.size, old.identity.mtimeNs == identity.mtimeNs {
-                    // Another device or inode number for the same, unchanged photo (a remount).
-                    library.refreshFileObject(id, identity: identity)
+                if library.isUnchanged(id, identity: identity, type: file.type) {
+                    seen.insert(id)
                     continue
                 }
-                if let change = try library.upsert(root: root, folder: folder, name: file.name, identity: identity, type: file.type) {
-                    changes.append(change)
-                    if case .changed(let p) = change, p.capture == .pending { capturePending.append(p.id, root: root) }
+                // A trashed photo put back (an undo, trash-restore) where the row is still
+                // another file's, one that left the name before it came back and whose
+                // removal is not indexed yet: that row goes, and the photo takes its own id
+                // back below, whichever of the undo and the watcher comes first.
+                if !onShare, tombstones.id(device: identity.device, inode: identity.inode) != nil,
+                   let old = library.photo(id), old.identity.device != identity.device || old.identity.inode != identity.inode {
+                    if let change = try library.remove(id) { changes.append(change) }
+                } else {
+                    seen.insert(id)
+                    try updateInPlace(id, file, identity)
+                    continue
                 }
-                continue
             }
             // A share's inode numbers are not compared with those the index
             // recorded: after a remount another file may carry one of them.
@@ -371,9 +387,6 @@ extension CuratorState {
             _ = try reconcile(root: root, directory: directory, files: files, complete: false, coalesceAdded: coalesceAdded, seen: &ignored)
         }
     }
-
-    /// Folders in an order where each comes before its parent.
-    static func deepestFirst(_ folders: [Folder]) -> [Folder] { folders.sorted { $0.path.count > $1.path.count } }
 
     /// The root's folders as a full scan's end goes through them, a step at a time.
     func scanFolderIDs(root: Int32) -> [Int32] { library.folderIDs(inRoot: root).sorted() }

@@ -25,6 +25,7 @@ extension CuratorState {
             registrations.append(RootRegistry.Registration(id: row.id, config: config, device: row.path == config.path ? row.device : 0))
         }
         roots.install(registrations)
+        scanEnds.ring()  // a root dropped, or watched otherwise, scans no more
         // A root whose grouping changed (or an index from before groups) is grouped again.
         for registration in registrations {
             try library.setGroupSettings(registration.config.groupSettings, root: registration.id)

@@ -10,11 +10,12 @@ extension CuratorState {
     func resolveSelector(_ selector: PhotoSelector, view: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64] {
         let kinds = [selector.positions != nil, selector.ids != nil, selector.all == true, selector.folder != nil,
                      selector.glob != nil, selector.from != nil || selector.to != nil, selector.duplicates != nil,
-                     selector.stacks != nil].filter { $0 }.count
+                     selector.stacks != nil, selector.hasMarks].filter { $0 }.count
         guard kinds == 1 else {
             throw ProtocolError(.invalidArgument, kinds == 0
-                ? "Name the photos: positions, ids, all, folder, glob, a date range (from/to), duplicates or stacks."
-                : "Name the photos one way at a time: positions, ids, all, folder, glob, from/to, duplicates or stacks.")
+                ? "Name the photos: positions, ids, all, folder, glob, a date range (from/to), duplicates, stacks or marks."
+                : "Name the photos one way at a time: positions, ids, all, folder, glob, from/to, duplicates, stacks or marks "
+                    + "(rating_min/rating_max/flags/labels).")
         }
         if selector.duplicates != nil { return try duplicateRest(view: view, selection: OrderedSelection(), uid: uid).groupIDs }
         if selector.stacks != nil { return try stackRest(view: view, selection: OrderedSelection(), uid: uid).groupIDs }
@@ -58,6 +59,22 @@ extension CuratorState {
         if let glob = selector.glob { filter.glob = glob }
         if selector.from != nil { filter.from = selector.from }
         if selector.to != nil { filter.to = selector.to }
+        if selector.hasMarks {
+            // These marks, beside whatever marks the view itself narrows by.
+            var own = ViewFilter(ratingMin: selector.ratingMin, ratingMax: selector.ratingMax, flags: selector.flags,
+                                 labels: selector.labels)
+            if own.ratingMin == nil { own.ratingMin = filter.ratingMin }
+            if own.ratingMax == nil { own.ratingMax = filter.ratingMax }
+            if own.flags == nil { own.flags = filter.flags }
+            if own.labels == nil { own.labels = filter.labels }
+            if !own.hasMarks {
+                throw ProtocolError(.invalidArgument, "flags and labels name at least one value.", argument: "flags")
+            }
+            filter.ratingMin = own.ratingMin
+            filter.ratingMax = own.ratingMax
+            filter.flags = own.flags
+            filter.labels = own.labels
+        }
         narrowed.filter = filter
         let matching = Set(try resolve(narrowed, uid: uid))
         return viewIDs.filter(matching.contains)

@@ -51,7 +51,7 @@ extension CuratorState {
         var hidden = Set<Int64>()
         for id in state.selection.items {
             guard let photo = library.listed(id) else { continue }
-            if !view.contains(photo, folderPath: library.folders[photo.folderID]?.path ?? .empty, library: library) { hidden.insert(id) }
+            if !view.contains(photo, folderPath: library.folders[photo.folderID]?.path ?? .empty, library: library, marks: marks) { hidden.insert(id) }
         }
         return hidden
     }

@@ -49,6 +49,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
         r.watches = 0
         r.note = reason
         roots[id] = r
+        scanEnds.ring()
         viewCache.invalidate()
         if was { send(Event(event: .offline, root: r.config.name, message: reason), root: id) }
         return was
@@ -116,6 +117,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
 
     func scanAbandoned(root: Int32) {
         roots[root]?.scanning = false
+        scanEnds.ring()
     }
 
     func scanFinished(root: Int32, elapsedMs: Int, watches: Int, stillScanning: Bool) {
@@ -124,6 +126,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
         r.lastScanMs = elapsedMs
         r.watches = watches
         roots[root] = r
+        if !stillScanning { scanEnds.ring() }
         // A polled root sees no IN_ATTRIB: a scan is when its permissions are read again.
         if !r.usesInotify { access.forget(root: root) }
         // A share's folders are read off the lock (`FolderAccess`): ask for them now,

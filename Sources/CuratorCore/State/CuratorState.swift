@@ -3,26 +3,6 @@ import CuratorProtocol
 import CuratorSystem
 import FoundationEssentials
 
-/// A file seen on disk by a scan or an event, ready to be reconciled with the index.
-struct ScannedFile: Sendable {
-    var name: ByteString
-    var status: FileStatus
-    var type: PhotoType
-}
-
-/// A folder (or, in a full scan, a part of a large one) as a scan step read it.
-struct ScannedFolder: Sendable {
-    /// Relative to the root.
-    var path: ByteString
-    var files: ArraySlice<ScannedFile>
-    /// `files` is everything the folder holds (not a part, and every name could be
-    /// stat'ed): indexed photos missing from it are gone.
-    var complete: Bool
-    /// Where the root groups files: the groups of `files` (a whole folder's), for
-    /// the index to set as it adds them when it has no row of the folder yet.
-    var groups: FolderGroupPlan? = nil
-}
-
 /// The daemon's mutable state, all of it behind `Curator`'s one lock. The lock
 /// protects exactly the components stored here; each owns one concern, in a file
 /// of its own:
@@ -41,6 +21,7 @@ struct ScannedFolder: Sendable {
 /// - `contentHashes` (`ContentHashes`): content hashes for the duplicate search, reads still to make;
 /// - `stackLooks`: each measured photo's `StackLook`, for the stack search;
 /// - `setWatch` (`SetWatch`): what subscribers were last told of their stacks and duplicate sets;
+/// - `marks` (`PhotoMarksTable`): the sidecars' marks, the groups' resolved from them, reads still to make;
 /// - `encoder`: the JSON encoder of answers made under the lock.
 ///
 /// `CuratorState` composes them: what it adds are the operations that need
@@ -68,9 +49,12 @@ final class CuratorState {
     var contentHashes = ContentHashes()
     var stackLooks: [Int64: StackLook] = [:]
     var setWatch = SetWatch()
+    var marks = PhotoMarksTable()
     /// One encoder for the answers made under the lock (session commands), rather
     /// than one made per request.
     let encoder = Wire.makeEncoder()
+    /// Rung where a root's `scanning` may turn false, outside any wait on the lock.
+    let scanEnds = ScanEnds()
 
     init(config: Configuration, library: PhotoLibrary) throws {
         self.config = config
@@ -81,6 +65,7 @@ final class CuratorState {
         queueAllThumbnails()
         contentHashes.records = try library.store.loadContentHashes()
         stackLooks = try library.store.loadStackLooks()
+        try loadMarks()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.
         try sessions.load(removing: { id in library.listed(id).map(isProtected) ?? true })

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import CuratorXMP
 
 /// Writes photo objects of a listing straight from the table's rows, with the keys and
 /// values `CuratorState.summary` gives (sorted keys, as the Codable encoder
@@ -20,7 +21,7 @@ struct ListingPhotoWriter: Sendable {
     /// The fields asked for, as flags read once (each `PhotoFields` constant is a
     /// global behind a lazy-initialisation check, several per photo).
     private let wants: (captureTime: Bool, id: Bool, mtimeNs: Bool, offline: Bool, path: Bool, position: Bool,
-                        protected: Bool, root: Bool, selected: Bool, size: Bool, type: Bool, members: Bool)
+                        protected: Bool, root: Bool, selected: Bool, size: Bool, type: Bool, members: Bool, marks: Bool)
     /// Photos whose thumbnails are ready, when `thumbnail` is asked for (a copy-on-write copy).
     private let thumbnailsReady: IDSet?
     private let selection: OrderedSelection?
@@ -34,6 +35,8 @@ struct ListingPhotoWriter: Sendable {
     private let duplicates: [Int64: DuplicateMark]?
     /// In a view of stacks (or with stacks collapsed): each listed group's stack.
     private let stacks: [Int64: StackMark]?
+    /// The marked groups' marks, by listed id (`PhotoMarksTable`).
+    private let marks: [Int64: PhotoMarks]
     /// The rows of the group being written (its room reused for the next).
     private var members: [PhotoRow] = []
     private var folderID: Int32 = -1
@@ -48,13 +51,15 @@ struct ListingPhotoWriter: Sendable {
     /// under the state's lock).
     init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?,
          thumbnailsReady: IDSet = [], groupLinks: GroupLinks = GroupLinks(), table: PhotoTable,
-         duplicates: [Int64: DuplicateMark]? = nil, stacks: [Int64: StackMark]? = nil) {
+         duplicates: [Int64: DuplicateMark]? = nil, stacks: [Int64: StackMark]? = nil, marks: [Int64: PhotoMarks] = [:]) {
         self.duplicates = duplicates
         self.stacks = stacks
+        self.marks = marks
         self.thumbnailsReady = fields.contains(.thumbnail) ? thumbnailsReady : nil
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
                  fields.contains(.path), fields.contains(.position), fields.contains(.protected), fields.contains(.root),
-                 fields.contains(.selected), fields.contains(.size), fields.contains(.type), fields.contains(.members))
+                 fields.contains(.selected), fields.contains(.size), fields.contains(.type), fields.contains(.members),
+                 fields.contains(.marks))
         self.selection = selection
         self.groupLinks = groupLinks
         self.table = table
@@ -110,10 +115,16 @@ struct ListingPhotoWriter: Sendable {
         }
         let mark = duplicates?[table.groupID(of: photo)]
         if let mark { w.key("duplicate_set"); w.int(mark.set) }
+        // Most photos have none: one lookup, and nothing written.
+        let photoMarks = wants.marks && !marks.isEmpty ? marks[table.groupID(of: photo)] : nil
+        if let photoMarks, photoMarks.flag != .none { w.key("flag"); w.string(plain: photoMarks.flag.staticWireName) }
         if wants.id { w.key("id"); w.int(table.groupID(of: photo)) }
         if let mark { w.key("keeper"); w.bool(mark.keeper) }
         if wants.members, grouped {
             w.key("kind"); w.string(plain: MemberKind(photo.type).staticWireName)
+        }
+        if let label = photoMarks?.label { w.key("label"); w.string(plain: label.staticWireName) }
+        if wants.members, grouped {
             writeMembers(of: photo, names: names, to: &w)
         }
         if wants.mtimeNs { w.key("mtime_ns"); w.int(photo.mtimeNs) }
@@ -121,6 +132,7 @@ struct ListingPhotoWriter: Sendable {
         if wants.path { writePath(photo, name: name, to: &w) }
         if wants.position { w.key("position"); w.int(position) }
         if wants.protected, root.mayProtect, isProtected(photo, name: name) { w.key("protected"); w.bool(true) }
+        if let rating = photoMarks?.rating { w.key("rating"); w.int(rating) }
         if wants.root { w.key("root"); w.string(escaped: root.name) }
         if wants.selected, let number = selection?.number(of: table.groupID(of: photo)) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }

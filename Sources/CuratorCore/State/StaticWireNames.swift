@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
+import CuratorXMP
 
 // The wire names a listing writes for every photo and every member of a group, as
 // static bytes (`JSONWriter.string(plain:)`): a `String` of an enum's raw value is
@@ -44,6 +45,30 @@ extension MemberKind {
         case .raw: "raw"
         case .video: "video"
         case .sidecar: "sidecar"
+        }
+    }
+}
+
+extension PickFlag {
+    /// `rawValue`, as static bytes.
+    var staticWireName: StaticString {
+        switch self {
+        case .none: "none"
+        case .pick: "pick"
+        case .reject: "reject"
+        }
+    }
+}
+
+extension ColorLabel {
+    /// `rawValue`, as static bytes.
+    var staticWireName: StaticString {
+        switch self {
+        case .red: "red"
+        case .yellow: "yellow"
+        case .green: "green"
+        case .blue: "blue"
+        case .purple: "purple"
         }
     }
 }

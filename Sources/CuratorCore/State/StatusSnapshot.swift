@@ -27,6 +27,8 @@ struct StatusSnapshot: Sendable {
     var thumbnails: Thumbnails?
     /// Content reads the duplicate search has still to make (`ContentHashes.pending`).
     var hashPending = 0
+    /// Sidecars whose marks are still to read (`PhotoMarksTable.pending`).
+    var xmpPending = 0
 
     struct Thumbnails: Sendable {
         var backlog: Int
@@ -76,6 +78,6 @@ extension CuratorState {
             thumbnails: config.thumbnailCache.map { cache in
                 StatusSnapshot.Thumbnails(backlog: thumbnails.backlog, ready: thumbnails.ready.count,
                                           failed: thumbnails.failed.count, cache: cache.lossyString)
-            }, hashPending: contentHashes.pending)
+            }, hashPending: contentHashes.pending, xmpPending: marksPending)
     }
 }

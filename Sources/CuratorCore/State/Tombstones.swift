@@ -1,14 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorSystem
 
-/// A photo we moved to the trash, as the journal pinned it.
-struct Burial: Sendable {
-    var id: Int64
-    var identity: FileIdentity
-    var rootName: String
-    var relativePath: ByteString
-}
-
 /// Photos we moved to the trash: one that comes back (an undo, or `trash-restore`
 /// behind our back) gets its former id. Filled from the journal at start and by
 /// every batch; emptied as photos come back, and as they leave the trash for good

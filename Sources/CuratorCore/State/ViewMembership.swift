@@ -49,10 +49,10 @@ struct ViewMembership {
     }
 
     /// `folderPath` is the path of the photo's folder.
-    func contains(_ photo: Photo, folderPath: ByteString, library: PhotoLibrary) -> Bool {
+    func contains(_ photo: Photo, folderPath: ByteString, library: PhotoLibrary, marks: PhotoMarksTable) -> Bool {
         guard roots.contains(photo.rootID), photo.role == filter.listedRole else { return false }
         if let root, photo.rootID != root { return false }
         if let folder, recursive ? !folderPath.isWithin(folder) : folderPath != folder { return false }
-        return filter.isEmpty || filter.matches(photo, folderPath: folderPath, library: library)
+        return filter.isEmpty || filter.matches(photo, folderPath: folderPath, library: library, marks: marks)
     }
 }

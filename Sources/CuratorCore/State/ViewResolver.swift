@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import CuratorXMP
 
 /// A view's photos in order: their slots in the photo table, valid while the
 /// library's generation is the one the view was computed at (a listing then reads
@@ -125,6 +126,7 @@ extension CuratorState {
                         row.capture.seconds.map { $0 &* 1000 &+ Int64(library.photos.captureDetail(of: row).milliseconds ?? 0) }
                     } ?? .max
                 case .mtime: key = photo.mtimeNs
+                case .rating, .flag, .label: key = Self.marksKey(marks.marks(ofGroup: library.photos.groupID(of: photo)), sort)
                 case .size: key = members.map(GroupMembers.totalSize) ?? photo.size
                 case .name: key = 0
                 }
@@ -152,6 +154,18 @@ extension CuratorState {
             view = stackView(view, uid: uid ?? 0, only: filter.stacks, collapse: filter.collapseStacks)
         }
         return view
+    }
+}
+
+extension CuratorState {
+    /// A sort by marks (`SortKey`): stars, none as 0; reject, none, pick; the
+    /// labels in their order, none last.
+    static func marksKey(_ marks: PhotoMarks, _ sort: SortKey) -> Int64 {
+        switch sort {
+        case .flag: marks.flag == .reject ? 0 : marks.flag == .none ? 1 : 2
+        case .label: Int64(marks.label?.darktableIndex ?? ColorLabel.allCases.count)
+        default: Int64(marks.rating ?? 0)
+        }
     }
 }
 
@@ -186,7 +200,7 @@ extension CuratorState {
                 // A group is listed once, by its shown photo (issue 15); sidecars
                 // whose image is gone only by the orphans filter.
                 if row.role != filter.listedRole { return }
-                if !filter.isEmpty, !filter.matches(table.photo(row), folderPath: path, library: library) { return }
+                if !filter.isEmpty, !filter.matches(table.photo(row), folderPath: path, library: library, marks: marks) { return }
                 view.slots.append(slot)
                 // A listed row is in its own group's ring, when it has one.
                 view.files += links.isEmpty ? 1 : links.rowCount(inRingOf: row.id)
@@ -262,8 +276,12 @@ struct CompiledFilter {
     /// view too (`CuratorState.stackView`).
     var stacks = false
     var collapseStacks = false
+    /// By the group's marks (`PhotoMarksTable`).
+    var marks: MarksFilter?
 
-    var isEmpty: Bool { glob == nil && types == nil && from == nil && to == nil && !duplicates && !stacks && !collapseStacks }
+    var isEmpty: Bool {
+        glob == nil && types == nil && from == nil && to == nil && !duplicates && !stacks && !collapseStacks && marks == nil
+    }
 
     init(_ filter: ViewFilter?) throws(ProtocolError) {
         guard let filter else { return }
@@ -271,6 +289,7 @@ struct CompiledFilter {
         duplicates = filter.duplicates == true
         stacks = filter.stacks == true
         collapseStacks = filter.collapseStacks == true
+        marks = try MarksFilter(filter)
         if let g = filter.glob, !g.isEmpty {
             globHasSlash = g.contains("/")
             glob = Glob(pattern: g, options: globHasSlash ? [.pathname] : [])
@@ -296,7 +315,8 @@ struct CompiledFilter {
 
     /// A group matches when one of its files does (`*.NEF` finds the groups
     /// with a NEF), and by its capture time.
-    func matches(_ photo: Photo, folderPath: ByteString, library: PhotoLibrary) -> Bool {
+    func matches(_ photo: Photo, folderPath: ByteString, library: PhotoLibrary, marks table: PhotoMarksTable) -> Bool {
+        if let marks, !marks.matches(table.marks(ofGroup: photo.groupID)) { return false }
         let members = library.groupLinks.isEmpty ? nil : library.members(ofGroupShownBy: photo)
         if let types, !(members ?? [photo]).contains(where: { types.contains($0.type) }) { return false }
         if from != nil || to != nil {

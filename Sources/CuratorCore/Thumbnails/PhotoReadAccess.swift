@@ -3,13 +3,6 @@ import CLinux
 import CuratorSystem
 import Glibc
 
-/// A photo opened for reading, and what `fstat` says of that very file: whoever
-/// reads it reads this descriptor, never the path again. The caller closes it.
-struct OpenedPhoto {
-    let descriptor: FileDescriptor
-    let status: FileStatus
-}
-
 /// Why a photo was not opened: the user may not read it, or it could not be opened.
 enum PhotoReadFailure: Error {
     case refused

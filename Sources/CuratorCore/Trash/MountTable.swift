@@ -86,17 +86,50 @@ enum MountTable {
 
     /// For a bind mount of a subdirectory that sits exactly where that subdirectory
     /// already is in the tree (what systemd's `ReadWritePaths=` and the like make in a
-    /// service's mount namespace), the mount of the whole file system around it: the
-    /// top directory that the host's mount table gives, and desktop trash tools use.
-    /// nil for a whole file system, or a bind mount placed elsewhere (there the mount
-    /// point is the top directory for everyone who sees it).
+    /// service's mount namespace), the mount of its file system nearest the top that
+    /// holds it: the top directory that the host's mount table gives, and desktop
+    /// trash tools use. Found by walking up `root`: the whole file system (`root` "/"),
+    /// or a mount of a subvolume or a container's tree (`root` "/@", "/var/lib/machines/x")
+    /// when that is what the host mounts. nil for a whole file system, or a bind mount
+    /// placed elsewhere (there the mount point is the top directory for everyone who sees it).
     static func enclosingWhole(of entry: MountEntry, in entries: [MountEntry]) -> MountEntry? {
         guard entry.root != "/" else { return nil }
-        // The last one mounted wins where several cover the same place.
-        return entries.last { whole in
-            guard whole.device == entry.device, whole.root == "/", whole.id != entry.id else { return false }
-            let expected = whole.mountPoint == "/" ? entry.root : ByteString(whole.mountPoint.bytes + entry.root.bytes)
-            return expected == entry.mountPoint
+        var found: MountEntry?
+        for whole in entries where whole.device == entry.device && whole.id != entry.id {
+            guard let rest = below(whole.root, entry.root) else { continue }
+            let expected = whole.mountPoint == "/" ? rest : ByteString(whole.mountPoint.bytes + rest.bytes)
+            guard expected == entry.mountPoint else { continue }
+            // The one nearest the file system's top; the last mounted where several cover the same place.
+            if let current = found, current.root.count < whole.root.count { continue }
+            found = whole
         }
+        return found
+    }
+
+    /// Whether `entry` is a bind mount of a subdirectory that no visible mount of its
+    /// file system explains, yet whose parent directory is on that same file system
+    /// (equal st_dev): a folder bound onto itself inside a namespace that hides the
+    /// file system's own mount. Its mount point is no top directory either.
+    static func isHiddenBindInPlace(_ entry: MountEntry, in entries: [MountEntry]) -> Bool {
+        guard entry.root != "/", entry.mountPoint != "/" else { return false }
+        let explained = entries.contains { other in
+            other.device == entry.device && other.id != entry.id && below(other.root, entry.root) != nil
+        }
+        guard !explained,
+              let here = try? FileStatus.ifExists(entry.mountPoint),
+              let parent = try? FileStatus.ifExists(entry.mountPoint.parent.isEmpty ? "/" : entry.mountPoint.parent)
+        else { return false }
+        return here.device == parent.device
+    }
+
+    /// `path` relative to `ancestor` when `ancestor` is a proper ancestor of it (by
+    /// whole components), as an absolute path ("/srv/photos" below "/": "/srv/photos";
+    /// below "/srv": "/photos"); nil otherwise.
+    private static func below(_ ancestor: ByteString, _ path: ByteString) -> ByteString? {
+        if ancestor == "/" { return path == "/" ? nil : path }
+        let a = ancestor.bytes
+        let p = path.bytes
+        guard p.count > a.count, p.starts(with: a), p[a.count] == UInt8(ascii: "/") else { return nil }
+        return ByteString(Array(p[a.count...]))
     }
 }

@@ -25,13 +25,14 @@ final class RecycleResolver {
 
     private let effectiveUID: UInt32
     private let privilege: FilePrivilege
-    private let failpoints: Failpoints
+    /// As `TrashResolver`'s: a recycle folder made, not yet opened again.
+    private let directoryMade: @Sendable () -> Void
     private var cache: [Key: TrashResolver.Choice] = [:]
 
-    init(effectiveUID: UInt32, privilege: FilePrivilege = .current, failpoints: Failpoints = .disarmed) {
+    init(effectiveUID: UInt32, privilege: FilePrivilege = .current, directoryMade: @escaping @Sendable () -> Void = {}) {
         self.effectiveUID = effectiveUID
         self.privilege = privilege
-        self.failpoints = failpoints
+        self.directoryMade = directoryMade
     }
 
     /// The recycle folder for `path`'s photo, trashed by `uid` (primary group `gid`).
@@ -129,7 +130,7 @@ final class RecycleResolver {
         return dir
     }
 
-    private func reachMade() { try? failpoints.reach(.directoryMade) }
+    private func reachMade() { directoryMade() }
 
     private static func describe(_ error: SystemError, _ path: ByteString) -> String {
         if error.isReplacedWhileMade { return "\(path) was replaced while it was being made; nothing was given away" }

@@ -6,10 +6,10 @@ import Glibc
 import Synchronization
 
 /// An opened trash: its `files/` and `info/` directories. Names are reserved by
-/// creating the `.trashinfo` before the file is moved in. For a recycle folder
-/// (`kind == .recycle`) it is the one folder a photo goes into
-/// (`<root>/.recycle/<user>/<its folder>`): `files` and `info` are that folder, there
-/// is no `.trashinfo` (the folder's place says where the photo was), and the
+/// creating the `.trashinfo` before the file is moved in. For a kind that records
+/// none (`KindOfTrash.recordsInfoFiles`: a recycle folder,
+/// `<root>/.recycle/<user>/<its folder>`) it is the one folder a photo goes into:
+/// `files` and `info` are that folder (its place says where the photo was), and the
 /// `info` methods do nothing. A batch writes and removes
 /// them unsynced and makes a whole chunk durable at once (`ChunkSync`); the
 /// synced variants are for recovery's one-off repairs.
@@ -25,6 +25,8 @@ final class TrashDirectory: Sendable {
     let files: DirectoryHandle
     let info: DirectoryHandle
     let kind: TrashKind
+    /// `kind`'s: whether `info/` holds a `.trashinfo` per photo.
+    private let recordsInfo: Bool
     private struct Names {
         /// Per original name, the attempt number to start probing from: keeps a batch
         /// of a thousand `IMG_0001.jpg` from re-probing the same taken names each time.
@@ -45,6 +47,7 @@ final class TrashDirectory: Sendable {
         self.files = files
         self.info = info
         self.kind = kind
+        recordsInfo = kind.rules.recordsInfoFiles
     }
 
     /// A recycle folder, opened (or made) by `RecycleResolver`.
@@ -52,14 +55,11 @@ final class TrashDirectory: Sendable {
         self.init(path: path, topdir: nil, files: folder, info: folder, kind: .recycle)
     }
 
-    /// Opens an existing trash (undo, recovery). Throws ENOENT when it is gone.
-    static func reopen(_ path: ByteString, kind: TrashKind = .freedesktop) throws(SystemError) -> TrashDirectory {
+    /// Opens an existing freedesktop trash (undo, recovery). Throws ENOENT when it is gone.
+    static func reopen(_ path: ByteString) throws(SystemError) -> TrashDirectory {
         let root = try DirectoryHandle.open(path, followingSymlinks: false)
-        if kind == .recycle { return TrashDirectory(recycleFolder: path, root) }
         return TrashDirectory(path: path, topdir: nil, files: try root.openDirectory("files"), info: try root.openDirectory("info"))
     }
-
-    private var isRecycle: Bool { kind == .recycle }
 
     static func infoName(_ name: ByteString) -> ByteString {
         ByteString(name.bytes + TrashInfo.fileSuffix.bytes)
@@ -68,7 +68,7 @@ final class TrashDirectory: Sendable {
     /// The `Path=` value for a file at `absolute`: absolute in the home trash, relative
     /// to `$topdir` in a volume trash; nil when the file is not under `$topdir`.
     func infoPath(forOriginal absolute: ByteString) -> ByteString? {
-        guard let topdir, !isRecycle else { return absolute }
+        guard let topdir, recordsInfo else { return absolute }
         if topdir == "/" {
             guard absolute.bytes.first == UInt8(ascii: "/"), absolute.count > 1 else { return nil }
             return ByteString(Array(absolute.bytes.dropFirst()))
@@ -105,7 +105,7 @@ final class TrashDirectory: Sendable {
 
     private func isFree(_ candidate: ByteString, listed: Set<ByteString>?) throws(SystemError) -> Bool {
         if let listed { return !listed.contains(candidate) }
-        if isRecycle { return try files.status(of: candidate) == nil }
+        if !recordsInfo { return try files.status(of: candidate) == nil }
         guard try info.status(of: Self.infoName(candidate)) == nil else { return false }
         return try files.status(of: candidate) == nil
     }
@@ -120,9 +120,9 @@ final class TrashDirectory: Sendable {
         names.withLock { names in
             guard !names.listingDecided else { return }
             names.listingDecided = true
-            // A recycle folder is one of the photo's own folder: few names, looked up one by one.
+            // A trash without info files is a folder per photo folder (recycle): few names, looked up one by one.
             names.handedOut.reserveCapacity(count)
-            guard !isRecycle else { return }
+            guard recordsInfo else { return }
             names.listed = listNames(ifAtMost: 4 * count)
         }
     }
@@ -153,7 +153,7 @@ final class TrashDirectory: Sendable {
     /// Made by root in another user's trash, it is given to that user (the owner of
     /// `info/`), like the trash itself: their own trash tools must be able to read it.
     func createInfo(_ name: ByteString, _ trashInfo: TrashInfo) throws(SystemError) -> Bool {
-        if isRecycle { return true }
+        if !recordsInfo { return true }
         guard try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: try infoOwner(),
                                   synced: true)
         else { return false }
@@ -171,7 +171,7 @@ final class TrashDirectory: Sendable {
     /// `beforeWriting` and `beforeNaming` are the crash tests' failpoints.
     func writeInfoUnsynced(_ name: ByteString, _ trashInfo: TrashInfo, beforeWriting: () -> Void = {},
                            beforeNaming: () -> Void = {}) throws(SystemError) -> Bool {
-        if isRecycle { return true }
+        if !recordsInfo { return true }
         return try info.createFile(Self.infoName(name), contents: trashInfo.rendered(), mode: 0o600, owner: try infoOwner(),
                                    synced: false, beforeWriting: beforeWriting, beforeNaming: beforeNaming)
     }
@@ -179,7 +179,7 @@ final class TrashDirectory: Sendable {
     /// Removes what a crash may have left of `info/<name>.trashinfo` being written on
     /// a file system without O_TMPFILE (its partial name); false when there was none.
     func removePartialInfo(_ name: ByteString) throws(SystemError) -> Bool {
-        if isRecycle { return false }
+        if !recordsInfo { return false }
         return try info.remove(DirectoryHandle.partialName(for: Self.infoName(name)))
     }
 
@@ -206,7 +206,7 @@ final class TrashDirectory: Sendable {
     /// removal is made durable by the caller's chunk sync.
     @discardableResult
     func removeInfo(_ name: ByteString, synced: Bool = true) throws(SystemError) -> Bool {
-        if isRecycle { return false }
+        if !recordsInfo { return false }
         let file = Self.infoName(name)
         let removed: Bool
         do {
@@ -226,7 +226,7 @@ final class TrashDirectory: Sendable {
 
     /// What `info/<name>.trashinfo` holds, if it exists.
     func readInfo(_ name: ByteString) throws(SystemError) -> InfoFile {
-        if isRecycle { return .absent }
+        if !recordsInfo { return .absent }
         guard let bytes = try info.readFile(Self.infoName(name), limit: 1 << 16) else { return .absent }
         guard let parsed = TrashInfo.parse(bytes) else { return .unreadable }
         return .present(parsed)

@@ -17,6 +17,9 @@ public enum TrashReadiness {
     public struct Problem: Hashable, Sendable, CustomStringConvertible {
         public var root: String
         public var text: String
+        /// The root cannot be served as configured: no photo of it could reach a trash
+        /// its user sees. The start, `--check-config` and a reload refuse it.
+        public var refusesRoot = false
         public var description: String { "root \"\(root)\": \(text)" }
     }
 
@@ -25,59 +28,32 @@ public enum TrashReadiness {
     public static func problems(_ config: Configuration, servesOthers: Bool,
                                 privilege: FilePrivilege = .current, effectiveUID: UInt32 = geteuid()) -> [Problem] {
         let mounts = try? MountTable.load()
-        return config.roots.flatMap { root in
-            problems(root, servesOthers: servesOthers, privilege: privilege, effectiveUID: effectiveUID, mounts: mounts)
-                .map { Problem(root: root.name, text: $0) }
+        var found: [Problem] = []
+        for root in config.roots {
+            if let mounts, let why = root.trash.rules.refusal(root, mounts: mounts) {
+                found.append(Problem(root: root.name, text: why, refusesRoot: true))
+            }
+            for text in problems(root, servesOthers: servesOthers, privilege: privilege, effectiveUID: effectiveUID, mounts: mounts) {
+                found.append(Problem(root: root.name, text: text))
+            }
         }
+        return found
     }
 
     static func problems(_ root: RootConfig, servesOthers: Bool, privilege: FilePrivilege, effectiveUID: UInt32,
                          mounts: [MountEntry]?) -> [String] {
         var found: [String] = []
-        let recycleFix = "or set trash: \"recycle\" for this root (<root>/.recycle/<user>, inside the root: see docs/SYSTEMD.md)"
+        let kind = root.trash.rules
         if servesOthers, effectiveUID != 0, !privilege.mayActForOthers {
-            let what = root.trash == .recycle ? "the recycle folders it makes for a user" : "the trash directories and .trashinfo files it makes for a user"
             let fix = "Fix: give it \(privilege.missing.joined(separator: " ")) (the system unit's AmbientCapabilities=; "
                 + "by hand: setpriv --inh-caps=+chown,+dac_override,+fowner --ambient-caps=+chown,+dac_override,+fowner ...)"
-            found.append("curatord (uid \(effectiveUID)) lacks \(privilege.missing.joined(separator: ", ")): \(what) would be "
-                         + "its own, not that user's, so their own tools could not list, restore or empty them, and it could "
-                         + "not write into a trash a user made. \(fix)" + (root.trash == .recycle ? "." : ", \(recycleFix)."))
+            let orRecycle = kind.otherKindAdvice.map { ", \($0)." } ?? "."
+            found.append("curatord (uid \(effectiveUID)) lacks \(privilege.missing.joined(separator: ", ")): \(kind.madeForAUser) "
+                         + "would be its own, not that user's, so their own tools could not list, restore or empty them, and it "
+                         + "could not write into a trash a user made. \(fix)" + orRecycle)
         }
-        guard root.trash == .freedesktop, let mounts else { return found }
-        let here: DirectoryHandle
-        let mountID: UInt64
-        do {
-            here = try DirectoryHandle.open(root.path, followingSymlinks: true)
-            mountID = try here.mountID()
-        } catch {
-            return found  // an offline root is reported as such elsewhere
-        }
-        guard let entry = MountTable.entry(id: mountID, in: mounts) else { return found }
-        if let whole = MountTable.enclosingWhole(of: entry, in: mounts) {
-            let top = whole.mountPoint
-            found.append("\(entry.mountPoint) is a mount of its own here (a bind mount of the file system's \(entry.root), "
-                         + "as ReadWritePaths= makes in the service's sandbox), while that file system's top directory, where "
-                         + "trash-list, gio and file managers look for a user's trash, is \(top): a photo cannot be moved "
-                         + "there (EXDEV across the two mounts). Fix: make \(top) writable in the sandbox instead of the root "
-                         + (top == "/" ? "(ProtectSystem=full in the drop-in, without ReadWritePaths= for the root) "
-                                       : "(ReadWritePaths=\(top) in the drop-in, instead of ReadWritePaths=\(root.path)) ")
-                         + recycleFix + ".")
-        } else if entry.readOnly {
-            found.append("its file system is mounted read-only here (\(entry.mountPoint)): nothing can be trashed. Fix: make "
-                         + "\(entry.mountPoint) writable (for the system service: ReadWritePaths=\(entry.mountPoint) in the drop-in).")
-        } else if servesOthers, effectiveUID != 0, !privilege.mayOverridePermissions, !topIsUsable(entry.mountPoint) {
-            found.append("the top directory \(entry.mountPoint) of its file system has no sticky .Trash and curatord may not "
-                         + "create .Trash-$uid there. Fix: as above, or have an administrator run "
-                         + "`install -d -m 1777 \(entry.mountPoint == "/" ? "" : entry.mountPoint.lossyString)/.Trash`, " + recycleFix + ".")
-        }
-        return found
-    }
-
-    /// Whether trash can be made at `top` without privilege: it is writable, or holds
-    /// a sticky `.Trash` (the spec's administrator-made shared trash).
-    private static func topIsUsable(_ top: ByteString) -> Bool {
-        if access(top.lossyString, W_OK | X_OK) == 0 { return true }
-        guard let status = try? FileStatus.ifExists(top.appending(".Trash")) else { return false }
-        return status.isDirectory && !status.isSymlink && status.mode & S_ISVTX != 0
+        guard let mounts else { return found }
+        return found + kind.mountProblems(root, mounts: mounts, servesOthers: servesOthers, privilege: privilege,
+                                          effectiveUID: effectiveUID)
     }
 }

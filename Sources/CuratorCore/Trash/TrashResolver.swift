@@ -25,16 +25,18 @@ final class TrashResolver {
     private let effectiveUID: UInt32
     /// Whether trash directories may be made for (given to) other users.
     private let privilege: FilePrivilege
-    private let failpoints: Failpoints
+    /// Called once a trash directory is made for a user, not yet opened again:
+    /// where another user could swap it (the batch's `dir.made` failpoint).
+    private let directoryMade: @Sendable () -> Void
     private var mounts: [MountEntry]?
     private var cache: [Key: Choice] = [:]
 
     init(configuration: TrashConfiguration, effectiveUID: UInt32, privilege: FilePrivilege = .current,
-         failpoints: Failpoints = .disarmed) {
+         directoryMade: @escaping @Sendable () -> Void = {}) {
         self.configuration = configuration
         self.effectiveUID = effectiveUID
         self.privilege = privilege
-        self.failpoints = failpoints
+        self.directoryMade = directoryMade
     }
 
     /// The trash for files in `directory`, trashed on behalf of `uid`.
@@ -106,8 +108,13 @@ final class TrashResolver {
         // ReadWritePaths=): its mount point is no top directory any trash tool knows.
         if let whole = MountTable.enclosingWhole(of: entry, in: entries) {
             return .unavailable("\(entry.mountPoint) is a mount of its own here (the service's sandbox); the top directory of its "
-                                + "file system is \(whole.mountPoint), which a photo cannot be moved to from it (EXDEV). See "
-                                + "`curatord --check-config` for the fix")
+                                + "file system is \(whole.mountPoint), which a photo cannot be moved to from it (EXDEV). Set "
+                                + "trash: \"recycle\" for the root, or see `curatord --check-config` for the fix")
+        }
+        if MountTable.isHiddenBindInPlace(entry, in: entries) {
+            return .unavailable("\(entry.mountPoint) is a mount of its own here (the service's sandbox), a folder of the file "
+                                + "system around it: no top directory a trash tool knows. Set trash: \"recycle\" for the root, "
+                                + "or see `curatord --check-config` for the fix")
         }
         let topdir = entry.mountPoint
         let top: DirectoryHandle
@@ -204,7 +211,7 @@ final class TrashResolver {
         return TrashDirectory(path: path, topdir: topdir, files: files, info: info)
     }
 
-    private func reachMade() { try? failpoints.reach(.directoryMade) }
+    private func reachMade() { directoryMade() }
 
     /// Opens or creates (0700) a directory of a trash: not through a symlink, owned by
     /// `uid` (or by us, who made it for them), and private. One that others may read

@@ -17,12 +17,19 @@ struct TrashWalk {
 
     let effectiveUID: UInt32
 
-    /// `root`: the root the photo was trashed from, for a recycle folder (its path and open handle).
+    /// `root`: the root the photo was trashed from, for a kind kept inside it (its path and open handle).
     func reopen(_ path: ByteString, kind: TrashKind, root: (path: ByteString, handle: DirectoryHandle)?) throws(SystemError) -> TrashDirectory {
-        if kind == .recycle {
-            guard let root, path.isWithin(root.path) else { throw SystemError(Self.untrusted, path: path.lossyString, errno: .notPermitted) }
-            return TrashDirectory(recycleFolder: path, try recycleFolder(path.relative(to: root.path).components, from: root.handle, path: root.path))
-        }
+        try kind.rules.reopen(path, walk: self, root: root)
+    }
+
+    /// A recycle folder, `<root>/.recycle/<user>/...`, reached from the root.
+    func reopenRecycleFolder(_ path: ByteString, root: (path: ByteString, handle: DirectoryHandle)?) throws(SystemError) -> TrashDirectory {
+        guard let root, path.isWithin(root.path) else { throw SystemError(Self.untrusted, path: path.lossyString, errno: .notPermitted) }
+        return TrashDirectory(recycleFolder: path, try recycleFolder(path.relative(to: root.path).components, from: root.handle, path: root.path))
+    }
+
+    /// A freedesktop trash: `$topdir/.Trash-$uid`, `$topdir/.Trash/$uid` or the home trash.
+    func reopenFreedesktopTrash(_ path: ByteString) throws(SystemError) -> TrashDirectory {
         let name = path.lastComponent
         let above = path.parent
         if let uid = Self.uid(after: ".Trash-", in: name) {
@@ -41,7 +48,7 @@ struct TrashWalk {
             return try volumeTrash(name, in: shared, path: path, uid: uid)
         }
         // The home trash: the daemon's own user's, found as the batch found it.
-        return try TrashDirectory.reopen(path, kind: kind)
+        return try TrashDirectory.reopen(path)
     }
 
     private func volumeTrash(_ name: ByteString, in parent: DirectoryHandle, path: ByteString, uid: UInt32) throws(SystemError) -> TrashDirectory {

@@ -237,7 +237,8 @@ extension Crawler {
                 }
             }
         }
-        var dropping = CuratorState.deepestFirst(unseen)[...]
+        // Deepest first: each folder is dropped before its parent.
+        var dropping = unseen.sorted { $0.path.count > $1.path.count }[...]
         while !dropping.isEmpty && !failed {
             state.withUpdates { updates in
                 do {

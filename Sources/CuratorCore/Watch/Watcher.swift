@@ -52,14 +52,13 @@ public final class Watcher: RootControl, @unchecked Sendable {
     static let staleEntryLimitVariable = "CURATORD_STALE_WATCH_LIMIT"
 
     /// `tools` is nil when inotify could not be initialised: every root is then polled.
-    public init(curator: Curator, tools: InotifyToolsHandle?) {
-        state = curator
-        inbox = curator.inbox
-        report = curator.watcherReport
-        moves = curator.ownMoves
-        let inbox = curator.inbox
-        source = InotifySource(tools: tools?.tools, hints: PendingHints(wake: { inbox.wake() }), report: curator.watcherReport,
-                               moves: curator.ownMoves)
+    /// The state's side (`Watcher(curator:tools:)`) hands in its parts.
+    init(state: any WatcherStateLock, inbox: WatcherInbox, report: WatcherReport, moves: OwnMoves, tools: InotifyToolsHandle?) {
+        self.state = state
+        self.inbox = inbox
+        self.report = report
+        self.moves = moves
+        source = InotifySource(tools: tools?.tools, hints: PendingHints(wake: { inbox.wake() }), report: report, moves: moves)
         let limit = ProcessInfo.processInfo.environment[Self.staleEntryLimitVariable].flatMap { Int($0) }
         staleEntryLimit = max(limit ?? Self.defaultStaleEntryLimit, 1)
     }

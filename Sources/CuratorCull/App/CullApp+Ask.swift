@@ -34,7 +34,7 @@ extension CullApp {
     /// in the trash, else the latest one of the user's still there), says what it holds
     /// and where, and asks. What is asked about is what is undone: the batch by its id.
     func proposeUndo() throws(CullError) {
-        try request(.trashList(TrashRequest()), as: TrashListResult.self) { [weak self] list in
+        try request(TrashListRequest()) { [weak self] list in
             guard let self else { return }
             let batches = Set(list.photos.map(\.batch))
             guard let batch = self.lastBatch.flatMap({ batches.contains($0) ? $0 : nil }) ?? batches.max() else {

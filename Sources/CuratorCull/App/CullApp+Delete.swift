@@ -14,7 +14,7 @@ extension CullApp {
             say("Nothing is selected: Space selects the photo under the cursor.")
             return
         }
-        try request(.deletePrepare(DeletePrepareRequest(session: session, ids: ids)), as: DeletePlanResult.self) { [weak self] plan in
+        try request(DeletePrepareRequest(session: session, ids: ids)) { [weak self] plan in
             guard let self else { return }
             self.overlay = .confirm(plan, fromSelection: fromSelection)
             self.writer.invalidate()
@@ -27,7 +27,7 @@ extension CullApp {
         case .character("y"), .character("Y"):
             overlay = .progress(title: "Moving \(PhotoFileCount.plural(plan.count, "photo")) to the trash", done: 0,
                                 total: plan.files ?? plan.count)
-            try request(.deleteConfirm(DeleteConfirmRequest(session: session, token: plan.token)), as: BatchResult.self,
+            try request(DeleteConfirmRequest(session: session, token: plan.token),
                         failed: { [weak self] in self?.closeOverlay() }) { [weak self] r in
                 guard let self else { return }
                 self.overlay = .none
@@ -51,7 +51,7 @@ extension CullApp {
         case .character("n"), .character("N"), .escape, .character("q"), .control("c"):
             overlay = .none
             writer.invalidate()
-            try request(.deleteCancel(DeleteCancelRequest(session: session, token: plan.token)), as: DeleteCancelResult.self) { _ in }
+            try request(DeleteCancelRequest(session: session, token: plan.token)) { _ in }
             say("Nothing was moved.")
         default:
             break
@@ -62,7 +62,7 @@ extension CullApp {
     func undo(batch: Int64, _ asked: PhotoFileCount) throws(CullError) {
         overlay = .progress(title: "Putting \(asked.phrase) back", done: 0, total: asked.files)
         writer.invalidate()
-        try request(.undo(UndoRequest(batch: batch)), as: UndoResult.self,
+        try request(UndoRequest(batch: batch),
                     failed: { [weak self] in self?.closeOverlay() }) { [weak self] r in
             guard let self else { return }
             self.overlay = .none

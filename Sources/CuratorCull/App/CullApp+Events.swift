@@ -35,6 +35,13 @@ extension CullApp {
             if let filter = data.view.filter, filter.stacks == true || filter.collapseStacks == true || filter.duplicates == true {
                 scheduleShape()
             }
+        case .metadata:
+            if let photo = event.photo {
+                data.setMarks(photo.id, rating: photo.rating, flag: photo.flag, label: photo.label)
+                if data.position(of: photo.id) != nil { dirty = true }
+                // A view narrowed or sorted by marks may gain, lose or move the photo.
+                if data.view.filter?.hasMarks == true || [.rating, .flag, .label].contains(data.view.sort) { scheduleShape() }
+            }
         case .thumbnail:
             if let id = event.photoId { thumbnails.event(photo: id, state: event.state) }
         case .offline:
@@ -48,7 +55,7 @@ extension CullApp {
         case .overflow, .dropped:
             // Events were lost: what the daemon holds now is listed again.
             scheduleShape(soon: true)
-            try? link.call(.selection(SessionRequest(session: session)), as: SelectionResult.self) { [weak self] outcome in
+            try? link.call(SelectionRequest(session: session)) { [weak self] outcome in
                 if case .success(let result) = outcome { self?.apply(result) }
             }
         default:

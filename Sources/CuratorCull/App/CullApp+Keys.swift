@@ -37,7 +37,11 @@ extension CullApp {
         case .character("v"): try switchMode()
         case .space: try toggleUnderCursor()
         case .character("d"): try prepareDelete()
-        case .character("u"): say("Undo is Ctrl+Z: it says which batch it would put back, and asks.")
+        case .character("p"), .character("P"): try mark(.flag("pick"))
+        case .character("x"), .character("X"): try mark(.flag("reject"))
+        case .character("u"), .character("U"): try mark(.flag("none"))
+        case .character(let c) where c.isASCII && c.isNumber: try mark(digit: c)
+        case .character("a"), .character("A"): toggleAdvance()
         case .character("/"): overlay = .prompt(FilterText.describe(data.view.filter))
         case .character("s"): try cycleSort()
         case .character("r"): try reverseOrder()
@@ -62,6 +66,11 @@ extension CullApp {
         case .right, .character("l"), .down, .character("j"): moveCursor(to: cursor + 1); writer.invalidate()
         case .space: try toggleUnderCursor()
         case .character("v"): try switchMode()
+        case .character("p"), .character("P"): try mark(.flag("pick"))
+        case .character("x"), .character("X"): try mark(.flag("reject"))
+        case .character("u"), .character("U"): try mark(.flag("none"))
+        case .character(let c) where c.isASCII && c.isNumber: try mark(digit: c)
+        case .character("a"), .character("A"): toggleAdvance()
         default: break
         }
     }

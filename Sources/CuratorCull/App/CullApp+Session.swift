@@ -8,7 +8,7 @@ extension CullApp {
         apply(result)
         if result.count == 0 { selection.replace(with: []) }
         if result.count != selection.count {
-            try request(.selection(SessionRequest(session: session)), as: SelectionResult.self) { [weak self] r in self?.apply(r) }
+            try request(SelectionRequest(session: session)) { [weak self] r in self?.apply(r) }
         }
     }
 
@@ -24,7 +24,7 @@ extension CullApp {
                          yes: "clear it and leave", no: "stay in select mode", action: .leaveSelectMode))
             return
         }
-        try request(.mode(ModeRequest(session: session, mode: leaving ? .view : .select)), as: SessionResult.self) { [weak self] (r: SessionResult) throws(CullError) in
+        try request(ModeRequest(session: session, mode: leaving ? .view : .select)) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
             try self.settle(r)
             if leaving {
@@ -46,7 +46,7 @@ extension CullApp {
             say("\(data.details[id]?.path ?? "This photo") is in a protected folder: it cannot be selected.", warning: true)
             return
         }
-        try request(.toggle(SelectRequest(session: session, selector: PhotoSelector(ids: [id]))), as: SessionResult.self) { [weak self] (r: SessionResult) throws(CullError) in
+        try request(ToggleRequest(session: session, selector: PhotoSelector(ids: [id]))) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
             self.selection.toggle(id)
             try self.settle(r)
@@ -58,13 +58,18 @@ extension CullApp {
         var view = data.view
         var kept = filter ?? ViewFilter()
         kept.types = data.view.filter?.types
+        // The marks asked for on the command line stay too.
+        kept.ratingMin = data.view.filter?.ratingMin
+        kept.ratingMax = data.view.filter?.ratingMax
+        kept.flags = data.view.filter?.flags
+        kept.labels = data.view.filter?.labels
         view.filter = kept.isEmpty ? nil : kept
         try changeView(view, note: filter == nil ? "Filter cleared." : "Filter: \(FilterText.describe(filter)).")
     }
 
     /// `s`: the next sort; `r`: the other order. The selection stays.
     func cycleSort() throws(CullError) {
-        let order: [SortKey] = [.name, .capture, .mtime, .size, .custom]
+        let order: [SortKey] = [.name, .capture, .mtime, .size, .custom, .rating, .flag, .label]
         let current = data.view.sort ?? .name
         let next = order[((order.firstIndex(of: current) ?? 0) + 1) % order.count]
         var view = data.view
@@ -85,6 +90,9 @@ extension CullApp {
         case .mtime: "modification time"
         case .size: "size"
         case .custom: "your own order"
+        case .rating: "stars"
+        case .flag: "flag (rejects first)"
+        case .label: "colour label"
         }
     }
 
@@ -178,7 +186,7 @@ extension CullApp {
     func changeView(_ view: ViewSpec, note: String, page: Bool = false, cursorID: Int64? = nil) throws(CullError) {
         let dropped = selection.count
         let follow = cursorID ?? data.id(at: cursor)
-        try request(.view(ViewRequest(session: session, view: view)), as: SessionResult.self) { [weak self] (r: SessionResult) throws(CullError) in
+        try request(ViewRequest(session: session, view: view)) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
             try self.settle(r)
             var text = note

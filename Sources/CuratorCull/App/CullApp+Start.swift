@@ -13,17 +13,16 @@ extension CullApp {
     func start() throws(CullError) {
         link.onEvent = { [weak self] event in self?.handle(event) }
         if let view = options.view {
-            let result = try link.callNow(.view(ViewRequest(session: session, view: view)), as: SessionResult.self)
+            let result = try link.callNow(ViewRequest(session: session, view: view))
             if let removed = result.removed, removed > 0 {
                 say("Another page: \(removed) photo\(removed == 1 ? "" : "s") left the selection.")
             }
         }
         // Follow this session and every root: others' additions, trashes and renumbering.
-        _ = try link.callNow(.subscribe(SubscribeRequest(roots: nil, sessions: [session], thumbnails: true)), as: SubscribeResult.self)
-        apply(try link.callNow(.selection(SessionRequest(session: session)), as: SelectionResult.self))
-        let first = Command.list(ListRequest(session: session, view: nil, offset: 0, limit: ViewData.pageSize,
-                                             fields: ViewData.detailFields))
-        data.seed(with: try link.callNow(first, as: ListResult.self))
+        _ = try link.callNow(SubscribeRequest(roots: nil, sessions: [session], thumbnails: true))
+        apply(try link.callNow(SelectionRequest(session: session)))
+        let first = ListRequest(session: session, view: nil, offset: 0, limit: ViewData.pageSize, fields: ViewData.detailFields)
+        data.seed(with: try link.callNow(first))
         try terminal.enter()
         graphics = try chooseGraphics()
         if graphics == .kitty { terminal.deleteKittyImagesOnLeave() }
@@ -39,8 +38,8 @@ extension CullApp {
     }
 
     /// The listing that gives the view's shape: every position's id and the folder runs.
-    func shapeRequest() -> Command {
-        .list(ListRequest(session: session, view: nil, offset: nil, limit: nil, fields: ["id"]))
+    func shapeRequest() -> ListRequest {
+        ListRequest(session: session, view: nil, offset: nil, limit: nil, fields: ["id"])
     }
 
     func apply(_ result: SelectionResult) {

@@ -45,6 +45,8 @@ public final class CullApp {
     /// What the daemon read from the files of photos shown large, by id.
     var fileFacts: [Int64: FileFacts] = [:]
     var running = true
+    /// A mark moves the cursor on (`a` toggles it).
+    var advance = false
     var dirty = true
     /// When the view's shape is to be listed again (events come in bursts).
     var shapeDue: UInt64?
@@ -61,6 +63,7 @@ public final class CullApp {
     public init(options: CullOptions) throws(CullError) {
         self.options = options
         session = options.session ?? "default"
+        advance = options.advance
         terminal = try Terminal()
         link = try DaemonLink(socketPath: options.socketPath)
         art = ChafaArt(graphics: .symbols, cellPixels: (10, 20))
@@ -136,10 +139,10 @@ public final class CullApp {
     }
 
     /// Sends a request whose failure is shown in the status line.
-    func request<R: Decodable>(_ command: Command, as type: R.Type, failed: (() -> Void)? = nil,
-                               _ done: @escaping (R) throws(CullError) -> Void) throws(CullError) {
+    func request<R: ProtocolRequest>(_ command: R, failed: (() -> Void)? = nil,
+                                     _ done: @escaping (R.Result) throws(CullError) -> Void) throws(CullError) {
         busy += 1
-        try link.call(command, as: type) { [weak self] outcome in
+        try link.call(command) { [weak self] outcome in
             guard let self else { return }
             self.busy -= 1
             switch outcome {

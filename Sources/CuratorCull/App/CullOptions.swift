@@ -10,8 +10,11 @@ public struct CullOptions: Sendable {
     public var view: ViewSpec?
     /// Forced by --graphics; nil detects.
     public var graphics: GraphicsMode?
+    /// Whether a mark (P, X, U, 0-9) moves the cursor to the next photo; `a` toggles it.
+    public var advance: Bool
 
-    public init(socketPath: String, session: String?, view: ViewSpec?, graphics: GraphicsMode?) {
+    public init(socketPath: String, session: String?, view: ViewSpec?, graphics: GraphicsMode?, advance: Bool = false) {
+        self.advance = advance
         self.socketPath = socketPath
         self.session = session
         self.view = view

@@ -79,8 +79,8 @@ final class Thumbnails {
     }
 
     private func ask(_ ids: [Int64], size: ThumbnailSize, data: Bool) {
-        let request = Command.thumbnail(ThumbnailRequest(ids: ids, size: size, data: data))
-        try? link.call(request, as: ThumbnailsResult.self) { [weak self] outcome in
+        let request = ThumbnailRequest(ids: ids, size: size, data: data)
+        try? link.call(request) { [weak self] outcome in
             guard let self else { return }
             guard case .success(let result) = outcome else {
                 // thumbnails off, or not allowed: placeholders, not asked again.

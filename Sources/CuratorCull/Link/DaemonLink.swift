@@ -40,7 +40,7 @@ final class DaemonLink {
     var isWaiting: Bool { !waiting.isEmpty }
 
     /// Sends a request; `reply` gets the response line.
-    func send(_ command: Command, reply: @escaping (Data) -> Void) throws(CullError) {
+    func send(_ command: some ProtocolRequest, reply: @escaping (Data) -> Void) throws(CullError) {
         let id = nextID
         nextID += 1
         waiting[id] = reply
@@ -60,11 +60,10 @@ final class DaemonLink {
     }
 
     /// Sends a request and hands `done` its decoded result or the daemon's error.
-    func call<R: Decodable>(_ command: Command, as type: R.Type,
-                            _ done: @escaping (Result<R, ProtocolError>) -> Void) throws(CullError) {
+    func call<R: ProtocolRequest>(_ command: R, _ done: @escaping (Result<R.Result, ProtocolError>) -> Void) throws(CullError) {
         let decoder = self.decoder
         try send(command) { line in
-            guard let response = try? decoder.decode(Response<R>.self, from: line) else {
+            guard let response = try? decoder.decode(Response<R.Result>.self, from: line) else {
                 done(.failure(ProtocolError(.internalError, "an answer this curatorctl does not understand")))
                 return
             }
@@ -81,9 +80,9 @@ final class DaemonLink {
 
     /// Sends a request and waits for its answer, handling the lines before it (used
     /// at start, before the loop runs).
-    func callNow<R: Decodable>(_ command: Command, as type: R.Type) throws(CullError) -> R {
-        var outcome: Result<R, ProtocolError>?
-        try call(command, as: type) { outcome = $0 }
+    func callNow<R: ProtocolRequest>(_ command: R) throws(CullError) -> R.Result {
+        var outcome: Result<R.Result, ProtocolError>?
+        try call(command) { outcome = $0 }
         while outcome == nil { try readAvailable(blocking: true) }
         switch outcome {
         case .success(let result)?: return result

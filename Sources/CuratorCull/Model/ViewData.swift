@@ -75,7 +75,7 @@ struct ViewData {
 
     static let pageSize = 256
     /// The keys a page of details asks for.
-    static let detailFields = ["id", "root", "path", "size", "mtime_ns", "type", "capture_time", "protected", "offline"]
+    static let detailFields = ["id", "root", "path", "size", "mtime_ns", "type", "capture_time", "protected", "offline", "rating"]
 
     func id(at position: Int) -> Int64? {
         position >= 1 && position <= ids.count ? ids[position - 1] : nil
@@ -124,6 +124,15 @@ struct ViewData {
 
     mutating func store(_ photos: [PhotoSummary]) {
         for photo in photos { details[photo.id] = photo }
+    }
+
+    /// New marks for a photo whose details are known (`metadata`, a `rate` answer).
+    mutating func setMarks(_ id: Int64, rating: Int?, flag: String?, label: String?) {
+        guard var photo = details[id] else { return }
+        photo.rating = rating
+        photo.flag = flag == "none" ? nil : flag
+        photo.label = label
+        details[id] = photo
     }
 
     /// A photo that changed or moved: listed again when next shown.

@@ -116,6 +116,8 @@ extension CullApp {
             "Space         select or deselect the photo under the cursor",
             "d             trash the selection (view mode: this photo): asks",
             "Ctrl-Z        undo: says which batch (photos, root) it puts back; asks",
+            "p, x, u       pick, reject, neither   0-5  stars (0: none), in the XMP",
+            "6, 7, 8, 9    label red, yellow, green, blue (again: off)   a  advance",
             "/             filter: a glob (*.NEF) or dates (2024-05..2024-06)",
             "s, r          next sort; reverse the order (both keep the selection)",
             "o, [ ], Bksp  folder under the cursor as a page; beside it; back",
@@ -182,7 +184,7 @@ extension CullApp {
         fileFacts[photo.id] = .asked
         let id = photo.id
         do {
-            try link.call(.photoInfo(PhotoInfoRequest(photo: id)), as: PhotoInfoResult.self) { [weak self] outcome in
+            try link.call(PhotoInfoRequest(photo: id)) { [weak self] outcome in
                 guard let self, case .asked? = self.fileFacts[id] else { return }
                 switch outcome {
                 case .success(let info): self.fileFacts[id] = .known(info)

@@ -167,10 +167,16 @@ extension CullApp {
         if isProtected, y <= bottom {
             screen.put(x + cell.artColumns + 1 - 2, y, "⊘", Palette.warningBar)
         }
-        // A stack's count on the frame's bottom-right corner (a view of stacks, or collapsed).
+        // A stack's count on the frame's bottom-right corner (a view of stacks, or
+        // collapsed); the marks keep to its left.
+        var countWidth = 0
         if let count = photo?.stackCount, y + cell.artRows + 1 <= bottom {
             let label = "×\(count)"
-            screen.put(x + cell.artColumns + 1 - DisplayWidth.of(label), y + cell.artRows + 1, label, Palette.stackBadge)
+            countWidth = DisplayWidth.of(label)
+            screen.put(x + cell.artColumns + 1 - countWidth, y + cell.artRows + 1, label, Palette.stackBadge)
+        }
+        if let photo, y + cell.artRows + 1 <= bottom {
+            drawMarks(&screen, photo, x: x, y: y + cell.artRows + 1, width: cell.artColumns + 2 - countWidth)
         }
         // The caption: position and name.
         let captionY = y + cell.artRows + 2
@@ -214,9 +220,9 @@ extension CullApp {
         for page in pages {
             data.pagesInFlight.insert(page)
             let generation = data.generation
-            let command = Command.list(ListRequest(session: session, view: nil, offset: page * ViewData.pageSize,
-                                                   limit: ViewData.pageSize, fields: ViewData.detailFields))
-            try? link.call(command, as: ListResult.self) { [weak self] outcome in
+            let command = ListRequest(session: session, view: nil, offset: page * ViewData.pageSize,
+                                      limit: ViewData.pageSize, fields: ViewData.detailFields)
+            try? link.call(command) { [weak self] outcome in
                 guard let self, self.data.generation == generation else { return }
                 self.data.pagesInFlight.remove(page)
                 if case .success(let listing) = outcome {

@@ -55,4 +55,13 @@ enum Palette {
     static let warningBar = CellStyle(foreground: white, background: crimson, bold: true)
     /// A stack's count, apart from the selection's crimson.
     static let stackBadge = CellStyle(foreground: white, background: stacked, bold: true)
+    /// A photo's marks on its cell (`drawMarks`).
+    static let stars = CellStyle(foreground: rgb(255, 205, 60), bold: true)
+    static let pickMark = CellStyle(foreground: rgb(235, 235, 235), bold: true)
+    static let rejectMark = CellStyle(foreground: rgb(255, 80, 80), bold: true)
+    static let label: [String: TerminalColor] = [
+        "red": rgb(230, 60, 60), "yellow": rgb(240, 210, 60), "green": rgb(80, 200, 90), "blue": rgb(70, 130, 240),
+        "purple": rgb(170, 90, 220),
+    ]
+    private static func rgb(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> TerminalColor { .rgb(r, g, b) }
 }

@@ -8,7 +8,7 @@ struct ClearCommand: CLICommand {
         abstract: "Deselect everything (the session stays in select mode).")
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.clear(SessionRequest(session: context.options.session)), as: SessionResult.self) else { return }
+        guard let r = try context.call(ClearRequest(session: context.options.session)) else { return }
         Format.write(SessionOutput.describe(r))
     }
 }

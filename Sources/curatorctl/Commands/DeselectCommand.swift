@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorCommandLine
+import CuratorProtocol
 
 struct DeselectCommand: CLICommand {
     static let configuration = CommandConfiguration(
@@ -8,5 +9,5 @@ struct DeselectCommand: CLICommand {
 
     @OptionGroup var photos: SelectorOptions
 
-    func run(_ context: CLIContext) throws(CLIError) { try SelectionVerb.run(.deselect, photos.selector, context) }
+    func run(_ context: CLIContext) throws(CLIError) { try SelectionVerb.run(DeselectRequest.self, photos.selector, context) }
 }

@@ -16,7 +16,7 @@ struct HistoryCommand: CLICommand {
     var limit: Int?
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.history(HistoryRequest(limit: limit)), as: HistoryResult.self) else { return }
+        guard let r = try context.call(HistoryRequest(limit: limit)) else { return }
         if r.batches.isEmpty {
             Format.write("No batches yet.")
             return

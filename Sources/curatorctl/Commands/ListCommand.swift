@@ -23,7 +23,7 @@ struct ListCommand: CLICommand {
     func run(_ context: CLIContext) throws(CLIError) {
         let spec = try view.spec(at: location, context)
         let request = ListRequest(session: context.options.session, view: spec == ViewSpec() ? nil : spec, offset: offset, limit: limit)
-        guard let r = try context.call(.list(request), as: ListResult.self) else { return }
+        guard let r = try context.call(request) else { return }
         var index = 0
         let width = String(r.total).count
         // The orphans' view lists sidecars whose photo is gone: they are no photos.
@@ -41,11 +41,13 @@ struct ListCommand: CLICommand {
                 let flags = (p.protected == true ? " protected" : "") + (p.offline == true ? " offline" : "")
                     + (p.duplicateSet.map { " set \($0)" + (p.keeper == true ? "*" : "") } ?? "")
                     + (p.stack.map { " stack \($0) (\(p.stackCount ?? 0))" + (p.stackKeeper == true ? "*" : "") } ?? "")
+                let marks = RateOutput.brief(rating: p.rating, flag: p.flag, label: p.label)
                 let name = (p.path.split(separator: "/").last.map(String.init) ?? p.path).forTerminal
                 // Each file beside its own size; a group's other files (named: they are in its
                 // folder) below it, then their sum, which the selection and a delete count.
                 Format.write("  \(Format.pad(String(p.position ?? 0), width, right: true)) \(Format.pad(badge, 5)) \(Format.pad(name, 28)) "
-                             + "\(Format.pad(Format.bytes(p.size), 8, right: true))  \(p.captureTime ?? "-")\(flags)")
+                             + "\(Format.pad(Format.bytes(p.size), 8, right: true))  \(p.captureTime ?? "-")\(flags)"
+                             + (marks.isEmpty ? "" : "  " + marks))
                 let members = p.members ?? []
                 for member in members {
                     Format.write("  \(Format.pad("", width)) \(Format.pad("", 5)) + \(Format.pad(member.name.forTerminal, 26)) "

@@ -14,7 +14,7 @@ struct ModeCommand: CLICommand {
     var cap: Int?
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.mode(ModeRequest(session: context.options.session, mode: mode, cap: cap)), as: SessionResult.self)
+        guard let r = try context.call(ModeRequest(session: context.options.session, mode: mode, cap: cap))
         else { return }
         SessionOutput.evictionNote(r)
         if let removed = r.removed, removed > 0 { Format.write("Left select mode: \(Format.plural(removed, "photo")) deselected.") }

@@ -15,7 +15,7 @@ struct MoveCommand: CLICommand {
 
     func run(_ context: CLIContext) throws(CLIError) {
         let request = ReorderRequest(session: context.options.session, position: from, to: to)
-        guard let r = try context.call(.reorder(request), as: ReorderResult.self) else { return }
+        guard let r = try context.call(request) else { return }
         Format.write("Moved photo #\(r.id) from position \(r.from) to \(r.to).")
     }
 }

@@ -13,7 +13,7 @@ enum PlaceResolver {
     }
 
     static func resolve(_ location: String, _ context: CLIContext) throws(CLIError) -> Place {
-        let roots = try context.connection().call(.status(StatusRequest()), as: StatusResult.self).roots
+        let roots = try context.connection().call(StatusRequest()).roots
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let onDisk = URL(fileURLWithPath: location, relativeTo: cwd).standardizedFileURL.resolvingSymlinksInPath().path
         var isFolder: ObjCBool = false
@@ -45,7 +45,7 @@ enum PlaceResolver {
         for root in roots {
             let probe = ListRequest(view: ViewSpec(root: root.name, folder: folder, recursive: false), offset: 0, limit: 0)
             do {
-                _ = try context.connection().call(.list(probe), as: ListResult.self)
+                _ = try context.connection().call(probe)
                 holders.append(root.name)
             } catch CLIError.daemon(let error) where error.code == .noSuchFolder || error.code == .rootOffline {
                 continue

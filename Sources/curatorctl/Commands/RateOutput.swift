@@ -11,7 +11,7 @@ enum PickFlagName {
 /// after and before.
 enum RateOutput {
     static func send(_ request: RateRequest, _ context: CLIContext) throws(CLIError) {
-        guard let result = try context.call(.rate(request), as: RateResult.self) else { return }
+        guard let result = try context.call(request) else { return }
         for photo in result.photos {
             let wrote = photo.sidecars.isEmpty ? "already so" : "wrote " + photo.sidecars.joined(separator: ", ")
             Format.write("\(photo.id): \(describe(photo.marks)) (was \(describe(photo.previous))); \(wrote)")
@@ -26,5 +26,13 @@ enum RateOutput {
         default: "no flag"
         }
         return "\(stars), \(flag), \(marks.label ?? "no label")"
+    }
+
+    /// A listing line's marks, short: `★★★ rejected red`; "" for none.
+    static func brief(rating: Int?, flag: String?, label: String?) -> String {
+        let words = [rating.map { $0 == 0 ? "0★" : String(repeating: "★", count: $0) },
+                     flag.map { $0 == PickFlagName.pick ? "picked" : $0 == PickFlagName.reject ? "rejected" : $0 },
+                     label]
+        return words.compactMap { $0 }.joined(separator: " ")
     }
 }

@@ -10,7 +10,7 @@ struct ReloadCommand: CLICommand {
         abstract: "Make curatord read its configuration again (root or curatord's own user).")
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.reload(ReloadRequest()), as: ReloadResult.self) else { return }
+        guard let r = try context.call(ReloadRequest()) else { return }
         for warning in r.warnings { Format.error("curatorctl: warning: \(warning)") }
         var parts = ["\(Format.plural(r.roots.count, "root")): \(r.roots.joined(separator: ", "))"]
         if !r.added.isEmpty { parts.append("added " + r.added.joined(separator: ", ")) }

@@ -31,7 +31,7 @@ struct RemoveCommand: CLICommand {
         var ids: [Int64]?
         if let photo { ids = [try Self.resolvePhoto(photo, context)] }
         let client = try context.connection()
-        let prepare = Command.deletePrepare(DeletePrepareRequest(session: session, ids: ids, only: only))
+        let prepare = DeletePrepareRequest(session: session, ids: ids, only: only)
         let plan: DeletePlanResult
         if context.options.json {
             let raw = try client.callRaw(prepare)
@@ -42,7 +42,7 @@ struct RemoveCommand: CLICommand {
             }
             plan = result
         } else {
-            plan = try client.call(prepare, as: DeletePlanResult.self)
+            plan = try client.call(prepare)
         }
         if !context.options.json {
             Format.write("Move \(Self.counted(plan)), \(Format.bytes(plan.bytes)), to the trash?")
@@ -58,16 +58,16 @@ struct RemoveCommand: CLICommand {
             Format.prompt("Delete? [y/N] ")
             let answer = readLine(strippingNewline: true)?.lowercased() ?? ""
             guard answer == "y" || answer == "yes" else {
-                _ = try? client.call(.deleteCancel(DeleteCancelRequest(session: session, token: plan.token)), as: DeleteCancelResult.self)
+                _ = try? client.call(DeleteCancelRequest(session: session, token: plan.token))
                 throw CLIError.cancelled
             }
         }
         let showProgress = !context.options.json && isatty(2) != 0 && plan.count >= 20
         if showProgress {
             try context.requireSameProtocol()
-            _ = try client.call(.subscribe(SubscribeRequest()), as: SubscribeResult.self)
+            _ = try client.call(SubscribeRequest())
         }
-        let command = Command.deleteConfirm(DeleteConfirmRequest(session: session, token: plan.token))
+        let command = DeleteConfirmRequest(session: session, token: plan.token)
         let result: BatchResult
         if showProgress {
             result = try Self.confirmWithProgress(client, command, total: plan.files ?? plan.count)
@@ -80,7 +80,7 @@ struct RemoveCommand: CLICommand {
             }
             return
         } else {
-            result = try client.call(command, as: BatchResult.self)
+            result = try client.call(command)
         }
         // A group's files, and orphaned sidecars, are counted as files (the plan said what they make).
         let inFiles = result.items.contains { $0.group != nil } || plan.items.contains { $0.orphan == true }
@@ -128,7 +128,7 @@ struct RemoveCommand: CLICommand {
     }
 
     /// Sends the confirmation and draws a progress bar from batch events until the response.
-    static func confirmWithProgress(_ client: Client, _ command: Command, total: Int) throws(CLIError) -> BatchResult {
+    static func confirmWithProgress(_ client: Client, _ command: DeleteConfirmRequest, total: Int) throws(CLIError) -> BatchResult {
         try client.send(Wire.request(id: .string("confirm"), command: command))
         let decoder = Wire.makeDecoder()
         while true {
@@ -155,7 +155,7 @@ struct RemoveCommand: CLICommand {
     /// then the other reading; a reading whose folder does not exist is no answer.
     static func resolvePhoto(_ text: String, _ context: CLIContext) throws(CLIError) -> Int64 {
         if let id = Int64(text) { return id }
-        let status = try context.connection().call(.status(StatusRequest()), as: StatusResult.self)
+        let status = try context.connection().call(StatusRequest())
         var onDisk: (root: String, path: String)?
         let absolute = URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .standardizedFileURL.path
@@ -174,7 +174,7 @@ struct RemoveCommand: CLICommand {
             if !folder.isEmpty { spec.folder = folder }
             let listing: ListResult
             do {
-                listing = try context.connection().call(.list(ListRequest(view: spec)), as: ListResult.self)
+                listing = try context.connection().call(ListRequest(view: spec))
             } catch CLIError.daemon(let error) where error.code == .noSuchFolder {
                 continue
             }

@@ -11,7 +11,7 @@ struct RescanCommand: CLICommand {
     var root: String?
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.rescan(RescanRequest(root: root)), as: RescanResult.self) else { return }
+        guard let r = try context.call(RescanRequest(root: root)) else { return }
         Format.write("Rescanning \(r.roots.joined(separator: ", ")).")
     }
 }

@@ -8,7 +8,7 @@ struct SelectionCommand: CLICommand {
         abstract: "Show the selection in the order chosen, numbered, with totals.")
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.selection(SessionRequest(session: context.options.session)), as: SelectionResult.self) else { return }
+        guard let r = try context.call(SelectionRequest(session: context.options.session)) else { return }
         if r.items.isEmpty {
             Format.write(r.mode == .select ? "Nothing is selected." : "Nothing is selected (the session is in view mode).")
             return

@@ -3,25 +3,19 @@ import CuratorProtocol
 
 /// What select, deselect and toggle share once their photos are named.
 struct SelectionVerb {
-    enum Verb: String { case select, deselect, toggle }
-
-    /// Sends the verb; in view mode, enters select mode first and says so (the CLI's courtesy).
-    static func run(_ verb: Verb, _ selector: PhotoSelector, _ context: CLIContext) throws(CLIError) {
-        let request = SelectRequest(session: context.options.session, selector: selector)
-        let command: Command = switch verb {
-        case .select: .select(request)
-        case .deselect: .deselect(request)
-        case .toggle: .toggle(request)
-        }
+    /// Sends the verb (`SelectRequest.self`, `DeselectRequest.self` or `ToggleRequest.self`);
+    /// in view mode, enters select mode first and says so (the CLI's courtesy).
+    static func run<Verb: SelectorRequest>(_ verb: Verb.Type, _ selector: PhotoSelector, _ context: CLIContext) throws(CLIError) {
+        let command = Verb(session: context.options.session, selector: selector)
         let result: SessionResult?
         do {
-            result = try context.call(command, as: SessionResult.self)
-        } catch CLIError.daemon(let error) where error.code == .notInSelectMode && verb != .deselect && !context.options.json {
-            if let entered = try context.call(.mode(ModeRequest(session: context.options.session, mode: .select)), as: SessionResult.self) {
+            result = try context.call(command)
+        } catch CLIError.daemon(let error) where error.code == .notInSelectMode && verb != DeselectRequest.self && !context.options.json {
+            if let entered = try context.call(ModeRequest(session: context.options.session, mode: .select)) {
                 SessionOutput.evictionNote(entered)
             }
             Format.write("Entered select mode.")
-            result = try context.call(command, as: SessionResult.self)
+            result = try context.call(command)
         }
         guard let r = result else { return }
         var parts: [String] = []

@@ -37,6 +37,8 @@ struct SelectorOptions: ParsableArguments {
         """)
     var stackRest: Bool
 
+    @OptionGroup var marks: MarksOptions
+
     var selector: PhotoSelector {
         var selector = PhotoSelector()
         if all { selector.all = true }
@@ -47,13 +49,14 @@ struct SelectorOptions: ParsableArguments {
         selector.ids = ids
         if duplicates { selector.duplicates = .rest }
         if stackRest { selector.stacks = .rest }
+        if !marks.isEmpty { marks.apply(to: &selector) }
         if !positions.isEmpty { selector.positions = positions.joined(separator: " ") }
         return selector
     }
 
     func validate() throws(ValidationError) {
         if selector == PhotoSelector() {
-            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N, --duplicates or --stack-rest")
+            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N, --duplicates, --stack-rest, --rating STARS, --picked, --rejected, --unflagged or --label COLOURS")
         }
     }
 

@@ -90,6 +90,9 @@ struct SheetCommand: CLICommand {
             // A stack's count (the whole stack, as the daemon counts it), else the
             // duplicate set's as listed.
             if let count = photo.stackCount ?? photo.duplicateSet.flatMap({ duplicateCounts[$0] }) { item["set"] = count }
+            if let rating = photo.rating { item["rating"] = rating }
+            if let flag = photo.flag { item["flag"] = flag }
+            if let label = photo.label { item["color"] = label }
             items.append(item)
         }
         let itemsPath = scratch + "/items.json"
@@ -121,7 +124,7 @@ struct SheetCommand: CLICommand {
         while true {
             let request = ListRequest(session: context.options.session, view: spec == ViewSpec() ? nil : spec,
                                       offset: photos.count, limit: Self.chunk)
-            let page = try context.connection().call(.list(request), as: ListResult.self)
+            let page = try context.connection().call(request)
             photos += page.photos
             if page.photos.isEmpty || photos.count >= page.total { return (photos, page.view) }
         }
@@ -129,8 +132,8 @@ struct SheetCommand: CLICommand {
 
     /// Whether the session is in select mode.
     private func sessionIsSelecting(_ context: CLIContext) throws(CLIError) -> Bool {
-        let request = SessionRequest(session: context.options.session)
-        return try context.connection().call(.selection(request), as: SelectionResult.self).mode == .select
+        let request = SelectionRequest(session: context.options.session)
+        return try context.connection().call(request).mode == .select
     }
 
     /// The path of each photo's thumbnail, once ready (up to --wait seconds for those
@@ -146,7 +149,7 @@ struct SheetCommand: CLICommand {
             for start in stride(from: 0, to: waiting.count, by: Self.chunk) {
                 let ids = Array(waiting[start..<min(waiting.count, start + Self.chunk)])
                 let request = ThumbnailRequest(ids: ids, size: size, data: useData ? true : nil)
-                let result = try context.connection().call(.thumbnail(request), as: ThumbnailsResult.self)
+                let result = try context.connection().call(request)
                 for entry in result.thumbnails {
                     switch entry.state {
                     case .ready:

@@ -8,7 +8,7 @@ struct StatusCommand: CLICommand {
         abstract: "Show the roots, what is indexed, and whether scans are running.")
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let s = try context.call(.status(StatusRequest()), as: StatusResult.self) else { return }
+        guard let s = try context.call(StatusRequest()) else { return }
         Format.write("curatord \(s.version), pid \(s.pid), up \(s.uptimeMs / 1000) s: \(Format.plural(s.photos, "photo")), "
                      + "\(Format.plural(s.clients, "client")), \(Format.plural(s.sessions, "session"))"
                      + (s.scanning ? ", scanning" : "") + (s.batchRunning ? ", a batch is running" : ""))
@@ -29,5 +29,6 @@ struct StatusCommand: CLICommand {
                          + (t.note.map { "  (\($0))" } ?? ""))
         }
         if let pending = s.hashPending, pending > 0 { Format.write("  duplicates  \(pending) files to read") }
+        if let pending = s.xmpPending, pending > 0 { Format.write("  marks       \(pending) sidecars to read") }
     }
 }

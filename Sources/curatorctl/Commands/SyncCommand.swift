@@ -15,7 +15,7 @@ struct SyncCommand: CLICommand {
     var timeout: Int?
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.sync(SyncRequest(root: root, timeoutMs: timeout)), as: SyncResult.self) else { return }
+        guard let r = try context.call(SyncRequest(root: root, timeoutMs: timeout)) else { return }
         if !r.synced { throw CLIError.daemon(ProtocolError(.internalError, "curatord did not catch up in time")) }
         Format.write(String(format: "In sync (%.1f ms).", r.elapsedMs))
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorCommandLine
+import CuratorProtocol
 
 struct ToggleCommand: CLICommand {
     static let configuration = CommandConfiguration(
@@ -8,5 +9,5 @@ struct ToggleCommand: CLICommand {
 
     @OptionGroup var photos: SelectorOptions
 
-    func run(_ context: CLIContext) throws(CLIError) { try SelectionVerb.run(.toggle, photos.selector, context) }
+    func run(_ context: CLIContext) throws(CLIError) { try SelectionVerb.run(ToggleRequest.self, photos.selector, context) }
 }

@@ -31,7 +31,7 @@ struct TrashFilterOptions: ParsableArguments {
         }
     }
 
-    var request: TrashRequest { TrashRequest(root: root, olderThanDays: olderThan) }
+    var request: TrashListRequest { TrashListRequest(root: root, olderThanDays: olderThan) }
 }
 
 struct TrashListCommand: CLICommand {
@@ -42,13 +42,13 @@ struct TrashListCommand: CLICommand {
     @OptionGroup var filter: TrashFilterOptions
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let r = try context.call(.trashList(filter.request), as: TrashListResult.self) else { return }
+        guard let r = try context.call(filter.request) else { return }
         guard r.photos.isEmpty, filter.root != nil || filter.olderThan != nil else {
             Self.write(r)
             return
         }
         // Nothing passes the filter: say what it left out, not that the trash is empty.
-        let all = try context.connection().call(.trashList(TrashRequest()), as: TrashListResult.self)
+        let all = try context.connection().call(TrashListRequest())
         Format.write(Self.nothing(filter, besides: all))
     }
 
@@ -93,10 +93,10 @@ struct TrashEmptyCommand: CLICommand {
 
     func run(_ context: CLIContext) throws(CLIError) {
         let client = try context.connection()
-        let listing = try client.call(.trashList(filter.request), as: TrashListResult.self)
+        let listing = try client.call(filter.request)
         if listing.photos.isEmpty {
             if context.options.json {
-                Format.writeRaw(try client.callRaw(.trashList(filter.request)))
+                Format.writeRaw(try client.callRaw(filter.request))
             } else {
                 Format.write("Nothing of yours is in the trash" + (filter.olderThan.map { " since more than \($0) days" } ?? "") + ".")
             }
@@ -112,9 +112,8 @@ struct TrashEmptyCommand: CLICommand {
             let answer = readLine(strippingNewline: true)?.lowercased() ?? ""
             guard answer == "y" || answer == "yes" else { throw CLIError.cancelled }
         }
-        var request = filter.request
-        request.token = listing.token
-        guard let (r, writeText) = try context.callDecoding(.trashEmpty(request), as: TrashEmptyResult.self) else { return }
+        let request = TrashEmptyRequest(root: filter.root, olderThanDays: filter.olderThan, token: listing.token)
+        guard let (r, writeText) = try context.callDecoding(request) else { return }
         if writeText {
             let emptied = PhotoFileCount(r.items.filter { $0.outcome == .emptied })
             Format.write("\(emptied.phrase) emptied (\(Format.bytes(r.bytes)))"

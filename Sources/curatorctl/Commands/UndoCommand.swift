@@ -12,7 +12,7 @@ struct UndoCommand: CLICommand {
     var batch: Int64?
 
     func run(_ context: CLIContext) throws(CLIError) {
-        guard let (r, writeText) = try context.callDecoding(.undo(UndoRequest(batch: batch)), as: UndoResult.self) else { return }
+        guard let (r, writeText) = try context.callDecoding(UndoRequest(batch: batch)) else { return }
         if writeText { Self.write(r) }
         // Exit status 6 when nothing came back, 7 when only part did (the lines above say why).
         guard r.restored < r.items.count else { return }

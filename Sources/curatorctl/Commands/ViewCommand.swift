@@ -14,7 +14,7 @@ struct ViewCommand: CLICommand {
 
     func run(_ context: CLIContext) throws(CLIError) {
         let request = ViewRequest(session: context.options.session, view: try view.spec(at: location, context))
-        guard let r = try context.call(.view(request), as: SessionResult.self) else { return }
+        guard let r = try context.call(request) else { return }
         SessionOutput.evictionNote(r)
         if let removed = r.removed, removed > 0 { Format.write("The view changed: \(Format.plural(removed, "photo")) left the selection.") }
         Format.write(SessionOutput.describe(r))

@@ -25,7 +25,11 @@ struct ViewOptions: ParsableArguments {
     @Option("--to", value: "DATE", help: "Only photos captured on or before DATE (--to 2024: to the end of 2024).")
     var to: String?
 
-    @Option("--sort", value: "KEY", help: "capture, name, mtime, size or custom (each folder's own order).")
+    @OptionGroup var marks: MarksOptions
+
+    @Option("--sort", value: "KEY", help: """
+        capture, name, mtime, size, custom (each folder's own order), rating, flag (rejects first) or label.
+        """)
     var sort: SortKey?
 
     @Flag("--desc", "--reverse", help: "Highest first.")
@@ -34,7 +38,7 @@ struct ViewOptions: ParsableArguments {
     @Flag("--flat", "--no-recursive", help: "This folder only, not the ones below.")
     var flat: Bool
 
-    @Flag("--orphans", help: "Sidecars (.xmp, .aae, ...) whose photo is gone, instead of photos (roots with groups).")
+    @Flag("--orphans", help: "Sidecars (.xmp, .aae, ...) that no one photo takes (gone, or several), instead of photos (roots with groups).")
     var orphans: Bool
 
     @Flag("--duplicates", help: "Only photos with an exact copy (same content), each marked with its set; the kept one with *.")
@@ -71,6 +75,7 @@ struct ViewOptions: ParsableArguments {
         if duplicates { filter.duplicates = true }
         if stacks { filter.stacks = true }
         if collapseStacks { filter.collapseStacks = true }
+        marks.apply(to: &filter)
         if !filter.isEmpty { spec.filter = filter }
         if let sort { spec.sort = sort }
         if descending { spec.order = .desc }

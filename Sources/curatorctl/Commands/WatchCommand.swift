@@ -20,7 +20,7 @@ struct WatchCommand: CLICommand {
         let client = try context.connection()
         // With --session, the changes of that session only; else of all of yours.
         let sessions = context.options.session.map { [$0] }
-        _ = try client.call(.subscribe(SubscribeRequest(roots: roots.isEmpty ? nil : roots, sessions: sessions)), as: SubscribeResult.self)
+        _ = try client.call(SubscribeRequest(roots: roots.isEmpty ? nil : roots, sessions: sessions))
         if !context.options.json && Format.isTerminal { Format.error("Watching; Ctrl-C stops.") }
         let decoder = Wire.makeDecoder()
         while true {
@@ -53,6 +53,9 @@ struct WatchCommand: CLICommand {
         case .batch: return "· batch \(e.batch ?? 0): \(e.done ?? 0)/\(e.total ?? 0) \(e.state ?? "")"
         case .dropped: return "! events were dropped (reading too slowly); list again"
         case .sets: return "· \(e.state ?? "sets") changed: \(e.count ?? 0) now"
+        case .metadata:
+            let marks = e.photo.map { RateOutput.brief(rating: $0.rating, flag: $0.flag, label: $0.label) } ?? ""
+            return "* \(root)\(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)  \(marks.isEmpty ? "no marks" : marks)"
         case .thumbnail:
             let sizes = e.sizes.map { " " + $0.map(\.rawValue).joined(separator: ",") } ?? ""
             return "· \(root)thumbnail #\(e.photoId ?? 0) \(e.state ?? "")\(sizes)\(e.message.map { ": \($0)" } ?? "")"

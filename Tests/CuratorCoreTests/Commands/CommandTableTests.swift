@@ -29,12 +29,13 @@ import Testing
     }
 
     @Test func everyCommandIsInTheTableAndDocumentedUnderItsName() throws {
-        let table = Set(CommandTable.handlers.keys)
+        let table = CommandTable.known.names
         let documented = try Self.documentedCommands()
         #expect(documented.count == Set(documented).count, "a command documented twice: \(documented)")
-        #expect(table.subtracting(documented).isEmpty, "in the table, not in docs/PROTOCOL.md: \(table.subtracting(documented).sorted())")
+        #expect(table.count == Set(table).count, "a name in the table twice: \(table)")
+        #expect(Set(table).subtracting(documented).isEmpty, "in the table, not in docs/PROTOCOL.md: \(Set(table).subtracting(documented).sorted())")
         #expect(Set(documented).subtracting(table).isEmpty, "in docs/PROTOCOL.md, not in the table: \(Set(documented).subtracting(table).sorted())")
-        #expect(documented == Command.names, "Command.names lists the commands in the order docs/PROTOCOL.md does")
+        #expect(documented == table, "the table lists the commands in the order docs/PROTOCOL.md does")
     }
 
     /// A request line of each command, with what it must carry.
@@ -45,23 +46,30 @@ import Testing
         case "select", "deselect", "toggle": #"{"cmd":"\#(name)","positions":"1"}"#
         case "reorder": #"{"cmd":"reorder","position":1,"to":2}"#
         case "delete.confirm": #"{"cmd":"delete.confirm","token":"t"}"#
+        case "web.passwd": #"{"cmd":"web.passwd","password":"p"}"#
+        case "web.login": #"{"cmd":"web.login","user":"u","password":"p"}"#
+        case "web.attach", "web.logout": #"{"cmd":"\#(name)","token":"t"}"#
         default: #"{"cmd":"\#(name)"}"#
         }
     }
 
+    /// Each name decodes to its own request type, which a client encodes back under
+    /// that name, and whose handler is the table's only one to take it.
     @Test func eachNameLeadsToTheHandlerOfThatCommandAlone() throws {
-        for name in Command.names {
-            let command = try Wire.decodeRequest(Data(Self.line(name).utf8)).get().command
-            #expect(command.name == name)
-            let handler = try #require(CommandTable.handlers[name], "\(name) has no handler")
-            let takesItsOwn = Self.takes(handler, command)
+        for name in CommandTable.known.names {
+            let request = try Wire.decodeRequest(Data(Self.line(name).utf8), known: CommandTable.known).get()
+            #expect(request.name == name)
+            let encoded = try #require(try JSONSerialization.jsonObject(with: Wire.request(id: nil, command: request.command)) as? [String: Any])
+            #expect(encoded["cmd"] as? String == name)
+            let handler = try #require(CommandTable.byName[name], "\(name) has no handler")
+            let takesItsOwn = Self.takes(handler, request.command)
             #expect(takesItsOwn, "the handler of \(name) does not take its arguments")
-            for (other, otherHandler) in CommandTable.handlers where other != name {
-                let takesAnothers = Self.takes(otherHandler, command)
-                #expect(!takesAnothers, "the handler of \(other) takes \(name)'s arguments")
+            for otherHandler in CommandTable.handlers where otherHandler.requestType.name != name {
+                let takesAnothers = Self.takes(otherHandler, request.command)
+                #expect(!takesAnothers, "the handler of \(otherHandler.requestType.name) takes \(name)'s arguments")
             }
         }
     }
 
-    static func takes<H: CommandHandler>(_ handler: H.Type, _ command: Command) -> Bool { H.arguments(of: command) != nil }
+    static func takes<H: CommandHandler>(_ handler: H.Type, _ command: any ProtocolRequest) -> Bool { command is H.Arguments }
 }

@@ -27,7 +27,7 @@ import Testing
     static let reloaded = ReloadResult(roots: ["pics"], added: [], removed: [], changed: [], restartNeeded: [], warnings: [])
 
     static func response(_ f: StoppingTests.Fixture, uid: UInt32 = getuid()) throws -> [String: Any] {
-        let request = try Wire.decodeRequest(Data(#"{"id":1,"cmd":"reload"}"#.utf8)).get()
+        let request = try Wire.decodeRequest(Data(#"{"id":1,"cmd":"reload"}"#.utf8), known: CommandTable.known).get()
         let bytes = f.curator.handle(request, client: PeerCredentials(pid: getpid(), uid: uid, gid: getgid()), sink: f.sink)
         return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorXMP
+
+/// The photos' marks (stars, flag, colour label: docs/XMP.md) as the index keeps
+/// them: what each sidecar said when last read (stored in the index,
+/// `sidecar_marks`), each listed group's marks resolved from its sidecars, and the
+/// sidecars still to read. Files are read outside the state lock (`MarksReader`);
+/// the queue is planned from the library's sidecars again whenever the library
+/// changed (a sidecar written by another program is a changed row).
+struct PhotoMarksTable {
+    /// By sidecar id.
+    var records: [Int64: SidecarMarksRecord] = [:]
+    /// The group each record's sidecar was in when its group was resolved.
+    var groupOf: [Int64: Int64] = [:]
+    /// By listed id, the groups with marks (unmarked ones are absent).
+    private(set) var byGroup: [Int64: PhotoMarks] = [:]
+    /// Sidecars that could not be read, with the size and mtime they had then:
+    /// not read again until they change.
+    var unreadable: [Int64: SidecarMarksRecord] = [:]
+    /// Sidecars to read, the next last.
+    var queue: [Int64] = []
+    /// The library's generation when the queue was planned; nil: plan again.
+    var plannedAt: UInt64?
+    /// Reads handed out and not yet applied.
+    var inFlight = 0
+    /// Counts every change of a group's marks: views filtered or sorted by marks
+    /// are made again after one.
+    private(set) var version: UInt64 = 0
+
+    /// Sidecars still to read (`xmp_pending` in `status`).
+    var pending: Int { queue.count + inFlight }
+
+    func marks(ofGroup id: Int64) -> PhotoMarks { byGroup[id] ?? .unmarked }
+
+    /// Every group with marks (a copy-on-write copy, for a listing outside the lock).
+    var groups: [Int64: PhotoMarks] { byGroup }
+
+    /// Sets a group's marks; false when they were those already.
+    mutating func set(_ marks: PhotoMarks, ofGroup id: Int64) -> Bool {
+        guard self.marks(ofGroup: id) != marks else { return false }
+        byGroup[id] = marks == .unmarked ? nil : marks
+        version &+= 1
+        return true
+    }
+
+    /// Forgets the marks of groups no longer listed.
+    mutating func dropGroups(where gone: (Int64) -> Bool) {
+        let dropped = byGroup.keys.filter(gone)
+        guard !dropped.isEmpty else { return }
+        for id in dropped { byGroup[id] = nil }
+        version &+= 1
+    }
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import CuratorXMP
+
+/// One file the marks reader is to read: a sidecar, or a JPEG's embedded packet.
+struct MarksJob: Sendable {
+    var id: Int64
+    var path: PhotoPath
+    var embedded: Bool
+}
+
+/// What one read gave: the sidecar's marks with the size and mtime of the bytes
+/// read; nil when it is gone (the watcher will say so) or failed.
+struct MarksRead: Sendable {
+    var id: Int64
+    var record: SidecarMarksRecord?
+    /// Unreadable (not XMP, refused, EIO): not read again until it changes.
+    var failed: Bool
+}
+
+/// The marks reader's locked steps (what to read next, the marks read), and each
+/// group's marks resolved from its sidecars' records (docs/XMP.md's order).
+extension CuratorState {
+    /// As the content hasher, the reader waits while any root is walked or holds a
+    /// batch: a first scan only walks, stats and persists. Sidecars on shares are
+    /// not read in the background (`rate` and `photo.info` read them): a share that
+    /// hangs would hold every root's reads.
+    var marksMayRun: Bool { hashingMayRun }
+
+    /// Up to `limit` sidecars to read, with their paths.
+    func takeMarksWork(limit: Int) -> [MarksJob] {
+        guard marksMayRun else { return [] }
+        if marks.plannedAt != library.generation { planMarksReads() }
+        var jobs: [MarksJob] = []
+        while jobs.count < limit, let id = marks.queue.popLast() {
+            guard let photo = library.photo(id), photo.type == .xmp || Self.carriesMarks(photo.type),
+                  let root = roots[photo.rootID], root.online, !root.onShare,
+                  let path = PhotoPath(root: root.config.path, relative: library.relativePath(of: photo)) else { continue }
+            jobs.append(MarksJob(id: id, path: path, embedded: photo.type != .xmp))
+        }
+        marks.inFlight += jobs.count
+        return jobs
+    }
+
+    /// The photos whose embedded XMP is read (`EmbeddedXMPLocator`).
+    static func carriesMarks(_ type: PhotoType) -> Bool { type == .jpeg }
+
+    /// Whether a row's marks count: a group's sidecar (an orphan's or an undecided
+    /// one's are about no listed photo) or a JPEG of a group, on a local root that
+    /// is online.
+    private func marksReadable(_ row: PhotoRow, _ readable: inout [Int32: Bool]) -> Bool {
+        guard row.type == .xmp ? row.role == .sidecar : Self.carriesMarks(row.type) && (row.role == .shown || row.role == .member)
+        else { return false }
+        let rootID = library.photos.rootID(of: row)
+        if let known = readable[rootID] { return known }
+        let ok = roots[rootID].map { $0.online && !$0.onShare } ?? false
+        readable[rootID] = ok
+        return ok
+    }
+
+    /// Sidecars still to read (`xmp_pending`): the queue's, or, when the library
+    /// changed since it was planned (or a scan holds the reader back), those
+    /// without a record of their present size and mtime, counted without planning.
+    var marksPending: Int {
+        if marks.plannedAt == library.generation { return marks.pending }
+        var readable: [Int32: Bool] = [:]
+        var count = marks.inFlight
+        for row in library.photos.rows where marksReadable(row, &readable) {
+            if marks.records[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true,
+               marks.unreadable[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// Plans the reads still needed: every sidecar without a record of its present
+    /// size and mtime. Records of sidecars gone are dropped, and the groups whose
+    /// sidecars changed are resolved again.
+    func planMarksReads() {
+        let table = library.photos
+        var queue: [Int64] = []
+        var touched = Set<Int64>()
+        var readable: [Int32: Bool] = [:]
+        for row in table.rows where marksReadable(row, &readable) {
+            let group = table.groupID(of: row)
+            if let record = marks.records[row.id], record.isOf(size: row.size, mtimeNs: row.mtimeNs) {
+                if marks.groupOf[row.id] != group {
+                    if let old = marks.groupOf[row.id] { touched.insert(old) }
+                    touched.insert(group)
+                    marks.groupOf[row.id] = group
+                }
+            } else if marks.unreadable[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true {
+                queue.append(row.id)
+            }
+        }
+        // Taken from the end: the lowest ids (the oldest sidecars) first.
+        marks.queue = queue.sorted(by: >)
+        marks.plannedAt = library.generation
+        marks.unreadable = marks.unreadable.filter { table.row($0.key) != nil }
+        let gone = marks.records.keys.filter { id in
+            guard let row = table.row(id) else { return true }
+            return !marksReadable(row, &readable)
+        }
+        for id in gone {
+            marks.records[id] = nil
+            if let group = marks.groupOf.removeValue(forKey: id) { touched.insert(group) }
+        }
+        if !gone.isEmpty {
+            do {
+                try library.batch { for id in gone { try library.store.setSidecarMarks(id, nil) } }
+            } catch {
+                log.error("cannot drop the marks of sidecars gone: \(error)")
+            }
+        }
+        marks.dropGroups { library.shownRow(ofGroup: $0) == nil }
+        resolveMarks(ofGroups: touched, announce: true)
+    }
+
+    /// The marks read, kept and resolved into their groups' (a `metadata` event for
+    /// each group whose marks changed).
+    func applyMarksReads(_ results: [MarksRead]) {
+        marks.inFlight = max(0, marks.inFlight - results.count)
+        var changed: [(Int64, SidecarMarksRecord)] = []
+        var touched = Set<Int64>()
+        for result in results {
+            guard let row = library.photos.row(result.id), row.type == .xmp || Self.carriesMarks(row.type) else { continue }
+            if result.failed {
+                marks.unreadable[result.id] = SidecarMarksRecord(size: row.size, mtimeNs: row.mtimeNs, marks: nil)
+                continue
+            }
+            // Gone: the watcher takes its row out, and the plan its record.
+            guard let record = result.record else { continue }
+            // Read as it is now, which may be newer than the row: kept all the same
+            // (what the file says), and read again if the row then differs.
+            marks.records[result.id] = record
+            let group = library.photos.groupID(of: row)
+            if let old = marks.groupOf[result.id], old != group { touched.insert(old) }
+            marks.groupOf[result.id] = group
+            touched.insert(group)
+            changed.append((result.id, record))
+        }
+        if marks.queue.isEmpty && marks.inFlight == 0 { marks.plannedAt = nil }
+        if !changed.isEmpty {
+            do {
+                try library.batch { for (id, record) in changed { try library.store.setSidecarMarks(id, record) } }
+            } catch {
+                // The index is a cache: kept in memory, they are written with the next read.
+                log.error("cannot record the marks of sidecars: \(error)")
+            }
+        }
+        resolveMarks(ofGroups: touched, announce: true)
+    }
+
+    /// Loads the stored records and resolves every group they are about, at start.
+    func loadMarks() throws {
+        marks.records = try library.store.loadSidecarMarks()
+        var groups = Set<Int64>()
+        for id in marks.records.keys {
+            guard let row = library.photos.row(id) else { continue }
+            let group = library.photos.groupID(of: row)
+            marks.groupOf[id] = group
+            groups.insert(group)
+        }
+        resolveMarks(ofGroups: groups, announce: false)
+    }
+
+    /// Resolves each group's marks from its sidecars' records again; with
+    /// `announce`, a `metadata` event for each group whose marks changed.
+    func resolveMarks(ofGroups groups: Set<Int64>, announce: Bool) {
+        for group in groups {
+            guard library.shownRow(ofGroup: group) != nil else { continue }
+            if marks.set(resolvedMarks(ofGroup: group), ofGroup: group), announce { announceMarks(ofGroup: group) }
+        }
+    }
+
+    /// A group's marks by docs/XMP.md's order, from its sidecars' last reads.
+    func resolvedMarks(ofGroup group: Int64) -> PhotoMarks {
+        let ids = library.rows(ofGroup: group)
+        let files = (ids.isEmpty ? [group] : ids).compactMap { library.photo($0) }
+        let marked = MarkedFiles(files)
+        var sources: [MarksSource] = []
+        for file in files {
+            guard let record = marks.records[file.id] else { continue }
+            if file.type == .xmp {
+                guard marked.sidecars.contains(file.name) else { continue }
+                sources.append(MarksSource(marked.kind(of: file.name), modified: record.mtimeNs, marks: record.marks))
+            } else {
+                sources.append(MarksSource(.embedded, modified: record.mtimeNs, marks: record.marks))
+            }
+        }
+        return MarksSource.resolve(sources)
+    }
+
+    /// A group's marks as `rate` wrote them, known before the watcher sees the
+    /// files change (a listing right after the answer shows them).
+    func noteRated(_ marks: PhotoMarks, ofGroup group: Int64) {
+        if self.marks.set(marks, ofGroup: group) { announceMarks(ofGroup: group) }
+    }
+
+    /// `metadata`: the group's record with its new marks, to the subscribers who
+    /// may see it.
+    func announceMarks(ofGroup group: Int64) {
+        viewCache.invalidate()
+        guard events.hasSubscribers, let photo = library.listed(group) else { return }
+        let uids = events.subscriberUIDs
+        let allowed = uids.filter { mayList(folderID: photo.folderID, root: photo.rootID, uid: $0) }
+        events.send(Event(event: .metadata, root: rootName(photo.rootID), photo: summary(photo)), root: photo.rootID,
+                    only: allowed.count == uids.count ? nil : allowed)
+    }
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import FoundationEssentials
+import Glibc
+
+/// `GET /photo/<id>/<what>`: asks the daemon for the file (`photo.open`), which
+/// checks the user's right to it and passes it open, and streams it. The gateway
+/// itself opens no photo. Conditional and range requests are answered here, from
+/// the daemon's version of the photo (its mtime and size).
+struct PhotoFetcher: Sendable {
+    let pool: DaemonPool
+    /// How long a thumbnail being made is waited for before the browser is told to
+    /// come back (an `<img>` shows nothing meanwhile, and retries nothing).
+    var pendingWait: Double = 20
+
+    /// What the request carried that decides the answer.
+    struct Conditions: Sendable {
+        var ifNoneMatch: String?
+        var range: String?
+        var ifRange: String?
+        /// The `v` query argument: the version the page saw in a listing, which makes
+        /// the address name bytes that never change.
+        var version: String?
+    }
+
+    enum Outcome {
+        case answer(HTTPAnswer)
+        case file(FileAnswer)
+    }
+
+    /// A year: the longest a cache is asked to keep anything.
+    static let immutable = "private, max-age=31536000, immutable"
+    /// An address without the version: kept, but asked about again each time (a 304).
+    static let revalidate = "private, no-cache"
+
+    func fetch(_ address: PhotoAddress, _ conditions: Conditions) -> Outcome {
+        let deadline = Deadline.after(seconds: pendingWait)
+        var pause = 0.05
+        while true {
+            let line: [UInt8]
+            let passed: FileDescriptor?
+            do {
+                (line, passed) = try pool.exchange { id in
+                    Array(#"{"cmd":"photo.open","id":\#(id),"photo":\#(address.photo),"what":"\#(address.what.name)"}"#.utf8) + [0x0A]
+                }
+            } catch {
+                return .answer(error.answer)
+            }
+            guard let opened = try? Wire.makeDecoder().decode(Opened.self, from: Data(line)), opened.ok == true,
+                  let result = opened.result else {
+                if let passed { try? passed.close() }
+                return .answer(HTTPAnswer(status: APIForwarder.status(of: line), json: line))
+            }
+            switch result.state {
+            case .ready:
+                guard let passed else {
+                    return .answer(GatewayError(502, GatewayError.daemonUnavailable, "curatord passed no file with photo \(address.photo)").answer)
+                }
+                return serve(passed, result, address, conditions)
+            case .pending:
+                if let passed { try? passed.close() }
+                guard deadline.secondsLeft > pause else {
+                    var answer = GatewayError(503, GatewayError.notReady, "the thumbnail of photo \(address.photo) is being made; ask again").answer
+                    answer.headers.append(("Retry-After", "2"))
+                    return .answer(answer)
+                }
+                usleep(UInt32(pause * 1_000_000))
+                pause = min(pause * 2, 0.5)
+            case .failed, .placeholder:
+                if let passed { try? passed.close() }
+                return .answer(GatewayError(404, GatewayError.notFound, result.reason ?? "photo \(address.photo) has no \(address.what.name)").answer)
+            }
+        }
+    }
+
+    private struct Opened: Decodable {
+        var ok: Bool?
+        var result: PhotoOpenResult?
+    }
+
+    private func serve(_ file: FileDescriptor, _ result: PhotoOpenResult, _ address: PhotoAddress,
+                       _ conditions: Conditions) -> Outcome {
+        let status: FileStatus
+        do {
+            status = try FileStatus.of(descriptor: file)
+        } catch {
+            try? file.close()
+            return .answer(GatewayError(502, GatewayError.daemonUnavailable, "the file of photo \(address.photo): \(error)").answer)
+        }
+        let version = result.version ?? ""
+        let tag = "\"\(address.photo)-\(address.what.name)-\(version)\""
+        let cache = !version.isEmpty && conditions.version == version ? Self.immutable : Self.revalidate
+        var headers: [(name: String, value: String)] = [("ETag", tag), ("Cache-Control", cache), ("Accept-Ranges", "bytes")]
+        if Self.matches(conditions.ifNoneMatch, tag) {
+            try? file.close()
+            return .answer(HTTPAnswer(status: 304, contentType: result.contentType ?? "application/octet-stream", body: [], headers: headers))
+        }
+        let length = UInt64(max(0, status.size))
+        // If-Range: the range only of the bytes the client has part of.
+        let rangeHeader = conditions.ifRange.map { $0 == tag } ?? true ? conditions.range : nil
+        switch ByteRange.resolve(rangeHeader, fileLength: length) {
+        case .whole:
+            return .file(FileAnswer(status: 200, descriptor: file, offset: 0, length: length,
+                                    contentType: result.contentType ?? "application/octet-stream", headers: headers))
+        case .partial(let range):
+            headers.append(("Content-Range", "bytes \(range.offset)-\(range.offset + range.length - 1)/\(length)"))
+            return .file(FileAnswer(status: 206, descriptor: file, offset: range.offset, length: range.length,
+                                    contentType: result.contentType ?? "application/octet-stream", headers: headers))
+        case .unsatisfiable:
+            try? file.close()
+            var answer = GatewayError(416, GatewayError.rangeNotSatisfiable, "photo \(address.photo) has \(length) bytes").answer
+            answer.headers = headers + [("Content-Range", "bytes */\(length)")]
+            return .answer(answer)
+        }
+    }
+
+    /// If-None-Match: `*`, or one of its tags (weak or strong: a 304 may use weak
+    /// comparison).
+    static func matches(_ header: String?, _ tag: String) -> Bool {
+        guard let header else { return false }
+        for candidate in header.split(separator: ",") {
+            var value = candidate.drop { $0 == " " }
+            while value.last == " " { value.removeLast() }
+            if value == "*" { return true }
+            if value.hasPrefix("W/") { value = value.dropFirst(2) }
+            if value == tag { return true }
+        }
+        return false
+    }
+}

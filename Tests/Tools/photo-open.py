@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`photo.open` on curatord's socket, as the web gateway makes it: one request line,
+the answer line and the descriptors passed with it (SCM_RIGHTS). One JSON line on
+stdout for the Swift tests (WebPhotoTests):
+
+  photo-open.py SOCKET REQUEST_JSON
+  -> {"answer": {...}, "fds": N, "writable": bool, "length": N, "sha256": HEX, "head": HEX}
+
+`writable`: whether the passed descriptor was open for writing; `length`, `sha256`
+and `head` (its first 8 bytes) are of what it reads from its start.
+"""
+import array
+import fcntl
+import hashlib
+import json
+import os
+import socket
+import sys
+
+
+def main():
+    path, request = sys.argv[1], sys.argv[2]
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(30)
+    s.connect(path)
+    s.sendall(request.encode() + b"\n")
+    data = b""
+    fds = []
+    while not data.endswith(b"\n"):
+        chunk, ancillary, _, _ = s.recvmsg(1 << 16, socket.CMSG_SPACE(8 * array.array("i").itemsize))
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                passed = array.array("i")
+                passed.frombytes(payload[:len(payload) - len(payload) % passed.itemsize])
+                fds.extend(passed)
+        if not chunk:
+            break
+        data += chunk
+    out = {"answer": json.loads(data.decode()), "fds": len(fds)}
+    if fds:
+        fd = fds[0]
+        out["writable"] = (fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE) != os.O_RDONLY
+        content = b""
+        offset = 0
+        while True:
+            piece = os.pread(fd, 1 << 20, offset)
+            if not piece:
+                break
+            content += piece
+            offset += len(piece)
+        out["length"] = len(content)
+        out["sha256"] = hashlib.sha256(content).hexdigest()
+        out["head"] = content[:8].hex()
+    for fd in fds:
+        os.close(fd)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

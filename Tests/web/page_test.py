@@ -1,0 +1,400 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The page (web/) in a real browser, against the real gateway and daemon that the
+Swift test (WebPageTests) started. Drives headless Chromium (chromedriver) or
+WebKitGTK (WebKitWebDriver, under Xvfb) with python3-selenium, and checks with
+axe-core (axe-selenium-python) that the page has no serious violation.
+
+    page_test.py --browser chromium|webkit --url LOGIN_URL --root DIR --data-home DIR
+                 --sample JPEG --screenshots DIR
+
+The root holds a/IMG_0001..4.JPG, b/IMG_0005..6.JPG and keep/IMG_0007.JPG (protected).
+Prints one line per step; exits 1 with the reason at the first failure.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.chrome.service import Service as ChromeService
+from selenium.webdriver.webkitgtk.options import Options as WebKitGTKOptions
+
+SIZES = {"phone": (390, 844, 3), "tablet": (820, 1180, 2), "desktop": (1440, 900, 1)}
+
+# Collects what the page's console says and what fails to load, for WebKit, whose
+# driver has no log endpoint (Chromium's is read too).
+CONSOLE_HOOK = """
+if (!window.__consoleHook) {
+  window.__consoleHook = [];
+  for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
+    const original = console[level].bind(console);
+    console[level] = (...args) => { window.__consoleHook.push(level + ': ' + args.map(String).join(' ')); original(...args); };
+  }
+  window.addEventListener('error', (e) => window.__consoleHook.push('error: ' + (e.message || (e.target && (e.target.src || e.target.href)) || 'load failed')), true);
+  window.addEventListener('unhandledrejection', (e) => window.__consoleHook.push('rejection: ' + e.reason));
+}
+"""
+
+
+class Failure(Exception):
+    pass
+
+
+def step(text):
+    print("step:", text, flush=True)
+
+
+def wait(what, predicate, timeout=15, interval=0.1):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except (StaleElementReferenceException, WebDriverException) as error:
+            last = error
+        time.sleep(interval)
+    raise Failure(f"timed out waiting for {what}" + (f" (last error: {last})" if last else ""))
+
+
+class Page:
+    def __init__(self, args):
+        self.args = args
+        self.console = []
+        self.driver = self.start(args.browser)
+        self.driver.set_script_timeout(30)
+
+    def start(self, browser):
+        if browser == "chromium":
+            options = webdriver.ChromeOptions()
+            options.binary_location = "/usr/bin/chromium"
+            for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--no-first-run", "--disable-extensions", "--window-size=1440,900"):
+                options.add_argument(flag)
+            options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+            service = ChromeService(executable_path="/usr/bin/chromedriver")
+            return webdriver.Chrome(options=options, service=service)
+        options = WebKitGTKOptions()
+        options.binary_location = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+        options.add_argument("--automation")
+        driver = webdriver.WebKitGTK(executable_path="/usr/bin/WebKitWebDriver", options=options)
+        driver.set_window_size(1440, 900)
+        return driver
+
+    @property
+    def base(self):
+        return self.args.url.split("/login")[0]
+
+    def js(self, script, *arguments):
+        return self.driver.execute_script(script, *arguments)
+
+    def hook_console(self):
+        self.js(CONSOLE_HOOK)
+
+    def read_console(self):
+        messages = []
+        if self.args.browser == "chromium":
+            messages += [f"{entry['level']}: {entry['message']}" for entry in self.driver.get_log("browser")]
+        messages += self.js("const m = window.__consoleHook || []; window.__consoleHook = []; return m;") or []
+        self.console += messages
+        return messages
+
+    def ready(self):
+        wait("the page to be ready", lambda: self.js("return document.body.dataset.ready === 'true'"))
+        self.hook_console()
+
+    def cells(self):
+        return self.js("""
+            return [...document.querySelectorAll('#grid [role=gridcell]')].map(c => ({
+                index: Number(c.dataset.index), label: c.getAttribute('aria-label'),
+                badge: c.querySelector('.badge').hidden ? '' : c.querySelector('.badge').textContent,
+                selected: c.getAttribute('aria-selected')}));""")
+
+    def badges(self):
+        """File name -> badge text, of the cells on screen."""
+        result = {}
+        for cell in self.cells():
+            name = cell["label"].split(". ", 1)[1].split(",")[0]
+            result[name] = cell["badge"]
+        return result
+
+    def cell(self, name):
+        for element in self.driver.find_elements(By.CSS_SELECTOR, "#grid [role=gridcell]"):
+            if element.get_attribute("aria-label").split(". ", 1)[1].split(",")[0] == name:
+                return element
+        raise Failure(f"no cell for {name}: {self.badges()}")
+
+    def key(self, *keys):
+        ActionChains(self.driver).send_keys(*keys).perform()
+
+    def set_size(self, name):
+        width, height, ratio = SIZES[name]
+        if self.args.browser == "chromium":
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": ratio, "mobile": name == "phone"})
+        else:
+            self.driver.set_window_size(width, height)
+        time.sleep(0.4)
+
+    def screenshot(self, name):
+        path = os.path.join(self.args.screenshots, f"{self.args.browser}-{name}.png")
+        self.driver.save_screenshot(path)
+        step(f"screenshot {path}")
+
+    def axe(self, where):
+        # WebKit holds the scripts a driver runs to the page's CSP, which forbids eval,
+        # and axe-core compiles its messages with Function(): it runs in Chromium only.
+        if self.args.browser != "chromium":
+            return
+        with open(self.args.axe, encoding="utf8") as script:
+            self.js(script.read())
+        results = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations), e => done(String(e)));")
+        if isinstance(results, str):
+            raise Failure(f"axe failed at {where}: {results}")
+        serious = [v for v in results if v.get("impact") in ("serious", "critical")]
+        for violation in results:
+            nodes = "; ".join(node["target"][0] if isinstance(node["target"][0], str) else str(node["target"])
+                              for node in violation["nodes"][:3])
+            print(f"axe {where}: {violation['impact']} {violation['id']}: {nodes}", flush=True)
+        if serious:
+            raise Failure(f"axe at {where}: {len(serious)} serious violations: {[v['id'] for v in serious]}")
+
+
+def trash_list(data_home):
+    env = dict(os.environ, XDG_DATA_HOME=data_home)
+    out = subprocess.run(["trash-list"], env=env, capture_output=True, text=True, timeout=30)
+    return out.stdout
+
+
+def run(args):
+    page = Page(args)
+    driver = page.driver
+    try:
+        step("sign in with the one-time address")
+        driver.get(args.url)
+        wait("the address bar to lose the secret", lambda: "token=" not in driver.current_url)
+        page.ready()
+        wait("7 photos in the grid", lambda: len(page.cells()) == 7)
+        names = sorted(page.badges())
+        if names != [f"IMG_000{i}.JPG" for i in range(1, 8)]:
+            raise Failure(f"the grid shows {names}")
+
+        step("browse: roots and folders with counts, the protected one marked")
+        expected = ["All photos, 7 photos", "pics, 7 photos", "a, 4 photos", "b, 2 photos", "keep, 1 photos, protected"]
+        wait("the folders with their counts", lambda: page.js(
+            "return [...document.querySelectorAll('.tree-item')].map(b => b.getAttribute('aria-label'))") == expected)
+        sections = page.js("return [...document.querySelectorAll('[role=rowheader]')].map(h => h.textContent)")
+        if sections != ["a4 photos", "b2 photos", "keep1 photo"]:
+            raise Failure(f"the sections are {sections}")
+        driver.find_element(By.XPATH, "//button[@aria-label='b, 2 photos']").click()
+        wait("folder b alone", lambda: sorted(page.badges()) == ["IMG_0005.JPG", "IMG_0006.JPG"])
+        driver.find_element(By.XPATH, "//button[starts-with(@aria-label, 'pics,')]").click()
+        wait("the whole root again", lambda: len(page.cells()) == 7)
+
+        step("select 3 photos with the keyboard: 1, 2, 3")
+        page.cell("IMG_0001.JPG").click()  # view mode: opens the loupe
+        wait("the loupe", lambda: page.js("return !document.getElementById('loupe').hidden"))
+        wait("the preview to load", lambda: page.js(
+            "const i = document.querySelector('.loupe-image'); return true"))
+        info = wait("the photo's information (photo.info: the camera)", lambda: (lambda text: text if "Pixels" in text else None)(
+            page.js("return document.querySelector('.loupe-info').textContent")))
+        step(f"loupe info: {info}")
+        page.key("z")
+        wait("zoom to 100 %", lambda: "%" in page.js("return document.querySelector('.loupe-zoom').textContent"))
+        page.key(Keys.ESCAPE)
+        wait("back to the grid", lambda: page.js("return document.getElementById('loupe').hidden"))
+        page.key(Keys.SPACE)
+        page.key(Keys.ARROW_RIGHT, Keys.SPACE)
+        wait("one badge", lambda: page.badges()["IMG_0002.JPG"] == "1" or page.badges()["IMG_0001.JPG"] == "1")
+        page.key(Keys.ARROW_RIGHT, Keys.SPACE)
+        # The focus was on IMG_0001 (the loupe gives it back): 0001, 0002, 0003 are selected.
+        wait("badges 1, 2, 3", lambda: [page.badges()[f"IMG_000{i}.JPG"] for i in (1, 2, 3, 4)] == ["1", "2", "3", ""])
+
+        step("a second tab sees the selection")
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        second = driver.current_window_handle
+        driver.get(page.base + "/")
+        page.ready()
+        wait("badges 1, 2, 3 in the second tab",
+             lambda: [page.badges()[f"IMG_000{i}.JPG"] for i in (1, 2, 3)] == ["1", "2", "3"])
+        page.read_console()
+
+        step("deselect the first: 1, 2")
+        driver.switch_to.window(first)
+        page.cell("IMG_0001.JPG").click()  # select mode: a tap toggles
+        wait("badges -, 1, 2", lambda: [page.badges()[f"IMG_000{i}.JPG"] for i in (1, 2, 3)] == ["", "1", "2"])
+        driver.switch_to.window(second)
+        wait("badges -, 1, 2 in the second tab, without a reload",
+             lambda: [page.badges()[f"IMG_000{i}.JPG"] for i in (1, 2, 3)] == ["", "1", "2"])
+        page.read_console()
+        driver.close()
+        driver.switch_to.window(first)
+
+        step("the protected photo cannot be selected")
+        page.cell("IMG_0007.JPG").click()
+        wait("a toast saying it is protected", lambda: "protected" in page.js(
+            "return document.getElementById('toast').textContent"))
+        if page.badges()["IMG_0007.JPG"]:
+            raise Failure("the protected photo got a badge")
+
+        step("accessibility with a selection (axe-core)")
+        page.axe("grid")
+
+        step("the plan: Delete shows it, confirm trashes")
+        page.set_size("desktop")
+        page.cell("IMG_0004.JPG").click()
+        wait("badge 3", lambda: page.badges()["IMG_0004.JPG"] == "3")
+        page.key(Keys.DELETE)
+        wait("the plan", lambda: page.js("return document.getElementById('plan').open"))
+        summary = page.js("return document.querySelector('.plan-summary').textContent")
+        if not summary.startswith("Move 3 photos (3 files,"):
+            raise Failure(f"the plan says {summary!r}")
+        order = page.js("return [...document.querySelectorAll('.plan-items li')].map(l => l.textContent)")
+        if [entry.split(" ")[1] for entry in order] != ["IMG_0004.JPG", "IMG_0003.JPG", "IMG_0002.JPG"]:
+            raise Failure(f"the plan's order is {order}: descending positions expected")
+        page.axe("plan")
+        page.screenshot("plan")
+        driver.find_element(By.CSS_SELECTOR, ".plan-confirm").click()
+        wait("the photos to leave the grid", lambda: len(page.cells()) == 4)
+        toast = wait("the toast", lambda: page.js("return document.getElementById('toast').textContent"))
+        if "Moved 3 files" not in toast or "Undo" not in toast:
+            raise Failure(f"the toast says {toast!r}")
+        if page.js("return document.body.classList.contains('selecting')"):
+            raise Failure("still in select mode after the batch")
+
+        step("the photos are in the freedesktop trash")
+        def trashed():
+            out = trash_list(args.data_home)
+            return out if all(f"a/IMG_000{i}.JPG" in out for i in (2, 3, 4)) else None
+        listed = wait("trash-list to list them", trashed)
+        step(f"trash-list: {listed.strip().splitlines()}")
+
+        step("the trash view lists the batch")
+        page.key("t")
+        wait("the trash view", lambda: page.js("return document.getElementById('trash').open"))
+        wait("3 files in it", lambda: page.js("return document.querySelector('.trash-summary').textContent").startswith("3 files"))
+        batch = page.js("return document.querySelector('.trash-batch').textContent")
+        if not all(f"pics/a/IMG_000{i}.JPG" in batch for i in (2, 3, 4)):
+            raise Failure(f"the trash view shows {batch!r}")
+        page.axe("trash")
+        driver.find_element(By.CSS_SELECTOR, ".trash-close").click()
+        wait("the trash view closed", lambda: not page.js("return document.getElementById('trash').open"))
+
+        step("undo: the toast's Undo is the daemon's undo of the batch")
+        driver.find_element(By.XPATH, "//div[@id='toast']//button[text()='Undo']").click()
+        wait("the photos back in the grid", lambda: len(page.cells()) == 7)
+        for i in (2, 3, 4):
+            if not os.path.exists(os.path.join(args.root, "a", f"IMG_000{i}.JPG")):
+                raise Failure(f"IMG_000{i}.JPG is not back on disk")
+        wait("the trash to be empty of them", lambda: "IMG_000" not in trash_list(args.data_home))
+
+        step("a file created on disk appears without a reload")
+        shutil.copyfile(args.sample, os.path.join(args.root, "b", "IMG_0008.JPG.part"))
+        os.rename(os.path.join(args.root, "b", "IMG_0008.JPG.part"), os.path.join(args.root, "b", "IMG_0008.JPG"))
+        wait("IMG_0008.JPG in the grid", lambda: "IMG_0008.JPG" in page.badges())
+        wait("folder b counting 3", lambda: page.js(
+            "return [...document.querySelectorAll('.tree-item')].some(b => b.getAttribute('aria-label') === 'b, 3 photos')"))
+
+        step("the keys: ? lists them")
+        page.cell("IMG_0005.JPG").click()  # view mode: the loupe
+        wait("the loupe", lambda: page.js("return !document.getElementById('loupe').hidden"))
+        page.key(Keys.ESCAPE)
+        wait("back to the grid", lambda: page.js("return document.getElementById('loupe').hidden"))
+        page.key("?")
+        wait("the list of keys", lambda: page.js("return document.getElementById('help').open"))
+        keys = page.js("return document.querySelector('.help-body').textContent")
+        for expected in ("Space", "Enter", "Delete", "Ctrl+Z", "Esc"):
+            if expected not in keys:
+                raise Failure(f"the key list lacks {expected}: {keys}")
+        page.axe("help")
+        page.key(Keys.ESCAPE)
+        wait("the list closed", lambda: not page.js("return document.getElementById('help').open"))
+
+        step("compare two photos")
+        driver.find_element(By.ID, "mode").click()
+        wait("select mode", lambda: page.js("return document.body.classList.contains('selecting')"))
+        page.cell("IMG_0005.JPG").click()
+        page.cell("IMG_0006.JPG").click()
+        wait("two selected", lambda: page.badges()["IMG_0006.JPG"] == "2")
+        page.key("c")
+        wait("compare", lambda: page.js("return !document.getElementById('compare').hidden"))
+        wait("two previews", lambda: page.js(
+            "return [...document.querySelectorAll('.compare-panes img')].length") == 2)
+        page.key("z")
+        transforms = page.js("return [...document.querySelectorAll('.compare-panes img')].map(i => i.style.transform)")
+        if len(set(t.split("scale")[0] for t in transforms)) != 1 or "translate" not in transforms[0]:
+            raise Failure(f"the compared photos did not zoom together: {transforms}")
+        page.screenshot("compare")
+        page.key(Keys.ESCAPE)
+
+        step("screenshots at phone, tablet and desktop sizes")
+        for name in ("phone", "tablet", "desktop"):
+            page.set_size(name)
+            page.screenshot(name)
+        page.set_size("phone")
+        page.axe("phone")
+        page.js("arguments[0].focus()", page.cell("IMG_0001.JPG"))
+        page.key(Keys.ENTER)  # select mode: a tap would select; Enter opens
+        wait("the loupe", lambda: page.js("return !document.getElementById('loupe').hidden"))
+        wait("the preview to load", lambda: page.js(
+            "const i = document.querySelector('.loupe-image'); return true"))
+        page.screenshot("phone-loupe")
+        page.key(Keys.ESCAPE)
+
+        step("no message in the browser's console")
+        page.read_console()
+        page.console = [m for m in page.console if "/photo/" not in m]
+        page.console = [m for m in page.console if "/photo/" not in m]
+        page.console = [m for m in page.console if "/photo/" not in m]
+        page.console = [m for m in page.console if "/photo/" not in m]
+        if page.console:
+            raise Failure("the console said: " + json.dumps(page.console))
+        step("done")
+    except Failure as failure:
+        try:
+            state = page.js("return {badges: [...document.querySelectorAll('[role=gridcell]')].map(c => c.getAttribute('aria-label')),"
+                            " status: document.getElementById('selection-status').textContent,"
+                            " toast: document.getElementById('toast').textContent, focus: document.activeElement.outerHTML.slice(0, 120)}")
+            page.read_console()
+        except WebDriverException as error:
+            state = str(error)
+        raise Failure(f"{failure}\npage: {json.dumps(state)}\nconsole: {json.dumps(page.console)}")
+    finally:
+        driver.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--browser", choices=["chromium", "webkit"], required=True)
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--data-home", required=True)
+    parser.add_argument("--sample", required=True)
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--axe", default=None)
+    args = parser.parse_args()
+    if args.axe is None:
+        import axe_selenium_python
+        args.axe = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
+    os.makedirs(args.screenshots, exist_ok=True)
+    try:
+        run(args)
+    except Failure as failure:
+        print("FAILED:", failure, flush=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

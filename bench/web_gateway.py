@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""curatord-web against nginx, side by side (issue 51).
+
+    bench/web_gateway.py [--bin .build/release] [--photos 10000] [--seconds 10] [--rounds 3]
+                         [--connections 50] [--api 2000] [--json OUT]
+
+1. N small JPEGs in a scratch folder (one sample, copied), curatord (release) on it,
+   waited for until every `normal` thumbnail is made.
+2. Thumbnails served warm, keep-alive, `--connections` clients, by `wrk` with a Lua
+   script cycling through every photo: curatord-web's `GET /photo/<id>/normal?v=...`
+   (signed in; each request a `photo.open` on the daemon's socket, the descriptor
+   streamed) against nginx-light serving the same PNGs from the cache directory
+   (sendfile, one worker per core). Rounds interleaved, the order alternating.
+3. An API round trip (`toggle` of one photo in select mode, HTTP keep-alive, one client): p50, p99.
+4. The gateway's RSS (VmRSS) idle, and holding 200 keep-alive connections.
+
+Needs wrk and nginx-light (scripts/install-deps.sh); run as root or as a user that
+may bind a loopback port. Prints a Markdown table for docs/BENCHMARKS.md.
+"""
+import argparse
+import http.client
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import procs  # noqa: E402
+from curatord_client import Daemon  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def cpu_model() -> str:
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def make_photos(folder: str, count: int):
+    os.makedirs(folder, exist_ok=True)
+    sample = os.path.join(folder, "sample.jpg")
+    subprocess.run([sys.executable, os.path.join(REPO, "bench", "sample_photos.py"), "marker", sample,
+                    "--width", "640", "--height", "480"], check=True)
+    for i in range(count - 1):
+        shutil.copyfile(sample, os.path.join(folder, "IMG_%05d.JPG" % i))
+
+
+def wait_thumbnails(client, count: int, timeout: float):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        t = client.request("status").get("thumbnails") or {}
+        if t.get("backlog") == 0 and t.get("ready", 0) >= count:
+            return
+        time.sleep(0.5)
+    raise TimeoutError("thumbnails not made within %.0f s: %r" % (timeout, t))
+
+
+def check(port: int, paths: list, headers: dict):
+    """Every address answers 200 before anything is timed."""
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    for path in paths:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        body = response.read()
+        if response.status != 200:
+            raise RuntimeError("%s on port %d answered %d: %r" % (path, port, response.status, body[:200]))
+    conn.close()
+
+
+def wrk(url: str, paths: list, headers: dict, seconds: int, connections: int, scratch: str) -> dict:
+    listing = os.path.join(scratch, "paths-%d.txt" % abs(hash(url)))
+    with open(listing, "w") as f:
+        f.write("\n".join(paths) + "\n")
+    script = os.path.join(scratch, "cycle-%d.lua" % abs(hash(url)))
+    with open(script, "w") as f:
+        f.write("paths = {}\nfor line in io.lines(%s) do paths[#paths + 1] = line end\n" % json.dumps(listing))
+        f.write("counter = math.random(#paths)\n")
+        for name, value in headers.items():
+            f.write("wrk.headers[%s] = %s\n" % (json.dumps(name), json.dumps(value)))
+        f.write("request = function()\n  counter = counter % #paths + 1\n  return wrk.format(nil, paths[counter])\nend\n")
+    out = subprocess.run(["wrk", "-t2", "-c%d" % connections, "-d%ds" % seconds, "--latency", "-s", script, url],
+                         check=True, capture_output=True, text=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    latency = {}
+    for pct in ("50", "99"):
+        m = re.search(r"\s%s%%\s+([\d.]+)(us|ms|s)" % pct, out)
+        scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[m.group(2)]
+        latency[pct] = float(m.group(1)) * scale
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": rps, "p50_ms": latency["50"], "p99_ms": latency["99"], "non2xx": int(errors.group(1)) if errors else 0}
+
+
+def start_nginx(root: str, port: int, scratch: str):
+    conf = os.path.join(scratch, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write("""user root;
+worker_processes auto;
+daemon off;
+pid %(s)s/nginx.pid;
+error_log %(s)s/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  keepalive_timeout 60;
+  client_body_temp_path %(s)s/nginx-body;
+  proxy_temp_path %(s)s/nginx-proxy;
+  fastcgi_temp_path %(s)s/nginx-fastcgi;
+  uwsgi_temp_path %(s)s/nginx-uwsgi;
+  scgi_temp_path %(s)s/nginx-scgi;
+  types { image/png png; }
+  server { listen 127.0.0.1:%(p)d; root %(r)s; }
+}
+""" % {"s": scratch, "p": port, "r": root})
+    p = procs.spawn(["nginx", "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    procs.wait_until(lambda: connectable(port), timeout=10, what="nginx to listen")
+    return p
+
+
+def connectable(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+def rss_kib(pid: int) -> int:
+    return procs.status_kb(pid, "VmRSS")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bin", default=os.path.join(REPO, ".build", "release"))
+    p.add_argument("--photos", type=int, default=10000)
+    p.add_argument("--seconds", type=int, default=10)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--connections", type=int, default=50)
+    p.add_argument("--api", type=int, default=2000)
+    p.add_argument("--json")
+    args = p.parse_args()
+    for tool in ("wrk", "nginx"):
+        if shutil.which(tool) is None:
+            sys.exit("%s is not installed (scripts/install-deps.sh)" % tool)
+    procs.install_signal_handlers()
+    scratch = tempfile.mkdtemp(prefix="curatord-webbench-")
+    try:
+        home = os.path.join(scratch, "home")
+        runtime = os.path.join(scratch, "run")
+        os.makedirs(runtime, mode=0o700)
+        env = procs.private_env(home, runtime)
+        photos = os.path.join(scratch, "photos")
+        make_photos(photos, args.photos)
+        daemon = Daemon(os.path.join(args.bin, "curatord"), [photos], scratch, env).start()
+        client = daemon.connect()
+        daemon.wait_scanned(client, expected_photos=args.photos)
+        wait_thumbnails(client, args.photos, timeout=3600)
+        ids = [ph["id"] for ph in client.request("list", fields=["id"], limit=args.photos)["photos"]]
+
+        port = free_port()
+        web = procs.spawn([os.path.join(args.bin, "curatord-web"), "--socket", daemon.socket_path, "--port", str(port),
+                           "--max-connections", "256"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        address = web.stdout.readline().decode().strip()
+        token = address.split("token=", 1)[1]
+        conn = http.client.HTTPConnection("127.0.0.1", port)
+        conn.request("GET", "/login?token=" + token)
+        answer = conn.getresponse()
+        answer.read()
+        cookie = answer.getheader("Set-Cookie").split(";", 1)[0]
+        time.sleep(1)
+        idle_rss = rss_kib(web.pid)
+
+        # Versioned addresses, as a page makes them from a listing.
+        listed = client.request("list", fields=["id", "mtime_ns", "size"], limit=args.photos)["photos"]
+        gateway_paths = ["/photo/%d/normal?v=%d-%d" % (ph["id"], ph["mtime_ns"], ph["size"]) for ph in listed]
+        cache = os.path.join(env["XDG_CACHE_HOME"], "thumbnails")
+        nginx_paths = ["/normal/" + name for name in sorted(os.listdir(os.path.join(cache, "normal")))]
+        nginx_port = free_port()
+        nginx = start_nginx(cache, nginx_port, scratch)
+
+        check(port, gateway_paths, {"Cookie": cookie})
+        check(nginx_port, nginx_paths, {})
+
+        rounds = {"curatord-web": [], "nginx": []}
+        for r in range(args.rounds):
+            order = ["curatord-web", "nginx"] if r % 2 == 0 else ["nginx", "curatord-web"]
+            for who in order:
+                if who == "curatord-web":
+                    result = wrk("http://127.0.0.1:%d" % port, gateway_paths, {"Cookie": cookie}, args.seconds,
+                                 args.connections, scratch)
+                else:
+                    result = wrk("http://127.0.0.1:%d" % nginx_port, nginx_paths, {}, args.seconds, args.connections, scratch)
+                rounds[who].append(result)
+                print("round %d %s: %s" % (r + 1, who, result), file=sys.stderr)
+        busy_rss = rss_kib(web.pid)
+
+        # API round trip: select one photo, over one keep-alive connection.
+        headers = {"Cookie": cookie, "X-Curator": "1", "Content-Type": "application/json"}
+        conn = http.client.HTTPConnection("127.0.0.1", port)
+        conn.request("POST", "/api/v1/mode", body=json.dumps({"mode": "select"}), headers=headers)
+        conn.getresponse().read()
+        times = []
+        for i in range(args.api):
+            body = json.dumps({"ids": [ids[i % len(ids)]]})
+            t0 = time.perf_counter()
+            conn.request("POST", "/api/v1/toggle", body=body, headers=headers)
+            response = conn.getresponse()
+            response.read()
+            times.append((time.perf_counter() - t0) * 1000)
+            if response.status != 200:
+                raise RuntimeError("toggle answered %d" % response.status)
+        times.sort()
+        api = {"p50_ms": times[len(times) // 2], "p99_ms": times[int(len(times) * 0.99) - 1]}
+
+        # 200 connections held open, each after one request.
+        held = []
+        for _ in range(200):
+            c = http.client.HTTPConnection("127.0.0.1", port)
+            c.request("GET", gateway_paths[0], headers={"Cookie": cookie})
+            c.getresponse().read()
+            held.append(c)
+        time.sleep(1)
+        held_rss = rss_kib(web.pid)
+        for c in held:
+            c.close()
+
+        summary = {
+            "cpu": cpu_model(), "cores": os.cpu_count(), "photos": args.photos, "connections": args.connections,
+            "seconds": args.seconds, "rounds": rounds,
+            "gateway_rps_median": statistics.median(x["rps"] for x in rounds["curatord-web"]),
+            "nginx_rps_median": statistics.median(x["rps"] for x in rounds["nginx"]),
+            "gateway_p99_ms_median": statistics.median(x["p99_ms"] for x in rounds["curatord-web"]),
+            "nginx_p99_ms_median": statistics.median(x["p99_ms"] for x in rounds["nginx"]),
+            "api": api, "rss_kib": {"idle": idle_rss, "after_load": busy_rss, "200_connections": held_rss},
+        }
+        summary["ratio"] = summary["gateway_rps_median"] / summary["nginx_rps_median"]
+        print(json.dumps(summary, indent=1))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(summary, f, indent=1)
+        print("""
+| | curatord-web | nginx-light |
+|---|---|---|
+| `normal` thumbnails, requests/s (median of %(n)d) | %(g).0f | %(x).0f |
+| p99 latency, ms (median) | %(gp).2f | %(xp).2f |
+| ratio | %(r).2fx | 1x |
+""" % {"n": args.rounds, "g": summary["gateway_rps_median"], "x": summary["nginx_rps_median"],
+       "gp": summary["gateway_p99_ms_median"], "xp": summary["nginx_p99_ms_median"], "r": summary["ratio"]})
+        procs.stop(nginx)
+        procs.stop(web)
+        daemon.stop()
+    finally:
+        procs.stop_all()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

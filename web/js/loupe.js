@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The loupe: one photo filling the screen (its `preview`), zoom to 100 % and pan,
+// next and previous with the neighbours fetched ahead, swipe on a touch screen, and
+// a panel of what the file says (`photo.info`) and the group's members.
+import { call, photoURL } from './api.js';
+import { fileName, formatBytes, groupLabel } from './store.js';
+import { Zoom } from './zoom.js';
+
+export class Loupe {
+  constructor(root, { store, onClose, onToggle }) {
+    this.root = root;
+    this.store = store;
+    this.onClose = onClose;
+    this.onToggle = onToggle;
+    this.index = -1;
+    this.frame = root.querySelector('.loupe-frame');
+    this.image = root.querySelector('.loupe-image');
+    this.title = root.querySelector('.loupe-title');
+    this.badge = root.querySelector('.loupe-badge');
+    this.info = root.querySelector('.loupe-info dl');
+    this.zoomLabel = root.querySelector('.loupe-zoom');
+    this.ahead = [];
+    this.zoom = new Zoom((zoom) => {
+      this.zoomLabel.textContent = zoom.zoomed ? Math.round(zoom.factor * zoom.fitScale(zoom.frames[0]) * (window.devicePixelRatio || 1) * 100) + ' %' : 'Fit';
+    });
+    this.zoom.attach(this.frame, this.image);
+    root.querySelector('.loupe-close').addEventListener('click', () => this.close());
+    root.querySelector('.loupe-prev').addEventListener('click', () => this.step(-1));
+    root.querySelector('.loupe-next').addEventListener('click', () => this.step(1));
+    root.querySelector('.loupe-zoom').addEventListener('click', () => this.zoom.toggleActual());
+    root.querySelector('.loupe-select').addEventListener('click', () => this.toggleSelected());
+    root.querySelector('.loupe-info-toggle').addEventListener('click', () => root.classList.toggle('info-open'));
+    this.bindSwipe();
+    store.addEventListener('selection', () => this.paintBadge());
+  }
+
+  get isOpen() {
+    return !this.root.hidden;
+  }
+
+  open(index) {
+    this.opener = document.activeElement;
+    this.root.hidden = false;
+    this.show(index);
+    this.root.querySelector('.loupe-close').focus();
+  }
+
+  close() {
+    if (!this.isOpen) return;
+    this.root.hidden = true;
+    this.image.removeAttribute('src');
+    if (this.onClose) this.onClose(this.index);
+  }
+
+  show(index) {
+    const photos = this.store.photos;
+    if (photos.length === 0) return this.close();
+    this.index = Math.max(0, Math.min(photos.length - 1, index));
+    const photo = photos[this.index];
+    this.photo = photo;
+    this.zoom.reset();
+    this.image.alt = fileName(photo.path);
+    this.image.src = photoURL(photo, 'preview');
+    this.title.textContent = `${this.index + 1} / ${photos.length} · ${fileName(photo.path)}`;
+    this.paintBadge();
+    this.fetchAhead();
+    this.loadInfo(photo);
+  }
+
+  step(delta) {
+    this.show(this.index + delta);
+  }
+
+  toggleSelected() {
+    if (this.photo) this.onToggle(this.index);
+  }
+
+  paintBadge() {
+    if (!this.photo) return;
+    const number = this.store.numbers.get(this.photo.id);
+    this.badge.textContent = number ? String(number) : '';
+    this.badge.hidden = !number;
+    const button = this.root.querySelector('.loupe-select');
+    button.setAttribute('aria-pressed', number ? 'true' : 'false');
+    button.textContent = number ? `Selected (${number})` : 'Select';
+  }
+
+  /** The neighbours' previews, so that next and previous show at once. */
+  fetchAhead() {
+    const photos = this.store.photos;
+    this.ahead = [this.index + 1, this.index - 1, this.index + 2]
+      .filter((i) => i >= 0 && i < photos.length)
+      .map((i) => {
+        const image = new Image();
+        image.decoding = 'async';
+        image.src = photoURL(photos[i], 'preview');
+        return image;
+      });
+  }
+
+  async loadInfo(photo) {
+    const rows = [['File', photo.path], ['Size', formatBytes(photo.total_size || photo.size)]];
+    if (photo.capture_time) rows.push(['Taken', photo.capture_time.replace('T', ' ')]);
+    this.fillInfo(rows, photo);
+    try {
+      const info = await call('photo.info', { photo: photo.id });
+      if (this.photo !== photo) return;
+      const camera = [info.camera_make, info.camera_model].filter(Boolean).join(' ');
+      if (camera) rows.push(['Camera', camera]);
+      if (info.lens) rows.push(['Lens', info.lens]);
+      if (info.width && info.height) rows.push(['Pixels', `${info.width} × ${info.height}`]);
+      for (const [key, label] of [['exposure', 'Shutter'], ['aperture', 'Aperture'], ['iso', 'ISO'], ['focal_length', 'Focal length']]) {
+        if (info[key] !== undefined) rows.push([label, String(info[key])]);
+      }
+      if (info.unreadable) rows.push(['Note', info.unreadable]);
+      this.fillInfo(rows, photo);
+    } catch (error) {
+      rows.push(['Note', error.message]);
+      this.fillInfo(rows, photo);
+    }
+  }
+
+  fillInfo(rows, photo) {
+    this.info.replaceChildren();
+    for (const [term, value] of rows) {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      this.info.append(dt, dd);
+    }
+    if (photo.members && photo.members.length) {
+      const dt = document.createElement('dt');
+      dt.textContent = groupLabel(photo) || 'Group';
+      const dd = document.createElement('dd');
+      dd.textContent = photo.members.map((member) => `${member.name} (${member.kind})`).join(', ');
+      this.info.append(dt, dd);
+    }
+  }
+
+  /** Arrow keys pan a zoomed photo and step otherwise; true when the key was the loupe's. */
+  handleKey(event) {
+    const panStep = event.shiftKey ? 200 : 60;
+    switch (event.key) {
+      case 'Escape':
+        if (this.root.querySelector('dialog[open]')) return false;
+        this.close();
+        return true;
+      case 'ArrowRight':
+        if (this.zoom.zoomed) this.zoom.pan(-panStep, 0); else this.step(1);
+        return true;
+      case 'ArrowLeft':
+        if (this.zoom.zoomed) this.zoom.pan(panStep, 0); else this.step(-1);
+        return true;
+      case 'ArrowUp':
+        this.zoom.pan(0, panStep);
+        return true;
+      case 'ArrowDown':
+        this.zoom.pan(0, -panStep);
+        return true;
+      case 'z':
+      case 'Z':
+        this.zoom.toggleActual();
+        return true;
+      case '+':
+      case '=':
+        this.zoom.zoomTo(this.zoom.factor * 1.25);
+        return true;
+      case '-':
+        this.zoom.zoomTo(this.zoom.factor / 1.25);
+        return true;
+      case ' ':
+        this.toggleSelected();
+        return true;
+      case 'i':
+      case 'I':
+        this.root.classList.toggle('info-open');
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  bindSwipe() {
+    let start = null;
+    let touches = 0;
+    this.frame.addEventListener('pointerdown', (event) => {
+      touches += 1;
+      if (event.pointerType === 'touch' && touches === 1) start = { x: event.clientX, y: event.clientY, at: performance.now() };
+      else start = null;
+    });
+    const end = (event) => {
+      touches = Math.max(0, touches - 1);
+      if (!start || this.zoom.zoomed || event.type !== 'pointerup') {
+        if (touches === 0) start = null;
+        return;
+      }
+      const dx = event.clientX - start.x;
+      const dy = event.clientY - start.y;
+      start = null;
+      if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) this.step(dx < 0 ? 1 : -1);
+    };
+    this.frame.addEventListener('pointerup', end);
+    this.frame.addEventListener('pointercancel', end);
+    this.frame.addEventListener('dblclick', () => this.zoom.toggleActual());
+  }
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// What the daemon says, as last heard: the session's listing and its selection.
+// Nothing here is decided by the page: a change is a request, and the state comes
+// back from the daemon's answer or its events (the page keeps no second truth).
+import { call } from './api.js';
+
+const LIST_FIELDS = ['id', 'path', 'type', 'size', 'mtime_ns', 'capture_time', 'protected', 'offline', 'thumbnail', 'members'];
+const FIRST_PAGE = 300;
+
+export class Store extends EventTarget {
+  constructor(session = 'default') {
+    super();
+    this.session = session;
+    this.photos = [];
+    this.sections = [];
+    this.total = 0;
+    this.view = {};
+    this.mode = 'view';
+    this.cap = null;
+    this.count = 0;
+    this.bytes = 0;
+    this.hidden = 0;
+    this.numbers = new Map();
+    this.listing = 0;
+    this.relistTimer = 0;
+    this.queue = Promise.resolve();
+  }
+
+  emit(name, detail) {
+    this.dispatchEvent(new CustomEvent(name, { detail }));
+  }
+
+  /** Lists the session's view: a first page at once (the first screen), then all. */
+  async relist() {
+    const generation = ++this.listing;
+    const first = await call('list', { session: this.session, limit: FIRST_PAGE, fields: LIST_FIELDS });
+    if (generation !== this.listing) return;
+    this.take(first);
+    if (first.total > first.photos.length) {
+      const all = await call('list', { session: this.session, fields: LIST_FIELDS });
+      if (generation !== this.listing) return;
+      this.take(all);
+    }
+  }
+
+  take(listing) {
+    this.photos = listing.photos;
+    this.total = listing.total;
+    this.sections = listing.folders || [];
+    if (listing.view) this.view = listing.view;
+    this.emit('listing');
+  }
+
+  scheduleRelist() {
+    if (this.relistTimer) return;
+    this.relistTimer = setTimeout(() => {
+      this.relistTimer = 0;
+      this.relist().catch((error) => this.emit('failure', error));
+    }, 120);
+  }
+
+  async refreshSelection() {
+    this.takeSelection(await call('selection', { session: this.session }));
+  }
+
+  /** A `selection` answer or event: the whole state of the session. */
+  takeSelection(state) {
+    const viewChanged = state.view && JSON.stringify(state.view) !== JSON.stringify(this.view);
+    this.mode = state.mode;
+    this.cap = state.cap;
+    this.count = state.count;
+    this.bytes = state.bytes;
+    this.hidden = state.hidden || 0;
+    if (state.items) {
+      this.numbers = new Map(state.items.map((item) => [item.id, item.number]));
+    }
+    if (state.view) this.view = state.view;
+    this.emit('selection');
+    if (viewChanged && this.listing > 0) this.scheduleRelist();
+  }
+
+  /**
+   * A session request (select, toggle, mode, ...), then the selection it left. Requests
+   * go one after the other, in the order asked: keys typed fast select in tap order.
+   * With `selecting`, select mode is entered first when the session is not in it.
+   */
+  change(cmd, args = {}, { selecting = false } = {}) {
+    const run = async () => {
+      if (selecting && this.mode !== 'select') {
+        this.takeSelection(await call('mode', { session: this.session, mode: 'select' }));
+      }
+      const result = await call(cmd, { session: this.session, ...args });
+      await this.refreshSelection();
+      return result;
+    };
+    const done = this.queue.then(run, run);
+    this.queue = done.catch(() => {});
+    return done;
+  }
+
+  apply(event) {
+    switch (event.event) {
+      case 'selection':
+        if (event.session === this.session) this.takeSelection(event);
+        break;
+      case 'added':
+      case 'changed':
+      case 'moved':
+      case 'removed':
+      case 'scanned':
+      case 'online':
+      case 'offline':
+      case 'dropped':
+        this.scheduleRelist();
+        break;
+      case 'scan':
+        if (event.state === 'done') this.scheduleRelist();
+        break;
+      case 'batch':
+        this.emit('batch', event);
+        break;
+      case 'thumbnail':
+        this.emit('thumbnail', event);
+        break;
+      default:
+        break;
+    }
+  }
+
+  indexOfId(id) {
+    return this.photos.findIndex((photo) => photo.id === id);
+  }
+}
+
+export function fileName(path) {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? path : path.slice(slash + 1);
+}
+
+export function folderOf(path) {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+export function formatBytes(bytes) {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return (unit === 0 ? String(value) : value.toFixed(value < 10 ? 1 : 0)) + ' ' + units[unit];
+}
+
+/** "RAW+JPEG", "Live", ... for a group, '' for a photo alone. */
+export function groupLabel(photo) {
+  if (!photo.members || photo.members.length === 0) return '';
+  const kinds = new Set(photo.members.map((member) => member.kind));
+  if (kinds.has('video')) return 'Live';
+  if (kinds.has('raw') || photo.kind === 'raw') return 'RAW+JPEG';
+  if (kinds.has('rendered')) return 'RAW+JPEG';
+  return '+' + photo.members.length;
+}
+
+export const VIDEO_TYPES = new Set(['mp4', 'mov']);

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Small pieces every module shows: the toast (with one action, such as Undo), the
+// question before anything is cleared or moved, and the connection's state.
+
+export function toast(message, action) {
+  const region = document.getElementById('toast');
+  const item = document.createElement('div');
+  item.className = 'toast-item';
+  const text = document.createElement('span');
+  text.textContent = message;
+  item.append(text);
+  if (action) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = action.label;
+    button.addEventListener('click', () => {
+      item.remove();
+      action.run();
+    });
+    item.append(button);
+  }
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'toast-close';
+  close.setAttribute('aria-label', 'Dismiss');
+  close.textContent = '×';
+  close.addEventListener('click', () => item.remove());
+  item.append(close);
+  region.append(item);
+  setTimeout(() => item.remove(), action ? 20000 : 6000);
+  return item;
+}
+
+/** Asks a question in a modal dialog; resolves true for the confirming answer. */
+export function ask({ title, body, confirm, danger = false }) {
+  const dialog = document.getElementById('ask');
+  dialog.querySelector('h2').textContent = title;
+  const content = dialog.querySelector('.ask-body');
+  content.replaceChildren();
+  for (const line of [].concat(body)) {
+    const paragraph = document.createElement('p');
+    paragraph.textContent = line;
+    content.append(paragraph);
+  }
+  const yes = dialog.querySelector('.ask-yes');
+  yes.textContent = confirm;
+  yes.classList.toggle('danger', danger);
+  return new Promise((resolve) => {
+    dialog.onclose = () => resolve(dialog.returnValue === 'yes');
+    dialog.returnValue = '';
+    dialog.showModal();
+    dialog.querySelector('.ask-no').focus();
+  });
+}
+
+export function connection(state) {
+  const banner = document.getElementById('connection');
+  banner.hidden = state === 'open';
+  banner.textContent = state === 'lost' ? 'Connection to curatord lost: reconnecting…' : '';
+}
+
+export function showError(error) {
+  toast(error && error.message ? error.message : String(error));
+}
