@@ -125,6 +125,26 @@ struct StackTests {
         #expect(d.stop() == 0)
     }
 
+    /// Stars come before sharpness: the blurred frame of a burst, rated (`rate`, its
+    /// marks in the index), is its keeper, kept because `rated`.
+    @Test func aRatedFrameIsKeptBeforeTheSharpest() throws {
+        let (d, truth) = try Self.daemon(bursts: 2)
+        let c = try d.client()
+        let listed = try Self.stacks(c, photos: truth.bursts.count)
+        let (burst, blurred) = try #require(truth.blurred.first { listed[$0.value] != nil && !$0.value.hasPrefix("burst01-") })
+        #expect(listed[blurred]?.keeper == false, "the sharpest is kept while nothing is rated: \(listed)")
+        let ids = try c.idsByPath()
+        let id = try #require(ids.first { $0.key.hasSuffix("/" + blurred) }?.value)
+        _ = try c.result(["cmd": "rate", "ids": [id], "rating": 5])
+        let frames = try c.photos(["filter": ["stacks": true]]).filter { p in
+            (p["path"] as? String).map { truth.bursts[String($0.split(separator: "/").last ?? "")] == burst } ?? false
+        }
+        let keepers = frames.filter { $0["stack_keeper"] as? Bool == true }
+        #expect(keepers.count == 1 && keepers.first?["id"] as? Int == id, "\(frames)")
+        #expect(keepers.first?["stack_reason"] as? String == "rated", "\(frames)")
+        #expect(d.stop() == 0)
+    }
+
     /// The next `sets` event of `state`, others skipped; nil after `timeout`.
     private static func setsEvent(_ c: Client, _ state: String, timeout: Double) throws -> [String: Any]? {
         let deadline = Date(timeIntervalSinceNow: timeout)

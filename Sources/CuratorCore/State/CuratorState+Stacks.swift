@@ -54,10 +54,12 @@ extension CuratorState {
             guard visible else { continue }
             let milliseconds = Int64(table.captureDetail(of: row).milliseconds ?? 0)
             let path = (library.folderPath(row.folderID) ?? .empty).appending(table.name(of: row))
-            // Ratings are not in the index yet: every frame is unrated, and the
-            // keeper is the sharpest.
-            members.append(StackMember(groupID: table.groupID(of: row), camera: look.camera, instantMs: seconds * 1000 + milliseconds,
-                                       dHash: look.dHash, sharpness: look.sharpness, rating: nil, rootOrder: rank, path: path))
+            // The group's stars as its sidecars say (`PhotoMarksTable`): the keeper is
+            // the highest rated before the sharpest.
+            let group = table.groupID(of: row)
+            members.append(StackMember(groupID: group, camera: look.camera, instantMs: seconds * 1000 + milliseconds,
+                                       dHash: look.dHash, sharpness: look.sharpness, rating: marks.marks(ofGroup: group).rating,
+                                       rootOrder: rank, path: path))
         }
         return StackSets.find(members)
     }

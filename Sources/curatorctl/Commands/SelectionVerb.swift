@@ -37,7 +37,7 @@ struct SelectionVerb {
             if let n = s.leftAlone?.protected { alone.append("\(n) with every other frame protected") }
             if let n = s.leftAlone?.outsideView { alone.append("\(n) with every other frame outside the view") }
             if let n = s.leftAlone?.keeperSelected { alone.append("\(n) whose kept frame is selected") }
-            parts.append("frames of \(Format.plural(s.sets, "stack")) chosen, the sharpest of each kept"
+            parts.append("frames of \(Format.plural(s.sets, "stack")) chosen, the best rated or sharpest of each kept"
                          + (alone.isEmpty ? "" : "; left alone: " + alone.joined(separator: ", ")))
         }
         if !parts.isEmpty { Format.write(parts.joined(separator: ", ").prefix(1).uppercased() + parts.joined(separator: ", ").dropFirst() + ".") }

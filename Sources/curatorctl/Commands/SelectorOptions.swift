@@ -33,7 +33,7 @@ struct SelectorOptions: ParsableArguments {
     var duplicates: Bool
 
     @Flag("--stack-rest", help: """
-        Every frame but the kept one (the sharpest) of each stack in the view (select only; never a protected photo).
+        Every frame but the kept one (the highest rated, else the sharpest) of each stack in the view (select only; never a protected photo).
         """)
     var stackRest: Bool
 
