@@ -100,6 +100,57 @@ int curator_vips_flip_horizontal(VipsImage *in, VipsImage **out) {
     return vips_flip(in, out, VIPS_DIRECTION_HORIZONTAL, NULL);
 }
 
+// The luminance as one 8-bit band: alpha flattened on black, then B_W.
+static int curator_vips_grey(VipsImage *in, VipsImage **out) {
+    VipsImage *flat = NULL;
+    if (vips_image_hasalpha(in)) {
+        if (vips_flatten(in, &flat, NULL) != 0) return -1;
+    } else {
+        flat = in;
+        g_object_ref(in);
+    }
+    VipsImage *bw = NULL;
+    int rc = vips_colourspace(flat, &bw, VIPS_INTERPRETATION_B_W, NULL);
+    g_object_unref(flat);
+    if (rc != 0) return -1;
+    VipsImage *band = NULL;
+    rc = vips_extract_band(bw, &band, 0, NULL);
+    g_object_unref(bw);
+    if (rc != 0) return -1;
+    rc = vips_cast(band, out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(band);
+    return rc;
+}
+
+int curator_vips_grey_grid(VipsImage *in, VipsImage **out, int width, int height) {
+    VipsImage *grey = NULL;
+    if (curator_vips_grey(in, &grey) != 0) return -1;
+    int rc = vips_thumbnail_image(grey, out, width, "height", height, "size", VIPS_SIZE_FORCE, "no_rotate", TRUE, NULL);
+    g_object_unref(grey);
+    return rc;
+}
+
+int curator_vips_laplacian_variance(VipsImage *in, double *variance) {
+    VipsImage *grey = NULL;
+    if (curator_vips_grey(in, &grey) != 0) return -1;
+    VipsImage *mask = vips_image_new_matrixv(3, 3, 0.0, 1.0, 0.0, 1.0, -4.0, 1.0, 0.0, 1.0, 0.0);
+    if (mask == NULL) {
+        g_object_unref(grey);
+        return -1;
+    }
+    VipsImage *laplacian = NULL;
+    int rc = vips_conv(grey, &laplacian, mask, "precision", VIPS_PRECISION_FLOAT, NULL);
+    g_object_unref(mask);
+    g_object_unref(grey);
+    if (rc != 0) return -1;
+    double deviation = 0;
+    rc = vips_deviate(laplacian, &deviation, NULL);
+    g_object_unref(laplacian);
+    if (rc != 0) return -1;
+    *variance = deviation * deviation;
+    return 0;
+}
+
 int curator_vips_text(VipsImage **out, const char *markup, const char *font, int dpi) {
     return vips_text(out, markup, "font", font, "dpi", dpi, NULL);
 }

@@ -37,6 +37,8 @@ public final class ContactSheet {
     static let box = RGB(226, 226, 224)
     static let ink = RGB(34, 34, 38)
     static let muted = RGB(118, 118, 122)
+    /// A stack's or duplicate set's count: a blue apart from the selection's crimson.
+    static let stacked = RGB(36, 92, 156)
 
     public init(style: ContactSheetStyle) {
         self.style = style
@@ -188,7 +190,21 @@ public final class ContactSheet {
             canvas.disc(cx: cx, cy: cy, radius: radius, inner: radius - max(2, radius / 6), .white, alpha: 235)
         }
 
-        try drawMarks(photo, cell: cell, font: font, on: &canvas)
+        // Bottom-right: a stack's or duplicate set's count, as a pile of frames in a
+        // pill; the marks' discs keep to its left.
+        var pillRoom = 0
+        if let count = photo.setCount {
+            let digits = try text.render("×\(count)", font: "DejaVu Sans Bold", pixels: font)
+            let padX = max(4, font / 2), height = digits.height + 2 * max(3, font / 3)
+            let width = digits.width + 2 * padX
+            let x = cell.x + side - width - side / 28 - 2, y = cell.y + side - height - side / 28 - 2
+            canvas.roundedRect(x: x + 3, y: y - 3, width: width, height: height, radius: height / 2, .white, alpha: 200)
+            canvas.roundedRect(x: x, y: y, width: width, height: height, radius: height / 2, Self.stacked, alpha: 235)
+            canvas.draw(mask: digits.pixels, width: digits.width, height: digits.height,
+                        x: x + padX, y: y + (height - digits.height) / 2, .white, stride: digits.width)
+            pillRoom = width + 6
+        }
+        try drawMarks(photo, cell: cell, font: font, rightRoom: pillRoom, on: &canvas)
 
         // Caption: the label, shortened in the middle to fit.
         let label = try text.render(fitted(photo.label, width: side, font: font), font: "DejaVu Sans", pixels: font)
@@ -246,8 +262,9 @@ public final class ContactSheet {
 
     /// Bottom-left: the stars on a dark pill. Bottom-right: the colour label's disc,
     /// and beside it the flag (a red disc with a cross for a reject, a white one
-    /// with a flag for a pick).
-    private func drawMarks(_ photo: ContactSheetPhoto, cell: ContactSheetPage.Cell, font: Int, on canvas: inout Canvas)
+    /// with a flag for a pick), left of `rightRoom` (the set's pill).
+    private func drawMarks(_ photo: ContactSheetPhoto, cell: ContactSheetPage.Cell, font: Int, rightRoom: Int = 0,
+                           on canvas: inout Canvas)
         throws(VipsError) {
         let side = style.cell
         let inset = side / 28 + 2
@@ -261,7 +278,7 @@ public final class ContactSheet {
                         y: pillY + (pillHeight - glyphs.height) / 2, RGB(255, 200, 40))
         }
         let radius = Double(min(16, max(8, side / 12)))
-        var cx = Double(cell.x + side - inset) - radius
+        var cx = Double(cell.x + side - inset - rightRoom) - radius
         let cy = Double(cell.y + side - inset) - radius
         if let label = photo.colorLabel, let colour = Self.labelColours[label] {
             canvas.disc(cx: cx, cy: cy, radius: radius + 1.5, .white)

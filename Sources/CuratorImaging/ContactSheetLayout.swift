@@ -22,13 +22,17 @@ public struct ContactSheetPhoto: Sendable, Equatable {
     public var label: String
     /// A video clip (its placeholder, when it has no thumbnail, says so).
     public var isVideo: Bool
+    /// The photos of the stack or duplicate set the cell stands for, when it is in one.
+    public var setCount: Int?
     /// Its stars (0 to 5), `pick` or `reject`, and colour label (docs/XMP.md), drawn on the picture.
     public var rating: Int?
     public var flag: String?
     public var colorLabel: String?
 
     public init(thumbnail: ByteString?, position: Int, badge: Int? = nil, isProtected: Bool = false, label: String,
-                isVideo: Bool = false, rating: Int? = nil, flag: String? = nil, colorLabel: String? = nil) {
+                isVideo: Bool = false, setCount: Int? = nil, rating: Int? = nil, flag: String? = nil,
+                colorLabel: String? = nil) {
+        self.setCount = setCount
         self.rating = rating
         self.flag = flag
         self.colorLabel = colorLabel

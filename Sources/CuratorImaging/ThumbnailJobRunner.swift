@@ -98,7 +98,7 @@ public struct ThumbnailJobRunner {
             }
         }
         result.sizes = outcomes
-        if missing.isEmpty { return result }
+        if missing.isEmpty { return measured(result, job: job, cache: cache, uri: uri) }
         // Our own earlier failure on this very version of the file: not again. (A
         // valid thumbnail from another program, found above, still counts.)
         if let reason = try? cache.failRecord(for: subject) {
@@ -151,6 +151,21 @@ public struct ThumbnailJobRunner {
         }
         result.sizes = outcomes
         result.status = .written
+        return measured(result, job: job, cache: cache, uri: uri)
+    }
+
+    /// `result` with the thumbnails' measures when the job asks for them. A measure
+    /// that fails costs the job nothing: the thumbnails are made all the same, and
+    /// the photo is then in no stack.
+    private func measured(_ result: ThumbnailResult, job: ThumbnailJob, cache: ThumbnailDirectory, uri: FileURI) -> ThumbnailResult {
+        guard job.look == true else { return result }
+        var result = result
+        do {
+            guard let normal = try cache.contents(for: uri, size: .normal) else { return result }
+            result.look = try LookMeasure.look(normal: normal, large: try cache.contents(for: uri, size: .large))
+        } catch {
+            log.info("thumbnailer: no measures of \(uri): \(error)")
+        }
         return result
     }
 

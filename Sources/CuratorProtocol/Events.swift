@@ -23,6 +23,9 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
     case dropped
     /// A photo's thumbnails became ready (or could not be made).
     case thumbnail
+    /// The user's stacks (`state` "stacks") or duplicate sets ("duplicates")
+    /// formed, changed or went: a client showing them lists again.
+    case sets
     /// A photo's marks (stars, flag, colour label) changed: by `rate`, or another
     /// program rewrote its sidecar.
     case metadata

@@ -69,6 +69,13 @@ public struct PhotoSummary: Codable, Hashable, Sendable {
     /// In a view of duplicates: the id of the photo's set, and whether it is the copy kept.
     public var duplicateSet: Int64?
     public var keeper: Bool?
+    /// In a view of stacks (or with stacks collapsed): the photo's stack, its
+    /// count of frames, and whether it is the frame kept.
+    public var stack: Int64?
+    public var stackCount: Int?
+    public var stackKeeper: Bool?
+    /// With the keeper: why it is kept (`rated`, `sharpest`, `first`).
+    public var stackReason: String?
     /// Its stars (0 to 5) when something says (docs/XMP.md).
     public var rating: Int?
     /// `pick` or `reject`; absent when neither.

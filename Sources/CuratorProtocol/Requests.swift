@@ -183,6 +183,8 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
     public var to: String?
     /// `rest`: every copy but the keeper of each set of exact duplicates in the view.
     public var duplicates: DuplicatesChoice?
+    /// `rest`: every frame but the keeper of each stack in the view.
+    public var stacks: DuplicatesChoice?
     /// Everything in the view with these marks, as the view filter's keys of the
     /// same names say (`rating_min`, `rating_max`, `flags`, `labels`).
     public var ratingMin: Int?
@@ -217,6 +219,7 @@ public struct PhotoSelector: Codable, Sendable, Hashable {
         from = try container.decodeIfPresent(String.self, forKey: .from)
         to = try container.decodeIfPresent(String.self, forKey: .to)
         duplicates = try container.decodeIfPresent(DuplicatesChoice.self, forKey: .duplicates)
+        stacks = try container.decodeIfPresent(DuplicatesChoice.self, forKey: .stacks)
         ratingMin = try container.integer(Int.self, forKey: .ratingMin, literals: NumberLiterals.of(decoder.userInfo))
         ratingMax = try container.integer(Int.self, forKey: .ratingMax, literals: NumberLiterals.of(decoder.userInfo))
         flags = try container.decodeIfPresent([String].self, forKey: .flags)

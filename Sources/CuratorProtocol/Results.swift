@@ -260,6 +260,8 @@ public struct SessionResult: Codable, Sendable {
     public var evicted: String?
     /// What a `select` of the duplicates did with the view's sets.
     public var duplicates: DuplicatesOutcome?
+    /// What a `select` of the stacks' rest did with the view's stacks.
+    public var stacks: DuplicatesOutcome?
     public init(session: String, mode: SessionMode, view: ViewSpec, cap: Int?, count: Int, bytes: Int64, hidden: Int? = nil,
                 orphans: Int? = nil, added: Int? = nil, removed: Int? = nil, skippedProtected: Int? = nil, evicted: String? = nil) {
         self.orphans = orphans
@@ -277,7 +279,7 @@ public struct SessionResult: Codable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case session, mode, view, cap, count, bytes, hidden, orphans, added, removed, skippedProtected, evicted, duplicates
+        case session, mode, view, cap, count, bytes, hidden, orphans, added, removed, skippedProtected, evicted, duplicates, stacks
     }
 
     /// `cap` is always written, `null` when the session has none: a client reads
@@ -297,6 +299,7 @@ public struct SessionResult: Codable, Sendable {
         try container.encodeIfPresent(skippedProtected, forKey: .skippedProtected)
         try container.encodeIfPresent(evicted, forKey: .evicted)
         try container.encodeIfPresent(duplicates, forKey: .duplicates)
+        try container.encodeIfPresent(stacks, forKey: .stacks)
     }
 }
 

@@ -23,6 +23,11 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     /// Only the photos in a set of exact duplicates, each listed with
     /// its set and whether it is the set's keeper.
     public var duplicates: Bool?
+    /// Only the photos in a stack (a burst: one camera, seconds apart, alike),
+    /// each listed with its stack, the stack's count and whether it is the keeper.
+    public var stacks: Bool?
+    /// Each stack as one position, its keeper's, listed with the stack's count.
+    public var collapseStacks: Bool?
     /// Only photos with at least (`rating_min`) or at most (`rating_max`) this many
     /// stars, 0 to 5 (a photo nothing rates has 0).
     public var ratingMin: Int?
@@ -32,9 +37,11 @@ public struct ViewFilter: Codable, Hashable, Sendable {
     /// Only photos with one of these colour labels (or `none`).
     public var labels: [String]?
     public init(glob: String? = nil, types: [String]? = nil, from: String? = nil, to: String? = nil, orphans: Bool? = nil,
-                duplicates: Bool? = nil, ratingMin: Int? = nil, ratingMax: Int? = nil, flags: [String]? = nil,
-                labels: [String]? = nil) {
+                duplicates: Bool? = nil, stacks: Bool? = nil, collapseStacks: Bool? = nil, ratingMin: Int? = nil,
+                ratingMax: Int? = nil, flags: [String]? = nil, labels: [String]? = nil) {
         self.duplicates = duplicates
+        self.stacks = stacks
+        self.collapseStacks = collapseStacks
         self.ratingMin = ratingMin
         self.ratingMax = ratingMax
         self.flags = flags
@@ -46,8 +53,8 @@ public struct ViewFilter: Codable, Hashable, Sendable {
         self.orphans = orphans
     }
     public var isEmpty: Bool {
-        glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true && duplicates != true
-            && !hasMarks
+        glob == nil && (types ?? []).isEmpty && from == nil && to == nil && orphans != true && duplicates != true && stacks != true
+            && collapseStacks != true && !hasMarks
     }
 
     /// Whether it narrows by marks (stars, flags, labels).

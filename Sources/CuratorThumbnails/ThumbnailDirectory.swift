@@ -115,6 +115,23 @@ public final class ThumbnailDirectory {
         }
     }
 
+    /// The bytes of the thumbnail of `uri` at `size`; nil when there is none or it
+    /// is larger than `limit` (no thumbnail is: a planted file is not read whole).
+    public func contents(for uri: FileURI, size: ThumbnailSize, limit: Int = 8 << 20) throws(SystemError) -> [UInt8]? {
+        let name = ThumbnailCache.relativePath(for: uri, size: size)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(name, O_RDONLY | curator_O_NOFOLLOW | O_NONBLOCK, relativeTo: descriptor)
+        } catch where [.noEntry, .notDirectory, .tooManyLinks].contains(error.errno) {
+            return nil
+        }
+        return try fd.closeAfter { (fd) throws(SystemError) -> [UInt8]? in
+            let status = try FileStatus.of(descriptor: fd)
+            guard status.isRegularFile, status.size <= Int64(limit) else { return nil }
+            return try fd.read(at: 0, count: Int(status.size))
+        }
+    }
+
     // MARK: writing
 
     /// Puts `png` (complete, with its text) in place as the thumbnail of `uri` at `size`.

@@ -34,6 +34,8 @@ public struct ThumbnailJob: Codable, Equatable, Sendable {
     /// The `thumbnails` directory, when no descriptor comes with the job.
     public var cache: String?
     public var cacheRaw: String?
+    /// Also measure the thumbnails for the stack search (`ThumbnailLook`).
+    public var look: Bool?
 
     public init(id: Int, uri: FileURI, sizes: [ThumbnailSize], type: String? = nil, mtime: Int64? = nil, size: UInt64? = nil) {
         self.id = id
@@ -45,7 +47,7 @@ public struct ThumbnailJob: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, uri, sizes, type, mtime, size, path, cache
+        case id, uri, sizes, type, mtime, size, path, cache, look
         case pathRaw = "path_raw"
         case cacheRaw = "cache_raw"
     }
@@ -149,6 +151,8 @@ public struct ThumbnailResult: Codable, Equatable, Sendable {
     public var recorded: Bool?
     /// Time spent on the job, milliseconds.
     public var milliseconds: Int?
+    /// The thumbnails' measures, when the job asked for them and they could be made.
+    public var look: ThumbnailLook?
 
     public init(id: Int, status: Status) {
         self.id = id
@@ -164,7 +168,7 @@ public struct ThumbnailResult: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, status, sizes, mtime, size, width, height, changed, code, reason, recorded
+        case id, status, sizes, mtime, size, width, height, changed, code, reason, recorded, look
         case milliseconds = "ms"
     }
 }

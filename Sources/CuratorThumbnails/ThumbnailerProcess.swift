@@ -136,8 +136,9 @@ public final class ThumbnailerProcess {
     public func make(_ request: ThumbnailerRequest) throws(ThumbnailerError) -> ThumbnailResult {
         let id = nextID
         nextID += 1
-        let job = ThumbnailJob(
+        var job = ThumbnailJob(
             id: id, uri: request.uri, sizes: request.sizes, type: request.type, mtime: request.mtime, size: request.size)
+        if request.look { job.look = true }
         let bytes: [UInt8]
         do {
             bytes = Array(try JSONEncoder().encode(job))
@@ -267,6 +268,8 @@ public struct ThumbnailerRequest {
     public var type: String?
     public var mtime: Int64?
     public var size: UInt64?
+    /// Ask for the thumbnails' measures too (`ThumbnailResult.look`).
+    public var look = false
 
     public init(uri: FileURI, source: FileDescriptor, cache: FileDescriptor, sizes: [ThumbnailSize],
                 type: String? = nil, mtime: Int64? = nil, size: UInt64? = nil) {

@@ -13,7 +13,7 @@ import Synchronization
 ///
 ///     [{"folder":"2024/05 Kyoto","count":48},
 ///      {"thumbnail":"/home/ann/.cache/thumbnails/large/….png","position":1,"badge":2,
-///       "protected":false,"label":"IMG_0001.JPG","video":false,
+///       "protected":false,"label":"IMG_0001.JPG","video":false,"set":5,
 ///       "rating":3,"flag":"reject","color":"red"}, ...]
 enum SheetCommand {
     struct Item: Decodable {
@@ -25,6 +25,8 @@ enum SheetCommand {
         var protected: Bool?
         var label: String?
         var video: Bool?
+        /// The count of the stack or duplicate set the photo stands for.
+        var set: Int?
         var rating: Int?
         var flag: String?
         var color: String?
@@ -64,7 +66,7 @@ enum SheetCommand {
                 return .photo(ContactSheetPhoto(
                     thumbnail: item.thumbnail.map { ByteString($0) }, position: item.position ?? 0, badge: item.badge,
                     isProtected: item.protected ?? false, label: item.label ?? "", isVideo: item.video ?? false,
-                    rating: item.rating, flag: item.flag, colorLabel: item.color))
+                    setCount: item.set, rating: item.rating, flag: item.flag, colorLabel: item.color))
             }
             try Vips.start(threads: 1)
             let jpeg = output.lowercased().hasSuffix(".jpg") || output.lowercased().hasSuffix(".jpeg")

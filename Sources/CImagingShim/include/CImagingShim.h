@@ -51,6 +51,16 @@ int curator_vips_rotate(VipsImage *in, VipsImage **out, int degrees);
 /// Mirrors left to right.
 int curator_vips_flip_horizontal(VipsImage *in, VipsImage **out);
 
+// MARK: measures (stacks)
+
+/// The luminance, one 8-bit band, resized to exactly width x height whatever the
+/// aspect (a perceptual hash's grid).
+int curator_vips_grey_grid(VipsImage *in, VipsImage **out, int width, int height);
+
+/// The variance of the Laplacian (3x3, 4-neighbour) of the luminance: a focus
+/// measure, larger for a sharper image of the same scene.
+int curator_vips_laplacian_variance(VipsImage *in, double *variance);
+
 // MARK: text
 
 /// Renders `markup` (Pango markup) as a one-band 8-bit mask: 255 where ink is.

@@ -36,6 +36,8 @@ enum ListCommand: CommandHandler {
                                         groupLinks: state.library.groupLinks,
                                         table: state.library.photos,
                                         duplicates: spec.filter?.duplicates == true ? state.duplicateMarks(uid: uid) : nil,
+                                        stacks: spec.filter.map { $0.stacks == true || $0.collapseStacks == true } == true
+                                            ? state.stackMarks(uid: uid) : nil,
                                         marks: state.marks.groups)
         return ListingStream(id: id, table: state.library.photos, slots: view.slots, folderTotals: view.folderTotals,
                              positions: positions, offset: offset, view: encodedView, photos: photos, files: view.files)

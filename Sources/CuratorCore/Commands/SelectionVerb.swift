@@ -12,22 +12,30 @@ enum SelectionVerb {
         let current = state.session(key)
         guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }
         var duplicates: DuplicateRestChoice?
-        if args.selector.duplicates != nil {
+        var stacks: DuplicateRestChoice?
+        if args.selector.duplicates != nil || args.selector.stacks != nil {
+            let argument = args.selector.duplicates != nil ? "duplicates" : "stacks"
             // Only `select`: a deselect or toggle of "all but the keepers" could leave
             // every copy of a photo selected.
             guard self == .select else {
-                throw ProtocolError(.invalidArgument, "duplicates names photos to select only.", argument: "duplicates")
+                throw ProtocolError(.invalidArgument, "\(argument) names photos to select only.", argument: argument)
             }
             var alone = PhotoSelector()
             alone.duplicates = args.selector.duplicates
-            guard args.selector == alone else {
-                throw ProtocolError(.invalidArgument, "Name the photos one way at a time: positions, ids, all, folder, glob, from/to or duplicates.")
+            alone.stacks = args.selector.stacks
+            guard args.selector == alone, alone.duplicates == nil || alone.stacks == nil else {
+                throw ProtocolError(.invalidArgument,
+                                    "Name the photos one way at a time: positions, ids, all, folder, glob, from/to, duplicates or stacks.")
             }
-            duplicates = try state.duplicateRest(view: current.view, selection: current.selection, uid: key.uid)
+            if args.selector.duplicates != nil {
+                duplicates = try state.duplicateRest(view: current.view, selection: current.selection, uid: key.uid)
+            } else {
+                stacks = try state.stackRest(view: current.view, selection: current.selection, uid: key.uid)
+            }
         }
         var ids: [Int64]
-        if let duplicates {
-            ids = duplicates.groupIDs
+        if let chosen = duplicates ?? stacks {
+            ids = chosen.groupIDs
         } else {
             ids = try state.resolveSelector(args.selector, view: current.view, uid: key.uid)
         }
@@ -64,6 +72,7 @@ enum SelectionVerb {
         var result = state.sessionResult(key, update.state, change: update.change)
         if skipped > 0 { result.skippedProtected = skipped }
         if let duplicates { result.duplicates = DuplicateRest.outcome(duplicates) }
+        if let stacks { result.stacks = DuplicateRest.outcome(stacks) }
         return result
     }
 }

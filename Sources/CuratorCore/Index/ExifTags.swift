@@ -41,7 +41,7 @@ struct ExifTags: ~Copyable {
         case dateTime, dateTimeOriginal, dateTimeDigitized
         case subSecTime, subSecTimeOriginal, subSecTimeDigitized
         case offsetTime, offsetTimeOriginal, offsetTimeDigitized
-        case make, model, lensModel, orientation, pixelXDimension, pixelYDimension
+        case make, model, lensModel, orientation, pixelXDimension, pixelYDimension, bodySerialNumber
 
         fileprivate var exifTag: ExifTag {
             switch self {
@@ -57,6 +57,7 @@ struct ExifTags: ~Copyable {
             case .make: EXIF_TAG_MAKE
             case .model: EXIF_TAG_MODEL
             case .lensModel: EXIF_TAG_LENS_MODEL
+            case .bodySerialNumber: EXIF_TAG_BODY_SERIAL_NUMBER
             case .orientation: EXIF_TAG_ORIENTATION
             case .pixelXDimension: EXIF_TAG_PIXEL_X_DIMENSION
             case .pixelYDimension: EXIF_TAG_PIXEL_Y_DIMENSION

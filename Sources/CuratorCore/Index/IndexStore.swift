@@ -116,7 +116,7 @@ final class IndexStore {
         if version != Self.schemaVersion {
             if version != 0 {
                 // A cache from another schema: drop it; the scan rebuilds it.
-                try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS content_hashes; DROP TABLE IF EXISTS sidecar_marks; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
+                try database.execute("DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS content_hashes; DROP TABLE IF EXISTS stack_looks; DROP TABLE IF EXISTS sidecar_marks; DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS roots;")
             }
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS roots(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, path BLOB NOT NULL, device INTEGER NOT NULL DEFAULT 0);
@@ -133,6 +133,7 @@ final class IndexStore {
                 """)
             try database.setUserVersion(Self.schemaVersion)
         }
+        try addStackLooks()
     }
 
     // MARK: roots

@@ -39,7 +39,11 @@ public final class DuplicateHasher: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileHasher.bufferSize, alignment: 4096)
         defer { buffer.deallocate() }
         while !isStopping {
-            let work = curator.withState { $0.takeHashWork(limit: Self.batchSize) }
+            // This loop is the daemon's idle tick: set changes are told from here too.
+            let work = curator.withState { state in
+                state.announceSetChanges()
+                return state.takeHashWork(limit: Self.batchSize)
+            }
             if work.isEmpty {
                 usleep(200_000)
                 continue
@@ -59,7 +63,10 @@ public final class DuplicateHasher: Sendable {
                 }
                 results.append(result)
             }
-            curator.withState { $0.applyHashes(results) }
+            curator.withState { state in
+                state.applyHashes(results)
+                state.setWatch.dirty = true
+            }
         }
     }
 }

@@ -10,14 +10,15 @@ extension CuratorState {
     func resolveSelector(_ selector: PhotoSelector, view: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64] {
         let kinds = [selector.positions != nil, selector.ids != nil, selector.all == true, selector.folder != nil,
                      selector.glob != nil, selector.from != nil || selector.to != nil, selector.duplicates != nil,
-                     selector.hasMarks].filter { $0 }.count
+                     selector.stacks != nil, selector.hasMarks].filter { $0 }.count
         guard kinds == 1 else {
             throw ProtocolError(.invalidArgument, kinds == 0
-                ? "Name the photos: positions, ids, all, folder, glob, a date range (from/to), duplicates or marks."
-                : "Name the photos one way at a time: positions, ids, all, folder, glob, from/to, duplicates or marks "
+                ? "Name the photos: positions, ids, all, folder, glob, a date range (from/to), duplicates, stacks or marks."
+                : "Name the photos one way at a time: positions, ids, all, folder, glob, from/to, duplicates, stacks or marks "
                     + "(rating_min/rating_max/flags/labels).")
         }
         if selector.duplicates != nil { return try duplicateRest(view: view, selection: OrderedSelection(), uid: uid).groupIDs }
+        if selector.stacks != nil { return try stackRest(view: view, selection: OrderedSelection(), uid: uid).groupIDs }
         if let ids = selector.ids {
             let unknown = ids.filter { id in
                 guard let photo = library.listed(id), roots[photo.rootID] != nil else { return true }

@@ -24,6 +24,8 @@ struct ThumbnailWork: Sendable {
     var type: PhotoType
     var sizes: [ThumbnailSize]
     var asked: Bool
+    /// Measure the thumbnails for the stack search too (`StackLook`).
+    var look = false
 }
 
 /// The thumbnail scheduler's locked steps, and how index changes reach its queue.
@@ -75,6 +77,11 @@ extension CuratorState {
         }.map { taken in
             found?.sizes = taken.sizes
             found?.asked = taken.asked
+        }
+        if let work = found, !work.sizes.isEmpty, wantsLook(work.id, identity: work.identity) {
+            // Both sizes: the hash is of the normal one, the sharpness of the large one.
+            found?.look = true
+            found?.sizes = Array(Set(work.sizes).union([.normal, .large])).sorted()
         }
         return found?.sizes.isEmpty == false ? found : nil
     }

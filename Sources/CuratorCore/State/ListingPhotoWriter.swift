@@ -33,6 +33,8 @@ struct ListingPhotoWriter: Sendable {
     private let rootNames: [Int32: String]
     /// In a view of duplicates: each listed group's set and whether it is the keeper.
     private let duplicates: [Int64: DuplicateMark]?
+    /// In a view of stacks (or with stacks collapsed): each listed group's stack.
+    private let stacks: [Int64: StackMark]?
     /// The marked groups' marks, by listed id (`PhotoMarksTable`).
     private let marks: [Int64: PhotoMarks]
     /// The rows of the group being written (its room reused for the next).
@@ -49,8 +51,9 @@ struct ListingPhotoWriter: Sendable {
     /// under the state's lock).
     init(roots registry: RootRegistry, folders: [Int32: Folder], fields: PhotoFields, selection: OrderedSelection?,
          thumbnailsReady: IDSet = [], groupLinks: GroupLinks = GroupLinks(), table: PhotoTable,
-         duplicates: [Int64: DuplicateMark]? = nil, marks: [Int64: PhotoMarks] = [:]) {
+         duplicates: [Int64: DuplicateMark]? = nil, stacks: [Int64: StackMark]? = nil, marks: [Int64: PhotoMarks] = [:]) {
         self.duplicates = duplicates
+        self.stacks = stacks
         self.marks = marks
         self.thumbnailsReady = fields.contains(.thumbnail) ? thumbnailsReady : nil
         wants = (fields.contains(.captureTime), fields.contains(.id), fields.contains(.mtimeNs), fields.contains(.offline),
@@ -133,6 +136,12 @@ struct ListingPhotoWriter: Sendable {
         if wants.root { w.key("root"); w.string(escaped: root.name) }
         if wants.selected, let number = selection?.number(of: table.groupID(of: photo)) { w.key("selected"); w.int(number) }
         if wants.size { w.key("size"); w.int(photo.size) }
+        if let stack = stacks?[table.groupID(of: photo)] {
+            w.key("stack"); w.int(stack.stack)
+            w.key("stack_count"); w.int(stack.count)
+            w.key("stack_keeper"); w.bool(stack.keeper)
+            if stack.keeper { w.key("stack_reason"); w.string(plain: stack.reason.staticWireName) }
+        }
         if let thumbnailsReady, thumbnailsReady.contains(photo.id) { w.key("thumbnail"); w.bool(true) }
         if wants.members, grouped { w.key("total_size"); w.int(members.reduce(0) { $0 + $1.size }) }
         if wants.type { w.key("type"); w.string(plain: photo.type.staticWireName) }

@@ -46,7 +46,7 @@ extension CuratorState {
         let audience: ViewAudience = listsEverything(uid: uid, root: scope.root) ? .everything : .user(uid)
         // A view of duplicates changes with the hashes too, which the library's
         // generation does not follow: made anew each time.
-        if scope.filter.duplicates { return try computeView(spec, scope, uid: audience == .everything ? nil : uid) }
+        if scope.filter.duplicates || scope.filter.stacks || scope.filter.collapseStacks { return try computeView(spec, scope, uid: audience == .everything ? nil : uid) }
         if let cached = viewCache.lookup(spec, for: audience, generation: library.generation,
                                          accessGeneration: access.generation) { return cached }
         let view = try computeView(spec, scope, uid: audience == .everything ? nil : uid)
@@ -148,8 +148,12 @@ extension CuratorState {
             start = end
         }
         let files = named.files
-        if filter.duplicates { return onlyDuplicates(ResolvedView(slots: slots, folderTotals: folderTotals, files: files), uid: uid ?? 0) }
-        return ResolvedView(slots: slots, folderTotals: folderTotals, files: files)
+        var view = ResolvedView(slots: slots, folderTotals: folderTotals, files: files)
+        if filter.duplicates { view = onlyDuplicates(view, uid: uid ?? 0) }
+        if filter.stacks || filter.collapseStacks {
+            view = stackView(view, uid: uid ?? 0, only: filter.stacks, collapse: filter.collapseStacks)
+        }
+        return view
     }
 }
 
@@ -268,15 +272,23 @@ struct CompiledFilter {
     /// Only photos in a set of exact duplicates: applied to the whole view
     /// (`CuratorState.computeView`), since a set is no property of one photo.
     var duplicates = false
+    /// Only photos in a stack; each stack as one position. Applied to the whole
+    /// view too (`CuratorState.stackView`).
+    var stacks = false
+    var collapseStacks = false
     /// By the group's marks (`PhotoMarksTable`).
     var marks: MarksFilter?
 
-    var isEmpty: Bool { glob == nil && types == nil && from == nil && to == nil && !duplicates && marks == nil }
+    var isEmpty: Bool {
+        glob == nil && types == nil && from == nil && to == nil && !duplicates && !stacks && !collapseStacks && marks == nil
+    }
 
     init(_ filter: ViewFilter?) throws(ProtocolError) {
         guard let filter else { return }
         if filter.orphans == true { listedRole = .orphan }
         duplicates = filter.duplicates == true
+        stacks = filter.stacks == true
+        collapseStacks = filter.collapseStacks == true
         marks = try MarksFilter(filter)
         if let g = filter.glob, !g.isEmpty {
             globHasSlash = g.contains("/")

@@ -124,18 +124,25 @@ public final class ThumbnailScheduler: Sendable {
             if case .valid = (try? cache.lookup(subject, size: size)) ?? .missing { return true }
             return false
         }
-        if present.count == work.sizes.count { return .ready(Set(present)) }
+        if present.count == work.sizes.count && !work.look { return .ready(Set(present)) }
         if let reason = try? cache.failRecord(for: subject) { return .failed(reason) }
 
-        let request = ThumbnailerRequest(
+        var request = ThumbnailerRequest(
             uri: uri, source: source, cache: cache.descriptor, sizes: work.sizes, type: work.type.rawValue,
             mtime: subject.mtime, size: subject.size)
+        request.look = work.look
         let result: ThumbnailResult
         do {
             result = try worker.make(request)
         } catch {
             log.warning("thumbnails: \(error); trying again in 30 s")
             return nil
+        }
+        if let look = result.look, let bits = look.hashBits, result.changed != true {
+            // The camera from the same descriptor: the file the thumbnails are of.
+            let measured = StackLook(size: status.size, mtimeNs: status.mtimeNanoseconds, dHash: bits, sharpness: look.sharpness,
+                                     camera: CameraKey.read(source, size: status.size))
+            curator.withState { $0.applyLook(work.id, measured) }
         }
         switch result.status {
         case .written, .reused:

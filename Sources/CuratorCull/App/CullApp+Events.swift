@@ -30,6 +30,11 @@ extension CullApp {
                 overlay = .progress(title: title, done: event.done ?? 0, total: event.total ?? total)
                 dirty = true
             }
+        case .sets:
+            // A view of stacks or duplicates shows the sets: listed again.
+            if let filter = data.view.filter, filter.stacks == true || filter.collapseStacks == true || filter.duplicates == true {
+                scheduleShape()
+            }
         case .metadata:
             if let photo = event.photo {
                 data.setMarks(photo.id, rating: photo.rating, flag: photo.flag, label: photo.label)

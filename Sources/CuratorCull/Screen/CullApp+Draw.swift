@@ -167,8 +167,16 @@ extension CullApp {
         if isProtected, y <= bottom {
             screen.put(x + cell.artColumns + 1 - 2, y, "⊘", Palette.warningBar)
         }
+        // A stack's count on the frame's bottom-right corner (a view of stacks, or
+        // collapsed); the marks keep to its left.
+        var countWidth = 0
+        if let count = photo?.stackCount, y + cell.artRows + 1 <= bottom {
+            let label = "×\(count)"
+            countWidth = DisplayWidth.of(label)
+            screen.put(x + cell.artColumns + 1 - countWidth, y + cell.artRows + 1, label, Palette.stackBadge)
+        }
         if let photo, y + cell.artRows + 1 <= bottom {
-            drawMarks(&screen, photo, x: x, y: y + cell.artRows + 1, width: cell.artColumns + 2)
+            drawMarks(&screen, photo, x: x, y: y + cell.artRows + 1, width: cell.artColumns + 2 - countWidth)
         }
         // The caption: position and name.
         let captionY = y + cell.artRows + 2

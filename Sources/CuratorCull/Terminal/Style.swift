@@ -44,6 +44,7 @@ enum Palette {
     static let muted = TerminalColor.rgb(140, 140, 140)
     static let bar = TerminalColor.rgb(40, 40, 48)
     static let warning = TerminalColor.rgb(255, 120, 90)
+    static let stacked = TerminalColor.rgb(36, 92, 156)
 
     static let badge = CellStyle(foreground: white, background: crimson, bold: true)
     static let selectedFrame = CellStyle(foreground: crimson, bold: true)
@@ -52,6 +53,8 @@ enum Palette {
     static let mutedText = CellStyle(foreground: muted)
     static let statusBar = CellStyle(foreground: white, background: bar)
     static let warningBar = CellStyle(foreground: white, background: crimson, bold: true)
+    /// A stack's count, apart from the selection's crimson.
+    static let stackBadge = CellStyle(foreground: white, background: stacked, bold: true)
     /// A photo's marks on its cell (`drawMarks`).
     static let stars = CellStyle(foreground: rgb(255, 205, 60), bold: true)
     static let pickMark = CellStyle(foreground: rgb(235, 235, 235), bold: true)

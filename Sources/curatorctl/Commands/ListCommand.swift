@@ -40,6 +40,7 @@ struct ListCommand: CLICommand {
                 let badge = p.selected.map { "[\($0)]" } ?? ""
                 let flags = (p.protected == true ? " protected" : "") + (p.offline == true ? " offline" : "")
                     + (p.duplicateSet.map { " set \($0)" + (p.keeper == true ? "*" : "") } ?? "")
+                    + (p.stack.map { " stack \($0) (\(p.stackCount ?? 0))" + (p.stackKeeper == true ? "*" : "") } ?? "")
                 let marks = RateOutput.brief(rating: p.rating, flag: p.flag, label: p.label)
                 let name = (p.path.split(separator: "/").last.map(String.init) ?? p.path).forTerminal
                 // Each file beside its own size; a group's other files (named: they are in its

@@ -32,6 +32,14 @@ struct SelectionVerb {
             parts.append("copies of \(Format.plural(d.sets, "duplicate set")) chosen, the oldest of each kept"
                          + (alone.isEmpty ? "" : "; left alone: " + alone.joined(separator: ", ")))
         }
+        if let s = r.stacks {
+            var alone: [String] = []
+            if let n = s.leftAlone?.protected { alone.append("\(n) with every other frame protected") }
+            if let n = s.leftAlone?.outsideView { alone.append("\(n) with every other frame outside the view") }
+            if let n = s.leftAlone?.keeperSelected { alone.append("\(n) whose kept frame is selected") }
+            parts.append("frames of \(Format.plural(s.sets, "stack")) chosen, the best rated or sharpest of each kept"
+                         + (alone.isEmpty ? "" : "; left alone: " + alone.joined(separator: ", ")))
+        }
         if !parts.isEmpty { Format.write(parts.joined(separator: ", ").prefix(1).uppercased() + parts.joined(separator: ", ").dropFirst() + ".") }
         Format.write(SessionOutput.describe(r))
     }

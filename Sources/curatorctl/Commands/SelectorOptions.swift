@@ -32,6 +32,11 @@ struct SelectorOptions: ParsableArguments {
         """)
     var duplicates: Bool
 
+    @Flag("--stack-rest", help: """
+        Every frame but the kept one (the highest rated, else the sharpest) of each stack in the view (select only; never a protected photo).
+        """)
+    var stackRest: Bool
+
     @OptionGroup var marks: MarksOptions
 
     var selector: PhotoSelector {
@@ -43,6 +48,7 @@ struct SelectorOptions: ParsableArguments {
         selector.to = to
         selector.ids = ids
         if duplicates { selector.duplicates = .rest }
+        if stackRest { selector.stacks = .rest }
         if !marks.isEmpty { marks.apply(to: &selector) }
         if !positions.isEmpty { selector.positions = positions.joined(separator: " ") }
         return selector
@@ -50,7 +56,7 @@ struct SelectorOptions: ParsableArguments {
 
     func validate() throws(ValidationError) {
         if selector == PhotoSelector() {
-            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N, --duplicates, --rating STARS, --picked, --rejected, --unflagged or --label COLOURS")
+            throw ValidationError("name the photos: positions (3 5 9-12), --all, --glob PATTERN, --folder PATH, --from/--to DATE, --id N, --duplicates, --stack-rest, --rating STARS, --picked, --rejected, --unflagged or --label COLOURS")
         }
     }
 

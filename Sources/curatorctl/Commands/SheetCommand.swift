@@ -72,6 +72,8 @@ struct SheetCommand: CLICommand {
         var items: [[String: Any]] = []
         var lastFolder: String?
         let counts = Dictionary(grouping: shown, by: Self.folderKey).mapValues(\.count)
+        let duplicateCounts = Dictionary(grouping: photos.filter { $0.duplicateSet != nil }, by: { $0.duplicateSet ?? 0 })
+            .mapValues(\.count)
         for photo in shown {
             let folder = Self.folderKey(photo)
             if folder != lastFolder {
@@ -85,6 +87,9 @@ struct SheetCommand: CLICommand {
             ]
             if let path = thumbnails[photo.id] { item["thumbnail"] = path }
             if let badge = photo.selected { item["badge"] = badge }
+            // A stack's count (the whole stack, as the daemon counts it), else the
+            // duplicate set's as listed.
+            if let count = photo.stackCount ?? photo.duplicateSet.flatMap({ duplicateCounts[$0] }) { item["set"] = count }
             if let rating = photo.rating { item["rating"] = rating }
             if let flag = photo.flag { item["flag"] = flag }
             if let label = photo.label { item["color"] = label }

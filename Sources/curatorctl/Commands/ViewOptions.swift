@@ -44,6 +44,12 @@ struct ViewOptions: ParsableArguments {
     @Flag("--duplicates", help: "Only photos with an exact copy (same content), each marked with its set; the kept one with *.")
     var duplicates: Bool
 
+    @Flag("--stacks", help: "Only photos in a stack (a burst: one camera, seconds apart, alike), each marked with its stack; the kept one with *.")
+    var stacks: Bool
+
+    @Flag("--collapse-stacks", help: "Each stack as one position, the kept frame's, with the stack's count.")
+    var collapseStacks: Bool
+
     /// The view these options and the place word describe: with --root a folder of
     /// it; else a real folder, a root by name or a folder of the root that has it
     /// (`PlaceResolver`).
@@ -67,6 +73,8 @@ struct ViewOptions: ParsableArguments {
         filter.to = to
         if orphans { filter.orphans = true }
         if duplicates { filter.duplicates = true }
+        if stacks { filter.stacks = true }
+        if collapseStacks { filter.collapseStacks = true }
         marks.apply(to: &filter)
         if !filter.isEmpty { spec.filter = filter }
         if let sort { spec.sort = sort }

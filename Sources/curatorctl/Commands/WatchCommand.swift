@@ -52,6 +52,7 @@ struct WatchCommand: CLICommand {
         case .selection: return "· session \(e.session ?? "?"): " + describeSession(e)
         case .batch: return "· batch \(e.batch ?? 0): \(e.done ?? 0)/\(e.total ?? 0) \(e.state ?? "")"
         case .dropped: return "! events were dropped (reading too slowly); list again"
+        case .sets: return "· \(e.state ?? "sets") changed: \(e.count ?? 0) now"
         case .metadata:
             let marks = e.photo.map { RateOutput.brief(rating: $0.rating, flag: $0.flag, label: $0.label) } ?? ""
             return "* \(root)\(e.photo?.path ?? "?")  #\(e.photo?.id ?? 0)  \(marks.isEmpty ? "no marks" : marks)"

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorProtocol
+import CuratorSystem
+import CuratorThumbnails
+
+/// A listed group's place in the stacks, as a listing shows it.
+struct StackMark: Sendable, Hashable {
+    var stack: Int64
+    var count: Int
+    var keeper: Bool
+    /// Why the keeper is kept (written with the keeper only).
+    var reason: StackKeeperReason
+}
+
+/// The stack search's side of the state: the measures the thumbnailer brings
+/// (kept in the index), the stacks one user sees, their marks in a listing, a
+/// view of them (only stacks, or each stack as one position), and "all but the
+/// keeper of each stack" for `select`.
+extension CuratorState {
+    /// Whether the thumbnailer is to measure the photo's thumbnails: an image with
+    /// no measures of the file as the index knows it.
+    func wantsLook(_ id: Int64, identity: FileIdentity) -> Bool {
+        stackLooks[id]?.valid(size: identity.size, mtimeNs: identity.mtimeNs) == nil
+    }
+
+    /// The measures of a photo, when it is still the file they were made of.
+    func applyLook(_ id: Int64, _ look: StackLook) {
+        guard let photo = library.photo(id), photo.identity.size == look.size, photo.identity.mtimeNs == look.mtimeNs else { return }
+        stackLooks[id] = look
+        setWatch.dirty = true
+        do {
+            try library.batch { try library.store.setStackLook(id, look) }
+        } catch {
+            // The index is a cache: the measures are taken again after a restart.
+            log.error("cannot record the measures of a photo: \(error)")
+        }
+    }
+
+    /// The stacks made of the listed groups `uid` may see (as duplicate sets are:
+    /// a stack shown to a user holds only photos that user may see). A group is
+    /// known by its shown photo: its capture time, camera and measures.
+    func stacks(uid: UInt32) -> [Stack] {
+        let rootRank = Dictionary(uniqueKeysWithValues: rootOrder.enumerated().map { ($1, $0) })
+        var listable: [Int32: Bool] = [:]
+        var members: [StackMember] = []
+        let table = library.photos
+        for row in table.rows where row.role == .shown {
+            guard let seconds = row.capture.seconds,
+                  let look = stackLooks[row.id]?.valid(size: row.size, mtimeNs: row.mtimeNs) else { continue }
+            let root = table.rootID(of: row)
+            guard let runtime = roots[root], runtime.online, let rank = rootRank[root] else { continue }
+            let visible = listable[row.folderID] ?? mayList(folderID: row.folderID, root: root, uid: uid)
+            listable[row.folderID] = visible
+            guard visible else { continue }
+            let milliseconds = Int64(table.captureDetail(of: row).milliseconds ?? 0)
+            let path = (library.folderPath(row.folderID) ?? .empty).appending(table.name(of: row))
+            // The group's stars as its sidecars say (`PhotoMarksTable`): the keeper is
+            // the highest rated before the sharpest.
+            let group = table.groupID(of: row)
+            members.append(StackMember(groupID: group, camera: look.camera, instantMs: seconds * 1000 + milliseconds,
+                                       dHash: look.dHash, sharpness: look.sharpness, rating: marks.marks(ofGroup: group).rating,
+                                       rootOrder: rank, path: path))
+        }
+        return StackSets.find(members)
+    }
+
+    func stackMarks(uid: UInt32) -> [Int64: StackMark] {
+        var marks: [Int64: StackMark] = [:]
+        for stack in stacks(uid: uid) {
+            for (index, member) in stack.members.enumerated() {
+                marks[member.groupID] = StackMark(stack: stack.id, count: stack.members.count, keeper: index == 0,
+                                                  reason: stack.keeperReason)
+            }
+        }
+        return marks
+    }
+
+    /// `view` with only the groups in a stack (`only`), and/or each stack as one
+    /// position (`collapse`): its keeper, or when the keeper is not in the view its
+    /// first frame that is; folder totals and files counted again.
+    func stackView(_ view: ResolvedView, uid: UInt32, only: Bool, collapse: Bool) -> ResolvedView {
+        let sets = stacks(uid: uid)
+        let table = library.photos
+        var stackOf: [Int64: Int] = [:]
+        for (index, stack) in sets.enumerated() {
+            for member in stack.members { stackOf[member.groupID] = index }
+        }
+        var shown: [Int: Int64] = [:]
+        if collapse {
+            var inView = Set<Int64>()
+            for slot in view.slots { inView.insert(table.groupID(of: table.rows[Int(slot)])) }
+            for (index, stack) in sets.enumerated() {
+                shown[index] = stack.members.first { inView.contains($0.groupID) }?.groupID
+            }
+        }
+        var result = ResolvedView(slots: [])
+        for slot in view.slots {
+            let row = table.rows[Int(slot)]
+            let group = table.groupID(of: row)
+            let stack = stackOf[group]
+            if only && stack == nil { continue }
+            if collapse, let stack, shown[stack] != group { continue }
+            result.slots.append(slot)
+            result.folderTotals[row.folderID, default: 0] += 1
+            result.files += max(1, library.rows(ofGroup: group).count)
+        }
+        return result
+    }
+
+    /// What `select` with `stacks: "rest"` takes of the session's view.
+    func stackRest(view: ViewSpec, selection: OrderedSelection, uid: UInt32) throws(ProtocolError) -> DuplicateRestChoice {
+        let inView = Set(try resolve(view, uid: uid))
+        return StackRest.choose(
+            stacks(uid: uid),
+            isProtected: { group in
+                let ids = library.rows(ofGroup: group)
+                return (ids.isEmpty ? [group] : ids).contains { id in library.photo(id).map(isProtected) ?? true }
+            },
+            inView: { inView.contains($0) },
+            isSelected: { selection.contains($0) })
+    }
+}

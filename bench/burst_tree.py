@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A tree of camera JPEGs with known bursts, for the stack search's tests and its
+threshold table, made with the `vips` command-line tool (as sample_photos.py).
+
+    burst_tree.py DIR [--bursts 12] [--seed 1] [--width 1024 --height 768]
+
+Each burst is a scene (a region of sample_photos' photo-like texture) shot by one
+camera (Make, Model, BodySerialNumber) as 3 to 6 frames 0.15 to 0.6 s apart
+(DateTimeOriginal with SubSecTimeOriginal). A frame differs from the scene by a
+small shift, sometimes a tighter crop, an exposure change; in every other burst
+one frame is blurred (the first in every fourth burst), and a sharp one is the keeper. Beside the bursts,
+look-alikes that are no burst: the same scene from another camera at the same
+moment, from the same camera minutes later, and another scene from the same camera
+a second after the burst. DIR/truth.json says which file is in which burst (null:
+none), for the blurred bursts which frame is blurred, and each file's camera and
+capture time (seconds).
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sample_photos import TIFFWriter, _ASCII, _LONG, _SHORT, run, texture, with_exif  # noqa: E402
+
+CAMERAS = [("Canon", "Canon EOS R6", "0231001234"), ("Canon", "Canon EOS R6", "0231009876"),
+           ("FUJIFILM", "X-T4", "7AB12345"), ("NIKON CORPORATION", "NIKON Z 6", "6012345")]
+
+
+def exif_app1(camera, when, subsec):
+    make, model, serial = camera
+    ifd0 = [(0x010F, _ASCII, make), (0x0110, _ASCII, model), (0x0112, _SHORT, [1]), (0x8769, _LONG, ("offset-of", "ifd1"))]
+    exif = [(0x9003, _ASCII, when), (0x9004, _ASCII, when), (0x9291, _ASCII, subsec), (0xA431, _ASCII, serial)]
+    payload = b"Exif\x00\x00" + TIFFWriter().build([ifd0, exif])
+    return b"\xff\xe1" + len(payload + b"12").to_bytes(2, "big") + payload
+
+
+def stamp(seconds):
+    """EXIF text of a naive time in seconds since 2024-05-01 00:00:00, and its sub-seconds."""
+    whole = int(seconds)
+    minute, second = divmod(whole, 60)
+    hour, minute = divmod(minute, 60)
+    return "2024:05:%02d %02d:%02d:%02d" % (1 + hour // 24, hour % 24, minute, second), "%03d" % int(round((seconds - whole) * 1000) % 1000)
+
+
+def frame(out, tex, scene, width, height, rng, camera, seconds, shift=0.03, zoom=1.0, exposure=1.0, blur=0.0, frames=None):
+    """One frame of `scene` (x, y of the texture) to `out`: shifted by up to `shift`
+    of the width, cropped `zoom` times tighter, brightness times `exposure`, blurred."""
+    x, y = scene
+    dx, dy = rng.randint(-int(shift * width), int(shift * width)), rng.randint(-int(shift * height), int(shift * height))
+    cw, ch = int(width / zoom), int(height / zoom)
+    cx, cy = x + dx + (width - cw) // 2, y + dy + (height - ch) // 2
+    with tempfile.TemporaryDirectory(dir=os.path.dirname(out)) as tmp:
+        cur = os.path.join(tmp, "a.v")
+        run("extract_area", tex, cur, cx, cy, cw, ch)
+        if zoom != 1.0:
+            nxt = os.path.join(tmp, "z.v")
+            run("resize", cur, nxt, width / cw, "--vscale", height / ch)
+            cur = nxt
+        if exposure != 1.0:
+            nxt = os.path.join(tmp, "e.v")
+            run("linear", cur, nxt, exposure, 0, "--uchar")
+            cur = nxt
+        if blur > 0:
+            nxt = os.path.join(tmp, "b.v")
+            run("gaussblur", cur, nxt, blur, "--precision", "integer")
+            cur = nxt
+        jpeg = os.path.join(tmp, "f.jpg")
+        run("jpegsave", cur, jpeg, "--Q", 90, "--strip")
+        data = open(jpeg, "rb").read()
+    when, subsec = stamp(seconds)
+    if frames is not None:
+        frames[os.path.basename(out)] = {"camera": CAMERAS.index(camera), "t": round(seconds, 3)}
+    with open(out, "wb") as f:
+        f.write(with_exif(data, exif_app1(camera, when, subsec)))
+
+
+def make_tree(directory, bursts, seed, width, height, cache):
+    rng = random.Random(seed)
+    tex = texture(cache, width * 4, height * 4)
+    os.makedirs(directory, exist_ok=True)
+    truth = {"bursts": {}, "blurred": {}, "frames": {}}
+    used = []
+
+    def scene():
+        # Scenes apart from each other: different regions of the texture, at least
+        # half a frame apart while there is room, a quarter once there is none.
+        for attempt in range(10_000):
+            apart = 2 if attempt < 500 else 4
+            s = (rng.randint(width // 10, 3 * width - width // 10), rng.randint(height // 10, 3 * height - height // 10))
+            if all(abs(s[0] - u[0]) > width // apart or abs(s[1] - u[1]) > height // apart for u in used):
+                used.append(s)
+                return s
+        raise SystemExit("no room for another scene: fewer bursts, or a larger texture")
+
+    clock = 3600.0
+    for b in range(bursts):
+        camera = CAMERAS[b % len(CAMERAS)]
+        where = scene()
+        frames = rng.randint(3, 6)
+        # Every other burst has a blurred frame, every fourth as its first: the first
+        # taken is then the wrong one to keep.
+        blurred = (0 if b % 4 == 0 else rng.randrange(frames)) if b % 2 == 0 else None
+        label = "burst%02d" % b
+        start = clock
+        for i in range(frames):
+            name = "%s-%d.jpg" % (label, i)
+            frame(os.path.join(directory, name), tex, where, width, height, rng, camera, clock,
+                  zoom=rng.choice([1.0, 1.0, 1.06]), exposure=rng.choice([1.0, 0.88, 1.12]),
+                  blur=6.0 if i == blurred else 0.0, frames=truth["frames"])
+            truth["bursts"][name] = label
+            if i == blurred:
+                truth["blurred"][label] = name
+            clock += rng.uniform(0.15, 0.6)
+        # Look-alikes that are no burst: another camera, same scene, same moment...
+        other = CAMERAS[(b + 2) % len(CAMERAS)]
+        name = "%s-othercam.jpg" % label
+        frame(os.path.join(directory, name), tex, where, width, height, rng, other, start + 0.3, frames=truth["frames"])
+        truth["bursts"][name] = None
+        # ... the same camera and scene minutes later ...
+        name = "%s-later.jpg" % label
+        frame(os.path.join(directory, name), tex, where, width, height, rng, camera, start + 300, frames=truth["frames"])
+        truth["bursts"][name] = None
+        # ... and another scene a second after the burst.
+        clock += 1.0
+        name = "%s-next.jpg" % label
+        frame(os.path.join(directory, name), tex, scene(), width, height, rng, camera, clock, frames=truth["frames"])
+        truth["bursts"][name] = None
+        clock += 900
+    with open(os.path.join(directory, "truth.json"), "w") as f:
+        json.dump(truth, f, indent=1, sort_keys=True)
+    return truth
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("directory")
+    p.add_argument("--bursts", type=int, default=12)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--width", type=int, default=1024)
+    p.add_argument("--height", type=int, default=768)
+    p.add_argument("--cache", default=None, help="where the texture is kept (default: DIR/..)")
+    a = p.parse_args(argv)
+    cache = a.cache or os.path.dirname(os.path.abspath(a.directory))
+    make_tree(a.directory, a.bursts, a.seed, a.width, a.height, cache)
+
+
+if __name__ == "__main__":
+    main()
