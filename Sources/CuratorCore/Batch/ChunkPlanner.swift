@@ -9,7 +9,7 @@ import Synchronization
 /// trash (by mount) and a free name. Changes nothing on disk and uses no journal,
 /// so the next chunk is planned on a batch helper while the batch thread moves the
 /// one before it (`ChunkPreparer`). One per batch.
-final class ChunkPlanner: Sendable {
+final class ChunkPlanner: Sendable, TrashPlacer {
     /// A photo ready to move. A class: a chunk's moves are handed between threads
     /// and lists several times, and a copy of these five fields was five retains.
     final class PlannedMove: Sendable {
@@ -39,7 +39,7 @@ final class ChunkPlanner: Sendable {
     }
 
     /// A photo found and checked, to be given a place in a trash of its root's kind
-    /// (`KindOfTrash.place`).
+    /// (`KindOfTrash.place`, through `TrashPlacer`).
     struct Placing {
         let item: JournalItem
         let path: PhotoPath

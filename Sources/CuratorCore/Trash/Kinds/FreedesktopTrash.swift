@@ -16,7 +16,7 @@ struct FreedesktopTrash: KindOfTrash {
         directory.appending("files").appending(name)
     }
 
-    func place(_ photo: ChunkPlanner.Placing, by planner: ChunkPlanner, caches: inout ChunkPlanner.Caches) -> ChunkPlanner.Prepared {
+    func place<Planner: TrashPlacer>(_ photo: Planner.Placing, by planner: Planner, caches: inout Planner.Caches) -> Planner.Prepared {
         planner.placeInFreedesktopTrash(photo, caches: &caches)
     }
 

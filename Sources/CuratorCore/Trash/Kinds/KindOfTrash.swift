@@ -28,7 +28,7 @@ protocol KindOfTrash: Sendable {
 
     /// Where a batch puts the photo: a trash of this kind found (or made) for it, and
     /// a free name there; or why it stays.
-    func place(_ photo: ChunkPlanner.Placing, by planner: ChunkPlanner, caches: inout ChunkPlanner.Caches) -> ChunkPlanner.Prepared
+    func place<Planner: TrashPlacer>(_ photo: Planner.Placing, by planner: Planner, caches: inout Planner.Caches) -> Planner.Prepared
 
     /// The trash a batch recorded at `path`, opened again from folders we trust
     /// (`root`: the photo's root, its path and open handle).

@@ -19,7 +19,7 @@ struct RecycleTrash: KindOfTrash {
         directory.appending(name)
     }
 
-    func place(_ photo: ChunkPlanner.Placing, by planner: ChunkPlanner, caches: inout ChunkPlanner.Caches) -> ChunkPlanner.Prepared {
+    func place<Planner: TrashPlacer>(_ photo: Planner.Placing, by planner: Planner, caches: inout Planner.Caches) -> Planner.Prepared {
         planner.placeInRecycleFolder(photo, caches: &caches)
     }
 

@@ -2,12 +2,7 @@
 import FoundationEssentials
 import Glibc
 
-/// Where pushed events go: a client connection that subscribed. `deliver` must not
-/// block (it queues); it returns false when the subscriber is gone or hopelessly behind.
-public protocol EventSink: AnyObject, Sendable {
-    func deliver(_ line: Data) -> Bool
-}
-
+/// A subscribed connection and what it follows.
 struct Subscriber {
     let sink: any EventSink
     let uid: UInt32
