@@ -749,9 +749,18 @@ check_web_photo_allowed() {
 
 # alice's private folder (bob_cannot_list_private): curatord reads it, bob may not.
 check_web_photo_refused() {
-    local id out never
+    local id out never alice
     [ -s "$STATE/web-cookie" ] || fail "not signed in (web_login_https)"
     id=$(photo_id photos/alice/private secret-1.jpg) || fail "setup: no id for alice/private/secret-1.jpg"
+    # The id is a real one that its owner is served: bob's 404 below is a refusal.
+    printf '%s\n' alice-web-secret-1 | as alice curatorctl web passwd --stdin || fail "setup: alice could not set her web password"
+    out=$(web --post '{"user":"alice","password":"alice-web-secret-1"}' /api/v1/login 2>&1)
+    alice=$(sed -n 's/^Set-Cookie: \(curator_session=[^;]*\);.*/\1/Ip' <<<"$out")
+    [ -n "$alice" ] || fail "setup: alice could not sign in: $(head -n 1 <<<"$out")"
+    out=$(web --cookie "$alice" --body "$STATE/web-secret-1.jpg" "/photo/$id/original" 2>&1)
+    say "+ GET /photo/$id/original, as alice: $(head -n 1 <<<"$out")"
+    grep -q '^HTTP 200' <<<"$out" && cmp "$STATE/web-secret-1.jpg" "$PHOTOS/alice/private/secret-1.jpg" ||
+        fail "setup: alice is not served her own private photo $id: $(head -n 1 <<<"$out")"
     out=$(web --cookie "$(cat "$STATE/web-cookie")" "/photo/$id/original" 2>&1)
     say "+ GET /photo/$id/original (alice's private secret-1.jpg), as bob"
     say "$out"
@@ -763,7 +772,7 @@ check_web_photo_refused() {
     say "+ GET /photo/$never/original (an id never given)"
     say "$out"
     grep -q '^HTTP 404' <<<"$out" && grep -q '"no_such_photo"' <<<"$out" || fail "an id never given is not 404 no_such_photo"
-    pass "bob asking for alice's private photo $id gets 404 no_such_photo, as for an id never given"
+    pass "alice is served her private photo $id; bob asking for it gets 404 no_such_photo, as for an id never given"
 }
 
 # The gateway's sandbox held while it served: verify is quiet, the exposure is low.

@@ -47,9 +47,10 @@ if args.post is not None:
     connection.request("POST", args.path, body=args.post.encode(), headers=headers)
 else:
     connection.request("GET", args.path, headers=headers)
+version = connection.sock.version()
 answer = connection.getresponse()
 body = answer.read()
-print(f"HTTP {answer.status} {answer.reason} ({connection.sock.version()})")
+print(f"HTTP {answer.status} {answer.reason} ({version})")
 for name, value in answer.getheaders():
     print(f"{name}: {value}")
 print()
