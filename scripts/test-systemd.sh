@@ -29,8 +29,10 @@ timeout_s=${CURATORD_TEST_TIMEOUT:-420}
 machine=curatord-test
 # On top of minbase: systemd as PID 1, logind and its bus for linger and the user
 # manager, trash-cli for what users see of their trash, and the C libraries the
-# binaries link (make install brings only the binaries; libsystemd0 is in minbase).
-packages=(systemd systemd-sysv dbus libpam-systemd trash-cli libinotifytools0 libsqlite3-0 libexif12 libacl1 libchafa0 libexempi8)
+# binaries link (make install brings only the binaries; libsystemd0 is in minbase),
+# curatord-web's among them, and openssl for the web checks' certificate.
+packages=(systemd systemd-sysv dbus libpam-systemd trash-cli libinotifytools0 libsqlite3-0 libexif12 libacl1 libchafa0 libexempi8
+    libmicrohttpd12 libsodium23 openssl)
 # Bump to rebuild every cached tree when the way it is made changes.
 tree_format=3
 
@@ -168,6 +170,7 @@ install_into() {
     }
     install -d "$lib" "$lib/edit"
     install -m 0755 Tests/systemd/checks.sh Tests/systemd/editor "$lib/"
+    install -m 0644 Tests/systemd/web_client.py "$lib/"
     # The README's commands, from the README that was installed.
     python3 Tests/systemd/readme_steps.py "$root/usr/local/share/doc/curatord/README.md" \
         "As a system service on a shared folder" --script "$lib/system-steps.sh" --dropin "$lib/system-dropin.conf"

@@ -26,6 +26,10 @@ export CONFIG=/etc/curatord/curatord.json5
 export CURATORD_SOCKET=$SOCK
 export PATH=/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin
 export SYSTEMD_PAGER= SYSTEMD_COLORS=0 LC_ALL=C.UTF-8
+# The web gateway, as docs/WEB.md ("HTTPS from the gateway itself") sets it up: the
+# name browsers use, on the port of the socket's drop-in, with the test's certificate.
+export WEB_NAME=curatord.test:8443 WEB_CONNECT=127.0.0.1:8443
+export WEB_CERT=/etc/curatord/web.crt WEB_KEY=/etc/curatord/web.key
 
 # Every check, in the order run. Those named in pending.txt are features not built yet.
 CHECKS=(
@@ -51,6 +55,11 @@ CHECKS=(
     unsandboxed_daemon_trashes
     bound_root_refused
     watchdog
+    web_https_setup
+    web_login_https
+    web_photo_allowed
+    web_photo_refused
+    web_analyze
     user_readme_steps
     user_trash
     user_reload_and_verify
@@ -135,7 +144,7 @@ trash_one() {
 # What `make install` put in runs here: every library the binaries link is present.
 check_installed_binaries_run() {
     local missing
-    missing=$(ldd /usr/local/bin/curatord /usr/local/bin/curatorctl | grep 'not found')
+    missing=$(ldd /usr/local/bin/curatord /usr/local/bin/curatorctl /usr/local/bin/curatord-web | grep 'not found')
     [ -z "$missing" ] || fail "libraries missing: $(tr -s ' \t\n' ' ' <<<"$missing")"
     must curatord --version
     must curatorctl --version
@@ -637,6 +646,150 @@ EOF
     [ "$fired" -ge 1 ] || fail "restarted, but the journal has no \"Watchdog timeout\""
     [ "$now_restarts" -gt "$restarts" ] || fail "NRestarts is $now_restarts, was $restarts: not systemd's automatic restart"
     pass "kill -STOP $pid: the watchdog fired and systemd restarted curatord as pid $newpid within $took s (NRestarts $restarts -> $now_restarts)"
+}
+
+# ---------------------------------------------------------------- the web gateway
+
+# docs/WEB.md, "The system service" and "HTTPS from the gateway itself", as an admin
+# follows it: the user from sysusers, a certificate (self-signed, made here with
+# openssl), the two drop-ins, web_gateway_user in curatord's configuration, the socket.
+check_web_https_setup() {
+    must systemd-sysusers
+    id curatord-web | grep -q '(curatord)' || fail "systemd-sysusers made no curatord-web in the group curatord: $(id curatord-web 2>&1)"
+    must openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \
+        -subj "/CN=${WEB_NAME%:*}" -addext "subjectAltName=DNS:${WEB_NAME%:*}" -keyout "$WEB_KEY" -out "$WEB_CERT"
+    chmod 0600 "$WEB_KEY"
+    mkdir -p /etc/systemd/system/curatord-web.socket.d /etc/systemd/system/curatord-web.service.d
+    cat > /etc/systemd/system/curatord-web.socket.d/https.conf <<EOF
+[Socket]
+ListenStream=
+ListenStream=${WEB_NAME#*:}
+EOF
+    cat > /etc/systemd/system/curatord-web.service.d/https.conf <<EOF
+[Service]
+LoadCredential=tls.crt:$WEB_CERT
+LoadCredential=tls.key:$WEB_KEY
+ExecStart=
+ExecStart=/usr/local/bin/curatord-web --system --socket /run/curatord/curatord.sock --tls-cert %d/tls.crt --tls-key %d/tls.key --server-name $WEB_NAME
+EOF
+    show cat /etc/systemd/system/curatord-web.socket.d/https.conf /etc/systemd/system/curatord-web.service.d/https.conf
+    python3 - "$CONFIG" <<'EOF'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+open(path, "w").write(text.replace("{\n", '{\n  web_gateway_user: "curatord-web",\n', 1))
+EOF
+    grep -q 'web_gateway_user: "curatord-web"' "$CONFIG" || fail "setup: web_gateway_user was not added to $CONFIG"
+    show cat "$CONFIG"
+    must_reload
+    must systemctl daemon-reload
+    must systemctl enable --now curatord-web.socket
+    [ "$(systemctl is-active curatord-web.socket)" = active ] || fail "curatord-web.socket is $(systemctl is-active curatord-web.socket)"
+    [ "$(systemctl is-active curatord-web.service)" = inactive ] || fail "curatord-web.service runs before anyone connected"
+    show systemctl status --no-pager curatord-web.socket
+    pass "curatord-web.socket listens on $(unit_value curatord-web.socket Listen | tr -d '\n'); the service waits for the first browser"
+}
+
+# web_client.py PATH [ARGS]: a request over HTTPS, the test's certificate verified.
+web() { python3 "$HERE/web_client.py" --ca "$WEB_CERT" --name "$WEB_NAME" --connect "$WEB_CONNECT" "$@"; }
+
+check_web_login_https() {
+    local pw=bob-web-secret-1 out cookie
+    say "+ (as bob) curatorctl web passwd --stdin"
+    printf '%s\n' "$pw" | as bob curatorctl web passwd --stdin || fail "bob could not set his web password"
+    out=$(web --post '{"user":"bob","password":"not-his"}' /api/v1/login 2>&1)
+    say "+ login as bob, a wrong password"
+    say "$out"
+    grep -q '^HTTP 401' <<<"$out" && grep -q '"login_failed"' <<<"$out" || fail "a wrong password was not 401 login_failed: $(head -n 1 <<<"$out")"
+    [ "$(systemctl is-active curatord-web.service)" = active ] || fail "the first connection did not start curatord-web.service"
+    out=$(web --post "{\"user\":\"bob\",\"password\":\"$pw\"}" /api/v1/login 2>&1)
+    say "+ login as bob, his password"
+    sed 's/curator_session=[0-9a-fA-F]*/curator_session=<token>/' <<<"$out"
+    grep -q '^HTTP 200' <<<"$out" || fail "bob's login was not 200: $(head -n 1 <<<"$out")"
+    grep -q '^HTTP 200 .*(TLSv1\.[23])' <<<"$out" || fail "not TLS 1.2 or 1.3: $(head -n 1 <<<"$out")"
+    cookie=$(sed -n 's/^Set-Cookie: \(curator_session=[^;]*\);.*/\1/Ip' <<<"$out")
+    [ -n "$cookie" ] || fail "no curator_session cookie"
+    grep -i '^Set-Cookie: curator_session=' <<<"$out" | grep -q '; *Secure' || fail "the session cookie over HTTPS is not Secure"
+    printf '%s\n' "$cookie" > "$STATE/web-cookie"
+    out=$(web --cookie "$cookie" --post '{}' /api/v1/status 2>&1)
+    say "+ status, signed in"
+    say "${out:0:800}"
+    grep -q '^HTTP 200' <<<"$out" || fail "signed in, status was not 200: $(head -n 1 <<<"$out")"
+    pass "bob set his web password with curatorctl and signed in over $(grep -o 'TLSv1\.[23]' <<<"$out" | head -n 1) (certificate verified); a wrong password was 401 login_failed"
+}
+
+# photo_id ROOT/FOLDER NAME: the id curatord gave the photo NAME there (asked as root).
+photo_id() {
+    curatorctl --json ls "$1" | python3 -c '
+import json, sys
+name = sys.argv[1]
+def walk(v):
+    if isinstance(v, dict):
+        if isinstance(v.get("id"), int) and str(v.get("path", v.get("name", ""))).endswith(name):
+            print(v["id"]); sys.exit(0)
+        for x in v.values(): walk(x)
+    elif isinstance(v, list):
+        for x in v: walk(x)
+for line in sys.stdin:
+    if line.startswith("{"): walk(json.loads(line))
+sys.exit(1)' "$2"
+}
+
+check_web_photo_allowed() {
+    local id out body=$STATE/web-b1.jpg
+    [ -s "$STATE/web-cookie" ] || fail "not signed in (web_login_https)"
+    id=$(photo_id photos/bob/party b1.jpg) || fail "setup: no id for bob/party/b1.jpg"
+    out=$(web --cookie "$(cat "$STATE/web-cookie")" --body "$body" "/photo/$id/original" 2>&1)
+    say "+ GET /photo/$id/original (bob's b1.jpg), as bob"
+    say "$out"
+    grep -q '^HTTP 200' <<<"$out" || fail "bob's own photo was not 200: $(head -n 1 <<<"$out")"
+    cmp "$body" "$PHOTOS/bob/party/b1.jpg" || fail "the bytes served are not b1.jpg's"
+    pass "bob fetched his photo $id over HTTPS: 200, $(stat -c %s "$body") bytes equal to $PHOTOS/bob/party/b1.jpg"
+}
+
+# alice's private folder (bob_cannot_list_private): curatord reads it, bob may not.
+check_web_photo_refused() {
+    local id out never alice
+    [ -s "$STATE/web-cookie" ] || fail "not signed in (web_login_https)"
+    id=$(photo_id photos/alice/private secret-1.jpg) || fail "setup: no id for alice/private/secret-1.jpg"
+    # The id is a real one that its owner is served: bob's 404 below is a refusal.
+    printf '%s\n' alice-web-secret-1 | as alice curatorctl web passwd --stdin || fail "setup: alice could not set her web password"
+    out=$(web --post '{"user":"alice","password":"alice-web-secret-1"}' /api/v1/login 2>&1)
+    alice=$(sed -n 's/^Set-Cookie: \(curator_session=[^;]*\);.*/\1/Ip' <<<"$out")
+    [ -n "$alice" ] || fail "setup: alice could not sign in: $(head -n 1 <<<"$out")"
+    out=$(web --cookie "$alice" --body "$STATE/web-secret-1.jpg" "/photo/$id/original" 2>&1)
+    say "+ GET /photo/$id/original, as alice: $(head -n 1 <<<"$out")"
+    grep -q '^HTTP 200' <<<"$out" && cmp "$STATE/web-secret-1.jpg" "$PHOTOS/alice/private/secret-1.jpg" ||
+        fail "setup: alice is not served her own private photo $id: $(head -n 1 <<<"$out")"
+    out=$(web --cookie "$(cat "$STATE/web-cookie")" "/photo/$id/original" 2>&1)
+    say "+ GET /photo/$id/original (alice's private secret-1.jpg), as bob"
+    say "$out"
+    grep -q 'secret-1' <<<"$out" && fail "the answer names alice's photo"
+    grep -q '^HTTP 404' <<<"$out" && grep -q '"no_such_photo"' <<<"$out" ||
+        fail "alice's private photo was not 404 no_such_photo for bob: $(head -n 1 <<<"$out")"
+    never=999999
+    out=$(web --cookie "$(cat "$STATE/web-cookie")" "/photo/$never/original" 2>&1)
+    say "+ GET /photo/$never/original (an id never given)"
+    say "$out"
+    grep -q '^HTTP 404' <<<"$out" && grep -q '"no_such_photo"' <<<"$out" || fail "an id never given is not 404 no_such_photo"
+    pass "alice is served her private photo $id; bob asking for it gets 404 no_such_photo, as for an id never given"
+}
+
+# The gateway's sandbox held while it served: verify is quiet, the exposure is low.
+check_web_analyze() {
+    local out level units=(/usr/local/lib/systemd/system/curatord-web.socket /usr/local/lib/systemd/system/curatord-web.service)
+    [ "$(systemctl is-active curatord-web.service)" = active ] || fail "curatord-web.service is $(systemctl is-active curatord-web.service)"
+    out=$(systemd-analyze verify --man=no "${units[@]}" 2>&1)
+    say "+ systemd-analyze verify --man=no ${units[*]}"
+    say "$out"
+    [ -z "$out" ] || fail "systemd-analyze verify said: $(head -n 3 <<<"$out" | tr '\n' ' ')"
+    out=$(systemd-analyze security --no-pager curatord-web.service 2>&1)
+    grep -E 'Overall exposure level|✗' <<<"$out" | head -n 40
+    level=$(sed -nE 's/.*Overall exposure level for curatord-web.service: ([0-9.]+).*/\1/p' <<<"$out")
+    [ -n "$level" ] || fail "no exposure level in: $(tail -n 2 <<<"$out")"
+    python3 -c "import sys; sys.exit(0 if float('$level') <= 2.0 else 1)" || fail "exposure $level is above 2.0"
+    journalctl -u curatord-web --no-pager -o cat | tail -n 5
+    pass "systemd-analyze verify is quiet for the web units; curatord-web.service (with the HTTPS drop-in) exposure $level"
 }
 
 # ---------------------------------------------------------------- the user service
