@@ -8,7 +8,8 @@ import Testing
 /// `curatord-web` serving the page and the real daemon over a folder of real JPEGs.
 /// The script browses, selects and deselects (badges 1, 2, 3 then 1, 2), deletes with
 /// the plan (checked in the freedesktop trash with `trash-list`), undoes, sees a new
-/// file and a second tab's selection live, runs axe-core, and reads the console.
+/// file and a second tab's selection live, draws the stars and flags that keys and
+/// exiftool's sidecars give, runs axe-core, and reads the console.
 /// Screenshots go to $CURATORD_WEB_SCREENSHOTS, else a temporary folder it prints.
 @Suite(.serialized)
 struct WebPageTests {
@@ -62,7 +63,7 @@ struct WebPageTests {
                                                      "--web", Command.packageRoot + "/web"])
         let arguments = [script, "--browser", browser, "--url", "http://127.0.0.1:\(web.port)/login?token=\(web.token)",
                          "--root", d.root(), "--data-home", d.dataHome, "--sample", sample,
-                         "--screenshots", screenshots()]
+                         "--screenshots", screenshots(), "--curatorctl", Daemon.curatorctl]
         // WebKitGTK's browser needs a display: a virtual one, for this run only.
         let (program, argv) = browser == "webkit"
             ? ("/usr/bin/xvfb-run", ["-a", "-s", "-screen 0 1440x1200x24", "/usr/bin/python3"] + arguments)
