@@ -38,6 +38,10 @@ struct WebPageTests {
         for (path, n) in layout.map({ (root + "/\($0.0)/IMG_000\($0.1).JPG", $0.1) }) + [(sample, 8)] {
             try Data(Self.commented(bases[n % bases.count], "photo \(n)")).write(to: URL(fileURLWithPath: path))
         }
+        // The loupe's panel shows the exposure photo.info reads from the file.
+        let exposure = try Command.run(ExifTool.path, ["-q", "-overwrite_original", "-ExposureTime=1/250", "-FNumber=2.8", "-ISO=400",
+                                                       "-FocalLength=35", "-LensModel=Sample 35mm F2.8", root + "/a/IMG_0001.JPG"])
+        guard exposure.status == 0 else { throw HarnessError("exiftool: \(exposure.stderr)") }
         let config = d.home.sub("curatord.json5")
         try "{ roots: [{ path: \"\(root)\", protected: [\"keep\"] }] }".write(toFile: config, atomically: true, encoding: .utf8)
         d.configPath = config

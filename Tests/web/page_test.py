@@ -227,6 +227,9 @@ def run(args):
         info = wait("the photo's information (photo.info: the camera)", lambda: (lambda text: text if "Pixels" in text else None)(
             page.js("return document.querySelector('.loupe-info').textContent")))
         step(f"loupe info: {info}")
+        for shown in ("Shutter1/250 s", "Aperturef/2.8", "ISO400", "Focal length35 mm", "LensSample 35mm F2.8"):
+            if shown not in info:
+                raise Failure(f"the loupe's panel lacks {shown!r}: {info}")
         page.key("z")
         wait("zoom to 100 %", lambda: "%" in page.js("return document.querySelector('.loupe-zoom').textContent"))
         page.key(Keys.ESCAPE)

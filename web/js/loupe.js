@@ -7,6 +7,17 @@ import { fileName, formatBytes, groupLabel } from './store.js';
 import { Zoom } from './zoom.js';
 import { makeMarks, marksText, paintMarks } from './marks.js';
 
+/** Shutter, aperture, ISO and focal length as photographers write them, from `photo.info`. */
+function exposureRows(info) {
+  const rows = [];
+  const time = info.exposure_time;
+  if (time > 0) rows.push(['Shutter', time < 0.3 ? `1/${Math.round(1 / time)} s` : `${Number(time.toFixed(1))} s`]);
+  if (info.f_number > 0) rows.push(['Aperture', `f/${Number(info.f_number.toFixed(1))}`]);
+  if (info.iso > 0) rows.push(['ISO', String(info.iso)]);
+  if (info.focal_length > 0) rows.push(['Focal length', `${Number(info.focal_length.toFixed(1))} mm`]);
+  return rows;
+}
+
 export class Loupe {
   constructor(root, { store, onClose, onToggle }) {
     this.root = root;
@@ -125,9 +136,7 @@ export class Loupe {
       if (camera) rows.push(['Camera', camera]);
       if (info.lens) rows.push(['Lens', info.lens]);
       if (info.width && info.height) rows.push(['Pixels', `${info.width} × ${info.height}`]);
-      for (const [key, label] of [['exposure', 'Shutter'], ['aperture', 'Aperture'], ['iso', 'ISO'], ['focal_length', 'Focal length']]) {
-        if (info[key] !== undefined) rows.push([label, String(info[key])]);
-      }
+      for (const [label, text] of exposureRows(info)) rows.push([label, text]);
       if (info.unreadable) rows.push(['Note', info.unreadable]);
       this.fillInfo(rows, photo);
     } catch (error) {
