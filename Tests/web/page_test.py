@@ -230,6 +230,10 @@ def run(args):
         for shown in ("Shutter1/250 s", "Aperturef/2.8", "ISO400", "Focal length35 mm", "LensSample 35mm F2.8"):
             if shown not in info:
                 raise Failure(f"the loupe's panel lacks {shown!r}: {info}")
+        page.key("i")
+        wait("the information panel", lambda: page.js("return document.getElementById('loupe').classList.contains('info-open')"))
+        page.screenshot("loupe-info")
+        page.key("i")
         page.key("z")
         wait("zoom to 100 %", lambda: "%" in page.js("return document.querySelector('.loupe-zoom').textContent"))
         page.key(Keys.ESCAPE)
