@@ -29,6 +29,12 @@ public struct PhotoInfoResult: Codable, Sendable {
     public var height: Int?
     /// EXIF Orientation, 1-8, when recorded (5-8 show the image turned a quarter).
     public var orientation: Int?
+    /// The exposure as EXIF records it: ExposureTime in seconds (1/250 is 0.004),
+    /// FNumber, ISO (ISOSpeedRatings' first value), FocalLength in millimetres.
+    public var exposureTime: Double?
+    public var fNumber: Double?
+    public var iso: Int?
+    public var focalLength: Double?
     /// Why the file could not be read (the index's facts in `photo` still hold):
     /// `not_there`, `unreadable` or `offline`, then what happened.
     public var unreadable: String?
@@ -38,7 +44,8 @@ public struct PhotoInfoResult: Codable, Sendable {
 
     public init(photo: PhotoSummary, cameraMake: String? = nil, cameraModel: String? = nil, lens: String? = nil,
                 width: Int? = nil, height: Int? = nil, orientation: Int? = nil, unreadable: String? = nil,
-                marks: PhotoMarksValue? = nil) {
+                marks: PhotoMarksValue? = nil, exposureTime: Double? = nil, fNumber: Double? = nil, iso: Int? = nil,
+                focalLength: Double? = nil) {
         self.photo = photo
         self.cameraMake = cameraMake
         self.cameraModel = cameraModel
@@ -48,6 +55,10 @@ public struct PhotoInfoResult: Codable, Sendable {
         self.orientation = orientation
         self.unreadable = unreadable
         self.marks = marks
+        self.exposureTime = exposureTime
+        self.fNumber = fNumber
+        self.iso = iso
+        self.focalLength = focalLength
     }
 
     /// The camera as people name it: the model alone when it starts with the make's

@@ -11,8 +11,9 @@ public enum ExifTool {
 
     /// The tags asked for (exiftool's names, such as `DateTimeOriginal`), as text;
     /// a tag the file lacks is absent. Numbers (SubSecTimeOriginal "25") come as text too.
-    public static func tags(_ names: [String], of file: String) throws -> [String: String] {
-        let output = try Tool.run(path, ["-j"] + names.map { "-" + $0 } + [file], timeout: 60)
+    /// With `numeric`, values as stored (`-n`: ExposureTime 0.004, not "1/250").
+    public static func tags(_ names: [String], of file: String, numeric: Bool = false) throws -> [String: String] {
+        let output = try Tool.run(path, ["-j"] + (numeric ? ["-n"] : []) + names.map { "-" + $0 } + [file], timeout: 60)
         guard output.status == 0,
               let list = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]],
               let first = list.first

@@ -51,6 +51,36 @@ struct PhotoInfoTests {
         #expect(try client.errorCode(["cmd": "photo.info", "photo": "x"]) == "invalid_argument")
     }
 
+    /// The exposure (shutter, aperture, ISO, focal length, lens) exiftool wrote is
+    /// what `photo.info` answers: each value equal to what exiftool reads back.
+    @Test func answersTheExposureAsExiftoolReadsIt() throws {
+        let d = Daemon()
+        let root = d.root()
+        try ThumbnailTests.sample(["marker", root + "/shot.jpg", "--width", "64", "--height", "48"])
+        let written = try Tool.run(ExifTool.path, ["-q", "-overwrite_original", "-ExposureTime=1/3200", "-FNumber=5.6", "-ISO=6400",
+                                                   "-FocalLength=105", "-LensModel=RF24-105mm F4 L IS USM", root + "/shot.jpg"], timeout: 60)
+        try #require(written.status == 0, "exiftool: \(written.output)")
+        try ThumbnailTests.sample(["marker", root + "/bare.jpg", "--width", "64", "--height", "48"])
+        let reference = try ExifTool.tags(["ExposureTime", "FNumber", "ISO", "FocalLength", "LensModel"], of: root + "/shot.jpg",
+                                          numeric: true)
+        try #require(reference.count == 5, "exiftool reads \(reference)")
+        try d.start()
+        defer { d.stop() }
+        let client = try d.client()
+        let ids = try client.idsByPath()
+        let info = try client.result(["cmd": "photo.info", "photo": try #require(ids["shot.jpg"])])
+        for (key, tag) in [("exposure_time", "ExposureTime"), ("f_number", "FNumber"), ("iso", "ISO"), ("focal_length", "FocalLength")] {
+            let expected = try #require(reference[tag].flatMap(Double.init), "\(tag): \(reference)")
+            let answered = try #require((info[key] as? NSNumber)?.doubleValue, "\(key) missing: \(info)")
+            #expect(abs(answered - expected) <= 1e-9 * max(1, abs(expected)), "\(key) \(answered), exiftool \(tag) \(expected)")
+        }
+        #expect(info["iso"] as? Int == 6400, "\(info)")
+        #expect(info["lens"] as? String == reference["LensModel"], "\(info)")
+        // A file that records none of them: the keys are absent, not 0.
+        let bare = try client.result(["cmd": "photo.info", "photo": try #require(ids["bare.jpg"])])
+        #expect(["exposure_time", "f_number", "iso", "focal_length"].allSatisfy { bare[$0] == nil }, "\(bare)")
+    }
+
     /// A group is asked by its id (issue 15), also once the file that stood for it
     /// has gone and another member shows it.
     @Test func answersForAGroupWhoseShownFileWentElsewhere() throws {

@@ -8,7 +8,8 @@ import Testing
 /// `curatord-web` serving the page and the real daemon over a folder of real JPEGs.
 /// The script browses, selects and deselects (badges 1, 2, 3 then 1, 2), deletes with
 /// the plan (checked in the freedesktop trash with `trash-list`), undoes, sees a new
-/// file and a second tab's selection live, runs axe-core, and reads the console.
+/// file and a second tab's selection live, draws the stars and flags that keys and
+/// exiftool's sidecars give, runs axe-core, and reads the console.
 /// Screenshots go to $CURATORD_WEB_SCREENSHOTS, else a temporary folder it prints.
 @Suite(.serialized)
 struct WebPageTests {
@@ -37,6 +38,10 @@ struct WebPageTests {
         for (path, n) in layout.map({ (root + "/\($0.0)/IMG_000\($0.1).JPG", $0.1) }) + [(sample, 8)] {
             try Data(Self.commented(bases[n % bases.count], "photo \(n)")).write(to: URL(fileURLWithPath: path))
         }
+        // The loupe's panel shows the exposure photo.info reads from the file.
+        let exposure = try Command.run(ExifTool.path, ["-q", "-overwrite_original", "-ExposureTime=1/250", "-FNumber=2.8", "-ISO=400",
+                                                       "-FocalLength=35", "-LensModel=Sample 35mm F2.8", root + "/a/IMG_0001.JPG"])
+        guard exposure.status == 0 else { throw HarnessError("exiftool: \(exposure.stderr)") }
         let config = d.home.sub("curatord.json5")
         try "{ roots: [{ path: \"\(root)\", protected: [\"keep\"] }] }".write(toFile: config, atomically: true, encoding: .utf8)
         d.configPath = config
@@ -62,7 +67,7 @@ struct WebPageTests {
                                                      "--web", Command.packageRoot + "/web"])
         let arguments = [script, "--browser", browser, "--url", "http://127.0.0.1:\(web.port)/login?token=\(web.token)",
                          "--root", d.root(), "--data-home", d.dataHome, "--sample", sample,
-                         "--screenshots", screenshots()]
+                         "--screenshots", screenshots(), "--curatorctl", Daemon.curatorctl]
         // WebKitGTK's browser needs a display: a virtual one, for this run only.
         let (program, argv) = browser == "webkit"
             ? ("/usr/bin/xvfb-run", ["-a", "-s", "-screen 0 1440x1200x24", "/usr/bin/python3"] + arguments)

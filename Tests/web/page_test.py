@@ -177,6 +177,23 @@ def trash_list(data_home):
     return out.stdout
 
 
+def marks_by_ctl(args):
+    """path -> (rating, flag, label) as `curatorctl ls --json` lists them."""
+    out = subprocess.run([args.curatorctl, "ls", "--json"], capture_output=True, text=True, timeout=30)
+    if out.returncode != 0:
+        raise Failure(f"curatorctl ls: {out.stderr}")
+    listing = json.loads(out.stdout)["result"]  # --json: the daemon's answer as it came
+    photos = listing["photos"]
+    return {photo["path"]: (photo.get("rating"), photo.get("flag"), photo.get("label")) for photo in photos}
+
+
+def exiftool_marks(folder):
+    """(file, rating) for every sidecar exiftool finds in the folder."""
+    out = subprocess.run(["exiftool", "-j", "-XMP-xmp:Rating", "-ext", "xmp", folder], capture_output=True, text=True, timeout=60)
+    return {(entry["SourceFile"].rsplit("/", 1)[1].removesuffix(".xmp").removesuffix(".XMP"), entry.get("Rating"))
+            for entry in json.loads(out.stdout or "[]")}
+
+
 def run(args):
     page = Page(args)
     driver = page.driver
@@ -210,6 +227,13 @@ def run(args):
         info = wait("the photo's information (photo.info: the camera)", lambda: (lambda text: text if "Pixels" in text else None)(
             page.js("return document.querySelector('.loupe-info').textContent")))
         step(f"loupe info: {info}")
+        for shown in ("Shutter1/250 s", "Aperturef/2.8", "ISO400", "Focal length35 mm", "LensSample 35mm F2.8"):
+            if shown not in info:
+                raise Failure(f"the loupe's panel lacks {shown!r}: {info}")
+        page.key("i")
+        wait("the information panel", lambda: page.js("return document.getElementById('loupe').classList.contains('info-open')"))
+        page.screenshot("loupe-info")
+        page.key("i")
         page.key("z")
         wait("zoom to 100 %", lambda: "%" in page.js("return document.querySelector('.loupe-zoom').textContent"))
         page.key(Keys.ESCAPE)
@@ -300,6 +324,46 @@ def run(args):
                 raise Failure(f"IMG_000{i}.JPG is not back on disk")
         wait("the trash to be empty of them", lambda: "IMG_000" not in trash_list(args.data_home))
 
+        step("stars and flag: 3 then P on a photo, drawn from the daemon's answer")
+        page.js("arguments[0].focus()", page.cell("IMG_0006.JPG"))
+        page.key("3")
+        page.key("p")
+        wait("IMG_0006.JPG's cell saying 3 stars, picked", lambda: "3 stars, picked" in page.cell("IMG_0006.JPG").get_attribute("aria-label"))
+        drawn = page.js("const m = arguments[0].querySelector('.cell-marks'); return [m.hidden, "
+                        "m.querySelector('.marks-stars').textContent, m.querySelector('.marks-flag').dataset.flag]",
+                        page.cell("IMG_0006.JPG"))
+        if drawn != [False, "★★★", "pick"]:
+            raise Failure(f"the cell draws {drawn}")
+        listed = marks_by_ctl(args)
+        if listed.get("b/IMG_0006.JPG") != (3, "pick", None):
+            raise Failure(f"curatorctl ls says {listed}")
+        written = exiftool_marks(os.path.join(args.root, "b"))
+        if not any(name.startswith("IMG_0006") and rating == 3 for name, rating in written):
+            raise Failure(f"exiftool reads the sidecars as {written}")
+
+        step("a sidecar exiftool writes on disk shows on the cell without a reload")
+        out = subprocess.run(["exiftool", "-q", "-o", os.path.join(args.root, "b", "IMG_0005.JPG.xmp"),
+                              "-XMP-xmp:Rating=4", "-XMP-xmp:Label=Red"], capture_output=True, text=True, timeout=60)
+        if out.returncode != 0:
+            raise Failure(f"exiftool: {out.stdout} {out.stderr}")
+        wait("IMG_0005.JPG's cell saying 4 stars, red label",
+             lambda: "4 stars, red label" in page.cell("IMG_0005.JPG").get_attribute("aria-label"), timeout=30)
+        page.set_size("desktop")
+        page.screenshot("marks-desktop")
+        page.cell("IMG_0005.JPG").click()  # view mode: the loupe
+        wait("the loupe's marks", lambda: page.js(
+            "return document.querySelector('.loupe-marks').getAttribute('aria-label')") == "4 stars, red label")
+        page.key("x")
+        # A reject is xmp:Rating -1 (docs/XMP.md): the stars go, as the daemon then says.
+        wait("the loupe's marks saying rejected", lambda: page.js(
+            "return document.querySelector('.loupe-marks').getAttribute('aria-label')") == "rejected, red label")
+        if "rejected, red label" not in page.cell("IMG_0005.JPG").get_attribute("aria-label"):
+            raise Failure("the grid's cell did not follow the loupe's reject")
+        page.screenshot("marks-loupe")
+        page.key(Keys.ESCAPE)
+        wait("back to the grid", lambda: page.js("return document.getElementById('loupe').hidden"))
+        page.axe("marks")
+
         step("a file created on disk appears without a reload")
         shutil.copyfile(args.sample, os.path.join(args.root, "b", "IMG_0008.JPG.part"))
         os.rename(os.path.join(args.root, "b", "IMG_0008.JPG.part"), os.path.join(args.root, "b", "IMG_0008.JPG"))
@@ -384,6 +448,7 @@ def main():
     parser.add_argument("--sample", required=True)
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--axe", default=None)
+    parser.add_argument("--curatorctl", default="curatorctl")
     args = parser.parse_args()
     if args.axe is None:
         import axe_selenium_python

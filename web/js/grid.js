@@ -6,6 +6,7 @@
 // cell's size in device pixels.
 import { call, photoURL } from './api.js';
 import { fileName, groupLabel, VIDEO_TYPES } from './store.js';
+import { makeMarks, marksText, paintMarks } from './marks.js';
 
 const GAP = 6;
 const HEADER = 40;
@@ -67,6 +68,14 @@ export class Grid {
     this.numbers = numbers;
     this.selectMode = selectMode;
     for (const row of this.live.values()) this.paintRow(row, false);
+  }
+
+  /** The photo at `index` changed its marks: its cell is drawn again if on screen. */
+  photoChanged(index, photo) {
+    this.photos[index] = photo;
+    for (const row of this.live.values()) {
+      if (row.layout.kind === 'cells' && index >= row.layout.start && index < row.layout.end) this.paintRow(row, false);
+    }
   }
 
   thumbnailReady(id) {
@@ -226,7 +235,9 @@ export class Grid {
       lock.className = 'lock';
       lock.setAttribute('aria-hidden', 'true');
       lock.textContent = 'protected';
-      cell.append(image, name, position, group, lock, badge);
+      const marks = makeMarks('cell-marks');
+      marks.setAttribute('aria-hidden', 'true');
+      cell.append(image, name, position, group, lock, badge, marks);
       element.append(cell);
     }
     return element;
@@ -239,7 +250,7 @@ export class Grid {
       const index = Number(cell.dataset.index);
       const photo = this.photos[index];
       if (!photo) continue;
-      const [image, name, position, group, lock, badge] = cell.children;
+      const [image, name, position, group, lock, badge, marks] = cell.children;
       const number = this.numbers.get(photo.id);
       const file = fileName(photo.path);
       if (withImages) {
@@ -263,12 +274,16 @@ export class Grid {
       }
       badge.textContent = number ? String(number) : '';
       badge.hidden = !number;
+      paintMarks(marks, photo);
+      cell.classList.toggle('rejected', photo.flag === 'reject');
+      const marked = marksText(photo);
       cell.classList.toggle('selected', Boolean(number));
       cell.classList.toggle('protected', Boolean(photo.protected));
       cell.setAttribute('aria-selected', number ? 'true' : 'false');
       cell.setAttribute('aria-rowindex', String(index + 1));
       let label = `${index + 1}. ${file}`;
       if (number) label += `, selected, number ${number}`;
+      if (marked) label += `, ${marked}`;
       if (photo.protected) label += ', protected';
       if (group.textContent) label += `, ${group.textContent}`;
       cell.setAttribute('aria-label', label);

@@ -29,6 +29,7 @@ export const LOUPE_KEYS = [
   ['+ / −', 'Zoom in / out (wheel, pinch too)'],
   ['Space', 'Select or deselect'],
   ['I', 'Information panel'],
+  ['P / X / U, 0 – 5', 'Flag and stars, as in the grid'],
   ['Esc', 'Back to the grid'],
 ];
 

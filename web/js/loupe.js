@@ -5,6 +5,18 @@
 import { call, photoURL } from './api.js';
 import { fileName, formatBytes, groupLabel } from './store.js';
 import { Zoom } from './zoom.js';
+import { makeMarks, marksText, paintMarks } from './marks.js';
+
+/** Shutter, aperture, ISO and focal length as photographers write them, from `photo.info`. */
+function exposureRows(info) {
+  const rows = [];
+  const time = info.exposure_time;
+  if (time > 0) rows.push(['Shutter', time < 0.3 ? `1/${Math.round(1 / time)} s` : `${Number(time.toFixed(1))} s`]);
+  if (info.f_number > 0) rows.push(['Aperture', `f/${Number(info.f_number.toFixed(1))}`]);
+  if (info.iso > 0) rows.push(['ISO', String(info.iso)]);
+  if (info.focal_length > 0) rows.push(['Focal length', `${Number(info.focal_length.toFixed(1))} mm`]);
+  return rows;
+}
 
 export class Loupe {
   constructor(root, { store, onClose, onToggle }) {
@@ -19,6 +31,9 @@ export class Loupe {
     this.badge = root.querySelector('.loupe-badge');
     this.info = root.querySelector('.loupe-info dl');
     this.zoomLabel = root.querySelector('.loupe-zoom');
+    this.marks = makeMarks('loupe-marks');
+    this.marks.setAttribute('role', 'img');
+    this.title.after(this.marks);
     this.ahead = [];
     this.zoom = new Zoom((zoom) => {
       this.zoomLabel.textContent = zoom.zoomed ? Math.round(zoom.factor * zoom.fitScale(zoom.frames[0]) * (window.devicePixelRatio || 1) * 100) + ' %' : 'Fit';
@@ -32,6 +47,12 @@ export class Loupe {
     root.querySelector('.loupe-info-toggle').addEventListener('click', () => root.classList.toggle('info-open'));
     this.bindSwipe();
     store.addEventListener('selection', () => this.paintBadge());
+    store.addEventListener('marks', (event) => {
+      if (this.isOpen && event.detail.index === this.index) {
+        this.photo = event.detail.photo;
+        this.paintMarks();
+      }
+    });
   }
 
   get isOpen() {
@@ -63,6 +84,7 @@ export class Loupe {
     this.image.src = photoURL(photo, 'preview');
     this.title.textContent = `${this.index + 1} / ${photos.length} · ${fileName(photo.path)}`;
     this.paintBadge();
+    this.paintMarks();
     this.fetchAhead();
     this.loadInfo(photo);
   }
@@ -85,6 +107,11 @@ export class Loupe {
     button.textContent = number ? `Selected (${number})` : 'Select';
   }
 
+  paintMarks() {
+    paintMarks(this.marks, this.photo);
+    this.marks.setAttribute('aria-label', marksText(this.photo) || 'no stars, flag or label');
+  }
+
   /** The neighbours' previews, so that next and previous show at once. */
   fetchAhead() {
     const photos = this.store.photos;
@@ -104,14 +131,12 @@ export class Loupe {
     this.fillInfo(rows, photo);
     try {
       const info = await call('photo.info', { photo: photo.id });
-      if (this.photo !== photo) return;
+      if (!this.photo || this.photo.id !== photo.id) return;
       const camera = [info.camera_make, info.camera_model].filter(Boolean).join(' ');
       if (camera) rows.push(['Camera', camera]);
       if (info.lens) rows.push(['Lens', info.lens]);
       if (info.width && info.height) rows.push(['Pixels', `${info.width} × ${info.height}`]);
-      for (const [key, label] of [['exposure', 'Shutter'], ['aperture', 'Aperture'], ['iso', 'ISO'], ['focal_length', 'Focal length']]) {
-        if (info[key] !== undefined) rows.push([label, String(info[key])]);
-      }
+      for (const [label, text] of exposureRows(info)) rows.push([label, text]);
       if (info.unreadable) rows.push(['Note', info.unreadable]);
       this.fillInfo(rows, photo);
     } catch (error) {

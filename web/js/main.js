@@ -53,6 +53,7 @@ store.addEventListener('selection', () => {
 store.addEventListener('thumbnail', (event) => {
   if (event.detail.state === 'ready') grid.thumbnailReady(event.detail.photo_id);
 });
+store.addEventListener('marks', (event) => grid.photoChanged(event.detail.index, event.detail.photo));
 store.addEventListener('failure', (event) => showError(event.detail));
 
 let browserTimer = 0;
@@ -138,8 +139,9 @@ async function undoLast() {
   if (sure) await undoBatch(last.batch);
 }
 
+/** P, X, U and 0-5 mark the loupe's photo when it is open, else the focused cell's. */
 async function mark(args, what) {
-  const photo = store.photos[grid.focused];
+  const photo = store.photos[loupe.isOpen ? loupe.index : grid.focused];
   if (!photo) return;
   try {
     await call('rate', { ids: [photo.id], ...args });
@@ -198,7 +200,12 @@ document.addEventListener('keydown', (event) => {
     return;
   }
   if (loupe.isOpen) {
+    const marking = gridAction(event);
     if (loupe.handleKey(event)) event.preventDefault();
+    else if (marking === 'flag' || marking === 'rate') {
+      event.preventDefault();
+      actions[marking](event);
+    }
     return;
   }
   if (isTyping(event)) {

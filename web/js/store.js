@@ -4,7 +4,8 @@
 // back from the daemon's answer or its events (the page keeps no second truth).
 import { call } from './api.js';
 
-const LIST_FIELDS = ['id', 'path', 'type', 'size', 'mtime_ns', 'capture_time', 'protected', 'offline', 'thumbnail', 'members'];
+const LIST_FIELDS = ['id', 'path', 'type', 'size', 'mtime_ns', 'capture_time', 'protected', 'offline', 'thumbnail', 'members', 'rating'];
+const MARKS = ['rating', 'flag', 'label'];
 const FIRST_PAGE = 300;
 
 export class Store extends EventTarget {
@@ -116,6 +117,9 @@ export class Store extends EventTarget {
       case 'scan':
         if (event.state === 'done') this.scheduleRelist();
         break;
+      case 'metadata':
+        this.takeMarks(event.photo);
+        break;
       case 'batch':
         this.emit('batch', event);
         break;
@@ -124,6 +128,29 @@ export class Store extends EventTarget {
         break;
       default:
         break;
+    }
+  }
+
+  /**
+   * A `metadata` event: the photo's marks as the daemon now has them (each absent
+   * when none). A view narrowed or sorted by marks may gain, lose or move the photo.
+   */
+  takeMarks(summary) {
+    if (!summary) return;
+    const index = this.indexOfId(summary.id);
+    if (index >= 0) {
+      const photo = { ...this.photos[index] };
+      for (const key of MARKS) {
+        if (summary[key] === undefined) delete photo[key];
+        else photo[key] = summary[key];
+      }
+      this.photos[index] = photo;
+      this.emit('marks', { index, photo });
+    }
+    const view = this.view || {};
+    const filter = view.filter || {};
+    if (MARKS.includes(view.sort) || ['rating_min', 'rating_max', 'flags', 'labels'].some((key) => key in filter)) {
+      this.scheduleRelist();
     }
   }
 

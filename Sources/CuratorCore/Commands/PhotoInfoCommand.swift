@@ -5,7 +5,7 @@ import CuratorXMP
 import Glibc
 
 /// `photo.info`: one photo's record and what its file says when asked (camera,
-/// lens, pixel size, orientation). The photo is looked up under the lock, with
+/// lens, exposure, pixel size, orientation). The photo is looked up under the lock, with
 /// the caller's visibility; the file is read outside it, on this client's thread,
 /// and only when the caller may read it themselves.
 enum PhotoInfoCommand: CuratorCommand {
@@ -53,6 +53,10 @@ enum PhotoInfoCommand: CuratorCommand {
             result.width = facts.width
             result.height = facts.height
             result.orientation = facts.orientation
+            result.exposureTime = facts.exposureTime
+            result.fNumber = facts.fNumber
+            result.iso = facts.iso
+            result.focalLength = facts.focalLength
         } catch {
             guard case .failed(let error) = error else {
                 throw ProtocolError(.permissionDenied, "uid \(caller.uid) may not read photo \(id).", photos: [id])

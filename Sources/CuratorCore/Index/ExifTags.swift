@@ -42,6 +42,7 @@ struct ExifTags: ~Copyable {
         case subSecTime, subSecTimeOriginal, subSecTimeDigitized
         case offsetTime, offsetTimeOriginal, offsetTimeDigitized
         case make, model, lensModel, orientation, pixelXDimension, pixelYDimension, bodySerialNumber
+        case exposureTime, fNumber, isoSpeedRatings, focalLength
 
         fileprivate var exifTag: ExifTag {
             switch self {
@@ -61,6 +62,10 @@ struct ExifTags: ~Copyable {
             case .orientation: EXIF_TAG_ORIENTATION
             case .pixelXDimension: EXIF_TAG_PIXEL_X_DIMENSION
             case .pixelYDimension: EXIF_TAG_PIXEL_Y_DIMENSION
+            case .exposureTime: EXIF_TAG_EXPOSURE_TIME
+            case .fNumber: EXIF_TAG_FNUMBER
+            case .isoSpeedRatings: EXIF_TAG_ISO_SPEED_RATINGS
+            case .focalLength: EXIF_TAG_FOCAL_LENGTH
             }
         }
     }
@@ -90,6 +95,18 @@ struct ExifTags: ~Copyable {
         case EXIF_FORMAT_LONG where entry.pointee.size >= 4: return Int(exif_get_long(bytes, order))
         default: return nil
         }
+    }
+
+    /// An unsigned RATIONAL tag's first value as a number (1/250 is 0.004); nil
+    /// when absent, of another type, or over a zero denominator.
+    func rational(_ tag: Tag, in ifd: IFD) -> Double? {
+        guard let content = ifd.content(of: data),
+              let entry = exif_content_get_entry(content, tag.exifTag),
+              entry.pointee.format == EXIF_FORMAT_RATIONAL, entry.pointee.size >= 8, let bytes = entry.pointee.data
+        else { return nil }
+        let value = exif_get_rational(bytes, exif_data_get_byte_order(data))
+        guard value.denominator != 0 else { return nil }
+        return Double(value.numerator) / Double(value.denominator)
     }
 
     /// The raw bytes of a tag's value, whatever its declared format.

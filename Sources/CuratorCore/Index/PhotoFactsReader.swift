@@ -4,7 +4,8 @@ import CuratorSystem
 import Glibc
 
 /// What `photo.info` reads from a file when asked: the camera (EXIF Make, Model,
-/// LensModel), the orientation, and the pixel size (the image's own header, else
+/// LensModel), the exposure (ExposureTime, FNumber, ISO, FocalLength), the
+/// orientation, and the pixel size (the image's own header, else
 /// EXIF PixelX/YDimension). Bounded as `ExifReader` is: only a regular file, at
 /// most `ExifReader.readBudget` bytes by positioned reads.
 struct PhotoFacts: Equatable {
@@ -14,6 +15,10 @@ struct PhotoFacts: Equatable {
     var width: Int?
     var height: Int?
     var orientation: Int?
+    var exposureTime: Double?
+    var fNumber: Double?
+    var iso: Int?
+    var focalLength: Double?
 }
 
 enum PhotoFactsReader {
@@ -35,6 +40,11 @@ enum PhotoFactsReader {
             facts.make = tags.text(.make, in: .primary)
             facts.model = tags.text(.model, in: .primary)
             facts.lens = tags.text(.lensModel, in: .exif)
+            // A zero is a camera's "not known" (a manual lens says no aperture).
+            facts.exposureTime = tags.rational(.exposureTime, in: .exif).flatMap { $0 > 0 ? $0 : nil }
+            facts.fNumber = tags.rational(.fNumber, in: .exif).flatMap { $0 > 0 ? $0 : nil }
+            facts.iso = tags.integer(.isoSpeedRatings, in: .exif).flatMap { $0 > 0 ? $0 : nil }
+            facts.focalLength = tags.rational(.focalLength, in: .exif).flatMap { $0 > 0 ? $0 : nil }
             facts.orientation = tags.integer(.orientation, in: .primary).flatMap { (1...8).contains($0) ? $0 : nil }
             if let width = tags.integer(.pixelXDimension, in: .exif), let height = tags.integer(.pixelYDimension, in: .exif),
                width > 0, height > 0 {
