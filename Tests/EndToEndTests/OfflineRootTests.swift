@@ -132,7 +132,9 @@ extension Watch {
             Files.mkdir(root + "/fresh")
             Files.write(root + "/fresh/f.jpg")
             Files.write(root + "/g.jpg")
-            try eventually(timeout: 10, "the root to come back") {
+            // Coming back is a presence check and a whole scan of the new folder: on a
+            // loaded host that has taken longer than 10 s.
+            try eventually(timeout: 30, "the root to come back") {
                 let s = try c.rootStatus()
                 return s["online"] as? Bool == true && s["scanning"] as? Bool == false
             }
