@@ -4,7 +4,8 @@
 /// before it commits, and the sidecar records (`SidecarRecord`) to store again. A
 /// row added and then grouped (a RAW beside its JPEG, a sidecar) is two changes
 /// and one write. Rows are appended (a row may be more than once), then sorted and
-/// each written once: a set hashed every row of a cold scan, and was sorted all the same.
+/// each written once: appending costs a cold scan no hashing, and the writes want
+/// them sorted anyway.
 struct PendingWrites {
     private var rows: [Int64] = []
     private var records = Set<Int64>()

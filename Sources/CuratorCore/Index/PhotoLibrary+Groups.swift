@@ -274,8 +274,8 @@ extension PhotoLibrary {
 extension GroupSettings {
     /// How the index records the settings (and rules) its groups were made with: 0
     /// off, 3 showing the rendered photo, 4 the RAW. A change of the grouping rules
-    /// takes new numbers, so that an index grouped by the old ones is grouped again
-    /// once, at start (1 and 2 left a sidecar that several photos could take undecided).
+    /// takes new numbers (1 and 2 are retired), so that an index grouped by other rules
+    /// is grouped again once, at start.
     var storedValue: Int64 {
         guard enabled else { return 0 }
         switch shown {

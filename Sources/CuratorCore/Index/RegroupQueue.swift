@@ -11,8 +11,8 @@ struct RegroupQueue {
     /// is grouped whole).
     private(set) var keysByFolder: [Int32: Set<UInt64>] = [:]
     /// Rows added in the transaction: those whose id it handed out (from
-    /// `freshFrom` on) and those that came back under their former id. A set of
-    /// every id added was a hash insert per photo of a scan.
+    /// `freshFrom` on) and those that came back under their former id: a bound
+    /// and a small set, so a scan adding every photo hashes none of them.
     private var freshFrom: Int64 = .max
     private var freshReturned: Set<Int64> = []
 
