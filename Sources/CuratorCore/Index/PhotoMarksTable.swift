@@ -23,6 +23,9 @@ struct PhotoMarksTable {
     var plannedAt: UInt64?
     /// Reads handed out and not yet applied.
     var inFlight = 0
+    /// The last count of sidecars to read without a plan (`marksPending`): the
+    /// library's generation it was made at, and whether the reader was held then.
+    var counted: (generation: UInt64, count: Int, whileHeld: Bool)?
     /// Counts every change of a group's marks: views filtered or sorted by marks
     /// are made again after one.
     private(set) var version: UInt64 = 0

@@ -60,19 +60,26 @@ extension CuratorState {
     }
 
     /// Sidecars still to read (`xmp_pending`): the queue's, or, when the library
-    /// changed since it was planned (or a scan holds the reader back), those
-    /// without a record of their present size and mtime, counted without planning.
+    /// changed since it was planned, those without a record of their present size
+    /// and mtime. Counting walks every row, and a status is published whenever the
+    /// lock is let go: so the count is made once per change of the library, and not
+    /// while a walk or a batch holds the reader back (the last count stands).
     var marksPending: Int {
         if marks.plannedAt == library.generation { return marks.pending }
+        let mayRun = marksMayRun
+        if let counted = marks.counted, counted.generation == library.generation || (!mayRun && counted.whileHeld) {
+            return counted.count + marks.inFlight
+        }
         var readable: [Int32: Bool] = [:]
-        var count = marks.inFlight
+        var count = 0
         for row in library.photos.rows where marksReadable(row, &readable) {
             if marks.records[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true,
                marks.unreadable[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true {
                 count += 1
             }
         }
-        return count
+        marks.counted = (library.generation, count, !mayRun)
+        return count + marks.inFlight
     }
 
     /// Plans the reads still needed: every sidecar without a record of its present
