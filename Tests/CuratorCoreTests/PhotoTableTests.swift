@@ -275,6 +275,28 @@ struct PhotoTableTests {
             #expect(table[1]?.capture == .known(kept) && table[1]?.groupID == -5)
         }
     }
+
+    /// A file's marks read at its size and mtime stay read while a rewrite of its
+    /// row keeps them (a regrouping, a capture time), and are to read again once
+    /// the file changed; a read of another version of the file is not noted.
+    @Test func marksReadFollowTheFilesSizeAndMtime() {
+        var table = PhotoTable()
+        table[7] = Self.photo(7, size: 100)
+        #expect(table.row(7)?.marksRead == false)
+        table.setMarksRead(7, size: 99, mtimeNs: 0)
+        #expect(table.row(7)?.marksRead == false, "a read of a file of another size")
+        table.setMarksRead(7, size: 100, mtimeNs: 0)
+        #expect(table.row(7)?.marksRead == true)
+        #expect(table.row(7)?.size == 100)
+
+        var same = Self.photo(7, size: 100)
+        same.capture = .none
+        table[7] = same
+        #expect(table.row(7)?.marksRead == true, "the same file, its capture time known")
+        table[7] = Self.photo(7, size: 101)
+        #expect(table.row(7)?.marksRead == false, "the file grew: read again")
+        #expect(table.row(7)?.size == 101)
+    }
 }
 
 extension PhotoTable {

@@ -8,7 +8,9 @@ import CuratorXMP
 /// the queue is planned from the library's sidecars again whenever the library
 /// changed (a sidecar written by another program is a changed row).
 struct PhotoMarksTable {
-    /// By sidecar id.
+    /// By sidecar id, the records that state marks. Whether a file was read at its
+    /// present size and mtime is its row's `marksRead` (most files state none:
+    /// a record of each would be resident memory for nothing).
     var records: [Int64: SidecarMarksRecord] = [:]
     /// The group each record's sidecar was in when its group was resolved.
     var groupOf: [Int64: Int64] = [:]

@@ -11,13 +11,14 @@
 /// leaves no padding.
 ///
 /// Some fields share a word: the capture time and the group distance one
-/// (`captureRaw`, `groupOffset`), the type and the role one byte. At 64 bytes the
-/// rows were half of what a million photos keep resident (71 of 142 MB); eight
-/// bytes less is 9 MB less.
+/// (`captureRaw`, `groupOffset`), the size and the background readers' flags one,
+/// the type and the role one byte. Each byte of a row is a megabyte resident at a
+/// million photos.
 struct PhotoRow {
     var id: Int64
     var inode: UInt64
-    var size: Int64
+    /// The size in the low 56 bits (no file is 64 PiB), the read flags above.
+    private var sizeAndFlags: UInt64
     var mtimeNs: Int64
     /// The capture time in the high 40 bits (`captureRaw`), the group distance in the
     /// low 24 (`groupOffset`), both signed.
@@ -36,7 +37,7 @@ struct PhotoRow {
          groupOffset: Int32, name: NameRef, place: UInt8, type: PhotoType, role: GroupRole) {
         self.id = id
         self.inode = inode
-        self.size = size
+        sizeAndFlags = Self.storedSize(size)
         self.mtimeNs = mtimeNs
         captureAndGroup = 0
         self.folderID = folderID
@@ -108,5 +109,37 @@ struct PhotoRow {
         // Every role's raw value fits the three bits (`GroupRole`'s cases are 0...4).
         get { GroupRole(rawValue: typeAndRole >> 5) ?? .undecided }
         set { typeAndRole = (typeAndRole & 0x1f) | newValue.rawValue << 5 }
+    }
+
+    // MARK: the size, 56 bits, and the read flags
+
+    private static let sizeMask: UInt64 = (1 << 56) - 1
+
+    var size: Int64 {
+        get { Int64(sizeAndFlags & Self.sizeMask) }
+        set { sizeAndFlags = (sizeAndFlags & ~Self.sizeMask) | Self.storedSize(newValue) }
+    }
+
+    /// Only a corrupt index holds a size outside: kept as the nearest that fits.
+    private static func storedSize(_ size: Int64) -> UInt64 { UInt64(min(max(size, 0), Int64(sizeMask))) }
+
+    /// What the background readers have done for the file as it is now (its size
+    /// and mtime), kept in the row: a dictionary by id would cost an entry of
+    /// resident memory for each of the files that state nothing.
+    private var readFlags: UInt8 {
+        get { UInt8(truncatingIfNeeded: sizeAndFlags >> 56) }
+        set { sizeAndFlags = (sizeAndFlags & Self.sizeMask) | UInt64(newValue) << 56 }
+    }
+
+    /// The file's XMP marks were read at this size and mtime (`PhotoMarksTable`).
+    var marksRead: Bool {
+        get { readFlags & 1 != 0 }
+        set { readFlags = newValue ? readFlags | 1 : readFlags & ~1 }
+    }
+
+    /// The flags of `old` when it is of the same file content as far as size and
+    /// mtime tell; none otherwise, so that a changed file is read again.
+    mutating func keepReadFlags(of old: PhotoRow) {
+        if old.size == size && old.mtimeNs == mtimeNs { readFlags = old.readFlags }
     }
 }

@@ -200,9 +200,18 @@ struct PhotoTable {
         let place = placeIndex(whereItIs)
         if place == Self.overflowPlace { overflowPlaces[photo.id] = whereItIs }
         let offset = groupOffset(id: photo.id, group: photo.groupID)
-        return PhotoRow(id: photo.id, inode: photo.identity.inode, size: photo.identity.size, mtimeNs: photo.identity.mtimeNs,
-                        captureRaw: photo.capture.raw, folderID: photo.folderID, rankRaw: Int32(clamping: photo.rank),
-                        groupOffset: offset, name: name, place: place, type: photo.type, role: photo.role)
+        var row = PhotoRow(id: photo.id, inode: photo.identity.inode, size: photo.identity.size, mtimeNs: photo.identity.mtimeNs,
+                           captureRaw: photo.capture.raw, folderID: photo.folderID, rankRaw: Int32(clamping: photo.rank),
+                           groupOffset: offset, name: name, place: place, type: photo.type, role: photo.role)
+        if let old { row.keepReadFlags(of: old) }
+        return row
+    }
+
+    /// Notes that row `id`'s marks were read from the file at `size` and `mtimeNs`:
+    /// kept only when that is still the row's file.
+    mutating func setMarksRead(_ id: Int64, size: Int64, mtimeNs: Int64) {
+        guard let slot = slotByID[id].map(Int.init), rows[slot].size == size, rows[slot].mtimeNs == mtimeNs else { return }
+        rows[slot].marksRead = true
     }
 
     private mutating func appendName(_ name: ByteString) -> NameRef {

@@ -72,39 +72,41 @@ extension CuratorState {
         }
         var readable: [Int32: Bool] = [:]
         var count = 0
-        for row in library.photos.rows where marksReadable(row, &readable) {
-            if marks.records[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true,
-               marks.unreadable[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true {
-                count += 1
-            }
-        }
+        for row in library.photos.rows where marksReadable(row, &readable) && needsMarksRead(row) { count += 1 }
         marks.counted = (library.generation, count, !mayRun)
         return count + marks.inFlight
     }
 
-    /// Plans the reads still needed: every sidecar without a record of its present
-    /// size and mtime. Records of sidecars gone are dropped, and the groups whose
-    /// sidecars changed are resolved again.
+    /// Not read at the file's present size and mtime, and not found unreadable so.
+    private func needsMarksRead(_ row: PhotoRow) -> Bool {
+        !row.marksRead && marks.unreadable[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true
+    }
+
+    /// Plans the reads still needed: every sidecar not read at its present size and
+    /// mtime. Records of sidecars gone are dropped, and the groups whose sidecars
+    /// changed are resolved again.
     func planMarksReads() {
         let table = library.photos
         var queue: [Int64] = []
         var touched = Set<Int64>()
         var readable: [Int32: Bool] = [:]
         for row in table.rows where marksReadable(row, &readable) {
-            let group = table.groupID(of: row)
-            if let record = marks.records[row.id], record.isOf(size: row.size, mtimeNs: row.mtimeNs) {
+            if row.marksRead {
+                guard marks.records[row.id] != nil else { continue }
+                let group = table.groupID(of: row)
                 if marks.groupOf[row.id] != group {
                     if let old = marks.groupOf[row.id] { touched.insert(old) }
                     touched.insert(group)
                     marks.groupOf[row.id] = group
                 }
-            } else if marks.unreadable[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true {
+            } else if needsMarksRead(row) {
                 queue.append(row.id)
             }
         }
         // Taken from the end: the lowest ids (the oldest sidecars) first.
         marks.queue = queue.sorted(by: >)
         marks.plannedAt = library.generation
+        marks.counted = nil
         marks.unreadable = marks.unreadable.filter { table.row($0.key) != nil }
         let gone = marks.records.keys.filter { id in
             guard let row = table.row(id) else { return true }
@@ -129,6 +131,7 @@ extension CuratorState {
     /// each group whose marks changed).
     func applyMarksReads(_ results: [MarksRead]) {
         marks.inFlight = max(0, marks.inFlight - results.count)
+        marks.counted = nil
         var changed: [(Int64, SidecarMarksRecord)] = []
         var touched = Set<Int64>()
         for result in results {
@@ -139,13 +142,19 @@ extension CuratorState {
             }
             // Gone: the watcher takes its row out, and the plan its record.
             guard let record = result.record else { continue }
-            // Read as it is now, which may be newer than the row: kept all the same
-            // (what the file says), and read again if the row then differs.
-            marks.records[result.id] = record
+            // Read as it is now, which may be newer than the row: stored all the same
+            // (what the file says), and read again when the row then differs.
+            library.noteMarksRead(result.id, size: record.size, mtimeNs: record.mtimeNs)
             let group = library.photos.groupID(of: row)
             if let old = marks.groupOf[result.id], old != group { touched.insert(old) }
-            marks.groupOf[result.id] = group
-            touched.insert(group)
+            if record.marks == nil {
+                if marks.records.removeValue(forKey: result.id) != nil { touched.insert(group) }
+                marks.groupOf[result.id] = nil
+            } else {
+                marks.records[result.id] = record
+                marks.groupOf[result.id] = group
+                touched.insert(group)
+            }
             changed.append((result.id, record))
         }
         if marks.queue.isEmpty && marks.inFlight == 0 { marks.plannedAt = nil }
@@ -160,15 +169,31 @@ extension CuratorState {
         resolveMarks(ofGroups: touched, announce: true)
     }
 
-    /// Loads the stored records and resolves every group they are about, at start.
+    /// Loads the stored records at start: each file read at its present size and
+    /// mtime is noted on its row, the records that state marks are kept and their
+    /// groups resolved, and the records of files gone are dropped.
     func loadMarks() throws {
-        marks.records = try library.store.loadSidecarMarks()
         var groups = Set<Int64>()
-        for id in marks.records.keys {
-            guard let row = library.photos.row(id) else { continue }
+        var gone: [Int64] = []
+        for (id, record) in try library.store.loadSidecarMarks() {
+            guard let row = library.photos.row(id) else {
+                gone.append(id)
+                continue
+            }
+            library.noteMarksRead(id, size: record.size, mtimeNs: record.mtimeNs)
+            guard record.marks != nil else { continue }
+            marks.records[id] = record
             let group = library.photos.groupID(of: row)
             marks.groupOf[id] = group
             groups.insert(group)
+        }
+        if !gone.isEmpty {
+            do {
+                try library.batch { for id in gone { try library.store.setSidecarMarks(id, nil) } }
+            } catch {
+                // Left for the next start: a record of a file gone is never matched.
+                log.error("cannot drop the marks of sidecars gone: \(error)")
+            }
         }
         resolveMarks(ofGroups: groups, announce: false)
     }
