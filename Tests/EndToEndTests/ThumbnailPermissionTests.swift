@@ -43,9 +43,7 @@ import Testing
         return (st.st_mode & 0o7777, st.st_uid)
     }
 
-    /// share/
-    ///   public/          root 0755    open.jpg (0644), alices.jpg (alice 0600: bob sees it, cannot read it)
-    ///   alice/           alice 0700   secret.jpg (alice 0600)
+    /// The share of `PrivateFolderShare`.
     @Test func eachUserGetsThumbnailsOnlyOfPhotosTheyMayRead() throws {
         guard SystemUsers.available else {
             print("skipped: needs root, useradd and setpriv to act as other users")
@@ -57,18 +55,7 @@ import Testing
         let bob = try users.user("bob")
         let d = Daemon(roots: ["share"])
         let share = d.root("share")
-        for folder in ["public", "alice"] {
-            try FileManager.default.createDirectory(atPath: share + "/" + folder, withIntermediateDirectories: true)
-        }
-        for file in ["public/open.jpg", "public/alices.jpg", "alice/secret.jpg"] {
-            try ThumbnailTests.sample(["marker", share + "/" + file])
-        }
-        chown(share + "/public/alices.jpg", alice.uid, alice.gid)
-        chmod(share + "/public/alices.jpg", 0o600)
-        chown(share + "/alice/secret.jpg", alice.uid, alice.gid)
-        chmod(share + "/alice/secret.jpg", 0o600)
-        chown(share + "/alice", alice.uid, alice.gid)
-        chmod(share + "/alice", 0o700)
+        try PrivateFolderShare.make(share, alice: alice)
 
         // The system service: what systemd gives a unit with CacheDirectory=curatord
         // and ConfigurationDirectory=curatord (here in the test's folder).

@@ -193,9 +193,7 @@ struct WebPhotoTests {
         #expect(nul.status == 404 || (nul.status == 200 && nul.sha256 == own.sha256), "\(nul.status)")
     }
 
-    /// share/
-    ///   public/   root 0755   open.jpg (0644), alices.jpg (alice 0600: bob sees it, cannot read it)
-    ///   alice/    alice 0700  secret.jpg (alice 0600)
+    /// The share of `PrivateFolderShare`.
     @Test func eachUserGetsTheBytesOnlyOfPhotosTheyMayRead() throws {
         guard SystemUsers.available else {
             print("skipped: needs root, useradd and setpriv to act as other users")
@@ -207,18 +205,7 @@ struct WebPhotoTests {
         let bob = try users.user("bob")
         let d = Daemon(roots: ["share"])
         let share = d.root("share")
-        for folder in ["public", "alice"] {
-            try FileManager.default.createDirectory(atPath: share + "/" + folder, withIntermediateDirectories: true)
-        }
-        for file in ["public/open.jpg", "public/alices.jpg", "alice/secret.jpg"] {
-            try ThumbnailTests.sample(["marker", share + "/" + file])
-        }
-        chown(share + "/public/alices.jpg", alice.uid, alice.gid)
-        chmod(share + "/public/alices.jpg", 0o600)
-        chown(share + "/alice/secret.jpg", alice.uid, alice.gid)
-        chmod(share + "/alice/secret.jpg", 0o600)
-        chown(share + "/alice", alice.uid, alice.gid)
-        chmod(share + "/alice", 0o700)
+        try PrivateFolderShare.make(share, alice: alice)
         d.extraEnvironment = ["CACHE_DIRECTORY": d.home.mkdir("var-cache-curatord"), "CONFIGURATION_DIRECTORY": d.home.mkdir("etc-curatord")]
         d.removedEnvironment = ["XDG_RUNTIME_DIR"]
         try d.start()
