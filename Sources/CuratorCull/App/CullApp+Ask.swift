@@ -10,23 +10,21 @@ extension CullApp {
         dirty = true
     }
 
-    func askKey(_ key: Key, _ question: Question) throws(CullError) {
-        switch key {
-        case .character("y"), .character("Y"):
-            closeOverlay()
-            switch question.action {
-            case .leaveSelectMode: try switchMode(asked: true)
-            case .page(let move): try go(move, asked: true)
-            case .undo(let batch, let count): try undo(batch: batch, count)
-            }
-        case .character("n"), .character("N"), .escape, .character("q"), .control("c"), .control("g"):
-            closeOverlay()
-            switch question.action {
-            case .leaveSelectMode, .page: say("Nothing changed: the selection stays.")
-            case .undo: say("Nothing was put back.")
-            }
-        default:
-            break
+    /// `y` to a question: what it asked about, with nothing asked again.
+    func answerYes(_ question: Question) throws(CullError) {
+        closeOverlay()
+        switch question.action {
+        case .leaveSelectMode: try switchMode(asked: true)
+        case .page(let move): try go(move, asked: true)
+        case .undo(let batch, let count): try undo(batch: batch, count)
+        }
+    }
+
+    func answerNo(_ question: Question) {
+        closeOverlay()
+        switch question.action {
+        case .leaveSelectMode, .page: say("Nothing changed: the selection stays.")
+        case .undo: say("Nothing was put back.")
         }
     }
 
@@ -36,8 +34,7 @@ extension CullApp {
     func proposeUndo() throws(CullError) {
         try request(TrashListRequest()) { [weak self] list in
             guard let self else { return }
-            let batches = Set(list.photos.map(\.batch))
-            guard let batch = self.lastBatch.flatMap({ batches.contains($0) ? $0 : nil }) ?? batches.max() else {
+            guard let batch = self.batches.toUndo(inTrash: Set(list.photos.map(\.batch))) else {
                 self.say("Nothing to undo: nothing you moved to the trash with curatord is still there.")
                 return
             }

@@ -5,12 +5,12 @@ extension CullApp {
     /// `d`: the plan of the selection (in select mode) or of the photo under the
     /// cursor (view mode, as a swipe deletes one), shown for a yes or no (seed 000).
     func prepareDelete() throws(CullError) {
-        let fromSelection = mode == .select
+        let fromSelection = mirror.mode == .select
         var ids: [Int64]?
         if !fromSelection {
-            guard let id = data.id(at: cursor) else { return }
+            guard let id = data.id(at: cursor.position) else { return }
             ids = [id]
-        } else if selection.count == 0 {
+        } else if mirror.selection.count == 0 {
             say("Nothing is selected: Space selects the photo under the cursor.")
             return
         }
@@ -22,40 +22,33 @@ extension CullApp {
         }
     }
 
-    func confirmKey(_ key: Key, _ plan: DeletePlanResult, fromSelection: Bool) throws(CullError) {
-        switch key {
-        case .character("y"), .character("Y"):
-            overlay = .progress(title: "Moving \(PhotoFileCount.plural(plan.count, "photo")) to the trash", done: 0,
-                                total: plan.files ?? plan.count)
-            try request(DeleteConfirmRequest(session: session, token: plan.token),
-                        failed: { [weak self] in self?.closeOverlay() }) { [weak self] r in
-                guard let self else { return }
-                self.overlay = .none
-                self.writer.invalidate()
-                self.lastBatch = r.batch
-                if fromSelection {
-                    // The confirm leaves select mode with an empty selection (no event for our own).
-                    self.mode = .view
-                    self.selection.replace(with: [])
-                    self.selectedBytes = 0
-                    self.hiddenSelected = 0
-                }
-                // A group's files each have their result: photos and files counted apart, as the plan said them.
-                let moved = PhotoFileCount(r.items.filter { $0.outcome == .trashed })
-                let left = PhotoFileCount(r.items.filter { $0.outcome != .trashed })
-                let skipped = left.files > 0 ? ", \(left.phrase) skipped (changed, gone or not yours)" : ""
-                self.say("Batch \(r.batch): \(moved.phrase) moved to the trash (\(Self.bytes(r.bytes)))"
-                         + skipped + ". Ctrl+Z puts them back.", warning: r.skipped > 0)
-                self.scheduleShape(soon: true)
-            }
-        case .character("n"), .character("N"), .escape, .character("q"), .control("c"):
-            overlay = .none
-            writer.invalidate()
-            try request(DeleteCancelRequest(session: session, token: plan.token)) { _ in }
-            say("Nothing was moved.")
-        default:
-            break
+    /// `y` to the plan: the batch goes, its progress shown until its answer.
+    func confirmDelete(_ plan: DeletePlanResult, fromSelection: Bool) throws(CullError) {
+        overlay = .progress(title: "Moving \(PhotoFileCount.plural(plan.count, "photo")) to the trash", done: 0,
+                            total: plan.files ?? plan.count)
+        try request(DeleteConfirmRequest(session: session, token: plan.token),
+                    failed: { [weak self] in self?.closeOverlay() }) { [weak self] r in
+            guard let self else { return }
+            self.overlay = .none
+            self.writer.invalidate()
+            self.batches.moved(r.batch)
+            if fromSelection { self.mirror.selectionTrashed() }
+            // A group's files each have their result: photos and files counted apart, as the plan said them.
+            let moved = PhotoFileCount(r.items.filter { $0.outcome == .trashed })
+            let left = PhotoFileCount(r.items.filter { $0.outcome != .trashed })
+            let skipped = left.files > 0 ? ", \(left.phrase) skipped (changed, gone or not yours)" : ""
+            self.say("Batch \(r.batch): \(moved.phrase) moved to the trash (\(Self.bytes(r.bytes)))"
+                     + skipped + ". Ctrl+Z puts them back.", warning: r.skipped > 0)
+            self.scheduleShape(soon: true)
         }
+    }
+
+    /// `n` to the plan: nothing moves, and the daemon forgets the plan.
+    func cancelDelete(_ plan: DeletePlanResult) throws(CullError) {
+        overlay = .none
+        writer.invalidate()
+        try request(DeleteCancelRequest(session: session, token: plan.token)) { _ in }
+        say("Nothing was moved.")
     }
 
     /// The yes to Ctrl+Z's question: batch `batch` back where it was.
@@ -72,7 +65,7 @@ extension CullApp {
             if r.conflicts > 0 { text += ", \(PhotoFileCount.plural(r.conflicts, "file")) left in the trash (a file stands at its path)" }
             if r.missing > 0 { text += ", \(PhotoFileCount.plural(r.missing, "file")) no longer in the trash" }
             self.say(text + ".", warning: r.conflicts + r.missing > 0)
-            if self.lastBatch == r.batch { self.lastBatch = nil }
+            self.batches.putBack(r.batch)
             self.scheduleShape(soon: true)
         }
     }

@@ -11,18 +11,14 @@ extension CullApp {
             if let id = event.photo?.id ?? event.photoId {
                 data.forget(id)
                 thumbnails.forget(id)
-                fileFacts[id] = nil
+                fileFacts.forget(id)
             }
             if event.event == .changed || event.event == .moved, data.position(of: event.photo?.id ?? -1) != nil {
                 dirty = true
             }
             if event.event != .changed { scheduleShape() }
         case .selection where event.session == session:
-            mode = event.mode ?? mode
-            if let newCap = event.cap { cap = newCap }
-            selectedBytes = event.bytes ?? selectedBytes
-            hiddenSelected = event.hidden ?? hiddenSelected
-            selection.replace(with: (event.items ?? []).sorted { $0.number < $1.number }.map(\.id))
+            mirror.apply(event: event)
             if let view = event.view, view != data.view { scheduleShape(soon: true) }
             dirty = true
         case .batch:
@@ -65,41 +61,25 @@ extension CullApp {
 
     /// Lists the shape again shortly: a burst of events makes one listing.
     func scheduleShape(soon: Bool = false) {
-        let due = MonotonicClock.nanoseconds() + (soon ? 0 : 40_000_000)
-        if shapeDue == nil || due < (shapeDue ?? 0) { shapeDue = due }
+        shape.schedule(soon: soon, now: MonotonicClock.nanoseconds())
     }
 
     func listShape() throws(CullError) {
-        shapeDue = nil
-        guard !shapeInFlight else {
-            shapeAgain = true
-            return
-        }
-        shapeInFlight = true
-        let before = followAfterShape ?? data.id(at: cursor)
-        followAfterShape = nil
+        guard shape.begin() else { return }
+        let before = cursor.takeFollow(current: data.id(at: cursor.position))
         try link.send(shapeRequest()) { [weak self] line in
             guard let self else { return }
             let outcome = ShapeListing.read(Array(line))
-            self.shapeInFlight = false
-            if self.shapeAgain {
-                self.shapeAgain = false
-                self.scheduleShape(soon: true)
-            }
+            self.shape.finish(now: MonotonicClock.nanoseconds())
             switch outcome {
             case .success(let listing):
                 self.data.replaceShape(with: listing)
-                self.layoutCache = nil
-                if let before, let position = self.data.position(of: before) {
-                    self.cursor = position
-                } else {
-                    self.cursor = min(max(self.cursor, 1), self.data.total)
-                }
-                if self.data.total == 0 { self.cursor = 0 }
+                self.grid.invalidate()
+                self.cursor.land(on: before.flatMap { self.data.position(of: $0) }, total: self.data.total)
                 self.dirty = true
             case .failure(let error) where !self.data.isComplete:
                 // The start's shape: without it there is no grid to move in.
-                self.pendingError = CullError.daemon(error)
+                self.requests.carry(CullError.daemon(error))
             case .failure(let error):
                 self.say(error.message, warning: true)
             }

@@ -5,9 +5,8 @@ extension CullApp {
     /// A session answer: its state, and the selection's numbers fetched again when
     /// its count says they moved otherwise than the grid knows.
     func settle(_ result: SessionResult) throws(CullError) {
-        apply(result)
-        if result.count == 0 { selection.replace(with: []) }
-        if result.count != selection.count {
+        dirty = true
+        if mirror.settle(result) {
             try request(SelectionRequest(session: session)) { [weak self] r in self?.apply(r) }
         }
     }
@@ -15,12 +14,12 @@ extension CullApp {
     /// `v`: seed 000's two modes. Leaving select mode clears the selection (the daemon
     /// does): with photos selected, it says so and asks first (`asked`: the yes).
     func switchMode(asked: Bool = false) throws(CullError) {
-        let leaving = mode == .select
-        let dropped = selection.count
+        let leaving = mirror.mode == .select
+        let dropped = mirror.selection.count
         if leaving, dropped > 0, !asked {
             ask(Question(title: "Leave select mode?",
                          lines: ["Leaving select mode clears the selection of \(PhotoFileCount.plural(dropped, "photo"))"
-                                 + " (\(Self.bytes(selectedBytes)))."],
+                                 + " (\(Self.bytes(mirror.selectedBytes)))."],
                          yes: "clear it and leave", no: "stay in select mode", action: .leaveSelectMode))
             return
         }
@@ -37,8 +36,8 @@ extension CullApp {
 
     /// Space: seed 002's tap. A protected photo is refused here and by the daemon.
     func toggleUnderCursor() throws(CullError) {
-        guard let id = data.id(at: cursor) else { return }
-        guard mode == .select else {
+        guard let id = data.id(at: cursor.position) else { return }
+        guard mirror.mode == .select else {
             say("View mode: press v to select photos.")
             return
         }
@@ -48,38 +47,25 @@ extension CullApp {
         }
         try request(ToggleRequest(session: session, selector: PhotoSelector(ids: [id]))) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
-            self.selection.toggle(id)
+            self.mirror.selection.toggle(id)
             try self.settle(r)
         }
     }
 
     /// `/`: a glob or a date range; the page and the selection stay (seed 001).
     func setFilter(_ filter: ViewFilter?) throws(CullError) {
-        var view = data.view
-        var kept = filter ?? ViewFilter()
-        kept.types = data.view.filter?.types
-        // The marks asked for on the command line stay too.
-        kept.ratingMin = data.view.filter?.ratingMin
-        kept.ratingMax = data.view.filter?.ratingMax
-        kept.flags = data.view.filter?.flags
-        kept.labels = data.view.filter?.labels
-        view.filter = kept.isEmpty ? nil : kept
+        let view = ViewEdits.filtered(data.view, by: filter)
         try changeView(view, note: filter == nil ? "Filter cleared." : "Filter: \(FilterText.describe(filter)).")
     }
 
     /// `s`: the next sort; `r`: the other order. The selection stays.
     func cycleSort() throws(CullError) {
-        let order: [SortKey] = [.name, .capture, .mtime, .size, .custom, .rating, .flag, .label]
-        let current = data.view.sort ?? .name
-        let next = order[((order.firstIndex(of: current) ?? 0) + 1) % order.count]
-        var view = data.view
-        view.sort = next
-        try changeView(view, note: "Sorted by \(Self.describe(next)).")
+        let view = ViewEdits.nextSort(data.view)
+        try changeView(view, note: "Sorted by \(Self.describe(view.sort ?? .name)).")
     }
 
     func reverseOrder() throws(CullError) {
-        var view = data.view
-        view.order = (view.order ?? .asc) == .asc ? .desc : .asc
+        let view = ViewEdits.reversed(data.view)
         try changeView(view, note: view.order == .desc ? "Highest first." : "Lowest first.")
     }
 
@@ -110,70 +96,56 @@ extension CullApp {
 
     /// True when the page is left at once; else the question is up, and its yes goes.
     private func mayLeavePage(_ move: PageMove, to place: String, asked: Bool) -> Bool {
-        guard !asked, selection.count > 0 else { return true }
+        guard !asked, mirror.selection.count > 0 else { return true }
         ask(Question(title: "Go to another page?",
                      lines: ["Going to \(place), another page, clears the selection",
-                             "of \(PhotoFileCount.plural(selection.count, "photo")) (\(Self.bytes(selectedBytes)))."],
+                             "of \(PhotoFileCount.plural(mirror.selection.count, "photo")) (\(Self.bytes(mirror.selectedBytes)))."],
                      yes: "go and clear it", no: "stay here", action: .page(move)))
         return false
     }
 
     /// `o`: the folder under the cursor as the page.
     private func openCursorFolder(asked: Bool) throws(CullError) {
-        guard let layout = currentLayout(), let index = layout.runIndex(of: cursor) else { return }
+        guard let layout = currentLayout(), let index = layout.runIndex(of: cursor.position) else { return }
         let run = layout.runs[index]
         guard mayLeavePage(.openCursorFolder, to: [run.root, run.path].filter { !$0.isEmpty }.joined(separator: "/"), asked: asked)
         else { return }
-        pages.append(PageMemory(view: data.view, runs: data.runs, cursorID: data.id(at: cursor)))
+        pages.push(PageMemory(view: data.view, runs: data.runs, cursorID: data.id(at: cursor.position)))
         try goToPage(root: run.root, folder: run.path)
     }
 
     /// `]` and `[`: the folder beside this page's, in the wider view it was opened from.
     private func siblingFolder(_ delta: Int, asked: Bool) throws(CullError) {
-        guard let wider = pages.last else {
+        switch pages.sibling(delta, of: data.view) {
+        case .noWiderView:
             say("o opens the folder under the cursor as a page; then [ and ] go to the folders beside it.")
-            return
-        }
-        var folders: [FolderRun] = []
-        for run in wider.runs where !folders.contains(where: { $0.root == run.root && $0.path == run.path }) { folders.append(run) }
-        let here = folders.firstIndex { $0.root == data.view.root && $0.path == (data.view.folder ?? "") } ?? 0
-        let target = here + delta
-        guard folders.indices.contains(target) else {
+        case .edge:
             say(delta > 0 ? "This is the last folder." : "This is the first folder.")
-            return
+        case .folder(let root, let path):
+            guard mayLeavePage(.sibling(delta), to: [root, path].filter { !$0.isEmpty }.joined(separator: "/"), asked: asked)
+            else { return }
+            try goToPage(root: root, folder: path)
         }
-        let folder = folders[target]
-        guard mayLeavePage(.sibling(delta), to: [folder.root, folder.path].filter { !$0.isEmpty }.joined(separator: "/"), asked: asked)
-        else { return }
-        try goToPage(root: folder.root, folder: folder.path)
     }
 
     /// Backspace: back to the wider view this page was opened from (or the folder above).
     private func widenPage(asked: Bool) throws(CullError) {
         if let wider = pages.last {
             guard mayLeavePage(.widen, to: Self.describe(wider.view), asked: asked) else { return }
-            pages.removeLast()
+            _ = pages.pop()
             try changeView(wider.view, note: "Back to \(Self.describe(wider.view)).", page: true, cursorID: wider.cursorID)
             return
         }
-        guard let folder = data.view.folder, !folder.isEmpty else {
+        guard let view = PageHistory.parent(of: data.view) else {
             say("This is the whole \(data.view.root.map { "root \($0)" } ?? "collection").")
             return
         }
-        var view = data.view
-        let parent = folder.split(separator: "/").dropLast().joined(separator: "/")
-        view.folder = parent.isEmpty ? nil : parent
-        view.recursive = nil
         guard mayLeavePage(.widen, to: Self.describe(view), asked: asked) else { return }
         try changeView(view, note: "Up to \(Self.describe(view)).", page: true)
     }
 
     private func goToPage(root: String, folder: String) throws(CullError) {
-        var view = data.view
-        view.root = root
-        view.folder = folder.isEmpty ? nil : folder
-        view.folderRaw = nil
-        view.recursive = false
+        let view = PageHistory.page(of: data.view, root: root, folder: folder)
         try changeView(view, note: "Page \(Self.describe(view)).", page: true)
     }
 
@@ -184,8 +156,8 @@ extension CullApp {
 
     /// Sets the session's view and lists its shape again; the cursor stays on its photo.
     func changeView(_ view: ViewSpec, note: String, page: Bool = false, cursorID: Int64? = nil) throws(CullError) {
-        let dropped = selection.count
-        let follow = cursorID ?? data.id(at: cursor)
+        let dropped = mirror.selection.count
+        let follow = cursorID ?? data.id(at: cursor.position)
         try request(ViewRequest(session: session, view: view)) { [weak self] (r: SessionResult) throws(CullError) in
             guard let self else { return }
             try self.settle(r)
@@ -198,15 +170,8 @@ extension CullApp {
                 text += " Another page: the selection was cleared."
             }
             self.say(text)
-            self.followAfterShape = follow
+            self.cursor.follow = follow
             try self.listShape()
         }
     }
-}
-
-/// A wider view a folder page was opened from, to go back to and to find its neighbours in.
-struct PageMemory {
-    var view: ViewSpec
-    var runs: [FolderRun]
-    var cursorID: Int64?
 }

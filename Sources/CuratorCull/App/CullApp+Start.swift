@@ -24,17 +24,16 @@ extension CullApp {
         let first = ListRequest(session: session, view: nil, offset: 0, limit: ViewData.pageSize, fields: ViewData.detailFields)
         data.seed(with: try link.callNow(first))
         try terminal.enter()
-        graphics = try chooseGraphics()
+        let graphics = try chooseGraphics()
         if graphics == .kitty { terminal.deleteKittyImagesOnLeave() }
         writer = ScreenWriter(trueColor: Self.hasTrueColor(ProcessInfo.processInfo.environment))
-        art.release()
+        thumbnails.releaseArt()
         let size = terminal.size()
         let cell = size.pixelWidth > 0 && size.pixelHeight > 0
             ? (size.pixelWidth / size.columns, size.pixelHeight / size.rows) : (10, 20)
-        art = ChafaArt(graphics: graphics, cellPixels: cell)
-        thumbnails = Thumbnails(art: art, link: link)
+        thumbnails = Thumbnails(art: ChafaArt(graphics: graphics, cellPixels: cell), link: link)
         thumbnails.onChange = { [weak self] in self?.dirty = true }
-        cursor = data.total > 0 ? 1 : 0
+        cursor.position = data.total > 0 ? 1 : 0
     }
 
     /// The listing that gives the view's shape: every position's id and the folder runs.
@@ -43,19 +42,7 @@ extension CullApp {
     }
 
     func apply(_ result: SelectionResult) {
-        mode = result.mode
-        cap = result.cap
-        selectedBytes = result.bytes
-        hiddenSelected = result.hidden ?? 0
-        selection.replace(with: result.items.sorted { $0.number < $1.number }.map(\.id))
-        dirty = true
-    }
-
-    func apply(_ result: SessionResult) {
-        mode = result.mode
-        cap = result.cap
-        selectedBytes = result.bytes
-        hiddenSelected = result.hidden ?? 0
+        mirror.apply(result)
         dirty = true
     }
 
@@ -75,14 +62,8 @@ extension CullApp {
             answer += bytes
         }
         // Keys typed meanwhile are kept; the answer itself is not a key.
-        if let start = answer.firstIndex(of: 0x1B), let end = answer[start...].firstIndex(of: UInt8(ascii: "c")) {
-            let reply = Array(answer[start...end])
-            answer.removeSubrange(start...end)
-            for key in keys.feed(answer) { pendingKeys.append(key) }
-            return GraphicsMode.answerListsSixels(reply) ? .sixel : .symbols
-        }
-        for key in keys.feed(answer) { pendingKeys.append(key) }
-        return .symbols
+        guard let reply = input.separateAnswer(answer) else { return .symbols }
+        return GraphicsMode.answerListsSixels(reply) ? .sixel : .symbols
     }
 
     static func hasTrueColor(_ environment: [String: String]) -> Bool {

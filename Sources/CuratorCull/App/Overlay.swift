@@ -39,14 +39,8 @@ enum AskedAction {
 }
 
 /// The keys that go to another page.
-enum PageMove {
+enum PageMove: Equatable {
     case widen
     case openCursorFolder
     case sibling(Int)
-}
-
-/// A line for the status bar, and how long it stays.
-struct StatusMessage {
-    var text: String
-    var warning: Bool
 }

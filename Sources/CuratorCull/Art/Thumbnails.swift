@@ -40,6 +40,12 @@ final class Thumbnails {
         self.link = link
     }
 
+    /// How the pictures are drawn: text, or a pixel protocol.
+    var graphics: GraphicsMode { art.graphics }
+
+    /// libchafa's terminal description, once the art is no longer drawn.
+    func releaseArt() { art.release() }
+
     /// The size to ask for a space of `columns` x `rows` cells: text art needs few
     /// pixels, pixel art as many as the cells hold.
     func size(columns: Int, rows: Int, large: Bool) -> ThumbnailSize {

@@ -10,14 +10,14 @@ extension CullApp {
             + ((view.order ?? .asc) == .desc ? " ↓" : " ↑")
         if view.hasFilter { left += " · filter \(FilterText.describe(view.filter))" }
         var right: String
-        if mode == .select {
-            right = " SELECT \(selection.count)" + (cap.map { " of \($0)" } ?? "") + " · \(Self.bytes(selectedBytes))"
-            if hiddenSelected > 0 { right += " (\(hiddenSelected) hidden)" }
+        if mirror.mode == .select {
+            right = " SELECT \(mirror.selection.count)" + (mirror.cap.map { " of \($0)" } ?? "") + " · \(Self.bytes(mirror.selectedBytes))"
+            if mirror.hiddenSelected > 0 { right += " (\(mirror.hiddenSelected) hidden)" }
         } else {
             right = " VIEW"
         }
-        if data.total > 0 { right += "  \(cursor)/\(data.total) " } else { right += " " }
-        let modeStyle = mode == .select ? Palette.badge : Palette.statusBar
+        if data.total > 0 { right += "  \(cursor.position)/\(data.total) " } else { right += " " }
+        let modeStyle = mirror.mode == .select ? Palette.badge : Palette.statusBar
         let rightWidth = DisplayWidth.of(right)
         screen.put(0, 0, DisplayWidth.truncate(left, to: max(0, screen.width - rightWidth - 1)), Palette.statusBar)
         screen.put(max(0, screen.width - rightWidth), 0, right, modeStyle)
@@ -33,10 +33,10 @@ extension CullApp {
             screen.put(used, y, DisplayWidth.truncateLeft(text, to: screen.width - used - 2) + "█", Palette.statusBar)
             return
         }
-        if let status {
-            let style = status.warning ? Palette.warningBar : Palette.statusBar
+        if let message = status.message {
+            let style = message.warning ? Palette.warningBar : Palette.statusBar
             screen.fill(0, y, screen.width, 1, " ", style)
-            screen.put(0, y, " " + DisplayWidth.truncate(status.text, to: screen.width - 2), style)
+            screen.put(0, y, " " + DisplayWidth.truncate(message.text, to: screen.width - 2), style)
             return
         }
         screen.fill(0, y, screen.width, 1, " ", Palette.statusBar)
@@ -44,7 +44,7 @@ extension CullApp {
         switch overlay {
         case .detail: hints = " ←/→ previous/next · Space select · Esc back to the grid"
         default:
-            hints = mode == .select
+            hints = mirror.mode == .select
                 ? " Space select · d delete selected · v leave select mode · / filter · s sort · Enter open · ? keys · q quit"
                 : " v select mode · Enter open · d delete this · ^Z undo · / filter · s sort · o folder page · ? keys · q quit"
         }
@@ -130,7 +130,7 @@ extension CullApp {
     // MARK: one photo large
 
     func drawDetail(_ screen: inout ScreenBuffer) {
-        guard let id = data.id(at: cursor) else { return }
+        guard let id = data.id(at: cursor.position) else { return }
         let photo = data.details[id]
         let infoLines = 6
         let artRows = max(3, screen.height - 3 - infoLines)
@@ -140,7 +140,7 @@ extension CullApp {
         } else {
             drawPlaceholder(&screen, photo: photo, x: 2, y: 1, columns: artColumns, rows: artRows)
         }
-        if let photo { thumbnails.want([photo], columns: artColumns, rows: artRows, large: true) } else { requestDetails(around: [cursor]) }
+        if let photo { thumbnails.want([photo], columns: artColumns, rows: artRows, large: true) } else { requestDetails(around: [cursor.position]) }
         var y = artRows + 2
         let label = Palette.mutedText
         // Values are names and what a file's EXIF says: shown escaped, whatever they hold.
@@ -150,11 +150,11 @@ extension CullApp {
             y += 1
         }
         guard let photo else {
-            line("photo", "\(cursor) of \(data.total)…")
+            line("photo", "\(cursor.position) of \(data.total)…")
             return
         }
         var mark = ""
-        if let number = selection.number(of: id) { mark = "   selected #\(number)" }
+        if let number = mirror.selection.number(of: id) { mark = "   selected #\(number)" }
         if photo.protected == true { mark += "   protected: cannot be selected" }
         line("path", "\(photo.root)/\(photo.path)", CellStyle(bold: true))
         line("size", "\(Self.bytes(photo.size)) (\(photo.size) bytes), \(photo.type.uppercased())" + mark)
@@ -173,29 +173,25 @@ extension CullApp {
             line("camera", message, Palette.mutedText)
             line("pixels", "unknown")
         }
-        line("position", "\(cursor) of \(data.total) · id \(photo.id)")
+        line("position", "\(cursor.position) of \(data.total) · id \(photo.id)")
     }
 
     /// What the daemon read from the photo's file (`photo.info`), asked once per
     /// photo shown large: the camera and the pixel size, with the daemon's checks of
     /// who may read it, wherever the photos are.
     func fileFacts(of photo: PhotoSummary) -> FileFacts {
-        if let known = fileFacts[photo.id] { return known }
-        fileFacts[photo.id] = .asked
+        let (facts, isNew) = fileFacts.lookup(photo.id)
+        guard isNew else { return facts }
         let id = photo.id
         do {
             try link.call(PhotoInfoRequest(photo: id)) { [weak self] outcome in
-                guard let self, case .asked? = self.fileFacts[id] else { return }
-                switch outcome {
-                case .success(let info): self.fileFacts[id] = .known(info)
-                case .failure(let error): self.fileFacts[id] = .refused(error.message)
-                }
+                guard let self, self.fileFacts.answer(id, outcome) else { return }
                 self.dirty = true
             }
         } catch {
-            pendingError = error
+            requests.carry(error)
         }
-        return .asked
+        return facts
     }
 
     /// "8192 × 5464", and "(shown upright: 5464 × 8192)" when EXIF turns it a quarter.
@@ -208,14 +204,6 @@ extension CullApp {
     static func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
     }
-}
-
-/// `photo.info`'s answer for one photo, as the detail view shows it.
-enum FileFacts {
-    case asked
-    case known(PhotoInfoResult)
-    /// The daemon said no (`permission_denied`, `no_such_photo`): its message.
-    case refused(String)
 }
 
 extension String {

@@ -4,20 +4,12 @@ import CuratorSystem
 import Glibc
 
 extension CullApp {
-    var geometry: CellGeometry { CellGeometry.levels[min(max(zoom, 0), CellGeometry.levels.count - 1)] }
+    var geometry: CellGeometry { grid.cell }
 
-    func currentLayout() -> GridLayout? {
-        let columns = geometry.columns(in: terminal.size().columns)
-        if let layoutCache, layoutCache.columns == columns, layoutCache.runs == data.runs { return layoutCache }
-        guard !data.runs.isEmpty else { return nil }
-        layoutCache = GridLayout(runs: data.runs, columns: columns)
-        return layoutCache
-    }
+    func currentLayout() -> GridLayout? { grid.layout(runs: data.runs, screenColumns: terminal.size().columns) }
 
     /// Lines between the title bar and the status bar.
-    var gridLines: Int { max(1, terminal.size().rows - 2) }
-
-    func visiblePhotoRows() -> Int { max(1, (gridLines - 1) / geometry.height) }
+    var gridLines: Int { GridGeometry.gridLines(screenRows: terminal.size().rows) }
 
     /// Draws what the state says, and sends the difference.
     func draw() {
@@ -37,29 +29,10 @@ extension CullApp {
         case .ask(let question): drawAsk(&screen, question)
         default: break
         }
-        terminal.write(writer.frame(screen, kittyImages: graphics == .kitty))
-        if !firstFrameReported, data.total == 0 || screenComplete {
-            firstFrameReported = true
-            timing("first_frame_ms", since: startedAt)
+        terminal.write(writer.frame(screen, kittyImages: thumbnails.graphics == .kitty))
+        for ended in frames.framed(viewIsEmpty: data.total == 0, keysAnswered: requests.isIdle && input.isEmpty) {
+            FrameTiming.record(ended.name, since: ended.since)
         }
-        if let keyReadAt, busy == 0, pendingKeys.isEmpty {
-            self.keyReadAt = nil
-            timing("key_ms", since: keyReadAt)
-        }
-    }
-
-    /// CURATORCTL_CULL_TIMING=FILE: the time to the first whole screen and from each
-    /// key read to its frame, with the peak resident memory, for the benchmark.
-    private func timing(_ name: String, since start: UInt64) {
-        guard let path = getenv("CURATORCTL_CULL_TIMING").map({ String(cString: $0) }), !path.isEmpty else { return }
-        let ms = Double(MonotonicClock.nanoseconds() - start) / 1e6
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let line = "\(name)=\(ms) wall_ns=\(WallClock.nanoseconds()) max_rss_kb=\(usage.ru_maxrss)\n"
-        let fd = SystemCalls.openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        _ = line.withCString { SystemCalls.write(fd, $0, strlen($0)) }
-        _ = SystemCalls.close(fd)
     }
 
     // MARK: the grid
@@ -71,9 +44,9 @@ extension CullApp {
             return
         }
         let first = 1, last = first + gridLines - 1
-        keepCursorVisible(layout)
+        cursor.keepVisible(layout, lines: gridLines, cellHeight: geometry.height)
         var y = first
-        var row = top
+        var row = cursor.top
         var shownPositions: [Int] = []
         while y <= last, let gridRow = layout.row(row) {
             switch gridRow {
@@ -92,33 +65,10 @@ extension CullApp {
         }
         requestDetails(around: shownPositions)
         let cell = geometry
-        screenComplete = !shownPositions.isEmpty && shownPositions.allSatisfy { position in
+        frames.screenComplete = !shownPositions.isEmpty && shownPositions.allSatisfy { position in
             guard let photo = data.photo(at: position) else { return false }
             return thumbnails.isSettled(photo, columns: cell.artColumns, rows: cell.artRows, large: false)
         }
-    }
-
-    /// Scrolls so that the cursor's row is on screen, with its heading when it is the
-    /// folder's first row.
-    func keepCursorVisible(_ layout: GridLayout) {
-        guard let place = layout.place(of: cursor) else { return }
-        let wanted = place.row - 1 >= 0 && layout.row(place.row - 1).map { if case .heading = $0 { true } else { false } } == true
-            ? place.row - 1 : place.row
-        if wanted < top { top = wanted }
-        // Down: the cursor's row must end above the status bar. The highest top that
-        // shows it is found walking up from its row (a screenful of rows, not every
-        // row from the old top: G at 100 000 photos crossed 35 000 of them).
-        var lowest = place.row
-        var used = geometry.height
-        while lowest > 0 {
-            let above: Int
-            if case .heading? = layout.row(lowest - 1) { above = 1 } else { above = geometry.height }
-            guard used + above <= gridLines else { break }
-            used += above
-            lowest -= 1
-        }
-        if top < lowest { top = lowest }
-        top = min(max(0, top), max(0, layout.rowCount - 1))
     }
 
     func drawHeading(_ screen: inout ScreenBuffer, _ run: FolderRun, y: Int) {
@@ -133,8 +83,8 @@ extension CullApp {
         let cell = geometry
         guard let id = data.id(at: position) else { return }
         let photo = data.details[id]
-        let isCursor = position == cursor
-        let number = selection.number(of: id)
+        let isCursor = position == cursor.position
+        let number = mirror.selection.number(of: id)
         let isProtected = photo?.protected == true
         // The frame: the cursor's, the selection's, a protected photo's, or none.
         let frameStyle: CellStyle? = isCursor ? Palette.cursorFrame : number != nil ? Palette.selectedFrame
