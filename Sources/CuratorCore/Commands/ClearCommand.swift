@@ -3,7 +3,7 @@ import CuratorProtocol
 
 /// `clear`: the selection emptied; the session stays in select mode.
 enum ClearCommand: StateCommand {
-    static func run(in state: CuratorState, _ args: ClearRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
+    static func run(in state: any SessionScope, _ args: ClearRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let current = state.session(key)
         let update: SessionUpdate

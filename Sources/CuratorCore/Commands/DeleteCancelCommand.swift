@@ -7,7 +7,7 @@ import CuratorProtocol
 /// plan for is `token_invalid`, so that a client told the plan is cancelled never
 /// finds its photos in the trash.
 enum DeleteCancelCommand: StateCommand {
-    static func run(in state: CuratorState, _ args: DeleteCancelRequest, caller: Caller) throws(ProtocolError) -> DeleteCancelResult {
+    static func run(in state: any PlanCancelScope, _ args: DeleteCancelRequest, caller: Caller) throws(ProtocolError) -> DeleteCancelResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         guard let token = args.token else { return DeleteCancelResult(cancelled: state.plans.cancel(session: key)) }
         guard state.plans.cancel(token: token, uid: caller.uid) else {

@@ -7,21 +7,20 @@ import CuratorSystem
 /// as it reaches the trash, and the owner's subscribers hear every photo's outcome.
 /// A photo that changed since the plan, or is protected now, is skipped and reported.
 enum DeleteConfirmCommand: CuratorCommand {
-    static func run(_ args: DeleteConfirmRequest, curator: Curator, caller: Caller) throws -> BatchResult {
+    static func run(_ args: DeleteConfirmRequest, curator: any BatchScope, caller: Caller) throws -> BatchResult {
         // Checked under the lock `beginStopping` takes: a batch is either known to a
         // stopping daemon (which waits for it to stop) or refused before anything is journaled.
-        let plan = try curator.withState { (state) throws(ProtocolError) in
+        let plan = try curator.withPlans { (state) throws(ProtocolError) in
             if curator.isStopping { throw Curator.stoppingError }
             return try takePlan(in: state, args, uid: caller.uid)
         }
-        return try BatchCoordinator(curator: curator).delete(plan, items: Self.withTrash(plan.items, curator.configuration),
-                                                             caller: caller)
+        return try curator.batchCoordinator.delete(plan, items: Self.withTrash(plan.items, curator.configuration), caller: caller)
     }
 
     /// Takes a plan for confirmation: checks owner, expiry, the selection it was
     /// made from, and that no other batch holds one of its roots; re-checks
     /// protection (a reload may have protected a folder since). Takes its roots' slots.
-    static func takePlan(in state: CuratorState, _ args: DeleteConfirmRequest, uid: UInt32) throws(ProtocolError) -> DeletePlan {
+    static func takePlan(in state: any PlanTakingScope, _ args: DeleteConfirmRequest, uid: UInt32) throws(ProtocolError) -> DeletePlan {
         let key = try SessionKey.named(args.session, uid: uid)
         guard var plan = state.plans[args.token], plan.key.uid == uid else {
             throw ProtocolError(.tokenInvalid, "This delete token is unknown, already used, cancelled, or replaced by newer plans; prepare the delete again.",

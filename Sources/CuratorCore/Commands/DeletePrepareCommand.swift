@@ -8,7 +8,7 @@ import Glibc
 /// each photo's identity pinned; a token to confirm it with before it expires.
 /// Any change to the selection voids it.
 enum DeletePrepareCommand: StateCommand {
-    static func run(in state: CuratorState, _ args: DeletePrepareRequest, caller: Caller) throws(ProtocolError) -> DeletePlanResult {
+    static func run(in state: any PlanScope, _ args: DeletePrepareRequest, caller: Caller) throws(ProtocolError) -> DeletePlanResult {
         let library = state.library
         let config = state.config
         let key = try SessionKey.named(args.session, uid: caller.uid)

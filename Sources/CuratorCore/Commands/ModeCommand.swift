@@ -4,7 +4,7 @@ import CuratorProtocol
 /// `mode`: view or select (article 000); leaving select mode clears the selection.
 /// A cap bounds the selection (article 002), within `max_selection`.
 enum ModeCommand: StateCommand {
-    static func run(in state: CuratorState, _ args: ModeRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
+    static func run(in state: any SessionScope, _ args: ModeRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let maxSelection = state.config.maxSelection
         if let cap = args.cap, cap < 1 || cap > maxSelection {

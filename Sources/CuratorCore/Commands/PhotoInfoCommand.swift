@@ -18,17 +18,17 @@ enum PhotoInfoCommand: CuratorCommand {
         var files: MarkedFiles
     }
 
-    static func run(_ args: PhotoInfoRequest, curator: Curator, caller: Caller) throws -> PhotoInfoResult {
+    static func run(_ args: PhotoInfoRequest, curator: any PhotoScope, caller: Caller) throws -> PhotoInfoResult {
         guard let id = args.photo else {
             throw ProtocolError(.invalidArgument, "Say which photo: \"photo\" (an id).", argument: "photo")
         }
-        let place = try curator.withState { (state) throws(ProtocolError) -> Place in
+        let place = try curator.withPhotos { (state) throws(ProtocolError) -> Place in
             // A photo the caller may not see does not exist for them.
             // The id a listing gave: a group's is answered with the file shown for it (issue 15).
             guard let photo = state.library.listed(id), state.maySee(photo, uid: caller.uid), let root = state.roots[photo.rootID] else {
                 throw ProtocolError(.noSuchPhoto, "No photo has the id \(id).", photos: [id])
             }
-            return Place(summary: state.summary(photo), root: root.config.path, relative: state.library.relativePath(of: photo),
+            return Place(summary: state.summary(of: photo), root: root.config.path, relative: state.library.relativePath(of: photo),
                          offline: !root.online, unresponsive: root.unresponsiveSince != nil,
                          files: MarkedFiles(state.library.members(ofGroupShownBy: photo) ?? [photo]))
         }

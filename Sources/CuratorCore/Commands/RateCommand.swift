@@ -21,9 +21,9 @@ enum RateCommand: CuratorCommand {
         var files: MarkedFiles
     }
 
-    static func run(_ args: RateRequest, curator: Curator, caller: Caller) throws -> RateResult {
+    static func run(_ args: RateRequest, curator: any PhotoScope, caller: Caller) throws -> RateResult {
         let change = try Self.change(args)
-        let targets = try curator.withState { (state) throws(ProtocolError) -> [Target] in try Self.targets(args, state, caller) }
+        let targets = try curator.withPhotos { (state) throws(ProtocolError) -> [Target] in try Self.targets(args, state, caller) }
         let requester = caller.uid != geteuid() ? Requester.resolving(uid: caller.uid, gid: caller.credentials.gid) : nil
         // Every photo's folder checked before any sidecar is written.
         let places = try targets.map { target throws(ProtocolError) in try Self.open(target, requester) }
@@ -34,7 +34,7 @@ enum RateCommand: CuratorCommand {
             }
             rated.append(answer)
             // Listings show it now, before the watcher sees the sidecars change.
-            curator.withState { $0.noteRated(marks, ofGroup: target.id) }
+            curator.withPhotos { $0.noteRated(marks, ofGroup: target.id) }
         }
         return RateResult(photos: rated)
     }
@@ -99,7 +99,7 @@ enum RateCommand: CuratorCommand {
     }
 
     /// The photos named (or the session's selection), with their groups' files.
-    static func targets(_ args: RateRequest, _ state: CuratorState, _ caller: Caller) throws(ProtocolError) -> [Target] {
+    static func targets(_ args: RateRequest, _ state: any PhotoLookupScope, _ caller: Caller) throws(ProtocolError) -> [Target] {
         let ids: [Int64]
         if args.positions != nil && args.ids != nil {
             throw ProtocolError(.invalidArgument, "Name the photos one way: ids or positions.", argument: "positions")

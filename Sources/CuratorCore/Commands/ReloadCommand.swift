@@ -7,7 +7,7 @@ import Glibc
 /// and the daemon's own user only, since a reload changes what every user of a
 /// shared daemon sees. Answered once the new configuration is in force.
 enum ReloadCommand: CuratorCommand {
-    static func run(_ args: ReloadRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> ReloadResult {
+    static func run(_ args: ReloadRequest, curator: any ServerScope, caller: Caller) throws(ProtocolError) -> ReloadResult {
         let daemonUID = geteuid()
         guard caller.uid == 0 || caller.uid == daemonUID else {
             log.notice("refused a reload asked by uid \(caller.uid)")

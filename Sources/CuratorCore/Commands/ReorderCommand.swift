@@ -4,7 +4,7 @@ import CuratorProtocol
 /// `reorder`: a photo moved to another position of the custom order, within its
 /// folder, while the view has no filter (article 001).
 enum ReorderCommand: StateCommand {
-    static func run(in state: CuratorState, _ args: ReorderRequest, caller: Caller) throws(ProtocolError) -> ReorderResult {
+    static func run(in state: any ReorderScope, _ args: ReorderRequest, caller: Caller) throws(ProtocolError) -> ReorderResult {
         let library = state.library
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let session = state.session(key)

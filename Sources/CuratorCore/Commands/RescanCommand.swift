@@ -3,8 +3,8 @@ import CuratorProtocol
 
 /// `rescan`: a full scan of one root, or of all, queued with the watcher.
 enum RescanCommand: CuratorCommand {
-    static func run(_ args: RescanRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> RescanResult {
-        let ids = try curator.withState { (state) throws(ProtocolError) -> [Int32] in
+    static func run(_ args: RescanRequest, curator: any ServerScope, caller: Caller) throws(ProtocolError) -> RescanResult {
+        let ids = try curator.withRoots { (state) throws(ProtocolError) -> [Int32] in
             if let name = args.root { return [try state.roots.id(named: name, argument: "root")] }
             return state.rootOrder
         }
@@ -14,7 +14,7 @@ enum RescanCommand: CuratorCommand {
         // from before the rescan (it could, on a loaded host). Bounded: a watcher busy
         // elsewhere still gets the rescan, just later.
         _ = curator.watcherCaughtUp(within: 5)
-        let names = curator.withState { state in ids.map(state.rootName) }
+        let names = curator.withRoots { state in ids.map(state.rootName) }
         return RescanResult(roots: names)
     }
 }

@@ -4,7 +4,7 @@ import CuratorProtocol
 /// `selection`: the session's selected photos, numbered in the order chosen, those
 /// its view hides flagged.
 enum SelectionCommand: StateCommand {
-    static func run(in state: CuratorState, _ args: SelectionRequest, caller: Caller) throws(ProtocolError) -> SelectionResult {
+    static func run(in state: any SessionScope, _ args: SelectionRequest, caller: Caller) throws(ProtocolError) -> SelectionResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let session = state.session(key)
         let hidden = state.hiddenSelected(session)

@@ -7,7 +7,7 @@ import CuratorProtocol
 enum SelectionVerb {
     case select, deselect, toggle
 
-    func run(in state: CuratorState, _ args: some SelectorRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
+    func run(in state: any SessionScope, _ args: some SelectorRequest, caller: Caller) throws(ProtocolError) -> SessionResult {
         let key = try SessionKey.named(args.session, uid: caller.uid)
         let current = state.session(key)
         guard current.mode == .select else { throw SelectionError.notInSelectMode.protocolError }
@@ -43,8 +43,7 @@ enum SelectionVerb {
         if self != .deselect {
             // Protected photos cannot be selected (article 003's non-removable sections).
             let adding = self == .select ? ids : ids.filter { !current.selection.contains($0) }
-            let library = state.library
-            let refused = state.roots.facts.mayProtect.isEmpty ? [] : adding.filter { id in library.listed(id).map(state.isProtected) ?? false }
+            let refused = state.protectedPhotos(among: adding)
             if !refused.isEmpty && args.selector.namesInBulk {
                 // Named in bulk, they are simply not selectable: the rest is, and the
                 // answer says how many were left out.
@@ -52,7 +51,7 @@ enum SelectionVerb {
                 ids.removeAll(where: left.contains)
                 skipped = refused.count
             } else if !refused.isEmpty {
-                let paths = refused.prefix(5).compactMap { library.listed($0) }.map { library.relativePath(of: $0).lossyString }
+                let paths = refused.prefix(5).compactMap { state.listedPath(of: $0) }
                 throw ProtocolError(.protected, "\(refused.count == 1 ? "This photo is" : "\(refused.count) of these photos are") in a protected folder and cannot be selected: \(paths.joined(separator: ", "))\(refused.count > 5 ? ", ..." : "").",
                                     photos: refused)
             }

@@ -9,11 +9,11 @@ import Glibc
 /// waiting for the lock (a scan holds it in steps); another user's counts depend
 /// on which folders they may list, so theirs is made under the lock.
 enum StatusCommand: CuratorCommand {
-    static func run(_ arguments: StatusRequest, curator: Curator, caller: Caller) -> StatusResult {
+    static func run(_ arguments: StatusRequest, curator: any ServerScope, caller: Caller) -> StatusResult {
         let watcher = curator.watcherReport.snapshot
         let thumbnailNote = curator.thumbnailStatusNote
         let snapshot = caller.uid == 0 ? curator.statusBoard.snapshot
-            : curator.withState { state in state.statusSnapshot(uid: caller.uid) }
+            : curator.withRoots { state in state.statusSnapshot(uid: caller.uid) }
         return StatusResult(
             version: ProtocolInfo.serverVersion, pid: getpid(),
             uptimeMs: Int64((MonotonicClock.nanoseconds() - curator.startedAt) / 1_000_000), roots: snapshot.roots,

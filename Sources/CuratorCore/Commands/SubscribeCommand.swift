@@ -4,7 +4,7 @@ import CuratorProtocol
 /// `subscribe`: the connection hears events from now on (of some roots, and the
 /// changes of some of the caller's sessions); a subscriber is never idle.
 enum SubscribeCommand: StateCommand {
-    static func run(in state: CuratorState, _ args: SubscribeRequest, caller: Caller) throws(ProtocolError) -> SubscribeResult {
+    static func run(in state: any SubscribeScope, _ args: SubscribeRequest, caller: Caller) throws(ProtocolError) -> SubscribeResult {
         guard let sink = caller.connection else { throw ProtocolError(.internalError, "subscribe needs a connection to send events to") }
         var roots: Set<Int32>?
         if let names = args.roots {

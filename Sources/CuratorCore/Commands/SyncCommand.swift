@@ -10,10 +10,10 @@ import Glibc
 /// file system does not answer (a hung share) is not synced: the cookie is written
 /// by another thread, and `timeout_ms` bounds the whole wait.
 enum SyncCommand: CuratorCommand {
-    static func run(_ args: SyncRequest, curator: Curator, caller: Caller) throws(ProtocolError) -> SyncResult {
+    static func run(_ args: SyncRequest, curator: any ServerScope, caller: Caller) throws(ProtocolError) -> SyncResult {
         let started = MonotonicClock.nanoseconds()
         var synced = true
-        let targets = try curator.withState { (state) throws(ProtocolError) -> [(id: Int32, path: ByteString, viaInotify: Bool, pinned: RootPin)] in
+        let targets = try curator.withRoots { (state) throws(ProtocolError) -> [(id: Int32, path: ByteString, viaInotify: Bool, pinned: RootPin)] in
             let ids = try args.root.map { (name) throws(ProtocolError) in [try state.roots.id(named: name, argument: "root")] }
                 ?? state.rootOrder
             return ids.compactMap { id in
@@ -62,9 +62,9 @@ enum SyncCommand: CuratorCommand {
 
     /// Waits until none of `roots` is scanning, woken by `ScanEnds` rather than
     /// looking again and again; false when `deadline` passed first.
-    static func waitForScans(of roots: [Int32], curator: Curator, until deadline: Deadline) -> Bool {
-        let ends = curator.withState { $0.scanEnds }
-        let scanning = { curator.withState { state in roots.contains { state.roots[$0]?.scanning == true } } }
+    static func waitForScans(of roots: [Int32], curator: any ServerScope, until deadline: Deadline) -> Bool {
+        let ends = curator.withRoots { $0.scanEnds }
+        let scanning = { curator.withRoots { state in roots.contains { state.roots[$0]?.scanning == true } } }
         while true {
             let seen = ends.current
             if !scanning() { return true }
@@ -80,7 +80,7 @@ enum SyncCommand: CuratorCommand {
     /// was pinned to (`pinned`): never through a folder put at the root's path.
     private enum Cookie { case written, late, taken }
 
-    private static func writeCookie(_ file: ByteString, pinned: RootPin, curator: Curator,
+    private static func writeCookie(_ file: ByteString, pinned: RootPin, curator: any ServerScope,
                                     until deadline: Deadline) throws(ProtocolError) -> Cookie {
         let handle: JobHandle<Void, SystemError>
         do {
@@ -121,7 +121,7 @@ enum SyncCommand: CuratorCommand {
 
     /// Removes the cookie file on a cookie thread, without waiting (after `job`, the
     /// write still running, if any: when it made nothing, the name is not ours to remove).
-    private static func removeCookie(_ file: ByteString, curator: Curator, after job: JobHandle<Void, SystemError>? = nil) {
+    private static func removeCookie(_ file: ByteString, curator: any ServerScope, after job: JobHandle<Void, SystemError>? = nil) {
         _ = try? curator.cookieWriters.submit(whenFull: .refuse) {
             if case .threw? = job?.wait() { return }
             _ = file.withCString { SystemCalls.unlinkat(AT_FDCWD, $0, 0) }

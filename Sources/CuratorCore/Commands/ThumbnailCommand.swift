@@ -24,7 +24,7 @@ enum ThumbnailCommand: CuratorCommand {
         var isVideo: Bool
     }
 
-    static func run(_ args: ThumbnailRequest, curator: Curator, caller: Caller) throws -> ThumbnailsResult {
+    static func run(_ args: ThumbnailRequest, curator: any PhotoScope, caller: Caller) throws -> ThumbnailsResult {
         let ids = args.photoIDs
         guard !ids.isEmpty else {
             throw ProtocolError(.invalidArgument, "Say which photos: \"photo\" (an id) or \"ids\".", argument: "photo")
@@ -33,7 +33,7 @@ enum ThumbnailCommand: CuratorCommand {
             throw ProtocolError(.invalidArgument, "At most \(ThumbnailRequest.maxPhotos) photos per request.", argument: "ids")
         }
         let size = args.size ?? .normal
-        let (cacheRoot, places) = try curator.withState { (state) throws(ProtocolError) -> (ByteString?, [Place]) in
+        let (cacheRoot, places) = try curator.withPhotos { (state) throws(ProtocolError) -> (ByteString?, [Place]) in
             var unknown: [Int64] = []
             let places = ids.compactMap { id -> Place? in
                 // A photo the caller may not see does not exist for them (issue 13).
@@ -90,7 +90,7 @@ enum ThumbnailCommand: CuratorCommand {
             entries.append(entry)
         }
         if !pending.isEmpty {
-            curator.withState { state in
+            curator.withPhotos { state in
                 for id in pending { state.thumbnails.ask(id, root: state.library.photo(id)?.rootID ?? 0, size: size) }
             }
             curator.ringThumbnailDoorbell()

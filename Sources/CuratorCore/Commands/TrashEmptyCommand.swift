@@ -7,18 +7,18 @@ import Glibc
 /// holds the slots of the roots it empties photos of, and waits for no other batch:
 /// one on one of those roots makes it `batch_running`.
 enum TrashEmptyCommand: CuratorCommand {
-    static func run(_ args: TrashEmptyRequest, curator: Curator, caller: Caller) throws -> TrashEmptyResult {
+    static func run(_ args: TrashEmptyRequest, curator: any BatchScope, caller: Caller) throws -> TrashEmptyResult {
         guard let token = args.token, !token.isEmpty else {
             throw ProtocolError(.invalidArgument, "token: required: the token of the trash.list with the same root and "
                                 + "older_than_days, so that exactly what was shown is emptied", argument: "token")
         }
-        return try BatchCoordinator(curator: curator).empty(root: args.root, cutoff: try cutoff(args, curator: curator), token: token,
-                                                            caller: caller)
+        return try curator.batchCoordinator.empty(root: args.root, cutoff: try cutoff(args, curator: curator), token: token,
+                                                  caller: caller)
     }
 
     /// The time before which a photo's batch must have run (now less `older_than_days`),
     /// after checking that a named root exists.
-    static func cutoff(_ args: some TrashRequest, curator: Curator) throws(ProtocolError) -> Int64? {
+    static func cutoff(_ args: some TrashRequest, curator: any BatchScope) throws(ProtocolError) -> Int64? {
         if let root = args.root, curator.configuration.root(named: root) == nil {
             throw ProtocolError(.noSuchRoot, "No root is named \"\(root)\".", argument: "root")
         }

@@ -7,7 +7,7 @@ import CuratorSystem
 /// path; the photos are then indexed again under their former ids. Told like a
 /// delete: one event per photo with the total, then a last one.
 enum UndoCommand: CuratorCommand {
-    static func run(_ args: UndoRequest, curator: Curator, caller: Caller) throws -> UndoResult {
-        try BatchCoordinator(curator: curator).undo(batch: args.batch, caller: caller)
+    static func run(_ args: UndoRequest, curator: any BatchScope, caller: Caller) throws -> UndoResult {
+        try curator.batchCoordinator.undo(batch: args.batch, caller: caller)
     }
 }

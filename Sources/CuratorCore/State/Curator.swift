@@ -16,7 +16,7 @@ public final class Curator: Sendable {
     let inbox: WatcherInbox
     let batches: BatchService
     let watcherReport = WatcherReport()
-    /// What `status` says, published at the end of every hold of `lock`.
+    /// What `status` says, published at the end of a hold of `lock` that changed it.
     let statusBoard = StatusBoard()
     let ownMoves = OwnMoves()
     /// Writes and removes `sync`'s cookie files: a cookie on a share whose server
@@ -50,7 +50,7 @@ public final class Curator: Sendable {
         let trash = TrashConfiguration(homeTrash: config.homeTrash, homeTrashOwner: geteuid())
         batches = BatchService(runner: try BatchRunner(journalPath: config.stateDirectory.appending("journal.sqlite").lossyString,
                                                        trash: trash))
-        statusBoard.publish(state.statusSnapshot(uid: 0))
+        statusBoard.publish(state.statusInputs) { state.statusSnapshot(uid: 0) }
     }
 
     /// Settles whatever a crash left unfinished in the journal. Runs before the
@@ -78,12 +78,12 @@ public final class Curator: Sendable {
     }
 
     /// Runs `body` under the state lock; before letting go, publishes what
-    /// `status` says of the state it leaves (also when `body` throws: a failed
-    /// step rolls back, and the snapshot says so).
+    /// `status` says of the state it leaves when that changed (also when `body`
+    /// throws: a failed step rolls back, and the snapshot says so).
     func withState<R, E: Error>(_ body: (CuratorState) throws(E) -> R) throws(E) -> R {
         try lock.withLock { () throws(E) -> R in
             defer {
-                statusBoard.publish(state.statusSnapshot(uid: 0))
+                statusBoard.publish(state.statusInputs) { state.statusSnapshot(uid: 0) }
                 if state.access.startReading(), !startSharePermissionReader() { state.access.readerFailed() }
             }
             return try body(state)

@@ -29,8 +29,15 @@ struct RootRegistry {
     /// A root's runtime state; nil for an id that is not (or no longer) configured.
     subscript(id: Int32) -> RootRuntime? {
         get { runtimes[id] }
-        _modify { yield &runtimes[id] }
+        _modify {
+            version &+= 1
+            yield &runtimes[id]
+        }
     }
+
+    /// Moves on at every change of a root's runtime state (and may where there
+    /// was none): `status` is made again only after one (`StatusInputs`).
+    private(set) var version: UInt64 = 0
 
     var ids: Dictionary<Int32, RootRuntime>.Keys { runtimes.keys }
     var values: Dictionary<Int32, RootRuntime>.Values { runtimes.values }
@@ -52,6 +59,7 @@ struct RootRegistry {
             }
         }
         runtimes = kept
+        version &+= 1
         order = registrations.map(\.id)
         names = runtimes.mapValues { $0.config.name }
     }

@@ -3,8 +3,9 @@ import CuratorProtocol
 import Synchronization
 
 /// What `status` says of the state, as of the end of the last hold of the state
-/// lock (issue 14): `Curator.withState` publishes it before it lets go, so it is
-/// exactly what a `status` that took the lock then would have said. A root
+/// lock (issue 14): `Curator.withState` publishes it before it lets go when the
+/// hold changed what it is made from (`StatusInputs`), so it is exactly what a
+/// `status` that took the lock then would have said. A root
 /// caller (and the daemon's own readiness line) reads it without the lock: during
 /// the first scan of a million photos, waiting behind the scan's holds was 130 ms
 /// at p99. Counts are everything's (root's view): a user who may not list some
@@ -45,11 +46,28 @@ struct StatusSnapshot: Sendable {
 
 /// The last `StatusSnapshot`, behind a lock of its own held only to copy it in or out.
 final class StatusBoard: Sendable {
-    private let current = Mutex<StatusSnapshot>(.empty)
+    private struct Published {
+        var snapshot = StatusSnapshot.empty
+        var inputs: StatusInputs?
+        var count = 0
+    }
 
-    func publish(_ snapshot: StatusSnapshot) { current.withLock { $0 = snapshot } }
+    private let current = Mutex(Published())
 
-    var snapshot: StatusSnapshot { current.withLock { $0 } }
+    /// Publishes the snapshot `make` makes, unless what it is made from is what the
+    /// last one was made from. Called under the state lock only, so never twice at once.
+    func publish(_ inputs: StatusInputs, _ make: () -> StatusSnapshot) {
+        guard current.withLock({ $0.inputs != inputs }) else { return }
+        let snapshot = make()
+        current.withLock { published in
+            published = Published(snapshot: snapshot, inputs: inputs, count: published.count + 1)
+        }
+    }
+
+    var snapshot: StatusSnapshot { current.withLock { $0.snapshot } }
+
+    /// How many snapshots were published (for tests).
+    var publications: Int { current.withLock { $0.count } }
 }
 
 extension CuratorState {
