@@ -3,7 +3,7 @@ import CuratorProtocol
 import CuratorSystem
 import CuratorXMP
 
-/// One file the marks reader is to read: a sidecar, or a JPEG's embedded packet.
+/// One file the marks reader is to read: a sidecar, or an image's embedded packet.
 struct MarksJob: Sendable {
     var id: Int64
     var path: PhotoPath
@@ -43,11 +43,17 @@ extension CuratorState {
         return jobs
     }
 
-    /// The photos whose embedded XMP is read (`EmbeddedXMPLocator`).
-    static func carriesMarks(_ type: PhotoType) -> Bool { type == .jpeg }
+    /// The photos whose embedded XMP is read (`MarksReader.embeddedPacket`): JPEG,
+    /// HEIF and AVIF, TIFF, DNG and the TIFF-based RAWs, CR3.
+    static func carriesMarks(_ type: PhotoType) -> Bool {
+        switch type {
+        case .jpeg, .heic, .avif, .tiff, .dng, .cr2, .nef, .arw, .cr3: true
+        default: false
+        }
+    }
 
     /// Whether a row's marks count: a group's sidecar (an orphan's or an undecided
-    /// one's are about no listed photo) or a JPEG of a group, on a local root that
+    /// one's are about no listed photo) or an image of a group, on a local root that
     /// is online.
     private func marksReadable(_ row: PhotoRow, _ readable: inout [Int32: Bool]) -> Bool {
         guard row.type == .xmp ? row.role == .sidecar : Self.carriesMarks(row.type) && (row.role == .shown || row.role == .member)
