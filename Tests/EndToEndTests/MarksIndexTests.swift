@@ -226,6 +226,35 @@ struct MarksIndexTests {
                                       "plain.nef": "- - -"])
     }
 
+    /// A root with `groups: false` lists each photo file alone, and its sidecars
+    /// are still read in the background: a JPEG's own `NAME.EXT.xmp`, a RAW's
+    /// `NAME.xmp`; `photo.info` reads them too, and one another program creates
+    /// while the daemon runs is read and announced.
+    @Test func aRootWithoutGroupsReadsItsSidecarsInTheBackground() throws {
+        let d = Daemon()
+        let root = d.root()
+        try Self.makeTree(root)
+        configure(d, #"{ roots: [{ name: "pics", path: "\#(root)", groups: false }] }"#)
+        try d.start()
+        defer { d.stop() }
+        let c = try d.client()
+        #expect(try Self.marks(c) == ["a.jpg": "3 - -", "b.jpg": "- reject red", "c.jpg": "- - -", "IMG_2.CR2": "5 - blue"])
+        let ids = try c.idsByPath()
+        let a = try #require(ids["a.jpg"]), plain = try #require(ids["c.jpg"])
+        let info = try c.result(["cmd": "photo.info", "photo": a])
+        #expect((info["marks"] as? [String: Any])?["rating"] as? Int == 3, "\(info)")
+
+        let subscriber = try d.client()
+        _ = try subscriber.result(["cmd": "subscribe"])
+        try Self.sidecar(root + "/c.jpg.xmp", ["-XMP-xmp:Rating=-1"])
+        let event = try #require(try Self.metadataEvent(subscriber, id: plain), "no metadata event for c.jpg")
+        #expect((event["photo"] as? [String: Any])?["flag"] as? String == "reject", "\(event)")
+        // rate writes the sidecar the photo has.
+        let rated = try c.result(["cmd": "rate", "ids": [a], "label": "green"])
+        #expect((rated["photos"] as? [[String: Any]])?.first?["sidecars"] as? [String] == ["a.jpg.xmp"], "\(rated)")
+        #expect(try Self.marks(c)["a.jpg"] == "3 - green")
+    }
+
     /// The marks are kept in the index: a warm start reads again only a sidecar
     /// whose size or mtime changed. Proved by a sidecar changed behind the
     /// daemon's back with its size and mtime put back: its stored marks stay.

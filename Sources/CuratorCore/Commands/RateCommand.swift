@@ -144,7 +144,7 @@ enum RateCommand: CuratorCommand {
                 continue
             }
             targets.append(Target(id: id, root: root.config.path, relative: state.library.relativePath(of: photo),
-                                  files: MarkedFiles(state.library.members(ofGroupShownBy: photo) ?? [photo]),
+                                  files: state.markedFiles(of: photo),
                                   writeEmbedded: root.config.xmpWriteEmbedded))
         }
         if !unknown.isEmpty {

@@ -53,16 +53,22 @@ extension CuratorState {
     }
 
     /// Whether a row's marks count: a group's sidecar (an orphan's or an undecided
-    /// one's are about no listed photo) or an image of a group, on a local root that
+    /// one's are about no listed photo), any sidecar in a root that does not group
+    /// (`LooseSidecars` says whose), or an image of a group, on a local root that
     /// is online.
-    private func marksReadable(_ row: PhotoRow, _ readable: inout [Int32: Bool]) -> Bool {
-        guard row.type == .xmp ? row.role == .sidecar : Self.carriesMarks(row.type) && (row.role == .shown || row.role == .member)
-        else { return false }
+    private func marksReadable(_ row: PhotoRow, _ known: inout [Int32: (readable: Bool, grouped: Bool)]) -> Bool {
+        guard row.type == .xmp || Self.carriesMarks(row.type) else { return false }
         let rootID = library.photos.rootID(of: row)
-        if let known = readable[rootID] { return known }
-        let ok = roots[rootID].map { $0.online && !$0.onShare } ?? false
-        readable[rootID] = ok
-        return ok
+        let root: (readable: Bool, grouped: Bool)
+        if let seen = known[rootID] {
+            root = seen
+        } else {
+            root = roots[rootID].map { ($0.online && !$0.onShare, $0.config.groups) } ?? (false, true)
+            known[rootID] = root
+        }
+        guard root.readable else { return false }
+        if row.type == .xmp { return row.role == .sidecar || (row.role == .undecided && !root.grouped) }
+        return row.role == .shown || row.role == .member
     }
 
     /// Sidecars still to read (`xmp_pending`): the queue's, or, when the library
@@ -70,7 +76,7 @@ extension CuratorState {
     /// without a record of their present size and mtime, counted without planning.
     var marksPending: Int {
         if marks.plannedAt == library.generation { return marks.pending }
-        var readable: [Int32: Bool] = [:]
+        var readable: [Int32: (readable: Bool, grouped: Bool)] = [:]
         var count = marks.inFlight
         for row in library.photos.rows where marksReadable(row, &readable) {
             if marks.records[row.id]?.isOf(size: row.size, mtimeNs: row.mtimeNs) != true,
@@ -88,9 +94,20 @@ extension CuratorState {
         let table = library.photos
         var queue: [Int64] = []
         var touched = Set<Int64>()
-        var readable: [Int32: Bool] = [:]
+        var readable: [Int32: (readable: Bool, grouped: Bool)] = [:]
+        var looseOwners: [Int64: [Int64]] = [:]
         for row in table.rows where marksReadable(row, &readable) {
-            let group = table.groupID(of: row)
+            var group = table.groupID(of: row)
+            if row.role == .undecided {
+                // A sidecar in a root that does not group: its photos' marks.
+                let owners = LooseSidecars.owners(of: table.name(of: row), folder: row.folderID, in: library)
+                if !owners.isEmpty { looseOwners[row.id] = owners }
+                if owners != marks.looseOwners[row.id] ?? [] {
+                    touched.formUnion(owners)
+                    touched.formUnion(marks.looseOwners[row.id] ?? [])
+                }
+                group = owners.first ?? row.id
+            }
             if let record = marks.records[row.id], record.isOf(size: row.size, mtimeNs: row.mtimeNs) {
                 if marks.groupOf[row.id] != group {
                     if let old = marks.groupOf[row.id] { touched.insert(old) }
@@ -101,6 +118,8 @@ extension CuratorState {
                 queue.append(row.id)
             }
         }
+        for (id, owners) in marks.looseOwners where looseOwners[id] == nil { touched.formUnion(owners) }
+        marks.looseOwners = looseOwners
         // Taken from the end: the lowest ids (the oldest sidecars) first.
         marks.queue = queue.sorted(by: >)
         marks.plannedAt = library.generation
@@ -141,10 +160,10 @@ extension CuratorState {
             // Read as it is now, which may be newer than the row: kept all the same
             // (what the file says), and read again if the row then differs.
             marks.records[result.id] = record
-            let group = library.photos.groupID(of: row)
-            if let old = marks.groupOf[result.id], old != group { touched.insert(old) }
-            marks.groupOf[result.id] = group
-            touched.insert(group)
+            let groups = marks.looseOwners[result.id] ?? [library.photos.groupID(of: row)]
+            if let old = marks.groupOf[result.id], !groups.contains(old) { touched.insert(old) }
+            marks.groupOf[result.id] = groups.first
+            touched.formUnion(groups)
             changed.append((result.id, record))
         }
         if marks.queue.isEmpty && marks.inFlight == 0 { marks.plannedAt = nil }
@@ -184,7 +203,7 @@ extension CuratorState {
     /// A group's marks by docs/XMP.md's order, from its sidecars' last reads.
     func resolvedMarks(ofGroup group: Int64) -> PhotoMarks {
         let ids = library.rows(ofGroup: group)
-        let files = (ids.isEmpty ? [group] : ids).compactMap { library.photo($0) }
+        let files = withLooseSidecars((ids.isEmpty ? [group] : ids).compactMap { library.photo($0) })
         let marked = MarkedFiles(files)
         var sources: [MarksSource] = []
         for file in files {
@@ -197,6 +216,19 @@ extension CuratorState {
             }
         }
         return MarksSource.resolve(sources)
+    }
+
+    /// The files whose XMP says a listed photo's marks (`rate`, `photo.info`).
+    func markedFiles(of photo: Photo) -> MarkedFiles {
+        MarkedFiles(withLooseSidecars(library.members(ofGroupShownBy: photo) ?? [photo]))
+    }
+
+    /// A group's files and, for a photo in a root that does not group, the
+    /// sidecars about it (`LooseSidecars`).
+    private func withLooseSidecars(_ files: [Photo]) -> [Photo] {
+        guard files.count == 1, let photo = files.first, !photo.type.isSidecar, roots[photo.rootID]?.config.groups == false
+        else { return files }
+        return files + LooseSidecars.of(photo, in: library)
     }
 
     /// A group's marks as `rate` wrote them, known before the watcher sees the
