@@ -109,12 +109,16 @@ public struct RateResult: Codable, Sendable {
         /// The sidecars written or created, by name in the photo's folder; empty when
         /// they already said it all.
         public var sidecars: [String]
+        /// The image files whose embedded XMP was written (a root's
+        /// `xmp_write_embedded`), by name; absent when none was.
+        public var images: [String]?
 
-        public init(id: Int64, previous: PhotoMarksValue, marks: PhotoMarksValue, sidecars: [String]) {
+        public init(id: Int64, previous: PhotoMarksValue, marks: PhotoMarksValue, sidecars: [String], images: [String]? = nil) {
             self.id = id
             self.previous = previous
             self.marks = marks
             self.sidecars = sidecars
+            self.images = images
         }
     }
 

@@ -193,7 +193,7 @@ public struct SidecarWriter: Sendable {
     }
 
     /// Whether `name` is still the file `expected` describes.
-    private static func isStill(_ name: ByteString, _ expected: FileStatus, in directory: DirectoryHandle) throws(SystemError) -> Bool {
+    static func isStill(_ name: ByteString, _ expected: FileStatus, in directory: DirectoryHandle) throws(SystemError) -> Bool {
         guard let now = try directory.status(of: name) else { return false }
         return now.device == expected.device && now.inode == expected.inode && now.size == expected.size
             && now.mtimeNanoseconds == expected.mtimeNanoseconds

@@ -7,7 +7,8 @@ import CExempi
 /// namespaces) stays in the tree and is written out again, so changing a property
 /// never drops another. Not Sendable: the toolkit object is used by one thread.
 public final class XMPPacket {
-    private let handle: XmpPtr
+    /// The toolkit's object; a file handler (`EmbeddedXMP`) reads into and writes from it.
+    let handle: XmpPtr
     /// The file the packet came from or goes to, for errors.
     public let path: String?
 
@@ -32,6 +33,12 @@ public final class XMPPacket {
             xmp_free(handle)
             throw XMPError("parse", path: path, code: code)
         }
+        self.handle = handle
+        self.path = path
+    }
+
+    /// Takes over a packet the toolkit made (a file handler's read); freed with this.
+    init(adopting handle: XmpPtr, path: String?) {
         self.handle = handle
         self.path = path
     }

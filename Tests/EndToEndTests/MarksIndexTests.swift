@@ -202,6 +202,59 @@ struct MarksIndexTests {
         #expect((event["photo"] as? [String: Any])?["flag"] as? String == "reject", "\(event)")
     }
 
+    /// The XMP embedded in a HEIF, a TIFF, a DNG and a TIFF-based RAW (a camera's
+    /// own rating, an export's) is read as a JPEG's is: the HEIF's by its item,
+    /// the others' by the toolkit's TIFF handler. Files made by libvips, the XMP
+    /// written into them by exiftool.
+    @Test func theMarksEmbeddedInHEIFTIFFAndRAWAreRead() throws {
+        let d = Daemon()
+        let root = d.root()
+        let made = try Tool.run("/usr/bin/vips", ["black", root + "/h.heic", "64", "64", "--bands", "3"], timeout: 60)
+        try #require(made.status == 0, "\(made.output)")
+        let tiff = try Tool.run("/usr/bin/vips", ["black", root + "/t.tif", "16", "16"], timeout: 60)
+        try #require(tiff.status == 0, "\(tiff.output)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: root + "/t.tif"))
+        for name in ["d.dng", "n.nef", "plain.nef"] { try bytes.write(to: URL(fileURLWithPath: root + "/" + name)) }
+        try Self.exiftool(["-XMP-xmp:Rating=4", "-XMP-xmp:Label=Yellow", root + "/h.heic"])
+        try Self.exiftool(["-XMP-xmp:Rating=-1", root + "/t.tif"])
+        try Self.exiftool(["-XMP-xmp:Rating=2", "-XMP-xmp:Label=Green", root + "/d.dng"])
+        try Self.exiftool(["-XMP-xmp:Rating=5", "-XMP-digiKam:PickLabel=3", root + "/n.nef"])
+        try d.start()
+        defer { d.stop() }
+        let c = try d.client()
+        #expect(try Self.marks(c) == ["h.heic": "4 - yellow", "t.tif": "- reject -", "d.dng": "2 - green", "n.nef": "5 pick -",
+                                      "plain.nef": "- - -"])
+    }
+
+    /// A root with `groups: false` lists each photo file alone, and its sidecars
+    /// are still read in the background: a JPEG's own `NAME.EXT.xmp`, a RAW's
+    /// `NAME.xmp`; `photo.info` reads them too, and one another program creates
+    /// while the daemon runs is read and announced.
+    @Test func aRootWithoutGroupsReadsItsSidecarsInTheBackground() throws {
+        let d = Daemon()
+        let root = d.root()
+        try Self.makeTree(root)
+        configure(d, #"{ roots: [{ name: "pics", path: "\#(root)", groups: false }] }"#)
+        try d.start()
+        defer { d.stop() }
+        let c = try d.client()
+        #expect(try Self.marks(c) == ["a.jpg": "3 - -", "b.jpg": "- reject red", "c.jpg": "- - -", "IMG_2.CR2": "5 - blue"])
+        let ids = try c.idsByPath()
+        let a = try #require(ids["a.jpg"]), plain = try #require(ids["c.jpg"])
+        let info = try c.result(["cmd": "photo.info", "photo": a])
+        #expect((info["marks"] as? [String: Any])?["rating"] as? Int == 3, "\(info)")
+
+        let subscriber = try d.client()
+        _ = try subscriber.result(["cmd": "subscribe"])
+        try Self.sidecar(root + "/c.jpg.xmp", ["-XMP-xmp:Rating=-1"])
+        let event = try #require(try Self.metadataEvent(subscriber, id: plain), "no metadata event for c.jpg")
+        #expect((event["photo"] as? [String: Any])?["flag"] as? String == "reject", "\(event)")
+        // rate writes the sidecar the photo has.
+        let rated = try c.result(["cmd": "rate", "ids": [a], "label": "green"])
+        #expect((rated["photos"] as? [[String: Any]])?.first?["sidecars"] as? [String] == ["a.jpg.xmp"], "\(rated)")
+        #expect(try Self.marks(c)["a.jpg"] == "3 - green")
+    }
+
     /// The marks are kept in the index: a warm start reads again only a sidecar
     /// whose size or mtime changed. Proved by a sidecar changed behind the
     /// daemon's back with its size and mtime put back: its stored marks stay.
@@ -214,8 +267,9 @@ struct MarksIndexTests {
         #expect(try Self.marks(c)["a.jpg"] == "3 - -")
         #expect(d.stop() == 0)
         let rows = try Tool.run("/usr/bin/sqlite3", [d.stateDir + "/index.sqlite", "SELECT COUNT(*) FROM sidecar_marks"], timeout: 10)
-        // The three sidecars, and the three JPEGs' embedded packets (none: read, saying nothing).
-        #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "6", "\(rows.output)")
+        // The three sidecars, and the embedded packets of the three JPEGs and the
+        // CR2 (none: read, saying nothing).
+        #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "7", "\(rows.output)")
 
         // a.jpg.xmp: 3 stars become 4, same size, same mtime.
         let path = root + "/a.jpg.xmp"

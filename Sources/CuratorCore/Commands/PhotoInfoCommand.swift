@@ -30,7 +30,7 @@ enum PhotoInfoCommand: CuratorCommand {
             }
             return Place(summary: state.summary(of: photo), root: root.config.path, relative: state.library.relativePath(of: photo),
                          offline: !root.online, unresponsive: root.unresponsiveSince != nil,
-                         files: MarkedFiles(state.library.members(ofGroupShownBy: photo) ?? [photo]))
+                         files: state.markedFiles(of: photo))
         }
         var result = PhotoInfoResult(photo: place.summary)
         if place.offline || place.unresponsive {

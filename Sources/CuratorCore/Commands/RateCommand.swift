@@ -19,6 +19,8 @@ enum RateCommand: CuratorCommand {
         var relative: ByteString
         /// The group's photos and the sidecars about them.
         var files: MarkedFiles
+        /// The root's `xmp_write_embedded`: the images' own XMP is written too.
+        var writeEmbedded: Bool
     }
 
     static func run(_ args: RateRequest, curator: any PhotoScope, caller: Caller) throws -> RateResult {
@@ -29,7 +31,7 @@ enum RateCommand: CuratorCommand {
         let places = try targets.map { target throws(ProtocolError) in try Self.open(target, requester) }
         var rated: [RateResult.Rated] = []
         for (target, parent) in zip(targets, places) {
-            let (answer, marks) = try writing.withLocks(Self.sidecarPaths(target, in: parent)) { () throws(ProtocolError) in
+            let (answer, marks) = try writing.withLocks(Self.writtenPaths(target, in: parent)) { () throws(ProtocolError) in
                 try Self.rate(target, in: parent, change)
             }
             rated.append(answer)
@@ -45,10 +47,12 @@ enum RateCommand: CuratorCommand {
     /// another's, elsewhere, waiting. Not the state lock: the writes are file I/O.
     private static let writing = SidecarLocks()
 
-    /// The sidecars a rate of `target` may write: those it has, or the one it gets.
-    static func sidecarPaths(_ target: Target, in parent: DirectoryHandle) -> [ByteString] {
+    /// The files a rate of `target` may write: the sidecars it has, or the one it
+    /// gets, and with `xmp_write_embedded` its images (their private folder's name
+    /// is theirs alone, as a sidecar's temporary name is).
+    static func writtenPaths(_ target: Target, in parent: DirectoryHandle) -> [ByteString] {
         let names = target.files.sidecars.isEmpty ? [Self.newSidecarName(target)] : target.files.sidecars
-        return names.map { parent.path.appending($0) }
+        return (names + (target.writeEmbedded ? target.files.embedding : [])).map { parent.path.appending($0) }
     }
 
     /// The sidecar most tools read, for a photo that has none (docs/XMP.md).
@@ -140,7 +144,8 @@ enum RateCommand: CuratorCommand {
                 continue
             }
             targets.append(Target(id: id, root: root.config.path, relative: state.library.relativePath(of: photo),
-                                  files: MarkedFiles(state.library.members(ofGroupShownBy: photo) ?? [photo])))
+                                  files: state.markedFiles(of: photo),
+                                  writeEmbedded: root.config.xmpWriteEmbedded))
         }
         if !unknown.isEmpty {
             throw ProtocolError(.noSuchPhoto, "No photo has the id \(unknown.map(String.init).joined(separator: ", ")).", photos: unknown)
@@ -180,7 +185,7 @@ enum RateCommand: CuratorCommand {
         -> (RateResult.Rated, PhotoMarks) {
         let writer = SidecarWriter()
         var before: [MarksSource] = [], after: [MarksSource] = []
-        var written: [String] = []
+        var written: [String] = [], images: [String] = []
         var undos: [(ByteString, SidecarWriter.Undo)] = []
         do throws(SidecarError) {
             if target.files.sidecars.isEmpty {
@@ -212,6 +217,14 @@ enum RateCommand: CuratorCommand {
                 if outcome.written { written.append(name.lossyString) }
                 if let undo = outcome.undo { undos.append((name, undo)) }
             }
+            // The images last: what fails before them leaves them untouched.
+            for name in target.writeEmbedded ? target.files.embedding : [] {
+                guard let outcome = try EmbeddedWriter().update(name, in: parent, change: change) else { continue }
+                before.append(MarksSource(.embedded, modified: 0, marks: outcome.previous == .unmarked ? nil : outcome.previous))
+                after.append(MarksSource(.embedded, modified: 0, marks: outcome.marks))
+                if outcome.written { images.append(name.lossyString) }
+                if let undo = outcome.undo { undos.append((name, undo)) }
+            }
         } catch {
             // The group is rated whole or not at all: what was written goes back
             // (where no other program has changed it since).
@@ -229,7 +242,7 @@ enum RateCommand: CuratorCommand {
         }
         let marks = MarksSource.resolve(after)
         return (RateResult.Rated(id: target.id, previous: Self.wire(MarksSource.resolve(before)), marks: Self.wire(marks),
-                                 sidecars: written), marks)
+                                 sidecars: written, images: images.isEmpty ? nil : images), marks)
     }
 
     static func wire(_ marks: PhotoMarks) -> PhotoMarksValue {

@@ -21,6 +21,7 @@ public struct ConfigLoader {
     static let rootKeys: Set<String> = [
         "name", "path", "watch", "poll_interval_seconds", "exclude", "default_exclusions", "types", "protected", "protect_all", "delete",
         "trash", "recycle_group", "recycle_keep_days", "groups", "group_shows",
+        "xmp_write_embedded",
     ]
 
     /// The largest configuration file read; a larger one is refused whole, never cut.
@@ -193,6 +194,7 @@ public struct ConfigLoader {
                 }
                 shows = value
             }
+            let writeEmbedded = try bool("xmp_write_embedded", in: object, path: "\(at).xmp_write_embedded") ?? false
             var deletePolicy = DeletePolicy.writable
             if let d = try string("delete", in: object, path: "\(at).delete") {
                 guard let policy = DeletePolicy(rawValue: d) else {
@@ -225,7 +227,7 @@ public struct ConfigLoader {
                                     exclude: exclude, includeDefaultExclusions: defaults, types: types,
                                     protected: protected, protectAll: protectAll, trash: trash,
                                     recycleGroup: recycleGroup, recycleKeepDays: keepDays, deletePolicy: deletePolicy,
-                                    groups: groups, groupShows: shows))
+                                    groups: groups, groupShows: shows, xmpWriteEmbedded: writeEmbedded))
         }
 
         let socket = try absolute(try string("socket", in: top, path: "socket") ?? environment.defaultSocketPath, key: "socket")

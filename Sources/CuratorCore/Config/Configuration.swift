@@ -32,6 +32,9 @@ public struct RootConfig: Sendable, Hashable {
     /// group (issue 15), shown by `groupShows`.
     public var groups: Bool
     public var groupShows: GroupSettings.Shown
+    /// `xmp_write_embedded`: `rate` also writes the XMP inside the image files that
+    /// carry one (JPEG, TIFF, DNG); off, an image file is never modified.
+    public var xmpWriteEmbedded: Bool
     /// Where its trashed photos go (`trash`).
     public var trash: TrashKind
     /// `recycle_group`: the group given the recycle folders (read and restore), by
@@ -47,7 +50,7 @@ public struct RootConfig: Sendable, Hashable {
                 exclude: [String] = [], includeDefaultExclusions: Bool = true, types: [String]? = nil,
                 protected: [String] = [], protectAll: Bool = false, trash: TrashKind = .freedesktop,
                 recycleGroup: String? = nil, recycleKeepDays: Int? = nil, deletePolicy: DeletePolicy = .writable,
-                groups: Bool = true, groupShows: GroupSettings.Shown = .rendered) {
+                groups: Bool = true, groupShows: GroupSettings.Shown = .rendered, xmpWriteEmbedded: Bool = false) {
         self.name = name
         self.path = path
         self.watch = watch
@@ -63,6 +66,7 @@ public struct RootConfig: Sendable, Hashable {
         self.deletePolicy = deletePolicy
         self.groups = groups
         self.groupShows = groupShows
+        self.xmpWriteEmbedded = xmpWriteEmbedded
     }
 
     /// How this root groups files, for the index.

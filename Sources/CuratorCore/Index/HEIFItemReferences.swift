@@ -37,6 +37,38 @@ enum HEIFItemReferences {
         return found
     }
 
+    /// The ids of the items that hold XMP, in `iinf`'s order: items of type `mime`
+    /// whose content type is `application/rdf+xml` and that are not encoded
+    /// (ISO/IEC 23008-12, annex A). The type's name and the content type are
+    /// NUL-terminated strings after the item's type.
+    static func xmpItems(iinf bytes: [UInt8]) -> [UInt32] {
+        guard let version = bytes.first else { return [] }
+        var found: [UInt32] = []
+        forEachBox(in: bytes, from: version == 0 ? 6 : 8) { type, start, end in
+            guard type == asciiBytes("infe"), start < end else { return }
+            let id: UInt32?
+            let typeOffset: Int
+            switch bytes[start] {
+            case 2:
+                id = bytes.uint16(at: start + 4, bigEndian: true).map(UInt32.init)
+                typeOffset = start + 8
+            case 3:
+                id = bytes.uint32(at: start + 4, bigEndian: true)
+                typeOffset = start + 10
+            default:
+                return
+            }
+            guard let id, typeOffset + 4 <= end, bytes.hasPrefix(asciiBytes("mime"), at: typeOffset) else { return }
+            var strings = bytes[(typeOffset + 4)..<end].split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false)
+            // The item's name, its content type, and an optional content encoding.
+            guard strings.count >= 2 else { return }
+            strings.removeFirst()
+            let encoding = strings.count >= 2 ? Array(strings[1]) : []
+            if Array(strings[0]) == asciiBytes("application/rdf+xml") && encoding.isEmpty { found.append(id) }
+        }
+        return found
+    }
+
     /// Of `candidates`, the first that `iref` says describes `item` (a `cdsc`
     /// reference from it to `item`).
     static func describing(_ item: UInt32, among candidates: [UInt32], iref bytes: [UInt8]) -> UInt32? {

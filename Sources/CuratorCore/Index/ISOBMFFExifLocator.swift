@@ -39,6 +39,21 @@ enum ISOBMFFExifLocator {
         else { return nil }
         let iinfBytes = try source.read(at: iinf.payload, count: min(Int(iinf.end - iinf.payload), maximumTableSize))
         guard let itemID = try exifItemID(iinf: iinfBytes, children: children, in: &source) else { return nil }
+        guard let (itemStart, itemLength) = try itemExtent(itemID, iloc: iloc, children: children, in: &source) else { return nil }
+        // The item starts with the offset of the TIFF header after these four bytes
+        // (usually 6, skipping an `Exif\0\0`).
+        guard itemLength > 4, let skip = try source.read(at: itemStart, count: 4).uint32(at: 0, bigEndian: true),
+              Int64(skip) < itemLength - 4
+        else { return nil }
+        let tiffStart = itemStart + 4 + Int64(skip)
+        let tiff = try source.read(at: tiffStart, count: Int(min(itemLength - 4 - Int64(skip), Int64(ExifLocator.maximumTIFFSize))))
+        return ExifLocator.isTIFF(tiff) ? tiff : nil
+    }
+
+    /// Where item `itemID`'s bytes lie in the file, by `iloc` (its first extent),
+    /// kept inside the file; nil when `iloc` does not say or says something else.
+    static func itemExtent(_ itemID: UInt32, iloc: ISOBox, children: [ISOBox],
+                           in source: inout some ExifByteSource) throws(SystemError) -> (start: Int64, length: Int64)? {
         let ilocBytes = try source.read(at: iloc.payload, count: min(Int(iloc.end - iloc.payload), maximumTableSize))
         guard let extent = HEIFItemLocation.find(itemID: itemID, iloc: ilocBytes) else { return nil }
 
@@ -54,21 +69,20 @@ enum ISOBMFFExifLocator {
         }
         guard itemStart < source.size else { return nil }
         let itemLength = extent.length == 0 ? source.size - itemStart : Int64(clamping: min(extent.length, UInt64(source.size)))
-        // The item starts with the offset of the TIFF header after these four bytes
-        // (usually 6, skipping an `Exif\0\0`).
-        guard itemLength > 4, let skip = try source.read(at: itemStart, count: 4).uint32(at: 0, bigEndian: true),
-              Int64(skip) < itemLength - 4
-        else { return nil }
-        let tiffStart = itemStart + 4 + Int64(skip)
-        let tiff = try source.read(at: tiffStart, count: Int(min(itemLength - 4 - Int64(skip), Int64(ExifLocator.maximumTIFFSize))))
-        return ExifLocator.isTIFF(tiff) ? tiff : nil
+        return (itemStart, itemLength)
     }
 
     /// The EXIF item of the primary image: the `Exif` item that `iref` says
     /// describes the item `pitm` names. A file may hold others (a thumbnail's,
     /// another image's) before it. Without such a link, the first `Exif` item.
     static func exifItemID(iinf: [UInt8], children: [ISOBox], in source: inout some ExifByteSource) throws(SystemError) -> UInt32? {
-        let candidates = HEIFItemReferences.exifItems(iinf: iinf)
+        try primaryDescription(among: HEIFItemReferences.exifItems(iinf: iinf), children: children, in: &source)
+    }
+
+    /// Of `candidates` (items that describe an image: EXIF, XMP), the one `iref`
+    /// says describes the primary image; else the first.
+    static func primaryDescription(among candidates: [UInt32], children: [ISOBox],
+                                   in source: inout some ExifByteSource) throws(SystemError) -> UInt32? {
         guard let first = candidates.first else { return nil }
         guard let pitm = children.first(where: { $0.type == asciiBytes("pitm") }),
               let iref = children.first(where: { $0.type == asciiBytes("iref") }),

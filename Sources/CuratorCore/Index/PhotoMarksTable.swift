@@ -16,6 +16,9 @@ struct PhotoMarksTable {
     var groupOf: [Int64: Int64] = [:]
     /// By listed id, the groups with marks (unmarked ones are absent).
     private(set) var byGroup: [Int64: PhotoMarks] = [:]
+    /// In roots that do not group, by sidecar, the photos it is about
+    /// (`LooseSidecars`) as last planned: a change of them resolves those photos again.
+    var looseOwners: [Int64: [Int64]] = [:]
     /// Sidecars that could not be read, with the size and mtime they had then:
     /// not read again until they change.
     var unreadable: [Int64: SidecarMarksRecord] = [:]

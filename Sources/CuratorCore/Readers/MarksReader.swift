@@ -86,21 +86,22 @@ public final class MarksReader: Sendable {
     }
 
     private static func read(_ job: MarksJob, in parent: DirectoryHandle) -> MarksRead {
+        let path = job.path.absolute.lossyString
         do throws(SidecarError) {
-            let found: SidecarFile?
+            let found: (status: FileStatus, packet: XMPPacket?)?
             if job.embedded {
                 found = try embeddedPacket(job, in: parent)
+            } else if let file = try SidecarFile.read(job.path.name, in: parent) {
+                // A file that is no XMP says nothing, and is kept so until it
+                // changes (a start does not parse it again).
+                found = (file.status, try? XMPPacket(parsing: file.bytes, path: path))
+                if found?.packet == nil { log.debug("marks reader: \(path) holds no XMP packet; no marks") }
             } else {
-                found = try SidecarFile.read(job.path.name, in: parent)
+                found = nil
             }
-            guard let file = found else { return MarksRead(id: job.id, record: nil, failed: false) }
-            // A JPEG with no packet says nothing (an empty packet holds no property);
-            // so does a file that is no XMP, kept so until it changes (a start does
-            // not parse it again).
-            let packet = try? XMPPacket(parsing: file.bytes, path: job.path.absolute.lossyString)
-            if packet == nil { log.debug("marks reader: \(job.path.absolute.lossyString) holds no XMP packet; no marks") }
-            return MarksRead(id: job.id, record: SidecarMarksRecord(size: file.status.size, mtimeNs: file.status.mtimeNanoseconds,
-                                                                    marks: packet.flatMap(PhotoMarks.init)),
+            guard let found else { return MarksRead(id: job.id, record: nil, failed: false) }
+            return MarksRead(id: job.id, record: SidecarMarksRecord(size: found.status.size, mtimeNs: found.status.mtimeNanoseconds,
+                                                                    marks: found.packet.flatMap(PhotoMarks.init)),
                              failed: false)
         } catch {
             log.debug("marks reader: \(error)")
@@ -108,9 +109,12 @@ public final class MarksReader: Sendable {
         }
     }
 
-    /// A JPEG's XMP segment (empty when it has none) with the status of the file it
-    /// was read from; nil when the file is gone.
-    static func embeddedPacket(_ job: MarksJob, in parent: DirectoryHandle) throws(SidecarError) -> SidecarFile? {
+    /// An image's embedded packet (nil when it has none, or it does not parse)
+    /// with the status of the file it was read from; nil when the file is gone.
+    /// A JPEG's and a HEIF's are found by the file's own structure and handed
+    /// alone to the toolkit (`EmbeddedXMPLocator`, `ISOBMFFXMPLocator`); a TIFF's
+    /// (DNG, TIFF-based RAW) is read by the toolkit's TIFF handler.
+    static func embeddedPacket(_ job: MarksJob, in parent: DirectoryHandle) throws(SidecarError) -> (status: FileStatus, packet: XMPPacket?)? {
         let path = job.path.absolute.lossyString
         let fd: FileDescriptor
         do {
@@ -121,11 +125,29 @@ public final class MarksReader: Sendable {
             throw .system(error)
         }
         do throws(SystemError) {
-            return try fd.closeAfter(path: path) { (fd) throws(SystemError) -> SidecarFile? in
+            return try fd.closeAfter(path: path) { (fd) throws(SystemError) -> (status: FileStatus, packet: XMPPacket?) in
                 let status = try FileStatus.of(descriptor: fd)
                 guard status.isRegularFile else { throw SystemError("read", path: path, errno: .invalid) }
-                var source = try ExifFileSource(descriptor: fd, size: status.size, budget: 1 << 20, headSize: 64 << 10)
-                return SidecarFile(bytes: try EmbeddedXMPLocator.packet(in: &source) ?? [], status: status)
+                var source = try ExifFileSource(descriptor: fd, size: status.size, budget: ISOBMFFXMPLocator.maximumPacketSize + (1 << 20),
+                                                headSize: 64 << 10)
+                let magic = try source.read(at: 0, count: 16)
+                let bytes: [UInt8]?
+                switch ExifContainer(magic: magic) {
+                case .jpeg: bytes = try EmbeddedXMPLocator.packet(in: &source)
+                case .isoBMFF: bytes = try ISOBMFFXMPLocator.packet(in: &source)
+                case .tiff where magic.hasPrefix(asciiBytes("II*\0")) || magic.hasPrefix(asciiBytes("MM\0*")):
+                    // The toolkit's TIFF handler claims only the standard header
+                    // (not ORF's or RW2's variants).
+                    do throws(XMPError) {
+                        return (status, try EmbeddedXMP.read(fd, path: path))
+                    } catch {
+                        log.debug("marks reader: \(error)")
+                        return (status, nil)
+                    }
+                default: bytes = nil
+                }
+                // No packet, or one that does not parse: the file says nothing.
+                return (status, bytes.flatMap { try? XMPPacket(parsing: $0, path: path) })
             }
         } catch {
             throw .system(error)

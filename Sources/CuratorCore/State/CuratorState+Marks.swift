@@ -3,7 +3,7 @@ import CuratorProtocol
 import CuratorSystem
 import CuratorXMP
 
-/// One file the marks reader is to read: a sidecar, or a JPEG's embedded packet.
+/// One file the marks reader is to read: a sidecar, or an image's embedded packet.
 struct MarksJob: Sendable {
     var id: Int64
     var path: PhotoPath
@@ -43,34 +43,46 @@ extension CuratorState {
         return jobs
     }
 
-    /// The photos whose embedded XMP is read (`EmbeddedXMPLocator`).
-    static func carriesMarks(_ type: PhotoType) -> Bool { type == .jpeg }
+    /// The photos whose embedded XMP is read (`MarksReader.embeddedPacket`): JPEG,
+    /// HEIF and AVIF, TIFF, DNG and the TIFF-based RAWs, CR3.
+    static func carriesMarks(_ type: PhotoType) -> Bool {
+        switch type {
+        case .jpeg, .heic, .avif, .tiff, .dng, .cr2, .nef, .arw, .cr3: true
+        default: false
+        }
+    }
 
     /// Whether a row's marks count: a group's sidecar (an orphan's or an undecided
-    /// one's are about no listed photo) or a JPEG of a group, on a local root that
+    /// one's are about no listed photo), any sidecar in a root that does not group
+    /// (`LooseSidecars` says whose), or an image of a group, on a local root that
     /// is online.
-    private func marksReadable(_ row: PhotoRow, _ readable: inout [Int32: Bool]) -> Bool {
-        guard row.type == .xmp ? row.role == .sidecar : Self.carriesMarks(row.type) && (row.role == .shown || row.role == .member)
-        else { return false }
+    private func marksReadable(_ row: PhotoRow, _ known: inout [Int32: (readable: Bool, grouped: Bool)]) -> Bool {
+        guard row.type == .xmp || Self.carriesMarks(row.type) else { return false }
         let rootID = library.photos.rootID(of: row)
-        if let known = readable[rootID] { return known }
-        let ok = roots[rootID].map { $0.online && !$0.onShare } ?? false
-        readable[rootID] = ok
-        return ok
+        let root: (readable: Bool, grouped: Bool)
+        if let seen = known[rootID] {
+            root = seen
+        } else {
+            root = roots[rootID].map { ($0.online && !$0.onShare, $0.config.groups) } ?? (false, true)
+            known[rootID] = root
+        }
+        guard root.readable else { return false }
+        if row.type == .xmp { return row.role == .sidecar || (row.role == .undecided && !root.grouped) }
+        return row.role == .shown || row.role == .member
     }
 
     /// Sidecars still to read (`xmp_pending`): the queue's, or, when the library
-    /// changed since it was planned, those without a record of their present size
-    /// and mtime. Counting walks every row, and a status is published whenever the
-    /// lock is let go: so the count is made once per change of the library, and not
-    /// while a walk or a batch holds the reader back (the last count stands).
+    /// changed since it was planned, those not read at their present size and
+    /// mtime. Counting walks every row: so the count is made once per change of the
+    /// library, and not while a walk or a batch holds the reader back (the last
+    /// count stands).
     var marksPending: Int {
         if marks.plannedAt == library.generation { return marks.pending }
         let mayRun = marksMayRun
         if let counted = marks.counted, counted.generation == library.generation || (!mayRun && counted.whileHeld) {
             return counted.count + marks.inFlight
         }
-        var readable: [Int32: Bool] = [:]
+        var readable: [Int32: (readable: Bool, grouped: Bool)] = [:]
         var count = 0
         for row in library.photos.rows where marksReadable(row, &readable) && needsMarksRead(row) { count += 1 }
         marks.counted = (library.generation, count, !mayRun)
@@ -89,12 +101,22 @@ extension CuratorState {
         let table = library.photos
         var queue: [Int64] = []
         var touched = Set<Int64>()
-        var readable: [Int32: Bool] = [:]
+        var readable: [Int32: (readable: Bool, grouped: Bool)] = [:]
+        var looseOwners: [Int64: [Int64]] = [:]
         for row in table.rows where marksReadable(row, &readable) {
+            var group = table.groupID(of: row)
+            if row.role == .undecided {
+                // A sidecar in a root that does not group: its photos' marks.
+                let owners = LooseSidecars.owners(of: table.name(of: row), folder: row.folderID, in: library)
+                if !owners.isEmpty { looseOwners[row.id] = owners }
+                if owners != marks.looseOwners[row.id] ?? [] {
+                    touched.formUnion(owners)
+                    touched.formUnion(marks.looseOwners[row.id] ?? [])
+                }
+                group = owners.first ?? row.id
+            }
             if row.marksRead {
-                guard marks.records[row.id] != nil else { continue }
-                let group = table.groupID(of: row)
-                if marks.groupOf[row.id] != group {
+                if marks.records[row.id] != nil, marks.groupOf[row.id] != group {
                     if let old = marks.groupOf[row.id] { touched.insert(old) }
                     touched.insert(group)
                     marks.groupOf[row.id] = group
@@ -103,6 +125,8 @@ extension CuratorState {
                 queue.append(row.id)
             }
         }
+        for (id, owners) in marks.looseOwners where looseOwners[id] == nil { touched.formUnion(owners) }
+        marks.looseOwners = looseOwners
         // Taken from the end: the lowest ids (the oldest sidecars) first.
         marks.queue = queue.sorted(by: >)
         marks.plannedAt = library.generation
@@ -145,15 +169,15 @@ extension CuratorState {
             // Read as it is now, which may be newer than the row: stored all the same
             // (what the file says), and read again when the row then differs.
             library.noteMarksRead(result.id, size: record.size, mtimeNs: record.mtimeNs)
-            let group = library.photos.groupID(of: row)
-            if let old = marks.groupOf[result.id], old != group { touched.insert(old) }
+            let groups = marks.looseOwners[result.id] ?? [library.photos.groupID(of: row)]
+            if let old = marks.groupOf[result.id], !groups.contains(old) { touched.insert(old) }
             if record.marks == nil {
-                if marks.records.removeValue(forKey: result.id) != nil { touched.insert(group) }
+                if marks.records.removeValue(forKey: result.id) != nil { touched.formUnion(groups) }
                 marks.groupOf[result.id] = nil
             } else {
                 marks.records[result.id] = record
-                marks.groupOf[result.id] = group
-                touched.insert(group)
+                marks.groupOf[result.id] = groups.first
+                touched.formUnion(groups)
             }
             changed.append((result.id, record))
         }
@@ -210,7 +234,7 @@ extension CuratorState {
     /// A group's marks by docs/XMP.md's order, from its sidecars' last reads.
     func resolvedMarks(ofGroup group: Int64) -> PhotoMarks {
         let ids = library.rows(ofGroup: group)
-        let files = (ids.isEmpty ? [group] : ids).compactMap { library.photo($0) }
+        let files = withLooseSidecars((ids.isEmpty ? [group] : ids).compactMap { library.photo($0) })
         let marked = MarkedFiles(files)
         var sources: [MarksSource] = []
         for file in files {
@@ -223,6 +247,19 @@ extension CuratorState {
             }
         }
         return MarksSource.resolve(sources)
+    }
+
+    /// The files whose XMP says a listed photo's marks (`rate`, `photo.info`).
+    func markedFiles(of photo: Photo) -> MarkedFiles {
+        MarkedFiles(withLooseSidecars(library.members(ofGroupShownBy: photo) ?? [photo]))
+    }
+
+    /// A group's files and, for a photo in a root that does not group, the
+    /// sidecars about it (`LooseSidecars`).
+    private func withLooseSidecars(_ files: [Photo]) -> [Photo] {
+        guard files.count == 1, let photo = files.first, !photo.type.isSidecar, roots[photo.rootID]?.config.groups == false
+        else { return files }
+        return files + LooseSidecars.of(photo, in: library)
     }
 
     /// A group's marks as `rate` wrote them, known before the watcher sees the

@@ -12,6 +12,9 @@ struct MarkedFiles: Sendable {
     var raw: ByteString?
     /// In name order: the file's own before the shot's, whatever the index's order.
     var sidecars: [ByteString]
+    /// The photos whose embedded XMP the toolkit writes (`EmbeddedWriter`): JPEG,
+    /// TIFF, DNG. Not the other RAWs: Adobe's tools never write into them either.
+    var embedding: [ByteString]
 
     init(_ files: [Photo]) {
         let photos = files.filter { !$0.type.isSidecar }
@@ -20,6 +23,7 @@ struct MarkedFiles: Sendable {
         })
         self.photos = photos.map(\.name)
         raw = photos.first { $0.type.family == .raw }?.name
+        embedding = photos.filter { [PhotoType.jpeg, .tiff, .dng].contains($0.type) }.map(\.name)
         sidecars = files.filter { $0.type == .xmp && about.contains(Self.folded($0.name)) }.map(\.name).sorted()
     }
 

@@ -85,7 +85,7 @@ final class ScanJob {
 struct NameFilter {
     let exclusions: Exclusions
     let types: PhotoTypeFilter
-    /// Sidecars are kept too, where the root groups files.
+    /// Sidecars are kept too, where the root groups files (XMP sidecars everywhere).
     let sidecars: Bool
 
     init(_ config: RootConfig) {
@@ -109,7 +109,9 @@ struct NameFilter {
         // One reading of the extension (where the root groups, every file that was
         // not a photo, sidecars and other files alike, was read twice).
         guard let type = PhotoType.detectFile(name: name) else { return nil }
-        if type.isSidecar { return sidecars ? type : nil }
+        // A root that does not group keeps its XMP sidecars all the same: their
+        // marks are its photos' (docs/XMP.md, "A root without groups").
+        if type.isSidecar { return sidecars || type == .xmp ? type : nil }
         return types.contains(type) ? type : nil
     }
 }

@@ -37,3 +37,20 @@ import Testing
         #expect(try EmbeddedXMPLocator.packet(in: &truncated) == [1, 2, 3])
     }
 }
+
+/// A CR3's XMP packet is its top-level `uuid` box of XMP's UUID; the other
+/// `uuid` boxes (Canon's, a preview's) are not it.
+@Suite struct ISOBMFFXMPLocatorTests {
+    @Test func aCR3sPacketIsItsXMPUUIDBox() throws {
+        let packet = EmbeddedXMPLocatorTests.packet
+        let cr3 = TestContainers.cr3(cmt1: [], cmt2: [])
+        let preview = TestContainers.box("uuid", [UInt8](repeating: 0x22, count: 16) + TestContainers.junk(64))
+        let xmp = TestContainers.box("uuid", ISOBMFFXMPLocator.xmpUUID + packet)
+        // Before the media data, as Canon writes it.
+        let split = cr3.count - (3000 + 8)
+        var source = ExifMemorySource(bytes: Array(cr3[..<split]) + preview + xmp + Array(cr3[split...]))
+        #expect(try ISOBMFFXMPLocator.packet(in: &source) == packet)
+        var none = ExifMemorySource(bytes: cr3)
+        #expect(try ISOBMFFXMPLocator.packet(in: &none) == nil)
+    }
+}
