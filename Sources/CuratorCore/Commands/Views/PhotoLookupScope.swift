@@ -14,6 +14,7 @@ protocol PhotoLookupScope: AnyObject {
     func maySee(_ photo: Photo, uid: UInt32) -> Bool
     func summary(_ photo: Photo, position: Int?, selected: Int?, fields: PhotoFields, facts: RootFacts?) -> PhotoSummary
     func noteRated(_ marks: PhotoMarks, ofGroup group: Int64)
+    func markedFiles(of photo: Photo) -> MarkedFiles
 }
 
 extension PhotoLookupScope {
