@@ -34,14 +34,21 @@ export class FolderList {
   }
 
   setRows(rows) {
+    const before = this.rows;
     this.rows = rows;
     this.list.style.height = rows.length * ROW + 'px';
     this.active = Math.min(this.active, Math.max(0, rows.length - 1));
-    // Drawn again from the new rows (a row's index may now be another folder); the
-    // focus, if it was in the list, stays on the same row.
+    // A row that says what it said keeps its element (refreshed after every listing,
+    // the list mostly is); another is drawn again. The focus, if it was in the list,
+    // stays on the same row.
     const focused = this.holder.contains(document.activeElement);
-    for (const element of this.live.values()) element.remove();
-    this.live.clear();
+    const same = (a, b) => a && b && a.label === b.label && a.count === b.count && a.isProtected === b.isProtected
+      && (a.target.root || '') === (b.target.root || '') && (a.target.folder || '') === (b.target.folder || '');
+    for (const [row, element] of this.live) {
+      if (same(before[row], rows[row]) && before.length === rows.length) continue;
+      element.remove();
+      this.live.delete(row);
+    }
     this.render();
     if (focused) {
       const element = this.live.get(this.active);
