@@ -3,6 +3,7 @@
 """The page (web/) in headless Chromium over a large root: what issue 52 measures.
 
     bench/web_page_bench.py [--count 100000] [--bin .build/release] [--warm | --no-thumbnails] [--keys 40]
+                            [--rounds N] [--nginx] [--profile] [--web DIR [--web DIR2]]
 
 Makes COUNT small real JPEGs (one picture by sample_photos.py, each file told apart by a
 JPEG comment) in folders of 500, starts the real curatord and curatord-web on them, and
@@ -14,11 +15,17 @@ headless Chromium (chromedriver, CDP):
   (PerformanceObserver 'longtask', over 50 ms is one), the most DOM elements at once,
   the JS heap after (CDP Runtime.getHeapUsage);
 - key_to_badge_ms: Space on a photo to its badge on screen (through the gateway and the
-  daemon), p50 and p95 over --keys presses.
+  daemon), p50 and p95 over --keys presses;
+- renderer_rss_mb: the resident memory of the browser's renderer processes;
+- with --nginx, the same `large` thumbnails as a plain page of <img loading=lazy> served
+  by nginx-light, measured the same way (first paint, scroll, heap, memory), each round
+  back to back with the page; with --profile, the functions with the most CPU time of
+  their own while scrolling and while pressing keys (CDP Profiler).
 
 Prints one JSON object. Everything it made is removed at the end.
 """
 import argparse
+import http.client
 import json
 import os
 import shutil
@@ -73,12 +80,276 @@ def wait_for(what, predicate, timeout):
     raise SystemExit(f"timed out waiting for {what}")
 
 
+def chrome(args):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1440,900",
+                 "--enable-precise-memory-info"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
+    driver.set_script_timeout(900)  # a screen a frame over 100 000 photos takes minutes
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OBSERVERS})
+    return driver
+
+
+OBSERVERS = """
+    window.__lcp = 0; window.__longest = 0; window.__long = 0;
+    new PerformanceObserver(l => { for (const e of l.getEntries()) window.__lcp = e.startTime; })
+        .observe({type: 'largest-contentful-paint', buffered: true});
+    new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__long += 1;
+        window.__longest = Math.max(window.__longest, e.duration); } }).observe({type: 'longtask', buffered: true});
+    // What the page heard and asked while measured: events by kind, requests by address.
+    window.__events = {}; window.__requests = {};
+    if (window.EventSource) {
+      const Source = window.EventSource;
+      window.EventSource = class extends Source {
+        constructor(...a) { super(...a); this.addEventListener('message', (m) => {
+          let kind = '?'; try { kind = JSON.parse(m.data).event; } catch (e) {}
+          window.__events[kind] = (window.__events[kind] || 0) + 1; }); }
+      };
+    }
+    const fetchFirst = window.fetch.bind(window);
+    window.fetch = (url, ...rest) => { const key = String(url).split('?')[0];
+      const seen = window.__requests[key] = window.__requests[key] || {n: 0, ms: 0, max: 0};
+      const t0 = performance.now();
+      const done = () => { const ms = performance.now() - t0; seen.n += 1; seen.ms = Math.round(seen.ms + ms);
+        seen.max = Math.max(seen.max, Math.round(ms)); };
+      return fetchFirst(url, ...rest).then((r) => { done(); return r; }, (e) => { done(); throw e; }); };"""
+
+# From the top to the bottom of a scroller, a screen a frame: the most elements at once.
+SCROLL = """
+    const done = arguments[arguments.length - 1];
+    const scroller = arguments[0] ? document.querySelector(arguments[0]) : document.scrollingElement;
+    let most = 0, frames = 0;
+    const t0 = performance.now();
+    function step() {
+      most = Math.max(most, document.getElementsByTagName('*').length);
+      frames += 1;
+      if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) {
+        done({most, frames, ms: performance.now() - t0});
+        return;
+      }
+      scroller.scrollTop += scroller.clientHeight;
+      requestAnimationFrame(step);
+    }
+    requestAnimationFrame(step);"""
+
+
+def renderer_rss_mb(driver):
+    """The resident memory of the browser's renderer processes (every tab's), from /proc."""
+    pids = {driver.service.process.pid}
+    total = 0
+    for _ in range(4):  # chromedriver > chromium > its zygotes > renderers
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) in pids:
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent in pids:
+                pids.add(int(entry))
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                renderer = b"--type=renderer" in f.read()
+            if renderer:
+                with open(f"/proc/{pid}/status") as f:
+                    total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            continue
+    return round(total / 1024, 1)
+
+
+class Profile:
+    """A CPU profile (CDP Profiler) of one phase: the functions with the most time of their own."""
+
+    def __init__(self, driver, enabled):
+        self.driver = driver
+        self.enabled = enabled
+        if enabled:
+            driver.execute_cdp_cmd("Profiler.enable", {})
+            driver.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 500})
+            driver.execute_cdp_cmd("Profiler.start", {})
+
+    def stop(self, top=12):
+        if not self.enabled:
+            return None
+        profile = self.driver.execute_cdp_cmd("Profiler.stop", {})["profile"]
+        nodes = {node["id"]: node for node in profile["nodes"]}
+        deltas = profile.get("timeDeltas", [])
+        own = {}
+        for sample, delta in zip(profile.get("samples", []), deltas):
+            frame = nodes[sample]["callFrame"]
+            key = f"{frame['functionName'] or '(anonymous)'} {frame['url'].rsplit('/', 1)[-1]}:{frame['lineNumber'] + 1}"
+            own[key] = own.get(key, 0) + delta
+        total = sum(own.values()) or 1
+        return [(name, round(us / 1000, 1), round(100 * us / total, 1))
+                for name, us in sorted(own.items(), key=lambda item: -item[1])[:top]]
+
+
+def measure_page(page, args):
+    base, (name, value) = page
+    driver = chrome(args)
+    try:
+        driver.get(base + "/login")  # the origin, for its cookie
+        driver.add_cookie({"name": name, "value": value, "path": "/"})
+        driver.get(base + "/")
+        wait_for("the grid", lambda: driver.execute_script(
+            "return document.body.dataset.ready === 'true' && document.querySelectorAll('[role=gridcell]').length > 0"), 120)
+        wait_for("the whole listing", lambda: driver.execute_script(
+            "return document.querySelectorAll('[role=gridcell]').length > 0 && document.getElementById('view-count').textContent.startsWith('%d ')" % args.count), 120)
+        time.sleep(1)
+        lcp = driver.execute_script("return window.__lcp")
+        driver.execute_script("window.__longest = 0; window.__long = 0; window.__events = {}; window.__requests = {};")
+        profile = Profile(driver, args.profile)
+        scroll = driver.execute_async_script(SCROLL, "#grid")
+        time.sleep(0.5)
+        scroll_profile = profile.stop()
+        heard = driver.execute_script("return [window.__events, window.__requests]")
+        longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
+        heap = driver.execute_cdp_cmd("Runtime.getHeapUsage", {})
+        rss = renderer_rss_mb(driver)
+        # Space on a photo to its badge: toggled twice per sample (select, deselect).
+        driver.execute_script("document.getElementById('grid').scrollTop = 0;")
+        time.sleep(1)
+        driver.execute_script("window.__longest = 0; window.__long = 0; window.__events = {}; window.__requests = {};")
+        profile = Profile(driver, args.profile)
+        latencies = driver.execute_async_script(KEYS, args.keys)
+        key_profile = profile.stop()
+        key_long = driver.execute_script("return [window.__longest, window.__long]")
+        heard_keys = driver.execute_script("return [window.__events, window.__requests]")
+    finally:
+        driver.quit()
+    latencies.sort()
+    result = {
+        "lcp_ms": round(lcp, 1),
+        "scroll": {"frames": scroll["frames"], "ms": round(scroll["ms"]), "most_dom_elements": scroll["most"],
+                   "long_tasks": long_count, "longest_task_ms": round(longest, 1),
+                   "events": heard[0], "requests": heard[1]},
+        "js_heap_mb": round(heap["usedSize"] / 1e6, 1), "renderer_rss_mb": rss,
+        "key_events": heard_keys[0], "key_requests": heard_keys[1],
+        "key_to_badge_ms": {"p50": round(statistics.median(latencies), 1),
+                            "p95": round(latencies[max(0, int(len(latencies) * 0.95) - 1)], 1),
+                            "max": round(latencies[-1], 1), "long_tasks": key_long[1], "longest_task_ms": round(key_long[0], 1)},
+    }
+    if args.profile:
+        result["profile_scroll"] = scroll_profile
+        result["profile_keys"] = key_profile
+    return result
+
+
+def measure_plain(url, args):
+    """The same thumbnails as a plain page of <img loading=lazy> under nginx."""
+    driver = chrome(args)
+    try:
+        driver.get(url)
+        wait_for("the plain page", lambda: driver.execute_script("return document.readyState === 'complete'"), 300)
+        time.sleep(3)
+        lcp = driver.execute_script("return window.__lcp")
+        driver.execute_script("window.__longest = 0; window.__long = 0;")
+        scroll = driver.execute_async_script(SCROLL, None)
+        time.sleep(0.5)
+        longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
+        heap = driver.execute_cdp_cmd("Runtime.getHeapUsage", {})
+        rss = renderer_rss_mb(driver)
+    finally:
+        driver.quit()
+    return {"lcp_ms": round(lcp, 1),
+            "scroll": {"frames": scroll["frames"], "ms": round(scroll["ms"]), "most_dom_elements": scroll["most"],
+                       "long_tasks": long_count, "longest_task_ms": round(longest, 1)},
+            "js_heap_mb": round(heap["usedSize"] / 1e6, 1), "renderer_rss_mb": rss}
+
+
+KEYS = """
+    const done = arguments[arguments.length - 1];
+    const presses = arguments[0];
+    const cell = document.querySelector('[role=gridcell][data-index="0"]');
+    cell.focus();
+    const out = [];
+    let i = 0;
+    function press() {
+      if (i >= presses) { done(out); return; }
+      const want = i % 2 === 0;
+      const t0 = performance.now();
+      const observer = new MutationObserver(() => {
+        const c = document.querySelector('[role=gridcell][data-index="0"]');
+        if (c && (c.getAttribute('aria-selected') === 'true') === want) {
+          observer.disconnect();
+          requestAnimationFrame(() => { out.push(performance.now() - t0); i += 1; setTimeout(press, 20); });
+        }
+      });
+      observer.observe(document.getElementById('grid'), {subtree: true, attributes: true});
+      document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: ' ', bubbles: true}));
+    }
+    press();"""
+
+
+def start_nginx(thumbnails, scratch, processes):
+    """nginx-light serving the daemon's `large` thumbnails (the size the page shows at
+    176 px cells on a 1x screen) and a plain page of them, one <img loading=lazy> each."""
+    site = os.path.join(scratch, "plain")
+    os.makedirs(site)
+    os.symlink(os.path.join(thumbnails, "large"), os.path.join(site, "large"))
+    names = sorted(os.listdir(os.path.join(thumbnails, "large")))
+    with open(os.path.join(site, "index.html"), "w") as f:
+        f.write("<!doctype html><html><head><meta charset=utf-8><title>plain</title><style>"
+                "body{margin:0;background:#161616}img{width:176px;height:176px;object-fit:contain;margin:3px;"
+                "background:#262626}</style></head><body>")
+        for name in names:
+            f.write(f'<img loading=lazy decoding=async width=176 height=176 alt="" src="/large/{name}">')
+        f.write("</body></html>")
+    port = free_port()
+    conf = os.path.join(scratch, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(f"""user root;
+worker_processes 1;
+daemon off;
+pid {scratch}/nginx.pid;
+error_log {scratch}/nginx-error.log;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  sendfile on;
+  client_body_temp_path {scratch}/nginx-body;
+  proxy_temp_path {scratch}/nginx-proxy;
+  fastcgi_temp_path {scratch}/nginx-fastcgi;
+  uwsgi_temp_path {scratch}/nginx-uwsgi;
+  scgi_temp_path {scratch}/nginx-scgi;
+  types {{ image/png png; text/html html; }}
+  server {{ listen 127.0.0.1:{port}; root {site}; disable_symlinks off; }}
+}}
+""")
+    processes.append(subprocess.Popen(["nginx", "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    wait_for("nginx", lambda: connectable(port), 10)
+    return f"http://127.0.0.1:{port}/"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def connectable(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=100000)
     parser.add_argument("--bin", default=os.path.join(PACKAGE, ".build", "release"))
     parser.add_argument("--warm", action="store_true", help="wait for every thumbnail first")
     parser.add_argument("--keys", type=int, default=40)
+    parser.add_argument("--web", action="append", help="the page's folder (default web/); given twice, both, interleaved")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of the page (and of the plain page), interleaved")
+    parser.add_argument("--nginx", action="store_true", help="also the thumbnails as a plain <img loading=lazy> page under nginx")
+    parser.add_argument("--profile", action="store_true", help="CPU profiles of the scroll and the keys: the top functions")
     parser.add_argument("--no-thumbnails", action="store_true",
                         help="a daemon that makes none (the grid's placeholders): the grid alone, without the decoder's load")
     args = parser.parse_args()
@@ -109,88 +380,33 @@ def main():
         if args.warm:
             wait_for("warm thumbnails", lambda: (status() or {}).get("thumbnails", {}).get("backlog", 1) == 0, 3600)
         prepared = time.monotonic() - started
-        out = open(os.path.join(scratch, "web.out"), "w+")
-        processes.append(subprocess.Popen([os.path.join(args.bin, "curatord-web"), "--socket", sock, "--web",
-                                           os.path.join(PACKAGE, "web")], env=env, stdout=out, stderr=log))
-        url = wait_for("the gateway's address", lambda: open(out.name).readline().strip(), 30)
+        load = os.getloadavg()
+        pages = {}
+        for n, web in enumerate(args.web or [os.path.join(PACKAGE, "web")]):
+            out = open(os.path.join(scratch, f"web-{n}.out"), "w+")
+            processes.append(subprocess.Popen([os.path.join(args.bin, "curatord-web"), "--socket", sock, "--web", web],
+                                              env=env, stdout=out, stderr=log))
+            url = wait_for("the gateway's address", lambda: open(out.name).readline().strip(), 30)
+            # The address can be used once: its cookie is given to each browser started.
+            base = url.split("/login")[0]
+            conn = http.client.HTTPConnection(base.split("//", 1)[1])
+            conn.request("GET", "/login?token=" + url.split("token=", 1)[1])
+            cookie = conn.getresponse().getheader("Set-Cookie").split(";", 1)[0].split("=", 1)
+            conn.close()
+            pages[web] = (base, cookie)
 
-        options = webdriver.ChromeOptions()
-        options.binary_location = "/usr/bin/chromium"
-        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1440,900",
-                     "--enable-precise-memory-info"):
-            options.add_argument(flag)
-        driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
-        driver.set_script_timeout(900)  # a screen a frame over 100 000 photos takes minutes
-        try:
-            driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-                window.__lcp = 0; window.__longest = 0; window.__long = 0;
-                new PerformanceObserver(l => { for (const e of l.getEntries()) window.__lcp = e.startTime; })
-                    .observe({type: 'largest-contentful-paint', buffered: true});
-                new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__long += 1;
-                    window.__longest = Math.max(window.__longest, e.duration); } }).observe({type: 'longtask', buffered: true});"""})
-            driver.get(url)
-            wait_for("the grid", lambda: driver.execute_script(
-                "return document.body.dataset.ready === 'true' && document.querySelectorAll('[role=gridcell]').length > 0"), 120)
-            wait_for("the whole listing", lambda: driver.execute_script(
-                "return document.querySelectorAll('[role=gridcell]').length > 0 && document.getElementById('view-count').textContent.startsWith('%d ')" % args.count), 120)
-            time.sleep(1)
-            lcp = driver.execute_script("return window.__lcp")
-            driver.execute_script("window.__longest = 0; window.__long = 0;")
-            scroll = driver.execute_async_script("""
-                const done = arguments[arguments.length - 1];
-                const grid = document.getElementById('grid');
-                let most = 0, frames = 0;
-                const t0 = performance.now();
-                function step() {
-                  most = Math.max(most, document.getElementsByTagName('*').length);
-                  frames += 1;
-                  if (grid.scrollTop + grid.clientHeight >= grid.scrollHeight - 1) {
-                    done({most, frames, ms: performance.now() - t0});
-                    return;
-                  }
-                  grid.scrollTop += grid.clientHeight;
-                  requestAnimationFrame(step);
-                }
-                requestAnimationFrame(step);""")
-            time.sleep(0.5)
-            longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
-            heap = driver.execute_cdp_cmd("Runtime.getHeapUsage", {})
-            # Space on a photo to its badge: toggled twice per sample (select, deselect).
-            driver.execute_script("document.getElementById('grid').scrollTop = 0;")
-            time.sleep(0.5)
-            latencies = driver.execute_async_script("""
-                const done = arguments[arguments.length - 1];
-                const presses = arguments[0];
-                const cell = document.querySelector('[role=gridcell][data-index="0"]');
-                cell.focus();
-                const out = [];
-                let i = 0;
-                function press() {
-                  if (i >= presses) { done(out); return; }
-                  const want = i % 2 === 0;
-                  const t0 = performance.now();
-                  const observer = new MutationObserver(() => {
-                    const c = document.querySelector('[role=gridcell][data-index="0"]');
-                    if (c && (c.getAttribute('aria-selected') === 'true') === want) {
-                      observer.disconnect();
-                      requestAnimationFrame(() => { out.push(performance.now() - t0); i += 1; setTimeout(press, 20); });
-                    }
-                  });
-                  observer.observe(document.getElementById('grid'), {subtree: true, attributes: true});
-                  document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: ' ', bubbles: true}));
-                }
-                press();""", args.keys)
-        finally:
-            driver.quit()
-        latencies.sort()
+        thumbnails = os.path.join(env["XDG_CACHE_HOME"], "thumbnails")
+        nginx_url = start_nginx(thumbnails, scratch, processes) if args.nginx else None
+        results = {what: [] for what in list(pages) + (["nginx plain page"] if nginx_url else [])}
+        for r in range(args.rounds):
+            # Interleaved, each page and its peers back to back: on a shared machine only
+            # their ratios within a round mean anything.
+            order = list(results) if r % 2 == 0 else list(reversed(results))
+            for what in order:
+                results[what].append(measure_plain(nginx_url, args) if what == "nginx plain page" else measure_page(pages[what], args))
         print(json.dumps({
-            "photos": args.count, "warm_thumbnails": args.warm, "thumbnails": not args.no_thumbnails, "prepare_s": round(prepared, 1),
-            "lcp_ms": round(lcp, 1),
-            "scroll": {"frames": scroll["frames"], "ms": round(scroll["ms"]), "most_dom_elements": scroll["most"],
-                       "long_tasks": long_count, "longest_task_ms": round(longest, 1)},
-            "js_heap_mb": round(heap["usedSize"] / 1e6, 1),
-            "key_to_badge_ms": {"p50": round(statistics.median(latencies), 1),
-                                "p95": round(latencies[int(len(latencies) * 0.95) - 1], 1)},
+            "photos": args.count, "warm_thumbnails": args.warm, "thumbnails": not args.no_thumbnails,
+            "prepare_s": round(prepared, 1), "load_before": load, "load_after": os.getloadavg(), "results": results,
         }, indent=1))
     finally:
         for process in reversed(processes):

@@ -3,7 +3,8 @@
 /// What each request gets, decided in this order: a foreign `Host` nothing; `/login`
 /// with the unspent secret a session cookie (personal gateway), or `POST
 /// /api/v1/login` with a user's web password (system gateway); without a session only
-/// the login page (401); the page's own files; a photo's bytes by `GET
+/// the login page (401: the page's sign-in form and its files on the system gateway);
+/// the page's own files; a photo's bytes by `GET
 /// /photo/<id>/<what>`; a state-changing request without the custom header or with a
 /// foreign `Origin` 403; a body over the limit 413; then the API.
 struct Router: Sendable {
@@ -58,10 +59,15 @@ struct Router: Sendable {
             guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
             switch access {
             case .personal(let gate): return .answer(login(head.token, gate: gate, secure: head.secure))
-            case .system: return .answer(HTTPAnswer(status: 200, html: Pages.systemLogin(reason: "Sign in with your web password.")))
+            case .system:
+                return .answer(site?.answer(for: "/login.html") ?? HTTPAnswer(status: 200, html: Pages.systemLogin(reason: "Sign in with your web password.")))
             }
         }
         guard isSignedIn(head.session) else {
+            if case .system = access, head.method == "GET" || head.method == "HEAD", let site, site.answer(for: "/login.html") != nil {
+                if head.path == "/" { return .answer(.seeOther("/login")) }
+                if let file = site.signInAnswer(for: head.path) { return .answer(file) }
+            }
             let how = if case .system = access { "sign in first: POST /api/v1/login" } else { "sign in first: open the address curatorctl web printed" }
             return .answer(refusal(GatewayError(401, GatewayError.unauthorized, how), api: api))
         }
@@ -128,8 +134,12 @@ struct Router: Sendable {
         guard case .system(let sessions) = access, let token = SystemSessions.token(head.session) else {
             return forwarder.answer(command: command, body: body)
         }
-        let answer = APIForwarder(pool: sessions.pool(for: token)).answer(command: command, body: body)
-        if answer.status == 401 { sessions.forget(token) }
+        var answer = APIForwarder(pool: sessions.pool(for: token)).answer(command: command, body: body)
+        if answer.status == 401 {
+            // The session is over: its cookie goes too, so that the page's next load is the sign-in form.
+            sessions.forget(token)
+            answer.headers.append(("Set-Cookie", "\(Self.cookieName)=; Max-Age=0; \(Self.cookieAttributes(secure: head.secure))"))
+        }
         return answer
     }
 
@@ -174,7 +184,14 @@ struct Router: Sendable {
 
     private func refusal(_ error: GatewayError, api: Bool) -> HTTPAnswer {
         if api { return error.answer }
-        if case .system = access { return HTTPAnswer(status: error.status, html: Pages.systemLogin(reason: error.message)) }
+        if case .system = access {
+            // The page's own form, when there is a page: whatever was asked, it is asked again once signed in.
+            if error.status == 401, var form = site?.answer(for: "/login.html") {
+                form.status = 401
+                return form
+            }
+            return HTTPAnswer(status: error.status, html: Pages.systemLogin(reason: error.message))
+        }
         return HTTPAnswer(status: error.status, html: Pages.login(reason: error.message))
     }
 

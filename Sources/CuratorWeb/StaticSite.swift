@@ -52,6 +52,15 @@ struct StaticSite: Sendable {
         return HTTPAnswer(status: 200, contentType: file.contentType, body: file.body)
     }
 
+    /// The sign-in form of the system service and what it loads: served before a
+    /// session exists. They hold no user's data; the rest of the page waits for a session.
+    static let signInPaths: Set<String> = ["/login.html", "/js/login.js", "/app.css", "/icon.svg"]
+
+    /// `path`'s answer when it is one of `signInPaths`.
+    func signInAnswer(for path: String) -> HTTPAnswer? {
+        Self.signInPaths.contains(path) ? answer(for: path) : nil
+    }
+
     static func isPlainName(_ name: [UInt8]) -> Bool {
         guard let first = name.first, first != UInt8(ascii: "."), name.count <= 128 else { return false }
         return name.allSatisfy { byte in

@@ -43,6 +43,20 @@ import Testing
         #expect(site.files.keys.sorted() == ["/app.css", "/index.html", "/js/api.js"])
     }
 
+    /// Before a session, the system service serves the sign-in form's files and no other.
+    @Test func onlyTheSignInFormsFilesAreServedBeforeASession() throws {
+        let web = try Self.folder()
+        try "<!doctype html><title>sign in</title>".write(toFile: web + "/login.html", atomically: true, encoding: .utf8)
+        try "export {};".write(toFile: web + "/js/login.js", atomically: true, encoding: .utf8)
+        let site = try StaticSite.load(directory: web)
+        for path in ["/login.html", "/js/login.js", "/app.css"] {
+            #expect(site.signInAnswer(for: path)?.status == 200, "\(path) was not served")
+        }
+        for path in ["/", "/index.html", "/js/api.js", "/js/../js/login.js", "/icon.svg", "/login"] {
+            #expect(site.signInAnswer(for: path) == nil, "\(path) was served before a session")
+        }
+    }
+
     @Test func aFolderWithoutAnIndexIsNoPage() throws {
         let web = try Self.folder()
         try FileManager.default.removeItem(atPath: web + "/index.html")

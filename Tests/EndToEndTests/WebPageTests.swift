@@ -87,4 +87,38 @@ struct WebPageTests {
     @Test(.timeLimit(.minutes(3))) func webkit() throws {
         try Self.run(browser: "webkit")
     }
+
+    /// The folder list over 10 000 folders of a photo each (Tests/web/folders_page_test.py,
+    /// Chromium): a bounded number of elements in the DOM, its last folder reached by
+    /// scrolling and by End, opened by Enter. The daemon makes no thumbnails here.
+    @Test(.timeLimit(.minutes(5))) func tenThousandFoldersListVirtually() throws {
+        let count = 10_000
+        let d = Daemon()
+        let root = d.root()
+        let base = d.home.sub("base.jpg")
+        let made = try Command.run("/usr/bin/python3", [Self.samples, "jpeg", base, "--width", "64", "--height", "48",
+                                                        "--texture-cache", d.home.path])
+        guard made.status == 0 else { throw HarnessError("sample_photos.py: \(made.stderr)") }
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: base))
+        for i in 0..<count {
+            let folder = root + "/f" + String(repeating: "0", count: 5 - String(i).count) + String(i)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try jpeg.write(to: URL(fileURLWithPath: folder + "/IMG.JPG"))
+        }
+        let config = d.home.sub("curatord.json5")
+        try "{ thumbnails: false, roots: [{ path: \"\(root)\" }] }".write(toFile: config, atomically: true, encoding: .utf8)
+        d.configPath = config
+        try d.start()
+        defer { d.stop() }
+        let web = try WebGatewayProcess(d, command: [WebGatewayProcess.binary, "--socket", d.socket, "--web", Command.packageRoot + "/web"])
+        var environment = d.environment
+        environment["HOME"] = d.home.path
+        let out = try Command.run("/usr/bin/python3", [Command.packageRoot + "/Tests/web/folders_page_test.py",
+                                                       "--url", "http://127.0.0.1:\(web.port)/login?token=\(web.token)",
+                                                       "--count", String(count), "--screenshots", Self.screenshots()],
+                                  environment: environment, timeout: 240)
+        print(out.stdout)
+        #expect(out.status == 0, "folders_page_test.py exited \(out.status):\n\(out.stdout)\n\(out.stderr)\ngateway: \(web.log)")
+        #expect(out.stdout.contains("step: done"), "\(out.stdout)")
+    }
 }

@@ -341,6 +341,17 @@ def run(args):
         if not any(name.startswith("IMG_0006") and rating == 3 for name, rating in written):
             raise Failure(f"exiftool reads the sidecars as {written}")
 
+        step("marks pressed fast: one toast, updated, and the last key's mark stays")
+        page.js("arguments[0].focus()", page.cell("IMG_0006.JPG"))
+        page.key("1", "2", "3", "4", "5", "1", "2", "3", "4", "5", "4", "p", "u", "p", "2")
+        wait("IMG_0006.JPG's cell saying 2 stars, picked", lambda: "2 stars, picked" in page.cell("IMG_0006.JPG").get_attribute("aria-label"))
+        wait("the toast saying the last mark", lambda: "IMG_0006.JPG: 2 stars." in page.js("return document.getElementById('toast').textContent"))
+        toasts = page.js("return [...document.querySelectorAll('#toast .toast-item')].map(t => t.textContent)")
+        if len([t for t in toasts if "IMG_0006.JPG:" in t]) != 1 or len(toasts) > 3:
+            raise Failure(f"the toasts pile up: {toasts}")
+        if marks_by_ctl(args).get("b/IMG_0006.JPG") != (2, "pick", None):
+            raise Failure(f"curatorctl ls says {marks_by_ctl(args).get('b/IMG_0006.JPG')} after the keys")
+
         step("a sidecar exiftool writes on disk shows on the cell without a reload")
         out = subprocess.run(["exiftool", "-q", "-o", os.path.join(args.root, "b", "IMG_0005.JPG.xmp"),
                               "-XMP-xmp:Rating=4", "-XMP-xmp:Label=Red"], capture_output=True, text=True, timeout=60)

@@ -2,16 +2,19 @@
 // Browse: the roots and their folders with counts (protected ones marked), and the
 // view's filter and sort. A change of root or folder resets the session's selection
 // (the daemon's rule, seed 003), so the page asks first when something is selected;
-// a filter or sort keeps it.
+// a filter or sort keeps it. The list itself is folders.js's (virtual).
 import { call } from './api.js';
 import { ask, showError } from './ui.js';
+import { FolderList } from './folders.js';
 
 export class Browser {
-  constructor(nav, form, { store }) {
+  constructor(nav, form, { store, onStatus }) {
     this.nav = nav;
+    this.onStatus = onStatus;
     this.form = form;
     this.store = store;
     this.roots = [];
+    this.list = new FolderList(nav.querySelector('.tree-holder'), { onOpen: (row) => this.go(row.target) });
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       this.applyFilter();
@@ -32,70 +35,40 @@ export class Browser {
       return;
     }
     this.roots = status.roots || [];
+    if (this.onStatus) this.onStatus(status);
     const folders = await Promise.all(this.roots.map((root) =>
       call('list', { root: root.name, fields: ['protected'] }).then(
         (listing) => ({ root, listing }), () => ({ root, listing: null }))));
     this.render(folders);
   }
 
+  /** The folder list as rows: every photo, then each root and its folders. */
   render(entries) {
-    const list = document.createElement('ul');
-    list.className = 'tree';
-    list.append(this.item('All photos', entries.reduce((sum, entry) => sum + (entry.listing ? entry.listing.total : 0), 0), {}, false));
+    const rows = [{ label: 'All photos', count: entries.reduce((sum, entry) => sum + (entry.listing ? entry.listing.total : 0), 0),
+      target: {}, isProtected: false, depth: 0 }];
     for (const { root, listing } of entries) {
-      const rootItem = this.item(root.name + (root.online === false ? ' (offline)' : ''), listing ? listing.total : root.photos,
-        { root: root.name }, false);
-      rootItem.classList.add('tree-root');
-      if (listing && listing.folders) {
-        const sub = document.createElement('ul');
-        for (const section of listing.folders) {
-          if (section.path === '') continue;
-          const first = listing.photos[section.first_position - 1];
-          sub.append(this.item(section.path, section.total, { root: root.name, folder: section.path },
-            Boolean(first && first.protected)));
-        }
-        rootItem.append(sub);
+      rows.push({ label: root.name + (root.online === false ? ' (offline)' : ''), count: listing ? listing.total : root.photos,
+        target: { root: root.name }, isProtected: false, depth: 0, root: true });
+      for (const section of (listing && listing.folders) || []) {
+        if (section.path === '') continue;
+        const first = listing.photos[section.first_position - 1];
+        rows.push({ label: section.path, count: section.total, target: { root: root.name, folder: section.path },
+          isProtected: Boolean(first && first.protected), depth: 1 });
       }
-      list.append(rootItem);
     }
-    this.nav.querySelector('.tree-holder').replaceChildren(list);
+    this.list.setRows(rows);
     this.markCurrent();
   }
 
-  item(label, count, target, isProtected) {
-    const li = document.createElement('li');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'tree-item';
-    button.dataset.root = target.root || '';
-    button.dataset.folder = target.folder || '';
-    const name = document.createElement('span');
-    name.className = 'tree-name';
-    name.textContent = label;
-    const counter = document.createElement('span');
-    counter.className = 'tree-count';
-    counter.textContent = String(count);
-    button.append(name);
-    if (isProtected) {
-      const mark = document.createElement('span');
-      mark.className = 'tree-protected';
-      mark.textContent = 'protected';
-      button.append(mark);
-    }
-    button.append(counter);
-    button.setAttribute('aria-label', `${label}, ${count} photos${isProtected ? ', protected' : ''}`);
-    button.addEventListener('click', () => this.go(target));
-    li.append(button);
-    return li;
+  /** The row of the session's view, for the list to mark and to give the focus to. */
+  currentRow() {
+    const view = this.store.view || {};
+    return this.list.rows.findIndex((row) => (row.target.root || '') === (view.root || '')
+      && (row.target.folder || '') === (view.folder || ''));
   }
 
   markCurrent() {
-    const view = this.store.view || {};
-    for (const button of this.nav.querySelectorAll('.tree-item')) {
-      const current = button.dataset.root === (view.root || '') && button.dataset.folder === (view.folder || '');
-      if (current) button.setAttribute('aria-current', 'page');
-      else button.removeAttribute('aria-current');
-    }
+    this.list.setCurrent(this.currentRow());
   }
 
   /** Another page: the daemon clears the selection, so ask when there is one. */

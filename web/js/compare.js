@@ -56,38 +56,14 @@ export class Compare {
   }
 
   handleKey(event) {
-    const step = event.shiftKey ? 200 : 60;
     switch (event.key) {
       case 'Escape':
       case 'c':
       case 'C':
         this.close();
         return true;
-      case 'z':
-      case 'Z':
-        this.zoom.toggleActual();
-        return true;
-      case '+':
-      case '=':
-        this.zoom.zoomTo(this.zoom.factor * 1.25);
-        return true;
-      case '-':
-        this.zoom.zoomTo(this.zoom.factor / 1.25);
-        return true;
-      case 'ArrowLeft':
-        this.zoom.pan(step, 0);
-        return true;
-      case 'ArrowRight':
-        this.zoom.pan(-step, 0);
-        return true;
-      case 'ArrowUp':
-        this.zoom.pan(0, step);
-        return true;
-      case 'ArrowDown':
-        this.zoom.pan(0, -step);
-        return true;
       default:
-        return false;
+        return this.zoom.handleKey(event);
     }
   }
 }

@@ -2,7 +2,8 @@
 // The daemon's events as Server-Sent Events (GET /api/v1/events). A browser's
 // EventSource retries by itself only after a network error; a stream the gateway
 // refused or ended for good is opened again here, with a growing pause. Every
-// (re)connection is announced, so the page lists again what it may have missed.
+// (re)connection is announced, so the page lists again what it may have missed; a
+// refusal too, so that the page can tell an ended session from a lost network.
 
 export class EventFeed {
   constructor({ onEvent, onState, thumbnails = true }) {
@@ -38,7 +39,10 @@ export class EventFeed {
         this.connected = false;
         this.onState('lost');
       }
-      if (source.readyState === EventSource.CLOSED) this.retry();
+      if (source.readyState === EventSource.CLOSED) {
+        this.onState('refused');
+        this.retry();
+      }
     };
   }
 

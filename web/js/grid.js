@@ -82,13 +82,33 @@ export class Grid {
     const known = this.failed.delete(id);
     if (this.ready.has(id) && !known) return;
     this.ready.add(id);
-    for (const row of this.live.values()) this.paintRow(row, true);
+    // Thumbnails come by the hundred while the daemon makes them: the rows on screen
+    // are drawn once a frame, not once per thumbnail.
+    if (this.imagesFrame) return;
+    this.imagesFrame = requestAnimationFrame(() => {
+      this.imagesFrame = 0;
+      for (const row of this.live.values()) this.paintRow(row, true);
+    });
+  }
+
+  /**
+   * Whether the daemon makes thumbnails (`status` says): until it is known nothing is
+   * asked, so that a daemon making none is not asked at all.
+   */
+  setThumbnails(on) {
+    this.thumbnailsOff = !on;
+    this.thumbnailsKnown = true;
+    if (on && this.wanted.size) this.want(this.wanted.values().next().value);
+    if (!on) {
+      this.wanted.clear();
+      for (const row of this.live.values()) this.paintRow(row, true);
+    }
   }
 
   /** Asks the daemon to make these thumbnails first; they load on its `thumbnail` event. */
   want(id) {
     this.wanted.add(id);
-    if (this.wantTimer) return;
+    if (this.wantTimer || !this.thumbnailsKnown) return;
     this.wantTimer = setTimeout(() => {
       this.wantTimer = 0;
       const ids = [...this.wanted].slice(0, 1000);
@@ -98,7 +118,12 @@ export class Grid {
           if (entry.state === 'ready') this.thumbnailReady(entry.photo_id);
           else if (entry.state === 'failed' || entry.state === 'placeholder') this.failed.add(entry.photo_id);
         }
-      }, () => {});
+      }, (error) => {
+        // A daemon that makes none says so once: the cells keep their names, asked no more.
+        if (error.code !== 'thumbnails_off') return;
+        this.thumbnailsOff = true;
+        for (const row of this.live.values()) this.paintRow(row, true);
+      });
     }, 100);
   }
 
@@ -255,17 +280,18 @@ export class Grid {
       const file = fileName(photo.path);
       if (withImages) {
         const video = VIDEO_TYPES.has(photo.type);
-        cell.classList.toggle('no-thumbnail', video || this.failed.has(photo.id));
         image.alt = file;
         const made = photo.thumbnail === true || this.ready.has(photo.id);
-        if (!video && !this.failed.has(photo.id) && made) {
+        const none = video || this.failed.has(photo.id) || (this.thumbnailsOff && !made);
+        if (!none && made) {
           const url = photoURL(photo, size);
           if (image.getAttribute('src') !== url) image.src = url;
         } else {
           image.removeAttribute('src');
-          if (!video && !made && !this.failed.has(photo.id)) this.want(photo.id);
+          if (!none) this.want(photo.id);
         }
-        cell.classList.toggle('pending', !video && !made && !this.failed.has(photo.id));
+        cell.classList.toggle('no-thumbnail', none);
+        cell.classList.toggle('pending', !none && !made);
         name.textContent = file;
         position.textContent = String(index + 1);
         group.textContent = groupLabel(photo);

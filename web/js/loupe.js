@@ -165,34 +165,15 @@ export class Loupe {
 
   /** Arrow keys pan a zoomed photo and step otherwise; true when the key was the loupe's. */
   handleKey(event) {
-    const panStep = event.shiftKey ? 200 : 60;
     switch (event.key) {
       case 'Escape':
         if (this.root.querySelector('dialog[open]')) return false;
         this.close();
         return true;
       case 'ArrowRight':
-        if (this.zoom.zoomed) this.zoom.pan(-panStep, 0); else this.step(1);
-        return true;
       case 'ArrowLeft':
-        if (this.zoom.zoomed) this.zoom.pan(panStep, 0); else this.step(-1);
-        return true;
-      case 'ArrowUp':
-        this.zoom.pan(0, panStep);
-        return true;
-      case 'ArrowDown':
-        this.zoom.pan(0, -panStep);
-        return true;
-      case 'z':
-      case 'Z':
-        this.zoom.toggleActual();
-        return true;
-      case '+':
-      case '=':
-        this.zoom.zoomTo(this.zoom.factor * 1.25);
-        return true;
-      case '-':
-        this.zoom.zoomTo(this.zoom.factor / 1.25);
+        if (this.zoom.zoomed) return this.zoom.handleKey(event);
+        this.step(event.key === 'ArrowRight' ? 1 : -1);
         return true;
       case ' ':
         this.toggleSelected();
@@ -202,7 +183,7 @@ export class Loupe {
         this.root.classList.toggle('info-open');
         return true;
       default:
-        return false;
+        return this.zoom.handleKey(event);
     }
   }
 

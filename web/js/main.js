@@ -29,7 +29,10 @@ const loupe = new Loupe($('loupe'), {
 const compare = new Compare($('compare'), { store, onClose: () => grid.setFocused(grid.focused) });
 const planner = new Planner($('plan'), { store });
 const trash = new TrashView($('trash'));
-const browser = new Browser($('nav'), $('filter'), { store });
+const browser = new Browser($('nav'), $('filter'), {
+  store,
+  onStatus: (status) => grid.setThumbnails(Boolean(status.thumbnails)),
+});
 
 store.addEventListener('listing', () => {
   grid.setData(store.photos, store.sections);
@@ -139,16 +142,24 @@ async function undoLast() {
   if (sure) await undoBatch(last.batch);
 }
 
-/** P, X, U and 0-5 mark the loupe's photo when it is open, else the focused cell's. */
-async function mark(args, what) {
+/**
+ * P, X, U and 0-5 mark the loupe's photo when it is open, else the focused cell's.
+ * Marks go one after the other, in the order pressed (the last key is what stays),
+ * and say so in one toast, updated.
+ */
+let marking = Promise.resolve();
+function mark(args, what) {
   const photo = store.photos[loupe.isOpen ? loupe.index : grid.focused];
   if (!photo) return;
-  try {
-    await call('rate', { ids: [photo.id], ...args });
-    toast(`${fileName(photo.path)}: ${what}.`);
-  } catch (error) {
-    showError(error);
-  }
+  const run = async () => {
+    try {
+      await call('rate', { ids: [photo.id], ...args });
+      toast(`${fileName(photo.path)}: ${what}.`, null, 'marks');
+    } catch (error) {
+      showError(error);
+    }
+  };
+  marking = marking.then(run);
 }
 
 function openHelp() {
@@ -194,7 +205,7 @@ const actions = {
 };
 
 document.addEventListener('keydown', (event) => {
-  if (document.querySelector('dialog[open]')) return;
+  if (signedOut || document.querySelector('dialog[open]')) return;
   if (compare.isOpen) {
     if (compare.handleKey(event)) event.preventDefault();
     return;
@@ -228,16 +239,33 @@ $('nav-button').addEventListener('click', () => document.body.classList.toggle('
 $('nav-close').addEventListener('click', () => document.body.classList.remove('nav-open'));
 $('help').querySelector('.help-close').addEventListener('click', () => $('help').close());
 
+// The session ended (idle, logged out elsewhere, a new web password): everything
+// stops at once, so that nothing half-done is shown, and the gateway's sign-in page
+// takes over; the daemon keeps the selection for the next sign-in.
+let signedOut = false;
 onSignedOut(() => {
-  toast('Signed out: open a new address from curatorctl web.');
+  if (signedOut) return;
+  signedOut = true;
   feed.stop();
-  setTimeout(() => window.location.assign('/'), 1500);
+  document.body.dataset.ready = 'false';
+  document.body.classList.add('signed-out');
+  sessionStorage.setItem('curatord-session-ended', '1');  // login.js says why it is shown
+  toast('Your session ended: sign in again.');
+  setTimeout(() => window.location.assign('/'), 800);
 });
+
+/** A lost or refused event stream may be a session that ended: a request says (401). */
+function checkSession() {
+  if (!signedOut) call('hello').catch(() => {});
+}
 
 let firstOpen = true;
 const feed = new EventFeed({
   onEvent: (event) => store.apply(event),
   onState: (state) => {
+    if (signedOut) return;
+    if (state === 'lost' || state === 'refused') checkSession();
+    if (state === 'refused') return;
     connection(state);
     if (state === 'open' && !firstOpen) {
       // What happened while the stream was down is not replayed: list again.
@@ -257,7 +285,7 @@ async function start() {
     showError(error);
   }
   await browser.refresh();
-  document.body.dataset.ready = 'true';
+  if (!signedOut) document.body.dataset.ready = 'true';
 }
 
 start();

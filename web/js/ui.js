@@ -2,13 +2,24 @@
 // Small pieces every module shows: the toast (with one action, such as Undo), the
 // question before anything is cleared or moved, and the connection's state.
 
-export function toast(message, action) {
+// Toasts on screen at once: past it the oldest goes (one without an action first).
+const MAX_TOASTS = 3;
+
+/**
+ * Shows `message`, with one `action` ({label, run}) when given. A toast of the same
+ * `key` (by default, an action-less one of the same text) is updated in place and
+ * its time starts again, so that keys pressed fast do not pile toasts up.
+ */
+export function toast(message, action, key = action ? '' : message) {
   const region = document.getElementById('toast');
-  const item = document.createElement('div');
+  const same = key ? [...region.children].find((item) => item.dataset.key === key) : null;
+  const item = same || document.createElement('div');
   item.className = 'toast-item';
+  item.dataset.key = key;
+  clearTimeout(Number(item.dataset.timer));
   const text = document.createElement('span');
   text.textContent = message;
-  item.append(text);
+  item.replaceChildren(text);
   if (action) {
     const button = document.createElement('button');
     button.type = 'button';
@@ -26,8 +37,12 @@ export function toast(message, action) {
   close.textContent = '×';
   close.addEventListener('click', () => item.remove());
   item.append(close);
-  region.append(item);
-  setTimeout(() => item.remove(), action ? 20000 : 6000);
+  if (!same) region.append(item);
+  item.dataset.timer = String(setTimeout(() => item.remove(), action ? 20000 : 6000));
+  while (region.children.length > MAX_TOASTS) {
+    const items = [...region.children];
+    (items.find((other) => other !== item && other.querySelectorAll('button').length === 1) || items[0]).remove();
+  }
   return item;
 }
 

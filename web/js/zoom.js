@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Zoom and pan of pictures in frames: fit, or any scale up to 100 % (one pixel of the
 // image on one pixel of the screen) and beyond, moved by wheel, drag, keys and pinch.
-// Several frames may share one Zoom (compare), so they move together.
+// Several frames may share one Zoom (compare), so they move together. The loupe and
+// compare take their pointer and key handling from here.
 
 export class Zoom {
   constructor(onChange) {
@@ -73,6 +74,41 @@ export class Zoom {
     this.x += dx;
     this.y += dy;
     this.apply();
+  }
+
+  /**
+   * The keys every zoomed view shares: Z (100 % / fit), + and - (zoom), the arrows
+   * (pan; Shift for bigger steps). True when the key was one of them.
+   */
+  handleKey(event) {
+    const step = event.shiftKey ? 200 : 60;
+    switch (event.key) {
+      case 'z':
+      case 'Z':
+        this.toggleActual();
+        return true;
+      case '+':
+      case '=':
+        this.zoomTo(this.factor * 1.25);
+        return true;
+      case '-':
+        this.zoomTo(this.factor / 1.25);
+        return true;
+      case 'ArrowLeft':
+        this.pan(step, 0);
+        return true;
+      case 'ArrowRight':
+        this.pan(-step, 0);
+        return true;
+      case 'ArrowUp':
+        this.pan(0, step);
+        return true;
+      case 'ArrowDown':
+        this.pan(0, -step);
+        return true;
+      default:
+        return false;
+    }
   }
 
   apply() {

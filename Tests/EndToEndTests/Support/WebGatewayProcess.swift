@@ -45,8 +45,9 @@ final class WebGatewayProcess {
     }
 
     /// The system gateway (`curatord-web --system`) as the user `user` (setpriv, with
-    /// that user's groups), on 127.0.0.1:`port` (0: a free one, read from its log).
-    init(system daemon: Daemon, user: String, port: Int = 0) throws {
+    /// that user's groups), on 127.0.0.1:`port` (0: a free one, read from its log),
+    /// serving the page in `web` when given.
+    init(system daemon: Daemon, user: String, port: Int = 0, web: String? = nil) throws {
         let name = "websys-\(UInt32.random(in: 0...UInt32.max))"
         outputPath = daemon.home.sub(name + ".out")
         logPath = daemon.home.sub(name + ".log")
@@ -56,7 +57,7 @@ final class WebGatewayProcess {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=\(user)", "--regid=\(entry.pointee.pw_gid)", "--init-groups", Self.binary, "--system",
-                             "--socket", daemon.socket, "--port", String(port)]
+                             "--socket", daemon.socket, "--port", String(port)] + (web.map { ["--web", $0] } ?? [])
         process.environment = daemon.environment
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

@@ -17,8 +17,10 @@ final class WebService {
 
     static var available: Bool { ServiceAttack.available && Tool.exists("/usr/bin/socat") }
 
-    /// `extra`: more top-level settings, as JSON5 (`max_clients_per_user: 2`).
-    init(idleSeconds: Int? = nil, maxSeconds: Int? = nil, extra: String? = nil) throws {
+    /// `extra`: more top-level settings, as JSON5 (`max_clients_per_user: 2`);
+    /// `prepare`: more files in the root (its path given), made before the daemon starts.
+    init(idleSeconds: Int? = nil, maxSeconds: Int? = nil, extra: String? = nil,
+         prepare: ((ServiceAttack, String) throws -> Void)? = nil) throws {
         attack = try ServiceAttack()
         guard let family = getgrgid(attack.familyGID).map({ String(cString: $0.pointee.gr_name) }) else {
             throw HarnessError("no family group")
@@ -37,6 +39,7 @@ final class WebService {
         attack.owned(pics + "/alice.jpg", by: attack.alice, mode: 0o644, contents: "alice's photo")
         attack.owned(pics + "/bob", by: attack.bob, mode: 0o700)
         attack.owned(pics + "/bob/private.jpg", by: attack.bob, mode: 0o600, contents: "bob's private photo")
+        try prepare?(attack, pics)
         try attack.start()
         for (user, key) in [(attack.alice, "alice"), (attack.bob, "bob"), (outsider, "outsider")] {
             let set = try setPassword(Self.passwords[key] ?? "", as: user)

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The page's folder list over a root of many folders, in headless Chromium: it is
+virtual (a bounded number of elements whatever the count), scrolls to its last folder,
+and is walked by keys (End, Home, Enter). Started by WebPageTests, which made the root
+(COUNT folders f00000, f00001, ..., one photo each) and the gateway.
+
+    folders_page_test.py --url LOGIN_URL --count COUNT --screenshots DIR
+"""
+import argparse
+import json
+import os
+import sys
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from page_test import Failure, Page, step, wait
+
+LONG_TASKS = """
+window.__longest = 0; window.__long = 0;
+new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__long += 1;
+    window.__longest = Math.max(window.__longest, e.duration); } }).observe({type: 'longtask', buffered: true});
+"""
+
+
+def run(args):
+    page = Page(argparse.Namespace(browser="chromium", url=args.url, screenshots=args.screenshots, axe=args.axe))
+    driver = page.driver
+    driver.set_script_timeout(150)  # the scroll, a screen a frame, over every folder
+    rows = args.count + 2  # every photo, the root, its folders
+    last = f"f{args.count - 1:05d}"
+    try:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LONG_TASKS})
+        step("sign in; the folder list of every folder")
+        driver.get(args.url)
+        page.ready()
+        wait(f"{rows} rows in the folder list", lambda: page.js(
+            "const r = document.querySelector('.tree-row'); return r && Number(r.getAttribute('aria-setsize'))") == rows, timeout=120)
+        elements = page.js("return [document.getElementsByTagName('*').length, document.querySelectorAll('.tree-item').length]")
+        step(f"{rows} rows: {elements[1]} of them in the DOM, {elements[0]} elements in all")
+        if elements[1] > 100 or elements[0] > 2000:
+            raise Failure(f"the folder list is not virtual: {elements[1]} folder buttons, {elements[0]} elements")
+
+        step("scroll the list from the first folder to the last, a screen a frame")
+        page.js("window.__longest = 0; window.__long = 0;")
+        scrolled = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const list = document.querySelector('.tree-holder');
+            let most = 0, frames = 0;
+            function step() {
+              most = Math.max(most, document.getElementsByTagName('*').length);
+              frames += 1;
+              if (list.scrollTop + list.clientHeight >= list.scrollHeight - 1) { requestAnimationFrame(() => done({most, frames})); return; }
+              list.scrollTop += list.clientHeight;
+              requestAnimationFrame(step);
+            }
+            requestAnimationFrame(step);""")
+        longest = page.js("return [window.__long, window.__longest]")
+        step(f"{scrolled['frames']} frames, at most {scrolled['most']} elements; long tasks: {longest[0]}, the longest {longest[1]:.0f} ms")
+        if scrolled["most"] > 2000:
+            raise Failure(f"{scrolled['most']} elements while scrolling the folder list")
+        wait(f"{last} in the DOM at the bottom", lambda: page.js(
+            "return [...document.querySelectorAll('.tree-item')].some(b => b.getAttribute('aria-label') === arguments[0])",
+            f"{last}, 1 photos"))
+        page.screenshot("folders-bottom")
+
+        step("keys: Home, End and Enter in the list")
+        page.js("document.querySelector('.tree-holder').scrollTop = 0;")
+        wait("the first row", lambda: page.js("return Boolean(document.querySelector('.tree-item[data-row=\"0\"]'))"))
+        page.js("document.querySelector('.tree-item[data-row=\"0\"]').focus()")
+        page.key(Keys.END)
+        focused = wait("the last folder focused", lambda: page.js(
+            "return document.activeElement.getAttribute('aria-label')") == f"{last}, 1 photos")
+        page.key(Keys.ARROW_UP)
+        wait("the folder before it focused", lambda: page.js(
+            "return document.activeElement.getAttribute('aria-label')").startswith(f"f{args.count - 2:05d},"))
+        page.key(Keys.ARROW_DOWN, Keys.ENTER)
+        wait(f"the view of {last}", lambda: page.js("return document.getElementById('view-title').textContent") == last
+             and len(page.cells()) == 1)
+        wait(f"{last} marked as the current folder", lambda: page.js(
+            "const b = document.querySelector('.tree-item[aria-current=page]'); return b && b.getAttribute('aria-label')") == f"{last}, 1 photos")
+        page.key(Keys.HOME)
+        wait("All photos focused", lambda: page.js("return document.activeElement.getAttribute('aria-label')").startswith("All photos,"))
+        if page.js("return document.getElementById('view-title').textContent") != last:
+            raise Failure("moving in the list changed the view")
+        page.screenshot("folders-keys")
+        page.axe("folders")
+
+        step("no message in the browser's console")
+        page.read_console()
+        if page.console:
+            raise Failure("the console said: " + json.dumps(page.console))
+        step("done")
+    finally:
+        driver.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--axe", default=None)
+    args = parser.parse_args()
+    if args.axe is None:
+        import axe_selenium_python
+        args.axe = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
+    os.makedirs(args.screenshots, exist_ok=True)
+    try:
+        run(args)
+    except Failure as failure:
+        print("FAILED:", failure, flush=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
