@@ -5,7 +5,7 @@ import CuratorSystem
 /// instant and measures.
 struct StackMember: Hashable, Sendable {
     var groupID: Int64
-    var camera: UInt64
+    var camera: UInt32
     /// The capture time to the millisecond (the camera's clock, as EXIF has it).
     var instantMs: Int64
     var dHash: UInt64

@@ -6,7 +6,7 @@ import Testing
 /// The pure stack search: which frames make a burst, which is kept, and what
 /// "all but the keeper" selects.
 @Suite struct StackSetsTests {
-    private func member(_ group: Int64, camera: UInt64 = 1, at ms: Int64, hash: UInt64 = 0xF0F0_F0F0_F0F0_F0F0,
+    private func member(_ group: Int64, camera: UInt32 = 1, at ms: Int64, hash: UInt64 = 0xF0F0_F0F0_F0F0_F0F0,
                         sharpness: Double = 100, rating: Int? = nil, path: String? = nil) -> StackMember {
         StackMember(groupID: group, camera: camera, instantMs: ms, dHash: hash, sharpness: sharpness, rating: rating, rootOrder: 0,
                     path: ByteString(path ?? "p\(group).jpg"))
