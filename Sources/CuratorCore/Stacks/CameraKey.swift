@@ -3,8 +3,8 @@ import CuratorSystem
 
 /// Which camera took a photo, as one 32-bit number: a hash of EXIF Make, Model and
 /// BodySerialNumber (when recorded: two bodies of one model are two cameras).
-/// `unknown` when the file records neither make nor model; such photos are one camera
-/// to the stack search, which still asks that they be taken seconds apart and look alike.
+/// `unknown` when the file records neither make nor model: no camera, equal to no
+/// other, so such photos are never in a stack (`StackSets`).
 enum CameraKey {
     static let unknown: UInt32 = 0
 

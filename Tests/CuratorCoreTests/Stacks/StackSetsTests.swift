@@ -65,6 +65,16 @@ import Testing
         #expect(choice.leftAlone == [.protected: 1, .keeperSelected: 1, .outsideView: 1])
     }
 
+    /// A photo that records no camera is of an unknown one, equal to no other: alike
+    /// and half a second apart, two such photos are still no burst, nor do they join a
+    /// known camera's burst of the same moment.
+    @Test func photosThatRecordNoCameraAreInNoStack() {
+        let none = CameraKey.unknown
+        #expect(StackSets.find([member(1, camera: none, at: 0), member(2, camera: none, at: 500)]).isEmpty)
+        let mixed = [member(1, camera: none, at: 0), member(2, at: 100), member(3, camera: none, at: 200), member(4, at: 300)]
+        #expect(groups(StackSets.find(mixed)) == [[2, 4]])
+    }
+
     @Test func theCameraKeyTellsBodiesApartAndIsZeroWithoutACamera() {
         let a = CameraKey.key(make: "Canon", model: "Canon EOS R6", serial: "1")
         let b = CameraKey.key(make: "Canon", model: "Canon EOS R6", serial: "2")
