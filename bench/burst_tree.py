@@ -5,7 +5,8 @@ threshold table, made with the `vips` command-line tool (as sample_photos.py).
 
     burst_tree.py DIR [--bursts 12] [--seed 1] [--width 1024 --height 768]
 
-Each burst is a scene (a region of sample_photos' photo-like texture) shot by one
+Each burst is a scene (a region of sample_photos' photo-like texture, or with
+`--photos` half of a real photograph) shot by one
 camera (Make, Model, BodySerialNumber) as 3 to 6 frames 0.15 to 0.6 s apart
 (DateTimeOriginal with SubSecTimeOriginal). A frame differs from the scene by a
 small shift, sometimes a tighter crop, an exposure change; in every other burst
@@ -79,14 +80,55 @@ def frame(out, tex, scene, width, height, rng, camera, seconds, shift=0.03, zoom
         f.write(with_exif(data, exif_app1(camera, when, subsec)))
 
 
-def make_tree(directory, bursts, seed, width, height, cache):
+# A photo's tile in the mosaic of real photographs: two frames wide (its left and
+# right halves are two scenes), with a margin around each scene for shifts and crops.
+TILE_MARGIN = 0.125
+
+
+def photo_mosaic(photos, width, height, cache):
+    """The photographs side by side, each resized (not cropped) to a tile of two
+    scenes of `width` x `height` with their margins, one row: (the .v file, the
+    scenes' top-left corners)."""
+    tw, th = int(2 * width * (1 + 2 * TILE_MARGIN)), int(height * (1 + 2 * TILE_MARGIN))
+    tiles = []
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+        for i, photo in enumerate(photos):
+            resized, rgb = os.path.join(tmp, "r%d.v" % i), os.path.join(tmp, "t%d.v" % i)
+            run("thumbnail", photo, resized, tw, "--height", th, "--size", "force")
+            # Grey photographs as RGB, and no alpha: the tiles must be alike to be joined.
+            run("colourspace", resized, rgb, "srgb")
+            flat = os.path.join(tmp, "f%d.v" % i)
+            run("extract_band", rgb, flat, 0, "--n", 3)
+            tiles.append(flat)
+        out = os.path.join(cache, "mosaic-%d-%dx%d.v" % (len(photos), width, height))
+        run("arrayjoin", " ".join(tiles), out, "--across", len(tiles))
+    margin_x, margin_y = int(width * TILE_MARGIN), int(height * TILE_MARGIN)
+    scenes = []
+    for i in range(len(photos)):
+        scenes.append((i * tw + margin_x, margin_y))
+        scenes.append((i * tw + 3 * margin_x + width, margin_y))
+    return out, scenes
+
+
+def make_tree(directory, bursts, seed, width, height, cache, photos=None):
+    """`photos`: real photographs whose halves are the scenes (two scenes a burst:
+    its own and the next one), instead of regions of the synthetic texture."""
     rng = random.Random(seed)
-    tex = texture(cache, width * 4, height * 4)
     os.makedirs(directory, exist_ok=True)
     truth = {"bursts": {}, "blurred": {}, "frames": {}}
     used = []
+    if photos:
+        tex, free_scenes = photo_mosaic(photos, width, height, cache)
+        rng.shuffle(free_scenes)
+        if len(free_scenes) < 2 * bursts:
+            raise SystemExit("%d photographs give %d scenes: %d bursts need %d" % (
+                len(photos), len(free_scenes), bursts, 2 * bursts))
+    else:
+        tex, free_scenes = texture(cache, width * 4, height * 4), None
 
     def scene():
+        if free_scenes is not None:
+            return free_scenes.pop()
         # Scenes apart from each other: different regions of the texture, at least
         # half a frame apart while there is room, a quarter once there is none.
         for attempt in range(10_000):
@@ -144,9 +186,10 @@ def main(argv=None):
     p.add_argument("--width", type=int, default=1024)
     p.add_argument("--height", type=int, default=768)
     p.add_argument("--cache", default=None, help="where the texture is kept (default: DIR/..)")
+    p.add_argument("--photos", nargs="*", default=None, help="real photographs to cut the scenes from (two a photo)")
     a = p.parse_args(argv)
     cache = a.cache or os.path.dirname(os.path.abspath(a.directory))
-    make_tree(a.directory, a.bursts, a.seed, a.width, a.height, cache)
+    make_tree(a.directory, a.bursts, a.seed, a.width, a.height, cache, a.photos)
 
 
 if __name__ == "__main__":

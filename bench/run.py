@@ -40,14 +40,14 @@ from peers.watchman import WatchmanError  # noqa: E402
 from profiler import Profiler  # noqa: E402
 from results import Results  # noqa: E402
 from scratch_fs import KINDS, NotEnoughSpace, ScratchFS  # noqa: E402
-from workloads import (burst, camera_import, cold_start, concurrent, flood, index_size, latency,  # noqa: E402
-                       list_all, memory, small_request, status_scan, thumbs, thumbs_load, trash_undo,
+from workloads import (burst, camera_import, cold_start, concurrent, duplicates, flood, index_size,  # noqa: E402
+                       latency, list_all, memory, small_request, status_scan, thumbs, thumbs_load, trash_undo,
                        warm_restart)
 
 REPO = os.path.dirname(HERE)
 # Run order matters: the index is measured right after a cold start, memory after the listing.
 WORKLOADS = [cold_start, index_size, warm_restart, status_scan, latency, burst, camera_import, flood.ROOT, flood.TREE,
-             list_all, small_request, concurrent, memory, trash_undo, thumbs, thumbs_load]
+             list_all, small_request, concurrent, memory, trash_undo, thumbs, thumbs_load, duplicates]
 ALIASES = {"undo": "trash"}
 TITLES = {w.KEY: w.TITLE for w in WORKLOADS}
 TITLES[trash_undo.UNDO_KEY] = "undo of that batch"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Precision and recall of the stack search by dHash distance, for docs/BENCHMARKS.md.
 
-    stack_thresholds.py [--bursts 40] [--seed 2] [--thumbnailer .build/debug/curatord-thumbnailer]
+    stack_thresholds.py [--bursts 40] [--seed 2] [--thumbnailer .build/debug/curatord-thumbnailer] [--photos A.jpg B.png ...]
 
 Makes a tree of known bursts and look-alikes (burst_tree.py), has the real
 thumbnailer worker make each photo's thumbnails and measures over a pipe (the jobs
@@ -81,10 +81,12 @@ def main(argv=None):
     p.add_argument("--thumbnailer", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "debug",
                                                          "curatord-thumbnailer"))
     p.add_argument("--distances", default="0,2,4,6,8,10,12,14,16,20,24")
+    p.add_argument("--photos", nargs="*", default=None,
+                   help="real photographs to cut the bursts' scenes from (two scenes a photo) instead of the texture")
     a = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="stack-thresholds-") as tmp:
         tree = os.path.join(tmp, "tree")
-        truth = make_tree(tree, a.bursts, a.seed, 640, 480, tmp)
+        truth = make_tree(tree, a.bursts, a.seed, 640, 480, tmp, a.photos)
         cache = os.path.join(tmp, "thumbnails")
         os.makedirs(cache)
         names = sorted(truth["bursts"])

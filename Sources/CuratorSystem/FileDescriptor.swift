@@ -72,6 +72,13 @@ public struct FileDescriptor: Hashable, Sendable {
         return filled
     }
 
+    /// Asks the kernel to start reading `count` bytes at `offset` into the page cache
+    /// now (POSIX_FADV_WILLNEED), for a read that comes soon. A hint: whether it is
+    /// taken changes only how long that read waits.
+    public func willNeed(at offset: Int64, count: Int64) {
+        _ = SystemCalls.fadvise(rawValue, off_t(offset), off_t(count), POSIX_FADV_WILLNEED)
+    }
+
     /// Reads to the end. More than `limit` bytes is an error (EFBIG), never a
     /// silent cut: a configuration or a mount table read in part would be
     /// taken for the whole. `path` is for the message.

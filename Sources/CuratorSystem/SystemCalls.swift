@@ -56,6 +56,12 @@ package enum SystemCalls {
         return Glibc.pread(descriptor, buffer, count, offset)
     }
 
+    /// posix_fadvise(2): a hint, with nothing to inject. It returns the error number
+    /// itself (0 when taken), not -1 and errno.
+    @inlinable package static func fadvise(_ descriptor: Int32, _ offset: off_t, _ length: off_t, _ advice: Int32) -> Int32 {
+        Glibc.posix_fadvise(descriptor, offset, length, advice)
+    }
+
     @inlinable package static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if CURATOR_FAULT_INJECTION
         if FaultPlan.isArmed { return FaultPlan.intercept(.write, descriptor: descriptor) { Glibc.write(descriptor, buffer, min(count, $0)) } }

@@ -21,6 +21,8 @@ NEEDED = {
     "vipsthumbnail": "libvips-tools",
     "gdk-pixbuf-thumbnailer": "libgdk-pixbuf2.0-bin",
     "chrt": "util-linux",
+    "jdupes": "jdupes",
+    "rdfind": "rdfind",
 }
 
 

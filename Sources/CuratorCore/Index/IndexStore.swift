@@ -27,9 +27,10 @@ final class IndexStore {
     /// 2: photos have a group and a role (issue 15); 3: sidecars are stored by
     /// record (`SidecarRecord`); 4: photos have a capture detail (`CaptureDetail`);
     /// 5: content hashes (`content_hashes`, exact duplicates); 6: the marks read
-    /// from each sidecar (`sidecar_marks`, docs/XMP.md).
-    /// A file of version 1 to 5 is migrated, a step per version.
-    static let schemaVersion = 6
+    /// from each sidecar (`sidecar_marks`, docs/XMP.md); 7: the stack search's
+    /// measures packed a chunk of photos a row (`StackLookChunk`).
+    /// A file of version 1 to 6 is migrated, a step per version.
+    static let schemaVersion = 7
     /// Photo rows and sidecar records inserted, updated or deleted since opening: a
     /// restart over an unchanged tree must leave this at zero (reported in `status`).
     var photoWrites = 0
@@ -112,6 +113,13 @@ final class IndexStore {
             try addSidecarMarks()
             try database.setUserVersion(6)
             version = 6
+        }
+        if version == 6 {
+            // The stack search's measures came packed in version 7: its rows are
+            // carried over (`packStackLooks`), the rest is as it was.
+            try packStackLooks()
+            try database.setUserVersion(7)
+            version = 7
         }
         if version != Self.schemaVersion {
             if version != 0 {

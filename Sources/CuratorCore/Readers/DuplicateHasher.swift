@@ -48,6 +48,7 @@ public final class DuplicateHasher: Sendable {
                 usleep(200_000)
                 continue
             }
+            FileHasher.prefetch(work.map { ($0.path, $0.stage, $0.size) })
             var results: [HashResult] = []
             results.reserveCapacity(work.count)
             for job in work {

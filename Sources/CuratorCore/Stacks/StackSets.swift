@@ -5,7 +5,7 @@ import CuratorSystem
 /// instant and measures.
 struct StackMember: Hashable, Sendable {
     var groupID: Int64
-    var camera: UInt64
+    var camera: UInt32
     /// The capture time to the millisecond (the camera's clock, as EXIF has it).
     var instantMs: Int64
     var dHash: UInt64
@@ -36,7 +36,7 @@ enum StackKeeperReason: String, Sendable, Hashable {
     }
 }
 
-/// A burst: frames of one camera, each taken at most `StackSets.window` after the
+/// A burst: frames of one known camera, each taken at most `StackSets.window` after the
 /// one before, each looking like (`StackSets.distance`) at least one other.
 struct Stack: Hashable, Sendable {
     /// The smallest group id of the stack: stable while its members stay.
@@ -71,7 +71,11 @@ enum StackSets {
             run.removeAll(keepingCapacity: true)
         }
         for member in sorted {
-            if let last = run.last, last.camera == member.camera, member.instantMs - last.instantMs <= windowMs,
+            // A photo that records no camera is of an unknown one, equal to none: two
+            // such photos seconds apart (scans, screenshots, edits of two cameras) are
+            // no burst however alike they look.
+            if let last = run.last, member.camera != CameraKey.unknown, last.camera == member.camera,
+               member.instantMs - last.instantMs <= windowMs,
                run.contains(where: { hamming($0.dHash, member.dHash) <= distance }) {
                 run.append(member)
             } else {

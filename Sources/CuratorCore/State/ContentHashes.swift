@@ -32,7 +32,8 @@ struct ContentHashes {
     var unreadable: [Int64: HashRecord] = [:]
     /// Reads planned, the next last.
     var queue: [(id: Int64, stage: HashStage)] = []
-    /// The library's generation when the queue was planned; nil: plan again.
+    /// The library's generation when the queue was planned; nil: plan again (a
+    /// stage is done, or nothing was planned yet).
     var plannedAt: UInt64?
     /// Reads handed out and not yet applied.
     var inFlight = 0

@@ -16,7 +16,10 @@ extension CuratorState {
     /// Up to `limit` reads, with the files' absolute paths.
     func takeHashWork(limit: Int) -> [HashJob] {
         guard hashingMayRun else { return [] }
-        if contentHashes.plannedAt != library.generation {
+        // Planned again only once the reads planned are done: planning walks every
+        // photo, and the library changes with every capture time read. A file that
+        // changes meanwhile is caught by its size and mtime when read and applied.
+        if contentHashes.plannedAt != library.generation && contentHashes.queue.isEmpty && contentHashes.inFlight == 0 {
             planHashReads()
         }
         var jobs: [HashJob] = []

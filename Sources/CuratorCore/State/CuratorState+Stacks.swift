@@ -25,7 +25,7 @@ extension CuratorState {
 
     /// The measures of a photo, when it is still the file they were made of.
     func applyLook(_ id: Int64, _ look: StackLook) {
-        guard let photo = library.photo(id), photo.identity.size == look.size, photo.identity.mtimeNs == look.mtimeNs else { return }
+        guard let photo = library.photo(id), look.valid(size: photo.identity.size, mtimeNs: photo.identity.mtimeNs) != nil else { return }
         stackLooks[id] = look
         setWatch.dirty = true
         do {

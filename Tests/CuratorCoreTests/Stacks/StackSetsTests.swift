@@ -6,7 +6,7 @@ import Testing
 /// The pure stack search: which frames make a burst, which is kept, and what
 /// "all but the keeper" selects.
 @Suite struct StackSetsTests {
-    private func member(_ group: Int64, camera: UInt64 = 1, at ms: Int64, hash: UInt64 = 0xF0F0_F0F0_F0F0_F0F0,
+    private func member(_ group: Int64, camera: UInt32 = 1, at ms: Int64, hash: UInt64 = 0xF0F0_F0F0_F0F0_F0F0,
                         sharpness: Double = 100, rating: Int? = nil, path: String? = nil) -> StackMember {
         StackMember(groupID: group, camera: camera, instantMs: ms, dHash: hash, sharpness: sharpness, rating: rating, rootOrder: 0,
                     path: ByteString(path ?? "p\(group).jpg"))
@@ -63,6 +63,16 @@ import Testing
         #expect(choice.groupIDs.sorted() == [2, 3])
         #expect(choice.setsChosen == 1)
         #expect(choice.leftAlone == [.protected: 1, .keeperSelected: 1, .outsideView: 1])
+    }
+
+    /// A photo that records no camera is of an unknown one, equal to no other: alike
+    /// and half a second apart, two such photos are still no burst, nor do they join a
+    /// known camera's burst of the same moment.
+    @Test func photosThatRecordNoCameraAreInNoStack() {
+        let none = CameraKey.unknown
+        #expect(StackSets.find([member(1, camera: none, at: 0), member(2, camera: none, at: 500)]).isEmpty)
+        let mixed = [member(1, camera: none, at: 0), member(2, at: 100), member(3, camera: none, at: 200), member(4, at: 300)]
+        #expect(groups(StackSets.find(mixed)) == [[2, 4]])
     }
 
     @Test func theCameraKeyTellsBodiesApartAndIsZeroWithoutACamera() {
