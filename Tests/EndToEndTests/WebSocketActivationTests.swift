@@ -25,39 +25,30 @@ struct WebSocketActivationTests {
 
     /// `curatord-web --system` started by systemd-socket-activate on `address:port`,
     /// woken by a first connection; its exit status within `seconds`, or nil if it is
-    /// still serving then (stopped), and what it said.
-    static func activate(_ address: String, seconds: Double) throws -> (status: Int32?, log: String) {
+    /// still serving then (killed), and what it said. One shell does it all, so that
+    /// every process it starts is waited for by it.
+    static func activate(_ address: String, seconds: Int) throws -> (status: Int32?, log: String) {
         let directory = TestDirectory("webactivate")
         let logPath = directory.sub("web.log")
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-        process.arguments = ["-l", "\(address):\(port)", WebGatewayProcess.binary, "--system", "--socket", directory.sub("none.sock")]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
-        }
-        // systemd-socket-activate starts the program at the first connection.
-        try eventually(timeout: 10, "systemd-socket-activate to listen") {
-            let out = try Command.run("/usr/bin/python3", ["-c", """
-                import socket, sys
-                try:
-                    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
-                except OSError:
-                    sys.exit(1)
-                """, String(port)])
-            return out.status == 0
-        }
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        let status: Int32? = process.isRunning ? nil : process.terminationStatus
+        let script = """
+            systemd-socket-activate -l "$1" "$2" --system --socket "$3" >"$4" 2>&1 </dev/null &
+            pid=$!
+            for i in $(seq 50); do
+                python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()' "$5" \
+                    2>/dev/null && break
+                sleep 0.1
+            done
+            for i in $(seq $(( $6 * 10 ))); do
+                if ! kill -0 "$pid" 2>/dev/null; then wait "$pid"; echo "exit $?"; exit 0; fi
+                sleep 0.1
+            done
+            kill -9 "$pid"; wait "$pid"; echo running
+            """
+        let out = try Command.run("/bin/sh", ["-c", script, "sh", "\(address):\(port)", WebGatewayProcess.binary,
+                                              directory.sub("none.sock"), logPath, String(port), String(seconds)], timeout: 60)
+        let said = out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let status = said.hasPrefix("exit ") ? Int32(said.dropFirst(5)) : nil
         return (status, Files.read(logPath) ?? "")
     }
 
