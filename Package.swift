@@ -93,7 +93,7 @@ let package = Package(
         // to the daemon and never opens a photo folder itself.
         .target(
             name: "CuratorWeb",
-            dependencies: ["CMicroHTTPD", "CWebShim", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CLinux", "CSystemd"],
+            dependencies: ["CMicroHTTPD", "CWebShim", "CuratorProtocol", "CuratorSystem", "CuratorCommandLine", "CLinux"],
             swiftSettings: strict),
         .executableTarget(name: "curatord-web", dependencies: ["CuratorWeb"], swiftSettings: strict),
         .testTarget(name: "CuratorWebTests", dependencies: ["CuratorWeb", "CuratorProtocol"], swiftSettings: strict),

@@ -3,7 +3,11 @@
 """curatord-web against nginx, side by side (issue 51).
 
     bench/web_gateway.py [--bin .build/release] [--photos 10000] [--seconds 10] [--rounds 3]
-                         [--connections 50] [--api 2000] [--json OUT]
+                         [--connections 50] [--api 2000] [--json OUT] [--web BIN] [--before BIN]
+
+`--web` is the gateway binary (default: the one in --bin); `--before` a second one
+(an earlier build), measured in the same rounds against the same daemon and nginx,
+so that a change is seen as a ratio on a shared machine.
 
 1. N small JPEGs in a scratch folder (one sample, copied), curatord (release) on it,
    waited for until every `normal` thumbnail is made.
@@ -157,6 +161,10 @@ def main():
     p.add_argument("--connections", type=int, default=50)
     p.add_argument("--api", type=int, default=2000)
     p.add_argument("--json")
+    p.add_argument("--web", help="the curatord-web binary (default: BIN/curatord-web)")
+    p.add_argument("--before", help="another curatord-web binary, measured in the same rounds")
+    p.add_argument("--perf", metavar="DIR", help="after the rounds, one more wrk run per gateway under `perf record -g` "
+                   "of it and the daemon; the data and a report into DIR")
     args = p.parse_args()
     for tool in ("wrk", "nginx"):
         if shutil.which(tool) is None:
@@ -176,18 +184,25 @@ def main():
         wait_thumbnails(client, args.photos, timeout=3600)
         ids = [ph["id"] for ph in client.request("list", fields=["id"], limit=args.photos)["photos"]]
 
-        port = free_port()
-        web = procs.spawn([os.path.join(args.bin, "curatord-web"), "--socket", daemon.socket_path, "--port", str(port),
-                           "--max-connections", "256"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        address = web.stdout.readline().decode().strip()
-        token = address.split("token=", 1)[1]
-        conn = http.client.HTTPConnection("127.0.0.1", port)
-        conn.request("GET", "/login?token=" + token)
-        answer = conn.getresponse()
-        answer.read()
-        cookie = answer.getheader("Set-Cookie").split(";", 1)[0]
+        gateways = {"curatord-web": args.web or os.path.join(args.bin, "curatord-web")}
+        if args.before:
+            gateways["before"] = args.before
+        started = {}
+        for name, binary in gateways.items():
+            port = free_port()
+            web = procs.spawn([binary, "--socket", daemon.socket_path, "--port", str(port), "--max-connections", "256"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            address = web.stdout.readline().decode().strip()
+            token = address.split("token=", 1)[1]
+            conn = http.client.HTTPConnection("127.0.0.1", port)
+            conn.request("GET", "/login?token=" + token)
+            answer = conn.getresponse()
+            answer.read()
+            cookie = answer.getheader("Set-Cookie").split(";", 1)[0]
+            started[name] = {"web": web, "port": port, "cookie": cookie}
         time.sleep(1)
-        idle_rss = rss_kib(web.pid)
+        for name, g in started.items():
+            g["idle_rss"] = rss_kib(g["web"].pid)
 
         # Versioned addresses, as a page makes them from a listing.
         listed = client.request("list", fields=["id", "mtime_ns", "size"], limit=args.photos)["photos"]
@@ -197,76 +212,103 @@ def main():
         nginx_port = free_port()
         nginx = start_nginx(cache, nginx_port, scratch)
 
-        check(port, gateway_paths, {"Cookie": cookie})
+        for g in started.values():
+            check(g["port"], gateway_paths, {"Cookie": g["cookie"]})
         check(nginx_port, nginx_paths, {})
 
-        rounds = {"curatord-web": [], "nginx": []}
+        names = list(started) + ["nginx"]
+        rounds = {name: [] for name in names}
         for r in range(args.rounds):
-            order = ["curatord-web", "nginx"] if r % 2 == 0 else ["nginx", "curatord-web"]
+            order = names[r % len(names):] + names[:r % len(names)]
             for who in order:
-                if who == "curatord-web":
-                    result = wrk("http://127.0.0.1:%d" % port, gateway_paths, {"Cookie": cookie}, args.seconds,
-                                 args.connections, scratch)
-                else:
+                if who == "nginx":
                     result = wrk("http://127.0.0.1:%d" % nginx_port, nginx_paths, {}, args.seconds, args.connections, scratch)
+                else:
+                    g = started[who]
+                    result = wrk("http://127.0.0.1:%d" % g["port"], gateway_paths, {"Cookie": g["cookie"]}, args.seconds,
+                                 args.connections, scratch)
                 rounds[who].append(result)
-                print("round %d %s: %s" % (r + 1, who, result), file=sys.stderr)
-        busy_rss = rss_kib(web.pid)
+                print("round %d %s: %s load %s" % (r + 1, who, result, os.getloadavg()), file=sys.stderr)
+        for g in started.values():
+            g["busy_rss"] = rss_kib(g["web"].pid)
+        if args.perf:
+            os.makedirs(args.perf, exist_ok=True)
+            for name, g in started.items():
+                data = os.path.join(args.perf, name + ".data")
+                recorder = subprocess.Popen(["perf", "record", "-F", "999", "-g", "-o", data, "-p",
+                                             "%d,%d" % (g["web"].pid, daemon.process.pid), "--", "sleep", str(args.seconds)],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                wrk("http://127.0.0.1:%d" % g["port"], gateway_paths, {"Cookie": g["cookie"]}, args.seconds, args.connections, scratch)
+                recorder.wait()
+                with open(os.path.join(args.perf, name + ".txt"), "w") as out:
+                    subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--percent-limit", "0.7",
+                                    "--sort", "comm,dso,symbol", "-g", "none"], stdout=out, stderr=subprocess.DEVNULL)
 
-        # API round trip: select one photo, over one keep-alive connection.
-        headers = {"Cookie": cookie, "X-Curator": "1", "Content-Type": "application/json"}
-        conn = http.client.HTTPConnection("127.0.0.1", port)
-        conn.request("POST", "/api/v1/mode", body=json.dumps({"mode": "select"}), headers=headers)
-        conn.getresponse().read()
-        times = []
+        # API round trip: select one photo, over one keep-alive connection; the
+        # gateways in turn, a block of each at a time.
+        api = {}
+        for name, g in started.items():
+            headers = {"Cookie": g["cookie"], "X-Curator": "1", "Content-Type": "application/json"}
+            conn = http.client.HTTPConnection("127.0.0.1", g["port"])
+            conn.request("POST", "/api/v1/mode", body=json.dumps({"mode": "select"}), headers=headers)
+            conn.getresponse().read()
+            g["api_conn"], g["api_headers"], g["times"] = conn, headers, []
+        block = max(1, args.api // 10)
         for i in range(args.api):
-            body = json.dumps({"ids": [ids[i % len(ids)]]})
-            t0 = time.perf_counter()
-            conn.request("POST", "/api/v1/toggle", body=body, headers=headers)
-            response = conn.getresponse()
-            response.read()
-            times.append((time.perf_counter() - t0) * 1000)
-            if response.status != 200:
-                raise RuntimeError("toggle answered %d" % response.status)
-        times.sort()
-        api = {"p50_ms": times[len(times) // 2], "p99_ms": times[int(len(times) * 0.99) - 1]}
+            for name, g in (list(started.items()) if (i // block) % 2 == 0 else list(reversed(started.items()))):
+                body = json.dumps({"ids": [ids[i % len(ids)]]})
+                t0 = time.perf_counter()
+                g["api_conn"].request("POST", "/api/v1/toggle", body=body, headers=g["api_headers"])
+                response = g["api_conn"].getresponse()
+                response.read()
+                g["times"].append((time.perf_counter() - t0) * 1000)
+                if response.status != 200:
+                    raise RuntimeError("toggle answered %d" % response.status)
+        for name, g in started.items():
+            times = sorted(g["times"])
+            api[name] = {"p50_ms": times[len(times) // 2], "p99_ms": times[int(len(times) * 0.99) - 1]}
 
         # 200 connections held open, each after one request.
-        held = []
-        for _ in range(200):
-            c = http.client.HTTPConnection("127.0.0.1", port)
-            c.request("GET", gateway_paths[0], headers={"Cookie": cookie})
-            c.getresponse().read()
-            held.append(c)
-        time.sleep(1)
-        held_rss = rss_kib(web.pid)
-        for c in held:
-            c.close()
+        for name, g in started.items():
+            held = []
+            for _ in range(200):
+                c = http.client.HTTPConnection("127.0.0.1", g["port"])
+                c.request("GET", gateway_paths[0], headers={"Cookie": g["cookie"]})
+                c.getresponse().read()
+                held.append(c)
+            time.sleep(1)
+            g["held_rss"] = rss_kib(g["web"].pid)
+            for c in held:
+                c.close()
 
         summary = {
             "cpu": cpu_model(), "cores": os.cpu_count(), "photos": args.photos, "connections": args.connections,
-            "seconds": args.seconds, "rounds": rounds,
-            "gateway_rps_median": statistics.median(x["rps"] for x in rounds["curatord-web"]),
+            "seconds": args.seconds, "rounds": rounds, "load": os.getloadavg(),
             "nginx_rps_median": statistics.median(x["rps"] for x in rounds["nginx"]),
-            "gateway_p99_ms_median": statistics.median(x["p99_ms"] for x in rounds["curatord-web"]),
             "nginx_p99_ms_median": statistics.median(x["p99_ms"] for x in rounds["nginx"]),
-            "api": api, "rss_kib": {"idle": idle_rss, "after_load": busy_rss, "200_connections": held_rss},
+            "gateways": {},
         }
-        summary["ratio"] = summary["gateway_rps_median"] / summary["nginx_rps_median"]
+        for name, g in started.items():
+            rps = statistics.median(x["rps"] for x in rounds[name])
+            summary["gateways"][name] = {
+                "rps_median": rps, "ratio": rps / summary["nginx_rps_median"],
+                "p99_ms_median": statistics.median(x["p99_ms"] for x in rounds[name]), "api": api[name],
+                "rss_kib": {"idle": g["idle_rss"], "after_load": g["busy_rss"], "200_connections": g["held_rss"]},
+            }
         print(json.dumps(summary, indent=1))
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(summary, f, indent=1)
-        print("""
-| | curatord-web | nginx-light |
-|---|---|---|
-| `normal` thumbnails, requests/s (median of %(n)d) | %(g).0f | %(x).0f |
-| p99 latency, ms (median) | %(gp).2f | %(xp).2f |
-| ratio | %(r).2fx | 1x |
-""" % {"n": args.rounds, "g": summary["gateway_rps_median"], "x": summary["nginx_rps_median"],
-       "gp": summary["gateway_p99_ms_median"], "xp": summary["nginx_p99_ms_median"], "r": summary["ratio"]})
+        print("\n| | requests/s (median of %d) | ratio to nginx | p99 ms | API p50 / p99 ms | RSS idle / 200 conns, MB |" % args.rounds)
+        print("|---|---|---|---|---|---|")
+        for name, g in summary["gateways"].items():
+            print("| %s | %.0f | %.2fx | %.2f | %.2f / %.2f | %.1f / %.1f |" % (
+                name, g["rps_median"], g["ratio"], g["p99_ms_median"], g["api"]["p50_ms"], g["api"]["p99_ms"],
+                g["rss_kib"]["idle"] / 1024, g["rss_kib"]["200_connections"] / 1024))
+        print("| nginx-light | %.0f | 1x | %.2f | | |" % (summary["nginx_rps_median"], summary["nginx_p99_ms_median"]))
+        for g in started.values():
+            procs.stop(g["web"])
         procs.stop(nginx)
-        procs.stop(web)
         daemon.stop()
     finally:
         procs.stop_all()

@@ -15,10 +15,9 @@ struct APIForwarder: Sendable {
             return GatewayError(404, .unknownCommand, "a photo's bytes are GET /photo/<id>/<what>").answer
         }
         do {
-            // The line is checked once, with a placeholder id, so that a bad body is
-            // refused before a connection is borrowed.
-            _ = try APIRequestLine.make(command: command, body: body, id: 0)
-            let line = try pool.call { id in (try? APIRequestLine.make(command: command, body: body, id: id)) ?? [] }
+            // The body is checked before a connection is borrowed: a bad one is refused
+            // without the daemon.
+            let line = try pool.call(try APIRequestLine.prepare(command: command, body: body))
             return HTTPAnswer(status: Self.status(of: line), json: line)
         } catch {
             return error.answer

@@ -26,6 +26,11 @@ enum APIRequestLine {
 
     /// The request line (with its newline), or why the body cannot be one.
     static func make(command: String, body: [UInt8], id: Int64) throws(GatewayError) -> [UInt8] {
+        try prepare(command: command, body: body)(id)
+    }
+
+    /// The body checked once; the line for an id is then made without looking again.
+    static func prepare(command: String, body: [UInt8]) throws(GatewayError) -> @Sendable (Int64) -> [UInt8] {
         let trimmed = body.trimmingJSONWhitespace()
         let object = trimmed.isEmpty ? Array("{}".utf8) : Array(trimmed)
         let keys: [String]
@@ -45,9 +50,9 @@ enum APIRequestLine {
         // A valid JSON text holds no raw line break inside a string, so each one is
         // whitespace between tokens: made a space, the request stays one line.
         let inner = object.dropFirst().dropLast().map { $0 == 0x0A || $0 == 0x0D ? UInt8(ascii: " ") : $0 }
-        let tail = Array(#""cmd":"\#(command)","id":\#(id)}"#.utf8) + [0x0A]
         let hasArguments = !inner.allSatisfy { $0 == 0x20 || $0 == 0x09 }
-        return [UInt8(ascii: "{")] + inner + (hasArguments ? [UInt8(ascii: ",")] : []) + tail
+        let head = [UInt8(ascii: "{")] + inner + (hasArguments ? [UInt8(ascii: ",")] : []) + Array(#""cmd":"\#(command)","id":"#.utf8)
+        return { id in head + Array("\(id)}\n".utf8) }
     }
 
     /// The keys of a JSON object; decoding it checks that the whole text is valid JSON.

@@ -31,12 +31,8 @@ final class DaemonConnection: @unchecked Sendable {
     /// thrown with its code and the status that code has.
     static func attached(socketPath: String, token: String) throws(GatewayError) -> DaemonConnection {
         let connection = try DaemonConnection(socketPath: socketPath)
-        let request = WebTokenLine(cmd: "web.attach", token: token)
-        guard let encoded = try? Wire.makeEncoder().encode(request) else {
-            throw GatewayError(500, .internalError, "cannot encode web.attach")
-        }
         do {
-            try connection.send(Array(encoded) + [0x0A])
+            try connection.send(DaemonPool.line(WebAttachRequest(token: token), id: 0))
         } catch {
             throw GatewayError(502, GatewayError.daemonUnavailable, "curatord's socket: \(error)")
         }
@@ -53,12 +49,6 @@ final class DaemonConnection: @unchecked Sendable {
             throw GatewayError(ErrorStatus.status(for: code), code, outcome?.error?.message ?? "web.attach failed")
         }
         return connection
-    }
-
-    private struct WebTokenLine: Encodable {
-        let cmd: String
-        let token: String
-        let id = 0
     }
 
     func close() {

@@ -40,6 +40,13 @@ final class DaemonPool: Sendable {
     /// A request id of the gateway's: the answer is matched to it.
     func makeID() -> Int64 { nextID.add(1, ordering: .relaxed).oldValue }
 
+    /// `request`'s line, as every client of the protocol writes it.
+    static func line<R: ProtocolRequest>(_ request: R, id: Int64) -> [UInt8] {
+        Array(Wire.request(id: .number(id), command: request, encoder: encoder))
+    }
+
+    private static let encoder = Wire.makeEncoder()
+
     /// Sends the line `make(id)` and returns the daemon's answer line. A connection the
     /// daemon had closed while it sat idle is replaced, and the request sent again only
     /// when the daemon cannot have read it (the send failed, or it answered

@@ -71,9 +71,8 @@ final class EventStream: @unchecked Sendable {
             return .failure(error)
         }
         let stream = EventStream(connection: connection, slots: slots, streamID: id)
-        let request = #"{"cmd":"subscribe","id":\#(id)\#(thumbnails ? #","thumbnails":true"# : "")}"# + "\n"
         do {
-            try connection.send(Array(request.utf8))
+            try connection.send(DaemonPool.line(SubscribeRequest(thumbnails: thumbnails ? true : nil), id: id))
         } catch {
             return .failure(GatewayError(502, GatewayError.daemonUnavailable, "curatord's socket: \(error)"))
         }

@@ -107,7 +107,7 @@ final class HTTPServer: Sendable {
                 method: String(cString: method), path: String(cString: url),
                 host: value(connection, .HEADER_KIND, "Host"), origin: value(connection, .HEADER_KIND, "Origin"),
                 marker: value(connection, .HEADER_KIND, HostPolicy.requestHeader),
-                session: value(connection, .COOKIE_KIND, Router.cookieName),
+                session: value(connection, .COOKIE_KIND, Router.cookieName(secure: secure)),
                 token: value(connection, .GET_ARGUMENT_KIND, "token"),
                 contentLength: value(connection, .HEADER_KIND, "Content-Length"),
                 thumbnails: value(connection, .GET_ARGUMENT_KIND, "thumbnails"),

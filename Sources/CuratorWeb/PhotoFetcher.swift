@@ -10,6 +10,9 @@ import Glibc
 /// the daemon's version of the photo (its mtime and size).
 struct PhotoFetcher: Sendable {
     let pool: DaemonPool
+    /// Files kept from earlier answers to the same daemon user, `owner`.
+    var cache: OpenFileCache? = nil
+    var owner = ""
     /// How long a thumbnail being made is waited for before the browser is told to
     /// come back (an `<img>` shows nothing meanwhile, and retries nothing).
     var pendingWait: Double = 20
@@ -35,20 +38,24 @@ struct PhotoFetcher: Sendable {
     static let revalidate = "private, no-cache"
 
     func fetch(_ address: PhotoAddress, _ conditions: Conditions) -> Outcome {
+        // Only a versioned address is kept: its bytes are the daemon's answer for that
+        // version, and a file that is no longer it is never served from the cache.
+        let key = conditions.version.map { OpenFileCache.Key(owner: owner, photo: address.photo, what: address.what.name, version: $0) }
+        if let key, let cache, let (file, opened) = cache.take(key) {
+            return serve(file, opened, address, conditions)
+        }
         let deadline = Deadline.after(seconds: pendingWait)
         var pause = 0.05
         while true {
             let line: [UInt8]
             let passed: FileDescriptor?
             do {
-                (line, passed) = try pool.exchange { id in
-                    Array(#"{"cmd":"photo.open","id":\#(id),"photo":\#(address.photo),"what":"\#(address.what.name)"}"#.utf8) + [0x0A]
-                }
+                (line, passed) = try pool.exchange { id in DaemonPool.line(PhotoOpenRequest(photo: address.photo, what: address.what), id: id) }
             } catch {
                 return .answer(error.answer)
             }
-            guard let opened = try? Wire.makeDecoder().decode(Opened.self, from: Data(line)), opened.ok == true,
-                  let result = opened.result else {
+            guard let answer = try? Self.decoder.decode(Answer.self, from: Data(line)), answer.ok == true,
+                  let result = answer.result else {
                 if let passed { try? passed.close() }
                 return .answer(HTTPAnswer(status: APIForwarder.status(of: line), json: line))
             }
@@ -57,7 +64,19 @@ struct PhotoFetcher: Sendable {
                 guard let passed else {
                     return .answer(GatewayError(502, GatewayError.daemonUnavailable, "curatord passed no file with photo \(address.photo)").answer)
                 }
-                return serve(passed, result, address, conditions)
+                let status: FileStatus
+                do {
+                    status = try FileStatus.of(descriptor: passed)
+                } catch {
+                    try? passed.close()
+                    return .answer(GatewayError(502, GatewayError.daemonUnavailable, "the file of photo \(address.photo): \(error)").answer)
+                }
+                let opened = OpenFileCache.Opened(contentType: result.contentType ?? "application/octet-stream",
+                                                  version: result.version ?? "", status: status)
+                if let key, let cache, !opened.version.isEmpty, opened.version == key.version {
+                    cache.keep(key, file: passed, opened: opened)
+                }
+                return serve(passed, opened, address, conditions)
             case .pending:
                 if let passed { try? passed.close() }
                 guard deadline.secondsLeft > pause else {
@@ -74,27 +93,23 @@ struct PhotoFetcher: Sendable {
         }
     }
 
-    private struct Opened: Decodable {
+    private static let decoder = Wire.makeDecoder()
+
+    private struct Answer: Decodable {
         var ok: Bool?
         var result: PhotoOpenResult?
     }
 
-    private func serve(_ file: FileDescriptor, _ result: PhotoOpenResult, _ address: PhotoAddress,
+    private func serve(_ file: FileDescriptor, _ opened: OpenFileCache.Opened, _ address: PhotoAddress,
                        _ conditions: Conditions) -> Outcome {
-        let status: FileStatus
-        do {
-            status = try FileStatus.of(descriptor: file)
-        } catch {
-            try? file.close()
-            return .answer(GatewayError(502, GatewayError.daemonUnavailable, "the file of photo \(address.photo): \(error)").answer)
-        }
-        let version = result.version ?? ""
+        let status = opened.status
+        let version = opened.version
         let tag = "\"\(address.photo)-\(address.what.name)-\(version)\""
         let cache = !version.isEmpty && conditions.version == version ? Self.immutable : Self.revalidate
         var headers: [(name: String, value: String)] = [("ETag", tag), ("Cache-Control", cache), ("Accept-Ranges", "bytes")]
         if Self.matches(conditions.ifNoneMatch, tag) {
             try? file.close()
-            return .answer(HTTPAnswer(status: 304, contentType: result.contentType ?? "application/octet-stream", body: [], headers: headers))
+            return .answer(HTTPAnswer(status: 304, contentType: opened.contentType, body: [], headers: headers))
         }
         let length = UInt64(max(0, status.size))
         // If-Range: the range only of the bytes the client has part of.
@@ -102,11 +117,11 @@ struct PhotoFetcher: Sendable {
         switch ByteRange.resolve(rangeHeader, fileLength: length) {
         case .whole:
             return .file(FileAnswer(status: 200, descriptor: file, offset: 0, length: length,
-                                    contentType: result.contentType ?? "application/octet-stream", headers: headers))
+                                    contentType: opened.contentType, headers: headers))
         case .partial(let range):
             headers.append(("Content-Range", "bytes \(range.offset)-\(range.offset + range.length - 1)/\(length)"))
             return .file(FileAnswer(status: 206, descriptor: file, offset: range.offset, length: range.length,
-                                    contentType: result.contentType ?? "application/octet-stream", headers: headers))
+                                    contentType: opened.contentType, headers: headers))
         case .unsatisfiable:
             try? file.close()
             var answer = GatewayError(416, GatewayError.rangeNotSatisfiable, "photo \(address.photo) has \(length) bytes").answer

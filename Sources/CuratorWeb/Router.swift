@@ -22,6 +22,8 @@ struct Router: Sendable {
     /// The page (`web/`); without it `/` says only that the browser is signed in.
     var site: StaticSite? = nil
     var proxies = TrustedProxies()
+    /// Photo files the daemon passed, kept a few seconds per daemon user.
+    var files = OpenFileCache()
 
     static let loginPath = "/api/v1/login"
     static let logoutPath = "/api/v1/logout"
@@ -32,6 +34,12 @@ struct Router: Sendable {
 
     static let bodyLimit = 1 << 20
     static let cookieName = "curator_session"
+
+    /// The session cookie's name: on HTTPS with the `__Host-` prefix, which a browser
+    /// accepts only from a secure origin, with `Path=/` and no `Domain`: neither a
+    /// page of another host under the same domain nor one over plain HTTP can set or
+    /// overwrite it. Plain HTTP (loopback) cannot have it, and keeps the bare name.
+    static func cookieName(secure: Bool) -> String { secure ? "__Host-" + cookieName : cookieName }
     static let eventsPath = "/api/v1/events"
 
     enum Decision {
@@ -125,9 +133,15 @@ struct Router: Sendable {
     /// A photo's bytes, opened by the daemon as the session's user.
     func fetchPhoto(_ address: PhotoAddress, _ conditions: PhotoFetcher.Conditions, head: RequestHead) -> PhotoFetcher.Outcome {
         guard case .system(let sessions) = access, let token = SystemSessions.token(head.session) else {
-            return PhotoFetcher(pool: forwarder.pool).fetch(address, conditions)
+            return PhotoFetcher(pool: forwarder.pool, cache: files).fetch(address, conditions)
         }
-        return PhotoFetcher(pool: sessions.pool(for: token)).fetch(address, conditions)
+        // A session's files are its own: kept under its token, the daemon user it is.
+        let outcome = PhotoFetcher(pool: sessions.pool(for: token), cache: files, owner: token).fetch(address, conditions)
+        if case .answer(let answer) = outcome, answer.status == 401 {
+            sessions.forget(token)
+            files.forget(owner: token)
+        }
+        return outcome
     }
 
     func finish(command: String, body: [UInt8], head: RequestHead) -> HTTPAnswer {
@@ -138,16 +152,19 @@ struct Router: Sendable {
         if answer.status == 401 {
             // The session is over: its cookie goes too, so that the page's next load is the sign-in form.
             sessions.forget(token)
-            answer.headers.append(("Set-Cookie", "\(Self.cookieName)=; Max-Age=0; \(Self.cookieAttributes(secure: head.secure))"))
+            files.forget(owner: token)
+            answer.headers.append(("Set-Cookie", "\(Self.cookieName(secure: head.secure))=; Max-Age=0; \(Self.cookieAttributes(secure: head.secure))"))
         }
         return answer
     }
 
     func finishSession(login: Bool, body: [UInt8], head: RequestHead) -> HTTPAnswer {
         guard case .system(let sessions) = access else { return GatewayError(404, GatewayError.notFound, "nothing is at this address").answer }
+        let name = Self.cookieName(secure: head.secure)
         let attributes = Self.cookieAttributes(secure: head.secure)
-        if login { return sessions.login(body: body, client: head.client, cookieAttributes: attributes) }
-        return sessions.logout(token: SystemSessions.token(head.session), cookieAttributes: attributes)
+        if login { return sessions.login(body: body, client: head.client, cookieName: name, cookieAttributes: attributes) }
+        if let token = SystemSessions.token(head.session) { files.forget(owner: token) }
+        return sessions.logout(token: SystemSessions.token(head.session), cookieName: name, cookieAttributes: attributes)
     }
 
     static let tooLarge = GatewayError(413, .requestTooLarge, "a request's body may be at most \(bodyLimit) bytes").answer
@@ -164,7 +181,7 @@ struct Router: Sendable {
         }
         // The secret leaves the address bar: the browser shows `/`, and a reload or the
         // history holds no secret (it was spent anyway).
-        let cookie = "\(Self.cookieName)=\(session.hex); \(Self.cookieAttributes(secure: secure))"
+        let cookie = "\(Self.cookieName(secure: secure))=\(session.hex); \(Self.cookieAttributes(secure: secure))"
         return .seeOther("/", headers: [("Set-Cookie", cookie)])
     }
 

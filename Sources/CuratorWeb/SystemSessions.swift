@@ -51,18 +51,8 @@ final class SystemSessions: Sendable {
         let password: String
     }
 
-    private struct LoginLine: Encodable {
-        let cmd = "web.login"
-        let id: Int64
-        let user: String
-        let password: String
-        let client: String?
-    }
-
-    private struct LogoutLine: Encodable {
-        let cmd = "web.logout"
-        let id: Int64
-        let token: String
+    private struct LogoutAnswer: Decodable {
+        var result: WebLogoutResult?
     }
 
     private struct LoginAnswer: Decodable {
@@ -72,15 +62,14 @@ final class SystemSessions: Sendable {
 
     /// `POST /api/v1/login` with `{"user": ..., "password": ...}`: the daemon's answer,
     /// without the token, which goes in the cookie (HttpOnly: no script reads it).
-    func login(body: [UInt8], client: String?, cookieAttributes: String) -> HTTPAnswer {
+    func login(body: [UInt8], client: String?, cookieName: String, cookieAttributes: String) -> HTTPAnswer {
         guard let credentials = try? JSONDecoder().decode(Credentials.self, from: Data(body)) else {
             return GatewayError(400, .invalidArgument, "the body must be {\"user\": \"...\", \"password\": \"...\"}").answer
         }
         let line: [UInt8]
         do {
             line = try own.call { id in
-                let request = LoginLine(id: id, user: credentials.user, password: credentials.password, client: client)
-                return ((try? Wire.makeEncoder().encode(request)).map { Array($0) } ?? []) + [0x0A]
+                DaemonPool.line(WebLoginRequest(user: credentials.user, password: credentials.password, client: client), id: id)
             }
         } catch {
             return error.answer
@@ -92,22 +81,20 @@ final class SystemSessions: Sendable {
         let body = #"{"ok":true,"result":{"uid":\#(result.uid),"user":"# + Self.quoted(result.user)
             + #","idle_seconds":\#(result.idleSeconds),"max_seconds":\#(result.maxSeconds)}}"#
         var reply = HTTPAnswer(status: 200, json: Array(body.utf8))
-        reply.headers.append(("Set-Cookie", "\(Router.cookieName)=\(result.token); \(cookieAttributes)"))
+        reply.headers.append(("Set-Cookie", "\(cookieName)=\(result.token); \(cookieAttributes)"))
         return reply
     }
 
     /// `POST /api/v1/logout`: ends the session on the daemon and clears the cookie.
-    func logout(token: String?, cookieAttributes: String) -> HTTPAnswer {
+    func logout(token: String?, cookieName: String, cookieAttributes: String) -> HTTPAnswer {
         var ended = false
         if let token {
             forget(token)
-            let line = try? own.call { id in
-                ((try? Wire.makeEncoder().encode(LogoutLine(id: id, token: token))).map { Array($0) } ?? []) + [0x0A]
-            }
-            ended = line.map { String(decoding: $0, as: UTF8.self).contains(#""ended":true"#) } ?? false
+            let line = try? own.call { id in DaemonPool.line(WebLogoutRequest(token: token), id: id) }
+            ended = line.flatMap { try? Wire.makeDecoder().decode(LogoutAnswer.self, from: Data($0)) }?.result?.ended ?? false
         }
         var reply = HTTPAnswer(status: 200, json: Array(#"{"ok":true,"result":{"ended":\#(ended)}}"#.utf8))
-        reply.headers.append(("Set-Cookie", "\(Router.cookieName)=; Max-Age=0; \(cookieAttributes)"))
+        reply.headers.append(("Set-Cookie", "\(cookieName)=; Max-Age=0; \(cookieAttributes)"))
         return reply
     }
 

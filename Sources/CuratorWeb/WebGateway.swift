@@ -13,6 +13,14 @@ public enum WebGateway {
     /// which the handled signals are blocked, so they come to `sigwait` here.
     public static func prepareProcess() {
         signal(SIGPIPE, SIG_IGN)
+        // Open photo files are kept a few seconds (OpenFileCache), each a descriptor:
+        // the soft limit goes up to the hard one. The server polls with poll(2), which
+        // has no FD_SETSIZE ceiling.
+        var files = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+            files.rlim_cur = max(files.rlim_cur, min(files.rlim_max, 65_536))
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+        }
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
@@ -46,7 +54,7 @@ public enum WebGateway {
         }
         let pool = DaemonPool(socketPath: socket)
         do {
-            let hello = try pool.call { id in Array(#"{"cmd":"hello","id":\#(id)}"#.utf8) + [0x0A] }
+            let hello = try pool.call { id in DaemonPool.line(HelloRequest(), id: id) }
             guard APIForwarder.status(of: hello) == 200 else {
                 printError("curatord-web: curatord at \(socket) refused: \(String(decoding: hello, as: UTF8.self))")
                 return 1
@@ -140,7 +148,19 @@ public enum WebGateway {
         do {
             let listener: FileDescriptor
             if let inherited = try SystemListener.inherited() {
-                (listener, port) = inherited
+                // The rule of `transport` for an address given on the command line,
+                // for the one systemd bound (`ListenStream=` of curatord-web.socket).
+                guard inherited.loopback || tls != nil else {
+                    try? inherited.descriptor.close()  // never served: nothing to lose
+                    printError("""
+                        curatord-web: refusing to serve the socket systemd passed (port \(inherited.port), not loopback) over \
+                        plain HTTP: give --tls-cert FILE and --tls-key FILE (a certificate and its key, PEM) to serve HTTPS \
+                        there, or make ListenStream= of curatord-web.socket 127.0.0.1:PORT behind a reverse proxy that adds \
+                        TLS (and name it with --trusted-proxy)
+                        """)
+                    return 2
+                }
+                (listener, port) = (inherited.descriptor, inherited.port)
             } else {
                 (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? GatewayArguments.systemPort), address: address)
             }

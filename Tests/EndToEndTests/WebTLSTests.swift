@@ -45,11 +45,18 @@ struct WebTLSTests {
         #expect(version == "TLSv1.3" || version == "TLSv1.2", "\(raw)")
         #expect(raw["compression"] is NSNull, "no TLS compression: \(raw)")
         let cookie = try #require(login.header("Set-Cookie"))
-        #expect(cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.contains("Secure"), "\(cookie)")
+        let attributes = cookie.split(separator: ";").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Set(attributes).isSuperset(of: ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"]), "\(cookie)")
+        #expect(!attributes.contains { $0.lowercased().hasPrefix("domain") }, "a __Host- cookie has no Domain: \(cookie)")
+        #expect(cookie.hasPrefix("__Host-curator_session="), "over HTTPS the cookie is __Host- prefixed: \(cookie)")
         let session = try #require(cookie.split(separator: ";").first?.split(separator: "=").last.map(String.init))
 
         let status = try web.api("status", cookie: session, headers: ["Origin": "https://127.0.0.1:\(web.port)"])
         #expect(status.status == 200, "\(status)")
+        // The same token under the bare name (a cookie a plain-HTTP page or a sibling
+        // host could have planted) is no session over HTTPS.
+        let bare = try web.api("status", cookie: session, cookieName: "curator_session", headers: ["Origin": "https://127.0.0.1:\(web.port)"])
+        #expect(bare.status == 401, "\(bare)")
         // A page over plain HTTP is not this gateway's origin.
         #expect(try web.api("status", cookie: session, headers: ["Origin": "http://127.0.0.1:\(web.port)"]).status == 403)
 
@@ -74,10 +81,14 @@ struct WebTLSTests {
             let cookie = try #require(login.header("Set-Cookie"))
             let secure = cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.contains("Secure")
             #expect(secure == trusted, "\(proxy): \(cookie)")
+            #expect(cookie.hasPrefix("__Host-curator_session=") == trusted, "\(proxy): \(cookie)")
             let session = try #require(cookie.split(separator: ";").first?.split(separator: "=").last.map(String.init))
-            let https = try web.api("status", cookie: session, headers: forwarded.merging(["Origin": "https://127.0.0.1:\(web.port)"]) { $1 })
+            let name = trusted ? "__Host-curator_session" : "curator_session"
+            let https = try web.api("status", cookie: session, cookieName: name,
+                                    headers: forwarded.merging(["Origin": "https://127.0.0.1:\(web.port)"]) { $1 })
             #expect((https.status == 200) == trusted, "\(proxy): \(https.status)")
-            let http = try web.api("status", cookie: session, headers: forwarded.merging(["Origin": "http://127.0.0.1:\(web.port)"]) { $1 })
+            let http = try web.api("status", cookie: session, cookieName: name,
+                                   headers: forwarded.merging(["Origin": "http://127.0.0.1:\(web.port)"]) { $1 })
             #expect((http.status == 200) == !trusted, "\(proxy): \(http.status)")
             web.stop()
         }

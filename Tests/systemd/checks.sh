@@ -704,12 +704,12 @@ check_web_login_https() {
     [ "$(systemctl is-active curatord-web.service)" = active ] || fail "the first connection did not start curatord-web.service"
     out=$(web --post "{\"user\":\"bob\",\"password\":\"$pw\"}" /api/v1/login 2>&1)
     say "+ login as bob, his password"
-    sed 's/curator_session=[0-9a-fA-F]*/curator_session=<token>/' <<<"$out"
+    sed 's/__Host-curator_session=[0-9a-fA-F]*/__Host-curator_session=<token>/' <<<"$out"
     grep -q '^HTTP 200' <<<"$out" || fail "bob's login was not 200: $(head -n 1 <<<"$out")"
     grep -q '^HTTP 200 .*(TLSv1\.[23])' <<<"$out" || fail "not TLS 1.2 or 1.3: $(head -n 1 <<<"$out")"
-    cookie=$(sed -n 's/^Set-Cookie: \(curator_session=[^;]*\);.*/\1/Ip' <<<"$out")
-    [ -n "$cookie" ] || fail "no curator_session cookie"
-    grep -i '^Set-Cookie: curator_session=' <<<"$out" | grep -q '; *Secure' || fail "the session cookie over HTTPS is not Secure"
+    cookie=$(sed -n 's/^Set-Cookie: \(__Host-curator_session=[^;]*\);.*/\1/Ip' <<<"$out")
+    [ -n "$cookie" ] || fail "no __Host-curator_session cookie"
+    grep -i '^Set-Cookie: __Host-curator_session=' <<<"$out" | grep -q '; *Secure' || fail "the session cookie over HTTPS is not Secure"
     printf '%s\n' "$cookie" > "$STATE/web-cookie"
     out=$(web --cookie "$cookie" --post '{}' /api/v1/status 2>&1)
     say "+ status, signed in"
@@ -755,7 +755,7 @@ check_web_photo_refused() {
     # The id is a real one that its owner is served: bob's 404 below is a refusal.
     printf '%s\n' alice-web-secret-1 | as alice curatorctl web passwd --stdin || fail "setup: alice could not set her web password"
     out=$(web --post '{"user":"alice","password":"alice-web-secret-1"}' /api/v1/login 2>&1)
-    alice=$(sed -n 's/^Set-Cookie: \(curator_session=[^;]*\);.*/\1/Ip' <<<"$out")
+    alice=$(sed -n 's/^Set-Cookie: \(__Host-curator_session=[^;]*\);.*/\1/Ip' <<<"$out")
     [ -n "$alice" ] || fail "setup: alice could not sign in: $(head -n 1 <<<"$out")"
     out=$(web --cookie "$alice" --body "$STATE/web-secret-1.jpg" "/photo/$id/original" 2>&1)
     say "+ GET /photo/$id/original, as alice: $(head -n 1 <<<"$out")"

@@ -161,8 +161,12 @@ final class WebGatewayProcess {
     }
 
     /// An API request as the gateway's own page makes it.
-    func api(_ command: String, _ arguments: String = "{}", cookie: String, headers: [String: String] = [:]) throws -> Answer {
-        var all = ["Cookie": "curator_session=" + cookie, "X-Curator": "1", "Content-Type": "application/json",
+    /// The cookie's name is the gateway's over HTTPS (`__Host-curator_session`) unless
+    /// `cookieName` says otherwise.
+    func api(_ command: String, _ arguments: String = "{}", cookie: String, cookieName: String? = nil,
+             headers: [String: String] = [:]) throws -> Answer {
+        let name = cookieName ?? (tls == nil ? "curator_session" : "__Host-curator_session")
+        var all = ["Cookie": name + "=" + cookie, "X-Curator": "1", "Content-Type": "application/json",
                    "Origin": "http://127.0.0.1:\(port)"]
         for (name, value) in headers { all[name] = value }
         return try request("POST", "/api/v1/" + command, headers: all, body: arguments)
