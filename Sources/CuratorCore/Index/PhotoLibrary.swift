@@ -34,6 +34,9 @@ final class PhotoLibrary {
     private(set) var counters = LibraryCounters()
     /// Bumped on every change, so that cached views know when to rebuild.
     private(set) var generation: UInt64 = 0
+    /// Bumped on every change but a capture time's: what the background readers of
+    /// files plan from (capture times are read by the hundred while they plan).
+    private(set) var fileGeneration: UInt64 = 0
     private var inTransaction = false
     /// What the open transaction changed in memory, oldest first (`LibraryUndo`).
     private var undoLog: [LibraryUndo] = []
@@ -203,6 +206,7 @@ final class PhotoLibrary {
             }
         }
         generation &+= 1
+        fileGeneration &+= 1
     }
 
     /// Marks a row changed in memory for the store, where it is written before the
@@ -514,6 +518,7 @@ final class PhotoLibrary {
         counters.changeRole(root: photos.rootID(of: row), folder: row.folderID, from: row.role, to: role)
         photos.setGroup(id, group: group, role: role)
         generation &+= 1
+        fileGeneration &+= 1
         if old != group {
             setRows(old, oldRows.filter { $0 != id })
             setRows(group, newRows + [id])
@@ -543,6 +548,7 @@ final class PhotoLibrary {
             photo.rank = rank
             photos[id] = photo
             generation &+= 1
+            fileGeneration &+= 1
             try write(photo)
         }
     }
@@ -568,6 +574,7 @@ final class PhotoLibrary {
             try store.updateFolder(folder)
         }
         generation &+= 1
+        fileGeneration &+= 1
     }
 
     /// Everything at or below `path` left the root (deleted, or moved out). The
@@ -632,6 +639,7 @@ final class PhotoLibrary {
     private func count(_ photo: Photo, _ sign: Int) {
         counters.count(photo, sign)
         generation &+= 1
+        fileGeneration &+= 1
     }
 
     /// Whether a row coming or going can change its folder's groups: always where

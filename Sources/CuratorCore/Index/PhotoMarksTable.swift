@@ -24,12 +24,12 @@ struct PhotoMarksTable {
     var unreadable: [Int64: SidecarMarksRecord] = [:]
     /// Sidecars to read, the next last.
     var queue: [Int64] = []
-    /// The library's generation when the queue was planned; nil: plan again.
+    /// The library's `fileGeneration` when the queue was planned; nil: plan again.
     var plannedAt: UInt64?
     /// Reads handed out and not yet applied.
     var inFlight = 0
     /// The last count of sidecars to read without a plan (`marksPending`): the
-    /// library's generation it was made at, and whether the reader was held then.
+    /// library's `fileGeneration` it was made at, and whether the reader was held then.
     var counted: (generation: UInt64, count: Int, whileHeld: Bool)?
     /// Counts every change of a group's marks: views filtered or sorted by marks
     /// are made again after one.

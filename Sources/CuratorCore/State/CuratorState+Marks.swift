@@ -31,7 +31,9 @@ extension CuratorState {
     /// Up to `limit` sidecars to read, with their paths.
     func takeMarksWork(limit: Int) -> [MarksJob] {
         guard marksMayRun else { return [] }
-        if marks.plannedAt != library.generation { planMarksReads() }
+        // Planned again only once the reads planned are done, as the hasher's: a
+        // file that changes meanwhile is caught by its size and mtime when applied.
+        if marks.plannedAt != library.fileGeneration && marks.queue.isEmpty && marks.inFlight == 0 { planMarksReads() }
         var jobs: [MarksJob] = []
         while jobs.count < limit, let id = marks.queue.popLast() {
             guard let photo = library.photo(id), photo.type == .xmp || Self.carriesMarks(photo.type),
@@ -71,21 +73,21 @@ extension CuratorState {
         return row.role == .shown || row.role == .member
     }
 
-    /// Sidecars still to read (`xmp_pending`): the queue's, or, when the library
-    /// changed since it was planned, those not read at their present size and
+    /// Sidecars still to read (`xmp_pending`): the queue's, or, when the library's
+    /// files changed since it was planned, those not read at their present size and
     /// mtime. Counting walks every row: so the count is made once per change of the
     /// library, and not while a walk or a batch holds the reader back (the last
     /// count stands).
     var marksPending: Int {
-        if marks.plannedAt == library.generation { return marks.pending }
+        if marks.plannedAt == library.fileGeneration { return marks.pending }
         let mayRun = marksMayRun
-        if let counted = marks.counted, counted.generation == library.generation || (!mayRun && counted.whileHeld) {
+        if let counted = marks.counted, counted.generation == library.fileGeneration || (!mayRun && counted.whileHeld) {
             return counted.count + marks.inFlight
         }
         var readable: [Int32: (readable: Bool, grouped: Bool)] = [:]
         var count = 0
         for row in library.photos.rows where marksReadable(row, &readable) && needsMarksRead(row) { count += 1 }
-        marks.counted = (library.generation, count, !mayRun)
+        marks.counted = (library.fileGeneration, count, !mayRun)
         return count + marks.inFlight
     }
 
@@ -129,7 +131,7 @@ extension CuratorState {
         marks.looseOwners = looseOwners
         // Taken from the end: the lowest ids (the oldest sidecars) first.
         marks.queue = queue.sorted(by: >)
-        marks.plannedAt = library.generation
+        marks.plannedAt = library.fileGeneration
         marks.counted = nil
         marks.unreadable = marks.unreadable.filter { table.row($0.key) != nil }
         let gone = marks.records.keys.filter { id in
