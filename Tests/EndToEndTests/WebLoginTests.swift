@@ -89,12 +89,18 @@ struct WebLoginTests {
         defer { web.stop() }
         let gateway = try web.gatewayConnection()
         let bob = web.attack.bob.name
-        var started = Date()
-        let wrong = try Self.login(gateway.client, bob, "not bob's password", client: "192.0.2.10")
-        let wrongSeconds = Date().timeIntervalSince(started)
-        started = Date()
-        let unknown = try Self.login(gateway.client, "c13nosuchuser", "anything", client: "192.0.2.11")
-        let unknownSeconds = Date().timeIntervalSince(started)
+        // Two of each, interleaved, each timing the better of its two: one sample
+        // slowed by a neighbour on a shared host is not a difference of the daemon's.
+        var wrongSeconds = Double.infinity, unknownSeconds = Double.infinity
+        var wrong: [String: Any] = [:], unknown: [String: Any] = [:]
+        for i in 0..<2 {
+            var started = Date()
+            wrong = try Self.login(gateway.client, bob, "not bob's password", client: "192.0.2.1\(i)")
+            wrongSeconds = min(wrongSeconds, Date().timeIntervalSince(started))
+            started = Date()
+            unknown = try Self.login(gateway.client, "c13nosuchuser\(i)", "anything", client: "192.0.2.1\(i + 5)")
+            unknownSeconds = min(unknownSeconds, Date().timeIntervalSince(started))
+        }
         #expect(Self.error(wrong).code == "login_failed" && Self.error(wrong).message == Self.error(unknown).message, "\(wrong) \(unknown)")
         #expect(Self.error(unknown).code == "login_failed")
         // Both did an Argon2id check: neither answers at once.
