@@ -16,25 +16,9 @@ enum HEIFItemReferences {
     /// versions 2 and 3, which carry the item type). A grid image has an `infe`
     /// per tile: hundreds in a large phone photo.
     static func exifItems(iinf bytes: [UInt8]) -> [UInt32] {
-        guard let version = bytes.first else { return [] }
-        var found: [UInt32] = []
-        forEachBox(in: bytes, from: version == 0 ? 6 : 8) { type, start, end in
-            guard type == asciiBytes("infe"), start < end else { return }
-            let id: UInt32?
-            let typeOffset: Int
-            switch bytes[start] {
-            case 2:
-                id = bytes.uint16(at: start + 4, bigEndian: true).map(UInt32.init)
-                typeOffset = start + 8
-            case 3:
-                id = bytes.uint32(at: start + 4, bigEndian: true)
-                typeOffset = start + 10
-            default:
-                return
-            }
-            if let id, typeOffset + 4 <= end, bytes.hasPrefix(asciiBytes("Exif"), at: typeOffset) { found.append(id) }
+        items(iinf: bytes) { typeOffset, end in
+            typeOffset + 4 <= end && bytes.hasPrefix(asciiBytes("Exif"), at: typeOffset)
         }
-        return found
     }
 
     /// The ids of the items that hold XMP, in `iinf`'s order: items of type `mime`
@@ -42,6 +26,20 @@ enum HEIFItemReferences {
     /// (ISO/IEC 23008-12, annex A). The type's name and the content type are
     /// NUL-terminated strings after the item's type.
     static func xmpItems(iinf bytes: [UInt8]) -> [UInt32] {
+        items(iinf: bytes) { typeOffset, end in
+            guard typeOffset + 4 <= end, bytes.hasPrefix(asciiBytes("mime"), at: typeOffset) else { return false }
+            var strings = bytes[(typeOffset + 4)..<end].split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false)
+            // The item's name, its content type, and an optional content encoding.
+            guard strings.count >= 2 else { return false }
+            strings.removeFirst()
+            let encoding = strings.count >= 2 ? Array(strings[1]) : []
+            return Array(strings[0]) == asciiBytes("application/rdf+xml") && encoding.isEmpty
+        }
+    }
+
+    /// The ids of `iinf`'s `infe` entries (versions 2 and 3) that `matches` takes,
+    /// given where the entry's item type starts and where the entry ends.
+    private static func items(iinf bytes: [UInt8], matching matches: (Int, Int) -> Bool) -> [UInt32] {
         guard let version = bytes.first else { return [] }
         var found: [UInt32] = []
         forEachBox(in: bytes, from: version == 0 ? 6 : 8) { type, start, end in
@@ -58,13 +56,7 @@ enum HEIFItemReferences {
             default:
                 return
             }
-            guard let id, typeOffset + 4 <= end, bytes.hasPrefix(asciiBytes("mime"), at: typeOffset) else { return }
-            var strings = bytes[(typeOffset + 4)..<end].split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false)
-            // The item's name, its content type, and an optional content encoding.
-            guard strings.count >= 2 else { return }
-            strings.removeFirst()
-            let encoding = strings.count >= 2 ? Array(strings[1]) : []
-            if Array(strings[0]) == asciiBytes("application/rdf+xml") && encoding.isEmpty { found.append(id) }
+            if let id, matches(typeOffset, end) { found.append(id) }
         }
         return found
     }

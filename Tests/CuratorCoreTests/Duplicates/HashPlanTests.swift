@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CuratorCore
 import CuratorSystem
-import CuratorTestSupport
 import Testing
 
 /// The reads the duplicate search plans are planned again only once they are done:
@@ -9,27 +8,11 @@ import Testing
 /// walks every photo again at each batch nor hands out a read already in hand.
 @Suite struct HashPlanTests {
     @Test func aLibraryChangeDoesNotPlanAgainTheReadsInHand() throws {
-        let scratch = try ScratchDirectory()
-        let root = scratch.child("root")
-        _ = try scratch.write(ByteString("root/.keep"), [])
-        let config = Configuration(roots: [RootConfig(name: "pics", path: root)], socketPath: scratch.child("s"),
-                                   stateDirectory: scratch.path, homeTrash: scratch.child("trash"))
-        let curator = try Curator(config: config)
-        _ = try curator.recoverJournal()
-        let rootID = try #require(curator.withState { $0.rootID(named: "pics") })
-        var files: [ScannedFile] = []
-        for i in 0..<4 {
-            // Four files of one size: each needs its head read.
-            let name = ByteString("IMG_\(i).jpg")
-            let path = try scratch.write(ByteString("root/a/").appending(name), Array("photo \(i)".utf8))
-            files.append(ScannedFile(name: name, status: try FileStatus.of(path), type: .jpeg))
-        }
-        try curator.withState { state in
-            var seen = IDSet()
-            _ = try state.reconcile(root: rootID, directory: ByteString("a"), files: files, complete: true,
-                                    deferRemovals: false, seen: &seen)
-            state.roots[rootID]?.scanning = false
-            state.roots[rootID]?.watchingDecided = true
+        let fixture = try ScannedFolderFixture()
+        // Four files of one size: each needs its head read.
+        let files = try fixture.write((0..<4).map { "IMG_\($0).jpg" })
+        try fixture.curator.withState { state in
+            try fixture.reconcile(files, in: state)
             let first = state.takeHashWork(limit: 1)
             try #require(first.count == 1)
             #expect(state.contentHashes.pending == 4)
