@@ -110,6 +110,11 @@ def photo_mosaic(photos, width, height, cache):
     return out, scenes
 
 
+# The synthetic texture is this many frames wide and high: room for about 40
+# scenes that do not overlap.
+SCENES_ACROSS = 8
+
+
 def make_tree(directory, bursts, seed, width, height, cache, photos=None):
     """`photos`: real photographs whose halves are the scenes (two scenes a burst:
     its own and the next one), instead of regions of the synthetic texture."""
@@ -124,16 +129,18 @@ def make_tree(directory, bursts, seed, width, height, cache, photos=None):
             raise SystemExit("%d photographs give %d scenes: %d bursts need %d" % (
                 len(photos), len(free_scenes), bursts, 2 * bursts))
     else:
-        tex, free_scenes = texture(cache, width * 4, height * 4), None
+        tex, free_scenes = texture(cache, width * SCENES_ACROSS, height * SCENES_ACROSS, seed), None
 
     def scene():
         if free_scenes is not None:
             return free_scenes.pop()
-        # Scenes apart from each other: different regions of the texture, at least
-        # half a frame apart while there is room, a quarter once there is none.
+        # Scenes apart from each other: regions of the texture that do not overlap
+        # while there is room (half a frame's overlap can pass for a pan of one
+        # scene), overlapping by half once there is none.
+        span_x, span_y = (SCENES_ACROSS - 1) * width, (SCENES_ACROSS - 1) * height
         for attempt in range(10_000):
-            apart = 2 if attempt < 500 else 4
-            s = (rng.randint(width // 10, 3 * width - width // 10), rng.randint(height // 10, 3 * height - height // 10))
+            apart = 1 if attempt < 2_000 else 2
+            s = (rng.randint(width // 10, span_x - width // 10), rng.randint(height // 10, span_y - height // 10))
             if all(abs(s[0] - u[0]) > width // apart or abs(s[1] - u[1]) > height // apart for u in used):
                 used.append(s)
                 return s

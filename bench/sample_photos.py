@@ -40,7 +40,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 VIPS = shutil.which("vips") or "/usr/bin/vips"
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 
 
 def run(*args):
@@ -156,12 +156,13 @@ def with_exif(jpeg: bytes, app1: bytes) -> bytes:
 
 # MARK: pixels
 
-def texture(cache_dir: str, width=9000, height=6750) -> str:
+def texture(cache_dir: str, width=9000, height=6750, seed=1) -> str:
     """A photo-like RGB texture (a .v file, made once per size and kept in
     `cache_dir`): blurred colour noise for detail, large smooth colour fields, and
     sharp-edged shapes. Intermediate files are kept 8-bit: float ones of this size
-    are hundreds of megabytes."""
-    path = os.path.join(cache_dir, "texture-v%d-%dx%d.v" % (GENERATOR_VERSION, width, height))
+    are hundreds of megabytes. The same seed makes the same texture: a tree made
+    for a test is the same tree on every run."""
+    path = os.path.join(cache_dir, "texture-v%d-%dx%d-s%d.v" % (GENERATOR_VERSION, width, height, seed))
     if os.path.exists(path):
         return path
     with tempfile.TemporaryDirectory(dir=cache_dir) as tmp:
@@ -169,7 +170,7 @@ def texture(cache_dir: str, width=9000, height=6750) -> str:
             return os.path.join(tmp, name)
         bands = []
         for i, (sigma, mean) in enumerate(((34, 120), (30, 110), (36, 100))):
-            run("gaussnoise", t("f.v"), width, height, "--sigma", sigma, "--mean", mean)
+            run("gaussnoise", t("f.v"), width, height, "--sigma", sigma, "--mean", mean, "--seed", seed * 16 + i)
             run("cast", t("f.v"), t("n.v"), "uchar")
             os.remove(t("f.v"))
             run("gaussblur", t("n.v"), t("b%d.v" % i), 1.1, "--precision", "integer")
@@ -182,7 +183,8 @@ def texture(cache_dir: str, width=9000, height=6750) -> str:
         # Smooth colour fields: a coarse random grid (8-bit, so that what is blown up
         # from it stays 8-bit) enlarged with a smooth kernel.
         for i in range(3):
-            run("gaussnoise", t("coarse%d.v" % i), width // 250 + 2, height // 250 + 2, "--sigma", 60, "--mean", 128)
+            run("gaussnoise", t("coarse%d.v" % i), width // 250 + 2, height // 250 + 2, "--sigma", 60, "--mean", 128,
+                "--seed", seed * 16 + 8 + i)
         run("bandjoin", " ".join(t("coarse%d.v" % i) for i in range(3)), t("coarse3f.v"))
         run("cast", t("coarse3f.v"), t("coarse3.v"), "uchar")
         run("resize", t("coarse3.v"), t("fields.v"), 250, "--kernel", "cubic")
@@ -195,7 +197,7 @@ def texture(cache_dir: str, width=9000, height=6750) -> str:
         os.remove(t("fields_w.v"))
         run("cast", t("sum.v"), t("tex.v"), "uchar")
         os.remove(t("sum.v"))
-        rng = random.Random(7)
+        rng = random.Random(seed * 7)
         for _ in range(max(8, width * height // 1_000_000)):
             w, h = rng.randint(80, width // 10), rng.randint(80, height // 8)
             x, y = rng.randint(0, width - w), rng.randint(0, height - h)
