@@ -77,7 +77,7 @@ def curatord_once(ctx, manifest, timeout: float = 1200.0):
                     found = client.request("list", timeout=60, filter={"duplicates": True}, limit=0)["total"]
                     if found == manifest["in_sets"]:
                         return time.monotonic() - daemon.started_at, scanned
-                time.sleep(0.05)
+                time.sleep(0.02)
             raise TimeoutError("curatord did not find the duplicates within %.0f s" % timeout)
         finally:
             client.close()

@@ -35,6 +35,11 @@ enum DuplicateStages {
 
     /// The files that need a head hash: those whose size another inode shares.
     static func needingHeadHash(_ files: [DuplicateFile]) -> Set<Int64> {
+        Set(sharingSize(files).map(\.photoID))
+    }
+
+    /// The files whose size another inode shares, in the order given.
+    static func sharingSize(_ files: [DuplicateFile]) -> [DuplicateFile] {
         shared(files.filter { $0.size > 0 }) { $0.size }
     }
 
@@ -42,7 +47,7 @@ enum DuplicateStages {
     /// and whose size and head hash another inode shares. `heads`: by photo id.
     static func needingFullHash(_ files: [DuplicateFile], heads: [Int64: ContentHash]) -> Set<Int64> {
         let large = files.filter { $0.size > wholeInHead && heads[$0.photoID] != nil }
-        return shared(large) { file in heads[file.photoID].map { ContentKey(size: file.size, hash: $0) } }
+        return Set(shared(large) { file in heads[file.photoID].map { ContentKey(size: file.size, hash: $0) } }.map(\.photoID))
     }
 
     /// A file's content key from its hashes: the head alone when the head covers
@@ -53,18 +58,21 @@ enum DuplicateStages {
         return full.map { ContentKey(size: file.size, hash: $0) }
     }
 
-    /// The ids of the files whose `key` at least one other inode has.
-    private static func shared<Key: Hashable>(_ files: [DuplicateFile], by key: (DuplicateFile) -> Key?) -> Set<Int64> {
+    /// The files whose `key` at least one other inode has, in the order given. Most
+    /// keys are one file's: counted first, so that only shared ones get a set of inodes.
+    private static func shared<Key: Hashable>(_ files: [DuplicateFile], by key: (DuplicateFile) -> Key?) -> [DuplicateFile] {
+        var counts: [Key: Int] = [:]
+        counts.reserveCapacity(files.count)
+        for file in files {
+            if let k = key(file) { counts[k, default: 0] += 1 }
+        }
+        var candidates: [(key: Key, file: DuplicateFile)] = []
         var inodes: [Key: Set<InodeKey>] = [:]
         for file in files {
-            guard let k = key(file) else { continue }
+            guard let k = key(file), let count = counts[k], count > 1 else { continue }
+            candidates.append((k, file))
             inodes[k, default: []].insert(file.inodeKey)
         }
-        var ids = Set<Int64>()
-        for file in files {
-            guard let k = key(file), let distinct = inodes[k], distinct.count > 1 else { continue }
-            ids.insert(file.photoID)
-        }
-        return ids
+        return candidates.filter { (inodes[$0.key]?.count ?? 0) > 1 }.map(\.file)
     }
 }

@@ -6,46 +6,56 @@ import Synchronization
 
 /// Hashes file contents for the duplicate search in the background, as the
 /// capture reader reads EXIF: a batch of reads taken in one locked step, made
-/// outside the lock, applied in another. Its thread runs at nice 19 in the idle
-/// I/O class, so that any other reader of the disk goes first; and it takes no
+/// outside the lock, applied in another. Its threads run at nice 19 in the idle
+/// I/O class, so that any other reader of the disk goes first; and they take no
 /// work while a root is walked or holds a batch (`CuratorState.hashingMayRun`).
 public final class DuplicateHasher: Sendable {
     let curator: Curator
     /// Reads a batch makes before its results are applied: bounded in files; each
-    /// read is bounded in memory by the one buffer (`FileHasher.bufferSize`).
-    static let batchSize = 32
+    /// read is bounded in memory by its thread's buffer (`FileHasher.bufferSize`).
+    static let batchSize = 128
+    /// Reading from the page cache into the buffer takes a core by itself (a cold
+    /// disk gave one thread 1 GB/s): two threads, each with batches of its own.
+    static let threads = 2
     private let stopped = Atomic<Bool>(false)
-    private let thread = WorkerPool(name: "curatord-hash", threads: 1, stackSize: 512 << 10, keepIdleSeconds: 0)
-    private let loop = Mutex<JobHandle<Void, Never>?>(nil)
+    private let pool = WorkerPool(name: "curatord-hash", threads: DuplicateHasher.threads, stackSize: 512 << 10,
+                                  keepIdleSeconds: 0)
+    private let loops = Mutex<[JobHandle<Void, Never>]>([])
 
     public init(curator: Curator) { self.curator = curator }
 
     public func start() throws(WorkerError) {
-        let job = try thread.submit { [self] in run() }
-        loop.withLock { $0 = job }
+        curator.withState { $0.contentHashes.hasherRuns = true }
+        for index in 0..<Self.threads {
+            let job = try pool.submit { [self] in run(announcing: index == 0) }
+            loops.withLock { $0.append(job) }
+        }
     }
 
-    /// Stops after the batch in hand and waits for it, up to `seconds`.
+    /// Stops after the batches in hand and waits for them, up to `seconds`.
     @discardableResult
     public func stop(waitingUpTo seconds: Double) -> Bool {
         stopped.store(true, ordering: .releasing)
-        return loop.withLock({ $0 }).map { $0.wait(until: .after(seconds: seconds)) != nil } ?? true
+        curator.withState { $0.contentHashes.hasherRuns = false }
+        let deadline = Deadline.after(seconds: seconds)
+        return loops.withLock({ $0 }).allSatisfy { $0.wait(until: deadline) != nil }
     }
 
     private var isStopping: Bool { curator.isStopping || stopped.load(ordering: .acquiring) }
 
-    private func run() {
+    /// `announcing`: this loop is the daemon's idle tick that tells set changes.
+    private func run(announcing: Bool) {
         if curator_idle_thread() != 0 { log.notice("content hasher: lowering its priority: \(Errno(errno))") }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileHasher.bufferSize, alignment: 4096)
         defer { buffer.deallocate() }
         while !isStopping {
-            // This loop is the daemon's idle tick: set changes are told from here too.
-            let work = curator.withState { state in
-                state.announceSetChanges()
-                return state.takeHashWork(limit: Self.batchSize)
+            let (work, held) = curator.withState { state in
+                if announcing { state.announceSetChanges() }
+                return (state.takeHashWork(limit: Self.batchSize), !state.hashingMayRun)
             }
             if work.isEmpty {
-                usleep(200_000)
+                // Held by a walk or a batch: the reads come as it ends, so look again soon.
+                usleep(held ? 25_000 : 200_000)
                 continue
             }
             FileHasher.prefetch(work.map { ($0.path, $0.stage, $0.size) })

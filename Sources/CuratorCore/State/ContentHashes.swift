@@ -27,16 +27,25 @@ struct HashResult: Sendable {
 /// whenever the library has changed since, or the queue ran dry after a stage.
 struct ContentHashes {
     /// By photo id; a record whose size or mtime is not the photo's any more is stale.
-    var records: [Int64: HashRecord] = [:]
+    var records: [Int64: HashRecord] = [:] {
+        didSet { generation &+= 1 }
+    }
+    /// Bumped with every change of `records`: the sets are made of them and of the library.
+    private(set) var generation: UInt64 = 0
+    /// The sets last found for each user (`CuratorState.duplicateSets`).
+    var found: [UInt32: FoundDuplicates] = [:]
     /// Files that could not be read, with the size and mtime they had then.
     var unreadable: [Int64: HashRecord] = [:]
     /// Reads planned, the next last.
     var queue: [(id: Int64, stage: HashStage)] = []
-    /// The library's generation when the queue was planned; nil: plan again (a
-    /// stage is done, or nothing was planned yet).
+    /// The library's file generation when the queue was planned; nil: plan again
+    /// (nothing was planned yet).
     var plannedAt: UInt64?
     /// Reads handed out and not yet applied.
     var inFlight = 0
+    /// Whether a hasher takes these reads (`DuplicateHasher` runs): only then do the
+    /// capture and marks readers of the local roots wait for them.
+    var hasherRuns = false
 
     /// Reads still to make, as far as known (`hash_pending` in `status`): a head
     /// that matches another's brings a read of both whole files later.
@@ -46,4 +55,23 @@ struct ContentHashes {
     func record(_ id: Int64, size: Int64, mtimeNs: Int64) -> HashRecord? {
         records[id]?.valid(size: size, mtimeNs: mtimeNs)
     }
+}
+
+/// Duplicate sets as found for one user, with what they were found from: found
+/// again only once one of these changed (a listing of duplicates, its marks and
+/// `select` each ask for them; finding them walks every photo).
+struct FoundDuplicates {
+    struct Basis: Equatable {
+        var library: UInt64
+        var access: UInt64
+        var hashes: UInt64
+        /// Each root in configuration order, and whether its photos are searched.
+        var roots: [Int32]
+        var searched: [Bool]
+    }
+
+    var basis: Basis
+    var sets: [DuplicateSet]
+    /// Each group in a set, with its set and whether it is (a file of) the keeper.
+    var marks: [Int64: DuplicateMark]
 }

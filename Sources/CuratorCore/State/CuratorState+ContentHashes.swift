@@ -13,15 +13,39 @@ extension CuratorState {
             && plans.busyRoots.isEmpty
     }
 
+    /// Whether the duplicate search has reads to make before the capture and marks
+    /// readers of the local roots may read: on one disk, reads of many small
+    /// pieces of every photo (their EXIF and XMP) and the hasher's whole files
+    /// slow each other down, and the hasher's idle I/O class left it the disk
+    /// only once every capture time was read. Its reads are few (files of a shared
+    /// size only), so they go first.
+    func hashReadsGoFirst() -> Bool {
+        guard contentHashes.hasherRuns, hashingMayRun else { return false }
+        planHashReadsIfDue()
+        return contentHashes.pending > 0
+    }
+
+    /// `hash_pending` in `status`: the reads planned and in hand, and one more while
+    /// the files changed since the last plan (which may find none to make), so that
+    /// 0 says the hashes are those of the files the index knows.
+    var hashPending: Int {
+        let planDue = contentHashes.hasherRuns && contentHashes.plannedAt != library.fileGeneration
+        return contentHashes.pending + (planDue && contentHashes.pending == 0 ? 1 : 0)
+    }
+
+    /// Planned again only once the reads planned are done (planning walks every
+    /// photo), when the library's files changed since. A file that changes
+    /// meanwhile is caught by its size and mtime when read and applied.
+    private func planHashReadsIfDue() {
+        if contentHashes.plannedAt != library.fileGeneration && contentHashes.queue.isEmpty && contentHashes.inFlight == 0 {
+            planHashReads()
+        }
+    }
+
     /// Up to `limit` reads, with the files' absolute paths.
     func takeHashWork(limit: Int) -> [HashJob] {
         guard hashingMayRun else { return [] }
-        // Planned again only once the reads planned are done: planning walks every
-        // photo, and the library changes with every capture time read. A file that
-        // changes meanwhile is caught by its size and mtime when read and applied.
-        if contentHashes.plannedAt != library.generation && contentHashes.queue.isEmpty && contentHashes.inFlight == 0 {
-            planHashReads()
-        }
+        planHashReadsIfDue()
         var jobs: [HashJob] = []
         while jobs.count < limit, let next = contentHashes.queue.popLast() {
             guard let photo = library.photo(next.id), let root = roots[photo.rootID], root.online, !root.onShare else { continue }
@@ -35,8 +59,13 @@ extension CuratorState {
     /// The files of the local roots, as the search sees them.
     func hashableFiles() -> [DuplicateFile] {
         var files: [DuplicateFile] = []
+        files.reserveCapacity(library.photos.rows.count)
+        var searched: [Int32: Bool] = [:]
         for row in library.photos.rows {
-            guard let root = roots[library.photos.rootID(of: row)], root.online, !root.onShare else { continue }
+            let rootID = library.photos.rootID(of: row)
+            let local = searched[rootID] ?? roots[rootID].map { $0.online && !$0.onShare } ?? false
+            searched[rootID] = local
+            guard local else { continue }
             files.append(DuplicateFile(photoID: row.id, device: library.photos.device(of: row), inode: row.inode, size: row.size))
         }
         return files
@@ -46,11 +75,11 @@ extension CuratorState {
     /// whole of those whose heads agree. Records of photos gone, or whose file has
     /// changed since (it may have no duplicate now), are dropped here.
     func planHashReads() {
-        let files = hashableFiles()
+        // Only files of a shared size are looked at past this point: most are not.
+        let files = DuplicateStages.sharingSize(hashableFiles())
         var queue: [(id: Int64, stage: HashStage)] = []
         var heads: [Int64: ContentHash] = [:]
-        let needHeads = DuplicateStages.needingHeadHash(files)
-        for file in files where needHeads.contains(file.photoID) {
+        for file in files {
             guard let row = library.photos.row(file.photoID), !isUnreadable(row) else { continue }
             if let head = contentHashes.record(row.id, size: row.size, mtimeNs: row.mtimeNs)?.head {
                 heads[row.id] = head
@@ -65,7 +94,7 @@ extension CuratorState {
         }
         // Taken from the end: the lowest ids (the oldest photos) first.
         contentHashes.queue = queue.sorted { $0.id > $1.id }
-        contentHashes.plannedAt = library.generation
+        contentHashes.plannedAt = library.fileGeneration
         contentHashes.unreadable = contentHashes.unreadable.filter { library.photos.row($0.key) != nil }
         let gone = contentHashes.records.compactMap { id, record -> Int64? in
             guard let row = library.photos.row(id), record.valid(size: row.size, mtimeNs: row.mtimeNs) != nil else { return id }
@@ -104,14 +133,16 @@ extension CuratorState {
             contentHashes.records[result.id] = record
             changed.append((result.id, record))
         }
-        // A stage done: the next is planned once the queue is empty.
-        if contentHashes.queue.isEmpty && contentHashes.inFlight == 0 { contentHashes.plannedAt = nil }
-        guard !changed.isEmpty else { return }
-        do {
-            try library.batch { for (id, record) in changed { try library.store.setContentHashes(id, record) } }
-        } catch {
-            // The index is a cache: kept in memory, they are written with the next change.
-            log.error("cannot record content hashes: \(error)")
+        if !changed.isEmpty {
+            do {
+                try library.batch { for (id, record) in changed { try library.store.setContentHashes(id, record) } }
+            } catch {
+                // The index is a cache: kept in memory, they are written with the next change.
+                log.error("cannot record content hashes: \(error)")
+            }
         }
+        // A stage done: the next (whole files whose heads agree) is planned at once,
+        // so that the other readers do not take the disk in between.
+        if contentHashes.queue.isEmpty && contentHashes.inFlight == 0 { planHashReads() }
     }
 }

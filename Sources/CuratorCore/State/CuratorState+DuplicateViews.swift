@@ -11,17 +11,6 @@ struct DuplicateMark: Sendable, Hashable {
 /// The protocol's side of the duplicate sets: a view of them, their marks in a
 /// listing, and "all but the keeper of each set" for `select`.
 extension CuratorState {
-    /// Each group in a set `uid` sees, with its set and whether it is (a file of) the keeper.
-    func duplicateMarks(uid: UInt32) -> [Int64: DuplicateMark] {
-        var marks: [Int64: DuplicateMark] = [:]
-        for set in duplicateSets(uid: uid) {
-            for (index, copy) in set.copies.enumerated() {
-                for unit in copy.units { marks[unit.groupID] = DuplicateMark(set: set.id, keeper: index == 0) }
-            }
-        }
-        return marks
-    }
-
     /// `view` less the groups in no duplicate set of `uid`'s; its folders' totals
     /// and its files counted again.
     func onlyDuplicates(_ view: ResolvedView, uid: UInt32) -> ResolvedView {

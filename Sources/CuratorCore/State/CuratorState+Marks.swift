@@ -28,9 +28,10 @@ extension CuratorState {
     /// hangs would hold every root's reads.
     var marksMayRun: Bool { hashingMayRun }
 
-    /// Up to `limit` sidecars to read, with their paths.
+    /// Up to `limit` sidecars to read, with their paths; none while the duplicate
+    /// search has reads to make (`hashReadsGoFirst`).
     func takeMarksWork(limit: Int) -> [MarksJob] {
-        guard marksMayRun else { return [] }
+        guard marksMayRun, !hashReadsGoFirst() else { return [] }
         // Planned again only once the reads planned are done, as the hasher's: a
         // file that changes meanwhile is caught by its size and mtime when applied.
         if marks.plannedAt != library.fileGeneration && marks.queue.isEmpty && marks.inFlight == 0 { planMarksReads() }

@@ -42,7 +42,7 @@ extension CuratorState {
             clients: events.clients, subscribers: events.subscriberCount, sessions: sessions.count, busyRoots: plans.busyRoots,
             thumbnailCache: config.thumbnailCache,
             thumbnailBacklog: thumbnails.backlog, thumbnailsReady: thumbnails.ready.count, thumbnailsFailed: thumbnails.failed.count,
-            hashPending: contentHashes.pending,
+            hashPending: hashPending,
             marksPending: marks.pending, marksRecords: marks.records.count, marksUnreadable: marks.unreadable.count,
             marksPlannedAt: marks.plannedAt)
     }

@@ -96,6 +96,6 @@ extension CuratorState {
             thumbnails: config.thumbnailCache.map { cache in
                 StatusSnapshot.Thumbnails(backlog: thumbnails.backlog, ready: thumbnails.ready.count,
                                           failed: thumbnails.failed.count, cache: cache.lossyString)
-            }, hashPending: contentHashes.pending, xmpPending: marksPending)
+            }, hashPending: hashPending, xmpPending: marksPending)
     }
 }
