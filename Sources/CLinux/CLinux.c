@@ -165,13 +165,16 @@ int curator_nice_thread(int nice) { return setpriority(PRIO_PROCESS, 0, nice); }
 
 // From linux/ioprio.h, which older kernels' headers lack.
 #define CURATOR_IOPRIO_CLASS_SHIFT 13
-#define CURATOR_IOPRIO_CLASS_IDLE 3
+#define CURATOR_IOPRIO_CLASS_BE 2
 #define CURATOR_IOPRIO_WHO_PROCESS 1
 
 int curator_idle_thread(void) {
     int first_errno = 0;
     if (setpriority(PRIO_PROCESS, 0, 19) != 0) first_errno = errno;
-    int ioprio = CURATOR_IOPRIO_CLASS_IDLE << CURATOR_IOPRIO_CLASS_SHIFT;
+    struct sched_param param = { .sched_priority = 0 };
+    int rc = pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
+    if (rc != 0 && !first_errno) first_errno = rc;
+    int ioprio = (CURATOR_IOPRIO_CLASS_BE << CURATOR_IOPRIO_CLASS_SHIFT) | 7;
     if (syscall(SYS_ioprio_set, CURATOR_IOPRIO_WHO_PROCESS, 0, ioprio) != 0 && !first_errno) first_errno = errno;
     if (first_errno) { errno = first_errno; return -1; }
     return 0;

@@ -120,4 +120,32 @@ import Testing
         #expect(watched["other.jpg"]?.full == watched["mid.jpg"]?.full && watched["other.jpg"]?.full.count == 32)
         #expect(watched["copy/a.jpg"] == nil)
     }
+
+    /// The hasher's threads take only cores nothing else wants (SCHED_IDLE, nice 19)
+    /// and queue their reads beside everyone's, last among equals (best-effort, level
+    /// 7): in the idle I/O class they were left the disk only once the capture and
+    /// marks readers had read every photo.
+    @Test func theHashersThreadsRunIdleInTheLowestBestEffortClass() throws {
+        let daemon = Daemon()
+        _ = daemon.root()
+        try daemon.start()
+        var threads: [String: (nice: Substring, policy: Substring)] = [:]
+        try eventually(timeout: 10, "the hasher's threads") {
+            threads = [:]
+            for tid in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task") {
+                let task = "/proc/\(daemon.pid)/task/\(tid)"
+                guard Files.read(task + "/comm")?.hasPrefix("curatord-hash") == true, let stat = Files.read(task + "/stat"),
+                      let end = stat.lastIndex(of: ")") else { continue }
+                let fields = stat[stat.index(after: end)...].split(separator: " ")
+                threads[tid] = (fields[16], fields[38])
+            }
+            return threads.count == 2 && threads.values.allSatisfy { $0.policy == "5" }
+        }
+        for (tid, priority) in threads {
+            #expect(priority.nice == "19", "nice of thread \(tid)")
+            let ionice = try Tool.run("/usr/bin/ionice", ["-p", tid])
+            #expect(ionice.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "best-effort: prio 7", "\(ionice.stdout)")
+        }
+        #expect(daemon.stop() == 0)
+    }
 }

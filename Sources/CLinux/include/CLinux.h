@@ -82,9 +82,10 @@ ssize_t curator_receive_with_descriptor(int socket, void *bytes, size_t capacity
 /// `length` bytes (at most 256) or returns -1 with errno.
 int curator_random_bytes(void *buffer, size_t length);
 
-/// Nice 19 and the idle I/O class (ioprio_set has no glibc wrapper) for the calling
-/// thread: its reads wait while anyone else reads the disk. 0, or -1 and the errno
-/// of the first call that failed (both are made).
+/// Nice 19, SCHED_IDLE and the lowest best-effort I/O class (ioprio_set has no
+/// glibc wrapper) for the calling thread: it runs on cores nothing else wants, and
+/// its reads queue beside everyone's, last among equals. 0, or -1 and the errno of
+/// the first call that failed (all are made).
 int curator_idle_thread(void);
 
 /// Asks the CPU to start loading the cache line at `address` for reading: a hint

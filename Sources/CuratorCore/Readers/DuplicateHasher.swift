@@ -6,16 +6,18 @@ import Synchronization
 
 /// Hashes file contents for the duplicate search in the background, as the
 /// capture reader reads EXIF: a batch of reads taken in one locked step, made
-/// outside the lock, applied in another. Its threads run at nice 19 in the idle
-/// I/O class, so that any other reader of the disk goes first; and they take no
-/// work while a root is walked or holds a batch (`CuratorState.hashingMayRun`).
+/// outside the lock, applied in another. Its threads run SCHED_IDLE (a core only
+/// when nothing else wants it) in the lowest best-effort I/O class: the idle I/O
+/// class left them the disk only once the capture and marks readers had read
+/// every photo (seconds after a cold start). They take no work while a root is
+/// walked or holds a batch (`CuratorState.hashingMayRun`).
 public final class DuplicateHasher: Sendable {
     let curator: Curator
     /// Reads a batch makes before its results are applied: bounded in files; each
     /// read is bounded in memory by its thread's buffer (`FileHasher.bufferSize`).
     static let batchSize = 128
-    /// Reading from the page cache into the buffer takes a core by itself (a cold
-    /// disk gave one thread 1 GB/s): two threads, each with batches of its own.
+    /// Reading from the page cache into the buffer takes a core by itself: two
+    /// threads, each with batches of its own.
     static let threads = 2
     private let stopped = Atomic<Bool>(false)
     private let pool = WorkerPool(name: "curatord-hash", threads: DuplicateHasher.threads, stackSize: 512 << 10,

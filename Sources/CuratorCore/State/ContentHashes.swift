@@ -43,8 +43,8 @@ struct ContentHashes {
     var plannedAt: UInt64?
     /// Reads handed out and not yet applied.
     var inFlight = 0
-    /// Whether a hasher takes these reads (`DuplicateHasher` runs): only then do the
-    /// capture and marks readers of the local roots wait for them.
+    /// Whether a hasher takes these reads (`DuplicateHasher` runs): only then is a
+    /// plan due counted as pending.
     var hasherRuns = false
 
     /// Reads still to make, as far as known (`hash_pending` in `status`): a head

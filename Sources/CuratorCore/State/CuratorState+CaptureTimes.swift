@@ -29,8 +29,7 @@ extension CuratorState {
     /// (`busyShares`): a share that hangs, or whose batch hangs, holds back its own
     /// photos, no one else's.
     /// A root the watcher has not yet found waits too: until then nobody knows
-    /// whether it is a share. Local roots' photos wait while the duplicate search
-    /// has reads to make (`hashReadsGoFirst`).
+    /// whether it is a share.
     func takeCaptureWork(localLimit: Int, shareLimit: Int, busyShares: Set<Int32>) -> CaptureWork {
         var work = CaptureWork()
         // A share that has not answered for a while (still unfound at start-up too)
@@ -49,7 +48,7 @@ extension CuratorState {
                 guard !busyShares.contains(rootID) else { continue }
                 let taken = takeShareCaptureWork(root: rootID, limit: shareLimit)
                 if !taken.isEmpty { work.shares[rootID] = taken }
-            } else if !localWalk && work.local.count < localLimit && !hashReadsGoFirst() {
+            } else if !localWalk && work.local.count < localLimit {
                 work.local += takeCaptureWork(root: rootID, limit: localLimit - work.local.count)
             }
         }

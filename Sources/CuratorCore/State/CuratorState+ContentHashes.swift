@@ -13,18 +13,6 @@ extension CuratorState {
             && plans.busyRoots.isEmpty
     }
 
-    /// Whether the duplicate search has reads to make before the capture and marks
-    /// readers of the local roots may read: on one disk, reads of many small
-    /// pieces of every photo (their EXIF and XMP) and the hasher's whole files
-    /// slow each other down, and the hasher's idle I/O class left it the disk
-    /// only once every capture time was read. Its reads are few (files of a shared
-    /// size only), so they go first.
-    func hashReadsGoFirst() -> Bool {
-        guard contentHashes.hasherRuns, hashingMayRun else { return false }
-        planHashReadsIfDue()
-        return contentHashes.pending > 0
-    }
-
     /// `hash_pending` in `status`: the reads planned and in hand, and one more while
     /// the files changed since the last plan (which may find none to make), so that
     /// 0 says the hashes are those of the files the index knows.

@@ -28,10 +28,9 @@ extension CuratorState {
     /// hangs would hold every root's reads.
     var marksMayRun: Bool { hashingMayRun }
 
-    /// Up to `limit` sidecars to read, with their paths; none while the duplicate
-    /// search has reads to make (`hashReadsGoFirst`).
+    /// Up to `limit` sidecars to read, with their paths.
     func takeMarksWork(limit: Int) -> [MarksJob] {
-        guard marksMayRun, !hashReadsGoFirst() else { return [] }
+        guard marksMayRun else { return [] }
         // Planned again only once the reads planned are done, as the hasher's: a
         // file that changes meanwhile is caught by its size and mtime when applied.
         if marks.plannedAt != library.fileGeneration && marks.queue.isEmpty && marks.inFlight == 0 { planMarksReads() }
