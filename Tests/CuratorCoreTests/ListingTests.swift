@@ -130,8 +130,8 @@ import Testing
         let raw = try #require(f.state.library.listed(jpeg))
         try f.state.library.setCapture(raw.id, .known(CaptureTime(year: 2024, month: 5, day: 1)!.seconds))
         // Marks on the group and on a photo alone (as a `rate` leaves them).
-        f.state.noteRated(PhotoMarks(rating: 4, flag: .reject, label: .green), ofGroup: jpeg)
-        f.state.noteRated(PhotoMarks(rating: 0, flag: .pick), ofGroup: try #require(f.id("d/lone.jpg")))
+        f.state.noteRated(PhotoMarks(rating: 4, flag: .reject, label: .green), ofGroup: jpeg, sidecars: [])
+        f.state.noteRated(PhotoMarks(rating: 0, flag: .pick), ofGroup: try #require(f.id("d/lone.jpg")), sidecars: [])
         let requests = [ListRequest(), ListRequest(offset: 1, limit: 2), ListRequest(view: ViewSpec(sort: .size, order: .desc)),
                         ListRequest(view: ViewSpec(filter: ViewFilter(orphans: true))),
                         ListRequest(view: ViewSpec(filter: ViewFilter(glob: "*.CR2"))),

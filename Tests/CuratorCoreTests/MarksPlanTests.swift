@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CuratorCore
 import CuratorSystem
+import CuratorXMP
 import Testing
 
 /// The marks reader plans from the library's files, not from every change of it:
@@ -35,6 +36,35 @@ import Testing
                 }
             })
             #expect(state.takeMarksWork(limit: 10).map(\.path.name) == [ByteString("IMG_9.jpg")])
+        }
+    }
+
+    /// A read handed out before a `rate` of its group may be of the file as it was
+    /// before the write: applied, it would take the group's marks back until the
+    /// file is read again (a page pressing 3, 4, P, 2 saw 4 come back). It is
+    /// dropped; a read handed out after the `rate` is applied.
+    @Test func aReadTakenBeforeARateDoesNotTakeTheMarksBack() throws {
+        let fixture = try ScannedFolderFixture()
+        let files = try fixture.write(["IMG_0.jpg"])
+        try fixture.curator.withState { state in
+            try fixture.reconcile(files, in: state)
+            let id = try #require(state.library.photos.rows.first?.id)
+            let stale = state.takeMarksWork(limit: 1)
+            try #require(stale.count == 1)
+            state.noteRated(PhotoMarks(rating: 5), ofGroup: id, sidecars: [])
+            func read(_ job: MarksJob, rating: Int) -> MarksRead {
+                let row = state.library.photos.row(job.id)
+                return MarksRead(id: job.id, record: SidecarMarksRecord(size: row?.size ?? 0, mtimeNs: row?.mtimeNs ?? 0,
+                                                                        marks: PhotoMarks(rating: rating)),
+                                 failed: false, inode: row?.inode, takenAt: job.takenAt)
+            }
+            state.applyMarksReads(stale.map { read($0, rating: 2) })
+            #expect(state.marks.marks(ofGroup: id).rating == 5)
+            // Read again (nothing was noted read), after the rate: applied.
+            let fresh = state.takeMarksWork(limit: 1)
+            try #require(fresh.count == 1)
+            state.applyMarksReads(fresh.map { read($0, rating: 3) })
+            #expect(state.marks.marks(ofGroup: id).rating == 3)
         }
     }
 }

@@ -31,12 +31,12 @@ enum RateCommand: CuratorCommand {
         let places = try targets.map { target throws(ProtocolError) in try Self.open(target, requester) }
         var rated: [RateResult.Rated] = []
         for (target, parent) in zip(targets, places) {
-            let (answer, marks) = try writing.withLocks(Self.writtenPaths(target, in: parent)) { () throws(ProtocolError) in
+            let (answer, marks, sidecars) = try writing.withLocks(Self.writtenPaths(target, in: parent)) { () throws(ProtocolError) in
                 try Self.rate(target, in: parent, change)
             }
             rated.append(answer)
             // Listings show it now, before the watcher sees the sidecars change.
-            curator.withPhotos { $0.noteRated(marks, ofGroup: target.id) }
+            curator.withPhotos { $0.noteRated(marks, ofGroup: target.id, sidecars: sidecars) }
         }
         return RateResult(photos: rated)
     }
@@ -182,9 +182,10 @@ enum RateCommand: CuratorCommand {
     /// Writes the change into the photo's sidecars, or creates one: all of them or,
     /// when one fails, none (those already written are taken back).
     static func rate(_ target: Target, in parent: DirectoryHandle, _ change: MarksChange) throws(ProtocolError)
-        -> (RateResult.Rated, PhotoMarks) {
+        -> (RateResult.Rated, PhotoMarks, sidecars: [(name: ByteString, marks: PhotoMarks?)]) {
         let writer = SidecarWriter()
         var before: [MarksSource] = [], after: [MarksSource] = []
+        var sidecars: [(name: ByteString, marks: PhotoMarks?)] = []
         var written: [String] = [], images: [String] = []
         var undos: [(ByteString, SidecarWriter.Undo)] = []
         do throws(SidecarError) {
@@ -204,6 +205,7 @@ enum RateCommand: CuratorCommand {
                                                 change: change)
                 before.append(MarksSource(.fileSidecar, modified: 0, marks: outcome.previous == .unmarked ? nil : outcome.previous))
                 after.append(MarksSource(.fileSidecar, modified: 0, marks: outcome.marks))
+                sidecars.append((name, outcome.marks))
                 if outcome.written { written.append(name.lossyString) }
                 if let undo = outcome.undo { undos.append((name, undo)) }
             }
@@ -214,6 +216,7 @@ enum RateCommand: CuratorCommand {
                 let outcome = try writer.update(name, in: parent, change: change)
                 before.append(MarksSource(kind, modified: modified, marks: outcome.previous))
                 after.append(MarksSource(kind, modified: 0, marks: outcome.marks))
+                sidecars.append((name, outcome.marks))
                 if outcome.written { written.append(name.lossyString) }
                 if let undo = outcome.undo { undos.append((name, undo)) }
             }
@@ -242,7 +245,7 @@ enum RateCommand: CuratorCommand {
         }
         let marks = MarksSource.resolve(after)
         return (RateResult.Rated(id: target.id, previous: Self.wire(MarksSource.resolve(before)), marks: Self.wire(marks),
-                                 sidecars: written, images: images.isEmpty ? nil : images), marks)
+                                 sidecars: written, images: images.isEmpty ? nil : images), marks, sidecars)
     }
 
     static func wire(_ marks: PhotoMarks) -> PhotoMarksValue {

@@ -502,8 +502,8 @@ final class PhotoLibrary {
     /// Notes that photo `id`'s XMP marks were read from its file at `size` and
     /// `mtimeNs` (if that is still its file). Not a change of the library: no
     /// generation, nothing to undo (a row put back is read again).
-    func noteMarksRead(_ id: Int64, size: Int64, mtimeNs: Int64) {
-        photos.setMarksRead(id, size: size, mtimeNs: mtimeNs)
+    func noteMarksRead(_ id: Int64, size: Int64, mtimeNs: Int64, inode: UInt64? = nil) {
+        photos.setMarksRead(id, size: size, mtimeNs: mtimeNs, inode: inode)
     }
 
     /// A row's group and role, as `regroup` decided them; in place, undone with

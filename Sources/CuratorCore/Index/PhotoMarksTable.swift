@@ -34,6 +34,23 @@ struct PhotoMarksTable {
     /// Counts every change of a group's marks: views filtered or sorted by marks
     /// are made again after one.
     private(set) var version: UInt64 = 0
+    /// Counts the `rate`s; by group, the count at its last one while reads are in
+    /// hand. A read taken before a `rate` of its group may be of the file before
+    /// that write (or of one between two writes): it is not applied, and the file
+    /// is read again once the watcher has seen the write.
+    private(set) var rates: UInt64 = 0
+    private var ratedAt: [Int64: UInt64] = [:]
+
+    mutating func noteRate(ofGroup id: Int64) {
+        rates &+= 1
+        if inFlight > 0 { ratedAt[id] = rates }
+    }
+
+    /// Whether a read handed out when `rates` was `takenAt` came before a `rate` of `group`.
+    func isOutrun(group: Int64, takenAt: UInt64) -> Bool { (ratedAt[group] ?? 0) > takenAt }
+
+    /// No read in hand: none can be outrun.
+    mutating func forgetRates() { ratedAt.removeAll() }
 
     /// Sidecars still to read (`xmp_pending` in `status`).
     var pending: Int { queue.count + inFlight }

@@ -137,9 +137,11 @@ struct PhotoRow {
         set { readFlags = newValue ? readFlags | 1 : readFlags & ~1 }
     }
 
-    /// The flags of `old` when it is of the same file content as far as size and
-    /// mtime tell; none otherwise, so that a changed file is read again.
+    /// The flags of `old` when it is of the same file content as far as inode, size
+    /// and mtime tell; none otherwise, so that a changed file is read again (a file
+    /// replaced by rename within one tick of the file system's clock keeps its size
+    /// and mtime: a sidecar rated twice in a row).
     mutating func keepReadFlags(of old: PhotoRow) {
-        if old.size == size && old.mtimeNs == mtimeNs { readFlags = old.readFlags }
+        if old.inode == inode && old.size == size && old.mtimeNs == mtimeNs { readFlags = old.readFlags }
     }
 }

@@ -207,10 +207,11 @@ struct PhotoTable {
         return row
     }
 
-    /// Notes that row `id`'s marks were read from the file at `size` and `mtimeNs`:
-    /// kept only when that is still the row's file.
-    mutating func setMarksRead(_ id: Int64, size: Int64, mtimeNs: Int64) {
-        guard let slot = slotByID[id].map(Int.init), rows[slot].size == size, rows[slot].mtimeNs == mtimeNs else { return }
+    /// Notes that row `id`'s marks were read from the file at `size` and `mtimeNs`
+    /// (and `inode`, when known): kept only when that is still the row's file.
+    mutating func setMarksRead(_ id: Int64, size: Int64, mtimeNs: Int64, inode: UInt64? = nil) {
+        guard let slot = slotByID[id].map(Int.init), rows[slot].size == size, rows[slot].mtimeNs == mtimeNs,
+              inode.map({ $0 == rows[slot].inode }) ?? true else { return }
         rows[slot].marksRead = true
     }
 

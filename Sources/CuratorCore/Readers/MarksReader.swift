@@ -75,7 +75,7 @@ public final class MarksReader: Sendable {
                     parent = current
                     folder = (job.path.root, parentPath, current)
                 } catch {
-                    results.append(MarksRead(id: job.id, record: nil, failed: error.errno != .noEntry))
+                    results.append(MarksRead(id: job.id, record: nil, failed: error.errno != .noEntry, takenAt: job.takenAt))
                     continue
                 }
             }
@@ -99,13 +99,13 @@ public final class MarksReader: Sendable {
             } else {
                 found = nil
             }
-            guard let found else { return MarksRead(id: job.id, record: nil, failed: false) }
+            guard let found else { return MarksRead(id: job.id, record: nil, failed: false, takenAt: job.takenAt) }
             return MarksRead(id: job.id, record: SidecarMarksRecord(size: found.status.size, mtimeNs: found.status.mtimeNanoseconds,
                                                                     marks: found.packet.flatMap(PhotoMarks.init)),
-                             failed: false)
+                             failed: false, inode: found.status.inode, takenAt: job.takenAt)
         } catch {
             log.debug("marks reader: \(error)")
-            return MarksRead(id: job.id, record: nil, failed: true)
+            return MarksRead(id: job.id, record: nil, failed: true, takenAt: job.takenAt)
         }
     }
 

@@ -2,12 +2,15 @@
 import CuratorProtocol
 import CuratorSystem
 import CuratorXMP
+import Glibc
 
 /// One file the marks reader is to read: a sidecar, or an image's embedded packet.
 struct MarksJob: Sendable {
     var id: Int64
     var path: PhotoPath
     var embedded: Bool
+    /// `PhotoMarksTable.rates` when it was handed out.
+    var takenAt: UInt64 = 0
 }
 
 /// What one read gave: the sidecar's marks with the size and mtime of the bytes
@@ -17,6 +20,10 @@ struct MarksRead: Sendable {
     var record: SidecarMarksRecord?
     /// Unreadable (not XMP, refused, EIO): not read again until it changes.
     var failed: Bool
+    /// The inode read: a sidecar replaced by rename twice within one tick of the
+    /// file system's clock keeps its size and mtime, not its inode.
+    var inode: UInt64? = nil
+    var takenAt: UInt64 = 0
 }
 
 /// The marks reader's locked steps (what to read next, the marks read), and each
@@ -39,7 +46,7 @@ extension CuratorState {
             guard let photo = library.photo(id), photo.type == .xmp || Self.carriesMarks(photo.type),
                   let root = roots[photo.rootID], root.online, !root.onShare,
                   let path = PhotoPath(root: root.config.path, relative: library.relativePath(of: photo)) else { continue }
-            jobs.append(MarksJob(id: id, path: path, embedded: photo.type != .xmp))
+            jobs.append(MarksJob(id: id, path: path, embedded: photo.type != .xmp, takenAt: marks.rates))
         }
         marks.inFlight += jobs.count
         return jobs
@@ -157,6 +164,7 @@ extension CuratorState {
     /// each group whose marks changed).
     func applyMarksReads(_ results: [MarksRead]) {
         marks.inFlight = max(0, marks.inFlight - results.count)
+        defer { if marks.inFlight == 0 { marks.forgetRates() } }
         marks.counted = nil
         var changed: [(Int64, SidecarMarksRecord)] = []
         var touched = Set<Int64>()
@@ -168,10 +176,12 @@ extension CuratorState {
             }
             // Gone: the watcher takes its row out, and the plan its record.
             guard let record = result.record else { continue }
+            let groups = marks.looseOwners[result.id] ?? [library.photos.groupID(of: row)]
+            // Read before a `rate` of its group wrote it: maybe the file as it was.
+            if groups.contains(where: { marks.isOutrun(group: $0, takenAt: result.takenAt) }) { continue }
             // Read as it is now, which may be newer than the row: stored all the same
             // (what the file says), and read again when the row then differs.
-            library.noteMarksRead(result.id, size: record.size, mtimeNs: record.mtimeNs)
-            let groups = marks.looseOwners[result.id] ?? [library.photos.groupID(of: row)]
+            library.noteMarksRead(result.id, size: record.size, mtimeNs: record.mtimeNs, inode: result.inode)
             if let old = marks.groupOf[result.id], !groups.contains(old) { touched.insert(old) }
             if record.marks == nil {
                 if marks.records.removeValue(forKey: result.id) != nil { touched.formUnion(groups) }
@@ -266,7 +276,27 @@ extension CuratorState {
 
     /// A group's marks as `rate` wrote them, known before the watcher sees the
     /// files change (a listing right after the answer shows them).
-    func noteRated(_ marks: PhotoMarks, ofGroup group: Int64) {
+    /// `sidecars`: what `rate` wrote into each, kept as their records until they are
+    /// read again: a group resolved meanwhile (a plan, another file of it read) must
+    /// not go back to what the sidecars said before.
+    func noteRated(_ marks: PhotoMarks, ofGroup group: Int64, sidecars: [(name: ByteString, marks: PhotoMarks?)]) {
+        self.marks.noteRate(ofGroup: group)
+        let ids = library.rows(ofGroup: group)
+        let files = withLooseSidecars((ids.isEmpty ? [group] : ids).compactMap { library.photo($0) })
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        for file in files where file.type == .xmp {
+            guard let written = sidecars.first(where: { $0.name == file.name }) else { continue }
+            // Not the file's size and mtime: its row (changed by the write) still
+            // asks for a read, which replaces this record.
+            if let marks = written.marks {
+                self.marks.records[file.id] = SidecarMarksRecord(size: -1, mtimeNs: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec),
+                                                                 marks: marks)
+                self.marks.groupOf[file.id] = group
+            } else {
+                self.marks.records[file.id] = nil
+            }
+        }
         if self.marks.set(marks, ofGroup: group) { announceMarks(ofGroup: group) }
     }
 

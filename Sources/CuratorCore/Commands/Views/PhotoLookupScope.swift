@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
+import CuratorSystem
 import CuratorXMP
 
 /// What the photo commands may do under the lock: find the photos a caller names
@@ -13,7 +14,7 @@ protocol PhotoLookupScope: AnyObject {
     func resolveSelector(_ selector: PhotoSelector, view: ViewSpec, uid: UInt32) throws(ProtocolError) -> [Int64]
     func maySee(_ photo: Photo, uid: UInt32) -> Bool
     func summary(_ photo: Photo, position: Int?, selected: Int?, fields: PhotoFields, facts: RootFacts?) -> PhotoSummary
-    func noteRated(_ marks: PhotoMarks, ofGroup group: Int64)
+    func noteRated(_ marks: PhotoMarks, ofGroup group: Int64, sidecars: [(name: ByteString, marks: PhotoMarks?)])
     func markedFiles(of photo: Photo) -> MarkedFiles
 }
 
