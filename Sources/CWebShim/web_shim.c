@@ -2,25 +2,61 @@
 #include "web_shim.h"
 
 #include <arpa/inet.h>
+#include <stdatomic.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
 
+// The library's own limit, in a thread pool, stops accepting once reached: the
+// connections past it wait in the listen backlog, and a client behind a thousand
+// idle ones waits for all of them to time out. So the library's limit is set far
+// above ours, and ours is kept here: a connection past it is accepted and closed
+// at once (the accept policy refuses it), as a thread per connection did.
+struct curator_web_gate {
+    unsigned int limit;
+    _Atomic unsigned int open;
+};
+
+static enum MHD_Result gate_accept(void *cls, const struct sockaddr *address, socklen_t length) {
+    (void)address;
+    (void)length;
+    struct curator_web_gate *gate = cls;
+    return atomic_load(&gate->open) < gate->limit ? MHD_YES : MHD_NO;
+}
+
+static void gate_count(void *cls, struct MHD_Connection *connection, void **socket_context,
+                       enum MHD_ConnectionNotificationCode code) {
+    (void)connection;
+    (void)socket_context;
+    struct curator_web_gate *gate = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) atomic_fetch_add(&gate->open, 1);
+    else if (code == MHD_CONNECTION_NOTIFY_CLOSED) atomic_fetch_sub(&gate->open, 1);
+}
+
 struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits limits, const struct curator_web_tls *tls,
                                      MHD_AccessHandlerCallback handler, void *handler_context,
                                      MHD_RequestCompletedCallback completed, void *completed_context) {
-    // A thread per connection: a request that waits on the daemon, or an event stream
-    // whose reader is slow, holds its own thread and nobody else's. No MHD_USE_ERROR_LOG:
-    // the library's messages can quote a request line, which may carry the secret.
-    unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+    // A few threads poll(2) every connection (epoll left a garbled request open until
+    // its timeout in this version of the library): what waits (on the daemon, on events) is
+    // done on threads of the gateway's own while its connection is suspended, so it
+    // holds no one else's. No MHD_USE_ERROR_LOG: the library's messages can quote a
+    // request line, which may carry the secret.
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
+    // Lives as long as the server, which lives as long as the process.
+    struct curator_web_gate *gate = calloc(1, sizeof *gate);
+    if (gate == NULL) return NULL;
+    gate->limit = limits.connections;
+    unsigned int accepted = limits.connections + 4096;
     if (tls == NULL) {
-        return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+        return MHD_start_daemon(flags, 0, gate_accept, gate, handler, handler_context,
                                 MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listener,
-                                MHD_OPTION_CONNECTION_LIMIT, limits.connections,
+                                MHD_OPTION_NOTIFY_CONNECTION, gate_count, gate,
+                                MHD_OPTION_CONNECTION_LIMIT, accepted,
                                 MHD_OPTION_CONNECTION_TIMEOUT, limits.timeout_seconds,
                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.connection_memory,
+                                MHD_OPTION_THREAD_POOL_SIZE, limits.threads,
                                 MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
                                 MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                                 MHD_OPTION_END);
@@ -31,11 +67,13 @@ struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits lim
     char *key = strdup(tls->key);
     char *priorities = strdup(tls->priorities);
     if (certificate == NULL || key == NULL || priorities == NULL) return NULL;
-    return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_context,
+    return MHD_start_daemon(flags | MHD_USE_TLS, 0, gate_accept, gate, handler, handler_context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listener,
-                            MHD_OPTION_CONNECTION_LIMIT, limits.connections,
+                            MHD_OPTION_NOTIFY_CONNECTION, gate_count, gate,
+                            MHD_OPTION_CONNECTION_LIMIT, accepted,
                             MHD_OPTION_CONNECTION_TIMEOUT, limits.timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.connection_memory,
+                            MHD_OPTION_THREAD_POOL_SIZE, limits.threads,
                             MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                             MHD_OPTION_HTTPS_MEM_CERT, certificate,

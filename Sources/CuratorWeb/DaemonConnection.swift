@@ -9,7 +9,8 @@ import Glibc
 final class DaemonConnection: @unchecked Sendable {
     // @unchecked: a connection is used by one thread at a time. The pool hands it to
     // one borrower and takes it back when that borrower is done; an event stream owns
-    // its own, touched only by the thread of its HTTP connection.
+    // its own, touched only by its reader (and `interrupt`, a shutdown(2) of the
+    // socket, from the thread that ends the stream, while the reader has it open).
     let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
     /// Files the daemon passed (`photo.open`), in the order they came, not taken yet.
@@ -49,6 +50,12 @@ final class DaemonConnection: @unchecked Sendable {
             throw GatewayError(ErrorStatus.status(for: code), code, outcome?.error?.message ?? "web.attach failed")
         }
         return connection
+    }
+
+    /// Cuts short a read in progress on another thread (the read then ends as at
+    /// the end of the stream); the descriptor stays open until `close`.
+    func interrupt() {
+        _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
     }
 
     func close() {

@@ -37,8 +37,8 @@ struct GatewayArguments: ParsableCommand, Sendable {
     static let systemSocket = "/run/curatord/curatord.sock"
 
     @Option("--max-connections", value: "N", help: """
-        HTTP connections served at once, each on a thread of its own (default 64; with --system, 256); one more is \
-        closed at once.
+        HTTP connections served at once (default 64; with --system, 256); one more is closed at once. An answer \
+        that waits on curatord takes a thread of its own while it waits.
         """)
     var maxConnections: Int?
 

@@ -3,10 +3,14 @@ import CMicroHTTPD
 import CWebShim
 import CuratorSystem
 import Glibc
+import Synchronization
 
-/// libmicrohttpd, listening on 127.0.0.1: it parses HTTP, enforces the connection
-/// limits and timeouts, and calls `handle` on the connection's own thread. This file is
-/// the only one that sees the library's types; the decisions are the `Router`'s.
+/// libmicrohttpd: it parses HTTP, enforces the connection limits and timeouts, and
+/// calls `handle` on the thread of its pool that polls the connection. What answers
+/// at once (the page's files, a photo file kept open, a refusal) is answered there;
+/// what waits on the daemon is answered on a thread of `waiters` while the
+/// connection is suspended, so that it holds no one else's. This file is the only
+/// one that sees the library's types; the decisions are the `Router`'s.
 final class HTTPServer: Sendable {
     struct Limits: Sendable {
         /// Connections at once (a page holds a few: requests and an event stream).
@@ -15,9 +19,22 @@ final class HTTPServer: Sendable {
         var timeoutSeconds: UInt32 = 60
         /// A connection's request line, headers and buffers, in bytes.
         var connectionMemory = 64 << 10
+        /// The threads that poll the connections: one a core.
+        var threads = UInt32(max(1, min(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 8)))
     }
 
     let router: Router
+    /// Answers that wait on the daemon: a thread each, up to one a connection, so a
+    /// slow answer holds its own thread as it did with a thread per connection.
+    private let waiters: WorkerPool
+    /// Connections suspended while a waiter answers them, and the open event streams:
+    /// the library must not be stopped while any connection is suspended.
+    private let suspended = Monitor(Suspended())
+
+    private struct Suspended: Sendable {
+        var waiting = 0
+        var streams: [ObjectIdentifier: EventStream] = [:]
+    }
     /// HTTPS: the certificate and key, PEM.
     struct TLS: Sendable {
         var certificate: String
@@ -32,14 +49,15 @@ final class HTTPServer: Sendable {
     // in `stop`, after it has: the library's threads never touch it.
     nonisolated(unsafe) private var daemon: OpaquePointer?
 
-    init(router: Router) {
+    init(router: Router, connections: UInt32 = Limits().connections) {
         self.router = router
+        waiters = WorkerPool(name: "curatord-wait", threads: Int(connections), stackSize: 256 << 10, keepIdleSeconds: 10)
     }
 
     /// Serves `listener` (a listening socket, which the server owns from now on).
     func start(listener: FileDescriptor, limits: Limits, tls files: TLS? = nil) throws(SystemError) {
         let cLimits = curator_web_limits(connections: limits.connections, timeout_seconds: limits.timeoutSeconds,
-                                         connection_memory: limits.connectionMemory)
+                                         connection_memory: limits.connectionMemory, threads: limits.threads)
         let context = Unmanaged.passUnretained(self).toOpaque()
         tls = files != nil
         let started = files.map { files in
@@ -73,8 +91,19 @@ final class HTTPServer: Sendable {
         }, nil)
     }
 
-    func stop() {
-        if let daemon { MHD_stop_daemon(daemon) }
+    /// Ends the event streams (waking their suspended connections) and waits up to
+    /// `seconds` for the answers in progress; the library is stopped only with no
+    /// connection suspended (it aborts otherwise): past the wait, it is left to the
+    /// process's exit.
+    func stop(waitingUpTo seconds: Double = 5) {
+        let streams = suspended.withLock { Array($0.state.streams.values) }
+        for stream in streams { stream.close() }
+        let idle = suspended.withLock { locked in locked.wait(until: .after(seconds: seconds)) { $0.waiting == 0 } }
+        if idle, let daemon {
+            // Woken streams are given a moment to be resumed and ended by the library.
+            usleep(50_000)
+            MHD_stop_daemon(daemon)
+        }
         daemon = nil
     }
 
@@ -91,6 +120,29 @@ final class HTTPServer: Sendable {
         var received = 0
         var tooLarge = false
         var answered = false
+        /// A waiter is making the answer; the connection is suspended meanwhile.
+        var waiting = false
+        /// The waiter's answer, queued when the library calls again after the resume.
+        let outcome = OutcomeBox()
+    }
+
+    private final class OutcomeBox: Sendable {
+        let value = Mutex<Outcome?>(nil)
+    }
+
+    /// What a waiter made.
+    private enum Outcome: Sendable {
+        case answer(HTTPAnswer)
+        case file(FileAnswer)
+        case events(EventStream)
+    }
+
+    /// A connection pointer handed to the waiter that resumes it.
+    private struct Parked: StreamWaker, @unchecked Sendable {
+        // @unchecked: the library allows MHD_resume_connection from any thread, once per
+        // suspension; the pointer is not dereferenced here.
+        let connection: OpaquePointer
+        func wake() { MHD_resume_connection(connection) }
     }
 
     /// Called once with the head, then once per piece of body, then once with none.
@@ -162,24 +214,81 @@ final class HTTPServer: Sendable {
             upload.withMemoryRebound(to: UInt8.self, capacity: count) { exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
             return true
         }
+        if exchange.waiting {
+            // Called again after the resume: the waiter's answer goes out.
+            guard let outcome = exchange.outcome.value.withLock({ $0.take() }) else { return true }
+            exchange.waiting = false
+            return queue(outcome, on: connection)
+        }
         guard !exchange.answered else { return true }
         exchange.answered = true
         if exchange.tooLarge { return queue(Router.tooLarge, on: connection) }
+        guard let head = exchange.head else { return true }
+        let router = router
         switch exchange.decision {
         case .answer(let answer)?: return queue(answer, on: connection)
-        case .events(let stream)?: return queue(stream, on: connection)
-        case .photo(let address, let conditions)?:
-            guard let head = exchange.head else { return true }
-            switch router.fetchPhoto(address, conditions, head: head) {
-            case .answer(let answer): return queue(answer, on: connection)
-            case .file(let file): return queue(file, on: connection)
+        case .events?:
+            return answerElsewhere(connection, exchange) {
+                switch router.openEvents(head) {
+                case .success(let stream): .events(stream)
+                case .failure(let error): .answer(error.answer)
+                }
             }
+        case .photo(let address, let conditions)?:
+            if let kept = router.cachedPhoto(address, conditions, head: head) { return queue(Self.outcome(kept), on: connection) }
+            return answerElsewhere(connection, exchange) { Self.outcome(router.fetchPhoto(address, conditions, head: head)) }
         case .readBody, .session, nil: break
         }
-        guard let head = exchange.head else { return true }
-        if let login = exchange.login { return queue(router.finishSession(login: login, body: exchange.body, head: head), on: connection) }
+        let body = exchange.body
+        if let login = exchange.login {
+            return answerElsewhere(connection, exchange) { .answer(router.finishSession(login: login, body: body, head: head)) }
+        }
         guard let command = exchange.command else { return true }
-        return queue(router.finish(command: command, body: exchange.body, head: head), on: connection)
+        return answerElsewhere(connection, exchange) { .answer(router.finish(command: command, body: body, head: head)) }
+    }
+
+    private static func outcome(_ fetched: PhotoFetcher.Outcome) -> Outcome {
+        switch fetched {
+        case .answer(let answer): .answer(answer)
+        case .file(let file): .file(file)
+        }
+    }
+
+    /// Suspends the connection and has a waiter make its answer and resume it. The
+    /// suspension comes first: the resume must never find the connection running.
+    private func answerElsewhere(_ connection: OpaquePointer, _ exchange: Exchange,
+                                 _ make: @escaping @Sendable () -> Outcome) -> Bool {
+        exchange.waiting = true
+        suspended.withLock { $0.state.waiting += 1 }
+        MHD_suspend_connection(connection)
+        let parked = Parked(connection: connection)
+        let outcome = exchange.outcome
+        let done: @Sendable () -> Void = { [suspended] in
+            parked.wake()
+            suspended.withLock { locked in
+                locked.state.waiting -= 1
+                locked.broadcast()
+            }
+        }
+        do {
+            try waiters.submit(whenFull: .refuse) {
+                let made = make()
+                outcome.value.withLock { $0 = made }
+                done()
+            }
+        } catch {
+            outcome.value.withLock { $0 = .answer(GatewayError(503, GatewayError.daemonUnavailable, "the gateway is busy: \(error)").answer) }
+            done()
+        }
+        return true
+    }
+
+    private func queue(_ outcome: Outcome, on connection: OpaquePointer) -> Bool {
+        switch outcome {
+        case .answer(let answer): return queue(answer, on: connection)
+        case .file(let file): return queue(file, on: connection)
+        case .events(let stream): return queue(stream, on: connection)
+        }
     }
 
     private func peer(_ connection: OpaquePointer) -> String? {
@@ -219,18 +328,40 @@ final class HTTPServer: Sendable {
         return MHD_queue_response(connection, file.status, response) == .YES
     }
 
+    /// An event stream's response: the stream and its connection, for `fill` to
+    /// suspend and its reader to wake; registered until the response goes, so that
+    /// `stop` can end it.
+    private final class StreamBinding: Sendable {
+        let stream: EventStream
+        let parked: Parked
+        let server: HTTPServer
+
+        init(_ stream: EventStream, _ connection: OpaquePointer, _ server: HTTPServer) {
+            self.stream = stream
+            parked = Parked(connection: connection)
+            self.server = server
+        }
+    }
+
     private func queue(_ stream: EventStream, on connection: OpaquePointer) -> Bool {
-        let context = Unmanaged.passRetained(stream).toOpaque()
+        suspended.withLock { $0.state.streams[ObjectIdentifier(stream)] = stream }
+        let binding = StreamBinding(stream, connection, self)
+        let context = Unmanaged.passRetained(binding).toOpaque()
         let response = MHD_create_response_from_callback(curator_web_size_unknown(), EventStream.chunk, { cls, _, buffer, max in
             guard let cls, let buffer else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
-            let stream = Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue()
-            return stream.fill(UnsafeMutableRawBufferPointer(start: buffer, count: max))
+            let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeUnretainedValue()
+            return binding.stream.fill(UnsafeMutableRawBufferPointer(start: buffer, count: max),
+                                       suspend: { MHD_suspend_connection(binding.parked.connection) }, waker: binding.parked)
         }, context, { cls in
             guard let cls else { return }
-            Unmanaged<EventStream>.fromOpaque(cls).release()
+            let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeRetainedValue()
+            binding.stream.close()
+            binding.server.suspended.withLock { _ = $0.state.streams.removeValue(forKey: ObjectIdentifier(binding.stream)) }
         })
         guard let response else {
-            Unmanaged<EventStream>.fromOpaque(context).release()
+            let binding = Unmanaged<StreamBinding>.fromOpaque(context).takeRetainedValue()
+            binding.stream.close()
+            suspended.withLock { _ = $0.state.streams.removeValue(forKey: ObjectIdentifier(stream)) }
             return false
         }
         defer { MHD_destroy_response(response) }

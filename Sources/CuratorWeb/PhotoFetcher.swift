@@ -37,13 +37,21 @@ struct PhotoFetcher: Sendable {
     /// An address without the version: kept, but asked about again each time (a 304).
     static let revalidate = "private, no-cache"
 
+    /// The answer from a file kept for this versioned address, or nil.
+    func cached(_ address: PhotoAddress, _ conditions: Conditions) -> Outcome? {
+        guard let key = key(address, conditions), let cache, let (file, opened) = cache.take(key) else { return nil }
+        return serve(file, opened, address, conditions)
+    }
+
+    /// Only a versioned address is kept: its bytes are the daemon's answer for that
+    /// version, and a file that is no longer it is never served from the cache.
+    private func key(_ address: PhotoAddress, _ conditions: Conditions) -> OpenFileCache.Key? {
+        conditions.version.map { OpenFileCache.Key(owner: owner, photo: address.photo, what: address.what.name, version: $0) }
+    }
+
     func fetch(_ address: PhotoAddress, _ conditions: Conditions) -> Outcome {
-        // Only a versioned address is kept: its bytes are the daemon's answer for that
-        // version, and a file that is no longer it is never served from the cache.
-        let key = conditions.version.map { OpenFileCache.Key(owner: owner, photo: address.photo, what: address.what.name, version: $0) }
-        if let key, let cache, let (file, opened) = cache.take(key) {
-            return serve(file, opened, address, conditions)
-        }
+        if let answer = cached(address, conditions) { return answer }
+        let key = key(address, conditions)
         let deadline = Deadline.after(seconds: pendingWait)
         var pause = 0.05
         while true {

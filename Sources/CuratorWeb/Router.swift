@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import CuratorSystem
 
 /// What each request gets, decided in this order: a foreign `Host` nothing; `/login`
 /// with the unspent secret a session cookie (personal gateway), or `POST
@@ -24,6 +25,8 @@ struct Router: Sendable {
     var proxies = TrustedProxies()
     /// Photo files the daemon passed, kept a few seconds per daemon user.
     var files = OpenFileCache()
+    /// The event streams' readers, a thread each (`streams` bounds how many).
+    var readers = WorkerPool(name: "curatord-events", threads: 1024, stackSize: 256 << 10, keepIdleSeconds: 10)
 
     static let loginPath = "/api/v1/login"
     static let logoutPath = "/api/v1/logout"
@@ -48,7 +51,8 @@ struct Router: Sendable {
         case readBody(command: String)
         /// The system gateway's login or logout: read the body, then `finishSession`.
         case session(login: Bool)
-        case events(EventStream)
+        /// The event stream, opened (`openEvents`) once the request is whole.
+        case events
         /// A photo's bytes, fetched once the request is whole.
         case photo(PhotoAddress, PhotoFetcher.Conditions)
     }
@@ -85,7 +89,7 @@ struct Router: Sendable {
             return .answer(site?.answer(for: "/") ?? HTTPAnswer(status: 200, html: Pages.signedIn))
         case Self.eventsPath:
             guard head.method == "GET" else { return .answer(methodNotAllowed("GET")) }
-            return events(head)
+            return .events
         default:
             if !api, let file = site?.answer(for: head.path) {
                 guard head.method == "GET" || head.method == "HEAD" else { return .answer(methodNotAllowed("GET")) }
@@ -128,6 +132,14 @@ struct Router: Sendable {
         // The daemon judges the token; one that cannot be a token is not sent.
         case .system: SystemSessions.token(session) != nil
         }
+    }
+
+    /// A photo's bytes when a file the daemon passed for that version is still kept:
+    /// nil when the daemon must be asked (`fetchPhoto`). Never waits.
+    func cachedPhoto(_ address: PhotoAddress, _ conditions: PhotoFetcher.Conditions, head: RequestHead) -> PhotoFetcher.Outcome? {
+        guard case .system = access else { return PhotoFetcher(pool: forwarder.pool, cache: files).cached(address, conditions) }
+        guard let token = SystemSessions.token(head.session) else { return nil }
+        return PhotoFetcher(pool: forwarder.pool, cache: files, owner: token).cached(address, conditions)
     }
 
     /// A photo's bytes, opened by the daemon as the session's user.
@@ -185,18 +197,16 @@ struct Router: Sendable {
         return .seeOther("/", headers: [("Set-Cookie", cookie)])
     }
 
-    private func events(_ head: RequestHead) -> Decision {
+    /// Subscribes for the page: the stream, or why not. Waits on the daemon.
+    func openEvents(_ head: RequestHead) -> Result<EventStream, GatewayError> {
         guard streams.take() else {
-            return .answer(GatewayError(429, GatewayError.tooManyStreams, "at most \(streams.capacity) event streams at once").answer)
+            return .failure(GatewayError(429, GatewayError.tooManyStreams, "at most \(streams.capacity) event streams at once"))
         }
         let thumbnails = head.thumbnails == "true" || head.thumbnails == "1"
         var token: String?
         if case .system = access { token = SystemSessions.token(head.session) }
-        switch EventStream.open(socketPath: forwarder.pool.socketPath, token: token, thumbnails: thumbnails,
-                                id: forwarder.pool.makeID(), slots: streams, lastEventID: head.lastEventID) {
-        case .success(let stream): return .events(stream)
-        case .failure(let error): return .answer(error.answer)
-        }
+        return EventStream.open(socketPath: forwarder.pool.socketPath, token: token, thumbnails: thumbnails,
+                                id: forwarder.pool.makeID(), slots: streams, readers: readers, lastEventID: head.lastEventID)
     }
 
     private func refusal(_ error: GatewayError, api: Bool) -> HTTPAnswer {

@@ -78,8 +78,8 @@ public enum WebGateway {
             var router = Router(policy: policy(args, address: address, port: port), access: .personal(LoginGate(secret: secret)),
                                 forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8), site: site)
             router.proxies = TrustedProxies(args.trustedProxies)
-            server = HTTPServer(router: router)
             let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections ?? 64), timeoutSeconds: UInt32(args.timeout))
+            server = HTTPServer(router: router, connections: limits.connections)
             try server.start(listener: listener, limits: limits, tls: tls)
         } catch {
             printError("curatord-web: cannot serve \(tls == nil ? "HTTP" : "HTTPS") on \(args.listen): \(error)")
@@ -167,8 +167,8 @@ public enum WebGateway {
             var router = Router(policy: policy(args, address: address, port: port), access: .system(sessions),
                                 forwarder: APIForwarder(pool: sessions.own), streams: StreamSlots(capacity: 64), site: site)
             router.proxies = TrustedProxies(args.trustedProxies)
-            server = HTTPServer(router: router)
             let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections ?? 256), timeoutSeconds: UInt32(args.timeout))
+            server = HTTPServer(router: router, connections: limits.connections)
             try server.start(listener: listener, limits: limits, tls: tls)
         } catch {
             printError("curatord-web: cannot listen: \(error)")

@@ -16,6 +16,8 @@ struct curator_web_limits {
     unsigned int timeout_seconds;
     /// Bytes of a connection's request line, headers and buffers (MHD's memory pool).
     size_t connection_memory;
+    /// Threads that serve the connections, each its own epoll set of them.
+    unsigned int threads;
 };
 
 /// HTTPS: a certificate (chain) and its private key, both PEM, and the GnuTLS
@@ -27,8 +29,9 @@ struct curator_web_tls {
 };
 
 /// Starts a server on `listener`, a listening TCP socket (which it then owns and
-/// closes when stopped), with a thread per connection, strict HTTP parsing and the
-/// given limits; HTTPS when `tls` is not NULL (its strings are copied). `handler`
+/// closes when stopped), with a pool of `limits.threads` threads polling their
+/// connections with epoll (a connection may be suspended while its answer is made
+/// elsewhere), strict HTTP parsing and the given limits; HTTPS when `tls` is not NULL (its strings are copied). `handler`
 /// answers requests; `completed` is told when each request is over (its context may
 /// go). NULL when the server could not start.
 struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits limits, const struct curator_web_tls *tls,
