@@ -42,7 +42,8 @@ import Testing
     /// A read handed out before a `rate` of its group may be of the file as it was
     /// before the write: applied, it would take the group's marks back until the
     /// file is read again (a page pressing 3, 4, P, 2 saw 4 come back). It is
-    /// dropped; a read handed out after the `rate` is applied.
+    /// dropped, and the group keeps what the `rate` wrote until a read handed out
+    /// after it is applied.
     @Test func aReadTakenBeforeARateDoesNotTakeTheMarksBack() throws {
         let fixture = try ScannedFolderFixture()
         let files = try fixture.write(["IMG_0.jpg"])
@@ -59,6 +60,9 @@ import Testing
                                  failed: false, inode: row?.inode, takenAt: job.takenAt)
             }
             state.applyMarksReads(stale.map { read($0, rating: 2) })
+            #expect(state.marks.marks(ofGroup: id).rating == 5)
+            // Nor does a resolve from the records (a plan, a regroup) before the read.
+            state.resolveMarks(ofGroups: [id], announce: false)
             #expect(state.marks.marks(ofGroup: id).rating == 5)
             // Read again (nothing was noted read), after the rate: applied.
             let fresh = state.takeMarksWork(limit: 1)

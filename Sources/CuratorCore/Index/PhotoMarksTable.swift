@@ -34,23 +34,27 @@ struct PhotoMarksTable {
     /// Counts every change of a group's marks: views filtered or sorted by marks
     /// are made again after one.
     private(set) var version: UInt64 = 0
-    /// Counts the `rate`s; by group, the count at its last one while reads are in
-    /// hand. A read taken before a `rate` of its group may be of the file before
-    /// that write (or of one between two writes): it is not applied, and the file
-    /// is read again once the watcher has seen the write.
+    /// Counts the `rate`s. A rated group is pinned to what the `rate` wrote, with the
+    /// count then, until a file of it read after that `rate` is applied: a read taken
+    /// before may be of a file as it was before the write (or between two writes),
+    /// and is dropped; a resolve meanwhile (a plan, a regroup) keeps the pinned marks.
     private(set) var rates: UInt64 = 0
-    private var ratedAt: [Int64: UInt64] = [:]
+    private var pins: [Int64: UInt64] = [:]
 
     mutating func noteRate(ofGroup id: Int64) {
         rates &+= 1
-        if inFlight > 0 { ratedAt[id] = rates }
+        pins[id] = rates
     }
 
     /// Whether a read handed out when `rates` was `takenAt` came before a `rate` of `group`.
-    func isOutrun(group: Int64, takenAt: UInt64) -> Bool { (ratedAt[group] ?? 0) > takenAt }
+    func isOutrun(group: Int64, takenAt: UInt64) -> Bool { (pins[group] ?? 0) > takenAt }
 
-    /// No read in hand: none can be outrun.
-    mutating func forgetRates() { ratedAt.removeAll() }
+    func isPinned(_ group: Int64) -> Bool { pins[group] != nil }
+
+    /// A read handed out at `takenAt` is applied: the group's own files say its marks again.
+    mutating func unpin(_ group: Int64, readAt takenAt: UInt64) {
+        if let pin = pins[group], pin <= takenAt { pins[group] = nil }
+    }
 
     /// Sidecars still to read (`xmp_pending` in `status`).
     var pending: Int { queue.count + inFlight }
@@ -71,6 +75,7 @@ struct PhotoMarksTable {
     /// Forgets the marks of groups no longer listed.
     mutating func dropGroups(where gone: (Int64) -> Bool) {
         let dropped = byGroup.keys.filter(gone)
+        pins = pins.filter { !gone($0.key) }
         guard !dropped.isEmpty else { return }
         for id in dropped { byGroup[id] = nil }
         version &+= 1

@@ -164,7 +164,6 @@ extension CuratorState {
     /// each group whose marks changed).
     func applyMarksReads(_ results: [MarksRead]) {
         marks.inFlight = max(0, marks.inFlight - results.count)
-        defer { if marks.inFlight == 0 { marks.forgetRates() } }
         marks.counted = nil
         var changed: [(Int64, SidecarMarksRecord)] = []
         var touched = Set<Int64>()
@@ -179,6 +178,7 @@ extension CuratorState {
             let groups = marks.looseOwners[result.id] ?? [library.photos.groupID(of: row)]
             // Read before a `rate` of its group wrote it: maybe the file as it was.
             if groups.contains(where: { marks.isOutrun(group: $0, takenAt: result.takenAt) }) { continue }
+            for group in groups { marks.unpin(group, readAt: result.takenAt) }
             // Read as it is now, which may be newer than the row: stored all the same
             // (what the file says), and read again when the row then differs.
             library.noteMarksRead(result.id, size: record.size, mtimeNs: record.mtimeNs, inode: result.inode)
@@ -239,6 +239,8 @@ extension CuratorState {
     func resolveMarks(ofGroups groups: Set<Int64>, announce: Bool) {
         for group in groups {
             guard library.shownRow(ofGroup: group) != nil else { continue }
+            // Pinned by a `rate` whose write is not read yet: what it wrote stands.
+            guard !marks.isPinned(group) else { continue }
             if marks.set(resolvedMarks(ofGroup: group), ofGroup: group), announce { announceMarks(ofGroup: group) }
         }
     }
