@@ -34,6 +34,8 @@ final class HTTPServer: Sendable {
     private struct Suspended: Sendable {
         var waiting = 0
         var streams: [ObjectIdentifier: EventStream] = [:]
+        /// `stop` has begun: nothing is suspended any more.
+        var stopping = false
     }
     /// HTTPS: the certificate and key, PEM.
     struct TLS: Sendable {
@@ -96,14 +98,14 @@ final class HTTPServer: Sendable {
     /// connection suspended (it aborts otherwise): past the wait, it is left to the
     /// process's exit.
     func stop(waitingUpTo seconds: Double = 5) {
-        let streams = suspended.withLock { Array($0.state.streams.values) }
+        let streams = suspended.withLock { locked in
+            locked.state.stopping = true
+            return Array(locked.state.streams.values)
+        }
         for stream in streams { stream.close() }
         let idle = suspended.withLock { locked in locked.wait(until: .after(seconds: seconds)) { $0.waiting == 0 } }
-        if idle, let daemon {
-            // Woken streams are given a moment to be resumed and ended by the library.
-            usleep(50_000)
-            MHD_stop_daemon(daemon)
-        }
+        // The library resumes what was woken before it closes every connection.
+        if idle, let daemon { MHD_stop_daemon(daemon) }
         daemon = nil
     }
 
@@ -258,8 +260,17 @@ final class HTTPServer: Sendable {
     /// suspension comes first: the resume must never find the connection running.
     private func answerElsewhere(_ connection: OpaquePointer, _ exchange: Exchange,
                                  _ make: @escaping @Sendable () -> Outcome) -> Bool {
+        // Counted under the lock `stop` sets `stopping` under: once it waits, no
+        // connection is suspended any more.
+        let admitted = suspended.withLock { locked in
+            guard !locked.state.stopping else { return false }
+            locked.state.waiting += 1
+            return true
+        }
+        guard admitted else {
+            return queue(GatewayError(503, GatewayError.daemonUnavailable, "the gateway is stopping").answer, on: connection)
+        }
         exchange.waiting = true
-        suspended.withLock { $0.state.waiting += 1 }
         MHD_suspend_connection(connection)
         let parked = Parked(connection: connection)
         let outcome = exchange.outcome
@@ -344,7 +355,15 @@ final class HTTPServer: Sendable {
     }
 
     private func queue(_ stream: EventStream, on connection: OpaquePointer) -> Bool {
-        suspended.withLock { $0.state.streams[ObjectIdentifier(stream)] = stream }
+        let admitted = suspended.withLock { locked in
+            guard !locked.state.stopping else { return false }
+            locked.state.streams[ObjectIdentifier(stream)] = stream
+            return true
+        }
+        guard admitted else {
+            stream.close()
+            return queue(GatewayError(503, GatewayError.daemonUnavailable, "the gateway is stopping").answer, on: connection)
+        }
         let binding = StreamBinding(stream, connection, self)
         let context = Unmanaged.passRetained(binding).toOpaque()
         let response = MHD_create_response_from_callback(curator_web_size_unknown(), EventStream.chunk, { cls, _, buffer, max in
