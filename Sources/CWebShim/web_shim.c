@@ -10,10 +10,10 @@
 #include <sys/socket.h>
 
 // The library's own limit, in a thread pool, stops accepting once reached: the
-// connections past it wait in the listen backlog, and a client behind a thousand
-// idle ones waits for all of them to time out. So the library's limit is set far
-// above ours, and ours is kept here: a connection past it is accepted and closed
-// at once (the accept policy refuses it), as a thread per connection did.
+// connections past it wait in the listen backlog, and a client behind many idle
+// ones waits for all of them to time out. So the library's limit is set far above
+// ours, and ours is kept here: a connection past it is accepted and closed at once
+// (the accept policy refuses it), which frees the backlog for the next.
 struct curator_web_gate {
     unsigned int limit;
     _Atomic unsigned int open;
@@ -38,8 +38,8 @@ static void gate_count(void *cls, struct MHD_Connection *connection, void **sock
 struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits limits, const struct curator_web_tls *tls,
                                      MHD_AccessHandlerCallback handler, void *handler_context,
                                      MHD_RequestCompletedCallback completed, void *completed_context) {
-    // A few threads poll(2) every connection (epoll left a garbled request open until
-    // its timeout in this version of the library): what waits (on the daemon, on events) is
+    // A few threads poll(2) every connection (the library's epoll mode keeps a garbled
+    // request open until its timeout, poll's closes it at once): what waits (on the daemon, on events) is
     // done on threads of the gateway's own while its connection is suspended, so it
     // holds no one else's. No MHD_USE_ERROR_LOG: the library's messages can quote a
     // request line, which may carry the secret.

@@ -25,8 +25,10 @@ final class HTTPServer: Sendable {
 
     let router: Router
     /// Answers that wait on the daemon: a thread each, up to one a connection, so a
-    /// slow answer holds its own thread as it did with a thread per connection.
+    /// slow answer holds its own thread and no other connection waits for it.
     private let waiters: WorkerPool
+    /// What an answer that would wait, or a new event stream, gets once `stop` began.
+    private static var stopping: HTTPAnswer { GatewayError(503, GatewayError.daemonUnavailable, "the gateway is stopping").answer }
     /// Connections suspended while a waiter answers them, and the open event streams:
     /// the library must not be stopped while any connection is suspended.
     private let suspended = Monitor(Suspended())
@@ -268,7 +270,7 @@ final class HTTPServer: Sendable {
             return true
         }
         guard admitted else {
-            return queue(GatewayError(503, GatewayError.daemonUnavailable, "the gateway is stopping").answer, on: connection)
+            return queue(Self.stopping, on: connection)
         }
         exchange.waiting = true
         MHD_suspend_connection(connection)
@@ -362,7 +364,7 @@ final class HTTPServer: Sendable {
         }
         guard admitted else {
             stream.close()
-            return queue(GatewayError(503, GatewayError.daemonUnavailable, "the gateway is stopping").answer, on: connection)
+            return queue(Self.stopping, on: connection)
         }
         let binding = StreamBinding(stream, connection, self)
         let context = Unmanaged.passRetained(binding).toOpaque()

@@ -41,7 +41,7 @@ import Testing
 
     /// A read handed out before a `rate` of its group may be of the file as it was
     /// before the write: applied, it would take the group's marks back until the
-    /// file is read again (a page pressing 3, 4, P, 2 saw 4 come back). It is
+    /// file is read again (keys pressed fast would see an earlier mark come back). It is
     /// dropped, and the group keeps what the `rate` wrote until a read handed out
     /// after it is applied.
     @Test func aReadTakenBeforeARateDoesNotTakeTheMarksBack() throws {

@@ -343,8 +343,8 @@ def run(args):
 
         step("marks pressed fast: one toast, updated, and the last key's mark stays")
         page.js("arguments[0].focus()", page.cell("IMG_0006.JPG"))
-        # "2" only last: the cell and the toast say "2 stars" only once every mark is in
-        # (the photo was at 3 stars, picked: a "2" midway passed the waits early).
+        # "2" only last: the photo is at 3 stars, picked, so "2 stars, picked" on the
+        # cell and "2 stars" in the toast can only mean that every mark is in.
         page.key("1", "3", "4", "5", "1", "3", "4", "5", "4", "p", "u", "p", "2")
         wait("IMG_0006.JPG's cell saying 2 stars, picked", lambda: "2 stars, picked" in page.cell("IMG_0006.JPG").get_attribute("aria-label"))
         wait("the toast saying the last mark", lambda: "IMG_0006.JPG: 2 stars." in page.js("return document.getElementById('toast').textContent"))

@@ -16,7 +16,7 @@ struct curator_web_limits {
     unsigned int timeout_seconds;
     /// Bytes of a connection's request line, headers and buffers (MHD's memory pool).
     size_t connection_memory;
-    /// Threads that serve the connections, each its own epoll set of them.
+    /// Threads that serve the connections, each polling its own share of them.
     unsigned int threads;
 };
 
@@ -30,7 +30,7 @@ struct curator_web_tls {
 
 /// Starts a server on `listener`, a listening TCP socket (which it then owns and
 /// closes when stopped), with a pool of `limits.threads` threads polling their
-/// connections with epoll (a connection may be suspended while its answer is made
+/// connections with poll(2) (a connection may be suspended while its answer is made
 /// elsewhere), strict HTTP parsing and the given limits; HTTPS when `tls` is not NULL (its strings are copied). `handler`
 /// answers requests; `completed` is told when each request is over (its context may
 /// go). NULL when the server could not start.

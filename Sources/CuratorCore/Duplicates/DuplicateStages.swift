@@ -33,12 +33,8 @@ enum DuplicateStages {
     /// its content hash: the third stage never reads it again.
     static let wholeInHead = Int64(2 * blockSize)
 
-    /// The files that need a head hash: those whose size another inode shares.
-    static func needingHeadHash(_ files: [DuplicateFile]) -> Set<Int64> {
-        Set(sharingSize(files).map(\.photoID))
-    }
-
-    /// The files whose size another inode shares, in the order given.
+    /// The files that need a head hash: those whose size another inode shares, in
+    /// the order given.
     static func sharingSize(_ files: [DuplicateFile]) -> [DuplicateFile] {
         shared(files.filter { $0.size > 0 }) { $0.size }
     }

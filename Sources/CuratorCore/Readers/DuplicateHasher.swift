@@ -7,10 +7,11 @@ import Synchronization
 /// Hashes file contents for the duplicate search in the background, as the
 /// capture reader reads EXIF: a batch of reads taken in one locked step, made
 /// outside the lock, applied in another. Its threads run SCHED_IDLE (a core only
-/// when nothing else wants it) in the lowest best-effort I/O class: the idle I/O
-/// class left them the disk only once the capture and marks readers had read
-/// every photo (seconds after a cold start). They take no work while a root is
-/// walked or holds a batch (`CuratorState.hashingMayRun`).
+/// when nothing else wants it) in the lowest best-effort I/O class, not the idle
+/// one: a scheduler that honours classes (mq-deadline) serves idle reads only while
+/// no one else reads, and the capture and marks readers read every photo after a
+/// start. They take no work while a root is walked or holds a batch
+/// (`CuratorState.hashingMayRun`).
 public final class DuplicateHasher: Sendable {
     let curator: Curator
     /// Reads a batch makes before its results are applied: bounded in files; each

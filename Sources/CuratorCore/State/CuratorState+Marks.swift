@@ -2,7 +2,6 @@
 import CuratorProtocol
 import CuratorSystem
 import CuratorXMP
-import Glibc
 
 /// One file the marks reader is to read: a sidecar, or an image's embedded packet.
 struct MarksJob: Sendable {
@@ -247,8 +246,7 @@ extension CuratorState {
 
     /// A group's marks by docs/XMP.md's order, from its sidecars' last reads.
     func resolvedMarks(ofGroup group: Int64) -> PhotoMarks {
-        let ids = library.rows(ofGroup: group)
-        let files = withLooseSidecars((ids.isEmpty ? [group] : ids).compactMap { library.photo($0) })
+        let files = markedFiles(ofGroup: group)
         let marked = MarkedFiles(files)
         var sources: [MarksSource] = []
         for file in files {
@@ -268,6 +266,13 @@ extension CuratorState {
         MarkedFiles(withLooseSidecars(library.members(ofGroupShownBy: photo) ?? [photo]))
     }
 
+    /// The files whose XMP says group `group`'s marks: its rows (a photo alone: itself)
+    /// with their loose sidecars.
+    private func markedFiles(ofGroup group: Int64) -> [Photo] {
+        let ids = library.rows(ofGroup: group)
+        return withLooseSidecars((ids.isEmpty ? [group] : ids).compactMap { library.photo($0) })
+    }
+
     /// A group's files and, for a photo in a root that does not group, the
     /// sidecars about it (`LooseSidecars`).
     private func withLooseSidecars(_ files: [Photo]) -> [Photo] {
@@ -283,17 +288,13 @@ extension CuratorState {
     /// not go back to what the sidecars said before.
     func noteRated(_ marks: PhotoMarks, ofGroup group: Int64, sidecars: [(name: ByteString, marks: PhotoMarks?)]) {
         self.marks.noteRate(ofGroup: group)
-        let ids = library.rows(ofGroup: group)
-        let files = withLooseSidecars((ids.isEmpty ? [group] : ids).compactMap { library.photo($0) })
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        for file in files where file.type == .xmp {
+        let now = WallClock.nanoseconds()
+        for file in markedFiles(ofGroup: group) where file.type == .xmp {
             guard let written = sidecars.first(where: { $0.name == file.name }) else { continue }
             // Not the file's size and mtime: its row (changed by the write) still
             // asks for a read, which replaces this record.
             if let marks = written.marks {
-                self.marks.records[file.id] = SidecarMarksRecord(size: -1, mtimeNs: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec),
-                                                                 marks: marks)
+                self.marks.records[file.id] = SidecarMarksRecord(size: -1, mtimeNs: now, marks: marks)
                 self.marks.groupOf[file.id] = group
             } else {
                 self.marks.records[file.id] = nil
