@@ -79,7 +79,7 @@ final class OpenFileCache: Sendable {
         let entry = Entry(file: FileDescriptor(rawValue: fd), opened: opened,
                           expires: MonotonicClock.nanoseconds() + UInt64(lifetime * 1e9))
         entries.withLock { entries in
-            if entries.count >= capacity { Self.sweep(&entries, keeping: capacity * 3 / 4) }
+            if entries[key] == nil, entries.count >= capacity { Self.sweep(&entries, keeping: capacity * 3 / 4) }
             if let old = entries.updateValue(entry, forKey: key) { try? old.file.close() }
         }
     }
@@ -102,25 +102,28 @@ final class OpenFileCache: Sendable {
 
     var count: Int { entries.withLock { $0.count } }
 
-    /// Expired entries go first; then arbitrary ones, down to `keeping`.
+    /// Expired entries go first; then the oldest, down to `keeping`: a page scrolled
+    /// back asks again for what it saw last, not for what it saw first.
     private static func sweep(_ entries: inout [Key: Entry], keeping: Int) {
         let now = MonotonicClock.nanoseconds()
         for (key, entry) in entries where entry.expires <= now {
             entries[key] = nil
             try? entry.file.close()
         }
-        while entries.count > keeping, let (key, entry) = entries.first {
+        guard entries.count > keeping else { return }
+        for (key, entry) in entries.sorted(by: { $0.value.expires < $1.value.expires }).prefix(entries.count - keeping) {
             entries[key] = nil
             try? entry.file.close()
         }
     }
 
-    /// A quarter of the descriptors the process may open, at most 16 384: the rest stay
-    /// for connections, the daemon's sockets and files being streamed.
+    /// Half the descriptors the process may open, at most 65 536: the other half stays
+    /// for connections, the daemon's sockets and files being streamed (the gateway
+    /// raises its soft limit to the hard one at start).
     static func defaultCapacity() -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
         let soft = UInt64(min(limit.rlim_cur, 1 << 20))  // RLIM_INFINITY is the largest value
-        return Int(min(soft / 4, 16_384))
+        return Int(min(soft / 2, 65_536))
     }
 }
