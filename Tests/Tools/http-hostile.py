@@ -50,6 +50,10 @@ def payloads(port, cookie):
         ("nul in path", b"GET /photo/1/orig\x00inal HTTP/1.1\r\n" + host + b"\r\n"),
         ("absolute uri", b"GET http://evil.example/ HTTP/1.1\r\n" + host + b"\r\n"),
         ("pipelined junk", b"GET / HTTP/1.1\r\n" + host + b"\r\n" + b"\x16\x03\x01junk\r\n\r\n"),
+        # The library answers these itself, without our headers: its answer must
+        # carry nothing of the request back (a page that could run it).
+        ("markup in line", b"GET /<script>alert(1)</script> HTTP/9.9\r\n" + host + b"\r\n"),
+        ("markup in header", b"GET / HTTP/1.1\r\n" + host + b"<script>alert(1)</script>\r\n\r\n"),
         ("tls on plain", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 64),
     ]
 
@@ -82,7 +86,9 @@ def fuzz(spec):
             line = data.split(b"\r\n", 1)[0].decode("latin-1")
             if line.startswith("HTTP/1."):
                 answer["status"] = int(line.split(" ")[1])
-                answer["head"] = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+                answer["head"], _, body = data.partition(b"\r\n\r\n")
+                answer["head"] = answer["head"].decode("latin-1")
+                answer["body"] = body.decode("latin-1")
             else:
                 answer["closed"] = True
         except socket.timeout:
