@@ -42,6 +42,19 @@ struct GatewayArguments: ParsableCommand, Sendable {
         """)
     var maxConnections: Int?
 
+    @Option("--max-streams", value: "N", help: """
+        Event streams open at once (default 8; with --system, 64); one more is refused (429). Each holds a \
+        connection to curatord, counted in its max_clients_per_user, and a thread.
+        """)
+    var maxStreams: Int?
+
+    @Option("--keep-files", value: "SECONDS", help: """
+        Stream a photo file curatord passed for a versioned address (?v=) again to the same session for this \
+        long without asking curatord (default 30; 0: ask every time). A right taken away since is seen this \
+        late by a session that fetched the photo already.
+        """)
+    var keepFiles: Int = Int(OpenFileCache.defaultLifetime)
+
     @Option("--listen", value: "ADDRESS", help: """
         The IPv4 address to listen on (default 127.0.0.1). Any other than a loopback address needs \
         --tls-cert and --tls-key.
@@ -80,6 +93,8 @@ struct GatewayArguments: ParsableCommand, Sendable {
     mutating func validate() throws(ValidationError) {
         guard (0...65535).contains(port ?? 0) else { throw ValidationError("--port must be 0 to 65535") }
         guard (1...4096).contains(maxConnections ?? 64) else { throw ValidationError("--max-connections must be 1 to 4096") }
+        guard (1...1024).contains(maxStreams ?? 8) else { throw ValidationError("--max-streams must be 1 to 1024") }
+        guard (0...3600).contains(keepFiles) else { throw ValidationError("--keep-files must be 0 to 3600 seconds") }
         guard (1...86400).contains(timeout) else { throw ValidationError("--timeout must be 1 to 86400 seconds") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard LoopbackListener.parse(listen) != nil else { throw ValidationError("--listen takes an IPv4 address, such as 127.0.0.1") }

@@ -4,16 +4,18 @@ import CuratorSystem
 import Glibc
 import Synchronization
 
-/// Files the daemon passed for versioned photo addresses (`?v=`), kept open a few
-/// seconds so that the same bytes asked for again are streamed without a `photo.open`
-/// round trip. The daemon stays the judge: an entry is the daemon's answer to one
-/// daemon user (`owner`: the web session in the system gateway, the one user of a
-/// personal gateway), given back to that owner only, for at most `lifetime` seconds
-/// after the daemon said yes. A right taken away in that time (a photo made private,
-/// trashed, a session ended on the daemon) is seen at the next `photo.open`, at most
-/// `lifetime` later; a logout through this gateway drops its session's entries at once.
-/// A file replaced or changed since (a thumbnail made again, a photo rewritten) is
-/// seen by `fstat` before each use and never served from here.
+/// Files the daemon passed for versioned photo addresses (`?v=`), kept open a while
+/// so that the same bytes asked for again are streamed without a `photo.open` round
+/// trip. The daemon stays the judge: an entry is the daemon's answer to one daemon
+/// user (`owner`: the web session in the system gateway, the one user of a personal
+/// gateway), given back to that owner only, for at most `lifetime` seconds after the
+/// daemon said yes. So an entry only ever serves again bytes its owner was given less
+/// than `lifetime` ago, which its browser keeps anyway (the address is immutable). A
+/// right taken away in that time (a photo made private, trashed, a session ended on
+/// the daemon) is seen at the next `photo.open`, at most `lifetime` later; a logout
+/// through this gateway drops its session's entries at once. A file replaced or
+/// changed since (a thumbnail made again, a photo rewritten) is seen by `fstat` before
+/// each use and never served from here.
 final class OpenFileCache: Sendable {
     struct Key: Hashable, Sendable {
         var owner: String
@@ -39,9 +41,12 @@ final class OpenFileCache: Sendable {
     let capacity: Int
     private let entries = Mutex<[Key: Entry]>([:])
 
-    init(lifetime: Double = 5, capacity: Int = OpenFileCache.defaultCapacity()) {
+    /// Long enough for a grid of thousands scrolled back and forth, or a second tab.
+    static let defaultLifetime: Double = 30
+
+    init(lifetime: Double = OpenFileCache.defaultLifetime, capacity: Int = OpenFileCache.defaultCapacity()) {
         self.lifetime = lifetime
-        self.capacity = capacity
+        self.capacity = lifetime > 0 ? capacity : 0
     }
 
     /// A copy of the kept file (the caller owns it) and what came with it, while it is

@@ -23,7 +23,7 @@ struct Router: Sendable {
     /// The page (`web/`); without it `/` says only that the browser is signed in.
     var site: StaticSite? = nil
     var proxies = TrustedProxies()
-    /// Photo files the daemon passed, kept a few seconds per daemon user.
+    /// Photo files the daemon passed, kept a while per daemon user (`--keep-files`).
     var files = OpenFileCache()
     /// The event streams' readers, a thread each (`streams` bounds how many).
     var readers = WorkerPool(name: "curatord-events", threads: 1024, stackSize: 256 << 10, keepIdleSeconds: 10)

@@ -76,8 +76,9 @@ public enum WebGateway {
             let listener: FileDescriptor
             (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? 0), address: address)
             var router = Router(policy: policy(args, address: address, port: port), access: .personal(LoginGate(secret: secret)),
-                                forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: 8), site: site)
+                                forwarder: APIForwarder(pool: pool), streams: StreamSlots(capacity: args.maxStreams ?? 8), site: site)
             router.proxies = TrustedProxies(args.trustedProxies)
+            router.files = OpenFileCache(lifetime: Double(args.keepFiles))
             let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections ?? 64), timeoutSeconds: UInt32(args.timeout))
             server = HTTPServer(router: router, connections: limits.connections)
             try server.start(listener: listener, limits: limits, tls: tls)
@@ -165,8 +166,9 @@ public enum WebGateway {
                 (listener, port) = try LoopbackListener.listen(port: UInt16(args.port ?? GatewayArguments.systemPort), address: address)
             }
             var router = Router(policy: policy(args, address: address, port: port), access: .system(sessions),
-                                forwarder: APIForwarder(pool: sessions.own), streams: StreamSlots(capacity: 64), site: site)
+                                forwarder: APIForwarder(pool: sessions.own), streams: StreamSlots(capacity: args.maxStreams ?? 64), site: site)
             router.proxies = TrustedProxies(args.trustedProxies)
+            router.files = OpenFileCache(lifetime: Double(args.keepFiles))
             let limits = HTTPServer.Limits(connections: UInt32(args.maxConnections ?? 256), timeoutSeconds: UInt32(args.timeout))
             server = HTTPServer(router: router, connections: limits.connections)
             try server.start(listener: listener, limits: limits, tls: tls)

@@ -40,6 +40,33 @@ struct WebPhotoCacheTests {
         #expect(again.status != 200 || again.sha256 == newSum, "\(again)")
     }
 
+    /// The window `--keep-files` leaves, and that 0 closes it: a photo moved out of its
+    /// root is still the same open file, so only asking the daemon sees it gone.
+    @Test func keepFilesZeroAsksTheDaemonEveryTime() throws {
+        let (d, client, ids) = try WebPhotoTests.daemon()
+        let one = try #require(ids["one.jpg"])
+        let kept = try WebGatewayProcess(d)
+        let strict = try WebGatewayProcess(d, arguments: ["--keep-files", "0"])
+        var signedIn: [(web: WebGatewayProcess, cookie: [String: String], address: String)] = []
+        for web in [kept, strict] {
+            let cookie = ["Cookie": "curator_session=" + (try web.signIn())]
+            let first = try web.request("GET", "/photo/\(one)/original", headers: cookie)
+            let version = try #require(Self.version(first, id: one, what: "original"), "\(first.headers)")
+            let address = "/photo/\(one)/original?v=\(version)"
+            #expect(try web.request("GET", address, headers: cookie).status == 200)
+            signedIn.append((web, cookie, address))
+        }
+        #expect(rename(d.root() + "/one.jpg", d.home.sub("moved-away.jpg")) == 0)
+        let deadline = Date().addingTimeInterval(10)
+        while (try client.idsByPath())["one.jpg"] != nil, Date() < deadline { usleep(50_000) }
+        #expect((try client.idsByPath())["one.jpg"] == nil, "the daemon never saw the photo go")
+
+        let fromKept = try kept.request("GET", signedIn[0].address, headers: signedIn[0].cookie)
+        #expect(fromKept.status == 200, "within --keep-files the kept file goes to the session that had it: \(fromKept.status)")
+        let fromStrict = try strict.request("GET", signedIn[1].address, headers: signedIn[1].cookie)
+        #expect(fromStrict.status == 404 && fromStrict.errorCode == "no_such_photo", "\(fromStrict)")
+    }
+
     @Test func aKeptFileGoesToNoOtherUserAndNotPastALogout() throws {
         guard WebService.available else { return print("skipped: needs root, useradd, setpriv, socat") }
         let service = try WebService()
