@@ -5,19 +5,24 @@
     bench/web_gateway.py [--bin .build/release] [--photos 10000] [--seconds 10] [--rounds 3]
                          [--connections 50] [--api 2000] [--json OUT] [--web BIN] [--before BIN]
 
-`--web` is the gateway binary (default: the one in --bin); `--before` a second one
-(an earlier build), measured in the same rounds against the same daemon and nginx,
+`--web` is the gateway binary (default: the one in --bin), measured twice: as it
+runs by default, and with `--keep-files 0` (no file kept: every request a
+`photo.open`, what a browser's first look at each photo costs); `--before` a second
+binary (an earlier build). All in the same rounds against the same daemon and nginx,
 so that a change is seen as a ratio on a shared machine.
 
 1. N small JPEGs in a scratch folder (one sample, copied), curatord (release) on it,
    waited for until every `normal` thumbnail is made.
 2. Thumbnails served warm, keep-alive, `--connections` clients, by `wrk` with a Lua
    script cycling through every photo: curatord-web's `GET /photo/<id>/normal?v=...`
-   (signed in; each request a `photo.open` on the daemon's socket, the descriptor
-   streamed) against nginx-light serving the same PNGs from the cache directory
+   (signed in; a `photo.open` on the daemon's socket and the descriptor streamed, or,
+   asked again within --keep-files, the descriptor kept from then) against nginx-light serving the same PNGs from the cache directory
    (sendfile, one worker per core). Rounds interleaved, the order alternating.
 3. An API round trip (`toggle` of one photo in select mode, HTTP keep-alive, one client): p50, p99.
 4. The gateway's RSS (VmRSS) idle, and holding 200 keep-alive connections.
+5. An event to `--streams` event streams (signed in, one user: each stream a daemon
+   connection, so the daemon's max_clients_per_user is raised): `toggle` through the
+   API, timed from the request to its `selection` event read on every stream.
 
 Needs wrk and nginx-light (scripts/install-deps.sh); run as root or as a user that
 may bind a loopback port. Prints a Markdown table for docs/BENCHMARKS.md.
@@ -28,6 +33,7 @@ import json
 import os
 import platform
 import re
+import select
 import shutil
 import socket
 import statistics
@@ -49,6 +55,57 @@ def cpu_model() -> str:
             if line.startswith("model name"):
                 return line.split(":", 1)[1].strip()
     return platform.processor() or "unknown"
+
+
+def fan_out(port: int, cookie: str, streams: int, events: int, ids: list) -> dict:
+    """`streams` event streams open on one gateway; `events` times a `toggle` through the
+    API, each timed from its request being sent to its `selection` event read on every
+    stream (read as it comes, by one select loop)."""
+    host = b"Host: 127.0.0.1:%d\r\n" % port
+    socks = []
+    for _ in range(streams):
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(b"GET /api/v1/events HTTP/1.1\r\n" + host + b"Cookie: " + cookie.encode() + b"\r\n\r\n")
+        socks.append(s)
+    seen = {s: b"" for s in socks}
+    deadline = time.monotonic() + 60
+    waiting = set(socks)
+    while waiting and time.monotonic() < deadline:
+        for s in select.select(list(waiting), [], [], 1)[0]:
+            seen[s] += s.recv(65536)
+            if b" 200 " not in seen[s][:20] and b"\r\n" in seen[s]:
+                raise RuntimeError("an event stream was refused: %r" % seen[s][:200])
+            if b": subscribed" in seen[s]:
+                waiting.discard(s)
+    if waiting:
+        raise RuntimeError("%d of %d event streams never said they were subscribed" % (len(waiting), streams))
+    api = http.client.HTTPConnection("127.0.0.1", port)
+    headers = {"Cookie": cookie, "X-Curator": "1", "Content-Type": "application/json"}
+    api.request("POST", "/api/v1/mode", body=json.dumps({"mode": "select"}), headers=headers)
+    api.getresponse().read()
+    marker = b'"event":"selection"'
+    latencies, missed = [], 0
+    for i in range(events):
+        for s in socks:
+            seen[s] = b""
+        t0 = time.perf_counter()
+        api.request("POST", "/api/v1/toggle", body=json.dumps({"ids": [ids[i % len(ids)]]}), headers=headers)
+        waiting = set(socks)
+        while waiting and time.perf_counter() - t0 < 5:
+            for s in select.select(list(waiting), [], [], 0.5)[0]:
+                seen[s] += s.recv(65536)
+                if marker in seen[s]:
+                    latencies.append((time.perf_counter() - t0) * 1000)
+                    waiting.discard(s)
+        missed += len(waiting)
+        api.getresponse().read()
+        time.sleep(0.05)
+    for s in socks:
+        s.close()
+    latencies.sort()
+    return {"streams": streams, "events": events, "missed": missed,
+            "p50_ms": latencies[len(latencies) // 2], "p99_ms": latencies[int(len(latencies) * 0.99) - 1],
+            "max_ms": latencies[-1]}
 
 
 def free_port() -> int:
@@ -160,6 +217,8 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--connections", type=int, default=50)
     p.add_argument("--api", type=int, default=2000)
+    p.add_argument("--streams", type=int, default=100, help="event streams open for the fan-out (0: not measured)")
+    p.add_argument("--events", type=int, default=50, help="events timed to every stream")
     p.add_argument("--json")
     p.add_argument("--web", help="the curatord-web binary (default: BIN/curatord-web)")
     p.add_argument("--before", help="another curatord-web binary, measured in the same rounds")
@@ -178,19 +237,23 @@ def main():
         env = procs.private_env(home, runtime)
         photos = os.path.join(scratch, "photos")
         make_photos(photos, args.photos)
-        daemon = Daemon(os.path.join(args.bin, "curatord"), [photos], scratch, env).start()
+        # Each event stream is a daemon connection of the same user.
+        daemon = Daemon(os.path.join(args.bin, "curatord"), [photos], scratch, env,
+                        options={"max_clients": 512, "max_clients_per_user": max(16, args.streams + 16)}).start()
         client = daemon.connect()
         daemon.wait_scanned(client, expected_photos=args.photos)
         wait_thumbnails(client, args.photos, timeout=3600)
         ids = [ph["id"] for ph in client.request("list", fields=["id"], limit=args.photos)["photos"]]
 
-        gateways = {"curatord-web": args.web or os.path.join(args.bin, "curatord-web")}
+        binary = args.web or os.path.join(args.bin, "curatord-web")
+        gateways = {"curatord-web": (binary, ["--max-streams", str(max(8, args.streams))]),
+                    "--keep-files 0": (binary, ["--keep-files", "0"])}
         if args.before:
-            gateways["before"] = args.before
+            gateways["before"] = (args.before, [])
         started = {}
-        for name, binary in gateways.items():
+        for name, (binary, extra) in gateways.items():
             port = free_port()
-            web = procs.spawn([binary, "--socket", daemon.socket_path, "--port", str(port), "--max-connections", "256"],
+            web = procs.spawn([binary, "--socket", daemon.socket_path, "--port", str(port), "--max-connections", "256"] + extra,
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             address = web.stdout.readline().decode().strip()
             token = address.split("token=", 1)[1]
@@ -268,6 +331,9 @@ def main():
             times = sorted(g["times"])
             api[name] = {"p50_ms": times[len(times) // 2], "p99_ms": times[int(len(times) * 0.99) - 1]}
 
+        streams = fan_out(started["curatord-web"]["port"], started["curatord-web"]["cookie"], args.streams, args.events,
+                          ids) if args.streams else None
+
         # 200 connections held open, each after one request.
         for name, g in started.items():
             held = []
@@ -286,7 +352,7 @@ def main():
             "seconds": args.seconds, "rounds": rounds, "load": os.getloadavg(),
             "nginx_rps_median": statistics.median(x["rps"] for x in rounds["nginx"]),
             "nginx_p99_ms_median": statistics.median(x["p99_ms"] for x in rounds["nginx"]),
-            "gateways": {},
+            "gateways": {}, "fan_out": streams,
         }
         for name, g in started.items():
             rps = statistics.median(x["rps"] for x in rounds[name])
@@ -306,6 +372,9 @@ def main():
                 name, g["rps_median"], g["ratio"], g["p99_ms_median"], g["api"]["p50_ms"], g["api"]["p99_ms"],
                 g["rss_kib"]["idle"] / 1024, g["rss_kib"]["200_connections"] / 1024))
         print("| nginx-light | %.0f | 1x | %.2f | | |" % (summary["nginx_rps_median"], summary["nginx_p99_ms_median"]))
+        if streams:
+            print("\nAn event to %d streams (%d events): p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d missed" % (
+                streams["streams"], streams["events"], streams["p50_ms"], streams["p99_ms"], streams["max_ms"], streams["missed"]))
         for g in started.values():
             procs.stop(g["web"])
         procs.stop(nginx)
