@@ -61,5 +61,12 @@ struct PhotoOpenPreviewTests {
         let redone = try Self.readyPreview("big.dng", d, client)
         #expect(redone["jpeg_size"] as? [Int] == [1800, 1200], "the new version's preview: \(redone)")
         #expect(Web.result(redone)["content_type"] as? String == "image/jpeg")
+
+        // Deleted for good: the preview goes with the thumbnails.
+        let name = try ThumbnailTests.standardName(d.root() + "/big.dng")
+        let file = ThumbnailTests.cache(d) + "/curatord-preview/" + name.dropLast(".png".count) + ".jpg"
+        #expect(FileManager.default.fileExists(atPath: file), "\(file)")
+        #expect(unlink(d.root() + "/big.dng") == 0)
+        try eventually(timeout: 30, "the deleted RAW's preview to go") { !FileManager.default.fileExists(atPath: file) }
     }
 }
