@@ -8,7 +8,8 @@ import Glibc
 /// Carries out one `ThumbnailJob` in the worker: finds the file and the cache (the
 /// descriptors that came with the job, or the paths it names), reuses every valid
 /// thumbnail already there (ours or another program's), makes the missing sizes,
-/// stamps and writes them, or writes a fail record when the file is at fault.
+/// stamps and writes them, or writes a fail record when the file is at fault; then
+/// the full-size preview, when the job asks for it.
 public struct ThumbnailJobRunner {
     public var maker: ThumbnailMaker
     /// The environment that says where the user's cache is, for a job that names none.
@@ -98,7 +99,11 @@ public struct ThumbnailJobRunner {
             }
         }
         result.sizes = outcomes
-        if missing.isEmpty { return measured(result, job: job, cache: cache, uri: uri) }
+        let family = ImageFamily.of(type: job.type, name: uriPath)
+        if missing.isEmpty {
+            return measured(previewed(result, job: job, source: source, status: status, family: family, subject: subject, cache: cache),
+                            job: job, cache: cache, uri: uri)
+        }
         // Our own earlier failure on this very version of the file: not again. (A
         // valid thumbnail from another program, found above, still counts.)
         if let reason = try? cache.failRecord(for: subject) {
@@ -107,7 +112,6 @@ public struct ThumbnailJobRunner {
             return failed
         }
 
-        let family = ImageFamily.of(type: job.type, name: uriPath)
         if family == .video {
             result.status = .placeholder
             return result
@@ -151,7 +155,34 @@ public struct ThumbnailJobRunner {
         }
         result.sizes = outcomes
         result.status = .written
-        return measured(result, job: job, cache: cache, uri: uri)
+        return measured(previewed(result, job: job, source: source, status: status, family: family, subject: subject, cache: cache),
+                        job: job, cache: cache, uri: uri)
+    }
+
+    /// `result` with the preview the job asks for, found valid or made. A preview
+    /// that cannot be made costs the job nothing: the `xx-large` thumbnail stands in.
+    private func previewed(_ result: ThumbnailResult, job: ThumbnailJob, source: FileDescriptor, status: FileStatus, family: ImageFamily,
+                           subject: ThumbnailSubject, cache: ThumbnailDirectory) -> ThumbnailResult {
+        guard job.preview == true else { return result }
+        var result = result
+        if let valid = try? cache.openPreview(subject) {
+            try? valid.close()  // read only
+            result.preview = .reused
+            return result
+        }
+        do {
+            guard let made = try maker.preview(from: source, size: Int(status.size), family: family),
+                  let stamped = PreviewJPEG.stamped(made.jpeg, subject: subject, orientation: made.orientation) else {
+                result.preview = .unavailable
+                return result
+            }
+            try cache.writePreview(stamped, for: subject.uri)
+            result.preview = .written
+        } catch {
+            log.info("thumbnailer: no preview of \(subject.uri): \(error)")
+            result.preview = .unavailable
+        }
+        return result
     }
 
     /// `result` with the thumbnails' measures when the job asks for them. A measure

@@ -110,7 +110,7 @@ public struct ThumbnailMaker: Sendable {
         "VipsForeignLoadHeif", "VipsForeignLoadNsgif",
     ]
 
-    private struct Header {
+    struct Header {
         /// As the pixels are stored, and turned upright by the EXIF orientation (when asked).
         var stored: (width: Int, height: Int)
         var upright: (width: Int, height: Int)
@@ -119,7 +119,7 @@ public struct ThumbnailMaker: Sendable {
 
     /// The image's size from its header; refuses one larger than `maxPixels` or in a
     /// format that is not a photo's.
-    private func checkedHeader(_ source: VipsSourceRef, rotate: Bool) throws(ThumbnailMakingError) -> Header {
+    func checkedHeader(_ source: VipsSourceRef, rotate: Bool) throws(ThumbnailMakingError) -> Header {
         let loader = try Self.checkLoader(source)
         guard let opened = curator_vips_open_source(source.pointer, Int32(VIPS_FAIL_ON_TRUNCATED.rawValue)) else {
             throw ThumbnailMakingError.decoding(VipsError.take("open"))
@@ -161,7 +161,7 @@ public struct ThumbnailMaker: Sendable {
         return 1
     }
 
-    private func checkPixels(width: Int, height: Int) throws(ThumbnailMakingError) {
+    func checkPixels(width: Int, height: Int) throws(ThumbnailMakingError) {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxPixels, width > 0, height > 0 else {
             throw ThumbnailMakingError(.tooLarge, "\(width)x\(height) pixels, more than the \(maxPixels) decoded")

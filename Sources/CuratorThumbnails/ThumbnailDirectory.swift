@@ -156,13 +156,13 @@ public final class ThumbnailDirectory {
         }
     }
 
-    /// Removes every thumbnail and our fail record of `uri` (a photo that is gone
-    /// for good). Returns how many files went.
+    /// Removes every thumbnail, the preview and our fail record of `uri` (a photo
+    /// that is gone for good). Returns how many files went.
     @discardableResult
     public func removeAll(for uri: FileURI) throws(SystemError) -> Int {
         var removed = 0
         let names = ThumbnailSize.allCases.map { ThumbnailCache.relativePath(for: uri, size: $0) }
-            + [ThumbnailCache.relativeFailPath(for: uri)]
+            + [ThumbnailCache.relativePreviewPath(for: uri), ThumbnailCache.relativeFailPath(for: uri)]
         for name in names {
             do {
                 _ = try syscall("unlinkat", path: path.appending(name).lossyString) {
@@ -177,7 +177,7 @@ public final class ThumbnailDirectory {
 
     /// Opens (creating, mode 0700) the directories `components` below the root, never
     /// through a symlink.
-    private func subdirectory(_ components: [ByteString]) throws(SystemError) -> FileDescriptor {
+    func subdirectory(_ components: [ByteString]) throws(SystemError) -> FileDescriptor {
         var current = descriptor
         var owned = false
         var walked = path
@@ -211,7 +211,7 @@ public final class ThumbnailDirectory {
     /// No fsync: it is a cache. After a power failure a new file renamed before its
     /// data reached the disk is empty (or short of its text or first pixel chunk),
     /// which no reader takes for a thumbnail, and it is made again.
-    private static func replace(_ name: ByteString, in directory: FileDescriptor, with bytes: [UInt8], pathForMessages: ByteString) throws(SystemError) {
+    static func replace(_ name: ByteString, in directory: FileDescriptor, with bytes: [UInt8], pathForMessages: ByteString) throws(SystemError) {
         var temporary = name
         temporary.bytes += Array(".curatord-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp".utf8)
         let shown = pathForMessages.appending(temporary).lossyString

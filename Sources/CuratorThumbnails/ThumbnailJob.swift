@@ -36,6 +36,9 @@ public struct ThumbnailJob: Codable, Equatable, Sendable {
     public var cacheRaw: String?
     /// Also measure the thumbnails for the stack search (`ThumbnailLook`).
     public var look: Bool?
+    /// Also make the photo's full-size preview for browsers (`PreviewJPEG`), for a
+    /// photo a browser cannot show (a RAW, HEIF, TIFF).
+    public var preview: Bool?
 
     public init(id: Int, uri: FileURI, sizes: [ThumbnailSize], type: String? = nil, mtime: Int64? = nil, size: UInt64? = nil) {
         self.id = id
@@ -47,7 +50,7 @@ public struct ThumbnailJob: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, uri, sizes, type, mtime, size, path, cache, look
+        case id, uri, sizes, type, mtime, size, path, cache, look, preview
         case pathRaw = "path_raw"
         case cacheRaw = "cache_raw"
     }
@@ -108,6 +111,17 @@ public enum ThumbnailFailure: String, Codable, Sendable, CaseIterable {
     }
 }
 
+/// What became of the preview a job asked for.
+public enum PreviewOutcome: String, Codable, Sendable {
+    /// Made now.
+    case written
+    /// A valid one was there.
+    case reused
+    /// None can be made: no embedded preview of at least `xx-large`, an image
+    /// smaller than that, or making it failed. The `xx-large` thumbnail stands in.
+    case unavailable
+}
+
 /// What became of one size.
 public enum ThumbnailOutcome: String, Codable, Sendable {
     /// Made now.
@@ -153,6 +167,8 @@ public struct ThumbnailResult: Codable, Equatable, Sendable {
     public var milliseconds: Int?
     /// The thumbnails' measures, when the job asked for them and they could be made.
     public var look: ThumbnailLook?
+    /// What became of the preview, when the job asked for one and its thumbnails are there.
+    public var preview: PreviewOutcome?
 
     public init(id: Int, status: Status) {
         self.id = id
@@ -168,7 +184,7 @@ public struct ThumbnailResult: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, status, sizes, mtime, size, width, height, changed, code, reason, recorded, look
+        case id, status, sizes, mtime, size, width, height, changed, code, reason, recorded, look, preview
         case milliseconds = "ms"
     }
 }

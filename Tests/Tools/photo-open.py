@@ -8,7 +8,8 @@ stdout for the Swift tests (WebPhotoTests):
   -> {"answer": {...}, "fds": N, "writable": bool, "length": N, "sha256": HEX, "head": HEX}
 
 `writable`: whether the passed descriptor was open for writing; `length`, `sha256`
-and `head` (its first 8 bytes) are of what it reads from its start.
+and `head` (its first 8 bytes) are of what it reads from its start; `jpeg_size`
+([width, height] by its frame header) when that is a JPEG.
 """
 import array
 import fcntl
@@ -52,9 +53,27 @@ def main():
         out["length"] = len(content)
         out["sha256"] = hashlib.sha256(content).hexdigest()
         out["head"] = content[:8].hex()
+        size = jpeg_size(content)
+        if size:
+            out["jpeg_size"] = size
     for fd in fds:
         os.close(fd)
     print(json.dumps(out))
+
+
+def jpeg_size(content):
+    """[width, height] from a JPEG's first frame header, or None."""
+    if content[:2] != b"\xff\xd8":
+        return None
+    at = 2
+    while at + 9 <= len(content) and content[at] == 0xFF:
+        marker = content[at + 1]
+        if marker in (0xC0, 0xC1, 0xC2):
+            return [int.from_bytes(content[at + 7:at + 9], "big"), int.from_bytes(content[at + 5:at + 7], "big")]
+        if marker == 0xDA:
+            return None
+        at += 2 + int.from_bytes(content[at + 2:at + 4], "big")
+    return None
 
 
 if __name__ == "__main__":

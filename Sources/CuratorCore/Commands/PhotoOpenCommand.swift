@@ -10,15 +10,15 @@ import Glibc
 /// with the answer. Who may have it is decided as `thumbnail` decides: a photo the
 /// caller may not see is `no_such_photo`, one it sees but may not read is
 /// `permission_denied`, and the photo is opened for that caller, from its root down
-/// without following a symlink. A thumbnail not made yet is `pending` (queued, as
-/// `thumbnail` queues it), with no descriptor.
+/// without following a symlink. A thumbnail or preview not made yet is `pending`
+/// (queued, as `thumbnail` queues it), with no descriptor.
 enum PhotoOpenCommand: CommandHandler {
     /// What a browser shows as it is: these are their own preview.
     static let browserTypes: [PhotoType: String] = [
         .jpeg: "image/jpeg", .png: "image/png", .webp: "image/webp", .gif: "image/gif", .avif: "image/avif",
     ]
 
-    private struct Place {
+    struct Place {
         var row: Int64
         var root: ByteString
         var relative: ByteString
@@ -79,11 +79,17 @@ enum PhotoOpenCommand: CommandHandler {
         guard let cacheRoot else {
             throw ProtocolError(.thumbnailsOff, "This curatord makes no thumbnails (\"thumbnails\": false in its configuration).")
         }
-        let answer = thumbnail(of: place, photoID: photoID, what: what, status: status, size: size, cache: ThumbnailCache(root: cacheRoot),
-                               version: version)
-        if case .pending = answer.result.state {
-            curator.withState { state in state.thumbnails.ask(place.row, root: state.library.photo(place.row)?.rootID ?? 0, size: size) }
-            curator.ringThumbnailDoorbell()
+        let cache = ThumbnailCache(root: cacheRoot)
+        let answer: (result: PhotoOpenResult, file: PassedFile?)
+        if case .preview = what,
+           let found = preview(of: place, photoID: photoID, status: status, cache: cache, version: version, curator: curator) {
+            answer = found
+        } else {
+            answer = thumbnail(of: place, photoID: photoID, what: what, status: status, size: size, cache: cache, version: version)
+            if case .pending = answer.result.state {
+                curator.withState { state in state.thumbnails.ask(place.row, root: state.library.photo(place.row)?.rootID ?? 0, size: size) }
+                curator.ringThumbnailDoorbell()
+            }
         }
         if let file = answer.file { return send(.passing(line(id, answer.result), file)) }
         send(.line(line(id, answer.result)))

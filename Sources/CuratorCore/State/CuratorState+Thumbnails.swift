@@ -26,6 +26,8 @@ struct ThumbnailWork: Sendable {
     var asked: Bool
     /// Measure the thumbnails for the stack search too (`StackLook`).
     var look = false
+    /// Make the full-size preview too (`photo.open` `preview` asked for it).
+    var preview = false
 }
 
 /// The thumbnail scheduler's locked steps, and how index changes reach its queue.
@@ -77,6 +79,7 @@ extension CuratorState {
         }.map { taken in
             found?.sizes = taken.sizes
             found?.asked = taken.asked
+            found?.preview = thumbnails.wantsPreview(taken.id)
         }
         if let work = found, !work.sizes.isEmpty, wantsLook(work.id, identity: work.identity) {
             // Both sizes: the hash is of the normal one, the sharpness of the large one.

@@ -51,6 +51,12 @@ struct ThumbnailQueue {
     private(set) var ready = IDSet()
     private(set) var failed: [Int64: String] = [:]
     private(set) var departed: [Departure] = []
+    /// Photos whose full-size preview a client asked for (`photo.open` `preview`).
+    private var askedPreviews: Set<Int64> = []
+    /// Photos of which, as they are now, no preview can be made (no embedded one
+    /// large enough): their `xx-large` thumbnail stands in. Known until the photo
+    /// changes; after a restart, the worker is asked again once.
+    private var previewless: Set<Int64> = []
 
     /// The thumbnails of a photo that left the index, by its former path.
     struct Departure: Equatable {
@@ -79,10 +85,31 @@ struct ThumbnailQueue {
         if askedSet.insert(id).inserted { asked[root, default: AskedLine()].append(id) }
     }
 
+    /// A client wants the full-size preview of `id` (a photo of `root`): it goes first.
+    mutating func askPreview(_ id: Int64, root: Int32 = 0) {
+        askedPreviews.insert(id)
+        queued.insert(id)
+        if askedSet.insert(id).inserted { asked[root, default: AskedLine()].append(id) }
+    }
+
+    /// Whether the work on `id` is to make its preview too.
+    func wantsPreview(_ id: Int64) -> Bool { askedPreviews.contains(id) }
+
+    /// Whether no preview can be made of `id` as it is now.
+    func hasNoPreview(_ id: Int64) -> Bool { previewless.contains(id) }
+
+    /// The worker made or found the preview of `id` (`available`), or found that
+    /// none can be made.
+    mutating func previewFinished(_ id: Int64, available: Bool) {
+        askedPreviews.remove(id)
+        if available { previewless.remove(id) } else { previewless.insert(id) }
+    }
+
     /// The photo changed or moved: what was made of it is no longer its thumbnail.
     mutating func invalidate(_ id: Int64, root: Int32 = 0) {
         ready.remove(id)
         failed[id] = nil
+        previewless.remove(id)
         enqueue(id, root: root)
     }
 
@@ -92,6 +119,8 @@ struct ThumbnailQueue {
         failed[id] = nil
         queued.remove(id)
         extraSizes[id] = nil
+        askedPreviews.remove(id)
+        previewless.remove(id)
     }
 
     mutating func depart(_ departure: Departure) { departed.append(departure) }
@@ -149,6 +178,7 @@ struct ThumbnailQueue {
             failed[id] = reason
             ready.remove(id)
             extraSizes[id] = nil
+            askedPreviews.remove(id)
         case .retry:
             enqueue(id, root: root)
         }

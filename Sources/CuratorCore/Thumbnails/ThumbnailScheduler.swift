@@ -124,13 +124,22 @@ public final class ThumbnailScheduler: Sendable {
             if case .valid = (try? cache.lookup(subject, size: size)) ?? .missing { return true }
             return false
         }
-        if present.count == work.sizes.count && !work.look { return .ready(Set(present)) }
+        var previewPresent = false
+        if work.preview, let found = try? cache.openPreview(subject) {
+            try? found.close()  // read only
+            previewPresent = true
+        }
+        if present.count == work.sizes.count && !work.look && work.preview == previewPresent {
+            if work.preview { curator.withState { $0.thumbnails.previewFinished(work.id, available: true) } }
+            return .ready(Set(present))
+        }
         if let reason = try? cache.failRecord(for: subject) { return .failed(reason) }
 
         var request = ThumbnailerRequest(
             uri: uri, source: source, cache: cache.descriptor, sizes: work.sizes, type: work.type.rawValue,
             mtime: subject.mtime, size: subject.size)
         request.look = work.look
+        request.preview = work.preview
         let result: ThumbnailResult
         do {
             result = try worker.make(request)
@@ -143,6 +152,10 @@ public final class ThumbnailScheduler: Sendable {
             let measured = StackLook(size: status.size, mtimeNs: status.mtimeNanoseconds, dHash: bits, sharpness: look.sharpness,
                                      camera: CameraKey.read(source, size: status.size))
             curator.withState { $0.applyLook(work.id, measured) }
+        }
+        if let preview = result.preview {
+            // Before the outcome is recorded: a photo found changed then forgets it again.
+            curator.withState { $0.thumbnails.previewFinished(work.id, available: preview != .unavailable) }
         }
         switch result.status {
         case .written, .reused:

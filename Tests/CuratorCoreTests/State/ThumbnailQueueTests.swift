@@ -26,6 +26,27 @@ struct ThumbnailQueueTests {
         #expect(queue.backlog == 0)
     }
 
+    /// A preview asked for goes first and rides on the photo's next job until the
+    /// worker answers; "none can be made" holds until the photo changes.
+    @Test func anAskedPreviewGoesFirstAndNoneIsKnownUntilThePhotoChanges() {
+        var queue = ThumbnailQueue()
+        for id in Int64(1)...3 { queue.enqueue(id) }
+        queue.askPreview(2)
+        let taken = drain(&queue)
+        #expect(taken.map(\.0) == [2, 3, 1] && taken[0].2)
+        #expect(queue.wantsPreview(2) && !queue.wantsPreview(3))
+
+        queue.finished(2, .ready([.normal, .large]))
+        queue.previewFinished(2, available: false)
+        #expect(!queue.wantsPreview(2) && queue.hasNoPreview(2))
+        queue.invalidate(2)
+        #expect(!queue.hasNoPreview(2), "a changed photo may have one now")
+
+        queue.askPreview(3)
+        queue.finished(3, .failed("corrupt"))
+        #expect(!queue.wantsPreview(3), "its thumbnails failed: the xx-large path says so")
+    }
+
     @Test func backgroundWorkWaitsAskedWorkDoesNot() {
         var queue = ThumbnailQueue()
         queue.enqueue(1)
