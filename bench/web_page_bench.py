@@ -3,7 +3,7 @@
 """The page (web/) in headless Chromium over a large root: what issue 52 measures.
 
     bench/web_page_bench.py [--count 100000] [--bin .build/release] [--warm | --no-thumbnails] [--keys 40]
-                            [--rounds N] [--nginx] [--profile] [--web DIR [--web DIR2]]
+                            [--rounds N] [--nginx] [--profile] [--loupe N] [--web DIR [--web DIR2]]
 
 Makes COUNT small real JPEGs (one picture by sample_photos.py, each file told apart by a
 JPEG comment) in folders of 500, starts the real curatord and curatord-web on them, and
@@ -17,6 +17,9 @@ headless Chromium (chromedriver, CDP):
 - key_to_badge_ms: Space on a photo to its badge on screen (through the gateway and the
   daemon), p50 and p95 over --keys presses;
 - renderer_rss_mb: the resident memory of the browser's renderer processes;
+- with --loupe N, loupe_ms: Enter on the first photo (24 megapixels) to its preview
+  loaded, decoded and drawn, then the same for each next one (→, 2 s after the last:
+  the neighbours prefetched meanwhile);
 - with --nginx, the same `large` thumbnails as a plain page of <img loading=lazy> served
   by nginx-light, measured the same way (first paint, scroll, heap, memory), each round
   back to back with the page; with --profile, the functions with the most CPU time of
@@ -56,15 +59,20 @@ def request(sock_path, body):
     return json.loads(data)
 
 
-def make_root(root, count, scratch):
-    base = os.path.join(scratch, "base.jpg")
-    subprocess.run([sys.executable, os.path.join(HERE, "sample_photos.py"), "jpeg", base, "--width", "640",
-                    "--height", "480", "--texture-cache", scratch], check=True, capture_output=True)
-    data = open(base, "rb").read()
+def make_root(root, count, scratch, large=0):
+    """COUNT photos; the first LARGE of them 24-megapixel (6000 x 4000) for the loupe."""
+    def sample(name, width, height):
+        path = os.path.join(scratch, name)
+        subprocess.run([sys.executable, os.path.join(HERE, "sample_photos.py"), "jpeg", path, "--width", str(width),
+                        "--height", str(height), "--texture-cache", scratch], check=True, capture_output=True)
+        return open(path, "rb").read()
+    small = sample("base.jpg", 640, 480)
+    big = sample("big.jpg", 6000, 4000) if large else small
     for i in range(count):
         folder = os.path.join(root, f"{i // 500:04d}")
         if i % 500 == 0:
             os.makedirs(folder, exist_ok=True)
+        data = big if i < large else small
         comment = f"photo {i}".encode()
         with open(os.path.join(folder, f"IMG_{i:06d}.JPG"), "wb") as f:
             f.write(data[:2] + b"\xff\xfe" + (len(comment) + 2).to_bytes(2, "big") + comment + data[2:])
@@ -220,6 +228,7 @@ def measure_page(page, args):
         key_profile = profile.stop()
         key_long = driver.execute_script("return [window.__longest, window.__long]")
         heard_keys = driver.execute_script("return [window.__events, window.__requests]")
+        loupe = driver.execute_async_script(LOUPE, args.loupe) if args.loupe else None
     finally:
         driver.quit()
     latencies.sort()
@@ -234,6 +243,8 @@ def measure_page(page, args):
                             "p95": round(latencies[max(0, int(len(latencies) * 0.95) - 1)], 1),
                             "max": round(latencies[-1], 1), "long_tasks": key_long[1], "longest_task_ms": round(key_long[0], 1)},
     }
+    if loupe:
+        result["loupe_ms"] = {"open": round(loupe[0], 1), "next": [round(t, 1) for t in loupe[1:]]}
     if args.profile:
         result["profile_scroll"] = scroll_profile
         result["profile_keys"] = key_profile
@@ -284,6 +295,29 @@ KEYS = """
       document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: ' ', bubbles: true}));
     }
     press();"""
+
+
+LOUPE = """
+    const done = arguments[arguments.length - 1];
+    const photos = arguments[0];
+    const image = document.querySelector('#loupe .loupe-image');
+    const out = [];
+    // From the key to the new photo loaded, decoded and a frame drawn with it.
+    function timed(key, then) {
+      const t0 = performance.now();
+      image.addEventListener('load', () => {
+        image.decode().then(() => requestAnimationFrame(() => { out.push(performance.now() - t0); then(); }),
+                            () => { out.push(-1); then(); });
+      }, {once: true});
+      document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+    }
+    function next(left) {
+      if (left === 0) { done(out); return; }
+      // The neighbours are fetched while this one is looked at.
+      setTimeout(() => timed('ArrowRight', () => next(left - 1)), 2000);
+    }
+    document.querySelector('[role=gridcell][data-index="0"]').focus();
+    timed('Enter', () => next(photos - 1));"""
 
 
 def start_nginx(thumbnails, scratch, processes):
@@ -346,6 +380,8 @@ def main():
     parser.add_argument("--bin", default=os.path.join(PACKAGE, ".build", "release"))
     parser.add_argument("--warm", action="store_true", help="wait for every thumbnail first")
     parser.add_argument("--keys", type=int, default=40)
+    parser.add_argument("--loupe", type=int, default=0,
+                        help="the first N photos 24-megapixel JPEGs: the first opened in the loupe, then the next ones")
     parser.add_argument("--web", action="append", help="the page's folder (default web/); given twice, both, interleaved")
     parser.add_argument("--rounds", type=int, default=1, help="runs of the page (and of the plain page), interleaved")
     parser.add_argument("--nginx", action="store_true", help="also the thumbnails as a plain <img loading=lazy> page under nginx")
@@ -360,7 +396,7 @@ def main():
         root = os.path.join(scratch, "pics")
         os.makedirs(root)
         started = time.monotonic()
-        make_root(root, args.count, scratch)
+        make_root(root, args.count, scratch, args.loupe)
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(scratch, "data"), XDG_CACHE_HOME=os.path.join(scratch, "cache"),
                    XDG_RUNTIME_DIR=scratch, HOME=scratch, XDG_STATE_HOME=os.path.join(scratch, "xs"),
                    XDG_CONFIG_HOME=os.path.join(scratch, "xc"))

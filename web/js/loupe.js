@@ -112,7 +112,10 @@ export class Loupe {
     this.marks.setAttribute('aria-label', marksText(this.photo) || 'no stars, flag or label');
   }
 
-  /** The neighbours' previews, so that next and previous show at once. */
+  /** The neighbours' previews, so that next and previous show at once. The next one
+   *  is decoded too (a 24-megapixel JPEG takes the browser longer to decode than to
+   *  fetch); the others only fetched, as decoded ones crowd each other out of the
+   *  browser's cache of decoded images. */
   fetchAhead() {
     const photos = this.store.photos;
     this.ahead = [this.index + 1, this.index - 1, this.index + 2]
@@ -121,6 +124,7 @@ export class Loupe {
         const image = new Image();
         image.decoding = 'async';
         image.src = photoURL(photos[i], 'preview');
+        if (i === this.index + 1) image.decode().catch(() => {});  // undecodable: shown as the browser can
         return image;
       });
   }
