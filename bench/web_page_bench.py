@@ -25,7 +25,7 @@ headless Chromium (chromedriver, CDP):
   back to back with the page; with --profile, the functions with the most CPU time of
   their own while scrolling and while pressing keys (CDP Profiler).
 
-Prints one JSON object. Everything it made is removed at the end.
+Prints one JSON object. Everything it made is removed at the end, unless --keep.
 """
 import argparse
 import http.client
@@ -95,7 +95,10 @@ def chrome(args):
                  "--enable-precise-memory-info"):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
-    driver.set_script_timeout(900)  # a screen a frame over 100 000 photos takes minutes
+    # A screen a frame over 100 000 photos, each new row's thumbnails loaded, takes
+    # minutes: the script may, and so may the wait for its answer (120 s by default).
+    driver.set_script_timeout(1800)
+    driver.command_executor._client_config.timeout = 1900
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OBSERVERS})
     return driver
 
@@ -324,6 +327,7 @@ def start_nginx(thumbnails, scratch, processes):
     """nginx-light serving the daemon's `large` thumbnails (the size the page shows at
     176 px cells on a 1x screen) and a plain page of them, one <img loading=lazy> each."""
     site = os.path.join(scratch, "plain")
+    shutil.rmtree(site, ignore_errors=True)  # from an earlier run with --keep
     os.makedirs(site)
     os.symlink(os.path.join(thumbnails, "large"), os.path.join(site, "large"))
     names = sorted(os.listdir(os.path.join(thumbnails, "large")))
@@ -380,6 +384,8 @@ def main():
     parser.add_argument("--bin", default=os.path.join(PACKAGE, ".build", "release"))
     parser.add_argument("--warm", action="store_true", help="wait for every thumbnail first")
     parser.add_argument("--keys", type=int, default=40)
+    parser.add_argument("--keep", metavar="DIR", help="make the root, index and thumbnails in DIR and keep them; "
+                        "given again, they are used as they are (a warm restart): --count and --loupe then change nothing")
     parser.add_argument("--loupe", type=int, default=0,
                         help="the first N photos 24-megapixel JPEGs: the first opened in the loupe, then the next ones")
     parser.add_argument("--web", action="append", help="the page's folder (default web/); given twice, both, interleaved")
@@ -390,13 +396,14 @@ def main():
                         help="a daemon that makes none (the grid's placeholders): the grid alone, without the decoder's load")
     args = parser.parse_args()
 
-    scratch = tempfile.mkdtemp(prefix="curatord-webbench-")
+    scratch = args.keep or tempfile.mkdtemp(prefix="curatord-webbench-")
     processes = []
     try:
         root = os.path.join(scratch, "pics")
-        os.makedirs(root)
         started = time.monotonic()
-        make_root(root, args.count, scratch, args.loupe)
+        if not os.path.isdir(root):
+            os.makedirs(root)
+            make_root(root, args.count, scratch, args.loupe)
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(scratch, "data"), XDG_CACHE_HOME=os.path.join(scratch, "cache"),
                    XDG_RUNTIME_DIR=scratch, HOME=scratch, XDG_STATE_HOME=os.path.join(scratch, "xs"),
                    XDG_CONFIG_HOME=os.path.join(scratch, "xc"))
@@ -451,7 +458,8 @@ def main():
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
-        shutil.rmtree(scratch, ignore_errors=True)
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
