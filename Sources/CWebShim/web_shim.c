@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <stdatomic.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -28,11 +29,18 @@ static enum MHD_Result gate_accept(void *cls, const struct sockaddr *address, so
 
 static void gate_count(void *cls, struct MHD_Connection *connection, void **socket_context,
                        enum MHD_ConnectionNotificationCode code) {
-    (void)connection;
     (void)socket_context;
     struct curator_web_gate *gate = cls;
-    if (code == MHD_CONNECTION_NOTIFY_STARTED) atomic_fetch_add(&gate->open, 1);
-    else if (code == MHD_CONNECTION_NOTIFY_CLOSED) atomic_fetch_sub(&gate->open, 1);
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        atomic_fetch_add(&gate->open, 1);
+        // An event is a few small writes: without this, Nagle holds each behind the
+        // last one's ACK, which the browser delays (tens of milliseconds an event).
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        int on = 1;
+        if (info != NULL) (void)setsockopt(info->connect_fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        atomic_fetch_sub(&gate->open, 1);
+    }
 }
 
 struct MHD_Daemon *curator_web_start(int listener, struct curator_web_limits limits, const struct curator_web_tls *tls,
