@@ -33,8 +33,8 @@ static void gate_count(void *cls, struct MHD_Connection *connection, void **sock
     struct curator_web_gate *gate = cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         atomic_fetch_add(&gate->open, 1);
-        // An event is a few small writes: without this, Nagle holds each behind the
-        // last one's ACK, which the browser delays (tens of milliseconds an event).
+        // An event is a few small writes: without this, Nagle may hold each behind
+        // the last one's ACK, which a client is free to delay.
         const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
         int on = 1;
         if (info != NULL) (void)setsockopt(info->connect_fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
