@@ -105,7 +105,10 @@ def chrome(args):
 
 OBSERVERS = """
     window.__lcp = 0; window.__longest = 0; window.__long = 0;
-    new PerformanceObserver(l => { for (const e of l.getEntries()) window.__lcp = e.startTime; })
+    window.__lcpSeen = [];
+    new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__lcp = e.startTime;
+        const el = e.element; window.__lcpSeen.push([Math.round(e.startTime), e.size,
+          el ? el.tagName + (el.className ? '.' + el.className : '') : (e.url || '?')]); } })
         .observe({type: 'largest-contentful-paint', buffered: true});
     new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__long += 1;
         window.__longest = Math.max(window.__longest, e.duration); } }).observe({type: 'longtask', buffered: true});
@@ -210,12 +213,15 @@ def measure_page(page, args):
         wait_for("the grid", lambda: driver.execute_script(
             "return document.body.dataset.ready === 'true' && document.querySelectorAll('[role=gridcell]').length > 0"), 120)
         wait_for("the whole listing", lambda: driver.execute_script(
-            "return document.querySelectorAll('[role=gridcell]').length > 0 && document.getElementById('view-count').textContent.startsWith('%d ')" % args.count), 120)
+            "return Number(document.getElementById('grid').getAttribute('aria-rowcount')) === %d" % args.count), 120)
         time.sleep(1)
         lcp = driver.execute_script("return window.__lcp")
+        # What came before the first grid: each candidate, the longest tasks, the page's
+        # own requests (the API, the scripts; not the thumbnails) with their times.
+        first = driver.execute_script(FIRST_GRID)
         driver.execute_script("window.__longest = 0; window.__long = 0; window.__events = {}; window.__requests = {};")
         profile = Profile(driver, args.profile)
-        scroll = driver.execute_async_script(SCROLL, "#grid")
+        scroll = driver.execute_async_script(SCROLL, "#grid") if not args.no_scroll else {"frames": 0, "ms": 0, "most": 0}
         time.sleep(0.5)
         scroll_profile = profile.stop()
         heard = driver.execute_script("return [window.__events, window.__requests]")
@@ -236,7 +242,7 @@ def measure_page(page, args):
         driver.quit()
     latencies.sort()
     result = {
-        "lcp_ms": round(lcp, 1),
+        "lcp_ms": round(lcp, 1), "first_grid": first,
         "scroll": {"frames": scroll["frames"], "ms": round(scroll["ms"]), "most_dom_elements": scroll["most"],
                    "long_tasks": long_count, "longest_task_ms": round(longest, 1),
                    "events": heard[0], "requests": heard[1]},
@@ -274,6 +280,19 @@ def measure_plain(url, args):
             "scroll": {"frames": scroll["frames"], "ms": round(scroll["ms"]), "most_dom_elements": scroll["most"],
                        "long_tasks": long_count, "longest_task_ms": round(longest, 1)},
             "js_heap_mb": round(heap["usedSize"] / 1e6, 1), "renderer_rss_mb": rss}
+
+
+FIRST_GRID = """
+    const own = performance.getEntriesByType('resource').filter((e) => !e.name.includes('/photo/'));
+    return {candidates: window.__lcpSeen, long_tasks: window.__long, longest_task_ms: Math.round(window.__longest),
+            requests: own.map((e) => [e.name.replace(location.origin, '').split('?')[0], Math.round(e.startTime),
+                                      Math.round(e.responseEnd), e.encodedBodySize]),
+            photos: (() => { const p = performance.getEntriesByType('resource').filter((e) => e.name.includes('/photo/'));
+              const at = (f) => p.length ? Math.round(f(p)) : null;
+              return {by_lcp: p.filter((e) => e.responseEnd <= window.__lcp).length,
+                      first_start: at((q) => Math.min(...q.map((e) => e.startTime))),
+                      first_end: at((q) => Math.min(...q.map((e) => e.responseEnd))),
+                      median_ms: at((q) => q.map((e) => e.responseEnd - e.startTime).sort((a, b) => a - b)[q.length >> 1])}; })()};"""
 
 
 KEYS = """
@@ -391,6 +410,7 @@ def main():
     parser.add_argument("--web", action="append", help="the page's folder (default web/); given twice, both, interleaved")
     parser.add_argument("--rounds", type=int, default=1, help="runs of the page (and of the plain page), interleaved")
     parser.add_argument("--nginx", action="store_true", help="also the thumbnails as a plain <img loading=lazy> page under nginx")
+    parser.add_argument("--no-scroll", action="store_true", help="skip the scroll (minutes at 100 000 photos)")
     parser.add_argument("--profile", action="store_true", help="CPU profiles of the scroll and the keys: the top functions")
     parser.add_argument("--no-thumbnails", action="store_true",
                         help="a daemon that makes none (the grid's placeholders): the grid alone, without the decoder's load")

@@ -3,9 +3,10 @@
 """The page's folder list over a root of many folders, in headless Chromium: it is
 virtual (a bounded number of elements whatever the count), scrolls to its last folder,
 and is walked by keys (End, Home, Enter). Started by WebPageTests, which made the root
-(COUNT folders f00000, f00001, ..., one photo each) and the gateway.
+(COUNT folders f00000, f00001, ..., one photo each, the first FIRST of them) and the
+gateway. The grid of every photo too: listed in pages, its sections whole and in order.
 
-    folders_page_test.py --url LOGIN_URL --count COUNT --screenshots DIR
+    folders_page_test.py --url LOGIN_URL --count COUNT --first-folder FIRST --screenshots DIR
 """
 import argparse
 import json
@@ -41,6 +42,44 @@ def run(args):
         step(f"{rows} rows: {elements[1]} of them in the DOM, {elements[0]} elements in all")
         if elements[1] > 100 or elements[0] > 2000:
             raise Failure(f"the folder list is not virtual: {elements[1]} folder buttons, {elements[0]} elements")
+
+        photos = args.count - 1 + args.first_folder
+        step(f"the grid of all {photos} photos, listed in pages")
+        wait(f"{photos} photos in the grid", lambda: page.js(
+            "return Number(document.getElementById('grid').getAttribute('aria-rowcount'))") == photos, timeout=60)
+        header = page.js("const h = document.querySelector('.grid-header'); return h && h.textContent")
+        if header != f"f00000{args.first_folder} photos":
+            raise Failure(f"the first section's header says {header!r}")
+        # The first page (300 photos) ends inside the first folder: the second page's
+        # part of it must follow on, with no second header.
+        joined = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const grid = document.getElementById('grid');
+            function look() {
+              const a = grid.querySelector('[data-index="299"]'), b = grid.querySelector('[data-index="300"]');
+              if (!(a && b)) { grid.scrollTop += grid.clientHeight / 3; requestAnimationFrame(look); return; }
+              const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+              const headers = [...grid.querySelectorAll('.grid-header .section-name')].map((h) => h.textContent);
+              done({sameRow: ra.top === rb.top && rb.left > ra.left, nextRow: rb.top > ra.top && rb.top - ra.top < ra.height + 20,
+                    headers, position: b.querySelector('.cell-position').textContent});
+            }
+            look();""")
+        step(f"photos 300 and 301: {joined}")
+        if not (joined["sameRow"] or joined["nextRow"]) or "f00000" in joined["headers"] or joined["position"] != "301":
+            raise Failure(f"the first folder's section is cut where its pages meet: {joined}")
+        last_photo = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const grid = document.getElementById('grid');
+            grid.scrollTop = grid.scrollHeight;
+            requestAnimationFrame(() => requestAnimationFrame(() => {
+              const cell = grid.querySelector(`[data-index="${arguments[0] - 1}"]`);
+              const headers = [...grid.querySelectorAll('.grid-header .section-name')].map((h) => h.textContent);
+              done(cell && [cell.getAttribute('aria-label'), headers[headers.length - 1]]);
+            }));""", photos)
+        step(f"the grid's last photo: {last_photo}")
+        if last_photo != [f"{photos}. IMG.JPG", last]:
+            raise Failure(f"the grid's last photo is {last_photo}, not {photos}. IMG.JPG in {last}")
+        page.screenshot("folders-grid-bottom")
 
         step("scroll the list from the first folder to the last, a screen a frame")
         page.js("window.__longest = 0; window.__long = 0;")
@@ -100,6 +139,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--first-folder", type=int, default=1, help="photos in the first folder")
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--axe", default=None)
     args = parser.parse_args()

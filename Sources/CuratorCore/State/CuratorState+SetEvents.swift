@@ -12,9 +12,9 @@ extension CuratorState {
             setWatch.generation = library.generation
             setWatch.dirty = true
         }
-        guard events.hasSubscribers, setWatch.dirty, now >= setWatch.checkedAt + SetWatch.intervalNanoseconds else { return }
-        setWatch.checkedAt = now
+        guard events.hasSubscribers, setWatch.dirty, now >= setWatch.nextAt else { return }
         setWatch.dirty = false
+        defer { setWatch.worked(since: now, until: MonotonicClock.nanoseconds()) }
         let users = events.subscriberUIDs
         setWatch.digests = setWatch.digests.filter { users.contains($0.key) }
         for uid in users {

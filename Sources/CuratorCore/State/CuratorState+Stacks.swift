@@ -26,7 +26,7 @@ extension CuratorState {
     /// The measures of a photo, when it is still the file they were made of.
     func applyLook(_ id: Int64, _ look: StackLook) {
         guard let photo = library.photo(id), look.valid(size: photo.identity.size, mtimeNs: photo.identity.mtimeNs) != nil else { return }
-        stackLooks[id] = look
+        stackLooks.set(look, of: id)
         setWatch.dirty = true
         do {
             try library.batch { try library.store.setStackLook(id, look) }
@@ -37,9 +37,32 @@ extension CuratorState {
     }
 
     /// The stacks made of the listed groups `uid` may see (as duplicate sets are:
-    /// a stack shown to a user holds only photos that user may see). A group is
-    /// known by its shown photo: its capture time, camera and measures.
-    func stacks(uid: UInt32) -> [Stack] {
+    /// a stack shown to a user holds only photos that user may see).
+    func stacks(uid: UInt32) -> [Stack] { foundStacks(uid: uid).stacks }
+
+    func stackMarks(uid: UInt32) -> [Int64: StackMark] { foundStacks(uid: uid).marks }
+
+    /// The stacks `uid` sees, found again only when what they depend on changed.
+    private func foundStacks(uid: UInt32) -> FoundStacks {
+        let basis = FoundStacks.Basis(library: library.generation, access: access.generation, looks: stackLooks.version,
+                                      marks: marks.version, roots: rootOrder,
+                                      online: rootOrder.map { roots[$0]?.online ?? false })
+        if let found = stackLooks.stacks(uid: uid, basis: basis) { return found }
+        let stacks = findStacks(uid: uid)
+        var marks: [Int64: StackMark] = [:]
+        for stack in stacks {
+            for (index, member) in stack.members.enumerated() {
+                marks[member.groupID] = StackMark(stack: stack.id, count: stack.members.count, keeper: index == 0,
+                                                  reason: stack.keeperReason)
+            }
+        }
+        let found = FoundStacks(basis: basis, stacks: stacks, marks: marks)
+        stackLooks.keep(found, uid: uid)
+        return found
+    }
+
+    /// A group is known by its shown photo: its capture time, camera and measures.
+    private func findStacks(uid: UInt32) -> [Stack] {
         let rootRank = Dictionary(uniqueKeysWithValues: rootOrder.enumerated().map { ($1, $0) })
         var listable: [Int32: Bool] = [:]
         var members: [StackMember] = []
@@ -62,17 +85,6 @@ extension CuratorState {
                                        rootOrder: rank, path: path))
         }
         return StackSets.find(members)
-    }
-
-    func stackMarks(uid: UInt32) -> [Int64: StackMark] {
-        var marks: [Int64: StackMark] = [:]
-        for stack in stacks(uid: uid) {
-            for (index, member) in stack.members.enumerated() {
-                marks[member.groupID] = StackMark(stack: stack.id, count: stack.members.count, keeper: index == 0,
-                                                  reason: stack.keeperReason)
-            }
-        }
-        return marks
     }
 
     /// `view` with only the groups in a stack (`only`), and/or each stack as one

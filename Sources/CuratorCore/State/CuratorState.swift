@@ -19,7 +19,7 @@ import FoundationEssentials
 /// - `viewCache` (`ViewCache`): the last views resolved;
 /// - `access` (`FolderAccess`): which folders each user may list, for reads;
 /// - `contentHashes` (`ContentHashes`): content hashes for the duplicate search, reads still to make;
-/// - `stackLooks`: each measured photo's `StackLook`, for the stack search;
+/// - `stackLooks` (`StackLookTable`): each measured photo's `StackLook`, each user's stacks found from them;
 /// - `setWatch` (`SetWatch`): what subscribers were last told of their stacks and duplicate sets;
 /// - `marks` (`PhotoMarksTable`): the sidecars' marks, the groups' resolved from them, reads still to make;
 /// - `encoder`: the JSON encoder of answers made under the lock.
@@ -47,7 +47,7 @@ final class CuratorState {
     var viewCache = ViewCache()
     var access = FolderAccess()
     var contentHashes = ContentHashes()
-    var stackLooks: [Int64: StackLook] = [:]
+    var stackLooks = StackLookTable()
     var setWatch = SetWatch()
     var marks = PhotoMarksTable()
     /// One encoder for the answers made under the lock (session commands), rather
@@ -64,7 +64,7 @@ final class CuratorState {
         for row in library.photos.rows where row.capture == .pending { capturePending.append(row.id, root: library.photos.rootID(of: row)) }
         queueAllThumbnails()
         contentHashes.records = try library.store.loadContentHashes()
-        stackLooks = try library.store.loadStackLooks()
+        stackLooks = StackLookTable(looks: try library.store.loadStackLooks())
         try loadMarks()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.
