@@ -22,8 +22,11 @@ struct GroupShift: Sendable {
 /// when a group splits (a rename out of it), the photo that gave the id keeps it.
 extension PhotoLibrary {
     /// Every row of a group, the shown photo among them.
-    func rows(ofGroup group: Int64) -> [Int64] {
-        if let rows = groupLinks[group] { return rows }
+    func rows(ofGroup group: Int64) -> [Int64] { Self.rows(ofGroup: group, links: groupLinks, photos: photos) }
+
+    /// `rows(ofGroup:)` of a library's links and table as they were (`SetInputs`).
+    static func rows(ofGroup group: Int64, links: GroupLinks, photos: PhotoTable) -> [Int64] {
+        if let rows = links[group] { return rows }
         if let row = photos.row(group), photos.groupID(of: row) == group { return [group] }
         return []
     }

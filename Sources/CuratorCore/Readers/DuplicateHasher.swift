@@ -46,15 +46,19 @@ public final class DuplicateHasher: Sendable {
 
     private var isStopping: Bool { curator.isStopping || stopped.load(ordering: .acquiring) }
 
-    /// `announcing`: this loop is the daemon's idle tick that tells set changes.
+    /// `announcing`: this loop is the daemon's idle tick that tells set changes (their
+    /// search runs here, outside the lock, at idle priority).
     private func run(announcing: Bool) {
         if curator_idle_thread() != 0 { log.notice("content hasher: lowering its priority: \(Errno(errno))") }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileHasher.bufferSize, alignment: 4096)
         defer { buffer.deallocate() }
         while !isStopping {
+            if announcing, let look = curator.withState({ $0.setLookDue() }) {
+                let found = look.find()
+                curator.withState { $0.finishSetLook(look, found: found) }
+            }
             let (work, held) = curator.withState { state in
-                if announcing { state.announceSetChanges() }
-                return (state.takeHashWork(limit: Self.batchSize), !state.hashingMayRun)
+                (state.takeHashWork(limit: Self.batchSize), !state.hashingMayRun)
             }
             if work.isEmpty {
                 // Held by a walk or a batch: the reads come as it ends, so look again soon.

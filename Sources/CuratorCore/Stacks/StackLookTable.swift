@@ -52,4 +52,17 @@ struct FoundStacks {
     var basis: Basis
     var stacks: [Stack]
     var marks: [Int64: StackMark]
+
+    init(basis: Basis, stacks: [Stack]) {
+        self.basis = basis
+        self.stacks = stacks
+        var marks: [Int64: StackMark] = [:]
+        for stack in stacks {
+            for (index, member) in stack.members.enumerated() {
+                marks[member.groupID] = StackMark(stack: stack.id, count: stack.members.count, keeper: index == 0,
+                                                  reason: stack.keeperReason)
+            }
+        }
+        self.marks = marks
+    }
 }

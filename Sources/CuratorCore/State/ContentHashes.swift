@@ -34,6 +34,12 @@ struct ContentHashes {
     private(set) var generation: UInt64 = 0
     /// The sets last found for each user (`CuratorState.duplicateSets`).
     var found: [UInt32: FoundDuplicates] = [:]
+
+    mutating func keep(_ sets: FoundDuplicates, uid: UInt32) {
+        // Kept for a few users at most: each holds every hashed group.
+        if found.count >= 8 && found[uid] == nil { found.removeAll() }
+        found[uid] = sets
+    }
     /// Files that could not be read, with the size and mtime they had then.
     var unreadable: [Int64: HashRecord] = [:]
     /// Reads planned, the next last.
@@ -74,4 +80,16 @@ struct FoundDuplicates {
     var sets: [DuplicateSet]
     /// Each group in a set, with its set and whether it is (a file of) the keeper.
     var marks: [Int64: DuplicateMark]
+
+    init(basis: Basis, sets: [DuplicateSet]) {
+        self.basis = basis
+        self.sets = sets
+        var marks: [Int64: DuplicateMark] = [:]
+        for set in sets {
+            for (index, copy) in set.copies.enumerated() {
+                for unit in copy.units { marks[unit.groupID] = DuplicateMark(set: set.id, keeper: index == 0) }
+            }
+        }
+        self.marks = marks
+    }
 }

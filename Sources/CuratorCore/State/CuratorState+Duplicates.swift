@@ -13,51 +13,40 @@ extension CuratorState {
     /// The sets `uid` sees, found again only when the library, the permissions, the
     /// hashes or the roots changed since they were last found for `uid`.
     private func foundDuplicates(uid: UInt32) -> FoundDuplicates {
-        let basis = FoundDuplicates.Basis(library: library.generation, access: access.generation,
-                                          hashes: contentHashes.generation, roots: rootOrder,
-                                          searched: rootOrder.map { roots[$0].map { $0.online && !$0.onShare } ?? false })
+        let basis = duplicateBasis
         if let found = contentHashes.found[uid], found.basis == basis { return found }
-        let sets = findDuplicateSets(uid: uid)
-        var marks: [Int64: DuplicateMark] = [:]
-        for set in sets {
-            for (index, copy) in set.copies.enumerated() {
-                for unit in copy.units { marks[unit.groupID] = DuplicateMark(set: set.id, keeper: index == 0) }
-            }
-        }
-        let found = FoundDuplicates(basis: basis, sets: sets, marks: marks)
-        // Kept for a few users at most: each holds every hashed group.
-        if contentHashes.found.count >= 8 { contentHashes.found.removeAll() }
-        contentHashes.found[uid] = found
+        let found = FoundDuplicates(basis: basis, sets: setInputs.duplicateSets(listable: listableFolders(uid: uid)))
+        contentHashes.keep(found, uid: uid)
         return found
     }
 
-    private func findDuplicateSets(uid: UInt32) -> [DuplicateSet] {
-        let rootRank = Dictionary(uniqueKeysWithValues: rootOrder.enumerated().map { ($1, $0) })
-        var listable: [Int32: Bool] = [:]
-        var units: [DuplicateUnit] = []
-        let table = library.photos
-        for row in table.rows where row.role == .shown {
-            // Only a file that has hashes can be in a set: most photos stop here.
-            guard contentHashes.record(row.id, size: row.size, mtimeNs: row.mtimeNs) != nil else { continue }
-            let root = table.rootID(of: row)
-            guard let runtime = roots[root], runtime.online, !runtime.onShare, let rank = rootRank[root] else { continue }
-            let visible = listable[row.folderID] ?? mayList(folderID: row.folderID, root: root, uid: uid)
-            listable[row.folderID] = visible
-            guard visible else { continue }
-            let group = table.groupID(of: row)
-            let ids = library.rows(ofGroup: group)
-            var files: [DuplicateFile] = []
-            for id in ids.isEmpty ? [row.id] : ids {
-                guard let member = table.row(id) else { continue }
-                files.append(DuplicateFile(photoID: id, device: table.device(of: member), inode: member.inode, size: member.size))
-            }
-            let path = (library.folderPath(row.folderID) ?? .empty).appending(table.name(of: row))
-            units.append(DuplicateUnit(groupID: group, files: files, mtimeNs: row.mtimeNs, rootOrder: rank, path: path))
+    /// What a user's duplicate sets are found from now (`FoundDuplicates.Basis`).
+    var duplicateBasis: FoundDuplicates.Basis {
+        FoundDuplicates.Basis(library: library.generation, access: access.generation, hashes: contentHashes.generation,
+                              roots: rootOrder, searched: rootOrder.map { roots[$0].map { $0.online && !$0.onShare } ?? false })
+    }
+
+    /// The state's values the set searches read (`SetInputs`), as they are now.
+    var setInputs: SetInputs {
+        let order = rootOrder
+        var online = Set<Int32>()
+        var searched = Set<Int32>()
+        for id in order {
+            guard let runtime = roots[id], runtime.online else { continue }
+            online.insert(id)
+            if !runtime.onShare { searched.insert(id) }
         }
-        return DuplicateSets.find(units) { id in
-            guard let row = table.row(id), let record = contentHashes.record(id, size: row.size, mtimeNs: row.mtimeNs) else { return nil }
-            let file = DuplicateFile(photoID: id, device: table.device(of: row), inode: row.inode, size: row.size)
-            return DuplicateStages.contentKey(file, head: record.head, full: record.full)
-        }
+        return SetInputs(table: library.photos, tree: library.tree, groupLinks: library.groupLinks, looks: stackLooks,
+                         marks: marks, hashes: contentHashes,
+                         rootRank: Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) }),
+                         online: online, searched: searched)
+    }
+
+    /// The folders `uid` may list; nil when every one (root, or a user who may).
+    func listableFolders(uid: UInt32) -> Set<Int32>? {
+        if listsEverything(uid: uid) { return nil }
+        var listable = Set<Int32>()
+        for (id, folder) in library.folders where mayList(folderID: id, root: folder.rootID, uid: uid) { listable.insert(id) }
+        return listable
     }
 }

@@ -5,32 +5,44 @@ import CuratorSystem
 /// `sets` events: a subscriber's user is told when their stacks or duplicate sets
 /// formed, changed or went, so that a client showing them lists again. Each user
 /// gets the event of what they may see only (sets are made of the photos they may
-/// list), with the count of their sets of that kind.
+/// list), with the count of their sets of that kind. The sets are found outside
+/// the lock (`SetLook`), on the state's values taken in one locked step; what was
+/// found is told, and kept for listings, in another.
 extension CuratorState {
-    func announceSetChanges(now: UInt64 = MonotonicClock.nanoseconds()) {
+    /// The look the set watch is due for, if any (and the watch then clean).
+    func setLookDue(now: UInt64 = MonotonicClock.nanoseconds()) -> SetLook? {
         if setWatch.generation != library.generation {
             setWatch.generation = library.generation
             setWatch.dirty = true
         }
-        guard events.hasSubscribers, setWatch.dirty, now >= setWatch.nextAt else { return }
+        guard events.hasSubscribers, setWatch.dirty, now >= setWatch.nextAt else { return nil }
         setWatch.dirty = false
-        defer { setWatch.worked(since: now, until: MonotonicClock.nanoseconds()) }
         let users = events.subscriberUIDs
         setWatch.digests = setWatch.digests.filter { users.contains($0.key) }
-        for uid in users {
-            let stacks = stacks(uid: uid)
-            let duplicates = duplicateSets(uid: uid)
-            let digest = (stacks: Self.digest(stacks.map { $0.members.map(\.groupID) }),
-                          duplicates: Self.digest(duplicates.map { $0.copies.flatMap { $0.units.map(\.groupID) } }))
-            let before = setWatch.digests[uid]
-            setWatch.digests[uid] = digest
+        return SetLook(startedAt: now, inputs: setInputs, stackBasis: stackBasis, duplicateBasis: duplicateBasis,
+                       users: users.sorted().map { ($0, listableFolders(uid: $0)) })
+    }
+
+    /// What `look` found: kept for listings while its basis holds, and told to each
+    /// user whose sets changed since the look before.
+    func finishSetLook(_ look: SetLook, found: [SetLook.Found], endedAt: UInt64 = MonotonicClock.nanoseconds()) {
+        setWatch.worked(since: look.startedAt, until: endedAt)
+        let stacksHold = look.stackBasis == stackBasis
+        let duplicatesHold = look.duplicateBasis == duplicateBasis
+        for each in found {
+            if stacksHold { stackLooks.keep(each.stacks, uid: each.uid) }
+            if duplicatesHold { contentHashes.keep(each.duplicates, uid: each.uid) }
+            let digest = (stacks: Self.digest(each.stacks.stacks.map { $0.members.map(\.groupID) }),
+                          duplicates: Self.digest(each.duplicates.sets.map { $0.copies.flatMap { $0.units.map(\.groupID) } }))
+            let before = setWatch.digests[each.uid]
+            setWatch.digests[each.uid] = digest
             // A user's first look is what they will list: nothing to tell.
             guard let before else { continue }
             if before.stacks != digest.stacks {
-                events.send(Event(event: .sets, state: "stacks", count: stacks.count), toUID: uid)
+                events.send(Event(event: .sets, state: "stacks", count: each.stacks.stacks.count), toUID: each.uid)
             }
             if before.duplicates != digest.duplicates {
-                events.send(Event(event: .sets, state: "duplicates", count: duplicates.count), toUID: uid)
+                events.send(Event(event: .sets, state: "duplicates", count: each.duplicates.sets.count), toUID: each.uid)
             }
         }
     }
@@ -42,5 +54,28 @@ extension CuratorState {
         hasher.combine(sets.count)
         for set in sets { hasher.combine(set) }
         return hasher.finalize()
+    }
+}
+
+/// One look of the set watch: the state's values at its start, and for each
+/// subscribing user the folders they may list. `find` runs outside the lock.
+struct SetLook {
+    struct Found {
+        var uid: UInt32
+        var stacks: FoundStacks
+        var duplicates: FoundDuplicates
+    }
+
+    var startedAt: UInt64
+    var inputs: SetInputs
+    var stackBasis: FoundStacks.Basis
+    var duplicateBasis: FoundDuplicates.Basis
+    var users: [(uid: UInt32, listable: Set<Int32>?)]
+
+    func find() -> [Found] {
+        users.map { user in
+            Found(uid: user.uid, stacks: FoundStacks(basis: stackBasis, stacks: inputs.stacks(listable: user.listable)),
+                  duplicates: FoundDuplicates(basis: duplicateBasis, sets: inputs.duplicateSets(listable: user.listable)))
+        }
     }
 }

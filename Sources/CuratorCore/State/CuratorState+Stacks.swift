@@ -44,47 +44,17 @@ extension CuratorState {
 
     /// The stacks `uid` sees, found again only when what they depend on changed.
     private func foundStacks(uid: UInt32) -> FoundStacks {
-        let basis = FoundStacks.Basis(library: library.generation, access: access.generation, looks: stackLooks.version,
-                                      marks: marks.version, roots: rootOrder,
-                                      online: rootOrder.map { roots[$0]?.online ?? false })
+        let basis = stackBasis
         if let found = stackLooks.stacks(uid: uid, basis: basis) { return found }
-        let stacks = findStacks(uid: uid)
-        var marks: [Int64: StackMark] = [:]
-        for stack in stacks {
-            for (index, member) in stack.members.enumerated() {
-                marks[member.groupID] = StackMark(stack: stack.id, count: stack.members.count, keeper: index == 0,
-                                                  reason: stack.keeperReason)
-            }
-        }
-        let found = FoundStacks(basis: basis, stacks: stacks, marks: marks)
+        let found = FoundStacks(basis: basis, stacks: setInputs.stacks(listable: listableFolders(uid: uid)))
         stackLooks.keep(found, uid: uid)
         return found
     }
 
-    /// A group is known by its shown photo: its capture time, camera and measures.
-    private func findStacks(uid: UInt32) -> [Stack] {
-        let rootRank = Dictionary(uniqueKeysWithValues: rootOrder.enumerated().map { ($1, $0) })
-        var listable: [Int32: Bool] = [:]
-        var members: [StackMember] = []
-        let table = library.photos
-        for row in table.rows where row.role == .shown {
-            guard let seconds = row.capture.seconds,
-                  let look = stackLooks[row.id]?.valid(size: row.size, mtimeNs: row.mtimeNs) else { continue }
-            let root = table.rootID(of: row)
-            guard let runtime = roots[root], runtime.online, let rank = rootRank[root] else { continue }
-            let visible = listable[row.folderID] ?? mayList(folderID: row.folderID, root: root, uid: uid)
-            listable[row.folderID] = visible
-            guard visible else { continue }
-            let milliseconds = Int64(table.captureDetail(of: row).milliseconds ?? 0)
-            let path = (library.folderPath(row.folderID) ?? .empty).appending(table.name(of: row))
-            // The group's stars as its sidecars say (`PhotoMarksTable`): the keeper is
-            // the highest rated before the sharpest.
-            let group = table.groupID(of: row)
-            members.append(StackMember(groupID: group, camera: look.camera, instantMs: seconds * 1000 + milliseconds,
-                                       dHash: look.dHash, sharpness: look.sharpness, rating: marks.marks(ofGroup: group).rating,
-                                       rootOrder: rank, path: path))
-        }
-        return StackSets.find(members)
+    /// What a user's stacks are found from now (`FoundStacks.Basis`).
+    var stackBasis: FoundStacks.Basis {
+        FoundStacks.Basis(library: library.generation, access: access.generation, looks: stackLooks.version,
+                          marks: marks.version, roots: rootOrder, online: rootOrder.map { roots[$0]?.online ?? false })
     }
 
     /// `view` with only the groups in a stack (`only`), and/or each stack as one

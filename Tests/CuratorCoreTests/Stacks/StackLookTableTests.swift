@@ -9,7 +9,7 @@ import Testing
 
     @Test func keptStacksAreGivenBackOnlyForTheirBasisAndUser() {
         var table = StackLookTable()
-        table.keep(FoundStacks(basis: basis, stacks: [], marks: [:]), uid: 1000)
+        table.keep(FoundStacks(basis: basis, stacks: []), uid: 1000)
         #expect(table.stacks(uid: 1000, basis: basis) != nil)
         #expect(table.stacks(uid: 1001, basis: basis) == nil)
         var changed = [basis, basis, basis, basis, basis]
