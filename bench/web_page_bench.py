@@ -7,7 +7,8 @@
 
 Makes COUNT small real JPEGs (one picture by sample_photos.py, each file told apart by a
 JPEG comment) in folders of 500, starts the real curatord and curatord-web on them, and
-with --warm waits until every thumbnail is made (the daemon's backlog at 0). Then, in
+with --warm waits until the daemon's background work is done: every thumbnail made
+with its stack measures, the content hashes read, the sidecars read. Then, in
 headless Chromium (chromedriver, CDP):
 
 - lcp_ms: Largest Contentful Paint from navigation to the first grid;
@@ -18,8 +19,8 @@ headless Chromium (chromedriver, CDP):
   daemon), p50 and p95 over --keys presses;
 - renderer_rss_mb: the resident memory of the browser's renderer processes;
 - with --loupe N, loupe_ms: Enter on the first photo (24 megapixels) to its preview
-  loaded, decoded and drawn, then the same for each next one (→, 2 s after the last:
-  the neighbours prefetched meanwhile);
+  painted (Element Timing), then the same for each next one (→, 2 s after the last:
+  the next one prepared meanwhile, when it was painted unseen: the frame after →);
 - with --nginx, the same `large` thumbnails as a plain page of <img loading=lazy> served
   by nginx-light, measured the same way (first paint, scroll, heap, memory), each round
   back to back with the page; with --profile, the functions with the most CPU time of
@@ -108,10 +109,15 @@ OBSERVERS = """
     window.__lcpSeen = [];
     new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__lcp = e.startTime;
         const el = e.element; window.__lcpSeen.push([Math.round(e.startTime), e.size,
-          el ? el.tagName + (el.className ? '.' + el.className : '') : (e.url || '?')]); } })
+          el ? el.tagName + (el.className ? '.' + el.className : '') : '?', Math.round(e.loadTime),
+          e.url ? e.url.split('/photo/').pop() : '']); } })
         .observe({type: 'largest-contentful-paint', buffered: true});
     new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__long += 1;
         window.__longest = Math.max(window.__longest, e.duration); } }).observe({type: 'longtask', buffered: true});
+    // When each image with \`elementtiming\` was first painted, by address.
+    window.__painted = {};
+    new PerformanceObserver(l => { for (const e of l.getEntries()) if (e.url) window.__painted[e.url] = e.renderTime || e.loadTime; })
+        .observe({type: 'element', buffered: true});
     // What the page heard and asked while measured: events by kind, requests by address.
     window.__events = {}; window.__requests = {};
     if (window.EventSource) {
@@ -134,12 +140,13 @@ OBSERVERS = """
 SCROLL = """
     const done = arguments[arguments.length - 1];
     const scroller = arguments[0] ? document.querySelector(arguments[0]) : document.scrollingElement;
+    const part = arguments[1];
     let most = 0, frames = 0;
     const t0 = performance.now();
     function step() {
       most = Math.max(most, document.getElementsByTagName('*').length);
       frames += 1;
-      if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) {
+      if (scroller.scrollTop + scroller.clientHeight >= Math.min(scroller.scrollHeight - 1, part * scroller.scrollHeight)) {
         done({most, frames, ms: performance.now() - t0});
         return;
       }
@@ -209,6 +216,7 @@ def measure_page(page, args):
     try:
         driver.get(base + "/login")  # the origin, for its cookie
         driver.add_cookie({"name": name, "value": value, "path": "/"})
+        load_profile = Profile(driver, args.profile)
         driver.get(base + "/")
         wait_for("the grid", lambda: driver.execute_script(
             "return document.body.dataset.ready === 'true' && document.querySelectorAll('[role=gridcell]').length > 0"), 120)
@@ -219,9 +227,10 @@ def measure_page(page, args):
         # What came before the first grid: each candidate, the longest tasks, the page's
         # own requests (the API, the scripts; not the thumbnails) with their times.
         first = driver.execute_script(FIRST_GRID)
+        first["profile"] = load_profile.stop()
         driver.execute_script("window.__longest = 0; window.__long = 0; window.__events = {}; window.__requests = {};")
         profile = Profile(driver, args.profile)
-        scroll = driver.execute_async_script(SCROLL, "#grid") if not args.no_scroll else {"frames": 0, "ms": 0, "most": 0}
+        scroll = driver.execute_async_script(SCROLL, "#grid", args.scroll_part) if not args.no_scroll else {"frames": 0, "ms": 0, "most": 0}
         time.sleep(0.5)
         scroll_profile = profile.stop()
         heard = driver.execute_script("return [window.__events, window.__requests]")
@@ -238,6 +247,7 @@ def measure_page(page, args):
         key_long = driver.execute_script("return [window.__longest, window.__long]")
         heard_keys = driver.execute_script("return [window.__events, window.__requests]")
         loupe = driver.execute_async_script(LOUPE, args.loupe) if args.loupe else None
+        previews = driver.execute_script(PREVIEWS) if args.loupe else None
     finally:
         driver.quit()
     latencies.sort()
@@ -253,7 +263,7 @@ def measure_page(page, args):
                             "max": round(latencies[-1], 1), "long_tasks": key_long[1], "longest_task_ms": round(key_long[0], 1)},
     }
     if loupe:
-        result["loupe_ms"] = {"open": round(loupe[0], 1), "next": [round(t, 1) for t in loupe[1:]]}
+        result["loupe_ms"] = {"open": round(loupe[0], 1), "next": [round(t, 1) for t in loupe[1:]], "previews": previews}
     if args.profile:
         result["profile_scroll"] = scroll_profile
         result["profile_keys"] = key_profile
@@ -269,7 +279,7 @@ def measure_plain(url, args):
         time.sleep(3)
         lcp = driver.execute_script("return window.__lcp")
         driver.execute_script("window.__longest = 0; window.__long = 0;")
-        scroll = driver.execute_async_script(SCROLL, None)
+        scroll = driver.execute_async_script(SCROLL, None, args.scroll_part)
         time.sleep(0.5)
         longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
         heap = driver.execute_cdp_cmd("Runtime.getHeapUsage", {})
@@ -287,6 +297,9 @@ FIRST_GRID = """
     return {candidates: window.__lcpSeen, long_tasks: window.__long, longest_task_ms: Math.round(window.__longest),
             requests: own.map((e) => [e.name.replace(location.origin, '').split('?')[0], Math.round(e.startTime),
                                       Math.round(e.responseEnd), e.encodedBodySize]),
+            lcp_resource: (() => { const seen = window.__lcpSeen[window.__lcpSeen.length - 1];
+              const e = seen && seen[4] && performance.getEntriesByType('resource').find((r) => r.name.endsWith(seen[4]));
+              return e ? [Math.round(e.startTime), Math.round(e.responseStart), Math.round(e.responseEnd)] : null; })(),
             photos: (() => { const p = performance.getEntriesByType('resource').filter((e) => e.name.includes('/photo/'));
               const at = (f) => p.length ? Math.round(f(p)) : null;
               return {by_lcp: p.filter((e) => e.responseEnd <= window.__lcp).length,
@@ -322,16 +335,23 @@ KEYS = """
 LOUPE = """
     const done = arguments[arguments.length - 1];
     const photos = arguments[0];
-    const image = document.querySelector('#loupe .loupe-image');
     const out = [];
-    // From the key to the new photo loaded, decoded and a frame drawn with it.
+    // From the key to the new photo on screen: its first paint (Element Timing, the
+    // loupe's images carry \`elementtiming\`), or, for a photo the loupe had drawn
+    // unseen under the one shown (decoded at its size), the first frame after the key.
     function timed(key, then) {
       const t0 = performance.now();
-      image.addEventListener('load', () => {
-        image.decode().then(() => requestAnimationFrame(() => { out.push(performance.now() - t0); then(); }),
-                            () => { out.push(-1); then(); });
-      }, {once: true});
       document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+      const url = document.querySelector('#loupe .loupe-image').src;
+      if (window.__painted[url] !== undefined) {
+        requestAnimationFrame(() => requestAnimationFrame(() => { out.push(performance.now() - t0); then(); }));
+        return;
+      }
+      (function wait() {
+        const at = window.__painted[url];
+        if (at !== undefined && at >= t0) { out.push(at - t0); then(); return; }
+        setTimeout(wait, 5);
+      })();
     }
     function next(left) {
       if (left === 0) { done(out); return; }
@@ -340,6 +360,13 @@ LOUPE = """
     }
     document.querySelector('[role=gridcell][data-index="0"]').focus();
     timed('Enter', () => next(photos - 1));"""
+
+
+# Each preview's fetch: when asked, its first byte and its end, from the page's start.
+PREVIEWS = """
+    return performance.getEntriesByType('resource').filter((e) => e.name.includes('/preview'))
+        .map((e) => [e.name.split('/photo/')[1].split('/')[0], Math.round(e.startTime), Math.round(e.responseStart),
+                     Math.round(e.responseEnd), e.encodedBodySize]);"""
 
 
 def start_nginx(thumbnails, scratch, processes):
@@ -411,6 +438,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=1, help="runs of the page (and of the plain page), interleaved")
     parser.add_argument("--nginx", action="store_true", help="also the thumbnails as a plain <img loading=lazy> page under nginx")
     parser.add_argument("--no-scroll", action="store_true", help="skip the scroll (minutes at 100 000 photos)")
+    parser.add_argument("--scroll-part", type=float, default=1.0, help="scroll this part of the way down (to look at it)")
     parser.add_argument("--profile", action="store_true", help="CPU profiles of the scroll and the keys: the top functions")
     parser.add_argument("--no-thumbnails", action="store_true",
                         help="a daemon that makes none (the grid's placeholders): the grid alone, without the decoder's load")
@@ -441,7 +469,13 @@ def main():
                 return None  # not listening yet, or busy: asked again
         wait_for("the daemon's scan", lambda: (status() or {"scanning": True})["scanning"] is False, 600)
         if args.warm:
-            wait_for("warm thumbnails", lambda: (status() or {}).get("thumbnails", {}).get("backlog", 1) == 0, 3600)
+            # The thumbnails (and the measures of the stacks, made with them), the
+            # content hashes and the sidecars: nothing left in the background.
+            def idle():
+                now = status() or {}
+                return (now.get("thumbnails", {}).get("backlog", 1) == 0 and now.get("hash_pending", 1) == 0
+                        and now.get("xmp_pending", 1) == 0)
+            wait_for("the daemon's background work", idle, 3600)
         prepared = time.monotonic() - started
         load = os.getloadavg()
         pages = {}

@@ -28,6 +28,8 @@ export async function call(cmd, args = {}) {
       body: JSON.stringify(args),
       credentials: 'same-origin',
       cache: 'no-store',
+      // Before the thumbnails waiting for a connection (where the browser knows it).
+      priority: 'high',
     });
   } catch (error) {
     throw new ApiError(0, { code: 'network', message: 'The gateway does not answer: ' + error.message });

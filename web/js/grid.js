@@ -159,8 +159,7 @@ export class Grid {
         row.layout = now;
         this.paintRow(row, true);
       } else {
-        row.element.remove();
-        this.live.delete(index);
+        this.drop(index, row);
       }
     }
     this.render();
@@ -199,8 +198,7 @@ export class Grid {
     for (const [index, row] of this.live) {
       if (index < first || index > last) {
         if (row.element.contains(document.activeElement)) continue;
-        row.element.remove();
-        this.live.delete(index);
+        this.drop(index, row);
       }
     }
     for (let index = first; index <= last; index += 1) {
@@ -210,6 +208,33 @@ export class Grid {
       this.paintRow(row, true);
       this.spacer.append(row.element);
     }
+  }
+
+  /** Resolves once the thumbnails on screen are loaded and drawn, or after `limit` ms. */
+  imagesSettled(limit) {
+    const waiting = [...this.spacer.querySelectorAll('img[src]')].filter((image) => !image.complete);
+    const loaded = Promise.all(waiting.map((image) => new Promise((resolve) => {
+      image.addEventListener('load', resolve, { once: true });
+      image.addEventListener('error', resolve, { once: true });
+    })));
+    const drawn = loaded.then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    return Promise.race([drawn, new Promise((resolve) => setTimeout(resolve, limit))]);
+  }
+
+  /**
+   * A row leaves the screen. Its thumbnails still on their way are called off: a fast
+   * scroll would otherwise leave the browser thousands of them to fetch before the
+   * next request of the page (a toggle) gets a connection.
+   */
+  drop(index, row) {
+    if (row.layout.kind === 'cells') {
+      for (const cell of row.element.children) {
+        const image = cell.firstElementChild;
+        if (!image.complete) image.removeAttribute('src');
+      }
+    }
+    row.element.remove();
+    this.live.delete(index);
   }
 
   makeRow(layout) {
@@ -238,7 +263,6 @@ export class Grid {
       cell.className = 'cell';
       cell.dataset.index = String(index);
       const image = document.createElement('img');
-      image.decoding = 'async';
       image.draggable = false;
       image.addEventListener('error', () => {
         const photo = this.photos[Number(cell.dataset.index)];

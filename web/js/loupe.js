@@ -35,6 +35,14 @@ export class Loupe {
     this.marks.setAttribute('role', 'img');
     this.title.after(this.marks);
     this.ahead = [];
+    this.spare = root.querySelector('.loupe-spare');
+    // The two swap places: a load is the zoom's when the image is the one shown.
+    for (const element of [this.image, this.spare]) {
+      element.addEventListener('load', () => {
+        if (element === this.spare) this.fitSpare();
+        else this.zoom.apply();
+      });
+    }
     this.zoom = new Zoom((zoom) => {
       this.zoomLabel.textContent = zoom.zoomed ? Math.round(zoom.factor * zoom.fitScale(zoom.frames[0]) * (window.devicePixelRatio || 1) * 100) + ' %' : 'Fit';
     });
@@ -70,6 +78,7 @@ export class Loupe {
     if (!this.isOpen) return;
     this.root.hidden = true;
     this.image.removeAttribute('src');
+    this.spare.removeAttribute('src');
     if (this.onClose) this.onClose(this.index);
   }
 
@@ -79,14 +88,27 @@ export class Loupe {
     this.index = Math.max(0, Math.min(photos.length - 1, index));
     const photo = photos[this.index];
     this.photo = photo;
+    const url = photoURL(photo, 'preview');
+    if (this.spare.getAttribute('src') === url) this.swap();
+    else this.image.src = url;
     this.zoom.reset();
     this.image.alt = fileName(photo.path);
-    this.image.src = photoURL(photo, 'preview');
     this.title.textContent = `${this.index + 1} / ${photos.length} · ${fileName(photo.path)}`;
     this.paintBadge();
     this.paintMarks();
     this.fetchAhead();
     this.loadInfo(photo);
+  }
+
+  /** The spare, holding the photo now shown, takes the place of the image. */
+  swap() {
+    [this.image, this.spare] = [this.spare, this.image];
+    this.image.className = 'loupe-image zoom-image';
+    this.image.removeAttribute('aria-hidden');
+    this.spare.className = 'loupe-spare zoom-image';
+    this.spare.setAttribute('aria-hidden', 'true');
+    this.spare.alt = '';
+    this.zoom.frames[0].image = this.image;
   }
 
   step(delta) {
@@ -112,21 +134,35 @@ export class Loupe {
     this.marks.setAttribute('aria-label', marksText(this.photo) || 'no stars, flag or label');
   }
 
-  /** The neighbours' previews, so that next and previous show at once. The next one
-   *  is decoded too (a 24-megapixel JPEG takes the browser longer to decode than to
-   *  fetch); the others only fetched, as decoded ones crowd each other out of the
-   *  browser's cache of decoded images. */
+  /**
+   * The neighbours' previews, so that next and previous show at once. The next one
+   * goes to the spare: an image laid out under the one shown, at the size it will be
+   * shown, all but transparent, so that the browser decodes it at that size (a
+   * 24-megapixel JPEG takes longer to decode than to fetch) before it is asked for.
+   * The others are only fetched.
+   */
   fetchAhead() {
     const photos = this.store.photos;
-    this.ahead = [this.index + 1, this.index - 1, this.index + 2]
+    const next = photos[this.index + 1];
+    if (next) this.spare.src = photoURL(next, 'preview');
+    else this.spare.removeAttribute('src');
+    this.ahead = [this.index - 1, this.index + 2]
       .filter((i) => i >= 0 && i < photos.length)
       .map((i) => {
         const image = new Image();
-        image.decoding = 'async';
         image.src = photoURL(photos[i], 'preview');
-        if (i === this.index + 1) image.decode().catch(() => {});  // undecodable: shown as the browser can
         return image;
       });
+  }
+
+  /** The spare at the size it would be shown, unzoomed. */
+  fitSpare() {
+    const { naturalWidth: width, naturalHeight: height } = this.spare;
+    if (!width) return;
+    const scale = Math.min(this.frame.clientWidth / width, this.frame.clientHeight / height);
+    this.spare.style.transform = 'translate(-50%, -50%)';
+    this.spare.style.width = width * scale + 'px';
+    this.spare.style.height = height * scale + 'px';
   }
 
   async loadInfo(photo) {

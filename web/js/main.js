@@ -21,6 +21,7 @@ const grid = new Grid($('grid'), {
   onToggle: (index) => toggle(index),
   onLongPress: (index) => toggle(index),
 });
+store.beforeRest = () => grid.imagesSettled(1000);
 const loupe = new Loupe($('loupe'), {
   store,
   onToggle: (index) => toggle(index),
@@ -279,8 +280,7 @@ const feed = new EventFeed({
 async function start() {
   feed.start();
   try {
-    await store.refreshSelection();
-    await store.relist();
+    await Promise.all([store.refreshSelection(), store.relist()]);
   } catch (error) {
     showError(error);
   }

@@ -24,8 +24,11 @@ export class Store extends EventTarget {
     this.hidden = 0;
     this.numbers = new Map();
     this.listing = 0;
+    this.viewListed = false;
     this.relistTimer = 0;
     this.queue = Promise.resolve();
+    /** Waited for between the first page and the rest (set by the page). */
+    this.beforeRest = null;
   }
 
   emit(name, detail) {
@@ -44,6 +47,9 @@ export class Store extends EventTarget {
     const photos = first.photos;
     const sections = (first.folders || []).map((section) => ({ ...section }));
     this.take(first, photos, sections);
+    // The first screen's thumbnails before the rest: the pages would take their
+    // connections and the page's time while the first grid is drawn.
+    if (photos.length < first.total && this.beforeRest) await this.beforeRest();
     while (photos.length < first.total) {
       const page = await call('list', { session: this.session, offset: photos.length, limit: PAGE, fields: LIST_FIELDS });
       if (generation !== this.listing) return;
@@ -63,7 +69,10 @@ export class Store extends EventTarget {
     this.photos = photos;
     this.total = listing.total;
     this.sections = sections;
-    if (listing.view) this.view = listing.view;
+    if (listing.view) {
+      this.view = listing.view;
+      this.viewListed = true;
+    }
     this.emit('listing');
   }
 
@@ -86,7 +95,8 @@ export class Store extends EventTarget {
 
   /** A `selection` answer or event: the whole state of the session. */
   takeSelection(state) {
-    const viewChanged = state.view && JSON.stringify(state.view) !== JSON.stringify(this.view);
+    // Only against a view a listing gave: the first selection may come before it.
+    const viewChanged = this.viewListed && state.view && JSON.stringify(state.view) !== JSON.stringify(this.view);
     this.mode = state.mode;
     this.cap = state.cap;
     this.count = state.count;
@@ -97,7 +107,7 @@ export class Store extends EventTarget {
     }
     if (state.view) this.view = state.view;
     this.emit('selection');
-    if (viewChanged && this.listing > 0) this.scheduleRelist();
+    if (viewChanged) this.scheduleRelist();
   }
 
   /**

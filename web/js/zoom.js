@@ -113,10 +113,13 @@ export class Zoom {
 
   apply() {
     for (const entry of this.frames) {
+      // Laid out at the size drawn, not scaled by a transform: the browser then
+      // decodes a large JPEG at that size (a fraction of its pixels) until zoomed.
       const scale = this.fitScale(entry) * this.factor;
-      entry.image.style.transform = `translate(-50%, -50%) translate(${this.x}px, ${this.y}px) scale(${scale})`;
-      entry.image.style.width = entry.image.naturalWidth ? entry.image.naturalWidth + 'px' : '';
-      entry.image.style.height = entry.image.naturalHeight ? entry.image.naturalHeight + 'px' : '';
+      const { naturalWidth: width, naturalHeight: height } = entry.image;
+      entry.image.style.transform = `translate(-50%, -50%) translate(${this.x}px, ${this.y}px)`;
+      entry.image.style.width = width ? width * scale + 'px' : '';
+      entry.image.style.height = height ? height * scale + 'px' : '';
     }
     if (this.onChange) this.onChange(this);
   }
