@@ -21,6 +21,7 @@ headless Chromium (chromedriver, CDP):
 - with --loupe N, loupe_ms: Enter on the first photo (24 megapixels) to its preview
   painted (Element Timing), then the same for each next one (→, 2 s after the last:
   the next one prepared meanwhile, when it was painted unseen: the frame after →);
+  stand_in: when the grid's thumbnail was painted in its place, where it was;
 - with --nginx, the same `large` thumbnails as a plain page of <img loading=lazy> served
   by nginx-light, measured the same way (first paint, scroll, heap, memory), each round
   back to back with the page; with --profile, the functions with the most CPU time of
@@ -263,7 +264,8 @@ def measure_page(page, args):
                             "max": round(latencies[-1], 1), "long_tasks": key_long[1], "longest_task_ms": round(key_long[0], 1)},
     }
     if loupe:
-        result["loupe_ms"] = {"open": round(loupe[0], 1), "next": [round(t, 1) for t in loupe[1:]], "previews": previews}
+        result["loupe_ms"] = {"open": round(loupe[0][0], 1), "next": [round(t, 1) for t, _ in loupe[1:]],
+                              "stand_in": [None if s is None else round(s, 1) for _, s in loupe], "previews": previews}
     if args.profile:
         result["profile_scroll"] = scroll_profile
         result["profile_keys"] = key_profile
@@ -343,13 +345,21 @@ LOUPE = """
       const t0 = performance.now();
       document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
       const url = document.querySelector('#loupe .loupe-image').src;
+      const standin = document.querySelector('#loupe .loupe-standin');
+      const standinURL = standin.hidden ? null : standin.src;
+      // With the time the grid's thumbnail stood in for the photo, when it did.
+      const record = (ms) => {
+        const at = standinURL && window.__painted[standinURL];
+        out.push([ms, at && at >= t0 ? at - t0 : null]);
+        then();
+      };
       if (window.__painted[url] !== undefined) {
-        requestAnimationFrame(() => requestAnimationFrame(() => { out.push(performance.now() - t0); then(); }));
+        requestAnimationFrame(() => requestAnimationFrame(() => record(performance.now() - t0)));
         return;
       }
       (function wait() {
         const at = window.__painted[url];
-        if (at !== undefined && at >= t0) { out.push(at - t0); then(); return; }
+        if (at !== undefined && at >= t0) { record(at - t0); return; }
         setTimeout(wait, 5);
       })();
     }

@@ -178,6 +178,13 @@ PREVIEW_SHOWN = """
         && document.querySelector('#loupe .loupe-title').textContent.endsWith(arguments[0]);"""
 
 
+# The loupe's image decoded and a frame drawn after: what a screenshot then shows.
+PREVIEW_DRAWN = """
+    const done = arguments[arguments.length - 1];
+    document.querySelector('#loupe .loupe-image').decode()
+        .then(() => requestAnimationFrame(() => requestAnimationFrame(() => done(true))), () => done(false));"""
+
+
 def trash_list(data_home):
     env = dict(os.environ, XDG_DATA_HOME=data_home)
     out = subprocess.run(["trash-list"], env=env, capture_output=True, text=True, timeout=30)
@@ -238,6 +245,7 @@ def run(args):
                 raise Failure(f"the loupe's panel lacks {shown!r}: {info}")
         page.key("i")
         wait("the information panel", lambda: page.js("return document.getElementById('loupe').classList.contains('info-open')"))
+        page.driver.execute_async_script(PREVIEW_DRAWN)
         page.screenshot("loupe-info")
         page.key("i")
         # The next photo was drawn unseen under this one: → swaps it in, then ← back.

@@ -36,13 +36,27 @@ export class Loupe {
     this.title.after(this.marks);
     this.ahead = [];
     this.spare = root.querySelector('.loupe-spare');
-    // The two swap places: a load is the zoom's when the image is the one shown.
+    this.standin = root.querySelector('.loupe-standin');
+    // The two swap places: a load is the zoom's when the image is the one shown,
+    // and the stand-in goes in the frame that draws it.
     for (const element of [this.image, this.spare]) {
       element.addEventListener('load', () => {
-        if (element === this.spare) this.fitSpare();
-        else this.zoom.apply();
+        if (element === this.spare) {
+          this.fit(this.spare);
+        } else {
+          this.zoom.apply();
+          this.standin.hidden = true;
+        }
       });
     }
+    this.standin.addEventListener('load', () => this.fit(this.standin));
+    // The panel opened or closed, a phone turned: the photo fits the frame again.
+    new ResizeObserver(() => {
+      if (!this.isOpen) return;
+      this.zoom.apply();
+      this.fit(this.spare);
+      this.fit(this.standin);
+    }).observe(this.frame);
     this.zoom = new Zoom((zoom) => {
       this.zoomLabel.textContent = zoom.zoomed ? Math.round(zoom.factor * zoom.fitScale(zoom.frames[0]) * (window.devicePixelRatio || 1) * 100) + ' %' : 'Fit';
     });
@@ -79,6 +93,8 @@ export class Loupe {
     this.root.hidden = true;
     this.image.removeAttribute('src');
     this.spare.removeAttribute('src');
+    this.standin.removeAttribute('src');
+    this.standin.hidden = true;
     if (this.onClose) this.onClose(this.index);
   }
 
@@ -89,8 +105,17 @@ export class Loupe {
     const photo = photos[this.index];
     this.photo = photo;
     const url = photoURL(photo, 'preview');
-    if (this.spare.getAttribute('src') === url) this.swap();
-    else this.image.src = url;
+    if (this.spare.getAttribute('src') === url) {
+      this.swap();
+      this.standin.hidden = true;
+    } else {
+      // A large photo takes the browser a while to decode: until it is drawn, the
+      // grid's thumbnail (in the browser's cache) stands in for it, scaled up.
+      if (photo.thumbnail === true) this.standin.src = photoURL(photo, 'large');
+      else this.standin.removeAttribute('src');
+      this.standin.hidden = photo.thumbnail !== true;
+      this.image.src = url;
+    }
     this.zoom.reset();
     this.image.alt = fileName(photo.path);
     this.title.textContent = `${this.index + 1} / ${photos.length} · ${fileName(photo.path)}`;
@@ -144,8 +169,14 @@ export class Loupe {
   fetchAhead() {
     const photos = this.store.photos;
     const next = photos[this.index + 1];
-    if (next) this.spare.src = photoURL(next, 'preview');
-    else this.spare.removeAttribute('src');
+    // Once the photo shown is drawn: decoding the next one at once would take the
+    // browser's cache of decoded images from the one about to be drawn.
+    const shown = this.index;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      if (this.index !== shown || !this.isOpen) return;
+      if (next) this.spare.src = photoURL(next, 'preview');
+      else this.spare.removeAttribute('src');
+    }));
     this.ahead = [this.index - 1, this.index + 2]
       .filter((i) => i >= 0 && i < photos.length)
       .map((i) => {
@@ -155,14 +186,14 @@ export class Loupe {
       });
   }
 
-  /** The spare at the size it would be shown, unzoomed. */
-  fitSpare() {
-    const { naturalWidth: width, naturalHeight: height } = this.spare;
+  /** The spare or the stand-in at the size the photo is shown unzoomed. */
+  fit(image) {
+    const { naturalWidth: width, naturalHeight: height } = image;
     if (!width) return;
     const scale = Math.min(this.frame.clientWidth / width, this.frame.clientHeight / height);
-    this.spare.style.transform = 'translate(-50%, -50%)';
-    this.spare.style.width = width * scale + 'px';
-    this.spare.style.height = height * scale + 'px';
+    image.style.transform = 'translate(-50%, -50%)';
+    image.style.width = width * scale + 'px';
+    image.style.height = height * scale + 'px';
   }
 
   async loadInfo(photo) {
