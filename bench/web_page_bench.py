@@ -119,6 +119,12 @@ OBSERVERS = """
     window.__painted = {};
     new PerformanceObserver(l => { for (const e of l.getEntries()) if (e.url) window.__painted[e.url] = e.renderTime || e.loadTime; })
         .observe({type: 'element', buffered: true});
+    // When the first images' load events came (the page's, not the network's time).
+    window.__imgLoads = [];
+    new MutationObserver((records) => { for (const r of records) for (const n of r.addedNodes)
+        if (n.querySelectorAll && window.__imgLoads.length < 200) for (const i of n.querySelectorAll('img'))
+          i.addEventListener('load', () => window.__imgLoads.push(Math.round(performance.now())), {once: true}); })
+      .observe(document, {subtree: true, childList: true});
     // What the page heard and asked while measured: events by kind, requests by address.
     window.__events = {}; window.__requests = {};
     if (window.EventSource) {
@@ -299,6 +305,7 @@ FIRST_GRID = """
     return {candidates: window.__lcpSeen, long_tasks: window.__long, longest_task_ms: Math.round(window.__longest),
             requests: own.map((e) => [e.name.replace(location.origin, '').split('?')[0], Math.round(e.startTime),
                                       Math.round(e.responseEnd), e.encodedBodySize]),
+            image_loads: window.__imgLoads.slice().sort((a, b) => a - b).filter((t, i, all) => i === 0 || i === all.length >> 1 || i === all.length - 1),
             lcp_resource: (() => { const seen = window.__lcpSeen[window.__lcpSeen.length - 1];
               const e = seen && seen[4] && performance.getEntriesByType('resource').find((r) => r.name.endsWith(seen[4]));
               return e ? [Math.round(e.startTime), Math.round(e.responseStart), Math.round(e.responseEnd)] : null; })(),

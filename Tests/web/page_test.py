@@ -178,6 +178,13 @@ PREVIEW_SHOWN = """
         && document.querySelector('#loupe .loupe-title').textContent.endsWith(arguments[0]);"""
 
 
+# Every cell's thumbnail loaded and not hidden.
+THUMBNAILS_SHOWN = """
+    const cells = [...document.querySelectorAll('[role=gridcell]')];
+    return cells.length > 0 && cells.every((cell) => { const image = cell.querySelector('img');
+      return image.complete && image.naturalWidth > 0 && getComputedStyle(image).display !== 'none'; });"""
+
+
 # The loupe's image decoded and a frame drawn after: what a screenshot then shows.
 PREVIEW_DRAWN = """
     const done = arguments[arguments.length - 1];
@@ -217,6 +224,13 @@ def run(args):
         wait("the address bar to lose the secret", lambda: "token=" not in driver.current_url)
         page.ready()
         wait("7 photos in the grid", lambda: len(page.cells()) == 7)
+        # Every thumbnail shown, and still after the grid is laid out again (a cell's
+        # "no thumbnail" state was toggled, not set, each time it was drawn).
+        wait("every thumbnail shown", lambda: page.js(THUMBNAILS_SHOWN), timeout=30)
+        page.set_size("tablet")
+        wait("every thumbnail shown at another width", lambda: page.js(THUMBNAILS_SHOWN))
+        page.set_size("desktop")
+        wait("every thumbnail shown again", lambda: page.js(THUMBNAILS_SHOWN))
         names = sorted(page.badges())
         if names != [f"IMG_000{i}.JPG" for i in range(1, 8)]:
             raise Failure(f"the grid shows {names}")

@@ -36,6 +36,9 @@ export class Grid {
     this.ready = new Set();
     this.wanted = new Set();
     this.wantTimer = 0;
+    // Until `status` says, thumbnails are taken to be made (the listing says which are).
+    this.thumbnailsOff = false;
+    this.thumbnailsKnown = false;
     this.spacer = document.createElement('div');
     this.spacer.className = 'grid-spacer';
     this.spacer.setAttribute('role', 'presentation');
@@ -265,6 +268,9 @@ export class Grid {
       const image = document.createElement('img');
       image.draggable = false;
       image.addEventListener('error', () => {
+        // Only a thumbnail that failed: not a load called off (a row that left the
+        // screen, a src taken away), whose error comes after the cell is gone.
+        if (!cell.isConnected || !image.getAttribute('src')) return;
         const photo = this.photos[Number(cell.dataset.index)];
         if (photo) this.failed.add(photo.id);
         cell.classList.add('no-thumbnail');
@@ -306,7 +312,7 @@ export class Grid {
         const video = VIDEO_TYPES.has(photo.type);
         image.alt = file;
         const made = photo.thumbnail === true || this.ready.has(photo.id);
-        const none = video || this.failed.has(photo.id) || (this.thumbnailsOff && !made);
+        const none = video || this.failed.has(photo.id) || (this.thumbnailsOff === true && !made);
         if (!none && made) {
           const url = photoURL(photo, size);
           if (image.getAttribute('src') !== url) image.src = url;
