@@ -4,6 +4,7 @@
 
     bench/web_page_bench.py [--count 100000] [--bin .build/release] [--warm | --no-thumbnails] [--keys 40]
                             [--rounds N] [--nginx] [--profile] [--loupe N] [--web DIR [--web DIR2]]
+                            [--keep DIR] [--no-scroll | --scroll-part F]
 
 Makes COUNT small real JPEGs (one picture by sample_photos.py, each file told apart by a
 JPEG comment) in folders of 500, starts the real curatord and curatord-web on them, and
@@ -11,7 +12,9 @@ with --warm waits until the daemon's background work is done: every thumbnail ma
 with its stack measures, the content hashes read, the sidecars read. Then, in
 headless Chromium (chromedriver, CDP):
 
-- lcp_ms: Largest Contentful Paint from navigation to the first grid;
+- lcp_ms: Largest Contentful Paint from navigation to the first grid, and first_grid:
+  what came before it (each candidate, the page's requests, the thumbnails' fetches
+  and load events);
 - scrolling from the first photo to the last, a screen per frame: the longest task
   (PerformanceObserver 'longtask', over 50 ms is one), the most DOM elements at once,
   the JS heap after (CDP Runtime.getHeapUsage);

@@ -76,11 +76,6 @@ export class Store extends EventTarget {
     this.emit('listing');
   }
 
-  /** Whether every page of the view is in. */
-  get complete() {
-    return this.photos.length >= this.total;
-  }
-
   scheduleRelist() {
     if (this.relistTimer) return;
     this.relistTimer = setTimeout(() => {
