@@ -118,6 +118,17 @@ OBSERVERS = """
         .observe({type: 'largest-contentful-paint', buffered: true});
     new PerformanceObserver(l => { for (const e of l.getEntries()) { window.__long += 1;
         window.__longest = Math.max(window.__longest, e.duration); } }).observe({type: 'longtask', buffered: true});
+    // The longest animation frames (where the browser supports them): how much of each
+    // was script, and when style and layout, and the paint, began.
+    window.__loafs = [];
+    try {
+      new PerformanceObserver(l => { for (const e of l.getEntries()) if (e.duration > 50) {
+          window.__loafs.push([Math.round(e.duration), Math.round(e.renderStart - e.startTime),
+            Math.round(e.styleAndLayoutStart - e.startTime), Math.round(e.blockingDuration),
+            e.scripts.map((x) => [x.invoker, Math.round(x.duration)]).slice(0, 3)]);
+          window.__loafs.sort((a, b) => b[0] - a[0]); window.__loafs.length = Math.min(window.__loafs.length, 8); } })
+        .observe({type: 'long-animation-frame', buffered: true});
+    } catch (e) {}
     // When each image with \`elementtiming\` was first painted, by address.
     window.__painted = {};
     new PerformanceObserver(l => { for (const e of l.getEntries()) if (e.url) window.__painted[e.url] = e.renderTime || e.loadTime; })
@@ -238,13 +249,14 @@ def measure_page(page, args):
         # own requests (the API, the scripts; not the thumbnails) with their times.
         first = driver.execute_script(FIRST_GRID)
         first["profile"] = load_profile.stop()
-        driver.execute_script("window.__longest = 0; window.__long = 0; window.__events = {}; window.__requests = {};")
+        driver.execute_script("window.__longest = 0; window.__long = 0; window.__events = {}; window.__requests = {}; window.__loafs = [];")
         profile = Profile(driver, args.profile)
         scroll = driver.execute_async_script(SCROLL, "#grid", args.scroll_part) if not args.no_scroll else {"frames": 0, "ms": 0, "most": 0}
         time.sleep(0.5)
         scroll_profile = profile.stop()
         heard = driver.execute_script("return [window.__events, window.__requests]")
         longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
+        frames = driver.execute_script("return window.__loafs")
         heap = driver.execute_cdp_cmd("Runtime.getHeapUsage", {})
         rss = renderer_rss_mb(driver)
         # Space on a photo to its badge: toggled twice per sample (select, deselect).
@@ -265,7 +277,9 @@ def measure_page(page, args):
         "lcp_ms": round(lcp, 1), "first_grid": first,
         "scroll": {"frames": scroll["frames"], "ms": round(scroll["ms"]), "most_dom_elements": scroll["most"],
                    "long_tasks": long_count, "longest_task_ms": round(longest, 1),
-                   "events": heard[0], "requests": heard[1]},
+                   "events": heard[0], "requests": heard[1],
+                   # The longest frames: [ms, render start, style and layout start, blocking, scripts].
+                   "long_frames": frames},
         "js_heap_mb": round(heap["usedSize"] / 1e6, 1), "renderer_rss_mb": rss,
         "key_events": heard_keys[0], "key_requests": heard_keys[1],
         "key_to_badge_ms": {"p50": round(statistics.median(latencies), 1),
