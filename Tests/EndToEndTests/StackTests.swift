@@ -155,6 +155,40 @@ struct StackTests {
         return nil
     }
 
+    /// The measures a slot of `stack_looks` holds for `id` (nil: an empty slot).
+    private static func storedLook(_ d: Daemon, _ id: Int) throws -> String? {
+        let (chunk, slot) = (id / 20, id % 20)
+        let sql = "SELECT hex(substr(looks, \(slot * 18 + 1), 18)) FROM stack_looks WHERE chunk = \(chunk)"
+        let out = try Tool.run("/usr/bin/sqlite3", [d.stateDir + "/index.sqlite", sql], timeout: 10)
+        let hex = out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return hex.isEmpty || hex.allSatisfy({ $0 == "0" }) ? nil : hex
+    }
+
+    @Test func measuresOfPhotosGoneLeaveTheIndex() throws {
+        let (d, truth) = try Self.daemon(bursts: 2)
+        let c = try d.client()
+        _ = try Self.stacks(c, photos: truth.bursts.count)
+        let photos = try c.photos([:])
+        let ids = Dictionary(uniqueKeysWithValues: photos.compactMap { p -> (String, Int)? in
+            guard let path = p["path"] as? String, let id = p["id"] as? Int else { return nil }
+            return (path, id)
+        })
+        let (gonePath, goneID) = try #require(ids.first { $0.key.hasPrefix("2024/burst00-") })
+        let (keptPath, keptID) = try #require(ids.first { $0.key.hasPrefix("2024/") && $0.key != gonePath })
+        #expect(d.stop() == 0)
+        #expect(try Self.storedLook(d, goneID) != nil && Self.storedLook(d, keptID) != nil, "measured before")
+        // Gone while the daemon was down: the scan of the start removes it, and its measures.
+        #expect(unlink(d.root("pics") + "/" + gonePath) == 0)
+        try d.start()
+        let again = try d.client()
+        try eventually(timeout: 30, "the photo gone from the index") {
+            (try again.photos([:])).count == photos.count - 1
+        }
+        try eventually(timeout: 30, "its measures gone from stack_looks") { try Self.storedLook(d, goneID) == nil }
+        #expect(try Self.storedLook(d, keptID) != nil, "\(keptPath) keeps its measures")
+        #expect(d.stop() == 0)
+    }
+
     @Test func subscribersAreToldWhenAStackChanges() throws {
         let (d, truth) = try Self.daemon(bursts: 3)
         let c = try d.client()

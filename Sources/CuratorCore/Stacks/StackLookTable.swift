@@ -23,6 +23,14 @@ struct StackLookTable {
         version &+= 1
     }
 
+    mutating func remove(_ id: Int64) {
+        guard looks.removeValue(forKey: id) != nil else { return }
+        version &+= 1
+    }
+
+    /// Every photo with measures.
+    var ids: Dictionary<Int64, StackLook>.Keys { looks.keys }
+
     /// The stacks `uid` sees when found from `basis`; nil when not found from it.
     func stacks(uid: UInt32, basis: FoundStacks.Basis) -> FoundStacks? {
         guard let found = found[uid], found.basis == basis else { return nil }

@@ -36,6 +36,24 @@ extension CuratorState {
         }
     }
 
+    /// At a start and after a scan: the measures of photos the index no longer has,
+    /// or of files since changed, are dropped (until then a photo that left keeps
+    /// them: a trashed photo's come back with an undo).
+    func dropLooksOfPhotosGone() {
+        let gone = stackLooks.ids.filter { id in
+            guard let row = library.photos.row(id) else { return true }
+            return stackLooks[id]?.valid(size: row.size, mtimeNs: row.mtimeNs) == nil
+        }
+        guard !gone.isEmpty else { return }
+        for id in gone { stackLooks.remove(id) }
+        do {
+            try library.batch { for id in gone { try library.store.setStackLook(id, nil) } }
+        } catch {
+            // The index is a cache: they are dropped again at the next start.
+            log.error("cannot drop the measures of photos gone: \(error)")
+        }
+    }
+
     /// The stacks made of the listed groups `uid` may see (as duplicate sets are:
     /// a stack shown to a user holds only photos that user may see).
     func stacks(uid: UInt32) -> [Stack] { foundStacks(uid: uid).stacks }

@@ -132,6 +132,7 @@ extension CuratorState: IndexUpdates, RootUpdates {
         // A share's folders are read off the lock (`FolderAccess`): ask for them now,
         // so that they are known before a user asks.
         if r.onShare { access.want(root: root, folders: library.folderIDs(inRoot: root).compactMap { library.folderPath($0) }) }
+        if !stillScanning { dropLooksOfPhotosGone() }
         // The scan's writes, a burst, copied into the index file now that it is over.
         library.checkpointSoon()
         sendScanDone(root, name: r.config.name)

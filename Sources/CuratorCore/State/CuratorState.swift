@@ -65,6 +65,7 @@ final class CuratorState {
         queueAllThumbnails()
         contentHashes.records = try library.store.loadContentHashes()
         stackLooks = StackLookTable(looks: try library.store.loadStackLooks())
+        dropLooksOfPhotosGone()
         try loadMarks()
         // Photos that left while the daemon was down leave the selections, and so
         // do photos a changed configuration protects now.
