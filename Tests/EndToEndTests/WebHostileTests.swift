@@ -84,7 +84,9 @@ struct WebHostileTests {
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         let result = d.home.sub("held.json")
         _ = FileManager.default.createFile(atPath: result, contents: nil)
-        let spec = String(decoding: try JSONSerialization.data(withJSONObject: ["port": web.port, "count": 1000, "seconds": 10]),
+        let ready = d.home.sub("held.ready")
+        let spec = String(decoding: try JSONSerialization.data(withJSONObject: ["port": web.port, "count": 1000, "seconds": 10,
+                                                                                "ready_file": ready]),
                           as: UTF8.self)
         holder.arguments = [Self.tool, "hold", spec]
         holder.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: result))
@@ -95,7 +97,10 @@ struct WebHostileTests {
             holder.waitUntilExit()
         }
         // While they are held: served once the idle ones are timed out, well before
-        // the holder lets go.
+        // the holder lets go. Counted from when all are open: opening a thousand
+        // takes seconds on a loaded machine, and each one opened meanwhile takes a
+        // freed slot for another idle timeout.
+        try eventually(timeout: 60, "the holder's connections opened") { FileManager.default.fileExists(atPath: ready) }
         var peak = 0
         let started = Date()
         try eventually(timeout: 9, "another client to be served beside 1000 idle connections") {

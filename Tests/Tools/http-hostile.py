@@ -113,6 +113,11 @@ def hold(spec):
             sockets.append(s)
         except OSError:
             break
+    if spec.get("ready_file"):
+        # Every connection opened (under load that takes seconds): the caller's
+        # clock starts here.
+        with open(spec["ready_file"], "w") as f:
+            f.write(str(len(sockets)))
     closed = set()
     deadline = time.monotonic() + spec["seconds"]
     head = b"GET / HTTP/1.1\r\nX-Slow: "
