@@ -4,10 +4,10 @@
 /// each kind's sets as each subscribing user sees them. Sets change with measures
 /// and hashes arriving and with the library, so they are worked out again at most
 /// once a `SetWatch.intervalNanoseconds`, and only after something that could change
-/// them (`dirty`). Working them out holds the one lock (a quarter of a second over a
-/// large library, while the thumbnailer measures photo after photo): the next look
-/// waits at least ten times as long as the last took, so that the other requests
-/// get nine tenths of the daemon at least.
+/// them (`dirty`). Working them out takes a quarter of a second over a large library
+/// (outside the lock, at idle priority; while the thumbnailer measures photo after
+/// photo they change all the time): the next look waits at least ten times as long
+/// as the last took, so that it takes a tenth of a core at most.
 struct SetWatch {
     static let intervalNanoseconds: UInt64 = 1_000_000_000
     static let share: UInt64 = 10

@@ -19,8 +19,13 @@ extension CuratorState {
         setWatch.dirty = false
         let users = events.subscriberUIDs
         setWatch.digests = setWatch.digests.filter { users.contains($0.key) }
-        return SetLook(startedAt: now, inputs: setInputs, stackBasis: stackBasis, duplicateBasis: duplicateBasis,
-                       users: users.sorted().map { ($0, listableFolders(uid: $0)) })
+        let (stackBasis, duplicateBasis) = (stackBasis, duplicateBasis)
+        // A kind whose sets a listing found since they last changed is not searched again.
+        let lookers = users.sorted().map { uid in
+            SetLook.User(uid: uid, listable: listableFolders(uid: uid), stacks: stackLooks.stacks(uid: uid, basis: stackBasis),
+                         duplicates: contentHashes.found[uid].flatMap { $0.basis == duplicateBasis ? $0 : nil })
+        }
+        return SetLook(startedAt: now, inputs: setInputs, stackBasis: stackBasis, duplicateBasis: duplicateBasis, users: lookers)
     }
 
     /// What `look` found: kept for listings while its basis holds, and told to each
@@ -57,8 +62,8 @@ extension CuratorState {
     }
 }
 
-/// One look of the set watch: the state's values at its start, and for each
-/// subscribing user the folders they may list. `find` runs outside the lock.
+/// One look of the set watch: the state's values at its start, and the subscribing
+/// users. `find` runs outside the lock.
 struct SetLook {
     struct Found {
         var uid: UInt32
@@ -66,16 +71,26 @@ struct SetLook {
         var duplicates: FoundDuplicates
     }
 
+    /// A subscribing user: the folders they may list, and their sets of each kind
+    /// when already found from this look's basis.
+    struct User {
+        var uid: UInt32
+        var listable: Set<Int32>?
+        var stacks: FoundStacks?
+        var duplicates: FoundDuplicates?
+    }
+
     var startedAt: UInt64
     var inputs: SetInputs
     var stackBasis: FoundStacks.Basis
     var duplicateBasis: FoundDuplicates.Basis
-    var users: [(uid: UInt32, listable: Set<Int32>?)]
+    var users: [User]
 
     func find() -> [Found] {
         users.map { user in
-            Found(uid: user.uid, stacks: FoundStacks(basis: stackBasis, stacks: inputs.stacks(listable: user.listable)),
-                  duplicates: FoundDuplicates(basis: duplicateBasis, sets: inputs.duplicateSets(listable: user.listable)))
+            Found(uid: user.uid,
+                  stacks: user.stacks ?? FoundStacks(basis: stackBasis, stacks: inputs.stacks(listable: user.listable)),
+                  duplicates: user.duplicates ?? FoundDuplicates(basis: duplicateBasis, sets: inputs.duplicateSets(listable: user.listable)))
         }
     }
 }
