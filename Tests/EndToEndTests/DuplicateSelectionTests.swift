@@ -127,6 +127,30 @@ struct DuplicateSelectionTests {
         #expect(gone.filter { !Files.exists($0) }.isEmpty, "\(gone.filter { !Files.exists($0) })")
         #expect(d.stop() == 0)
     }
+
+    /// A subscriber is told when their duplicate sets change (a copy made), with the
+    /// count of their sets; not while nothing changes.
+    @Test func subscribersAreToldWhenTheirDuplicateSetsChange() throws {
+        let d = try Self.daemon()
+        let c = try d.client()
+        let before = Set(try Self.duplicates(c).map(\.value.set)).count
+        let events = try d.client()
+        _ = try events.result(["cmd": "subscribe"])
+        func setsEvent(timeout: Double) throws -> [String: Any]? {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while deadline.timeIntervalSinceNow > 0 {
+                guard let event = try events.nextEvent(timeout: deadline.timeIntervalSinceNow) else { return nil }
+                if event["event"] as? String == "sets" && event["state"] as? String == "duplicates" { return event }
+            }
+            return nil
+        }
+        #expect(try setsEvent(timeout: 3) == nil, "nothing changed")
+        // other.jpg, alone so far, gets a copy: one set more.
+        Self.write(d.root("pics") + "/2024/other-copy.jpg", Self.random(200_000, seed: 5), hoursAgo: 1)
+        let event = try setsEvent(timeout: 30)
+        #expect(event?["count"] as? Int == before + 1, "\(String(describing: event)), \(before) sets before")
+        #expect(d.stop() == 0)
+    }
 }
 
 /// A set shown to a user holds only the photos that user may see: a copy in a
