@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// Each measured photo's `StackLook`, and the stacks last found for each user with
-/// what they were found from. Finding a user's stacks walks every listed photo (a
-/// quarter of a second at 100 000, under the one lock); a listing with stack marks,
-/// a `stacks` view and the `sets` events ask for them again and again while nothing
-/// they depend on has changed.
+/// what they were found from (`KeptSets`).
 struct StackLookTable {
     private var looks: [Int64: StackLook]
     /// Counts every change of a measure.
     private(set) var version: UInt64 = 0
     /// By user: the stacks they see, while their basis holds.
-    var found: [UInt32: FoundStacks] = [:]
+    var found = KeptSets<FoundStacks>()
 
     init(looks: [Int64: StackLook] = [:]) {
         self.looks = looks
@@ -30,22 +27,10 @@ struct StackLookTable {
 
     /// Every photo with measures.
     var ids: Dictionary<Int64, StackLook>.Keys { looks.keys }
-
-    /// The stacks `uid` sees when found from `basis`; nil when not found from it.
-    func stacks(uid: UInt32, basis: FoundStacks.Basis) -> FoundStacks? {
-        guard let found = found[uid], found.basis == basis else { return nil }
-        return found
-    }
-
-    mutating func keep(_ stacks: FoundStacks, uid: UInt32) {
-        // A few users at most: each holds every stacked group.
-        if found.count >= 8 && found[uid] == nil { found.removeAll() }
-        found[uid] = stacks
-    }
 }
 
 /// One user's stacks, and each of their groups' place in them, as a listing shows it.
-struct FoundStacks {
+struct FoundStacks: FoundSets {
     /// What the stacks were found from: the listed photos, the user's rights, the
     /// measures, the marks (the keeper is the highest rated), the roots online.
     struct Basis: Equatable {

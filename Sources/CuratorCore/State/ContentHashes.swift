@@ -33,13 +33,7 @@ struct ContentHashes {
     /// Bumped with every change of `records`: the sets are made of them and of the library.
     private(set) var generation: UInt64 = 0
     /// The sets last found for each user (`CuratorState.duplicateSets`).
-    var found: [UInt32: FoundDuplicates] = [:]
-
-    mutating func keep(_ sets: FoundDuplicates, uid: UInt32) {
-        // Kept for a few users at most: each holds every hashed group.
-        if found.count >= 8 && found[uid] == nil { found.removeAll() }
-        found[uid] = sets
-    }
+    var found = KeptSets<FoundDuplicates>()
     /// Files that could not be read, with the size and mtime they had then.
     var unreadable: [Int64: HashRecord] = [:]
     /// Reads planned, the next last.
@@ -66,7 +60,7 @@ struct ContentHashes {
 /// Duplicate sets as found for one user, with what they were found from: found
 /// again only once one of these changed (a listing of duplicates, its marks and
 /// `select` each ask for them; finding them walks every photo).
-struct FoundDuplicates {
+struct FoundDuplicates: FoundSets {
     struct Basis: Equatable {
         var library: UInt64
         var access: UInt64

@@ -14,9 +14,9 @@ extension CuratorState {
     /// hashes or the roots changed since they were last found for `uid`.
     private func foundDuplicates(uid: UInt32) -> FoundDuplicates {
         let basis = duplicateBasis
-        if let found = contentHashes.found[uid], found.basis == basis { return found }
+        if let found = contentHashes.found.sets(uid: uid, basis: basis) { return found }
         let found = FoundDuplicates(basis: basis, sets: setInputs.duplicateSets(listable: listableFolders(uid: uid)))
-        contentHashes.keep(found, uid: uid)
+        contentHashes.found.keep(found, uid: uid)
         return found
     }
 

@@ -22,8 +22,8 @@ extension CuratorState {
         let (stackBasis, duplicateBasis) = (stackBasis, duplicateBasis)
         // A kind whose sets a listing found since they last changed is not searched again.
         let lookers = users.sorted().map { uid in
-            SetLook.User(uid: uid, listable: listableFolders(uid: uid), stacks: stackLooks.stacks(uid: uid, basis: stackBasis),
-                         duplicates: contentHashes.found[uid].flatMap { $0.basis == duplicateBasis ? $0 : nil })
+            SetLook.User(uid: uid, listable: listableFolders(uid: uid), stacks: stackLooks.found.sets(uid: uid, basis: stackBasis),
+                         duplicates: contentHashes.found.sets(uid: uid, basis: duplicateBasis))
         }
         return SetLook(startedAt: now, inputs: setInputs, stackBasis: stackBasis, duplicateBasis: duplicateBasis, users: lookers)
     }
@@ -35,8 +35,8 @@ extension CuratorState {
         let stacksHold = look.stackBasis == stackBasis
         let duplicatesHold = look.duplicateBasis == duplicateBasis
         for each in found {
-            if stacksHold { stackLooks.keep(each.stacks, uid: each.uid) }
-            if duplicatesHold { contentHashes.keep(each.duplicates, uid: each.uid) }
+            if stacksHold { stackLooks.found.keep(each.stacks, uid: each.uid) }
+            if duplicatesHold { contentHashes.found.keep(each.duplicates, uid: each.uid) }
             let digest = (stacks: Self.digest(each.stacks.stacks.map { $0.members.map(\.groupID) }),
                           duplicates: Self.digest(each.duplicates.sets.map { $0.copies.flatMap { $0.units.map(\.groupID) } }))
             let before = setWatch.digests[each.uid]

@@ -63,9 +63,9 @@ extension CuratorState {
     /// The stacks `uid` sees, found again only when what they depend on changed.
     private func foundStacks(uid: UInt32) -> FoundStacks {
         let basis = stackBasis
-        if let found = stackLooks.stacks(uid: uid, basis: basis) { return found }
+        if let found = stackLooks.found.sets(uid: uid, basis: basis) { return found }
         let found = FoundStacks(basis: basis, stacks: setInputs.stacks(listable: listableFolders(uid: uid)))
-        stackLooks.keep(found, uid: uid)
+        stackLooks.found.keep(found, uid: uid)
         return found
     }
 

@@ -9,16 +9,16 @@ import Testing
 
     @Test func keptStacksAreGivenBackOnlyForTheirBasisAndUser() {
         var table = StackLookTable()
-        table.keep(FoundStacks(basis: basis, stacks: []), uid: 1000)
-        #expect(table.stacks(uid: 1000, basis: basis) != nil)
-        #expect(table.stacks(uid: 1001, basis: basis) == nil)
+        table.found.keep(FoundStacks(basis: basis, stacks: []), uid: 1000)
+        #expect(table.found.sets(uid: 1000, basis: basis) != nil)
+        #expect(table.found.sets(uid: 1001, basis: basis) == nil)
         var changed = [basis, basis, basis, basis, basis]
         changed[0].library += 1
         changed[1].access += 1
         changed[2].marks += 1
         changed[3].online = [true, false]
         changed[4].roots = [2, 1]
-        for other in changed { #expect(table.stacks(uid: 1000, basis: other) == nil) }
+        for other in changed { #expect(table.found.sets(uid: 1000, basis: other) == nil) }
     }
 
     @Test func aNewMeasureChangesTheLooksVersion() {
