@@ -9,7 +9,7 @@ import Glibc
 /// descriptors that came with the job, or the paths it names), reuses every valid
 /// thumbnail already there (ours or another program's), makes the missing sizes,
 /// stamps and writes them, or writes a fail record when the file is at fault; then
-/// the full-size preview, when the job asks for it.
+/// the previews for browsers, when the job asks for them.
 public struct ThumbnailJobRunner {
     public var maker: ThumbnailMaker
     /// The environment that says where the user's cache is, for a job that names none.
@@ -159,28 +159,32 @@ public struct ThumbnailJobRunner {
                         job: job, cache: cache, uri: uri)
     }
 
-    /// `result` with the preview the job asks for, found valid or made. A preview
-    /// that cannot be made costs the job nothing: the `xx-large` thumbnail stands in.
+    /// `result` with the previews the job asks for, found valid or made. A preview
+    /// that cannot be made costs the job nothing: another picture stands in.
     private func previewed(_ result: ThumbnailResult, job: ThumbnailJob, source: FileDescriptor, status: FileStatus, family: ImageFamily,
                            subject: ThumbnailSubject, cache: ThumbnailDirectory) -> ThumbnailResult {
-        guard job.preview == true else { return result }
         var result = result
-        if let valid = try? cache.openPreview(subject) {
-            try? valid.close()  // read only
-            result.preview = .reused
-            return result
-        }
-        do {
-            guard let made = try maker.preview(from: source, size: Int(status.size), family: family),
-                  let stamped = PreviewJPEG.stamped(made.jpeg, subject: subject, orientation: made.orientation) else {
-                result.preview = .unavailable
-                return result
+        for kind in PreviewKind.allCases where job.wants(kind) {
+            if let valid = try? cache.openPreview(subject, kind: kind) {
+                try? valid.close()  // read only
+                result.record(.reused, for: kind)
+                continue
             }
-            try cache.writePreview(stamped, for: subject.uri)
-            result.preview = .written
-        } catch {
-            log.info("thumbnailer: no preview of \(subject.uri): \(error)")
-            result.preview = .unavailable
+            do {
+                let made = switch kind {
+                case .full: try maker.preview(from: source, size: Int(status.size), family: family)
+                case .screen: try maker.screen(from: source, size: Int(status.size), family: family)
+                }
+                guard let made, let stamped = PreviewJPEG.stamped(made.jpeg, subject: subject, orientation: made.orientation) else {
+                    result.record(.unavailable, for: kind)
+                    continue
+                }
+                try cache.writePreview(stamped, for: subject.uri, kind: kind)
+                result.record(.written, for: kind)
+            } catch {
+                log.info("thumbnailer: no \(kind.rawValue) preview of \(subject.uri): \(error)")
+                result.record(.unavailable, for: kind)
+            }
         }
         return result
     }

@@ -86,7 +86,7 @@ extension ThumbnailMaker {
     }
 
     /// An upright image as a preview JPEG.
-    private func saved(_ image: VipsImageRef) throws(VipsError) -> Preview {
-        Preview(jpeg: try image.jpeg(quality: Self.previewQuality), orientation: nil, width: image.width, height: image.height)
+    func saved(_ image: VipsImageRef, quality: Int = Self.previewQuality) throws(VipsError) -> Preview {
+        Preview(jpeg: try image.jpeg(quality: quality), orientation: nil, width: image.width, height: image.height)
     }
 }

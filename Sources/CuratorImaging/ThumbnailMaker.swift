@@ -54,7 +54,7 @@ public struct ThumbnailMaker: Sendable {
             let source: VipsSourceRef
             do { source = try VipsSourceRef.descriptor(fd.rawValue) } catch { throw ThumbnailMakingError(.unreadable, error.description) }
             let header = try checkedHeader(source, rotate: true)
-            let (image, decodedWidth) = try thumbnail(source, header, largest: largest, rotate: true)
+            let (image, decodedWidth) = try thumbnail(source, header, side: largest.pixels, rotate: true)
             var made = try encode(image, sizes: sizes, width: header.upright.width, height: header.upright.height)
             made.decodedWidth = decodedWidth
             return made
@@ -72,7 +72,7 @@ public struct ThumbnailMaker: Sendable {
                         let header = try checkedHeader(source, rotate: false)
                         // The preview's own EXIF (if any) is not trusted for orientation:
                         // the RAW file's is (LibRaw's, or its own tag when LibRaw refused it).
-                        return (try thumbnail(source, header, largest: largest, rotate: false).image, header.stored)
+                        return (try thumbnail(source, header, side: largest.pixels, rotate: false).image, header.stored)
                     }
                 }
                 (image, previewSize) = try decoded.get()
@@ -156,8 +156,12 @@ public struct ThumbnailMaker: Sendable {
     /// is decoded at 1/4, 1000x750, where 1/8 gives 500x375. Each pixel at 1/8 is its
     /// 8x8 block's mean, which is already the averaging a shrink wants.)
     public static func jpegShrink(width: Int, height: Int, largest: ThumbnailSize) -> Int {
+        jpegShrink(width: width, height: height, side: largest.pixels)
+    }
+
+    static func jpegShrink(width: Int, height: Int, side: Int) -> Int {
         let longer = max(width, height)
-        for shrink in [8, 4, 2] where longer >= largest.pixels * shrink { return shrink }
+        for shrink in [8, 4, 2] where longer >= side * shrink { return shrink }
         return 1
     }
 
@@ -172,14 +176,14 @@ public struct ThumbnailMaker: Sendable {
     /// written (`encode` makes it once into memory when more than one size is made).
     /// A JPEG is decoded at the `jpegShrink` of its size, other formats as libvips
     /// chooses.
-    private func thumbnail(_ source: VipsSourceRef, _ header: Header, largest: ThumbnailSize, rotate: Bool) throws(ThumbnailMakingError) -> (image: VipsImageRef, decodedWidth: Int?) {
+    func thumbnail(_ source: VipsSourceRef, _ header: Header, side longest: Int, rotate: Bool) throws(ThumbnailMakingError) -> (image: VipsImageRef, decodedWidth: Int?) {
         var out: UnsafeMutablePointer<VipsImage>?
         let failOn = Int32(VIPS_FAIL_ON_TRUNCATED.rawValue)
-        let side = Int32(largest.pixels)
+        let side = Int32(longest)
         var decodedWidth: Int32 = 0
         let made = header.isJPEG
             ? curator_vips_jpeg_thumbnail(
-                source.pointer, &out, Int32(Self.jpegShrink(width: header.stored.width, height: header.stored.height, largest: largest)),
+                source.pointer, &out, Int32(Self.jpegShrink(width: header.stored.width, height: header.stored.height, side: longest)),
                 side, side, rotate ? 0 : 1, failOn, &decodedWidth)
             : curator_vips_thumbnail_source(source.pointer, &out, side, side, rotate ? 0 : 1, failOn)
         guard made == 0, let out else {

@@ -21,16 +21,21 @@ public struct PhotoOpenRequest: ProtocolRequest {
     }
 }
 
-/// Which bytes of a photo: a thumbnail, what a browser shows at full size, or the file.
+/// Which bytes of a photo: a thumbnail, what a browser shows at a screen's size or
+/// at full size, or the file.
 public enum PhotoOpenWhat: Codable, Sendable, Hashable {
     case thumbnail(ThumbnailSize)
+    /// A JPEG of at most 2560 pixels on its longer side, for a photo larger than
+    /// that; else the preview.
+    case screen
     /// The file itself when a browser can show it (JPEG, PNG, WebP, GIF, AVIF), else
-    /// the largest thumbnail.
+    /// a JPEG made of it, else the largest thumbnail.
     case preview
     case original
 
     public init?(name: String) {
         switch name {
+        case "screen": self = .screen
         case "preview": self = .preview
         case "original": self = .original
         default:
@@ -42,6 +47,7 @@ public enum PhotoOpenWhat: Codable, Sendable, Hashable {
     public var name: String {
         switch self {
         case .thumbnail(let size): size.rawValue
+        case .screen: "screen"
         case .preview: "preview"
         case .original: "original"
         }
@@ -52,7 +58,7 @@ public enum PhotoOpenWhat: Codable, Sendable, Hashable {
         let name = try container.decode(String.self)
         guard let what = PhotoOpenWhat(name: name) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: """
-                "what" is one of normal, large, x-large, xx-large, preview, original
+                "what" is one of normal, large, x-large, xx-large, screen, preview, original
                 """)
         }
         self = what

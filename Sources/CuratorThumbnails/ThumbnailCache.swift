@@ -4,8 +4,8 @@ import CuratorSystem
 
 /// Where a user's thumbnails are, by the thumbnail standard: `$XDG_CACHE_HOME/thumbnails`
 /// (or `~/.cache/thumbnails`), one directory per size, each thumbnail named by the
-/// MD5 of its file's URI; failures under `fail/<program>-<version>/`; our full-size
-/// previews of photos a browser cannot show under `curatord-preview/`. Paths only:
+/// MD5 of its file's URI; failures under `fail/<program>-<version>/`; our previews
+/// for browsers under `curatord-preview/` and `curatord-screen/` (`PreviewKind`). Paths only:
 /// `ThumbnailDirectory` reads and writes.
 public struct ThumbnailCache: Hashable, Sendable {
     /// The `thumbnails` directory.
@@ -37,18 +37,16 @@ public struct ThumbnailCache: Hashable, Sendable {
         ByteString("fail").appending(ByteString(ThumbnailKeys.failDirectory)).appending(fileName(for: uri))
     }
 
-    /// Our previews' directory: beside the standard's size folders, never in one
-    /// (other programs read those and expect PNGs of at most their size).
-    public static let previewDirectory = "curatord-preview"
-
-    /// `curatord-preview/<md5>.jpg`.
-    public static func relativePreviewPath(for uri: FileURI) -> ByteString {
-        ByteString(previewDirectory).appending(previewFileName(for: uri))
+    /// `curatord-preview/<md5>.jpg`, `curatord-screen/<md5>.jpg`.
+    public static func relativePreviewPath(for uri: FileURI, kind: PreviewKind = .full) -> ByteString {
+        ByteString(kind.directoryName).appending(previewFileName(for: uri))
     }
 
     static func previewFileName(for uri: FileURI) -> ByteString { ByteString(uri.thumbnailHash + ".jpg") }
 
-    public func previewPath(for uri: FileURI) -> ByteString { root.appending(Self.relativePreviewPath(for: uri)) }
+    public func previewPath(for uri: FileURI, kind: PreviewKind = .full) -> ByteString {
+        root.appending(Self.relativePreviewPath(for: uri, kind: kind))
+    }
 
     public func path(for uri: FileURI, size: ThumbnailSize) -> ByteString {
         root.appending(Self.relativePath(for: uri, size: size))

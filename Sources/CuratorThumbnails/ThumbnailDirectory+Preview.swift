@@ -3,18 +3,18 @@ import CLinux
 import CuratorSystem
 import Glibc
 
-/// A photo's preview in the cache (`ThumbnailCache.relativePreviewPath`): a JPEG
-/// stamped with the photo it was made of (`PreviewJPEG`), written and read as the
-/// thumbnails are.
+/// A photo's previews in the cache (`ThumbnailCache.relativePreviewPath`), one of
+/// each `PreviewKind`: JPEGs stamped with the photo they were made of
+/// (`PreviewJPEG`), written and read as the thumbnails are.
 extension ThumbnailDirectory {
     /// The preview of `subject`, open for reading, when the cache holds one stamped
     /// for the file as it is now; nil otherwise. The descriptor checked is the one
     /// returned: a preview replaced meanwhile is never the one handed out unchecked.
-    public func openPreview(_ subject: ThumbnailSubject) throws(SystemError) -> FileDescriptor? {
+    public func openPreview(_ subject: ThumbnailSubject, kind: PreviewKind = .full) throws(SystemError) -> FileDescriptor? {
         let fd: FileDescriptor
         do {
             // O_NONBLOCK: a FIFO planted under the preview's name must not hang us.
-            fd = try FileDescriptor.open(ThumbnailCache.relativePreviewPath(for: subject.uri), O_RDONLY | curator_O_NOFOLLOW | O_NONBLOCK,
+            fd = try FileDescriptor.open(ThumbnailCache.relativePreviewPath(for: subject.uri, kind: kind), O_RDONLY | curator_O_NOFOLLOW | O_NONBLOCK,
                                          relativeTo: descriptor)
         } catch where [.noEntry, .notDirectory, .tooManyLinks].contains(error.errno) {
             return nil
@@ -35,8 +35,8 @@ extension ThumbnailDirectory {
     }
 
     /// Puts `jpeg` (stamped) in place as the preview of `uri`.
-    public func writePreview(_ jpeg: [UInt8], for uri: FileURI) throws(SystemError) {
-        let directory = try subdirectory([ByteString(ThumbnailCache.previewDirectory)])
+    public func writePreview(_ jpeg: [UInt8], for uri: FileURI, kind: PreviewKind = .full) throws(SystemError) {
+        let directory = try subdirectory([ByteString(kind.directoryName)])
         try directory.closeAfter { (directory) throws(SystemError) in
             try Self.replace(ThumbnailCache.previewFileName(for: uri), in: directory, with: jpeg, pathForMessages: path)
         }

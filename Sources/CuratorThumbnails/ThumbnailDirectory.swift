@@ -156,13 +156,13 @@ public final class ThumbnailDirectory {
         }
     }
 
-    /// Removes every thumbnail, the preview and our fail record of `uri` (a photo
+    /// Removes every thumbnail, the previews and our fail record of `uri` (a photo
     /// that is gone for good). Returns how many files went.
     @discardableResult
     public func removeAll(for uri: FileURI) throws(SystemError) -> Int {
         var removed = 0
         let names = ThumbnailSize.allCases.map { ThumbnailCache.relativePath(for: uri, size: $0) }
-            + [ThumbnailCache.relativePreviewPath(for: uri), ThumbnailCache.relativeFailPath(for: uri)]
+            + PreviewKind.allCases.map { ThumbnailCache.relativePreviewPath(for: uri, kind: $0) } + [ThumbnailCache.relativeFailPath(for: uri)]
         for name in names {
             do {
                 _ = try syscall("unlinkat", path: path.appending(name).lossyString) {

@@ -39,6 +39,9 @@ public struct ThumbnailJob: Codable, Equatable, Sendable {
     /// Also make the photo's full-size preview for browsers (`PreviewJPEG`), for a
     /// photo a browser cannot show (a RAW, HEIF, TIFF).
     public var preview: Bool?
+    /// Also make the photo's screen-sized preview (`PreviewKind.screen`), for a
+    /// photo larger than that.
+    public var screen: Bool?
 
     public init(id: Int, uri: FileURI, sizes: [ThumbnailSize], type: String? = nil, mtime: Int64? = nil, size: UInt64? = nil) {
         self.id = id
@@ -50,7 +53,7 @@ public struct ThumbnailJob: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, uri, sizes, type, mtime, size, path, cache, look, preview
+        case id, uri, sizes, type, mtime, size, path, cache, look, preview, screen
         case pathRaw = "path_raw"
         case cacheRaw = "cache_raw"
     }
@@ -59,6 +62,15 @@ public struct ThumbnailJob: Codable, Equatable, Sendable {
     public mutating func name(file: ByteString, cache: ByteString) {
         (path, pathRaw) = Self.wire(file)
         (self.cache, cacheRaw) = Self.wire(cache)
+    }
+
+    /// Whether the job asks for the preview of `kind`.
+    public func wants(_ kind: PreviewKind) -> Bool { (kind == .full ? preview : screen) == true }
+
+    /// Asks for the previews of `kinds` (and no other).
+    public mutating func ask(previews kinds: Set<PreviewKind>) {
+        preview = kinds.contains(.full) ? true : nil
+        screen = kinds.contains(.screen) ? true : nil
     }
 
     public var filePath: ByteString? { Self.bytes(path, pathRaw) }
@@ -117,8 +129,10 @@ public enum PreviewOutcome: String, Codable, Sendable {
     case written
     /// A valid one was there.
     case reused
-    /// None can be made: no embedded preview of at least `xx-large`, an image
-    /// smaller than that, or making it failed. The `xx-large` thumbnail stands in.
+    /// None is made of this photo. A full one: no embedded preview of at least
+    /// `xx-large`, an image smaller than that, or making it failed (the `xx-large`
+    /// thumbnail stands in). A screen one: the photo is no larger than a screen, or
+    /// making it failed (the full-size preview stands in).
     case unavailable
 }
 
@@ -167,8 +181,16 @@ public struct ThumbnailResult: Codable, Equatable, Sendable {
     public var milliseconds: Int?
     /// The thumbnails' measures, when the job asked for them and they could be made.
     public var look: ThumbnailLook?
-    /// What became of the preview, when the job asked for one and its thumbnails are there.
+    /// What became of the previews, when the job asked for them and its thumbnails
+    /// are there.
     public var preview: PreviewOutcome?
+    public var screen: PreviewOutcome?
+
+    public func outcome(_ kind: PreviewKind) -> PreviewOutcome? { kind == .full ? preview : screen }
+
+    public mutating func record(_ outcome: PreviewOutcome, for kind: PreviewKind) {
+        if kind == .full { preview = outcome } else { screen = outcome }
+    }
 
     public init(id: Int, status: Status) {
         self.id = id
@@ -184,7 +206,7 @@ public struct ThumbnailResult: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, status, sizes, mtime, size, width, height, changed, code, reason, recorded, look, preview
+        case id, status, sizes, mtime, size, width, height, changed, code, reason, recorded, look, preview, screen
         case milliseconds = "ms"
     }
 }

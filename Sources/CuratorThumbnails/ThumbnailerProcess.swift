@@ -139,7 +139,7 @@ public final class ThumbnailerProcess {
         var job = ThumbnailJob(
             id: id, uri: request.uri, sizes: request.sizes, type: request.type, mtime: request.mtime, size: request.size)
         if request.look { job.look = true }
-        if request.preview { job.preview = true }
+        job.ask(previews: request.previews)
         let bytes: [UInt8]
         do {
             bytes = Array(try JSONEncoder().encode(job))
@@ -271,8 +271,8 @@ public struct ThumbnailerRequest {
     public var size: UInt64?
     /// Ask for the thumbnails' measures too (`ThumbnailResult.look`).
     public var look = false
-    /// Ask for the full-size preview too (`ThumbnailResult.preview`).
-    public var preview = false
+    /// Ask for these previews too (`ThumbnailResult.preview`, `.screen`).
+    public var previews: Set<PreviewKind> = []
 
     public init(uri: FileURI, source: FileDescriptor, cache: FileDescriptor, sizes: [ThumbnailSize],
                 type: String? = nil, mtime: Int64? = nil, size: UInt64? = nil) {

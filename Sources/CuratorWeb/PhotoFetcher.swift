@@ -53,7 +53,9 @@ struct PhotoFetcher: Sendable {
         if let answer = cached(address, conditions) { return answer }
         let key = key(address, conditions)
         let deadline = Deadline.after(seconds: pendingWait)
-        var pause = 0.05
+        // Finely at first: a screen JPEG is made in a fifth of a second, and a loupe
+        // waits on it; a long wait (a busy thumbnailer) backs off.
+        var pause = 0.02
         while true {
             let line: [UInt8]
             let passed: FileDescriptor?
@@ -93,7 +95,7 @@ struct PhotoFetcher: Sendable {
                     return .answer(answer)
                 }
                 usleep(UInt32(pause * 1_000_000))
-                pause = min(pause * 2, 0.5)
+                pause = min(pause * 1.25, 0.5)
             case .failed, .placeholder:
                 if let passed { try? passed.close() }
                 return .answer(GatewayError(404, GatewayError.notFound, result.reason ?? "photo \(address.photo) has no \(address.what.name)").answer)

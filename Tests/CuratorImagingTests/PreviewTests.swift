@@ -15,12 +15,12 @@ import CuratorTestSupport
 struct PreviewTests {
     typealias Setup = ThumbnailerProcessTests.Setup
 
-    private func make(_ setup: Setup, _ path: ByteString) throws -> ThumbnailResult {
+    private func make(_ setup: Setup, _ path: ByteString, previews: Set<PreviewKind> = [.full]) throws -> ThumbnailResult {
         let source = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
         defer { try? source.close() }
         var request = ThumbnailerRequest(uri: try FileURI(path: path), source: source, cache: setup.directory.descriptor,
                                          sizes: [.normal, .large])
-        request.preview = true
+        request.previews = previews
         return try setup.thumbnailer.make(request)
     }
 
@@ -106,5 +106,49 @@ struct PreviewTests {
         #expect(Array(try setup.scratch.read(path).prefix(2)) == [0xFF, 0xD8])
         #expect(try Pixels.size(path) == (1600, 1200))
         #expect(Pixels.isRed(try Pixels.at(path, x: 20, y: 20)))
+    }
+
+    /// A large JPEG's screen preview: shrunk to the screen side, upright (the marker
+    /// stored turned, orientation 6), stamped, and found valid the next time.
+    @Test func aLargeJPEGsScreenPreviewIsUprightAndScreenSized() throws {
+        let setup = try Setup()
+        // 3000 x 4000 upright: stored 4000 x 3000 turned as orientation 6 says.
+        let jpeg = try Samples.marker(setup.photos.appending("IMG_0001.JPG"), width: 3000, height: 4000, orientation: 6)
+        let result = try make(setup, jpeg, previews: [.screen])
+        #expect(result.status == .written && result.screen == .written && result.preview == nil, "\(result)")
+        let path = setup.cache.previewPath(for: try FileURI(path: jpeg), kind: .screen)
+        #expect(path.lossyString.contains("/curatord-screen/"))
+        #expect(try FileStatus.of(path).mode & 0o777 == 0o600)
+        #expect(try Pixels.size(path) == (1920, 2560), "upright, its longer side the screen's")
+        #expect(try Pixels.isRed(Pixels.at(path, x: 20, y: 20)) && Pixels.isBlue(Pixels.at(path, x: 1900, y: 20)))
+        #expect(try ExifTool.tags(["Orientation"], of: path.lossyString, numeric: true)["Orientation"] == nil,
+                "turned already: nothing may turn it again")
+        #expect(!FileManager.default.fileExists(atPath: setup.cache.previewPath(for: try FileURI(path: jpeg)).lossyString),
+                "no full-size one: the JPEG is its own")
+        #expect(try make(setup, jpeg, previews: [.screen]).screen == .reused)
+        let fd = try #require(try setup.directory.openPreview(try setup.subject(jpeg), kind: .screen))
+        try fd.close()
+        #expect(try setup.directory.openPreview(try setup.subject(jpeg)) == nil, "the kinds are kept apart")
+    }
+
+    @Test func aPhotoNoLargerThanAScreenHasNoScreenPreview() throws {
+        let setup = try Setup()
+        let jpeg = try Samples.marker(setup.photos.appending("small.jpg"), width: 2560, height: 1700)
+        let result = try make(setup, jpeg, previews: [.screen])
+        #expect(result.status == .written && result.screen == .unavailable, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: setup.cache.previewPath(for: try FileURI(path: jpeg), kind: .screen).lossyString))
+    }
+
+    /// A RAW's screen preview is its embedded one shrunk and turned as the RAW says;
+    /// both kinds come of one job.
+    @Test func aRawsScreenPreviewIsItsEmbeddedOneShrunkAndTurned() throws {
+        let setup = try Setup()
+        let dng = try Samples.dng(setup.photos.appending("DSC_0200.DNG"), orientation: 6, width: 4000, height: 3000)
+        let result = try make(setup, dng, previews: [.full, .screen])
+        #expect(result.preview == .written && result.screen == .written, "\(result)")
+        let path = setup.cache.previewPath(for: try FileURI(path: dng), kind: .screen)
+        #expect(try Pixels.size(path) == (2560, 1920))
+        #expect(try Pixels.isRed(Pixels.at(path, x: 20, y: 20)) && Pixels.isBlue(Pixels.at(path, x: 2540, y: 20)),
+                "the marker's top-left, upright")
     }
 }

@@ -12,11 +12,12 @@ struct PhotoOpenPreviewTests {
     typealias Web = WebPhotoTests
 
     /// Asks for the preview of `name` until it is ready; every answer before is `pending`.
-    static func readyPreview(_ name: String, _ d: Daemon, _ client: Client) throws -> [String: Any] {
+    static func readyPreview(_ name: String, _ d: Daemon, _ client: Client, what: String = "preview") throws -> [String: Any] {
         var ready: [String: Any] = [:]
-        try eventually(timeout: 60, "the preview of \(name)") {
+        try eventually(timeout: 60, "the \(what) of \(name)") {
             guard let id = try client.idsByPath()[name] else { return false }
-            let opened = try Web.open(["photo": id, "what": "preview"], socket: d.socket)
+            let opened = try Web.open(["photo": id, "what": what], socket: d.socket)
+            #expect(Web.result(opened)["what"] as? String == what, "\(opened)")
             let state = Web.result(opened)["state"] as? String
             #expect(state == "ready" || state == "pending", "\(opened)")
             ready = opened
@@ -68,5 +69,50 @@ struct PhotoOpenPreviewTests {
         #expect(FileManager.default.fileExists(atPath: file), "\(file)")
         #expect(unlink(d.root() + "/big.dng") == 0)
         try eventually(timeout: 30, "the deleted RAW's preview to go") { !FileManager.default.fileExists(atPath: file) }
+    }
+
+    /// `screen`: a large JPEG's is made once at the screen's size, upright; a small
+    /// one's is the file itself; it goes when the photo does.
+    @Test func aLargeJPEGsScreenPreviewIsMadeASmallOneIsItsOwn() throws {
+        let d = Daemon()
+        try ThumbnailTests.sample(["marker", d.root() + "/large.jpg", "--width", "4000", "--height", "3000", "--orientation", "8"])
+        try ThumbnailTests.sample(["marker", d.root() + "/small.jpg", "--width", "1600", "--height", "1200"])
+        try d.start()
+        let client = try d.client()
+        try ThumbnailTests.waitForBacklog(client, ready: 2, failed: 0)
+        let ids = try client.idsByPath()
+        let large = try #require(ids["large.jpg"])
+        let small = try #require(ids["small.jpg"])
+
+        let first = try Web.open(["photo": large, "what": "screen"], socket: d.socket)
+        #expect(Web.result(first)["state"] as? String == "pending", "made when first asked for: \(first)")
+        let screen = try Self.readyPreview("large.jpg", d, client, what: "screen")
+        #expect(Web.result(screen)["content_type"] as? String == "image/jpeg" && screen["fds"] as? Int == 1, "\(screen)")
+        #expect(screen["jpeg_size"] as? [Int] == [2560, 1920], "upright, the screen's size: \(screen)")
+        let original = try Web.open(["photo": large, "what": "original"], socket: d.socket)
+        #expect(Web.result(screen)["version"] as? String == Web.result(original)["version"] as? String)
+        #expect(screen["sha256"] as? String != original["sha256"] as? String)
+
+        // No larger than a screen: the photo is its own, once the worker said so.
+        let own = try Self.readyPreview("small.jpg", d, client, what: "screen")
+        let file = try Web.open(["photo": small, "what": "original"], socket: d.socket)
+        #expect(own["sha256"] as? String == file["sha256"] as? String, "\(own)")
+        #expect(Web.result(own)["content_type"] as? String == "image/jpeg")
+        let again = try Web.open(["photo": small, "what": "screen"], socket: d.socket)
+        #expect(Web.result(again)["state"] as? String == "ready", "known now, not asked of the worker again: \(again)")
+
+        // The gateway streams it as it is.
+        let web = try WebGatewayProcess(d)
+        let session = try web.signIn()
+        let fetched = try web.request("GET", "/photo/\(large)/screen", headers: ["Cookie": "curator_session=" + session])
+        #expect(fetched.status == 200 && fetched.header("Content-Type") == "image/jpeg", "\(fetched)")
+        #expect(fetched.sha256 == screen["sha256"] as? String)
+
+        // Deleted for good: the screen preview goes with the thumbnails.
+        let name = try ThumbnailTests.standardName(d.root() + "/large.jpg")
+        let made = ThumbnailTests.cache(d) + "/curatord-screen/" + name.dropLast(".png".count) + ".jpg"
+        #expect(FileManager.default.fileExists(atPath: made), "\(made)")
+        #expect(unlink(d.root() + "/large.jpg") == 0)
+        try eventually(timeout: 30, "the deleted JPEG's screen preview to go") { !FileManager.default.fileExists(atPath: made) }
     }
 }

@@ -6,7 +6,7 @@ import CuratorThumbnails
 import FoundationEssentials
 import Glibc
 
-/// `photo.open`: one photo's thumbnail, preview or file, open for reading, passed
+/// `photo.open`: one photo's thumbnail, previews or file, open for reading, passed
 /// with the answer. Who may have it is decided as `thumbnail` decides: a photo the
 /// caller may not see is `no_such_photo`, one it sees but may not read is
 /// `permission_denied`, and the photo is opened for that caller, from its root down
@@ -31,7 +31,7 @@ enum PhotoOpenCommand: CommandHandler {
             throw ProtocolError(.invalidArgument, "Say which photo: \"photo\" (an id).", argument: "photo")
         }
         guard let what = args.what else {
-            throw ProtocolError(.invalidArgument, "Say what to open: \"what\" (normal, large, x-large, xx-large, preview or original).",
+            throw ProtocolError(.invalidArgument, "Say what to open: \"what\" (normal, large, x-large, xx-large, screen, preview or original).",
                                 argument: "what")
         }
         let (cacheRoot, place) = try curator.withState { (state) throws(ProtocolError) -> (ByteString?, Place) in
@@ -59,12 +59,19 @@ enum PhotoOpenCommand: CommandHandler {
             return send(.line(line(id, PhotoOpenResult(photo: photoID, what: what, state: .failed, reason: "not a regular file"))))
         }
         let version = "\(status.mtimeNanoseconds)-\(max(0, status.size))"
+        if case .screen = what, let cacheRoot, Self.hasScreenPreview(place.type),
+           let found = preview(of: place, photoID: photoID, kind: .screen, answering: what, status: status, cache: ThumbnailCache(root: cacheRoot),
+                               version: version, curator: curator) {
+            if let file = found.file { return send(.passing(line(id, found.result), file)) }
+            return send(.line(line(id, found.result)))
+        }
         let size: ThumbnailSize
         switch what {
         case .original:
             let result = PhotoOpenResult(photo: photoID, what: what, state: .ready, contentType: contentType(of: place.type), version: version)
             return send(.passing(line(id, result), photoFile))
-        case .preview:
+        case .preview, .screen:
+            // No screen preview of this photo: the preview stands in.
             if let type = browserTypes[place.type] {
                 let result = PhotoOpenResult(photo: photoID, what: what, state: .ready, contentType: type, version: version)
                 return send(.passing(line(id, result), photoFile))
@@ -81,8 +88,8 @@ enum PhotoOpenCommand: CommandHandler {
         }
         let cache = ThumbnailCache(root: cacheRoot)
         let answer: (result: PhotoOpenResult, file: PassedFile?)
-        if case .preview = what,
-           let found = preview(of: place, photoID: photoID, status: status, cache: cache, version: version, curator: curator) {
+        if what == .preview || what == .screen,
+           let found = preview(of: place, photoID: photoID, kind: .full, answering: what, status: status, cache: cache, version: version, curator: curator) {
             answer = found
         } else {
             answer = thumbnail(of: place, photoID: photoID, what: what, status: status, size: size, cache: cache, version: version)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import CuratorThumbnails
 
 /// Which photos a thumbnail thread makes: the local roots' on one, the shares' on
 /// another, so that a photo of a share whose server stops answering holds up only
@@ -26,8 +27,8 @@ struct ThumbnailWork: Sendable {
     var asked: Bool
     /// Measure the thumbnails for the stack search too (`StackLook`).
     var look = false
-    /// Make the full-size preview too (`photo.open` `preview` asked for it).
-    var preview = false
+    /// Make these previews too (`photo.open` `preview` or `screen` asked for them).
+    var previews: Set<PreviewKind> = []
 }
 
 /// The thumbnail scheduler's locked steps, and how index changes reach its queue.
@@ -79,7 +80,7 @@ extension CuratorState {
         }.map { taken in
             found?.sizes = taken.sizes
             found?.asked = taken.asked
-            found?.preview = thumbnails.wantsPreview(taken.id)
+            found?.previews = thumbnails.wantedPreviews(taken.id)
         }
         if let work = found, !work.sizes.isEmpty, wantsLook(work.id, identity: work.identity) {
             // Both sizes: the hash is of the normal one, the sharpness of the large one.

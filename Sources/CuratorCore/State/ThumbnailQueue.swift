@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CuratorProtocol
 import CuratorSystem
+import CuratorThumbnails
 
 /// The background thumbnailer's bookkeeping: which photos still need a look, which
 /// have their thumbnails (the background sizes), which failed, and the thumbnails
@@ -51,12 +52,13 @@ struct ThumbnailQueue {
     private(set) var ready = IDSet()
     private(set) var failed: [Int64: String] = [:]
     private(set) var departed: [Departure] = []
-    /// Photos whose full-size preview a client asked for (`photo.open` `preview`).
-    private var askedPreviews: Set<Int64> = []
-    /// Photos of which, as they are now, no preview can be made (no embedded one
-    /// large enough): their `xx-large` thumbnail stands in. Known until the photo
-    /// changes; after a restart, the worker is asked again once.
-    private var previewless: Set<Int64> = []
+    /// Photos whose previews a client asked for (`photo.open` `preview`, `screen`).
+    private var askedPreviews: [Int64: Set<PreviewKind>] = [:]
+    /// Photos of which, as they are now, no preview of a kind is made (a full one:
+    /// no embedded one large enough, the `xx-large` thumbnail stands in; a screen
+    /// one: the photo is no larger than a screen). Known until the photo changes;
+    /// after a restart, the worker is asked again once.
+    private var previewless: [PreviewKind: Set<Int64>] = [:]
 
     /// The thumbnails of a photo that left the index, by its former path.
     struct Departure: Equatable {
@@ -85,31 +87,36 @@ struct ThumbnailQueue {
         if askedSet.insert(id).inserted { asked[root, default: AskedLine()].append(id) }
     }
 
-    /// A client wants the full-size preview of `id` (a photo of `root`): it goes first.
-    mutating func askPreview(_ id: Int64, root: Int32 = 0) {
-        askedPreviews.insert(id)
+    /// A client wants the preview of `kind` of `id` (a photo of `root`): it goes first.
+    mutating func askPreview(_ id: Int64, root: Int32 = 0, kind: PreviewKind = .full) {
+        askedPreviews[id, default: []].insert(kind)
         queued.insert(id)
         if askedSet.insert(id).inserted { asked[root, default: AskedLine()].append(id) }
     }
 
-    /// Whether the work on `id` is to make its preview too.
-    func wantsPreview(_ id: Int64) -> Bool { askedPreviews.contains(id) }
+    /// The previews the work on `id` is to make too.
+    func wantedPreviews(_ id: Int64) -> Set<PreviewKind> { askedPreviews[id] ?? [] }
 
-    /// Whether no preview can be made of `id` as it is now.
-    func hasNoPreview(_ id: Int64) -> Bool { previewless.contains(id) }
+    /// Whether no preview of `kind` is made of `id` as it is now.
+    func hasNoPreview(_ id: Int64, kind: PreviewKind = .full) -> Bool { previewless[kind]?.contains(id) == true }
 
-    /// The worker made or found the preview of `id` (`available`), or found that
-    /// none can be made.
-    mutating func previewFinished(_ id: Int64, available: Bool) {
-        askedPreviews.remove(id)
-        if available { previewless.remove(id) } else { previewless.insert(id) }
+    /// The worker made or found the preview of `kind` of `id` (`available`), or
+    /// found that none is made.
+    mutating func previewFinished(_ id: Int64, kind: PreviewKind = .full, available: Bool) {
+        askedPreviews[id]?.remove(kind)
+        if askedPreviews[id]?.isEmpty == true { askedPreviews[id] = nil }
+        if available { previewless[kind]?.remove(id) } else { previewless[kind, default: []].insert(id) }
+    }
+
+    private mutating func forgetPreviews(_ id: Int64) {
+        for kind in PreviewKind.allCases { previewless[kind]?.remove(id) }
     }
 
     /// The photo changed or moved: what was made of it is no longer its thumbnail.
     mutating func invalidate(_ id: Int64, root: Int32 = 0) {
         ready.remove(id)
         failed[id] = nil
-        previewless.remove(id)
+        forgetPreviews(id)
         enqueue(id, root: root)
     }
 
@@ -119,8 +126,8 @@ struct ThumbnailQueue {
         failed[id] = nil
         queued.remove(id)
         extraSizes[id] = nil
-        askedPreviews.remove(id)
-        previewless.remove(id)
+        askedPreviews[id] = nil
+        forgetPreviews(id)
     }
 
     mutating func depart(_ departure: Departure) { departed.append(departure) }
@@ -178,7 +185,7 @@ struct ThumbnailQueue {
             failed[id] = reason
             ready.remove(id)
             extraSizes[id] = nil
-            askedPreviews.remove(id)
+            askedPreviews[id] = nil
         case .retry:
             enqueue(id, root: root)
         }

@@ -124,13 +124,15 @@ public final class ThumbnailScheduler: Sendable {
             if case .valid = (try? cache.lookup(subject, size: size)) ?? .missing { return true }
             return false
         }
-        var previewPresent = false
-        if work.preview, let found = try? cache.openPreview(subject) {
+        let previewsPresent = work.previews.filter { kind in
+            guard let found = try? cache.openPreview(subject, kind: kind) else { return false }
             try? found.close()  // read only
-            previewPresent = true
+            return true
         }
-        if present.count == work.sizes.count && !work.look && work.preview == previewPresent {
-            if work.preview { curator.withState { $0.thumbnails.previewFinished(work.id, available: true) } }
+        if present.count == work.sizes.count && !work.look && previewsPresent == work.previews {
+            curator.withState { state in
+                for kind in previewsPresent { state.thumbnails.previewFinished(work.id, kind: kind, available: true) }
+            }
             return .ready(Set(present))
         }
         if let reason = try? cache.failRecord(for: subject) { return .failed(reason) }
@@ -139,7 +141,7 @@ public final class ThumbnailScheduler: Sendable {
             uri: uri, source: source, cache: cache.descriptor, sizes: work.sizes, type: work.type.rawValue,
             mtime: subject.mtime, size: subject.size)
         request.look = work.look
-        request.preview = work.preview
+        request.previews = work.previews
         let result: ThumbnailResult
         do {
             result = try worker.make(request)
@@ -153,9 +155,12 @@ public final class ThumbnailScheduler: Sendable {
                                      camera: CameraKey.read(source, size: status.size))
             curator.withState { $0.applyLook(work.id, measured) }
         }
-        if let preview = result.preview {
-            // Before the outcome is recorded: a photo found changed then forgets it again.
-            curator.withState { $0.thumbnails.previewFinished(work.id, available: preview != .unavailable) }
+        // Before the outcome is recorded: a photo found changed then forgets them again.
+        let previews = PreviewKind.allCases.compactMap { kind in result.outcome(kind).map { (kind, $0) } }
+        if !previews.isEmpty {
+            curator.withState { state in
+                for (kind, outcome) in previews { state.thumbnails.previewFinished(work.id, kind: kind, available: outcome != .unavailable) }
+            }
         }
         switch result.status {
         case .written, .reused:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import CuratorCore
 import CuratorProtocol
+import CuratorThumbnails
 import Testing
 
 struct ThumbnailQueueTests {
@@ -27,24 +28,28 @@ struct ThumbnailQueueTests {
     }
 
     /// A preview asked for goes first and rides on the photo's next job until the
-    /// worker answers; "none can be made" holds until the photo changes.
+    /// worker answers; "none can be made" holds until the photo changes, kind by kind.
     @Test func anAskedPreviewGoesFirstAndNoneIsKnownUntilThePhotoChanges() {
         var queue = ThumbnailQueue()
         for id in Int64(1)...3 { queue.enqueue(id) }
         queue.askPreview(2)
+        queue.askPreview(2, kind: .screen)
         let taken = drain(&queue)
         #expect(taken.map(\.0) == [2, 3, 1] && taken[0].2)
-        #expect(queue.wantsPreview(2) && !queue.wantsPreview(3))
+        #expect(queue.wantedPreviews(2) == [.full, .screen] && queue.wantedPreviews(3).isEmpty)
 
         queue.finished(2, .ready([.normal, .large]))
+        queue.previewFinished(2, kind: .screen, available: false)
+        #expect(queue.wantedPreviews(2) == [.full], "the full one is still being made")
+        #expect(queue.hasNoPreview(2, kind: .screen) && !queue.hasNoPreview(2, kind: .full))
         queue.previewFinished(2, available: false)
-        #expect(!queue.wantsPreview(2) && queue.hasNoPreview(2))
+        #expect(queue.wantedPreviews(2).isEmpty && queue.hasNoPreview(2))
         queue.invalidate(2)
-        #expect(!queue.hasNoPreview(2), "a changed photo may have one now")
+        #expect(!queue.hasNoPreview(2) && !queue.hasNoPreview(2, kind: .screen), "a changed photo may have them now")
 
-        queue.askPreview(3)
+        queue.askPreview(3, kind: .screen)
         queue.finished(3, .failed("corrupt"))
-        #expect(!queue.wantsPreview(3), "its thumbnails failed: the xx-large path says so")
+        #expect(queue.wantedPreviews(3).isEmpty, "its thumbnails failed: the xx-large path says so")
     }
 
     @Test func backgroundWorkWaitsAskedWorkDoesNot() {
