@@ -21,10 +21,12 @@ headless Chromium (chromedriver, CDP):
 - key_to_badge_ms: Space on a photo to its badge on screen (through the gateway and the
   daemon), p50 and p95 over --keys presses;
 - renderer_rss_mb: the resident memory of the browser's renderer processes;
-- with --loupe N, loupe_ms: Enter on the first photo (24 megapixels) to its preview
-  painted (Element Timing), then the same for each next one (→, 2 s after the last:
-  the next one prepared meanwhile, when it was painted unseen: the frame after →);
-  stand_in: when the grid's thumbnail was painted in its place, where it was;
+- with --loupe N, loupe_ms: open_cold: Enter on the Nth photo (24 megapixels) at once
+  after focusing it, to its picture painted (Element Timing): the daemon makes its
+  screen picture then; open: Escape, the first photo focused for 1 s (the page fetches
+  the picture of the photo the focus rests on), then Enter; then each next one (→,
+  2 s after the last: the next one prepared meanwhile, when it was painted unseen: the
+  frame after →); stand_in: when the grid's thumbnail was painted in its place;
 - with --nginx, the same `large` thumbnails as a plain page of <img loading=lazy> served
   by nginx-light, measured the same way (first paint, scroll, heap, memory), each round
   back to back with the page; with --profile, the functions with the most CPU time of
@@ -287,7 +289,8 @@ def measure_page(page, args):
                             "max": round(latencies[-1], 1), "long_tasks": key_long[1], "longest_task_ms": round(key_long[0], 1)},
     }
     if loupe:
-        result["loupe_ms"] = {"open": round(loupe[0][0], 1), "next": [round(t, 1) for t, _ in loupe[1:]],
+        result["loupe_ms"] = {"open_cold": round(loupe[0][0], 1), "open": round(loupe[1][0], 1),
+                              "next": [round(t, 1) for t, _ in loupe[2:]],
                               "stand_in": [None if s is None else round(s, 1) for _, s in loupe], "previews": previews}
     if args.profile:
         result["profile_scroll"] = scroll_profile
@@ -392,13 +395,18 @@ LOUPE = """
       // The neighbours are fetched while this one is looked at.
       setTimeout(() => timed('ArrowRight', () => next(left - 1)), 2000);
     }
-    document.querySelector('[role=gridcell][data-index="0"]').focus();
-    timed('Enter', () => next(photos - 1));"""
+    const cell = (i) => document.querySelector(`[role=gridcell][data-index="${i}"]`);
+    cell(photos - 1).focus();
+    timed('Enter', () => {
+      document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));
+      cell(0).focus();
+      setTimeout(() => timed('Enter', () => next(photos - 2)), 1000);
+    });"""
 
 
 # Each preview's fetch: when asked, its first byte and its end, from the page's start.
 PREVIEWS = """
-    return performance.getEntriesByType('resource').filter((e) => e.name.includes('/preview'))
+    return performance.getEntriesByType('resource').filter((e) => e.name.includes('/preview') || e.name.includes('/screen'))
         .map((e) => [e.name.split('/photo/')[1].split('/')[0], Math.round(e.startTime), Math.round(e.responseStart),
                      Math.round(e.responseEnd), e.encodedBodySize]);"""
 
@@ -534,6 +542,8 @@ def main():
             # their ratios within a round mean anything.
             order = list(results) if r % 2 == 0 else list(reversed(results))
             for what in order:
+                # The loupe's first open is cold each time: no screen picture made yet.
+                shutil.rmtree(os.path.join(thumbnails, "curatord-screen"), ignore_errors=True)
                 results[what].append(measure_plain(nginx_url, args) if what == "nginx plain page" else measure_page(pages[what], args))
         print(json.dumps({
             "photos": args.count, "warm_thumbnails": args.warm, "thumbnails": not args.no_thumbnails,

@@ -4,6 +4,7 @@ import CuratorProtocol
 import CuratorSystem
 import CuratorThumbnails
 import CVips
+import FoundationEssentials
 import Glibc
 
 /// The screen-sized preview (`PreviewKind.screen`): the photo, or a RAW's embedded
@@ -12,10 +13,20 @@ import Glibc
 extension ThumbnailMaker {
     /// Enough for a photo seen whole; a loupe zoomed past it goes to the full size.
     static let screenQuality = 85
+    /// libvips' threads for a screen picture: two, where there are two cores.
+    var screenThreads: Int { min(2, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// The screen-sized preview of the file open at `fd` (`size` bytes); nil when
     /// the photo (or the RAW's preview) is no larger than a screen: it is its own.
     public func screen(from fd: FileDescriptor, size: Int, family: ImageFamily) throws(ThumbnailMakingError) -> Preview? {
+        // Asked for by a loupe that waits on it: on two cores, a 24 MP JPEG's takes
+        // two thirds of the time it takes on one.
+        try Vips.withThreads(screenThreads) { () throws(ThumbnailMakingError) -> Preview? in
+            try makeScreen(from: fd, size: size, family: family)
+        }
+    }
+
+    private func makeScreen(from fd: FileDescriptor, size: Int, family: ImageFamily) throws(ThumbnailMakingError) -> Preview? {
         guard size > 0 else { throw ThumbnailMakingError(.corrupt, "an empty file") }
         let side = PreviewKind.screenSide
         switch family {

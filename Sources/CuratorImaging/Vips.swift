@@ -19,6 +19,15 @@ public enum Vips {
         }
     }
 
+    /// `body` with `threads` worker threads for the pipelines it runs (a picture a
+    /// person waits for), then the number before. The worker runs one job at a time.
+    static func withThreads<T>(_ threads: Int, _ body: () throws(ThumbnailMakingError) -> T) throws(ThumbnailMakingError) -> T {
+        let before = vips_concurrency_get()
+        vips_concurrency_set(Int32(max(1, threads)))
+        defer { vips_concurrency_set(before) }
+        return try body()
+    }
+
     /// libvips' version, "8.14.1".
     public static var version: String { String(cString: vips_version_string()) }
 }

@@ -53,8 +53,9 @@ struct PhotoFetcher: Sendable {
         if let answer = cached(address, conditions) { return answer }
         let key = key(address, conditions)
         let deadline = Deadline.after(seconds: pendingWait)
-        // Finely at first: a screen JPEG is made in a fifth of a second, and a loupe
-        // waits on it; a long wait (a busy thumbnailer) backs off.
+        // Every 20 ms for a second: a screen JPEG is made in a sixth of a second, and
+        // a loupe waits on it; a longer wait (a busy thumbnailer) backs off.
+        let fine = Deadline.after(seconds: 1)
         var pause = 0.02
         while true {
             let line: [UInt8]
@@ -95,7 +96,7 @@ struct PhotoFetcher: Sendable {
                     return .answer(answer)
                 }
                 usleep(UInt32(pause * 1_000_000))
-                pause = min(pause * 1.25, 0.5)
+                if fine.secondsLeft <= 0 { pause = min(pause * 1.5, 0.5) }
             case .failed, .placeholder:
                 if let passed { try? passed.close() }
                 return .answer(GatewayError(404, GatewayError.notFound, result.reason ?? "photo \(address.photo) has no \(address.what.name)").answer)

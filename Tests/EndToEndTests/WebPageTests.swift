@@ -16,16 +16,18 @@ struct WebPageTests {
     static let script = Command.packageRoot + "/Tests/web/page_test.py"
     static let samples = Command.packageRoot + "/bench/sample_photos.py"
 
-    /// a/IMG_0001..4, b/IMG_0005..6, keep/IMG_0007 (protected): 1200x800 camera JPEGs,
-    /// three pictures made by sample_photos.py, each file told apart by a JPEG comment;
-    /// one more beside the root, for the test to drop in.
+    /// a/IMG_0001..4, b/IMG_0005..6, keep/IMG_0007 (protected): camera JPEGs, three
+    /// pictures made by sample_photos.py, each file told apart by a JPEG comment (1200x800;
+    /// IMG_0002 and IMG_0005 3000x2000, larger than a screen); one more beside the root,
+    /// for the test to drop in.
     static func daemon() throws -> (Daemon, sample: String) {
         let d = Daemon()
         let root = d.root()
         var bases: [[UInt8]] = []
         for seed in 1...3 {
             let path = d.home.sub("base-\(seed).jpg")
-            let out = try Command.run("/usr/bin/python3", [samples, "jpeg", path, "--width", "1200", "--height", "800",
+            let (width, height) = seed == 3 ? ("3000", "2000") : ("1200", "800")
+            let out = try Command.run("/usr/bin/python3", [samples, "jpeg", path, "--width", width, "--height", height,
                                                            "--seed", String(seed), "--texture-cache", d.home.path])
             guard out.status == 0 else { throw HarnessError("sample_photos.py: \(out.stderr)") }
             bases.append(Array(try Data(contentsOf: URL(fileURLWithPath: path))))

@@ -171,10 +171,11 @@ class Page:
             raise Failure(f"axe at {where}: {len(serious)} serious violations: {[v['id'] for v in serious]}")
 
 
-# The loupe's image shown is this photo's preview, loaded, and named for it.
+# The loupe's image shown is this photo's screen picture (every size tested is at most
+# 2560 device pixels long), loaded, and named for it.
 PREVIEW_SHOWN = """
     const image = document.querySelector('#loupe .loupe-image');
-    return image.alt === arguments[0] && image.src.includes('/preview') && image.complete && image.naturalWidth > 0
+    return image.alt === arguments[0] && image.src.includes('/screen') && image.complete && image.naturalWidth > 0
         && document.querySelector('#loupe .loupe-title').textContent.endsWith(arguments[0]);"""
 
 
@@ -270,6 +271,19 @@ def run(args):
         wait(f"{next_name} in the loupe", lambda: page.js(PREVIEW_SHOWN, next_name))
         if page.js("return document.querySelectorAll('#loupe img:not([aria-hidden])').length") != 1:
             raise Failure("the loupe shows more than one image to assistive technology")
+        # IMG_0002 is 3000x2000: shown fitted from its 2560 px screen picture, then at
+        # 100 % from the photo itself, fetched once zoomed past the picture's pixels.
+        shown = page.js("const i = document.querySelector('#loupe .loupe-image'); return [i.naturalWidth, i.naturalHeight]")
+        if next_name != "IMG_0002.JPG" or shown != [2560, 1707]:
+            raise Failure(f"the loupe shows {next_name} from a {shown} picture, not IMG_0002's 2560x1707 screen picture")
+        wait("the photo's size in the panel", lambda: "Pixels3000 × 2000" in page.js(
+            "return document.querySelector('.loupe-info').textContent"))
+        page.key("z")
+        wait("100 % of the photo itself", lambda: page.js(
+            "const i = document.querySelector('#loupe .loupe-image');"
+            "return i.src.includes('/preview') && i.complete && i.naturalWidth === 3000"
+            " && document.querySelector('.loupe-zoom').textContent === '100 %'"))
+        page.key("z")
         page.key(Keys.ARROW_LEFT)
         wait("IMG_0001.JPG in the loupe again", lambda: page.js(PREVIEW_SHOWN, "IMG_0001.JPG"))
         page.key("z")

@@ -14,8 +14,9 @@ const OVERSCAN = 2;
 const LONG_PRESS_MS = 500;
 
 export class Grid {
-  constructor(scroller, { onActivate, onToggle, onLongPress, onFocus }) {
+  constructor(scroller, { onActivate, onToggle, onLongPress, onFocus, onPoint }) {
     this.scroller = scroller;
+    this.onPoint = onPoint;
     this.onActivate = onActivate;
     this.onToggle = onToggle;
     this.onLongPress = onLongPress;
@@ -51,6 +52,11 @@ export class Grid {
     scroller.addEventListener('focusin', (event) => {
       const cell = event.target.closest('[data-index]');
       if (cell) this.setFocused(Number(cell.dataset.index), false);
+    });
+    // A mouse over a cell is as good a hint as the focus of what opens next.
+    scroller.addEventListener('pointerover', (event) => {
+      const cell = event.pointerType === 'mouse' && event.target.closest('[data-index]');
+      if (cell && this.onPoint) this.onPoint(Number(cell.dataset.index));
     });
   }
 

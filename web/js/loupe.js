@@ -1,11 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The loupe: one photo filling the screen (its `preview`), zoom to 100 % and pan,
-// next and previous with the neighbours fetched ahead, swipe on a touch screen, and
-// a panel of what the file says (`photo.info`) and the group's members.
+// The loupe: one photo filling the screen (its `screen` picture, the full-size
+// `preview` once zoomed past it), zoom to 100 % and pan, next and previous with the
+// neighbours fetched ahead, swipe on a touch screen, and a panel of what the file
+// says (`photo.info`) and the group's members.
 import { call, photoURL } from './api.js';
 import { fileName, formatBytes, groupLabel } from './store.js';
 import { Zoom } from './zoom.js';
 import { makeMarks, marksText, paintMarks } from './marks.js';
+
+/** The longer side of the daemon's `screen` pictures (a photo larger than that has one). */
+const SCREEN_SIDE = 2560;
+
+/** What shows a photo whole on this screen: the `screen` picture, unless the screen is larger. */
+function fitted() {
+  const side = Math.max(window.innerWidth, window.innerHeight) * (window.devicePixelRatio || 1);
+  return side <= SCREEN_SIDE ? 'screen' : 'preview';
+}
 
 /** Shutter, aperture, ISO and focal length as photographers write them, from `photo.info`. */
 function exposureRows(info) {
@@ -46,7 +56,11 @@ export class Loupe {
         } else {
           this.zoom.apply();
           this.standin.hidden = true;
+          this.shownIn();
         }
+      });
+      element.addEventListener('error', () => {
+        if (element === this.image) this.shownIn();
       });
     }
     this.standin.addEventListener('load', () => this.fit(this.standin));
@@ -58,7 +72,8 @@ export class Loupe {
       this.fit(this.standin);
     }).observe(this.frame);
     this.zoom = new Zoom((zoom) => {
-      this.zoomLabel.textContent = zoom.zoomed ? Math.round(zoom.factor * zoom.fitScale(zoom.frames[0]) * (window.devicePixelRatio || 1) * 100) + ' %' : 'Fit';
+      this.zoomLabel.textContent = zoom.zoomed ? Math.round(zoom.factor * zoom.fullScale(zoom.frames[0]) * (window.devicePixelRatio || 1) * 100) + ' %' : 'Fit';
+      this.sharpen();
     });
     this.zoom.attach(this.frame, this.image);
     root.querySelector('.loupe-close').addEventListener('click', () => this.close());
@@ -104,7 +119,8 @@ export class Loupe {
     this.index = Math.max(0, Math.min(photos.length - 1, index));
     const photo = photos[this.index];
     this.photo = photo;
-    const url = photoURL(photo, 'preview');
+    this.zoom.frames[0].full = null;
+    const url = photoURL(photo, fitted());
     if (this.spare.getAttribute('src') === url) {
       this.swap();
       this.standin.hidden = true;
@@ -121,8 +137,18 @@ export class Loupe {
     this.title.textContent = `${this.index + 1} / ${photos.length} · ${fileName(photo.path)}`;
     this.paintBadge();
     this.paintMarks();
-    this.fetchAhead();
+    // The neighbours once this photo is in: the daemon makes pictures one at a time,
+    // and this one is waited for.
+    this.aheadOf = this.index;
+    if (this.image.complete && this.image.naturalWidth > 0) this.shownIn();
     this.loadInfo(photo);
+  }
+
+  /** The photo shown loaded (or failed): its neighbours' turn. */
+  shownIn() {
+    if (this.aheadOf !== this.index || !this.isOpen) return;
+    this.aheadOf = -1;
+    this.fetchAhead();
   }
 
   /** The spare, holding the photo now shown, takes the place of the image. */
@@ -174,16 +200,55 @@ export class Loupe {
     const shown = this.index;
     requestAnimationFrame(() => requestAnimationFrame(() => {
       if (this.index !== shown || !this.isOpen) return;
-      if (next) this.spare.src = photoURL(next, 'preview');
+      if (next) this.spare.src = photoURL(next, fitted());
       else this.spare.removeAttribute('src');
     }));
     this.ahead = [this.index - 1, this.index + 2]
       .filter((i) => i >= 0 && i < photos.length)
       .map((i) => {
         const image = new Image();
-        image.src = photoURL(photos[i], 'preview');
+        image.src = photoURL(photos[i], fitted());
         return image;
       });
+  }
+
+  /**
+   * The grid's focus or the mouse rested on `index`: its picture is fetched meanwhile
+   * (the daemon makes it first if need be), so that Enter or a click shows it
+   * without waiting for either.
+   */
+  prepare(index) {
+    clearTimeout(this.resting);
+    this.resting = setTimeout(() => {
+      const photo = this.store.photos[index];
+      // Only what the daemon makes pictures of (thumbnails on, not a video).
+      if (!photo || this.isOpen || photo.thumbnail !== true) return;
+      this.rested = new Image();
+      this.rested.src = photoURL(photo, fitted());
+    }, 300);
+  }
+
+  /**
+   * Zoomed past the `screen` picture's own pixels: the full-size one is fetched and
+   * decoded aside, then put in its place (the picture stays on screen meanwhile).
+   */
+  sharpen() {
+    const image = this.image;
+    const photo = this.photo;
+    // A `screen` picture is exactly SCREEN_SIDE long; a photo no larger is its own.
+    if (!this.zoom.zoomed || !photo || !image.src.includes('/screen')
+        || Math.max(image.naturalWidth, image.naturalHeight) !== SCREEN_SIDE) return;
+    const drawn = parseFloat(image.style.width) * (window.devicePixelRatio || 1);
+    if (!(drawn > image.naturalWidth * 1.05) || this.sharpening === image.src) return;
+    this.sharpening = image.src;
+    const full = new Image();
+    full.src = photoURL(photo, 'preview');
+    full.decode().then(() => {
+      if (this.photo !== photo || this.image !== image) return;
+      const entry = this.zoom.frames[0];
+      if (!entry.full) entry.full = { width: full.naturalWidth, height: full.naturalHeight };
+      image.src = full.src;
+    }).catch(() => {});
   }
 
   /** The spare or the stand-in at the size the photo is shown unzoomed. */
@@ -206,7 +271,13 @@ export class Loupe {
       const camera = [info.camera_make, info.camera_model].filter(Boolean).join(' ');
       if (camera) rows.push(['Camera', camera]);
       if (info.lens) rows.push(['Lens', info.lens]);
-      if (info.width && info.height) rows.push(['Pixels', `${info.width} × ${info.height}`]);
+      if (info.width && info.height) {
+        rows.push(['Pixels', `${info.width} × ${info.height}`]);
+        // 100 % is of the photo, not of the smaller picture shown.
+        const turned = info.orientation >= 5;
+        this.zoom.frames[0].full = { width: turned ? info.height : info.width, height: turned ? info.width : info.height };
+        this.zoom.apply();
+      }
       for (const [label, text] of exposureRows(info)) rows.push([label, text]);
       if (info.unreadable) rows.push(['Note', info.unreadable]);
       this.fillInfo(rows, photo);

@@ -20,6 +20,8 @@ const grid = new Grid($('grid'), {
   onActivate: (index) => loupe.open(index),
   onToggle: (index) => toggle(index),
   onLongPress: (index) => toggle(index),
+  onFocus: (index) => loupe.prepare(index),
+  onPoint: (index) => loupe.prepare(index),
 });
 store.beforeRest = () => grid.imagesSettled(1000);
 const loupe = new Loupe($('loupe'), {

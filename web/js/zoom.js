@@ -40,11 +40,21 @@ export class Zoom {
     return Math.min(frame.clientWidth / image.naturalWidth, frame.clientHeight / image.naturalHeight);
   }
 
-  /** The factor that shows the first frame's image at one image pixel per device pixel. */
+  /**
+   * The scale that fits the photo itself to the frame: `entry.full` (its size, when
+   * the image shown is a smaller picture of it), else the image's own size.
+   */
+  fullScale(entry) {
+    const size = entry.full || { width: entry.image.naturalWidth, height: entry.image.naturalHeight };
+    if (!size.width) return 1;
+    return Math.min(entry.frame.clientWidth / size.width, entry.frame.clientHeight / size.height);
+  }
+
+  /** The factor that shows the first frame's photo at one of its pixels per device pixel. */
   actualFactor() {
     const entry = this.frames[0];
     if (!entry || !entry.image.naturalWidth) return 1;
-    return 1 / (window.devicePixelRatio || 1) / this.fitScale(entry);
+    return 1 / (window.devicePixelRatio || 1) / this.fullScale(entry);
   }
 
   get zoomed() {
