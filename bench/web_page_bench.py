@@ -15,7 +15,7 @@ headless Chromium (chromedriver, CDP):
 - lcp_ms: Largest Contentful Paint from navigation to the first grid, and first_grid:
   what came before it (each candidate, the page's requests, the thumbnails' fetches
   and load events);
-- scrolling from the first photo to the last, a screen per frame: the longest task
+- scrolling from the first photo to the last, a screen per frame (--scroll-step): the longest task
   (PerformanceObserver 'longtask', over 50 ms is one), the most DOM elements at once,
   the JS heap after (CDP Runtime.getHeapUsage);
 - key_to_badge_ms: Space on a photo to its badge on screen (through the gateway and the
@@ -101,6 +101,13 @@ def chrome(args):
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1440,900",
                  "--enable-precise-memory-info"):
         options.add_argument(flag)
+    if getattr(args, "trace", False):
+        # chromedriver traces the renderer from the start; the scroll's events are read
+        # from its performance log (long_task_trace).
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+        options.add_experimental_option("perfLoggingPrefs", {
+            "enableNetwork": False, "enablePage": False,
+            "traceCategories": "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8.gc,blink.user_timing"})
     driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
     # A screen a frame over 100 000 photos, each new row's thumbnails loaded, takes
     # minutes: the script may, and so may the wait for its answer (120 s by default).
@@ -164,19 +171,20 @@ SCROLL = """
     const done = arguments[arguments.length - 1];
     const scroller = arguments[0] ? document.querySelector(arguments[0]) : document.scrollingElement;
     const part = arguments[1];
+    const step = arguments[2];
     let most = 0, frames = 0;
     const t0 = performance.now();
-    function step() {
+    function next() {
       most = Math.max(most, document.getElementsByTagName('*').length);
       frames += 1;
       if (scroller.scrollTop + scroller.clientHeight >= Math.min(scroller.scrollHeight - 1, part * scroller.scrollHeight)) {
         done({most, frames, ms: performance.now() - t0});
         return;
       }
-      scroller.scrollTop += scroller.clientHeight;
-      requestAnimationFrame(step);
+      scroller.scrollTop += Math.max(1, Math.round(scroller.clientHeight * step));
+      requestAnimationFrame(next);
     }
-    requestAnimationFrame(step);"""
+    requestAnimationFrame(next);"""
 
 
 def renderer_rss_mb(driver):
@@ -233,6 +241,35 @@ class Profile:
                 for name, us in sorted(own.items(), key=lambda item: -item[1])[:top]]
 
 
+def long_task_trace(driver, since_us):
+    """Each task over 50 ms on a renderer's main thread after `since_us` (trace time),
+    with what ran inside it: the time of each kind of event, the largest first."""
+    events = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Tracing.dataCollected":
+            events.append(message["params"])
+    mains = {(e["pid"], e["tid"]) for e in events
+             if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    tasks = [e for e in events if e.get("ph") == "X" and e.get("name") in ("RunTask", "ThreadControllerImpl::RunTask")
+             and (e["pid"], e["tid"]) in mains and e.get("dur", 0) > 50_000 and e["ts"] >= since_us]
+    picked = []
+    for task in sorted(tasks, key=lambda e: -e["dur"]):
+        # A RunTask and the ThreadControllerImpl's around it are one task.
+        if not any((t["pid"], t["tid"]) == (task["pid"], task["tid"]) and t["ts"] <= task["ts"] < t["ts"] + t["dur"] for t in picked):
+            picked.append(task)
+    out = []
+    for task in picked[:12]:
+        inside = {}
+        for e in events:
+            if (e.get("ph") == "X" and (e["pid"], e["tid"]) == (task["pid"], task["tid"]) and e is not task
+                    and task["ts"] <= e["ts"] < task["ts"] + task["dur"] and e.get("name") not in ("RunTask", "ThreadControllerImpl::RunTask")):
+                inside[e["name"]] = inside.get(e["name"], 0) + e.get("dur", 0)
+        top = sorted(inside.items(), key=lambda item: -item[1])[:10]
+        out.append([round(task["dur"] / 1000, 1), [[name, round(us / 1000, 1)] for name, us in top]])
+    return out
+
+
 def measure_page(page, args):
     base, (name, value) = page
     driver = chrome(args)
@@ -253,9 +290,10 @@ def measure_page(page, args):
         first["profile"] = load_profile.stop()
         driver.execute_script("window.__longest = 0; window.__long = 0; window.__events = {}; window.__requests = {}; window.__loafs = [];")
         profile = Profile(driver, args.profile)
-        scroll = driver.execute_async_script(SCROLL, "#grid", args.scroll_part) if not args.no_scroll else {"frames": 0, "ms": 0, "most": 0}
+        scroll = driver.execute_async_script(SCROLL, "#grid", args.scroll_part, args.scroll_step) if not args.no_scroll else {"frames": 0, "ms": 0, "most": 0}
         time.sleep(0.5)
         scroll_profile = profile.stop()
+        traced = long_task_trace(driver, 0) if args.trace else None
         heard = driver.execute_script("return [window.__events, window.__requests]")
         longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
         frames = driver.execute_script("return window.__loafs")
@@ -295,6 +333,8 @@ def measure_page(page, args):
     if args.profile:
         result["profile_scroll"] = scroll_profile
         result["profile_keys"] = key_profile
+    if traced is not None:
+        result["long_tasks_traced"] = traced
     return result
 
 
@@ -307,7 +347,7 @@ def measure_plain(url, args):
         time.sleep(3)
         lcp = driver.execute_script("return window.__lcp")
         driver.execute_script("window.__longest = 0; window.__long = 0;")
-        scroll = driver.execute_async_script(SCROLL, None, args.scroll_part)
+        scroll = driver.execute_async_script(SCROLL, None, args.scroll_part, args.scroll_step)
         time.sleep(0.5)
         longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
         heap = driver.execute_cdp_cmd("Runtime.getHeapUsage", {})
@@ -481,7 +521,12 @@ def main():
     parser.add_argument("--nginx", action="store_true", help="also the thumbnails as a plain <img loading=lazy> page under nginx")
     parser.add_argument("--no-scroll", action="store_true", help="skip the scroll (minutes at 100 000 photos)")
     parser.add_argument("--scroll-part", type=float, default=1.0, help="scroll this part of the way down (to look at it)")
+    parser.add_argument("--scroll-step", type=float, default=1.0,
+                        help="the part of a screen scrolled each frame (1: a fling; 0.1: six screens a second, where "
+                             "the page loads the thumbnails passing by)")
     parser.add_argument("--profile", action="store_true", help="CPU profiles of the scroll and the keys: the top functions")
+    parser.add_argument("--trace", action="store_true",
+                        help="the tasks over 50 ms of the load and the scroll, and what ran in each (Chromium's trace)")
     parser.add_argument("--no-thumbnails", action="store_true",
                         help="a daemon that makes none (the grid's placeholders): the grid alone, without the decoder's load")
     args = parser.parse_args()

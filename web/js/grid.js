@@ -3,13 +3,21 @@
 // screen (and a few either side) in the DOM, so a view of 100 000 photos costs what
 // a view of 100 does. Rows are laid out by arithmetic (a section header, then rows of
 // cells), never measured. Thumbnails are the daemon's `normal` or `large` by the
-// cell's size in device pixels.
+// cell's size in device pixels, loaded where the scroll rests or goes slower than a
+// screen per FLING_MS: a fling through thousands of rows shows their cells, and
+// fetches and decodes none of the thumbnails that would be gone a frame later.
 import { call, photoURL } from './api.js';
 import { fileName, groupLabel, VIDEO_TYPES } from './store.js';
 import { makeMarks, marksText, paintMarks } from './marks.js';
 
 const GAP = 6;
 const HEADER = 40;
+/** Faster than a screen in this many ms is a fling. */
+const FLING_MS = 100;
+/** A fling is over once the scroll stood still this long. */
+const SETTLE_MS = 100;
+/** How long the first move after a rest waits for a second one, which tells its speed. */
+const FIRST_MS = 40;
 const OVERSCAN = 2;
 const LONG_PRESS_MS = 500;
 
@@ -30,6 +38,9 @@ export class Grid {
     this.cell = 160;
     this.rows = [];
     this.live = new Map();
+    this.flinging = false;
+    this.lastScroll = { top: 0, at: 0 };
+    this.settleTimer = 0;
     this.failed = new Set();
     // Thumbnails the daemon said are ready since the listing; those still pending are
     // not asked of /photo (which would wait for them, holding a connection the API
@@ -178,8 +189,26 @@ export class Grid {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      this.measureFling();
       this.render();
     });
+  }
+
+  /** How fast the scroll goes: a fling holds the thumbnails back until it settles. */
+  measureFling() {
+    const now = performance.now();
+    const top = this.scroller.scrollTop;
+    const rested = now - this.lastScroll.at > SETTLE_MS;
+    const speed = Math.abs(top - this.lastScroll.top) / Math.max(1, now - this.lastScroll.at);
+    this.lastScroll = { top, at: now };
+    // The first move after a rest cannot tell a fling from a step: held a little.
+    if (!rested && speed * FLING_MS <= this.scroller.clientHeight) return;
+    this.flinging = true;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.flinging = false;
+      for (const row of this.live.values()) if (row.held) this.paintRow(row, true);
+    }, rested ? FIRST_MS : SETTLE_MS);
   }
 
   /** The first row whose bottom is below `y`. */
@@ -307,6 +336,7 @@ export class Grid {
   paintRow(row, withImages) {
     if (row.layout.kind !== 'cells') return;
     const size = this.cell * (window.devicePixelRatio || 1) <= 128 ? 'normal' : 'large';
+    if (withImages) row.held = false;
     for (const cell of row.element.children) {
       const index = Number(cell.dataset.index);
       const photo = this.photos[index];
@@ -321,7 +351,14 @@ export class Grid {
         const none = video || this.failed.has(photo.id) || (this.thumbnailsOff === true && !made);
         if (!none && made) {
           const url = photoURL(photo, size);
-          if (image.getAttribute('src') !== url) image.src = url;
+          if (image.getAttribute('src') === url) {
+            // Loaded or on its way already.
+          } else if (this.flinging) {
+            image.removeAttribute('src');
+            row.held = true;
+          } else {
+            image.src = url;
+          }
         } else {
           image.removeAttribute('src');
           if (!none) this.want(photo.id);
