@@ -62,8 +62,7 @@ enum PhotoOpenCommand: CommandHandler {
         if case .screen = what, let cacheRoot, Self.hasScreenPreview(place.type),
            let found = preview(of: place, photoID: photoID, kind: .screen, answering: what, status: status, cache: ThumbnailCache(root: cacheRoot),
                                version: version, curator: curator) {
-            if let file = found.file { return send(.passing(line(id, found.result), file)) }
-            return send(.line(line(id, found.result)))
+            return send(reply(id, found))
         }
         let size: ThumbnailSize
         switch what {
@@ -98,8 +97,13 @@ enum PhotoOpenCommand: CommandHandler {
                 curator.ringThumbnailDoorbell()
             }
         }
-        if let file = answer.file { return send(.passing(line(id, answer.result), file)) }
-        send(.line(line(id, answer.result)))
+        send(reply(id, answer))
+    }
+
+    /// The answer's line, with its file when one is passed.
+    private static func reply(_ id: RequestID?, _ answer: (result: PhotoOpenResult, file: PassedFile?)) -> Curator.Answer {
+        guard let file = answer.file else { return .line(line(id, answer.result)) }
+        return .passing(line(id, answer.result), file)
     }
 
     /// The cached thumbnail of the photo as it is now (`status`), open, or why not.
