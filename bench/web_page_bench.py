@@ -347,7 +347,8 @@ def measure_plain(url, args):
         time.sleep(3)
         lcp = driver.execute_script("return window.__lcp")
         driver.execute_script("window.__longest = 0; window.__long = 0;")
-        scroll = driver.execute_async_script(SCROLL, None, args.scroll_part, args.scroll_step)
+        scroll = (driver.execute_async_script(SCROLL, None, args.scroll_part, args.scroll_step) if not args.no_scroll
+                  else {"frames": 0, "ms": 0, "most": 0})
         time.sleep(0.5)
         longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
         heap = driver.execute_cdp_cmd("Runtime.getHeapUsage", {})
