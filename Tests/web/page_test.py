@@ -459,12 +459,16 @@ def run(args):
         wait("two selected", lambda: page.badges()["IMG_0006.JPG"] == "2")
         page.key("c")
         wait("compare", lambda: page.js("return !document.getElementById('compare').hidden"))
-        wait("two previews", lambda: page.js(
-            "return [...document.querySelectorAll('.compare-panes img')].length") == 2)
+        # IMG_0005 (3000x2000) from its 2560 px screen picture, IMG_0006 (1200x800) its own.
+        sizes = "return [...document.querySelectorAll('.compare-panes img')].map(i => i.complete ? i.naturalWidth : 0)"
+        wait("the two screen pictures", lambda: page.js(sizes) == [2560, 1200])
         page.key("z")
         transforms = page.js("return [...document.querySelectorAll('.compare-panes img')].map(i => i.style.transform)")
         if len(set(t.split("scale")[0] for t in transforms)) != 1 or "translate" not in transforms[0]:
             raise Failure(f"the compared photos did not zoom together: {transforms}")
+        page.key("+")
+        wait("IMG_0005 itself, zoomed past its picture", lambda: page.js(sizes) == [3000, 1200]
+             and page.js("return document.querySelector('.compare-panes img').src.includes('/preview')"))
         page.screenshot("compare")
         page.key(Keys.ESCAPE)
 

@@ -7,15 +7,7 @@ import { call, photoURL } from './api.js';
 import { fileName, formatBytes, groupLabel } from './store.js';
 import { Zoom } from './zoom.js';
 import { makeMarks, marksText, paintMarks } from './marks.js';
-
-/** The longer side of the daemon's `screen` pictures (a photo larger than that has one). */
-const SCREEN_SIDE = 2560;
-
-/** What shows a photo whole on this screen: the `screen` picture, unless the screen is larger. */
-function fitted() {
-  const side = Math.max(window.innerWidth, window.innerHeight) * (window.devicePixelRatio || 1);
-  return side <= SCREEN_SIDE ? 'screen' : 'preview';
-}
+import { fitted, sharpen, sizeOf } from './pictures.js';
 
 /** Shutter, aperture, ISO and focal length as photographers write them, from `photo.info`. */
 function exposureRows(info) {
@@ -228,27 +220,11 @@ export class Loupe {
     }, 300);
   }
 
-  /**
-   * Zoomed past the `screen` picture's own pixels: the full-size one is fetched and
-   * decoded aside, then put in its place (the picture stays on screen meanwhile).
-   */
+  /** Zoomed past the `screen` picture's pixels: the photo itself takes its place. */
   sharpen() {
     const image = this.image;
     const photo = this.photo;
-    // A `screen` picture is exactly SCREEN_SIDE long; a photo no larger is its own.
-    if (!this.zoom.zoomed || !photo || !image.src.includes('/screen')
-        || Math.max(image.naturalWidth, image.naturalHeight) !== SCREEN_SIDE) return;
-    const drawn = parseFloat(image.style.width) * (window.devicePixelRatio || 1);
-    if (!(drawn > image.naturalWidth * 1.05) || this.sharpening === image.src) return;
-    this.sharpening = image.src;
-    const full = new Image();
-    full.src = photoURL(photo, 'preview');
-    full.decode().then(() => {
-      if (this.photo !== photo || this.image !== image) return;
-      const entry = this.zoom.frames[0];
-      if (!entry.full) entry.full = { width: full.naturalWidth, height: full.naturalHeight };
-      image.src = full.src;
-    }).catch(() => {});
+    if (this.zoom.zoomed) sharpen(image, photo, () => this.photo === photo && this.image === image);
   }
 
   /** The spare or the stand-in at the size the photo is shown unzoomed. */
@@ -274,8 +250,7 @@ export class Loupe {
       if (info.width && info.height) {
         rows.push(['Pixels', `${info.width} × ${info.height}`]);
         // 100 % is of the photo, not of the smaller picture shown.
-        const turned = info.orientation >= 5;
-        this.zoom.frames[0].full = { width: turned ? info.height : info.width, height: turned ? info.width : info.height };
+        this.zoom.frames[0].full = sizeOf(info);
         this.zoom.apply();
       }
       for (const [label, text] of exposureRows(info)) rows.push([label, text]);
