@@ -19,8 +19,8 @@ extension ThumbnailMaker {
     /// The screen-sized preview of the file open at `fd` (`size` bytes); nil when
     /// the photo (or the RAW's preview) is no larger than a screen: it is its own.
     public func screen(from fd: FileDescriptor, size: Int, family: ImageFamily) throws(ThumbnailMakingError) -> Preview? {
-        // Asked for by a loupe that waits on it: on two cores, a 24 MP JPEG's takes
-        // two thirds of the time it takes on one.
+        // Asked for by a person waiting at a loupe, unlike the background's
+        // thumbnails: worth a second core while it is made.
         try Vips.withThreads(screenThreads) { () throws(ThumbnailMakingError) -> Preview? in
             try makeScreen(from: fd, size: size, family: family)
         }

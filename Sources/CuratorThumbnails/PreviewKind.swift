@@ -8,7 +8,7 @@ public enum PreviewKind: String, Codable, Sendable, CaseIterable {
     case full
     /// At most `screenSide` on the longer side, for a photo larger than that: what a
     /// loupe shows fitted, a fraction of the bytes to fetch and of the pixels to
-    /// decode (a browser decodes all of a 24-megapixel JPEG to draw it on a phone).
+    /// decode (a browser decodes all of a photo's pixels, whatever size it draws it).
     case screen
 
     /// Larger than a desktop's 1440p or a tablet's 2048 device pixels, so that

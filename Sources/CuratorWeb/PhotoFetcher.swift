@@ -53,8 +53,9 @@ struct PhotoFetcher: Sendable {
         if let answer = cached(address, conditions) { return answer }
         let key = key(address, conditions)
         let deadline = Deadline.after(seconds: pendingWait)
-        // Every 20 ms for a second: a screen JPEG is made in a sixth of a second, and
-        // a loupe waits on it; a longer wait (a busy thumbnailer) backs off.
+        // Finely for a second: a screen JPEG is made within it while a loupe waits,
+        // and a coarse poll would add its step to that wait; a longer wait (a busy
+        // thumbnailer) backs off.
         let fine = Deadline.after(seconds: 1)
         var pause = 0.02
         while true {

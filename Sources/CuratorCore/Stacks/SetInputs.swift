@@ -3,7 +3,7 @@ import CuratorSystem
 
 /// What finding a user's stacks and duplicate sets reads, as the state held it at
 /// one moment: copy-on-write values, taken under the lock in no time. Finding the
-/// sets walks every listed photo (a quarter of a second each at 100 000 photos), so
+/// sets walks every listed photo, which would hold every other client waiting, so
 /// the set watch does it outside the lock, on these (`CuratorState+SetEvents`);
 /// a listing that finds them not yet kept does it under the lock, on the same.
 struct SetInputs {
