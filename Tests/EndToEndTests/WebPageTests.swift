@@ -92,6 +92,31 @@ struct WebPageTests {
 
     static let firstFolderPhotos = 600
 
+    /// A 64x48 camera JPEG's bytes, for roots of thousands of photos.
+    static func tinyJPEG(_ d: Daemon) throws -> Data {
+        let base = d.home.sub("base.jpg")
+        let made = try Command.run("/usr/bin/python3", [samples, "jpeg", base, "--width", "64", "--height", "48",
+                                                        "--texture-cache", d.home.path])
+        guard made.status == 0 else { throw HarnessError("sample_photos.py: \(made.stderr)") }
+        return try Data(contentsOf: URL(fileURLWithPath: base))
+    }
+
+    /// Runs `Tests/web/<script>` (Chromium) against a gateway on `d`, with its
+    /// sign-in address, `arguments` and the screenshots' folder; it must end with
+    /// "step: done".
+    static func runChromiumScript(_ script: String, _ d: Daemon, _ arguments: [String], timeout: Double) throws {
+        let web = try WebGatewayProcess(d, command: [WebGatewayProcess.binary, "--socket", d.socket, "--web", Command.packageRoot + "/web"])
+        var environment = d.environment
+        environment["HOME"] = d.home.path
+        let out = try Command.run("/usr/bin/python3", [Command.packageRoot + "/Tests/web/" + script,
+                                                       "--url", "http://127.0.0.1:\(web.port)/login?token=\(web.token)"]
+                                      + arguments + ["--screenshots", screenshots()],
+                                  environment: environment, timeout: timeout)
+        print(out.stdout)
+        #expect(out.status == 0, "\(script) exited \(out.status):\n\(out.stdout)\n\(out.stderr)\ngateway: \(web.log)")
+        #expect(out.stdout.contains("step: done"), "\(out.stdout)")
+    }
+
     /// The folder list over 10 000 folders of a photo each (Tests/web/folders_page_test.py,
     /// Chromium): a bounded number of elements in the DOM, its last folder reached by
     /// scrolling and by End, opened by Enter; the grid of all 10 599 photos, listed
@@ -100,11 +125,7 @@ struct WebPageTests {
         let count = 10_000
         let d = Daemon()
         let root = d.root()
-        let base = d.home.sub("base.jpg")
-        let made = try Command.run("/usr/bin/python3", [Self.samples, "jpeg", base, "--width", "64", "--height", "48",
-                                                        "--texture-cache", d.home.path])
-        guard made.status == 0 else { throw HarnessError("sample_photos.py: \(made.stderr)") }
-        let jpeg = try Data(contentsOf: URL(fileURLWithPath: base))
+        let jpeg = try Self.tinyJPEG(d)
         for i in 0..<count {
             let folder = root + "/f" + String(repeating: "0", count: 5 - String(i).count) + String(i)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -120,17 +141,8 @@ struct WebPageTests {
         d.configPath = config
         try d.start()
         defer { d.stop() }
-        let web = try WebGatewayProcess(d, command: [WebGatewayProcess.binary, "--socket", d.socket, "--web", Command.packageRoot + "/web"])
-        var environment = d.environment
-        environment["HOME"] = d.home.path
-        let out = try Command.run("/usr/bin/python3", [Command.packageRoot + "/Tests/web/folders_page_test.py",
-                                                       "--url", "http://127.0.0.1:\(web.port)/login?token=\(web.token)",
-                                                       "--count", String(count), "--first-folder", String(Self.firstFolderPhotos),
-                                                       "--screenshots", Self.screenshots()],
-                                  environment: environment, timeout: 240)
-        print(out.stdout)
-        #expect(out.status == 0, "folders_page_test.py exited \(out.status):\n\(out.stdout)\n\(out.stderr)\ngateway: \(web.log)")
-        #expect(out.stdout.contains("step: done"), "\(out.stdout)")
+        try Self.runChromiumScript("folders_page_test.py", d, ["--count", String(count), "--first-folder", String(Self.firstFolderPhotos)],
+                                   timeout: 240)
     }
 
     /// A fling through 1 200 photos with their thumbnails made
@@ -140,25 +152,12 @@ struct WebPageTests {
         let count = 1_200
         let d = Daemon()
         let root = d.root()
-        let base = d.home.sub("base.jpg")
-        let made = try Command.run("/usr/bin/python3", [Self.samples, "jpeg", base, "--width", "64", "--height", "48",
-                                                        "--texture-cache", d.home.path])
-        guard made.status == 0 else { throw HarnessError("sample_photos.py: \(made.stderr)") }
-        let jpeg = try Data(contentsOf: URL(fileURLWithPath: base))
+        let jpeg = try Self.tinyJPEG(d)
         try FileManager.default.createDirectory(atPath: root + "/roll", withIntermediateDirectories: true)
         for i in 0..<count { try jpeg.write(to: URL(fileURLWithPath: root + "/roll/IMG_\(10_000 + i).JPG")) }
         try d.start()
         defer { d.stop() }
         try ThumbnailTests.waitForBacklog(try d.client(), ready: count, failed: 0, timeout: 120)
-        let web = try WebGatewayProcess(d, command: [WebGatewayProcess.binary, "--socket", d.socket, "--web", Command.packageRoot + "/web"])
-        var environment = d.environment
-        environment["HOME"] = d.home.path
-        let out = try Command.run("/usr/bin/python3", [Command.packageRoot + "/Tests/web/fling_page_test.py",
-                                                       "--url", "http://127.0.0.1:\(web.port)/login?token=\(web.token)",
-                                                       "--count", String(count), "--screenshots", Self.screenshots()],
-                                  environment: environment, timeout: 120)
-        print(out.stdout)
-        #expect(out.status == 0, "fling_page_test.py exited \(out.status):\n\(out.stdout)\n\(out.stderr)\ngateway: \(web.log)")
-        #expect(out.stdout.contains("step: done"), "\(out.stdout)")
+        try Self.runChromiumScript("fling_page_test.py", d, ["--count", String(count)], timeout: 120)
     }
 }

@@ -8,11 +8,8 @@ the root (COUNT photos in one folder, every thumbnail made) and the gateway.
     fling_page_test.py --url LOGIN_URL --count COUNT --screenshots DIR
 """
 import argparse
-import json
-import os
-import sys
 
-from page_test import THUMBNAILS_SHOWN, Failure, Page, step, wait
+from page_test import THUMBNAILS_SHOWN, Failure, Page, run_script, step, wait
 
 # A screen a frame for FRAMES frames: the thumbnails asked for meanwhile (resource
 # entries begun after the first frame, whose rows the fling had not yet been seen
@@ -62,9 +59,7 @@ def run(args):
         if shown == 0:
             raise Failure("no thumbnail where the fling stopped")
         page.screenshot("fling-stopped")
-        page.read_console()
-        if page.console:
-            raise Failure("the console said: " + json.dumps(page.console))
+        page.expect_quiet_console()
         step("done")
     finally:
         driver.quit()
@@ -76,12 +71,7 @@ def main():
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--screenshots", required=True)
     args = parser.parse_args()
-    os.makedirs(args.screenshots, exist_ok=True)
-    try:
-        run(args)
-    except Failure as failure:
-        print("FAILED:", failure, flush=True)
-        sys.exit(1)
+    run_script(run, args)
 
 
 if __name__ == "__main__":

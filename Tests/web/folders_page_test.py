@@ -9,14 +9,12 @@ gateway. The grid of every photo too: listed in pages, its sections whole and in
     folders_page_test.py --url LOGIN_URL --count COUNT --first-folder FIRST --screenshots DIR
 """
 import argparse
-import json
 import os
-import sys
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_test import Failure, Page, step, wait
+from page_test import Failure, Page, run_script, step, wait
 
 LONG_TASKS = """
 window.__longest = 0; window.__long = 0;
@@ -127,9 +125,7 @@ def run(args):
         page.axe("folders")
 
         step("no message in the browser's console")
-        page.read_console()
-        if page.console:
-            raise Failure("the console said: " + json.dumps(page.console))
+        page.expect_quiet_console()
         step("done")
     finally:
         driver.quit()
@@ -146,12 +142,7 @@ def main():
     if args.axe is None:
         import axe_selenium_python
         args.axe = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
-    os.makedirs(args.screenshots, exist_ok=True)
-    try:
-        run(args)
-    except Failure as failure:
-        print("FAILED:", failure, flush=True)
-        sys.exit(1)
+    run_script(run, args)
 
 
 if __name__ == "__main__":

@@ -108,6 +108,12 @@ class Page:
         self.console += messages
         return messages
 
+    def expect_quiet_console(self):
+        """Fails when the browser's console said anything in the whole run."""
+        self.read_console()
+        if self.console:
+            raise Failure("the console said: " + json.dumps(self.console))
+
     def ready(self):
         wait("the page to be ready", lambda: self.js("return document.body.dataset.ready === 'true'"))
         self.hook_console()
@@ -486,9 +492,7 @@ def run(args):
         page.key(Keys.ESCAPE)
 
         step("no message in the browser's console")
-        page.read_console()
-        if page.console:
-            raise Failure("the console said: " + json.dumps(page.console))
+        page.expect_quiet_console()
         step("done")
     except Failure as failure:
         try:
@@ -501,6 +505,16 @@ def run(args):
         raise Failure(f"{failure}\npage: {json.dumps(state)}\nconsole: {json.dumps(page.console)}")
     finally:
         driver.quit()
+
+
+def run_script(run, args):
+    """A test script's `run(args)`: exits 1 with the reason at the first failure."""
+    os.makedirs(args.screenshots, exist_ok=True)
+    try:
+        run(args)
+    except Failure as failure:
+        print("FAILED:", failure, flush=True)
+        sys.exit(1)
 
 
 def main():
@@ -517,12 +531,7 @@ def main():
     if args.axe is None:
         import axe_selenium_python
         args.axe = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
-    os.makedirs(args.screenshots, exist_ok=True)
-    try:
-        run(args)
-    except Failure as failure:
-        print("FAILED:", failure, flush=True)
-        sys.exit(1)
+    run_script(run, args)
 
 
 if __name__ == "__main__":

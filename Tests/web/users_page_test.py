@@ -24,13 +24,12 @@ Prints one line per step; exits 1 with the reason at the first failure.
 import argparse
 import json
 import os
-import sys
 import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from page_test import Failure, Page, step, wait
+from page_test import Failure, Page, run_script, step, wait
 
 SHARED = ["IMG_0001.JPG", "IMG_0002.JPG", "IMG_0003.JPG"]
 PRIVATE = "IMG_0004.JPG"
@@ -260,12 +259,7 @@ def main():
     if args.axe is None:
         import axe_selenium_python
         args.axe = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
-    os.makedirs(args.screenshots, exist_ok=True)
-    try:
-        {"users": users, "expiry": expiry}[args.scenario](args)
-    except Failure as failure:
-        print("FAILED:", failure, flush=True)
-        sys.exit(1)
+    run_script({"users": users, "expiry": expiry}[args.scenario], args)
 
 
 if __name__ == "__main__":
