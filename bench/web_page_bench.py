@@ -241,9 +241,10 @@ class Profile:
                 for name, us in sorted(own.items(), key=lambda item: -item[1])[:top]]
 
 
-def long_task_trace(driver, since_us):
-    """Each task over 50 ms on a renderer's main thread after `since_us` (trace time),
-    with what ran inside it: the time of each kind of event, the largest first."""
+def long_task_trace(driver):
+    """Each task over 50 ms on a renderer's main thread since the browser started (the
+    load and the scroll), with what ran inside it: the time of each kind of event, the
+    largest first."""
     events = []
     for entry in driver.get_log("performance"):
         message = json.loads(entry["message"])["message"]
@@ -252,7 +253,7 @@ def long_task_trace(driver, since_us):
     mains = {(e["pid"], e["tid"]) for e in events
              if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
     tasks = [e for e in events if e.get("ph") == "X" and e.get("name") in ("RunTask", "ThreadControllerImpl::RunTask")
-             and (e["pid"], e["tid"]) in mains and e.get("dur", 0) > 50_000 and e["ts"] >= since_us]
+             and (e["pid"], e["tid"]) in mains and e.get("dur", 0) > 50_000]
     picked = []
     for task in sorted(tasks, key=lambda e: -e["dur"]):
         # A RunTask and the ThreadControllerImpl's around it are one task.
@@ -293,7 +294,7 @@ def measure_page(page, args):
         scroll = driver.execute_async_script(SCROLL, "#grid", args.scroll_part, args.scroll_step) if not args.no_scroll else {"frames": 0, "ms": 0, "most": 0}
         time.sleep(0.5)
         scroll_profile = profile.stop()
-        traced = long_task_trace(driver, 0) if args.trace else None
+        traced = long_task_trace(driver) if args.trace else None
         heard = driver.execute_script("return [window.__events, window.__requests]")
         longest, long_count = driver.execute_script("return [window.__longest, window.__long]")
         frames = driver.execute_script("return window.__loafs")
